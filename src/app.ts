@@ -1,0 +1,56 @@
+// The services every handler reaches through `req.app`: configuration, database, site
+// options, the activity log and the process logger.
+import { pino, type Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle, type DialectName, type OpenOptions } from './db/index.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Database } from './db/schema.ts';
+import { SiteOptions } from './site/options.ts';
+import type { ActivityLog } from './site/activity.ts';
+import { createActivityLog } from './namespaces/history/activity.ts';
+
+export interface AppServices {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: DialectName;
+  dbHandle: DatabaseHandle;
+  options: SiteOptions;
+  activity: ActivityLog;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export interface OpenAppOptions extends OpenOptions {
+  logger?: Logger;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+export async function openApp(config: Config, opts: OpenAppOptions = {}): Promise<AppServices> {
+  const handle = openDatabase(config.databaseUrl, opts);
+  try {
+    if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect);
+    const options = new SiteOptions(handle.db, handle.pgPool);
+    await options.load();
+    await options.listen();
+    const app: AppServices = {
+      config,
+      db: handle.db,
+      dialect: handle.dialect,
+      dbHandle: handle,
+      options,
+      activity: undefined as unknown as ActivityLog,
+      log: opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+      async close() {
+        await options.close();
+        await handle.destroy();
+      },
+    };
+    app.activity = createActivityLog(app);
+    return app;
+  } catch (err) {
+    await handle.destroy();
+    throw err;
+  }
+}

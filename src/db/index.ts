@@ -1,0 +1,86 @@
+// Opens the database named by DATABASE_URL: SQLite (embedded default) or PostgreSQL.
+import path from 'node:path';
+import fs from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The SQLite file path, or the PostgreSQL URL without password. */
+  location: string;
+  /** The underlying PostgreSQL pool (for LISTEN/NOTIFY), when on PostgreSQL. */
+  pgPool?: pg.Pool;
+  destroy(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT arrive as strings from pg; our ids and counts fit in a double.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export interface OpenOptions {
+  /** PostgreSQL only: schema to create and use (isolates parallel test runs). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${url}"`);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  const memory = file === ':memory:';
+  const location = memory ? file : path.resolve(file);
+  if (!memory) fs.mkdirSync(path.dirname(location), { recursive: true });
+  const sqlite = new SqliteDatabase(location);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process crash (kill -9); only power loss could drop the last commit.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', location, destroy: () => db.destroy() };
+}
+
+function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
+  const schema = options.pgSchema;
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const u = new URL(url);
+  u.password = '';
+  return { db, dialect: 'postgres', location: u.toString(), pgPool: pool, destroy: () => db.destroy() };
+}
+
+/** Creates a PostgreSQL schema (for isolated test databases). */
+export async function createPgSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropPgSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,40 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { DialectName } from './index.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+export class DatabaseTooNewError extends Error {}
+
+/** Applies pending migrations; refuses a database migrated by a newer version of the code. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const known = new Set(MIGRATIONS.map((m) => m.name));
+  const applied = await appliedMigrations(db);
+  const unknown = applied.filter((name) => !known.has(name));
+  if (unknown.length) {
+    throw new DatabaseTooNewError(
+      `The database was migrated by a newer version of content-site (unknown migrations: ${unknown.join(', ')}). ` +
+        'Upgrade the code before using this database.',
+    );
+  }
+  const migrator = new Migrator({
+    db,
+    provider: {
+      async getMigrations() {
+        const out: Record<string, Migration> = {};
+        for (const m of MIGRATIONS) out[m.name] = { up: (tx) => m.up(tx, dialect) };
+        return out;
+      },
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  try {
+    const rows = await db.selectFrom('kysely_migration').select('name').execute();
+    return rows.map((r: { name: string }) => r.name);
+  } catch {
+    return []; // fresh database: the migration table does not exist yet
+  }
+}

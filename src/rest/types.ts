@@ -1,0 +1,173 @@
+// The vocabulary of the route registry. Every route of the site is declared once with
+// these types; the index, OPTIONS, Allow, validation and batch dispatch all read them.
+import type { AppServices } from '../app.ts';
+import type { AuthUser } from '../auth/types.ts';
+
+export type Lang = 'en' | 'de';
+export const LANGS: readonly Lang[] = ['en', 'de'];
+
+/** A human-readable text in both languages of the site. */
+export interface Localized {
+  en: string;
+  de: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type JsonType = 'array' | 'object' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
+/**
+ * A JSON-Schema-like argument definition, as the reference's REST server understands it
+ * (rest-core §3). Nested schemas (items, properties, anyOf…) use the same shape; their
+ * descriptions may be plain strings.
+ */
+export interface ArgSchema {
+  title?: string;
+  description?: Localized | string;
+  default?: unknown;
+  type?: JsonType | JsonType[];
+  format?: 'date-time' | 'email' | 'ip' | 'uuid' | 'hex-color' | 'uri' | 'text-field' | 'textarea-field';
+  enum?: readonly unknown[];
+  items?: ArgSchema;
+  properties?: Record<string, ArgSchema>;
+  additionalProperties?: boolean | ArgSchema;
+  patternProperties?: Record<string, ArgSchema>;
+  minProperties?: number;
+  maxProperties?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  anyOf?: ArgSchema[];
+  oneOf?: ArgSchema[];
+  /** Top level: boolean (required arg). Inside an object schema: list of required properties. */
+  required?: boolean | string[];
+  /**
+   * Extra check run after the schema check, on the sanitised value (the reference's
+   * validate_callback). Return true when valid, or a message / RestError when not.
+   */
+  validate?: (value: unknown, req: RestRequest, name: string) => true | string | RestError;
+  /** Extra transformation after schema sanitisation (the reference's sanitize_callback). */
+  sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
+}
+
+export type Args = Record<string, ArgSchema>;
+
+/**
+ * Who may call an endpoint. Declared once per endpoint; the pipeline, the `Allow` header,
+ * OPTIONS and the permission-matrix tests all evaluate it.
+ */
+export type Permission =
+  | { kind: 'public' }
+  | { kind: 'logged_in' }
+  | { kind: 'cap'; cap: string }
+  | {
+      kind: 'custom';
+      /** A short name for docs and tests, e.g. "manage_translations or own job". */
+      label: string;
+      /** The capability whose holders always pass (used by the permission-matrix tests). */
+      cap?: string;
+      check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>;
+    };
+
+export type Handler = (req: RestRequest) => unknown | Promise<unknown>;
+
+export interface EndpointDef {
+  methods: HttpMethod[];
+  args: Args;
+  permission: Permission;
+  handler: Handler;
+  /** Error message used when the permission check fails with false. */
+  forbiddenMessage?: Localized;
+  /** Error code used when the permission check fails with false (default rest_forbidden). */
+  forbiddenCode?: string;
+}
+
+export interface RouteDef {
+  /** Path relative to the namespace, with `(?P<name>…)` groups; '' for the namespace index. */
+  path: string;
+  endpoints: EndpointDef[];
+  /** JSON schema shown with context=help, when the route has one. */
+  schema?: () => unknown;
+}
+
+export interface NamespaceDef {
+  namespace: string;
+  routes: RouteDef[];
+}
+
+/** One incoming REST request, after matching, as handlers and permission checks see it. */
+export interface RestRequest {
+  method: HttpMethod | 'HEAD' | 'OPTIONS';
+  /** Route path, e.g. /history/v1/events/5 (no API prefix, no query). */
+  route: string;
+  /** Effective language: i18n_language if given, else the root's. */
+  lang: Lang;
+  /** Validated, sanitised arguments merged over all layers (declared args only). */
+  params: Record<string, unknown>;
+  /** Every parameter of every layer, raw (undeclared ones included). */
+  rawParams: Record<string, unknown>;
+  /** Whether the caller supplied the parameter (any layer, even null). */
+  has(name: string): boolean;
+  urlParams: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  user: AuthUser | null;
+  /** uuid of the application password that authenticated this request, if any. */
+  appPasswordUuid: string | null;
+  ip: string;
+  /** True for items of a batch request. */
+  inBatch: boolean;
+  app: AppServices;
+  /** Absolute URL of a route under this request's language root. */
+  restUrl(route: string, query?: Record<string, unknown>): string;
+}
+
+/** A handler may return plain data (HTTP 200) or a RestResponse for other statuses/headers. */
+export class RestResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  /** Non-JSON body (XML, JavaScript, HTML…) sent as is with its content type. */
+  raw?: { contentType: string; content: string | Buffer };
+  constructor(body: unknown, status = 200, headers: Record<string, string> = {}) {
+    this.body = body;
+    this.status = status;
+    this.headers = headers;
+  }
+  static raw(content: string | Buffer, contentType: string, status = 200, headers: Record<string, string> = {}): RestResponse {
+    const r = new RestResponse(null, status, headers);
+    r.raw = { contentType, content };
+    return r;
+  }
+}
+
+/**
+ * An error in the contract's shape `{code, message, data: {status, …}}`.
+ * Handlers throw it; the pipeline renders it.
+ */
+export class RestError extends Error {
+  code: string;
+  status: number;
+  data: Record<string, unknown>;
+  additionalErrors: { code: string; message: string; data: unknown }[] = [];
+  /** Headers to send with the error (e.g. Retry-After). */
+  headers: Record<string, string> = {};
+  constructor(code: string, message: string, status: number, data: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.data = data;
+  }
+  toBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    if (this.additionalErrors.length) body.additional_errors = this.additionalErrors;
+    return body;
+  }
+}

@@ -1,0 +1,50 @@
+// The one logging function of the server: every successful write of every namespace, and
+// every login and failed login, is recorded through it into the activity log (history/v1).
+import type { AuthUser } from '../auth/types.ts';
+
+export type LogLevel = 'emergency' | 'alert' | 'critical' | 'error' | 'warning' | 'notice' | 'info' | 'debug';
+export type Initiator = 'cms_user' | 'web_user' | 'cms' | 'cms_cli' | 'other';
+
+/** Who caused an event and from where; a RestRequest satisfies it. */
+export interface ActivityOrigin {
+  user: AuthUser | null;
+  ip: string;
+  /** True when the event comes from a REST API request. */
+  rest?: boolean;
+  /** Overrides the initiator derived from user/ip (e.g. `cms_cli` for the CLI). */
+  initiator?: Initiator;
+}
+
+export interface ActivityEntry {
+  /** Logger slug from the logger catalogue, e.g. "SimpleUserLogger". */
+  logger: string;
+  /** Message key of that logger, e.g. "user_logged_in". */
+  messageKey: string;
+  level?: LogLevel;
+  /** Placeholder values and details; stored as the event's context. */
+  context?: Record<string, unknown>;
+  /** UTC `YYYY-MM-DD HH:MM:SS`; now when omitted. */
+  date?: string;
+}
+
+export interface ActivityLog {
+  /** Records one event; returns its id. */
+  log(entry: ActivityEntry, origin: ActivityOrigin): Promise<number>;
+}
+
+/**
+ * A logger of the activity log: who may read its events and the messages it writes.
+ * Templates use `{placeholder}` names from the event context. Each namespace exports its
+ * logger from `src/namespaces/<ns>/logger.ts`; the history catalogue lists them all.
+ */
+export interface LoggerDef {
+  slug: string;
+  name: { en: string; de: string };
+  /** "Using plugin X" style label shown as `via`; null when none. */
+  via?: { en: string; de: string } | null;
+  /** Capability needed to read this logger's events. */
+  capability: string;
+  messages: Record<string, { en: string; de: string }>;
+  /** Labels for search-options: label → message keys. */
+  searchLabels?: { label: { en: string; de: string }; messageKeys: string[] }[];
+}

@@ -1,0 +1,104 @@
+// Site options (name, description, timezone, front page…) stored in the `options` table,
+// cached in memory. With several processes on one PostgreSQL, a NOTIFY on change tells
+// every process to reload, so no process serves stale options.
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import type { Database } from '../db/schema.ts';
+import { utcNow } from './time.ts';
+
+export interface SiteOptionValues {
+  blogname: string;
+  blogdescription: string;
+  timezone_string: string;
+  page_for_posts: number;
+  page_on_front: number;
+  show_on_front: 'posts' | 'page';
+  [name: string]: unknown;
+}
+
+export const DEFAULT_OPTIONS: SiteOptionValues = {
+  blogname: 'Content Site',
+  blogdescription: 'Partner portal',
+  timezone_string: 'Europe/Berlin',
+  page_for_posts: 0,
+  page_on_front: 0,
+  show_on_front: 'posts',
+};
+
+const CHANNEL = 'content_site_options';
+
+export class SiteOptions {
+  private values = new Map<string, unknown>();
+  private listeners: (() => void)[] = [];
+  private listenClient: pg.PoolClient | null = null;
+  private readonly db: Kysely<Database>;
+  private readonly pool: pg.Pool | undefined;
+  constructor(db: Kysely<Database>, pool?: pg.Pool) {
+    this.db = db;
+    this.pool = pool;
+  }
+
+  async load(): Promise<void> {
+    const rows = await this.db.selectFrom('options').select(['name', 'value']).execute();
+    const next = new Map<string, unknown>();
+    for (const row of rows) next.set(row.name, JSON.parse(row.value));
+    this.values = next;
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Keeps the cache in step with other processes sharing the same PostgreSQL. */
+  async listen(): Promise<void> {
+    if (!this.pool || this.listenClient) return;
+    const client = await this.pool.connect();
+    this.listenClient = client;
+    client.on('notification', () => void this.load().catch(() => {}));
+    client.on('error', () => {
+      this.listenClient = null;
+    });
+    await client.query(`LISTEN ${CHANNEL}`);
+  }
+
+  async close(): Promise<void> {
+    const client = this.listenClient;
+    this.listenClient = null;
+    if (client) {
+      await client.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
+      client.release();
+    }
+  }
+
+  /** Called whenever the options change (cache invalidation of derived data, e.g. the index). */
+  onChange(fn: () => void): void {
+    this.listeners.push(fn);
+  }
+
+  get<K extends keyof SiteOptionValues>(name: K): SiteOptionValues[K] {
+    return (this.values.has(name as string) ? this.values.get(name as string) : DEFAULT_OPTIONS[name]) as SiteOptionValues[K];
+  }
+
+  /** Whether the option has been stored (as opposed to falling back to its default). */
+  isStored(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  async set(name: string, value: unknown): Promise<void> {
+    await this.setMany({ [name]: value });
+  }
+
+  async setMany(entries: Record<string, unknown>): Promise<void> {
+    const now = utcNow();
+    await this.db.transaction().execute(async (tx) => {
+      for (const [name, value] of Object.entries(entries)) {
+        const json = JSON.stringify(value);
+        await tx
+          .insertInto('options')
+          .values({ name, value: json, updated_at: now })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: json, updated_at: now }))
+          .execute();
+      }
+    });
+    for (const [name, value] of Object.entries(entries)) this.values.set(name, value);
+    for (const fn of this.listeners) fn();
+    if (this.pool) await this.pool.query(`NOTIFY ${CHANNEL}`);
+  }
+}

@@ -1,0 +1,42 @@
+// Dates are stored in UTC as `YYYY-MM-DD HH:MM:SS` (sortable text on both databases).
+
+export function formatUtc(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function utcNow(): string {
+  return formatUtc(new Date());
+}
+
+/** Offset of an IANA zone from UTC at the given instant, in hours (e.g. 1 or 2 for Europe/Berlin). */
+export function zoneOffsetHours(timeZone: string, at: Date = new Date()): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return Math.round(((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 3_600_000) * 100) / 100;
+}
+
+/** Formats a UTC `YYYY-MM-DD HH:MM:SS` date as local time in the zone, same format. */
+export function utcToZone(utc: string, timeZone: string): string {
+  const d = new Date(utc.replace(' ', 'T') + 'Z');
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(d);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,60 @@
+// Test databases: every storage test runs on SQLite and, when TEST_DATABASE_URL is set,
+// on PostgreSQL. Each test app gets its own SQLite file or PostgreSQL schema, so test
+// files (and parallel test runs) never see each other's data.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openApp, type AppServices } from '../../src/app.ts';
+import { createPgSchema, dropPgSchema } from '../../src/db/index.ts';
+
+export interface DbTarget {
+  name: 'sqlite' | 'postgres';
+}
+
+export const PG_URL = process.env.TEST_DATABASE_URL || null;
+
+/** The database kinds to run storage tests on. */
+export function dbTargets(): DbTarget[] {
+  return PG_URL ? [{ name: 'sqlite' }, { name: 'postgres' }] : [{ name: 'sqlite' }];
+}
+
+export interface TestApp {
+  app: AppServices;
+  config: Config;
+  /** The DATABASE_URL of this test database (for child processes and the CLI). */
+  databaseUrl: string;
+  /** PostgreSQL schema, for child processes (PGOPTIONS). */
+  pgSchema?: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(target: DbTarget, env: Record<string, string> = {}): Promise<TestApp> {
+  const id = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-'));
+  let databaseUrl: string;
+  let pgSchema: string | undefined;
+  if (target.name === 'postgres') {
+    if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+    pgSchema = id;
+    await createPgSchema(PG_URL, pgSchema);
+    databaseUrl = PG_URL;
+  } else {
+    databaseUrl = `sqlite:${path.join(tmp, 'site.db')}`;
+  }
+  const config = loadConfig({ PORT: '8080', SITE_URL: 'http://localhost:8080', DATABASE_URL: databaseUrl, DATA_DIR: tmp, ...env });
+  const app = await openApp(config, { pgSchema, poolSize: 4, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  return {
+    app,
+    config,
+    databaseUrl,
+    pgSchema,
+    async close() {
+      await app.close();
+      if (pgSchema && PG_URL) await dropPgSchema(PG_URL, pgSchema);
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
