@@ -109,6 +109,8 @@ export interface RestRequest {
   route: string;
   /** Effective language: i18n_language if given, else the root's. */
   lang: Lang;
+  /** Language of the API root the request came through (URLs are built under it). */
+  rootLang: Lang;
   /** Validated, sanitised arguments merged over all layers (declared args only). */
   params: Record<string, unknown>;
   /** Every parameter of every layer, raw (undeclared ones included). */

@@ -1,0 +1,49 @@
+// `_fields`: keep only the listed top-level keys and dot paths (reference rest-core §2.9).
+
+/** Parses `_fields` from a comma/whitespace list or an array of such lists. */
+export function parseFieldsParam(value: unknown): string[] | null {
+  if (value === undefined || value === null) return null;
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(/[\s,]+/));
+  const fields = parts.map((p) => p.trim()).filter(Boolean);
+  return fields;
+}
+
+interface FieldTree {
+  [key: string]: FieldTree | true;
+}
+
+function buildTree(fields: string[]): FieldTree {
+  const tree: FieldTree = {};
+  for (const field of fields) {
+    const path = field.split('.');
+    let node: FieldTree = tree;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i]!;
+      if (node[key] === true) break; // the parent is kept whole: deeper entries add nothing
+      if (i === path.length - 1) {
+        node[key] = true;
+      } else {
+        node[key] ??= {};
+        node = node[key] as FieldTree;
+      }
+    }
+  }
+  return tree;
+}
+
+function applyTree(data: unknown, tree: FieldTree): unknown {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(tree)) {
+    if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
+    const value = (data as Record<string, unknown>)[key];
+    out[key] = sub === true ? value : applyTree(value, sub);
+  }
+  return out;
+}
+
+/** Applies `_fields` to an object, or to each item of a list. */
+export function filterFields(data: unknown, fields: string[]): unknown {
+  const tree = buildTree(fields);
+  return Array.isArray(data) ? data.map((item) => applyTree(item, tree)) : applyTree(data, tree);
+}

@@ -1,0 +1,352 @@
+// The request pipeline of reference rest-core §0: method override, OPTIONS, matching,
+// JSON check, required → validation/sanitisation → permission → handler, then Allow,
+// `_fields` and `_envelope`. It knows nothing about HTTP servers: the adapter and the
+// batch route both feed it plain inputs, so a batch item runs exactly like a request.
+import type { AppServices } from '../app.ts';
+import type { Authenticated } from '../auth/authenticate.ts';
+import type { ArgSchema, EndpointDef, HttpMethod, Lang, Permission, RestRequest } from './types.ts';
+import { RestError, RestResponse } from './types.ts';
+import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
+import { checkValue } from './schema.ts';
+import { describeRoute } from './describe.ts';
+import { filterFields, parseFieldsParam } from './fields.ts';
+import { MSG, fill } from './messages.ts';
+import { restUrl } from './urls.ts';
+
+export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export type BodyInput =
+  | { type: 'none' }
+  | { type: 'json'; raw: string }
+  | { type: 'form'; params: Record<string, unknown> };
+
+export interface RestInput {
+  method: string;
+  /** Route path, e.g. /history/v1/events (already without API prefix). */
+  route: string;
+  query: Record<string, unknown>;
+  body: BodyInput;
+  headers: Record<string, string | string[] | undefined>;
+  rootLang: Lang;
+  ip: string;
+  auth: Authenticated | null;
+  inBatch?: boolean;
+}
+
+export interface RestOutput {
+  status: number;
+  /** JSON data; undefined for no body (HEAD, 204, null). */
+  body?: unknown;
+  raw?: { contentType: string; content: string | Buffer };
+  /** Response-level headers (Allow, X-WP-Total, Location…), not the fixed ones. */
+  headers: Record<string, string>;
+  pretty: boolean;
+  /** The request had a user (drives no-cache headers). */
+  loggedIn: boolean;
+  /** The effective method was overridden (reference: no-cache on 4xx). */
+  overridden: boolean;
+}
+
+/** A request that matched a route and passed validation, ready to run. */
+export interface PreparedRequest {
+  req: RestRequest;
+  match: EndpointMatch;
+  input: RestInput;
+}
+
+export function errorOutput(err: RestError, input: Pick<RestInput, 'query' | 'body' | 'auth'>, headers: Record<string, string> = {}): RestOutput {
+  return {
+    status: err.status,
+    body: err.toBody(),
+    headers: { ...headers, ...err.headers },
+    pretty: hasParam(input, '_pretty'),
+    loggedIn: !!input.auth,
+    overridden: false,
+  };
+}
+
+function hasParam(input: Pick<RestInput, 'query' | 'body'>, name: string): boolean {
+  if (name in input.query) return true;
+  return input.body.type === 'form' && name in input.body.params;
+}
+
+function effectiveMethod(input: RestInput): { method: string; overridden: boolean } {
+  const fromQuery = input.query._method;
+  const fromHeader = input.headers['x-http-method-override'];
+  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : typeof fromHeader === 'string' && fromHeader ? fromHeader : null;
+  return override ? { method: override.toUpperCase(), overridden: true } : { method: input.method.toUpperCase(), overridden: false };
+}
+
+function isJsonContentType(headers: RestInput['headers']): boolean {
+  const type = headers['content-type'];
+  return typeof type === 'string' && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
+}
+
+type Layers = Record<string, unknown>[];
+
+/** Looks a parameter up through the layers: the first with a non-null value wins. */
+function lookup(layers: Layers, name: string): unknown {
+  for (const layer of layers) {
+    const v = layer[name];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+export class RestPipeline {
+  readonly registry: Registry;
+  readonly app: AppServices;
+  constructor(registry: Registry, app: AppServices) {
+    this.registry = registry;
+    this.app = app;
+  }
+
+  /** Runs one request end to end. */
+  async dispatch(input: RestInput): Promise<RestOutput> {
+    const { method, overridden } = effectiveMethod(input);
+    if (method === 'OPTIONS') return this.options(input);
+    const prepared = await this.prepare(input, method);
+    const out = 'req' in prepared ? await this.execute(prepared) : prepared;
+    out.overridden = overridden;
+    if (method === 'HEAD') delete out.body;
+    return out;
+  }
+
+  /** OPTIONS: the matched route's description with context=help, and Allow (§2.5). */
+  private async options(input: RestInput): Promise<RestOutput> {
+    const match = this.registry.matchPath(input.route);
+    const base = { pretty: hasParam(input, '_pretty'), loggedIn: !!input.auth, overridden: false };
+    if (!match) return { status: 200, body: [], headers: {}, ...base };
+    const lang = this.languageOf(input);
+    const body = describeRoute(match.route, { lang, help: true, restUrl: (r) => restUrl(this.app.config.siteUrl, input.rootLang, r) });
+    const req = this.buildRequest(input, 'OPTIONS', match.urlParams, [input.query], {}, lang);
+    return { status: 200, body, headers: await this.allowHeader(match.route, req), ...base };
+  }
+
+  private languageOf(input: RestInput): Lang {
+    const candidates = [input.body.type === 'form' ? input.body.params.i18n_language : undefined, input.query.i18n_language];
+    for (const c of candidates) if (c === 'en' || c === 'de') return c;
+    return input.rootLang;
+  }
+
+  /** Matching, JSON check, required, validation and sanitisation (steps 7b–7g). */
+  async prepare(input: RestInput, method = effectiveMethod(input).method): Promise<PreparedRequest | RestOutput> {
+    const lookupMethod = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
+    const lang = this.languageOf(input);
+    const match = METHODS.includes(lookupMethod) ? this.registry.match(input.route, lookupMethod) : null;
+    if (!match) {
+      const err = new RestError('rest_no_route', MSG.noRoute[lang], 404);
+      return errorOutput(err, input);
+    }
+
+    // Layers, highest priority first: JSON > form body > query > URL > defaults.
+    let json: Record<string, unknown> = {};
+    if (input.body.type === 'json' && isJsonContentType(input.headers) && input.body.raw.trim() !== '') {
+      try {
+        const parsed: unknown = JSON.parse(input.body.raw);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+      } catch {
+        const err = new RestError('rest_invalid_json', MSG.invalidJson[lang], 400, { json_error_code: 4, json_error_message: 'Syntax error' });
+        return errorOutput(err, input);
+      }
+    }
+    const form = input.body.type === 'form' && lookupMethod !== 'GET' ? input.body.params : {};
+    const defaults: Record<string, unknown> = {};
+    for (const [name, arg] of Object.entries(match.endpoint.args)) {
+      if (arg.default !== undefined && arg.default !== null) defaults[name] = arg.default;
+    }
+    // Copies: sanitised values replace raw ones without touching the caller's input.
+    const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, { ...match.urlParams }, defaults];
+
+    const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, {}, lang);
+    const problem = this.validate(match.endpoint, layers, req);
+    if (problem) return errorOutput(problem, input, await this.allowHeader(match.route, req));
+    return { req, match, input };
+  }
+
+  /** Required params first, then each supplied arg validated and sanitised (reference §3.1). */
+  private validate(endpoint: EndpointDef, layers: Layers, req: RestRequest): RestError | null {
+    const missing = Object.entries(endpoint.args)
+      .filter(([name, arg]) => arg.required === true && lookup(layers, name) === undefined)
+      .map(([name]) => name);
+    if (missing.length) {
+      return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
+    }
+
+    const messages: Record<string, string> = {};
+    const details: Record<string, unknown> = {};
+    const fail = (name: string, message: string, detail?: { code: string; message: string; data: unknown }) => {
+      if (name in messages) return;
+      messages[name] = message;
+      if (detail) details[name] = detail;
+    };
+    for (const [name, arg] of Object.entries(endpoint.args)) {
+      for (const layer of layers) {
+        if (!(name in layer) || !arg.type) continue;
+        const result = checkValue(layer[name], arg, name);
+        if (result.ok) layer[name] = result.value;
+        else fail(name, result.error.message, result.error);
+      }
+      if (name in messages) continue;
+      const value = lookup(layers, name);
+      if (value === undefined) continue;
+      const custom = runCustomCallbacks(arg, value, req, name);
+      if (custom instanceof RestError) {
+        fail(name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
+      } else if (custom.changed) {
+        layers[0]![name] = custom.value; // the sanitised value outranks every layer
+      }
+    }
+    const invalid = Object.keys(messages);
+    if (invalid.length) {
+      return new RestError('rest_invalid_param', fill(MSG.invalidParams[req.lang], invalid.join(', ')), 400, {
+        params: messages,
+        details: Object.keys(details).length ? details : [],
+      });
+    }
+    // Final, merged view of the declared args.
+    for (const name of Object.keys(endpoint.args)) {
+      const value = lookup(layers, name);
+      if (value !== undefined) req.params[name] = value;
+    }
+    return null;
+  }
+
+  /** Permission check and handler (steps 7h–7i), then Allow, `_fields`, `_envelope`. */
+  async execute({ req, match, input }: PreparedRequest): Promise<RestOutput> {
+    const allow = await this.allowHeader(match.route, req);
+    let result: RestOutput;
+    try {
+      const permitted = await checkPermission(match.endpoint.permission, req);
+      if (permitted !== true) {
+        throw permitted instanceof RestError ? permitted : forbidden(match.endpoint, req);
+      }
+      const value = await match.endpoint.handler(req);
+      result = toOutput(value, input);
+    } catch (err) {
+      result = errorOutput(this.asRestError(err, req), input);
+    }
+    Object.assign(result.headers, allow, result.headers);
+    if (result.status < 400 && result.body !== undefined && !result.raw) {
+      const fields = parseFieldsParam(req.rawParams._fields);
+      if (fields) result.body = filterFields(result.body, fields);
+    }
+    if ('_envelope' in input.query && !result.raw) {
+      result = {
+        ...result,
+        status: 200,
+        body: { body: result.body ?? null, status: result.status, headers: Object.keys(result.headers).length ? result.headers : [] },
+        headers: {},
+      };
+    }
+    return result;
+  }
+
+  private asRestError(err: unknown, req: RestRequest): RestError {
+    if (err instanceof RestError) return err;
+    if (isDatabaseUnavailable(err)) {
+      return new RestError('rest_database_unavailable', MSG.unavailable[req.lang], 503);
+    }
+    this.app.log.error({ err, route: req.route, method: req.method }, 'handler failed');
+    return new RestError('internal_server_error', MSG.internal[req.lang], 500);
+  }
+
+  /** `Allow`: the methods of the matched route the caller may use (§2.6). */
+  async allowHeader(route: CompiledRoute, req: RestRequest): Promise<Record<string, string>> {
+    const allowed: string[] = [];
+    for (const endpoint of route.endpoints) {
+      let ok = false;
+      try {
+        ok = (await checkPermission(endpoint.permission, req)) === true;
+      } catch {
+        ok = false;
+      }
+      if (ok) allowed.push(...endpoint.methods);
+    }
+    return allowed.length ? { Allow: allowed.join(', ') } : {};
+  }
+
+  buildRequest(
+    input: RestInput,
+    method: RestRequest['method'],
+    urlParams: Record<string, string>,
+    layers: Layers,
+    params: Record<string, unknown>,
+    lang: Lang,
+  ): RestRequest {
+    const raw: Record<string, unknown> = {};
+    for (let i = layers.length - 1; i >= 0; i--) Object.assign(raw, layers[i]);
+    const siteUrl = this.app.config.siteUrl;
+    return {
+      method,
+      route: input.route,
+      lang,
+      rootLang: input.rootLang,
+      params,
+      rawParams: raw,
+      has: (name) => layers.some((layer) => name in layer),
+      urlParams,
+      query: input.query,
+      headers: input.headers,
+      user: input.auth?.user ?? null,
+      appPasswordUuid: input.auth?.appPasswordUuid ?? null,
+      ip: input.ip,
+      inBatch: !!input.inBatch,
+      app: this.app,
+      restUrl: (route, query) => restUrl(siteUrl, input.rootLang, route, query),
+    };
+  }
+}
+
+function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { changed: boolean; value: unknown } {
+  if (arg.validate) {
+    const verdict = arg.validate(value, req, name);
+    if (verdict instanceof RestError) return verdict;
+    if (verdict !== true) return new RestError('rest_invalid_param', typeof verdict === 'string' ? verdict : MSG.invalidParameter[req.lang], 400);
+  }
+  if (arg.sanitize) return { changed: true, value: arg.sanitize(value, req, name) };
+  return { changed: false, value };
+}
+
+export async function checkPermission(permission: Permission, req: RestRequest): Promise<boolean | RestError> {
+  switch (permission.kind) {
+    case 'public':
+      return true;
+    case 'logged_in':
+      return req.user !== null;
+    case 'cap':
+      return req.user?.can(permission.cap) ?? false;
+    case 'custom':
+      return permission.check(req);
+  }
+}
+
+/** `rest_forbidden`: 401 for anonymous callers, 403 for logged-in ones (§5.3). */
+function forbidden(endpoint: EndpointDef, req: RestRequest): RestError {
+  const message = endpoint.forbiddenMessage ? endpoint.forbiddenMessage[req.lang] : MSG.forbidden[req.lang];
+  return new RestError(endpoint.forbiddenCode ?? 'rest_forbidden', message, req.user ? 403 : 401);
+}
+
+function toOutput(value: unknown, input: RestInput): RestOutput {
+  const base = { pretty: hasParam(input, '_pretty'), loggedIn: !!input.auth, overridden: false };
+  if (value instanceof RestResponse) {
+    const out: RestOutput = { status: value.status, headers: { ...value.headers }, ...base };
+    if (value.raw) out.raw = value.raw;
+    else if (value.status !== 204 && value.body !== null && value.body !== undefined) out.body = value.body;
+    return out;
+  }
+  const out: RestOutput = { status: 200, headers: {}, ...base };
+  if (value !== null && value !== undefined) out.body = value;
+  return out;
+}
+
+/** Connection-level database failures (server down, file locked, disk full) become 503. */
+function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = (err as { code?: unknown }).code;
+  return (
+    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '53300' ||
+    code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' ||
+    (err instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(err.message))
+  );
+}

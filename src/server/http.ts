@@ -1,0 +1,169 @@
+// The HTTP adapter: Fastify receives requests on the two language roots and hands them to
+// the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppServices } from '../app.ts';
+import { authenticateRequest } from '../auth/authenticate.ts';
+import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
+import { errorOutput, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
+import { MSG } from '../rest/messages.ts';
+import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
+import { apiRoot } from '../rest/urls.ts';
+import { NAMESPACES } from '../namespaces/index.ts';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+const NO_CACHE = {
+  Expires: 'Wed, 11 Jan 1984 05:00:00 GMT',
+  'Cache-Control': 'no-cache, must-revalidate, max-age=0, no-store, private',
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    restApi: RestApi;
+  }
+}
+
+function languageOf(value: unknown): Lang | null {
+  return value === 'en' || value === 'de' ? value : null;
+}
+
+/** Headers every REST response carries (reference rest-core §8). */
+function fixedHeaders(siteUrl: string, lang: Lang): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'X-Robots-Tag': 'noindex',
+    Link: `<${apiRoot(siteUrl, lang)}>; rel="https://api.w.org/"`,
+    'X-Content-Type-Options': 'nosniff',
+    'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+    'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+  };
+}
+
+export interface BuildOptions {
+  /** The namespaces to serve (default: the site's); tests pass their own. */
+  namespaces?: NamespaceDef[];
+}
+
+export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const server = Fastify({
+    loggerInstance: app.log as FastifyBaseLogger,
+    // Per-request log lines would cost more than the requests themselves; errors are logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    exposeHeadRoutes: false,
+    routerOptions: { querystringParser: (text: string) => parseQuery(text) },
+    // Slow or idle clients cannot hold the server: whole-request and keep-alive limits.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 10_000,
+    return503OnClosing: true,
+  });
+  const api = new RestApi(app, opts.namespaces ?? NAMESPACES);
+  server.decorate('restApi', api);
+  const fixed = { en: fixedHeaders(app.config.siteUrl, 'en'), de: fixedHeaders(app.config.siteUrl, 'de') };
+
+  // Bodies are kept raw: JSON is parsed by the pipeline after routing (so an unknown route
+  // with broken JSON is still a 404, as the reference orders it).
+  server.removeAllContentTypeParsers();
+  for (const jsonType of ['application/json', /^application\/[a-z0-9.+-]+\+json/i]) {
+    server.addContentTypeParser(jsonType, { parseAs: 'string' }, (_req, body, done) => {
+      done(null, { type: 'json', raw: body as string } satisfies BodyInput);
+    });
+  }
+  server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, { type: 'form', params: parseQuery(body as string) } satisfies BodyInput);
+  });
+
+  function send(reply: FastifyReply, lang: Lang, request: FastifyRequest, out: RestOutput): FastifyReply {
+    const headers: Record<string, string> = { ...fixed[lang] };
+    const origin = request.headers.origin;
+    if (typeof origin === 'string') {
+      headers['Access-Control-Allow-Origin'] = origin;
+      headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+      headers['Access-Control-Allow-Credentials'] = 'true';
+      headers.Vary = 'Origin';
+    } else if (!out.loggedIn && request.method === 'GET') {
+      headers.Vary = 'Origin';
+    }
+    if (out.loggedIn || (out.overridden && out.status >= 400 && out.status < 500)) Object.assign(headers, NO_CACHE);
+    Object.assign(headers, out.headers);
+    if (out.raw) headers['Content-Type'] = out.raw.contentType;
+    reply.code(out.status).headers(headers);
+    if (request.method === 'HEAD') return reply.send();
+    if (out.raw) return reply.send(out.raw.content);
+    if (out.body === undefined) return reply.send();
+    return reply.send(out.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
+  }
+
+  async function handleRest(request: FastifyRequest, reply: FastifyReply, lang: Lang, routePath: string | null, query: Record<string, unknown>) {
+    const body: BodyInput = (request.body as BodyInput | undefined) ?? { type: 'none' };
+    let input: RestInput = { method: request.method, route: routePath ?? '/', query, body, headers: request.headers, rootLang: lang, ip: request.ip, auth: null };
+    if (routePath === null) return send(reply, lang, request, errorOutput(new RestError('rest_no_route', MSG.noRoute[lang], 404), input));
+    try {
+      input = { ...input, auth: await authenticateRequest(app, request.headers.authorization, request.ip) };
+    } catch (err) {
+      if (err instanceof RestError) return send(reply, lang, request, errorOutput(err, input));
+      throw err;
+    }
+    // The index is the most requested document: served from its cached JSON text.
+    if (routePath === '/' && request.method === 'GET' && Object.keys(query).length === 0 && !input.auth) {
+      const { json } = api.siteDescriptor(lang, lang, false);
+      return send(reply, lang, request, { status: 200, headers: { Allow: 'GET' }, loggedIn: false, overridden: false, pretty: false, raw: { contentType: fixed[lang]['Content-Type']!, content: json } });
+    }
+    return send(reply, lang, request, await api.dispatch(input));
+  }
+
+  const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+  const restRoot = async (request: FastifyRequest<{ Params: { lang: string; '*'?: string } }>, reply: FastifyReply) => {
+    const lang = languageOf(request.params.lang);
+    if (!lang) return notFound(reply);
+    const raw = request.url.split('?')[0]!;
+    const route = raw.slice(raw.indexOf('/cms-json') + '/cms-json'.length);
+    return handleRest(request, reply, lang, normalizeRoute(route), (request.query ?? {}) as Record<string, unknown>);
+  };
+  server.route({ method: [...allMethods], url: '/:lang/cms-json', handler: restRoot });
+  server.route({ method: [...allMethods], url: '/:lang/cms-json/*', handler: restRoot });
+
+  // `{base_url}/<lang>/?rest_route=/…` — the plain-permalink form of the API.
+  const langRoot = async (request: FastifyRequest<{ Params: { lang: string } }>, reply: FastifyReply) => {
+    const lang = languageOf(request.params.lang);
+    const query = { ...((request.query ?? {}) as Record<string, unknown>) };
+    if (!lang || !('rest_route' in query)) return notFound(reply);
+    const routeParam = query.rest_route;
+    delete query.rest_route;
+    if (typeof routeParam !== 'string') {
+      const input = { query, body: { type: 'none' } as BodyInput, auth: null };
+      return send(reply, lang, request, errorOutput(new RestError('rest_path_invalid_type', MSG.routeTypeInvalid[lang], 400), input));
+    }
+    return handleRest(request, reply, lang, normalizeRoute(routeParam), query);
+  };
+  server.route({ method: [...allMethods], url: '/:lang', handler: langRoot });
+  server.route({ method: [...allMethods], url: '/:lang/', handler: langRoot });
+
+  server.setNotFoundHandler((_request, reply) => notFound(reply));
+
+  server.setErrorHandler((error: { code?: string; statusCode?: number; message?: string }, request, reply) => {
+    const lang = languageOf((request.params as { lang?: string } | undefined)?.lang) ?? 'en';
+    const input = { query: {}, body: { type: 'none' } as BodyInput, auth: null };
+    let err: RestError;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') err = new RestError('rest_request_too_large', MSG.tooLarge[lang], 413);
+    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') err = new RestError('rest_unsupported_media_type', MSG.unsupportedMediaType[lang], 415);
+    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) err = new RestError('rest_bad_request', error.message ?? 'Bad request.', error.statusCode);
+    else {
+      app.log.error({ err: error, url: request.url }, 'request failed');
+      err = new RestError('internal_server_error', MSG.internal[lang], 500);
+    }
+    return send(reply, lang, request, errorOutput(err, input));
+  });
+
+  return server;
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .header('Content-Type', 'text/html; charset=UTF-8')
+    .header('X-Content-Type-Options', 'nosniff')
+    .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked for does not exist.</p></body></html>');
+}

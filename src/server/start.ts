@@ -1,0 +1,51 @@
+// `content-site serve`: open the database, prepare a first start, listen, shut down gracefully.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { openApp, type AppServices } from '../app.ts';
+import { buildServer } from './http.ts';
+
+export interface RunningServer {
+  app: AppServices;
+  server: FastifyInstance;
+  /** The address the server listens on, e.g. http://127.0.0.1:8080. */
+  address: string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Runs once the database is migrated, before listening (first-start seeding). */
+  prepare?: (app: AppServices) => Promise<void>;
+  /** Install SIGTERM/SIGINT handlers that finish in-flight requests, then exit. */
+  handleSignals?: boolean;
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const app = await openApp(config);
+  if (opts.prepare) await opts.prepare(app);
+  const server = await buildServer(app);
+  const address = await server.listen({ port: config.port, host: config.host });
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await server.close(); // stops accepting, waits for in-flight requests
+      await app.close();
+    })();
+    return stopping;
+  };
+  if (opts.handleSignals) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        app.log.info({ signal }, 'shutting down');
+        stop().then(
+          () => process.exit(0),
+          (err) => {
+            app.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  app.log.info({ address, site: config.siteUrl, database: app.dbHandle.location }, 'content-site listening');
+  return { app, server, address, stop };
+}
