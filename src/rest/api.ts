@@ -14,6 +14,18 @@ import { zoneOffsetHours } from '../site/time.ts';
 
 export const BATCH_MAX_ITEMS = 25;
 
+/** An index document with its serialized forms, built once and reused. */
+export interface IndexDocument {
+  data: Record<string, unknown>;
+  json: string;
+  bytes: Buffer;
+}
+
+function indexDocument(data: Record<string, unknown>): IndexDocument {
+  const json = JSON.stringify(data);
+  return { data, json, bytes: Buffer.from(json) };
+}
+
 const CONTEXT_ARG = {
   description: l('Scope under which the request is made; determines fields present in response.', 'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.'),
   default: 'view',
@@ -24,7 +36,7 @@ export class RestApi {
   readonly pipeline: RestPipeline;
   readonly app: AppServices;
   /** Serialized index documents, per root, effective language and context (never rebuilt per request). */
-  private readonly indexCache = new Map<string, { data: Record<string, unknown>; json: string }>();
+  private readonly indexCache = new Map<string, IndexDocument>();
 
   constructor(app: AppServices, namespaces: NamespaceDef[]) {
     this.app = app;
@@ -53,7 +65,7 @@ export class RestApi {
   }
 
   /** The site descriptor (contract §2.1), cached with its JSON text. */
-  siteDescriptor(rootLang: Lang, lang: Lang, help: boolean): { data: Record<string, unknown>; json: string } {
+  siteDescriptor(rootLang: Lang, lang: Lang, help: boolean): IndexDocument {
     const key = `${rootLang}|${lang}|${help}`;
     const cached = this.indexCache.get(key);
     if (cached) return cached;
@@ -76,7 +88,7 @@ export class RestApi {
       },
       routes: describeRoutes(this.registry.routes, { lang, help, restUrl: (r) => restUrl(siteUrl, rootLang, r) }),
     };
-    const entry = { data, json: JSON.stringify(data) };
+    const entry = indexDocument(data);
     this.indexCache.set(key, entry);
     return entry;
   }
@@ -109,7 +121,7 @@ export class RestApi {
         routes: describeRoutes(routes, { lang: req.lang, help, restUrl: (r) => req.restUrl(r) }),
         _links: { up: [{ href: req.restUrl('/') }] },
       };
-      cached = { data, json: JSON.stringify(data) };
+      cached = indexDocument(data);
       this.indexCache.set(key, cached);
     }
     return cached.data;

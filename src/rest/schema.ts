@@ -39,7 +39,8 @@ export const MAX_VALUE_DEPTH = 512;
 // Public API
 
 export function validateValue(value: unknown, schema: ArgSchema, name: string): SchemaError | null {
-  return tooDeep(value, name) ?? validate(value, schema, name);
+  const error = tooDeep(value, name) ?? validate(value, schema, name);
+  return error && plainError(error);
 }
 
 /** Sanitises without validating first; returns a SchemaFailure when the value cannot be sanitised. */
@@ -51,7 +52,7 @@ export function sanitizeValue(value: unknown, schema: ArgSchema, name: string): 
 export function checkValue(value: unknown, schema: ArgSchema, name: string): { ok: true; value: unknown } | { ok: false; error: SchemaError } {
   const error = validateValue(value, schema, name);
   if (error) return { ok: false, error };
-  const sanitized = sanitize(value, schema, name);
+  const sanitized = sanitize(value, schema, name); // depth already checked
   if (sanitized instanceof SchemaFailure) return { ok: false, error: plainError(sanitized) };
   return { ok: true, value: sanitized };
 }

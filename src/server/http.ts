@@ -1,5 +1,6 @@
 // The HTTP adapter: Fastify receives requests on the two language roots and hands them to
 // the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
+import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppServices } from '../app.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
@@ -9,6 +10,7 @@ import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
+import { registerWebRoutes } from '../web/routes.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -45,21 +47,34 @@ export interface BuildOptions {
 }
 
 export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // Created before Fastify so the server factory can reach it (fast path of the index).
+  let api: RestApi | null = null;
+  const indexHeaders = { en: indexResponseHeaders(app.config.siteUrl, 'en'), de: indexResponseHeaders(app.config.siteUrl, 'de') };
   const server = Fastify({
+    serverFactory: (handler) => {
+      const httpServer = http.createServer((req, res) => {
+        if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
+        handler(req, res);
+      });
+      // Slow or idle clients cannot hold the server: header, whole-request and keep-alive limits.
+      httpServer.headersTimeout = 10_000;
+      httpServer.requestTimeout = 30_000;
+      httpServer.keepAliveTimeout = 10_000;
+      httpServer.maxHeadersCount = 200;
+      return httpServer;
+    },
     loggerInstance: app.log as FastifyBaseLogger,
     // Per-request log lines would cost more than the requests themselves; errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { querystringParser: (text: string) => parseQuery(text) },
-    // Slow or idle clients cannot hold the server: whole-request and keep-alive limits.
-    requestTimeout: 30_000,
     connectionTimeout: 60_000,
-    keepAliveTimeout: 10_000,
     return503OnClosing: true,
   });
-  const api = new RestApi(app, opts.namespaces ?? NAMESPACES);
-  server.decorate('restApi', api);
+  api = new RestApi(app, opts.namespaces ?? NAMESPACES);
+  const restApi = api;
+  server.decorate('restApi', restApi);
   const fixed = { en: fixedHeaders(app.config.siteUrl, 'en'), de: fixedHeaders(app.config.siteUrl, 'de') };
 
   // Bodies are kept raw: JSON is parsed by the pipeline after routing (so an unknown route
@@ -105,12 +120,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       if (err instanceof RestError) return send(reply, lang, request, errorOutput(err, input));
       throw err;
     }
-    // The index is the most requested document: served from its cached JSON text.
-    if (routePath === '/' && request.method === 'GET' && Object.keys(query).length === 0 && !input.auth) {
-      const { json } = api.siteDescriptor(lang, lang, false);
-      return send(reply, lang, request, { status: 200, headers: { Allow: 'GET' }, loggedIn: false, overridden: false, pretty: false, raw: { contentType: fixed[lang]['Content-Type']!, content: json } });
-    }
-    return send(reply, lang, request, await api.dispatch(input));
+    return send(reply, lang, request, await restApi.dispatch(input));
   }
 
   const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -141,6 +151,8 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.route({ method: [...allMethods], url: '/:lang', handler: langRoot });
   server.route({ method: [...allMethods], url: '/:lang/', handler: langRoot });
 
+  await registerWebRoutes(server, app);
+
   server.setNotFoundHandler((_request, reply) => notFound(reply));
 
   server.setErrorHandler((error: { code?: string; statusCode?: number; message?: string }, request, reply) => {
@@ -158,6 +170,27 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   });
 
   return server;
+}
+
+const INDEX_PATHS: Record<string, Lang> = { '/en/cms-json/': 'en', '/en/cms-json': 'en', '/de/cms-json/': 'de', '/de/cms-json': 'de' };
+
+function indexResponseHeaders(siteUrl: string, lang: Lang): Record<string, string> {
+  return { ...fixedHeaders(siteUrl, lang), Vary: 'Origin', Allow: 'GET' };
+}
+
+/**
+ * The index is the most requested document and the same for every anonymous caller: a plain
+ * `GET /<lang>/cms-json/` (no query, no credentials, no Origin) is answered from its cached
+ * bytes before the framework is involved. Anything else takes the full pipeline.
+ */
+function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, string>>, req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.method !== 'GET' || req.headers.authorization || req.headers.origin || req.headers['x-http-method-override']) return false;
+  const lang = INDEX_PATHS[req.url ?? ''];
+  if (!lang) return false;
+  const { bytes } = api.siteDescriptor(lang, lang, false);
+  res.writeHead(200, { ...headers[lang], 'Content-Length': bytes.length });
+  res.end(bytes);
+  return true;
 }
 
 function notFound(reply: FastifyReply): FastifyReply {

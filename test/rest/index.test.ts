@@ -165,6 +165,27 @@ describe('index and namespace indexes', () => {
     assert.equal(unknown.json().code, 'rest_invalid_namespace');
   });
 
+  test('a real listening server answers the index from its cached bytes, identical to the pipeline', async () => {
+    const live = await buildServer(t.app);
+    await live.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = (live.server.address() as { port: number }).port;
+      for (const lang of ['en', 'de']) {
+        const fast = await fetch(`http://127.0.0.1:${port}/${lang}/cms-json/`);
+        const slow = await live.inject({ method: 'GET', url: `/${lang}/cms-json/?context=view` });
+        assert.equal(fast.status, 200);
+        assert.equal(await fast.text(), slow.body);
+        for (const name of ['content-type', 'link', 'allow', 'vary', 'x-content-type-options', 'access-control-expose-headers']) {
+          assert.equal(fast.headers.get(name), slow.headers[name], name);
+        }
+      }
+      const withOrigin = await fetch(`http://127.0.0.1:${port}/en/cms-json/`, { headers: { origin: 'https://a.example' } });
+      assert.equal(withOrigin.headers.get('access-control-allow-origin'), 'https://a.example');
+    } finally {
+      await live.close();
+    }
+  });
+
   test('HEAD / has headers and no body', async () => {
     const res = await server.inject({ method: 'HEAD', url: '/en/cms-json/' });
     assert.equal(res.statusCode, 200);
