@@ -341,7 +341,7 @@ function toOutput(value: unknown, input: RestInput): RestOutput {
 }
 
 /** Connection-level database failures (server down, file locked, disk full) become 503. */
-function isDatabaseUnavailable(err: unknown): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const code = (err as { code?: unknown }).code;
   return (

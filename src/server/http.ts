@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { AppServices } from '../app.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
-import { errorOutput, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
+import { errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
@@ -161,6 +161,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     let err: RestError;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') err = new RestError('rest_request_too_large', MSG.tooLarge[lang], 413);
     else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') err = new RestError('rest_unsupported_media_type', MSG.unsupportedMediaType[lang], 415);
+    else if (isDatabaseUnavailable(error)) err = new RestError('rest_database_unavailable', MSG.unavailable[lang], 503);
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) err = new RestError('rest_bad_request', error.message ?? 'Bad request.', error.statusCode);
     else {
       app.log.error({ err: error, url: request.url }, 'request failed');

@@ -10,22 +10,13 @@ import { buildServer } from '../../src/server/http.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import type { CompiledRoute } from '../../src/rest/registry.ts';
+import { samplePath } from '../support/registry.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 /** Routes that reach outside the process (network, mail) are fuzzed by their own suites. */
 const SKIP = new Set(['/oembed/1.0/proxy', '/history/v1/email-report/preview/email']);
-
-/** A concrete path for a route pattern: each named group replaced by a value its regex accepts. */
-export function samplePath(pattern: string): string {
-  return pattern.replace(/\(\?P<(\w+)>([^)]*)\)/g, (_m, name: string, re: string) => {
-    if (name === 'initiator_type') return 'cms';
-    if (re.includes('\\d,')) return '1,2';
-    if (re.includes('\\d')) return '1';
-    return 'global';
-  });
-}
 
 const scalar = fc.oneof(
   fc.string({ maxLength: 40 }),
