@@ -18,6 +18,7 @@ export const MSG = {
     'Nicht unterstützter Inhaltstyp. Sende application/json oder application/x-www-form-urlencoded.',
   ),
   routeTypeInvalid: l('The REST route parameter must be a string.', 'Der Parameter rest_route muss eine Zeichenkette sein.'),
+  badRequest: l('The request could not be understood.', 'Die Anfrage konnte nicht verstanden werden.'),
   unavailable: l('The database is not available right now. Please try again shortly.', 'Die Datenbank ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.'),
 };
 

@@ -70,6 +70,14 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     exposeHeadRoutes: false,
     routerOptions: { querystringParser: (text: string) => parseQuery(text) },
     connectionTimeout: 60_000,
+    // A path that cannot even be decoded matches no route.
+    frameworkErrors: (error, request, reply) => {
+      const lang = request.url.startsWith('/de/') ? 'de' : 'en';
+      const err = error.code === 'FST_ERR_BAD_URL'
+        ? new RestError('rest_no_route', MSG.noRoute[lang], 404)
+        : new RestError('rest_bad_request', MSG.badRequest[lang], 400);
+      void send(reply, lang, request, errorOutput(err, { query: {}, body: { type: 'none' }, auth: null }));
+    },
     return503OnClosing: true,
   });
   api = new RestApi(app, opts.namespaces ?? NAMESPACES);
