@@ -1,0 +1,228 @@
+// Site users: creation with validation, look-ups, role and status changes, deletion.
+// Every write drops the user's cached credentials (credential-cache.ts) and, when an
+// origin is given, is recorded in the activity log.
+import type { Selectable, Transaction } from 'kysely';
+import type { AppServices } from '../app.ts';
+import type { Database, UsersTable } from '../db/schema.ts';
+import { RestError } from '../rest/types.ts';
+import type { ActivityOrigin } from '../site/activity.ts';
+import { utcNow } from '../site/time.ts';
+import { credentialCache } from './credential-cache.ts';
+import { USER_LOGGER } from './logger.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
+import type { AuthUser } from './types.ts';
+
+export type UserRow = Selectable<UsersTable>;
+export type UserStatus = 'active' | 'disabled';
+
+export interface NewUser {
+  login: string;
+  email: string;
+  role: string;
+  displayName?: string;
+  /** Interactive-login password (authorize-application page); none → app passwords only. */
+  password?: string;
+}
+
+// The reference's strict login charset minus spaces (logins are typed in shells and URLs);
+// no colon, which would break HTTP Basic `login:password`.
+const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
+const LOGIN_MAX = 60;
+const EMAIL_MAX = 100;
+const DISPLAY_NAME_MAX = 250;
+
+export function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(value);
+}
+
+function invalid(code: string, message: string): RestError {
+  return new RestError(code, message, 400);
+}
+
+function unknownUser(): RestError {
+  return new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+}
+
+function validateRole(role: string): Role {
+  if (!isRole(role)) throw invalid('invalid_role', `Unknown role "${role}"; roles are: ${ROLES.join(', ')}.`);
+  return role;
+}
+
+export async function createUser(app: AppServices, input: NewUser, origin?: ActivityOrigin): Promise<UserRow> {
+  const login = input.login.trim();
+  const email = input.email.trim();
+  if (!login) throw invalid('empty_user_login', 'Cannot create a user with an empty login name.');
+  if (login.length > LOGIN_MAX) throw invalid('user_login_too_long', `Logins may not be longer than ${LOGIN_MAX} characters.`);
+  if (!LOGIN_PATTERN.test(login)) throw invalid('invalid_username', `Invalid login "${login}": use only letters, digits and _ . @ -.`);
+  if (email.length > EMAIL_MAX || !isEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+  const role = validateRole(input.role);
+  const displayName = input.displayName?.trim() || login;
+  if (displayName.length > DISPLAY_NAME_MAX) throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+
+  const row = await app.db.transaction().execute(async (tx) => {
+    await assertUnique(tx, login, email);
+    try {
+      return await tx
+        .insertInto('users')
+        .values({ login, email, display_name: displayName, role, password_hash: passwordHash, status: 'active', created_at: utcNow() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (err) {
+      // A concurrent creation won the race between our check and the insert.
+      if (isUniqueViolation(err)) throw duplicate(login, email, await tx.selectFrom('users').select(['login', 'email']).execute());
+      throw err;
+    }
+  });
+  if (origin) {
+    await app.activity.log(
+      {
+        logger: USER_LOGGER,
+        messageKey: 'user_created',
+        context: { created_user_id: row.id, created_user_login: row.login, created_user_email: row.email, created_user_role: row.role },
+      },
+      origin,
+    );
+  }
+  return row;
+}
+
+// Logins and e-mail addresses are unique regardless of case (as on the reference's MySQL);
+// migration 0002_auth backs this with unique indexes on lower(login) / lower(email).
+async function assertUnique(tx: Transaction<Database>, login: string, email: string): Promise<void> {
+  const clashes = await tx
+    .selectFrom('users')
+    .select(['login', 'email'])
+    .where((eb) => eb.or([eb(eb.fn('lower', ['login']), '=', login.toLowerCase()), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+    .execute();
+  if (clashes.length) throw duplicate(login, email, clashes);
+}
+
+function duplicate(login: string, email: string, rows: { login: string; email: string }[]): RestError {
+  if (rows.some((r) => r.login.toLowerCase() === login.toLowerCase())) {
+    return new RestError('existing_user_login', `The login "${login}" is already taken.`, 400);
+  }
+  return new RestError('existing_user_email', `The e-mail address "${email}" is already used by another user.`, 400);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export async function findUserById(app: AppServices, id: number): Promise<UserRow | undefined> {
+  return app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByLogin(app: AppServices, login: string): Promise<UserRow | undefined> {
+  return app.db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['login']), '=', login.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function findUserByEmail(app: AppServices, email: string): Promise<UserRow | undefined> {
+  return app.db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function listUsers(app: AppServices): Promise<UserRow[]> {
+  return app.db.selectFrom('users').selectAll().orderBy('id').execute();
+}
+
+export async function setUserRole(app: AppServices, userId: number, role: string, origin?: ActivityOrigin): Promise<UserRow> {
+  const newRole = validateRole(role);
+  const { before, after } = await updateUser(app, userId, { role: newRole });
+  if (origin && before.role !== after.role) {
+    await app.activity.log(
+      {
+        logger: USER_LOGGER,
+        messageKey: 'user_role_updated',
+        context: { edited_user_id: after.id, edited_user_login: after.login, new_role: after.role, old_role: before.role },
+      },
+      origin,
+    );
+  }
+  return after;
+}
+
+export async function setUserStatus(app: AppServices, userId: number, status: UserStatus, origin?: ActivityOrigin): Promise<UserRow> {
+  if (status !== 'active' && status !== 'disabled') throw invalid('invalid_user_status', `Unknown user status "${String(status)}".`);
+  const { before, after } = await updateUser(app, userId, { status });
+  if (origin && before.status !== after.status) {
+    await app.activity.log(
+      {
+        logger: USER_LOGGER,
+        messageKey: 'user_updated_profile',
+        context: {
+          edited_user_id: after.id,
+          edited_user_login: after.login,
+          edited_user_email: after.email,
+          user_prev_status: before.status,
+          user_new_status: after.status,
+        },
+      },
+      origin,
+    );
+  }
+  return after;
+}
+
+async function updateUser(app: AppServices, userId: number, changes: Partial<Pick<UserRow, 'role' | 'status'>>): Promise<{ before: UserRow; after: UserRow }> {
+  const result = await app.db.transaction().execute(async (tx) => {
+    const before = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    if (!before) throw unknownUser();
+    const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    return { before, after };
+  });
+  credentialCache(app).forgetUser(userId);
+  return result;
+}
+
+/** Deletes the user and their application passwords; returns the deleted row. */
+export async function deleteUser(app: AppServices, userId: number, origin?: ActivityOrigin): Promise<UserRow> {
+  const row = await app.db.transaction().execute(async (tx) => {
+    const existing = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    if (!existing) throw unknownUser();
+    await tx.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
+    await tx.deleteFrom('users').where('id', '=', userId).execute();
+    return existing;
+  });
+  credentialCache(app).forgetUser(userId);
+  if (origin) {
+    await app.activity.log(
+      {
+        logger: USER_LOGGER,
+        messageKey: 'user_deleted',
+        context: { deleted_user_id: row.id, deleted_user_login: row.login, deleted_user_email: row.email },
+      },
+      origin,
+    );
+  }
+  return row;
+}
+
+/** Checks an interactive-login password (users without one can only use app passwords). */
+export async function verifyUserPassword(row: UserRow, password: string): Promise<boolean> {
+  return row.password_hash !== null && row.status === 'active' && (await verifyPassword(password, row.password_hash));
+}
+
+export function toAuthUser(row: UserRow): AuthUser {
+  // Roles are validated on every write; a row with a role this code no longer knows gets
+  // the least privileges rather than failing every request.
+  const role = isRole(row.role) ? row.role : 'subscriber';
+  const caps = ROLE_CAPABILITIES[role];
+  return {
+    id: row.id,
+    login: row.login,
+    email: row.email,
+    displayName: row.display_name,
+    role,
+    can: (cap: string) => caps.has(cap),
+  };
+}

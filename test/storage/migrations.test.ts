@@ -1,0 +1,62 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
+import { runCli } from '../cli/run.ts';
+import { openApp } from '../../src/app.ts';
+import { DatabaseTooNewError } from '../../src/db/migrate.ts';
+import { MIGRATIONS } from '../../src/db/migrations/index.ts';
+import { utcNow } from '../../src/site/time.ts';
+
+const TOO_NEW = 'The database was migrated by a newer version of content-site (unknown migrations: 9999_from_the_future). Upgrade the code before using this database.';
+
+describe('migrate on a new database', () => {
+  test('content-site migrate applies every migration, then has nothing to do', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-migrate-'));
+    try {
+      const target = { databaseUrl: `sqlite:${path.join(dir, 'new.db')}`, config: { dataDir: dir } };
+      const first = await runCli(target, ['migrate']);
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.stdout, `Applied migrations: ${MIGRATIONS.map((m) => m.name).join(', ')}.\n`);
+      assert.equal((await runCli(target, ['migrate'])).stdout, 'The database is up to date.\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+for (const target of dbTargets()) {
+  describe(`migrations (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    test('every migration is recorded', async () => {
+      const rows = (await t.app.db.selectFrom('kysely_migration' as never).select('name' as never).execute()) as { name: string }[];
+      assert.deepEqual(rows.map((r) => r.name).sort(), MIGRATIONS.map((m) => m.name).sort());
+    });
+
+    test('a database migrated by a newer version is refused, by the server and by the CLI', async () => {
+      await t.app.db
+        .insertInto('kysely_migration' as never)
+        .values({ name: '9999_from_the_future', timestamp: utcNow() } as never)
+        .execute();
+      await assert.rejects(openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) }), (err: unknown) => {
+        assert.ok(err instanceof DatabaseTooNewError);
+        assert.equal(err.message, TOO_NEW);
+        return true;
+      });
+      for (const args of [['migrate'], ['user', 'list']]) {
+        const r = await runCli(t, args);
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr, `content-site: ${TOO_NEW}\n`);
+        assert.equal(r.stdout, '');
+      }
+    });
+  });
+}
