@@ -1,0 +1,209 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import * as op from '../../src/namespaces/sched/service.ts';
+import { normalizeTemplate, renderTemplate, validateTemplate, TemplateError } from '../../src/namespaces/sched/twig.ts';
+import { renderPreview } from '../../src/namespaces/sched/preview.ts';
+import { sanitizeHtml } from '../../src/namespaces/sched/sanitize.ts';
+import { DEMO_NOTIFICATIONS } from '../../src/namespaces/sched/seed.ts';
+import { RestError } from '../../src/rest/types.ts';
+import { callerFor, fakeUser, unwrap } from './helpers.ts';
+
+describe('sched template sandbox', () => {
+  test('valid templates pass', () => {
+    for (const s of [
+      'Hello {{ name }}',
+      '{% if a %}x{% elseif b %}y{% else %}z{% endif %}',
+      '{% for i in range(1, 3) %}{{ i }}{% endfor %}',
+      '{% set x = [1, 2] %}{{ x|join(", ") }}',
+      '{{ "abc"|upper|lower|trim|length }}',
+      '{{ "now"|date("Y") }} {{ 1234.5|number_format(2) }} {{ "a,b"|split(",")|first }} {{ t|nl2br }} {{ x|escape }} {{ x|raw }}',
+      '{{ u|link("here") }} {{ "Date"|trans }} {{ "March"|internationalize }} {{ s|slice(0, 2)|replace({"a": "b"}) }}',
+      '{% block content %}x{% endblock %}',
+      ...DEMO_NOTIFICATIONS.flatMap((n) => [n.subject, n.message]),
+    ]) {
+      assert.deepEqual(validateTemplate(s), { success: true }, s);
+    }
+  });
+
+  test('syntax errors, disallowed tags/filters/functions are reported', () => {
+    const cases: [string, RegExp][] = [
+      ['{% if a %}x', /Unexpected end of template/],
+      ['{% endif %}', /Error:/],
+      ['{{ x', /Error:/],
+      ['{{ a|nosuch }}', /Filter "nosuch" is not allowed/],
+      ['{{ a|json_encode }}', /Filter "json_encode" is not allowed/],
+      ['{% filter upper %}x{% endfilter %}', /Tag "filter" is not allowed/],
+      ['{% apply upper %}x{% endapply %}', /Tag "apply" is not allowed/],
+      ['{% macro m() %}{% endmacro %}', /Tag "macro" is not allowed/],
+      ['{% do 1 %}', /Tag "do" is not allowed/],
+      ['{{ dump(a) }}', /Function "dump" is not allowed/],
+      ['{{ random() }}', /Function "random" is not allowed/],
+    ];
+    for (const [s, re] of cases) {
+      const r = validateTemplate(s);
+      assert.equal(r.success, false, s);
+      assert.match(r.error!, re, s);
+    }
+  });
+
+  test('sandbox escapes are refused', () => {
+    const escapes = [
+      '{{ a.b() }}', '{{ a.b(1, 2) }}', '{{ _self }}', '{{ _context }}', '{{ _charset }}', '{{ constant("PHP_VERSION") }}',
+      '{% include "x.twig" %}', '{{ include("x.twig") }}', '{{ source("/etc/passwd") }}', '{% import "x.twig" as m %}',
+      '{% from "x.twig" import m %}', '{% embed "x.twig" %}{% endembed %}', '{% extends "x.twig" %}', '{% use "x.twig" %}',
+      '{{ attribute(a, "b") }}', '{{ template_from_string("{{ 1 }}") }}', '{{ a.constructor }}', '{{ a["constructor"] }}',
+      '{{ a.__proto__ }}', '{{ [].constructor.constructor("return process")() }}', '{{ "x".constructor }}', '{% set constructor = 1 %}',
+    ];
+    for (const s of escapes) {
+      const r = validateTemplate(s);
+      assert.equal(r.success, false, s);
+      assert.match(r.error!, /not allowed|Error:/, s);
+    }
+    // Computed keys are checked at runtime.
+    for (const [s, ctx] of [
+      ['{{ a[("constr" ~ "uctor")] }}', { a: {} }],
+      ['{% set k = "__pro" ~ "to__" %}{{ a[k] }}', { a: { x: 1 } }],
+      ['{{ s[k] }}', { s: 'abc', k: 'constructor' }],
+    ] as const) {
+      assert.throws(() => renderTemplate(s, ctx as Record<string, unknown>), (e: unknown) => e instanceof TemplateError && /not allowed/.test(e.message), s);
+    }
+    assert.equal(renderTemplate('[{{ l[k] }}]', { l: [1, 2], k: 'map' }), '[]');
+    // Inherited members of plain data are invisible, functions are dropped.
+    assert.equal(renderTemplate('[{{ a.isPrototypeOf2 }}{{ l.map }}{{ l.push }}{{ s.big }}{{ f }}{{ o.f }}]', { a: {}, l: [1], s: 'x', f: () => 'called', o: { f: () => 'called' } } as Record<string, unknown>), '[]');
+  });
+
+  test('resource limits: no template can exhaust memory or time', () => {
+    const cases: [string, RegExp][] = [
+      ['{% for i in range(1, 100000000) %}x{% endfor %}', /range\(\) is limited/],
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', /longer than/],
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', /longer than/],
+      ['{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}', /too much work/],
+    ];
+    for (const [s, re] of cases) {
+      const r = validateTemplate(s);
+      assert.equal(r.success, false, s);
+      assert.match(r.error!, re, s);
+    }
+    assert.deepEqual(validateTemplate('{% for i in range(1, 1000) %}{{ i }}{% endfor %}'), { success: true });
+    // Too many tags, pathological nesting and markup: answered, never thrown.
+    assert.match(validateTemplate('{{ a }}'.repeat(2001)).error!, /more than 2000 tags/);
+    assert.deepEqual(validateTemplate('{{ a }}'.repeat(1000)), { success: true });
+    assert.equal(validateTemplate('{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}').success, false);
+    assert.equal(validateTemplate('{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}').success, false);
+    assert.deepEqual(validateTemplate('< '.repeat(100000)), { success: true });
+    assert.deepEqual(validateTemplate('<a '.repeat(50000)), { success: true });
+  });
+
+  test('JavaScript is refused', () => {
+    for (const s of ['<script>alert(1)</script>', '<SCRIPT src="x"></SCRIPT>', '<a onclick="steal()">x</a>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">x</a>', '<a href="JaVaScRiPt&#58;alert(1)">x</a>', '<div onmouseover = "x()">', '{% set o = "<" %}{% set c = ">" %}{{ o }}script{{ c }}alert(1){{ o }}/script{{ c }}', '<a href="{{ "java" ~ "script:x()" }}">x</a>']) {
+      assert.deepEqual(validateTemplate(s), { success: false, error: 'JavaScript is not allowed in Twig templates.' }, s);
+    }
+  });
+
+  test('date filter: PHP formats, UTC by default, localized names', () => {
+    const ctx = { d: '2026-11-22 17:30:00' };
+    assert.equal(renderTemplate('{{ d|date("F j, Y g:i a T") }}', ctx), 'November 22, 2026 5:30 pm UTC');
+    assert.equal(renderTemplate('{{ d|date("l, j. F Y H:i", "Europe/Berlin") }}', ctx, 'de'), 'Sonntag, 22. November 2026 18:30');
+    assert.equal(renderTemplate('{{ 86400|date("Y-m-d") }}', {}), '1970-01-02');
+    assert.equal(renderTemplate('{{ "2026-03-01"|date("F") }}', {}, 'de'), 'März');
+    assert.match(validateTemplate('{{ "now"|date("Y", "Nowhere/Zone") }}').error!, /Unknown timezone/);
+  });
+
+  test('normalisation strips tags inside braces and fixes spacing', () => {
+    assert.equal(normalizeTemplate('{{<span>Appointment.customer_start_date</span>}}'), '{{ Appointment.customer_start_date }}');
+    assert.equal(normalizeTemplate('{%if  x   %}a{%endif%}'), '{% if x %}a{% endif %}');
+    assert.equal(normalizeTemplate('{{ a&nbsp;|&nbsp;upper }}'), '{{ a | upper }}');
+    assert.equal(renderTemplate('{{<b>name</b>|upper}}', { name: 'x' }), 'X');
+  });
+
+  test('validate never throws, whatever the input (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (s) => {
+        const r = validateTemplate(s);
+        return typeof r.success === 'boolean';
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('{{', '}}', '{%', '%}', 'if', 'for', 'endif', 'a', '.', '(', ')', '|', '"', '[', ']', ' ', 'constructor', '_self', 'x in y', '~'), { maxLength: 20 }), (parts) => {
+        const r = validateTemplate(parts.join(''));
+        return typeof r.success === 'boolean';
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('the post-render sanitiser removes script', () => {
+    const html = sanitizeHtml('<p onclick="x()">Hi <b>you</b><script>alert(1)</script><a href=" javascript:alert(1)">x</a><a href="https://a.example/?a=1&amp;b=2">ok</a><img src=x onerror=alert(1)><iframe src="https://evil"></iframe></p>');
+    assert.doesNotMatch(html, /script|onclick|onerror|javascript|iframe/i);
+    assert.match(html, /<a href="https:\/\/a\.example\/\?a=1&amp;b=2">ok<\/a>/);
+  });
+});
+
+for (const target of dbTargets()) {
+  describe(`sched templates and previews (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(async () => {
+      await t.close();
+    });
+    const admin = fakeUser('administrator');
+
+    test('templates/validate operation', () => {
+      assert.deepEqual(op.validateTemplateOp('Hi {{ x }}'), { success: true });
+      assert.equal((op.validateTemplateOp('{% if %}') as { success: boolean }).success, false);
+      assert.equal((op.validateTemplateOp(42) as { success: boolean }).success, false);
+    });
+
+    test('preview renders realistic example data, localized', async () => {
+      const now = new Date('2026-11-22T10:15:00Z');
+      const tpl = '{{ Appointment.customer_information.Name }}|{{ Appointment.customer_start_date }}|{{ Appointment.business_start_date }}|{{ Global.site_url }}|{{ add_to_calendar_link.gcal }}|{{ Appointment.AppointmentType.title }}|{{ "Date"|trans }}';
+      const en = await renderPreview(t.app, 'en', tpl, { now });
+      assert.equal(en.error, null);
+      const parts = en.preview.split('|');
+      assert.equal(parts[0], 'Alex Example');
+      assert.equal(parts[1], 'November 23, 2026 6:00 am (EST)'); // customer timezone America/New_York
+      assert.equal(parts[2], 'November 23, 2026 12:00 pm (CET)'); // business timezone Europe/Berlin
+      assert.equal(parts[3], 'http://localhost:8080');
+      assert.match(parts[4], /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&amp;text=/);
+      assert.equal(parts[6], 'Date');
+      const de = await renderPreview(t.app, 'de', tpl, { now, appointmentTypeId: 7 });
+      const dparts = de.preview.split('|');
+      assert.equal(dparts[0], 'Erika Mustermann');
+      assert.match(dparts[2], /^November 23, 2026 12:00 pm \(MEZ\)$/);
+      assert.equal(dparts[5], 'Erstberatung');
+      assert.equal(dparts[6], 'Datum');
+    });
+
+    test('preview: template errors become an escaped HTML summary', async () => {
+      const c = callerFor(t.app, admin);
+      const { body } = unwrap(await op.previewOp(c, 'line one\n{{ a|nosuch("&lt;b&gt;") }}', {}));
+      assert.equal(body.response_code, 200);
+      assert.match(body.data.preview, /line 2/);
+      assert.match(body.data.preview, /Filter &quot;nosuch&quot; is not allowed/);
+      assert.match(body.data.preview, /&lt;b&gt;/);
+      assert.doesNotMatch(body.data.preview, /<b>/);
+      const js = unwrap(await op.previewOp(c, '<script>alert(1)</script>', {})).body;
+      assert.match(js.data.preview, /JavaScript is not allowed/);
+      assert.doesNotMatch(js.data.preview, /<script/);
+      const esc = unwrap(await op.previewOp(c, '{{ Appointment.public_edit_url[("constr" ~ "uctor")] }}', {})).body;
+      assert.match(esc.data.preview, /not allowed/);
+    });
+
+    test('preview: example data, appointment ids, bad input', async () => {
+      const c = callerFor(t.app, admin);
+      const ok = unwrap(await op.previewOp(c, DEMO_NOTIFICATIONS[0].message, { appointment_type_id: '3' })).body;
+      assert.equal(ok.response_code, 200);
+      assert.match(ok.data.preview, /Alex Example/);
+      const missing = unwrap(await op.previewOp(c, 'x', { appointment_id: '5' }));
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body.error, 'Appointment ID Not Found');
+      await assert.rejects(op.previewOp(c, 'x', { appointment_type_id: 'abc' }), (e: RestError) => e.status === 400);
+      await assert.rejects(op.previewOp(c, ['x'], {}), (e: RestError) => e.status === 400);
+    });
+  });
+}
