@@ -1,4 +1,220 @@
-import { namespace } from '../../rest/define.ts';
-import type { NamespaceDef } from '../../rest/types.ts';
+// i18n/st/v1: the string registry, string packages, string settings and the capture queue
+// (contract §4.7, reference plugins §4). Handlers stay thin; the logic is in query.ts,
+// settings.ts, queue.ts and registry.ts.
+import { cap, endpoint, l, namespace, route } from '../../rest/define.ts';
+import type { Args, NamespaceDef } from '../../rest/types.ts';
+import { I18N_ST_LOGGER_SLUG } from './logger.ts';
+import { checkers, countStrings, listPackages, listStrings, parsePackageFilters, parseStringFilters, stringFilterValues } from './query.ts';
+import { processStringsQueue } from './queue.ts';
+import { checkSettingValue, describeStringSettings, updateStringSettings } from './settings.ts';
 
-export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', []);
+const MANAGE = cap('manage_translations');
+
+const settingArg = (name: string, en: string, de: string) => ({
+  description: l(en, de),
+  type: 'integer' as const,
+  default: 0,
+  validate: (value: unknown, req: { lang: 'en' | 'de' }) => checkSettingValue(name, value, req.lang),
+});
+
+const SETTINGS_ARGS: Args = {
+  autoregisterType: settingArg(
+    'autoregisterType',
+    'Which visits register strings automatically: 0 pages viewed by administrators, 1 pages viewed by all users, 2 disabled.',
+    'Welche Aufrufe Strings automatisch registrieren: 0 von Administratoren besuchte Seiten, 1 von allen besuchte Seiten, 2 deaktiviert.',
+  ),
+  shouldRegisterBackendStrings: settingArg(
+    'shouldRegisterBackendStrings',
+    'Whether strings seen in the administration area are registered too (0 or 1).',
+    'Ob auch im Verwaltungsbereich gesehene Strings registriert werden (0 oder 1).',
+  ),
+  setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: settingArg(
+    'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
+    'Send 1 to dismiss the notice that a page cache can block automatic string registration.',
+    'Mit 1 wird der Hinweis ausgeblendet, dass ein Seiten-Cache die automatische String-Registrierung verhindern kann.',
+  ),
+  setDetectStringsInJS: settingArg(
+    'setDetectStringsInJS',
+    'Whether strings in JavaScript files are detected (0 or 1).',
+    'Ob Strings in JavaScript-Dateien erkannt werden (0 oder 1).',
+  ),
+};
+
+/** The string filters of contract §4.7, in the reference's order. */
+const STRING_FILTER_ARGS: Args = {
+  kind: {
+    description: l('String kind: 0 registered (default), 1 autoregistered.', 'Art des Strings: 0 registriert (Standard), 1 automatisch erfasst.'),
+    type: 'integer',
+    default: null,
+    validate: checkers.kind,
+  },
+  type: {
+    description: l('Component type: 0 unknown, 1 plugin, 2 theme, 3 core.', 'Komponententyp: 0 unbekannt, 1 Plugin, 2 Theme, 3 Kern.'),
+    type: 'string',
+    validate: checkers.type,
+  },
+  source: {
+    description: l('Where the string was seen: 0 frontend, 1 backend.', 'Wo der String gesehen wurde: 0 Frontend, 1 Backend.'),
+    type: 'integer',
+    default: null,
+    validate: checkers.source,
+  },
+  domain: {
+    description: l('Text domain (string group) to limit the result to.', 'Textdomäne (String-Gruppe), auf die das Ergebnis beschränkt wird.'),
+    type: 'string',
+    default: null,
+  },
+  translationPriority: {
+    description: l('Translation priority slug, e.g. optional, required, not-needed.', 'Übersetzungspriorität (Slug), z. B. optional, required, not-needed.'),
+    type: 'string',
+    default: null,
+  },
+  title: {
+    description: l('Text to search for in the source text of the strings.', 'Suchtext im Ausgangstext der Strings.'),
+    type: 'string',
+  },
+  sourceLanguageCode: {
+    description: l('Source language code of the strings (en, de).', 'Sprachcode der Ausgangssprache der Strings (en, de).'),
+    type: 'string',
+    validate: checkers.sourceLanguageCode,
+  },
+  targetLanguageCode: {
+    description: l('Target language code: translation statuses are read for this language (en, de).', 'Sprachcode der Zielsprache: Übersetzungsstatus werden für diese Sprache gelesen (en, de).'),
+    type: 'string',
+    validate: checkers.targetLanguageCode,
+  },
+  translationStatuses: {
+    description: l(
+      'Translation status codes to match (0 not translated, 1 waiting, 2 in progress, 3 needs update, 10 complete, …).',
+      'Zu suchende Übersetzungsstatus (0 nicht übersetzt, 1 wartend, 2 in Arbeit, 3 Aktualisierung nötig, 10 fertig, …).',
+    ),
+    default: [],
+    validate: checkers.translationStatuses,
+  },
+  limit: {
+    description: l('Maximum number of items to return.', 'Höchstzahl der zurückgegebenen Einträge.'),
+    type: 'integer',
+    default: 10,
+    validate: checkers.limit,
+  },
+  offset: {
+    description: l('Number of items to skip.', 'Anzahl der zu überspringenden Einträge.'),
+    type: 'integer',
+    default: 0,
+    validate: checkers.offset,
+  },
+  sorting: {
+    description: l('Order of the result: {by: title|id, order: asc|desc}; autoregistered strings come first.', 'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}; automatisch erfasste Strings stehen vorn.'),
+    default: null,
+    validate: checkers.stringSorting,
+  },
+};
+
+const PACKAGE_ARGS: Args = {
+  type: {
+    description: l('Package kind, e.g. gravity_form, widget, elementor.', 'Paketart, z. B. gravity_form, widget, elementor.'),
+    type: 'string',
+  },
+  title: {
+    description: l('Text to search for in the package titles.', 'Suchtext in den Paketnamen.'),
+    type: 'string',
+  },
+  sourceLanguageCode: STRING_FILTER_ARGS.sourceLanguageCode!,
+  targetLanguageCode: STRING_FILTER_ARGS.targetLanguageCode!,
+  translationStatuses: STRING_FILTER_ARGS.translationStatuses!,
+  limit: STRING_FILTER_ARGS.limit!,
+  offset: STRING_FILTER_ARGS.offset!,
+  sorting: {
+    description: l('Order of the result: {by: title|id, order: asc|desc}.', 'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}.'),
+    default: null,
+    validate: checkers.packageSorting,
+  },
+};
+
+const FILTER_KEYS = ['kind', 'type', 'source', 'domain', 'translationPriority', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses'];
+
+export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
+  route('/strings/settings', [
+    endpoint('POST', {
+      args: SETTINGS_ARGS,
+      permission: MANAGE,
+      handler: async (req) => {
+        // As in the reference, the four settings take their declared default (0) when omitted.
+        const pick = (name: string) => req.params[name] ?? 0;
+        const changed = await updateStringSettings(req.app, {
+          autoregisterType: pick('autoregisterType'),
+          shouldRegisterBackendStrings: pick('shouldRegisterBackendStrings'),
+          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: pick('setNoticeThatCachePluginCanBlockAutoregisterAsDismissed'),
+          setDetectStringsInJS: pick('setDetectStringsInJS'),
+          visibleColumns: req.rawParams.visibleColumns,
+        }, req.lang);
+        await req.app.activity.log(
+          { logger: I18N_ST_LOGGER_SLUG, messageKey: 'string_settings_updated', context: { settings: changed.length ? changed.join(', ') : 'none' } },
+          req,
+        );
+        return [];
+      },
+    }),
+    endpoint('GET', {
+      permission: MANAGE,
+      handler: (req) => describeStringSettings(req.app, req.lang),
+    }),
+  ]),
+  route('/strings/itemscount', [
+    endpoint('GET', {
+      args: STRING_FILTER_ARGS,
+      permission: MANAGE,
+      handler: (req) => countStrings(req.app, parseStringFilters(req.params, req.lang)),
+    }),
+  ]),
+  route('/strings', [
+    endpoint('GET', {
+      args: STRING_FILTER_ARGS,
+      permission: MANAGE,
+      handler: (req) => listStrings(req.app, parseStringFilters(req.params, req.lang), req.lang),
+    }),
+  ]),
+  route('/strings/filters', [
+    endpoint('GET', {
+      permission: MANAGE,
+      handler: (req) => {
+        // The contract declares no arguments; like the reference, current filters are read as sent.
+        const raw: Record<string, unknown> = {};
+        for (const k of FILTER_KEYS) if (k in req.rawParams) raw[k] = req.rawParams[k];
+        return stringFilterValues(req.app, parseStringFilters(raw, req.lang));
+      },
+    }),
+  ]),
+  route('/string-packages', [
+    endpoint('GET', {
+      args: PACKAGE_ARGS,
+      permission: MANAGE,
+      handler: (req) => listPackages(req.app, parsePackageFilters(req.params, req.lang)),
+    }),
+  ]),
+  route('/strings/processstringsqueue', [
+    endpoint('POST', {
+      permission: MANAGE,
+      handler: async (req) => {
+        const report = await processStringsQueue(req.app);
+        if (report.wasProcessed) {
+          await req.app.activity.log(
+            {
+              logger: I18N_ST_LOGGER_SLUG,
+              messageKey: 'strings_queue_processed',
+              context: {
+                processed: report.processedStrings ?? 0,
+                registered: report.registeredStrings ?? 0,
+                updated: report.updatedStrings ?? 0,
+                quarantined: report.quarantinedStrings ?? 0,
+                remaining_pages: report.pagesRemaining ?? 0,
+              },
+            },
+            req,
+          );
+        }
+        return report;
+      },
+    }),
+  ]),
+]);

@@ -1,4 +1,53 @@
-import { namespace } from '../../rest/define.ts';
-import type { NamespaceDef } from '../../rest/types.ts';
+// i18n/v1: the custom XML translation configuration (contract §4.5, reference plugins §3).
+import { cap, endpoint, l, namespace, restError, route } from '../../rest/define.ts';
+import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
+import { I18N_LOGGER_SLUG } from './logger.ts';
+import { checkContentParam, getCustomXml, saveCustomXml, validateCustomXml } from './xml-config.ts';
 
-export const i18nNamespace: NamespaceDef = namespace('i18n/v1', []);
+const MANAGE = cap('manage_options');
+
+/** `content` is the body field the reference reads; the contract lists no body fields. */
+function contentOf(req: RestRequest): string {
+  if (!req.has('content')) {
+    throw restError(req, 'i18n_xml_missing_content', l('Send the XML configuration in the "content" field.', 'Senden Sie die XML-Konfiguration im Feld „content“.'), 400);
+  }
+  return checkContentParam(req.rawParams.content, req.lang);
+}
+
+export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
+  route('/custom-xml-config', [
+    endpoint('GET', {
+      permission: MANAGE,
+      handler: (req) => getCustomXml(req.app),
+    }),
+    endpoint('POST', {
+      permission: MANAGE,
+      handler: async (req) => {
+        const { content, config } = await saveCustomXml(req.app, contentOf(req), req.lang);
+        const cleared = !/\w/.test(content);
+        await req.app.activity.log(
+          {
+            logger: I18N_LOGGER_SLUG,
+            messageKey: cleared ? 'custom_xml_config_cleared' : 'custom_xml_config_updated',
+            context: {
+              bytes: Buffer.byteLength(content, 'utf8'),
+              custom_types: config.customTypes.length,
+              taxonomies: config.taxonomies.length,
+              custom_fields: config.customFields.length,
+              admin_texts: config.adminTexts.length,
+              registered_strings: config.registeredStrings.length,
+            },
+          },
+          req,
+        );
+        return content;
+      },
+    }),
+  ]),
+  route('/custom-xml-config/validate', [
+    endpoint('POST', {
+      permission: MANAGE,
+      handler: (req) => validateCustomXml(contentOf(req)),
+    }),
+  ]),
+]);

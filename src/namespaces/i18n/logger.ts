@@ -1,0 +1,27 @@
+// The activity-log logger of i18n/v1 (translation configuration).
+import type { LoggerDef } from '../../site/activity.ts';
+
+export const I18N_LOGGER_SLUG = 'I18nConfigLogger';
+
+export const i18nLogger: LoggerDef = {
+  slug: I18N_LOGGER_SLUG,
+  name: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    custom_xml_config_updated: {
+      en: 'Updated the custom XML translation configuration ({bytes} bytes; {custom_types} post types, {custom_fields} custom fields, {admin_texts} admin texts)',
+      de: 'Benutzerdefinierte XML-Übersetzungskonfiguration geändert ({bytes} Bytes; {custom_types} Inhaltstypen, {custom_fields} benutzerdefinierte Felder, {admin_texts} Admin-Texte)',
+    },
+    custom_xml_config_cleared: {
+      en: 'Cleared the custom XML translation configuration',
+      de: 'Benutzerdefinierte XML-Übersetzungskonfiguration geleert',
+    },
+  },
+  searchLabels: [
+    {
+      label: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
+      messageKeys: ['custom_xml_config_updated', 'custom_xml_config_cleared'],
+    },
+  ],
+};
