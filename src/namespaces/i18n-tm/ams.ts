@@ -1,0 +1,248 @@
+// The translation account service (AMS) features, answered locally: translators and
+// managers are the site's users holding `translate` / `manage_translations`; registration,
+// synchronisation and the engines configuration are stored in site options. Nothing is
+// sent to any vendor service.
+import crypto from 'node:crypto';
+import type { AppServices } from '../../app.ts';
+import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
+import { RestError, type Lang } from '../../rest/types.ts';
+import { utcNow } from '../../site/time.ts';
+import type { Viewer } from './jobs.ts';
+import { scalarText } from './model.ts';
+
+export const AMS_OPTION = 'i18n_tm_ams';
+export const ENGINES_OPTION = 'i18n_tm_engines';
+
+export interface AmsUser {
+  id: number;
+  login: string;
+  name: string;
+  email: string;
+  role: string;
+  activated: boolean;
+}
+
+export interface AmsState {
+  site_id: string;
+  registered: boolean;
+  manager_id: number | null;
+  registered_at: string | null;
+  translators_synced_at: string | null;
+  managers_synced_at: string | null;
+  /** Ids reported by the last translator synchronisation. */
+  activated_translators: number[];
+}
+
+function rolesWith(capability: string): string[] {
+  return Object.entries(ROLE_CAPABILITIES)
+    .filter(([role, caps]) => isRole(role) && caps.has(capability))
+    .map(([role]) => role);
+}
+
+/** Active users whose role holds the capability, by id. */
+export async function usersWithCapability(app: AppServices, capability: string): Promise<AmsUser[]> {
+  const roles = rolesWith(capability);
+  if (!roles.length) return [];
+  const rows = await app.db
+    .selectFrom('users')
+    .select(['id', 'login', 'display_name', 'email', 'role'])
+    .where('role', 'in', roles)
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, login: r.login, name: r.display_name, email: r.email, role: r.role, activated: true }));
+}
+
+export const listTranslators = (app: AppServices) => usersWithCapability(app, 'translate');
+export const listManagers = (app: AppServices) => usersWithCapability(app, 'manage_translations');
+
+export function amsState(app: AppServices): AmsState {
+  const stored = app.options.get(AMS_OPTION) as Partial<AmsState> | undefined;
+  return {
+    site_id: stored?.site_id ?? '',
+    registered: stored?.registered ?? false,
+    manager_id: stored?.manager_id ?? null,
+    registered_at: stored?.registered_at ?? null,
+    translators_synced_at: stored?.translators_synced_at ?? null,
+    managers_synced_at: stored?.managers_synced_at ?? null,
+    activated_translators: stored?.activated_translators ?? [],
+  };
+}
+
+async function saveAms(app: AppServices, patch: Partial<AmsState>): Promise<AmsState> {
+  const current = amsState(app);
+  const next: AmsState = { ...current, ...patch, site_id: current.site_id || crypto.randomUUID() };
+  await app.options.set(AMS_OPTION, next);
+  return next;
+}
+
+/** POST ams/register_manager: the caller becomes the site's registered translation manager. */
+export async function registerManager(app: AppServices, viewer: Viewer, lang: Lang = 'en'): Promise<{ enabled: true; manager: AmsUser; translators: number; managers: number }> {
+  const managers = await listManagers(app);
+  const manager = managers.find((m) => m.id === viewer.id);
+  if (!manager) {
+    throw new RestError(
+      'i18n_tm_not_a_manager',
+      lang === 'de' ? 'Nur aktive Übersetzungsmanager können registriert werden.' : 'Only active translation managers can be registered.',
+      403,
+    );
+  }
+  const translators = await listTranslators(app);
+  await saveAms(app, { registered: true, manager_id: manager.id, registered_at: utcNow() });
+  return { enabled: true, manager, translators: translators.length, managers: managers.length };
+}
+
+export async function synchronizeTranslators(app: AppServices): Promise<{ result: { translators: AmsUser[] } }> {
+  const translators = await listTranslators(app);
+  await saveAms(app, { translators_synced_at: utcNow(), activated_translators: translators.map((t) => t.id) });
+  return { result: { translators } };
+}
+
+export async function synchronizeManagers(app: AppServices): Promise<{ result: { managers: AmsUser[] } }> {
+  const managers = await listManagers(app);
+  await saveAms(app, { managers_synced_at: utcNow() });
+  return { result: { managers } };
+}
+
+export async function amsStatus(app: AppServices): Promise<Record<string, unknown>> {
+  const state = amsState(app);
+  const [translators, managers] = await Promise.all([listTranslators(app), listManagers(app)]);
+  const manager = state.manager_id ? managers.find((m) => m.id === state.manager_id) ?? null : null;
+  return {
+    activated: state.registered,
+    service: 'local',
+    site_id: state.site_id || null,
+    registered_at: state.registered_at,
+    manager: manager ? { id: manager.id, name: manager.name, email: manager.email } : null,
+    translators: translators.length,
+    managers: managers.length,
+    translators_synced_at: state.translators_synced_at,
+    managers_synced_at: state.managers_synced_at,
+    engines: engineConfig(app).filter((e) => e.enabled).map((e) => e.id),
+    ate_enabled: true,
+  };
+}
+
+export function amsConsole(app: AppServices, viewer: Viewer): Record<string, unknown> {
+  const state = amsState(app);
+  const site = app.config.siteUrl;
+  return {
+    mode: 'local',
+    registered: state.registered,
+    url: `${site}/cms-admin/admin.php?page=i18n-tm/menu/main.php&sm=dashboard`,
+    jobs_url: `${site}/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php`,
+    user_id: viewer.id,
+  };
+}
+
+// ---------------------------------------------------------------- engines
+
+export interface EngineCatalogueEntry {
+  id: string;
+  name: string;
+  /** Language codes the engine translates between. */
+  languages: string[];
+}
+
+export const ENGINE_CATALOGUE: readonly EngineCatalogueEntry[] = [
+  { id: 'deepl', name: 'DeepL', languages: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt'] },
+  { id: 'google', name: 'Google Translate', languages: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt'] },
+  { id: 'microsoft', name: 'Microsoft Translator', languages: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt'] },
+];
+
+export interface EngineSetting {
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** 1 = tried first. */
+  priority: number;
+  languages: string[];
+}
+
+const DEFAULT_ENGINES: { id: string; enabled: boolean; priority: number }[] = [
+  { id: 'deepl', enabled: true, priority: 1 },
+  { id: 'google', enabled: true, priority: 2 },
+  { id: 'microsoft', enabled: false, priority: 3 },
+];
+
+export function engineConfig(app: AppServices): EngineSetting[] {
+  const stored = (app.options.get(ENGINES_OPTION) as { id: string; enabled: boolean; priority: number }[] | undefined) ?? DEFAULT_ENGINES;
+  const byId = new Map(stored.map((e) => [e.id, e]));
+  return ENGINE_CATALOGUE.map((c, i) => {
+    const s = byId.get(c.id);
+    return { id: c.id, name: c.name, enabled: s?.enabled ?? false, priority: s?.priority ?? i + 1, languages: [...c.languages] };
+  }).sort((a, b) => a.priority - b.priority || a.id.localeCompare(b.id));
+}
+
+export function getEngines(app: AppServices): { engines: EngineSetting[] } {
+  return { engines: engineConfig(app) };
+}
+
+/**
+ * POST ams/engines: `engines` is a list of `{id, enabled?, priority?}` (or a map id →
+ * {enabled, priority} / boolean). Unknown engines, non-boolean flags and bad priorities are
+ * 400 `i18n_tm_invalid_engines` with one message per problem; nothing is stored then.
+ */
+export async function updateEngines(app: AppServices, body: Record<string, unknown>, lang: Lang = 'en'): Promise<{ engines: EngineSetting[]; changed: string[] }> {
+  const raw = body.engines;
+  const problems: Record<string, string> = {};
+  let items: { id: unknown; enabled?: unknown; priority?: unknown }[] = [];
+  if (Array.isArray(raw)) {
+    items = raw.map((item, i) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { id: unknown }) : { id: `#${i}`, invalid: true }));
+  } else if (typeof raw === 'object' && raw !== null) {
+    items = Object.entries(raw as Record<string, unknown>).map(([id, v]) =>
+      typeof v === 'boolean' ? { id, enabled: v } : typeof v === 'object' && v !== null ? { id, ...(v as object) } : { id, enabled: v });
+  } else {
+    throw new RestError(
+      'i18n_tm_invalid_engines',
+      lang === 'de' ? 'engines muss eine Liste von {id, enabled, priority} sein.' : 'engines must be a list of {id, enabled, priority}.',
+      400,
+      { params: { engines: 'missing or not a list' } },
+    );
+  }
+  const known = new Set(ENGINE_CATALOGUE.map((e) => e.id));
+  const current = new Map(engineConfig(app).map((e) => [e.id, { id: e.id, enabled: e.enabled, priority: e.priority }]));
+  const seen = new Set<string>();
+  for (const [i, item] of items.entries()) {
+    if ((item as { invalid?: boolean }).invalid) {
+      problems[`engines[${i}]`] = 'must be an object {id, enabled, priority}.';
+      continue;
+    }
+    const id = typeof item.id === 'string' ? item.id : '';
+    if (!known.has(id)) {
+      problems[`engines[${i}].id`] = `unknown engine "${scalarText(item.id) ?? '(not a string)'}"; engines are ${[...known].join(', ')}.`;
+      continue;
+    }
+    if (seen.has(id)) {
+      problems[`engines[${i}].id`] = `engine "${id}" is listed twice.`;
+      continue;
+    }
+    seen.add(id);
+    const entry = current.get(id)!;
+    if (item.enabled !== undefined) {
+      if (typeof item.enabled === 'boolean') entry.enabled = item.enabled;
+      else if (item.enabled === 1 || item.enabled === 0 || item.enabled === '1' || item.enabled === '0' || item.enabled === 'true' || item.enabled === 'false') {
+        entry.enabled = item.enabled === 1 || item.enabled === '1' || item.enabled === 'true';
+      } else problems[`engines[${i}].enabled`] = 'must be a boolean.';
+    }
+    if (item.priority !== undefined) {
+      const p = typeof item.priority === 'string' && /^\d+$/.test(item.priority) ? Number(item.priority) : item.priority;
+      if (typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 100) entry.priority = p;
+      else problems[`engines[${i}].priority`] = 'must be an integer from 1 to 100.';
+    }
+  }
+  if (!items.length) problems.engines = 'must name at least one engine.';
+  if (Object.keys(problems).length) {
+    throw new RestError(
+      'i18n_tm_invalid_engines',
+      lang === 'de' ? 'Die Konfiguration der Übersetzungsdienste ist ungültig.' : 'The engines configuration is invalid.',
+      400,
+      { params: problems },
+    );
+  }
+  const before = new Map(engineConfig(app).map((e) => [e.id, e]));
+  const next = [...current.values()];
+  const changed = next.filter((e) => before.get(e.id)!.enabled !== e.enabled || before.get(e.id)!.priority !== e.priority).map((e) => e.id);
+  await app.options.set(ENGINES_OPTION, next);
+  return { engines: engineConfig(app), changed };
+}

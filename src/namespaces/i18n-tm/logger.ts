@@ -1,0 +1,48 @@
+// The activity-log logger of translation management (i18n/tm/v1).
+import type { LoggerDef } from '../../site/activity.ts';
+
+export const I18N_TM_LOGGER_SLUG = 'I18nTmLogger';
+
+export const i18nTmLogger: LoggerDef = {
+  slug: I18N_TM_LOGGER_SLUG,
+  name: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
+  via: null,
+  capability: 'manage_translations',
+  messages: {
+    job_assigned: {
+      en: 'Assigned translation job {job_id} ("{job_title}", {source_language} → {target_language}) to {translator_name}',
+      de: 'Übersetzungsauftrag {job_id} („{job_title}“, {source_language} → {target_language}) an {translator_name} zugewiesen',
+    },
+    ate_jobs_created: {
+      en: 'Created {count} job(s) in the translation editor for translation job(s) {job_ids}',
+      de: '{count} Auftrag/Aufträge im Übersetzungseditor für Übersetzungsauftrag/-aufträge {job_ids} angelegt',
+    },
+    ate_job_stored: {
+      en: 'Linked translation job {job_id} to translation editor job {ate_job_id}',
+      de: 'Übersetzungsauftrag {job_id} mit dem Übersetzungseditor-Auftrag {ate_job_id} verknüpft',
+    },
+    manager_registered: {
+      en: 'Registered {manager_name} as translation manager of the site',
+      de: '{manager_name} als Übersetzungsmanager der Website registriert',
+    },
+    translators_synchronized: {
+      en: 'Synchronized {count} translator(s)',
+      de: '{count} Übersetzer synchronisiert',
+    },
+    managers_synchronized: {
+      en: 'Synchronized {count} translation manager(s)',
+      de: '{count} Übersetzungsmanager synchronisiert',
+    },
+    engines_updated: {
+      en: 'Updated the machine-translation engines (enabled: {enabled_engines})',
+      de: 'Maschinelle Übersetzungsdienste aktualisiert (aktiviert: {enabled_engines})',
+    },
+  },
+  searchLabels: [
+    { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'ate_jobs_created', 'ate_job_stored'] },
+    {
+      label: { en: 'Translation service settings', de: 'Einstellungen des Übersetzungsdienstes' },
+      messageKeys: ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],
+    },
+  ],
+};

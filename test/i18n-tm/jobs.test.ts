@@ -1,0 +1,291 @@
+// Service-level tests of translation jobs: the list and every filter, visibility, and
+// assignment with its state rules — on every database target.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { assignJob, listJobs, parseJobQuery } from '../../src/namespaces/i18n-tm/jobs.ts';
+import { createFixture, expectError, type Fixture } from './fixtures.ts';
+
+const JOB_KEYS = [
+  'id', 'type', 'tp_id', 'status', 'needs_update', 'review_status', 'language_codes', 'languages', 'translation_service_id',
+  'translation_service', 'sent_date', 'deadline', 'ts_status', 'element', 'translator_name', 'translator_id', 'is_ate_job',
+  'automatic', 'progress', 'batch', 'extra_data', 'edit_url', 'view_url', 'view_original_url',
+];
+
+for (const target of dbTargets()) {
+  describe(`i18n/tm jobs (${target.name})`, () => {
+    let t: TestApp;
+    let fx: Fixture;
+    before(async () => {
+      t = await createTestApp(target);
+      fx = await createFixture(t.app);
+    });
+    after(async () => t.close());
+
+    const ids = async (params: Record<string, unknown>, viewer: Fixture['admin'] | null = fx.admin) =>
+      (await listJobs(t.app, params, viewer, 'en')).jobs.map((j) => j.id);
+    const keysOf = (list: number[]) => list.map((id) => Object.entries(fx.jobs).find(([, v]) => v === id)?.[0]).sort();
+
+    test('manager sees every job except cancelled ones, newest first, with the reference job object', async () => {
+      const res = await listJobs(t.app, {}, fx.admin, 'en');
+      assert.equal(res.total, Object.keys(fx.jobs).length - 1);
+      assert.equal(res.jobs.length, res.total);
+      assert.equal(res.last_picked_up_date, null);
+      assert.deepEqual(res.jobs.map((j) => j.id), [...res.jobs.map((j) => j.id)].sort((a, b) => b - a));
+      assert.ok(!res.jobs.some((j) => j.id === fx.jobs.cancelled));
+      for (const job of res.jobs) assert.deepEqual(Object.keys(job), JOB_KEYS);
+      const p = res.jobs.find((j) => j.id === fx.jobs.annaProgress)!;
+      assert.equal(p.type, 'post');
+      assert.equal(p.status, 2);
+      assert.equal(p.needs_update, false);
+      assert.deepEqual(p.language_codes, { source: 'en', target: 'de' });
+      assert.deepEqual(p.languages, { source: 'English', target: 'German' });
+      assert.equal(p.translation_service_id, 'local');
+      assert.equal(p.translation_service, 'Local');
+      assert.equal(p.sent_date, '2026-03-02');
+      assert.equal(p.deadline, '2026-03-10');
+      assert.equal(p.translator_id, fx.anna.id);
+      assert.equal(p.translator_name, 'Anna Becker');
+      assert.equal(p.is_ate_job, true);
+      assert.equal(p.automatic, false);
+      assert.equal(p.progress, 0);
+      assert.deepEqual(p.batch, { id: fx.batches.alpha, name: 'Alpha batch', tp_id: null });
+      assert.deepEqual(p.extra_data, { icl_translate_job_id: p.id, editor_job_id: null });
+      assert.deepEqual(p.element, { name: 'Partner program', url: 'http://localhost:8080/en/annaProgress/', status: 'draft', type: { value: 'post_post', label: 'Post' } });
+      assert.match(p.edit_url, new RegExp(`job_id=${p.id}$`));
+      assert.equal(p.view_url, '');
+      const waiting = res.jobs.find((j) => j.id === fx.jobs.waiting)!;
+      assert.equal(waiting.translator_id, '');
+      assert.equal(waiting.translator_name, '');
+      assert.equal(waiting.deadline, '2026-03-20');
+      const complete = res.jobs.find((j) => j.id === fx.jobs.benComplete)!;
+      assert.equal(complete.progress, 100);
+      assert.match(complete.view_url, /\/de\/\?p=\d+$/);
+      const remote = res.jobs.find((j) => j.id === fx.jobs.remote)!;
+      assert.equal(remote.translation_service, 'lingua-pro');
+      assert.equal(remote.tp_id, 991);
+      assert.equal(remote.ts_status, 'translation_ready');
+      assert.equal(remote.is_ate_job, false);
+      const strings = res.jobs.find((j) => j.id === fx.jobs.strings)!;
+      assert.deepEqual(strings.element, { name: 'Theme strings', url: null });
+      assert.deepEqual(strings.extra_data, []);
+      const review = res.jobs.find((j) => j.id === fx.jobs.review)!;
+      assert.equal(review.review_status, 'NEEDS_REVIEW');
+      assert.equal(review.automatic, true);
+      assert.equal(review.translator_id, '');
+    });
+
+    test('German display names in German', async () => {
+      const res = await listJobs(t.app, { id: fx.jobs.annaProgress }, fx.admin, 'de');
+      assert.deepEqual(res.jobs[0]!.languages, { source: 'Englisch', target: 'Deutsch' });
+      assert.equal(res.jobs[0]!.translation_service, 'Lokal');
+      assert.equal((res.jobs[0]!.element.type as { label: string }).label, 'Beitrag');
+    });
+
+    test('translators see only their own jobs, whatever they filter', async () => {
+      assert.deepEqual(keysOf(await ids({}, fx.anna)), ['annaOutdated', 'annaProgress', 'retry']);
+      assert.deepEqual(keysOf(await ids({}, fx.ben)), ['benComplete', 'package', 'strings']);
+      assert.deepEqual(await ids({ translated_by: String(fx.ben.id) }, fx.anna), []);
+      assert.deepEqual(await ids({ id: fx.jobs.benComplete }, fx.anna), []);
+      assert.equal((await listJobs(t.app, {}, fx.anna, 'en')).total, 3);
+    });
+
+    test('filter local_job_ids and id', async () => {
+      assert.deepEqual(keysOf(await ids({ local_job_ids: `${fx.jobs.waiting}, ${fx.jobs.basket}` })), ['basket', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ id: fx.jobs.retry })), ['retry']);
+      assert.deepEqual(keysOf(await ids({ id: String(fx.jobs.retry) })), ['retry']);
+      assert.deepEqual(await ids({ id: 999999 }), []);
+      await expectError(() => listJobs(t.app, { local_job_ids: '1,x' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      await expectError(() => listJobs(t.app, { id: -3 }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('filter scope', async () => {
+      assert.deepEqual(keysOf(await ids({ scope: 'remote' })), ['remote']);
+      assert.ok(!(await ids({ scope: 'local' })).includes(fx.jobs.remote));
+      assert.equal((await ids({ scope: 'local' })).length, Object.keys(fx.jobs).length - 2);
+      assert.ok(!(await ids({ scope: 'ate' })).includes(fx.jobs.strings));
+      assert.equal((await ids({ scope: 'all' })).length, Object.keys(fx.jobs).length - 1);
+      const err = await expectError(() => listJobs(t.app, { scope: 'everything' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      assert.ok((err.params as Record<string, string>).scope);
+    });
+
+    test('filter title: comma list of case-insensitive substrings, wildcards are literal', async () => {
+      assert.deepEqual(keysOf(await ids({ title: 'about' })), ['waiting']);
+      assert.deepEqual(keysOf(await ids({ title: 'ABOUT,privacy' })), ['retry', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ title: '100%' })), ['benComplete']);
+      assert.deepEqual(await ids({ title: '%' }), [fx.jobs.benComplete]);
+      assert.deepEqual(await ids({ title: '_' }), []);
+    });
+
+    test('filter languages', async () => {
+      assert.deepEqual(keysOf(await ids({ source_language: 'de' })), ['basket']);
+      assert.deepEqual(keysOf(await ids({ target_language: 'fr' })), ['package']);
+      assert.deepEqual(keysOf(await ids({ target_language: 'fr,en' })), ['basket', 'package']);
+    });
+
+    test('filter status, with the virtual 3 (needs update) and 30 (needs review), and 0 on request', async () => {
+      assert.deepEqual(keysOf(await ids({ status: '1' })), ['empty', 'strings', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ status: '2,40' })), ['annaProgress', 'package', 'retry']);
+      assert.deepEqual(keysOf(await ids({ status: '3' })), ['annaOutdated']);
+      assert.deepEqual(keysOf(await ids({ status: '30' })), ['review']);
+      assert.deepEqual(keysOf(await ids({ status: '0' })), ['cancelled']);
+      assert.deepEqual(keysOf(await ids({ status: '10' })), ['annaOutdated', 'benComplete', 'review']);
+      assert.equal((await ids({ status: '' })).length, Object.keys(fx.jobs).length - 1);
+      await expectError(() => listJobs(t.app, { status: '7' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      await expectError(() => listJobs(t.app, { status: 'done' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('filter needs_update include / exclude', async () => {
+      assert.deepEqual(keysOf(await ids({ needs_update: 'include' })), ['annaOutdated']);
+      assert.ok(!(await ids({ needs_update: 'exclude' })).includes(fx.jobs.annaOutdated));
+      assert.equal((await ids({ needs_update: 'exclude' })).length, Object.keys(fx.jobs).length - 2);
+      await expectError(() => listJobs(t.app, { needs_update: 'yes' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('limit and offset page through the jobs; total counts all', async () => {
+      const all = await ids({});
+      const page1 = await listJobs(t.app, { limit: 3 }, fx.admin, 'en');
+      const page2 = await listJobs(t.app, { limit: '3', offset: '3' }, fx.admin, 'en');
+      assert.deepEqual(page1.jobs.map((j) => j.id), all.slice(0, 3));
+      assert.deepEqual(page2.jobs.map((j) => j.id), all.slice(3, 6));
+      assert.equal(page1.total, all.length);
+      assert.equal(page2.total, all.length);
+      assert.deepEqual(await ids({ limit: 0 }), all, 'no positive limit: all jobs');
+      assert.deepEqual(await ids({ offset: 3 }), all, 'offset only with limit (reference)');
+      await expectError(() => listJobs(t.app, { limit: 'ten' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('sorting by every column, both directions', async () => {
+      const rows = (await listJobs(t.app, {}, fx.admin, 'en')).jobs;
+      const check = async (column: string, key: (j: (typeof rows)[number]) => string | number) => {
+        for (const dir of ['asc', 'desc'] as const) {
+          const got = (await listJobs(t.app, { sorting: { [column]: dir } }, fx.admin, 'en')).jobs.map(key);
+          const sorted = [...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          if (dir === 'desc') sorted.reverse();
+          assert.deepEqual(got, sorted, `${column} ${dir}`);
+        }
+      };
+      await check('id', (j) => j.id);
+      await check('title', (j) => j.element.name as string);
+      await check('batch_name', (j) => j.batch.name);
+      await check('language', (j) => j.language_codes.source);
+      await check('sent_date', (j) => j.sent_date);
+      await check('status', (j) => j.status);
+      const byDeadline = (await listJobs(t.app, { sorting: { deadline_date: 'ASC' }, limit: 100 }, fx.admin, 'en')).jobs.map((j) => j.deadline).filter(Boolean);
+      assert.deepEqual(byDeadline, [...byDeadline].sort());
+      const multi = (await listJobs(t.app, { sorting: { status: 'asc', id: 'desc' } }, fx.admin, 'en')).jobs;
+      for (let i = 1; i < multi.length; i++) {
+        const a = multi[i - 1]!;
+        const b = multi[i]!;
+        assert.ok(a.status < b.status || (a.status === b.status && a.id > b.id));
+      }
+      assert.deepEqual(parseJobQuery({ sorting: '{"title":"desc"}' }).sorting, [{ column: 'title', direction: 'desc' }]);
+      await expectError(() => listJobs(t.app, { sorting: { password: 'asc' } }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      await expectError(() => listJobs(t.app, { sorting: { id: 'up' } }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      await expectError(() => listJobs(t.app, { sorting: ['id'] }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('filter translated_by', async () => {
+      assert.deepEqual(keysOf(await ids({ translated_by: String(fx.anna.id) })), ['annaOutdated', 'annaProgress', 'retry']);
+      await expectError(() => listJobs(t.app, { translated_by: 'anna' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+    });
+
+    test('filter sent and deadline dates (inclusive days)', async () => {
+      assert.deepEqual(keysOf(await ids({ sent_from: '2026-03-11' })), ['duplicate', 'empty']);
+      assert.deepEqual(keysOf(await ids({ sent_to: '2026-03-01' })), ['waiting']);
+      assert.deepEqual(keysOf(await ids({ sent_from: '2026-03-04', sent_to: '2026-03-04' })), ['annaOutdated']);
+      assert.deepEqual(keysOf(await ids({ deadline_from: '2026-03-15' })), ['retry', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ deadline_to: '2026-03-10' })), ['annaProgress']);
+      assert.deepEqual(keysOf(await ids({ deadline_from: '2026-03-10', deadline_to: '2026-03-20' })), ['annaProgress', 'waiting']);
+      await expectError(() => listJobs(t.app, { sent_from: '2026-02-30' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      await expectError(() => listJobs(t.app, { deadline_to: 'tomorrow' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      const err = await expectError(() => listJobs(t.app, { sent_from: '2026-03-05', sent_to: '2026-03-01' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      assert.ok((err.params as Record<string, string>).sent_to);
+    });
+
+    test('filters combine', async () => {
+      assert.deepEqual(keysOf(await ids({ status: '1,2', target_language: 'de', translated_by: String(fx.anna.id) })), ['annaProgress']);
+    });
+  });
+
+  describe(`i18n/tm assignment (${target.name})`, () => {
+    let t: TestApp;
+    let fx: Fixture;
+    before(async () => {
+      t = await createTestApp(target);
+      fx = await createFixture(t.app);
+    });
+    after(async () => t.close());
+
+    const job = (id: number) => t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+    test('waiting → waiting, now assigned', async () => {
+      const r = await assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.anna.id }, fx.admin);
+      assert.equal(r.assigned, fx.anna.id);
+      const row = await job(fx.jobs.waiting);
+      assert.equal(row.status, 1);
+      assert.equal(row.translator_id, fx.anna.id);
+    });
+
+    test('in progress handed to another translator waits again; same translator keeps it in progress', async () => {
+      await assignJob(t.app, { jobId: String(fx.jobs.annaProgress), translatorId: String(fx.anna.id) }, fx.admin);
+      assert.equal((await job(fx.jobs.annaProgress)).status, 2);
+      await assignJob(t.app, { jobId: fx.jobs.annaProgress, translatorId: fx.ben.id }, fx.admin);
+      const row = await job(fx.jobs.annaProgress);
+      assert.equal(row.status, 1);
+      assert.equal(row.translator_id, fx.ben.id);
+    });
+
+    test('basket and ATE-retry jobs keep their status', async () => {
+      await assignJob(t.app, { jobId: fx.jobs.basket, translatorId: fx.ben.id }, fx.admin);
+      assert.equal((await job(fx.jobs.basket)).status, 20);
+      await assignJob(t.app, { jobId: fx.jobs.retry, translatorId: fx.ben.id }, fx.admin);
+      assert.equal((await job(fx.jobs.retry)).status, 40);
+    });
+
+    test('job types: default post; string and package jobs need their type', async () => {
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.strings, translatorId: fx.anna.id }, fx.admin), 'i18n_job_not_found', 404);
+      await assignJob(t.app, { jobId: fx.jobs.strings, type: 'st-batch_strings', translatorId: fx.anna.id }, fx.admin);
+      assert.equal((await job(fx.jobs.strings)).translator_id, fx.anna.id);
+      await assignJob(t.app, { jobId: fx.jobs.package, type: 'package', translatorId: fx.anna.id }, fx.admin);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, type: 'widget', translatorId: fx.anna.id }, fx.admin), 'rest_invalid_param', 400);
+    });
+
+    test('administrators hold translate and can be assigned', async () => {
+      await assignJob(t.app, { jobId: fx.jobs.empty, translatorId: fx.admin.id }, fx.admin);
+      assert.equal((await job(fx.jobs.empty)).translator_id, fx.admin.id);
+    });
+
+    test('invalid moves are 409 and change nothing', async () => {
+      for (const key of ['benComplete', 'cancelled', 'duplicate', 'review']) {
+        const before = await job(fx.jobs[key]!);
+        const data = await expectError(() => assignJob(t.app, { jobId: fx.jobs[key], translatorId: fx.anna.id }, fx.admin), 'i18n_tm_job_not_assignable', 409);
+        assert.equal(data.job_status, before.status);
+        assert.deepEqual(await job(fx.jobs[key]!), before);
+      }
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.remote, translatorId: fx.anna.id }, fx.admin), 'i18n_tm_job_remote', 409);
+    });
+
+    test('unknown job 404; bad translators 400; bad ids 400; missing 400', async () => {
+      await expectError(() => assignJob(t.app, { jobId: 999999, translatorId: fx.anna.id }, fx.admin), 'i18n_job_not_found', 404);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 999999 }, fx.admin), 'i18n_tm_translator_not_found', 400);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.subscriber.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.editor.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.disabled.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
+      await expectError(() => assignJob(t.app, { jobId: 'abc', translatorId: fx.anna.id }, fx.admin), 'rest_invalid_param', 400);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 0 }, fx.admin), 'rest_invalid_param', 400);
+      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: undefined }, fx.admin), 'rest_missing_callback_param', 400);
+    });
+
+    test('translators may take unassigned jobs for themselves, nothing else', async () => {
+      const free = await t.app.db.insertInto('tm_jobs').values({
+        type: 'post', element_id: 9001, element_type: 'post_page', title: 'Free job', element_url: null, source_language: 'en', target_language: 'de',
+        status: 1, needs_update: 0, translation_service: 'local', editor: 'ate', automatic: 0, sent_date: '2026-03-20 10:00:00', created_at: '2026-03-20 10:00:00', updated_at: '2026-03-20 10:00:00',
+      }).returning('id').executeTakeFirstOrThrow();
+      await expectError(() => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.ben), 'i18n_tm_assign_forbidden', 403);
+      const r = await assignJob(t.app, { jobId: free.id, translatorId: fx.ben.id }, fx.ben);
+      assert.equal(r.assigned, fx.ben.id);
+      await expectError(() => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.anna), 'i18n_tm_assign_forbidden', 403);
+    });
+  });
+}
