@@ -1,0 +1,18 @@
+// Activity-log logger of the site content (pages and posts).
+import type { LoggerDef } from '../site/activity.ts';
+
+export const contentLogger: LoggerDef = {
+  slug: 'ContentLogger',
+  name: { en: 'Content Logger', de: 'Inhalts-Logger' },
+  via: null,
+  capability: 'edit_pages',
+  messages: {
+    content_created: { en: 'Created {content_type} "{content_title}" ({content_lang})', de: '{content_type} „{content_title}“ ({content_lang}) erstellt' },
+    content_updated: { en: 'Updated {content_type} "{content_title}" ({content_lang})', de: '{content_type} „{content_title}“ ({content_lang}) aktualisiert' },
+    front_page_set: { en: 'Set the front page to "{content_title}"', de: 'Startseite auf „{content_title}“ gesetzt' },
+  },
+  searchLabels: [
+    { label: { en: 'Pages and posts created', de: 'Erstellte Seiten und Beiträge' }, messageKeys: ['content_created'] },
+    { label: { en: 'Pages and posts updated', de: 'Aktualisierte Seiten und Beiträge' }, messageKeys: ['content_updated'] },
+  ],
+};
