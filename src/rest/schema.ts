@@ -705,7 +705,8 @@ export function sanitizeTextField(value: unknown, keepNewlines = false): string 
     // An entity, so that later newline stripping cannot produce a working tag.
     text = text.replaceAll('<\n', '&lt;\n');
   }
-  if (!keepNewlines) text = text.replace(/[\r\n\t ]+/g, ' ');
+  // Runs of whitespace other than a lone space become one space.
+  if (!keepNewlines) text = text.replace(/(?: [\r\n\t ]|[\r\n\t])[\r\n\t ]*/g, ' ');
   text = phpTrim(text);
 
   const removed = removePercentOctets(text);
@@ -718,7 +719,7 @@ export function sanitizeTextField(value: unknown, keepNewlines = false): string 
  * linear time.
  */
 function removePercentOctets(text: string): string {
-  if (!text.includes('%')) return text;
+  if (!/%[0-9a-fA-F]{2}/.test(text)) return text;
   const out: string[] = [];
   for (const ch of text) {
     out.push(ch);
@@ -737,17 +738,17 @@ function escapeUnclosedTags(text: string): string {
   return text.replace(/<[^>]*?(?:(?=<)|>|(?=\n?$))/g, (segment) => (segment.includes('>') ? segment : escHtml(segment)));
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+
+/** esc_html without double encoding: existing entities are kept. */
 function escHtml(text: string): string {
-  return text
-    .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);)/g, '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#039;');
+  return text.replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);)|[<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
 /** wp_strip_all_tags: script/style elements with their content, then PHP strip_tags, then trim. */
 function stripAllTags(text: string): string {
+  // After escapeUnclosedTags there is often no `<` left: then both steps only drop NUL bytes.
+  if (!text.includes('<')) return phpTrim(text.replaceAll('\0', ''));
   return phpTrim(phpStripTags(removeScriptAndStyle(text)));
 }
 
@@ -787,7 +788,17 @@ function phpStripTags(text: string): string {
   let lastChar = '';
   let parens = 0;
   const isSpace = (ch: string | undefined) => ch !== undefined && ' \t\n\v\f\r'.includes(ch);
+  const plainRun = /[^<>\0]+/y;
   for (let i = 0; i < text.length; i++) {
+    if (state === 0) {
+      // Copy runs of ordinary text at once.
+      plainRun.lastIndex = i;
+      if (plainRun.test(text)) {
+        out += text.slice(i, plainRun.lastIndex);
+        i = plainRun.lastIndex - 1;
+        continue;
+      }
+    }
     const c = text[i]!;
     const prev = i > 0 ? text[i - 1]! : '';
     switch (state) {
@@ -902,6 +913,7 @@ export function sanitizeUrl(value: unknown): string {
 
 /** _deep_replace of %0d/%0a/%0D/%0A; removals cannot overlap, so one stack pass suffices. */
 function removeEncodedNewlines(url: string): string {
+  if (!/%0[dDaA]/.test(url)) return url;
   const out: string[] = [];
   for (const ch of url) {
     out.push(ch);
@@ -1006,7 +1018,7 @@ const HORIZONTAL_SPACE = '\\t \\u00A0\\u1680\\u180E\\u2000-\\u200A\\u202F\\u205F
 const POSIX_CLASSES: Record<string, string> = {
   alpha: '\\p{L}', digit: '\\p{Nd}', alnum: '\\p{L}\\p{N}', upper: '\\p{Lu}', lower: '\\p{Ll}',
   space: '\\s', blank: '\\t \\p{Zs}', xdigit: '0-9A-Fa-f', word: WORD_CHARS, punct: '\\p{P}',
-  cntrl: '\\p{Cc}', print: '\\P{C}', graph: '^\\p{Z}\\p{C}',
+  cntrl: '\\p{Cc}', print: '\\P{C}',
 };
 const JS_SYNTAX_CHARS = '^$\\.*+?()[]{}|/';
 
@@ -1058,9 +1070,7 @@ function translatePcre(pattern: string): { source: string; flags: string } | nul
       } else if (c === '[' && pattern[i + 1] === ':') {
         const posix = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i));
         if (!posix || !Object.hasOwn(POSIX_CLASSES, posix[2]!) || posix[1]) return null;
-        const expansion = POSIX_CLASSES[posix[2]!]!;
-        if (expansion.startsWith('^')) return null;
-        emitClassAtom(expansion, false);
+        emitClassAtom(POSIX_CLASSES[posix[2]!]!, false);
         i += posix[0].length;
         continue;
       } else if (c === '-') {
@@ -1171,9 +1181,11 @@ function translateEscape(pattern: string, i: number, inClass: boolean): { text: 
       return simple('\\P{Nd}');
     case 's':
     case 'S':
+      return simple('\\' + c);
     case 'b':
+      return simple(inClass ? '\\x08' : '\\b', inClass); // backspace inside a class
     case 'B':
-      return inClass && (c === 'b' || c === 'B') ? (c === 'b' ? simple('\\x08', true) : null) : simple('\\' + c);
+      return inClass ? null : simple('\\B');
     case 'h':
       return simple(inClass ? HORIZONTAL_SPACE : `[${HORIZONTAL_SPACE}]`);
     case 'H':
@@ -1209,7 +1221,7 @@ function translateEscape(pattern: string, i: number, inClass: boolean): { text: 
       const negated = (c === 'P') !== Boolean(property[1]);
       const name = property[2] ?? property[3]!;
       const jsName = /^(?:L[ultmo&]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mcko]?|Z[slp]?|C[cfson]?|Any)$/.test(name)
-        ? name.replace('&', 'C').replace(/^LC$/, 'LC')
+        ? name.replace('&', 'C') // PCRE's L& is LC
         : `Script=${name}`;
       return { text: `\\${negated ? 'P' : 'p'}{${jsName}}`, end: i + property[0].length, isChar: false };
     }
@@ -1272,7 +1284,7 @@ const LEADING_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:
 /** is_numeric(), except that values overflowing to ±Infinity are not numbers here. */
 function isNumeric(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'string' || value.length > 1000 || !NUMERIC_STRING.test(value)) return false;
+  if (typeof value !== 'string' || !NUMERIC_STRING.test(value)) return false;
   return Number.isFinite(Number(value.trim()));
 }
 
@@ -1331,7 +1343,7 @@ function toNumber(value: unknown): number {
   if (typeof value === 'number') n = value;
   else if (typeof value === 'boolean') n = value ? 1 : 0;
   else if (typeof value === 'string') {
-    const prefix = LEADING_NUMERIC.exec(value.length > 1000 ? value.slice(0, 1000) : value);
+    const prefix = LEADING_NUMERIC.exec(value);
     n = prefix ? Number(prefix[0].trim()) : 0;
   } else if (isPhpArray(value)) n = toEntries(value).length > 0 ? 1 : 0;
   else n = 0;

@@ -91,6 +91,9 @@ describe('numeric bounds and multipleOf', () => {
     ['multipleOf float remainder', '0.3', { type: 'number', multipleOf: 0.1 }, err('rest_invalid_multiple', 'x must be a multiple of 0.1.')],
     ['multipleOf before bounds', 7, { type: 'integer', multipleOf: 2, maximum: 5 }, err('rest_invalid_multiple', 'x must be a multiple of 2.')],
     ['multipleOf half', '2.5', { type: 'number', multipleOf: 0.5 }, ok(2.5)],
+    ['multipleOf printed like PHP floats', 1, { type: 'number', multipleOf: 1e-7 * 3 }, err('rest_invalid_multiple', 'x must be a multiple of 3.0E-7.')],
+    ['multipleOf printed with 14 significant digits', 1, { type: 'number', multipleOf: 0.1 + 0.2 }, err('rest_invalid_multiple', 'x must be a multiple of 0.3.')],
+    ['long numeric string with leading zeros', '0'.repeat(2000) + '5', { type: 'integer' }, ok(5)],
   ]);
 });
 
