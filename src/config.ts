@@ -13,6 +13,15 @@ export interface Config {
   smtpUrl: string | null;
   /** Test-only: lets the oEmbed proxy reach loopback/private addresses. */
   allowPrivateOutbound: boolean;
+  /** Limits that keep slow or idle clients from holding the server (milliseconds). */
+  timeouts: { headers: number; request: number; keepAlive: number };
+}
+
+function positiveMs(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);
+  return ms;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -27,5 +36,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     smtpUrl: env.SMTP_URL || null,
     allowPrivateOutbound: env.CONTENT_SITE_ALLOW_PRIVATE_OUTBOUND === '1',
+    timeouts: {
+      headers: positiveMs(env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 'HTTP_HEADERS_TIMEOUT_MS'),
+      request: positiveMs(env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 'HTTP_REQUEST_TIMEOUT_MS'),
+      keepAlive: positiveMs(env.HTTP_KEEPALIVE_TIMEOUT_MS, 10_000, 'HTTP_KEEPALIVE_TIMEOUT_MS'),
+    },
   };
 }

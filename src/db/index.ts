@@ -56,8 +56,11 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
     max: options.poolSize ?? 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (database restart, network cut) must not crash the process:
+  // idle clients report through the pool, checked-out ones through their own 'error' event.
+  // The query in flight fails and the request answers 503; the pool replaces the client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const u = new URL(url);
   u.password = '';

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from './index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
@@ -7,7 +7,10 @@ export class DatabaseTooNewError extends Error {}
 /** Applies pending migrations; refuses a database migrated by a newer version of the code. */
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
   const known = new Set(MIGRATIONS.map((m) => m.name));
-  const applied = await appliedMigrations(db);
+  // On PostgreSQL, Kysely looks for its own tables in every schema unless told which one: a
+  // database shared by several schemas (tests, several sites) would confuse it.
+  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const applied = await appliedMigrations(db, schema);
   const unknown = applied.filter((name) => !known.has(name));
   if (unknown.length) {
     throw new DatabaseTooNewError(
@@ -17,6 +20,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   }
   const migrator = new Migrator({
     db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: {
       async getMigrations() {
         const out: Record<string, Migration> = {};
@@ -30,9 +34,9 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+async function appliedMigrations(db: Kysely<any>, schema: string | undefined): Promise<string[]> {
   try {
-    const rows = await db.selectFrom('kysely_migration').select('name').execute();
+    const rows = await (schema ? db.withSchema(schema) : db).selectFrom('kysely_migration').select('name').execute();
     return rows.map((r: { name: string }) => r.name);
   } catch {
     return []; // fresh database: the migration table does not exist yet

@@ -11,6 +11,7 @@ import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
 import { registerWebRoutes } from '../web/routes.ts';
+import { renderPublicPath } from '../pages/public.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -52,14 +53,18 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   const indexHeaders = { en: indexResponseHeaders(app.config.siteUrl, 'en'), de: indexResponseHeaders(app.config.siteUrl, 'de') };
   const server = Fastify({
     serverFactory: (handler) => {
-      const httpServer = http.createServer((req, res) => {
+      const { timeouts } = app.config;
+      // Node checks these limits on a timer; check often enough for short test limits too.
+      const httpServer = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headers) }, (req, res) => {
         if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
         handler(req, res);
       });
       // Slow or idle clients cannot hold the server: header, whole-request and keep-alive limits.
-      httpServer.headersTimeout = 10_000;
-      httpServer.requestTimeout = 30_000;
-      httpServer.keepAliveTimeout = 10_000;
+      httpServer.headersTimeout = timeouts.headers;
+      httpServer.requestTimeout = Math.max(timeouts.request, timeouts.headers);
+      httpServer.keepAliveTimeout = timeouts.keepAlive;
+      // A connection that never sends a byte is not covered by the header limit: cut it when idle.
+      httpServer.timeout = Math.max(timeouts.request, timeouts.headers);
       httpServer.maxHeadersCount = 200;
       return httpServer;
     },
@@ -69,7 +74,6 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     routerOptions: { querystringParser: (text: string) => parseQuery(text) },
-    connectionTimeout: 60_000,
     // A path that cannot even be decoded matches no route.
     frameworkErrors: (error, request, reply) => {
       const lang = request.url.startsWith('/de/') ? 'de' : 'en';
@@ -78,7 +82,8 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
         : new RestError('rest_bad_request', MSG.badRequest[lang], 400);
       void send(reply, lang, request, errorOutput(err, { query: {}, body: { type: 'none' }, auth: null }));
     },
-    return503OnClosing: true,
+    // Requests already accepted when shutdown starts are finished, not refused.
+    return503OnClosing: false,
   });
   api = new RestApi(app, opts.namespaces ?? NAMESPACES);
   const restApi = api;
@@ -143,11 +148,31 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.route({ method: [...allMethods], url: '/:lang/cms-json', handler: restRoot });
   server.route({ method: [...allMethods], url: '/:lang/cms-json/*', handler: restRoot });
 
-  // `{base_url}/<lang>/?rest_route=/…` — the plain-permalink form of the API.
+  /** Public pages of the site under `/<lang>/…` (GET and HEAD only). */
+  const publicPage = async (request: FastifyRequest, reply: FastifyReply, lang: Lang) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(reply);
+    const raw = request.url.split('?')[0]!;
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === 'string') query[k] = v;
+    const page = await renderPublicPath(app, lang, raw.slice(lang.length + 1), query);
+    if (!page) return notFound(reply);
+    return reply.code(page.status).headers(page.headers).send(request.method === 'HEAD' ? undefined : page.body);
+  };
+  server.route({
+    method: ['GET', 'HEAD'],
+    url: '/:lang/*',
+    handler: async (request: FastifyRequest<{ Params: { lang: string } }>, reply) => {
+      const lang = languageOf(request.params.lang);
+      return lang ? publicPage(request, reply, lang) : notFound(reply);
+    },
+  });
+
+  // `{base_url}/<lang>/?rest_route=/…` — the plain-permalink form of the API; without it, the front page.
   const langRoot = async (request: FastifyRequest<{ Params: { lang: string } }>, reply: FastifyReply) => {
     const lang = languageOf(request.params.lang);
     const query = { ...((request.query ?? {}) as Record<string, unknown>) };
-    if (!lang || !('rest_route' in query)) return notFound(reply);
+    if (!lang) return notFound(reply);
+    if (!('rest_route' in query)) return publicPage(request, reply, lang);
     const routeParam = query.rest_route;
     delete query.rest_route;
     if (typeof routeParam !== 'string') {
@@ -158,6 +183,9 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   };
   server.route({ method: [...allMethods], url: '/:lang', handler: langRoot });
   server.route({ method: [...allMethods], url: '/:lang/', handler: langRoot });
+
+  // The bare site address opens the English front page.
+  server.route({ method: ['GET', 'HEAD'], url: '/', handler: (_request, reply) => reply.redirect('/en/', 302) });
 
   await registerWebRoutes(server, app);
 

@@ -31,6 +31,8 @@ export class SiteOptions {
   private values = new Map<string, unknown>();
   private listeners: (() => void)[] = [];
   private listenClient: pg.PoolClient | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   private readonly db: Kysely<Database>;
   private readonly pool: pg.Pool | undefined;
   constructor(db: Kysely<Database>, pool?: pg.Pool) {
@@ -46,19 +48,38 @@ export class SiteOptions {
     for (const fn of this.listeners) fn();
   }
 
-  /** Keeps the cache in step with other processes sharing the same PostgreSQL. */
+  /**
+   * Keeps the cache in step with other processes sharing the same PostgreSQL. When the
+   * connection drops (database restart), it reconnects and reloads: notifications may have
+   * been missed meanwhile.
+   */
   async listen(): Promise<void> {
-    if (!this.pool || this.listenClient) return;
+    if (!this.pool || this.listenClient || this.closed) return;
     const client = await this.pool.connect();
     this.listenClient = client;
     client.on('notification', () => void this.load().catch(() => {}));
     client.on('error', () => {
-      this.listenClient = null;
+      client.release(true);
+      if (this.listenClient === client) this.listenClient = null;
+      this.scheduleReconnect();
     });
     await client.query(`LISTEN ${CHANNEL}`);
   }
 
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.listen()
+        .then(() => this.load())
+        .catch(() => this.scheduleReconnect());
+    }, 1000);
+    this.reconnectTimer.unref();
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.listenClient;
     this.listenClient = null;
     if (client) {

@@ -1,5 +1,21 @@
 // Every migration of the site, in order. Modules append theirs here.
 import type { SiteMigration } from '../migration.ts';
 import { coreMigration } from './0001_core.ts';
+import { authMigration } from './0002_auth.ts';
+import { historyMigration } from './0003_history.ts';
+import { schedMigration } from './0004_sched.ts';
+import { i18nStMigration } from './0005_i18n_st.ts';
+import { i18nTmMigration } from './0006_i18n_tm.ts';
+import { contentMigration } from './0007_content.ts';
+import { sessionsMigration } from './0008_sessions.ts';
 
-export const MIGRATIONS: SiteMigration[] = [coreMigration];
+export const MIGRATIONS: SiteMigration[] = [
+  coreMigration,
+  authMigration,
+  historyMigration,
+  schedMigration,
+  i18nStMigration,
+  i18nTmMigration,
+  contentMigration,
+  sessionsMigration,
+];
