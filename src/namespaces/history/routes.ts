@@ -1,4 +1,333 @@
-import { namespace } from '../../rest/define.ts';
-import type { NamespaceDef } from '../../rest/types.ts';
+// history/v1: the activity log. Declarations only; the logic lives in the service modules.
+import { cap, custom, endpoint, l, LOGGED_IN, namespace, route } from '../../rest/define.ts';
+import type { ArgSchema, Args, NamespaceDef, RestRequest } from '../../rest/types.ts';
+import { RestError, RestResponse } from '../../rest/types.ts';
+import type { Initiator } from '../../site/activity.ts';
+import { backfillStatus } from './backfill.ts';
+import { emailReportHtml, sendEmailReportPreview } from './email-report.ts';
+import {
+  countNewEvents, createCustomEntry, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
+} from './events.ts';
+import { invalidParam, parseMessagePairs } from './filters.ts';
+import { isIpFilterPattern } from './ip.ts';
+import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
+import { isStrictUtcDate, monthRangeUtc, parseDateBound } from './site-time.ts';
+import {
+  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSummary, statsUsers,
+} from './stats.ts';
+import { INITIATORS, LOG_LEVELS } from './store.ts';
+import { healthCheck, supportInfo } from './support-info.ts';
 
-export const historyNamespace: NamespaceDef = namespace('history/v1', []);
+const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
+
+const viewer = (req: RestRequest): Viewer => ({ user: req.user, lang: req.lang });
+
+// ---- argument checks beyond the schema (their failures are 400 rest_invalid_param) ----------
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+function validInitiators(value: unknown, _req: RestRequest, name: string): true | string {
+  if (typeof value !== 'string' && !Array.isArray(value)) return `${name} must be a string or array of strings`;
+  return list(value).every((v) => typeof v === 'string' && v.split(',').every((one) => (INITIATORS as string[]).includes(one.trim())))
+    ? true
+    : `${name} is not one of ${INITIATORS.join(', ')}`;
+}
+
+function validDateBound(value: unknown, req: RestRequest, name: string): true | string {
+  if (value === '' || value === null) return true;
+  return parseDateBound(req.app.options.get('timezone_string'), String(value), name === 'date_to') === null
+    ? `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time (YYYY-MM-DD HH:MM:SS).`
+    : true;
+}
+
+function validSinceDate(value: unknown): true | string {
+  return isStrictUtcDate(String(value)) ? true : 'since_date must have the form YYYY-MM-DD HH:MM:SS (UTC).';
+}
+
+function validMonths(value: unknown): true | string {
+  return list(value).every((m) => monthRangeUtc('UTC', String(m)) !== null) ? true : 'months items must have the form YYYY-MM.';
+}
+
+function validDates(value: unknown): true | string {
+  const ok = list(value).every((item) => {
+    const s = String(item);
+    return s === 'allDates' || s === 'yesterday' || (/^month:/.test(s) && monthRangeUtc('UTC', s.slice(6)) !== null) || /^lastdays:[1-9]\d*$/.test(s);
+  });
+  return ok ? true : 'dates items must be month:YYYY-MM, lastdays:N, yesterday or allDates.';
+}
+
+function validMessages(value: unknown, _req: RestRequest, name: string): true | string {
+  try {
+    parseMessagePairs(list(value), name);
+    return true;
+  } catch (err) {
+    return err instanceof RestError ? String((err.data.params as Record<string, string>)[name]) : 'Invalid parameter.';
+  }
+}
+
+function validIp(value: unknown): true | string {
+  return value === '' || isIpFilterPattern(String(value)) ? true : 'ip_address must be an IPv4 address (octets may be x, e.g. 192.168.1.x) or IPv6 characters.';
+}
+
+function validContextFilters(value: unknown): true | string {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'context_filters must be an object of key → value strings.';
+  return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
+    ? true
+    : 'context_filters values must be strings.';
+}
+
+// ---- argument declarations ---------------------------------------------------------------
+
+const strings = (description: ArgSchema['description'], extra: Partial<ArgSchema> = {}): ArgSchema => ({
+  description, type: 'array', items: { type: 'string' }, ...extra,
+});
+const integers = (description: ArgSchema['description']): ArgSchema => ({ description, type: 'array', items: { type: 'integer' } });
+
+function eventFilterArgs(sinceIdRequired: boolean): Args {
+  return {
+    context: { description: l('Scope under which the request is made; determines fields present in response.', 'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.'), type: 'string', default: 'view' },
+    page: { description: l('Current page of the collection.', 'Aktuelle Seite der Sammlung.'), type: 'integer', default: 1, minimum: 1 },
+    per_page: { description: l('Maximum number of items to be returned in result set.', 'Höchstzahl der Einträge im Ergebnis.'), type: 'integer', default: 10, minimum: 1, maximum: 100 },
+    search: { description: l('Limit results to those matching a string.', 'Nur Ergebnisse, die zu diesem Text passen.'), type: 'string' },
+    type: { description: l('Type of result to return: grouped overview or the occasions of one group.', 'Art des Ergebnisses: gruppierte Übersicht oder die Wiederholungen einer Gruppe.'), type: 'string', default: 'overview', enum: ['overview', 'occasions'] },
+    logRowID: { description: l('Limit result set to rows with id lower than this (type occasions).', 'Nur Zeilen mit kleinerer ID als dieser (Typ occasions).'), type: 'integer' },
+    occasionsID: { description: l('Limit result set to rows with this occasions id (type occasions).', 'Nur Zeilen mit dieser Wiederholungs-ID (Typ occasions).'), type: 'string' },
+    occasionsCount: { description: l('Number of occasions to get (type occasions).', 'Anzahl der zu holenden Wiederholungen (Typ occasions).'), type: 'integer' },
+    occasionsCountMaxReturn: { description: l('Maximum number of occasions to return (type occasions).', 'Höchstzahl zurückgegebener Wiederholungen (Typ occasions).'), type: 'integer' },
+    include: { description: l('Limit result set to specific event ids.', 'Nur Ereignisse mit diesen IDs.'), type: 'array', items: { type: 'integer' }, default: null },
+    max_id_first_page: { description: l('Limit result set to rows with id equal or lower than this, so later pages do not shift.', 'Nur Zeilen mit dieser oder kleinerer ID, damit spätere Seiten stabil bleiben.'), type: 'integer' },
+    since_id: {
+      description: l('Limit result set to rows with id greater than this.', 'Nur Zeilen mit größerer ID als dieser.'),
+      type: 'integer',
+      ...(sinceIdRequired ? { required: true } : {}),
+    },
+    since_date: {
+      description: l('With since_id: rows with a later date, or the same date and a greater id (UTC, YYYY-MM-DD HH:MM:SS).', 'Mit since_id: Zeilen mit späterem Datum oder gleichem Datum und größerer ID (UTC, JJJJ-MM-TT HH:MM:SS).'),
+      type: 'string', format: 'date-time', validate: validSinceDate,
+    },
+    date_from: { description: l('Limit result set to rows from this date on (Unix timestamp or YYYY-MM-DD in site time).', 'Nur Zeilen ab diesem Zeitpunkt (Unix-Zeitstempel oder JJJJ-MM-TT in Ortszeit).'), type: 'string', validate: validDateBound },
+    date_to: { description: l('Limit result set to rows up to this date (Unix timestamp or YYYY-MM-DD in site time).', 'Nur Zeilen bis zu diesem Zeitpunkt (Unix-Zeitstempel oder JJJJ-MM-TT in Ortszeit).'), type: 'string', validate: validDateBound },
+    dates: strings(l('Date ranges: month:YYYY-MM, lastdays:N, yesterday or allDates.', 'Zeiträume: month:JJJJ-MM, lastdays:N, yesterday oder allDates.'), { validate: validDates }),
+    skip_count_query: { description: l('Skip the total count query for speed.', 'Gesamtzählung überspringen (schneller).'), type: 'boolean', default: false },
+    lastdays: { description: l('Limit result set to rows within the last number of days.', 'Nur Zeilen der letzten Anzahl Tage.'), type: 'integer' },
+    months: strings(l('Limit result set to these months (YYYY-MM, site time).', 'Nur Zeilen dieser Monate (JJJJ-MM, Ortszeit).'), { validate: validMonths }),
+    loglevels: strings(l('Limit result set to these log levels.', 'Nur diese Protokollstufen.')),
+    loggers: strings(l('Limit result set to these loggers.', 'Nur diese Protokollierer.')),
+    messages: strings(l('Limit result set to these messages, each LoggerSlug:message_key.', 'Nur diese Meldungen, jeweils LoggerSlug:message_key.'), { validate: validMessages }),
+    users: integers(l('Limit result set to events of these user ids.', 'Nur Ereignisse dieser Benutzer-IDs.')),
+    user: { description: l('Limit result set to events of this user id.', 'Nur Ereignisse dieser Benutzer-ID.'), type: 'integer' },
+    offset: { description: l('Offset the result set by a specific number of items.', 'Ergebnis um diese Anzahl Einträge verschieben.'), type: 'integer' },
+    include_sticky: { description: l('Include sticky events first on every page.', 'Angeheftete Ereignisse auf jeder Seite voranstellen.'), type: 'boolean', default: false },
+    only_sticky: { description: l('Only return sticky events.', 'Nur angeheftete Ereignisse.'), type: 'boolean', default: false },
+    initiator: {
+      description: l('Limit result set to these initiators (cms_user, web_user, cms, cms_cli, other).', 'Nur diese Auslöser (cms_user, web_user, cms, cms_cli, other).'),
+      type: ['string', 'array'], items: { type: 'string' }, validate: validInitiators,
+    },
+    ip_address: { description: l('Limit result set to this IP address; anonymised addresses may end in .x.', 'Nur diese IP-Adresse; anonymisierte Adressen dürfen auf .x enden.'), type: 'string', validate: validIp },
+    context_filters: { description: l('Limit result set to events with these context key/value pairs.', 'Nur Ereignisse mit diesen Kontext-Schlüssel/Wert-Paaren.'), type: 'object', validate: validContextFilters },
+    metadata_search: { description: l('Plain-text search over all event metadata; slower than search.', 'Volltextsuche über alle Metadaten der Ereignisse; langsamer als search.'), type: 'string' },
+    ungrouped: { description: l('Return events without occasions grouping.', 'Ereignisse ohne Gruppierung der Wiederholungen.'), type: 'boolean', default: false },
+    surrounding_event_id: { description: l('Return the events before and after this event id, ignoring other filters (administrators only).', 'Ereignisse vor und nach dieser Ereignis-ID, andere Filter werden ignoriert (nur Administratoren).'), type: 'integer' },
+    surrounding_count: { description: l('Number of events before and after the surrounding event.', 'Anzahl der Ereignisse vor und nach dem Bezugsereignis.'), type: 'integer', default: 5, minimum: 1, maximum: 50 },
+    exclude_search: { description: l('Hide events matching these words.', 'Ereignisse mit diesen Wörtern ausblenden.'), type: 'string' },
+    exclude_loglevels: strings(l('Hide events of these log levels.', 'Ereignisse dieser Protokollstufen ausblenden.')),
+    exclude_loggers: strings(l('Hide events of these loggers.', 'Ereignisse dieser Protokollierer ausblenden.')),
+    exclude_messages: strings(l('Hide these messages, each LoggerSlug:message_key.', 'Diese Meldungen ausblenden, jeweils LoggerSlug:message_key.'), { validate: validMessages }),
+    exclude_users: integers(l('Hide events of these user ids.', 'Ereignisse dieser Benutzer-IDs ausblenden.')),
+    exclude_user: { description: l('Hide events of this user id.', 'Ereignisse dieser Benutzer-ID ausblenden.'), type: 'integer' },
+    exclude_initiator: {
+      description: l('Hide events of these initiators.', 'Ereignisse dieser Auslöser ausblenden.'),
+      type: ['string', 'array'], items: { type: 'string' }, validate: validInitiators,
+    },
+  };
+}
+
+const EVENT_ID_ARG: Args = {
+  id: { description: l('Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'), type: 'integer' },
+};
+
+const STATS_ARGS: Args = {
+  context: { description: l('Scope under which the request is made; determines fields present in response.', 'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.'), type: 'string' },
+  page: { description: l('Current page of the collection.', 'Aktuelle Seite der Sammlung.'), type: 'integer', default: 1, minimum: 1 },
+  per_page: { description: l('Maximum number of items to be returned in result set.', 'Höchstzahl der Einträge im Ergebnis.'), type: 'integer', default: 10, minimum: 1, maximum: 100 },
+  search: { description: l('Limit results to those matching a string.', 'Nur Ergebnisse, die zu diesem Text passen.'), type: 'string' },
+  date_from: { description: l('Start date as Unix timestamp (default: 30 days ago).', 'Startzeitpunkt als Unix-Zeitstempel (Standard: vor 30 Tagen).'), type: 'integer' },
+  date_to: { description: l('End date as Unix timestamp (default: end of today).', 'Endzeitpunkt als Unix-Zeitstempel (Standard: Ende des heutigen Tages).'), type: 'integer' },
+  limit: { description: l('Maximum number of detail items.', 'Höchstzahl der Detaileinträge.'), type: 'integer', default: 50, minimum: 1, maximum: 100 },
+  include_details: { description: l('Include detailed stats.', 'Detaillierte Statistik einschließen.'), type: 'boolean', default: false },
+};
+
+// ---- permissions ---------------------------------------------------------------------------
+
+const VIEW_EVENTS = l('Sorry, you are not allowed to view events.', 'Du darfst keine Ereignisse ansehen.');
+
+/** Logged in; the surrounding mode additionally needs manage_options. */
+const readEvents = custom('logged in (surrounding_event_id: manage_options)', (req) => {
+  if (!req.user) return false;
+  if (req.params.surrounding_event_id !== undefined && !req.user.can('manage_options')) {
+    return new RestError(
+      'rest_forbidden',
+      req.lang === 'de'
+        ? 'Du darfst keine umgebenden Ereignisse ansehen. Diese Funktion erfordert Administratorrechte.'
+        : 'You do not have permission to view surrounding events. This feature requires administrator privileges.',
+      403,
+    );
+  }
+  return true;
+});
+
+const eventsRead = { permission: readEvents, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
+const loggedInRead = { permission: LOGGED_IN, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
+const updateEvents = {
+  permission: cap('manage_options'),
+  forbiddenCode: 'rest_forbidden_context',
+  forbiddenMessage: l('Sorry, you are not allowed to update events.', 'Du darfst keine Ereignisse ändern.'),
+};
+const viewStats = {
+  permission: cap('manage_options'),
+  forbiddenCode: 'rest_forbidden_context',
+  forbiddenMessage: l('Sorry, you are not allowed to view stats.', 'Du darfst keine Statistiken ansehen.'),
+};
+const viewSupport = {
+  permission: cap('manage_options'),
+  forbiddenCode: 'rest_forbidden_context',
+  forbiddenMessage: l('Sorry, you are not allowed to view support info.', 'Du darfst keine Support-Informationen ansehen.'),
+};
+const viewCards = {
+  permission: cap('edit_pages'),
+  forbiddenCode: 'rest_forbidden_context',
+  forbiddenMessage: l('Sorry, you are not allowed to view user card data.', 'Du darfst keine Benutzerkarten ansehen.'),
+};
+
+// ---- handlers --------------------------------------------------------------------------------
+
+async function listEventsHandler(req: RestRequest): Promise<RestResponse> {
+  const result = await listEvents(req.app, req.params, viewer(req), {
+    query: req.query,
+    urlFor: (query) => req.restUrl('/history/v1/events', query),
+  });
+  return new RestResponse(result.items, 200, result.headers);
+}
+
+async function createEventHandler(req: RestRequest): Promise<RestResponse> {
+  const date = req.params.date;
+  if (date !== undefined && date !== null && date !== '' && !isStrictUtcDate(String(date))) {
+    throw new RestError(
+      'rest_invalid_date',
+      req.lang === 'de'
+        ? 'Ungültiges Datumsformat. Bitte das Format Y-m-d H:i:s verwenden (z. B. 2024-01-15 14:30:00).'
+        : 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).',
+      400,
+    );
+  }
+  await createCustomEntry(
+    req.app,
+    {
+      message: String(req.params.message),
+      ...(typeof req.params.note === 'string' ? { note: req.params.note } : {}),
+      level: String(req.params.level ?? 'info'),
+      ...(date ? { date: String(date) } : {}),
+    },
+    req,
+  );
+  return new RestResponse({ message: 'Event logged successfully', data: { status: 201 } }, 201);
+}
+
+const eventId = (req: RestRequest) => Number(req.urlParams.event_id);
+
+function searchUserHandler(req: RestRequest) {
+  const raw = req.query.q;
+  const q = typeof raw === 'string' ? raw.trim() : '';
+  if (!q) {
+    throw new RestError('rest_invalid_param', req.lang === 'de' ? 'Bitte einen Suchbegriff angeben.' : 'Please provide a search query.', 400);
+  }
+  return searchUsers(req.app, q);
+}
+
+function initiatorCardHandler(req: RestRequest) {
+  const type = req.urlParams.initiator_type as Initiator;
+  if (!CARD_INITIATORS.includes(type)) throw invalidParam('type', `type is not one of ${CARD_INITIATORS.join(', ')}.`);
+  return initiatorCard(req.app, type, req.user!, req.lang);
+}
+
+const stats = (path: string, handler: (req: RestRequest) => unknown) =>
+  route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })]);
+
+export const historyNamespace: NamespaceDef = namespace('history/v1', [
+  route('/email-report/preview/email', [
+    endpoint(['POST', 'GET'], {
+      permission: cap('manage_options'),
+      handler: (req) => sendEmailReportPreview(req.app, req.user!, req.lang),
+    }),
+  ]),
+  route('/email-report/preview/html', [
+    endpoint('GET', {
+      permission: cap('manage_options'),
+      handler: async (req) => RestResponse.raw(await emailReportHtml(req.app, req.lang), 'text/html; charset=UTF-8'),
+    }),
+  ]),
+  route('/events', [
+    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler }),
+    endpoint('POST', {
+      args: {
+        message: { description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), type: 'string', required: true },
+        note: { description: l('Optional details of the event.', 'Optionale Details des Ereignisses.'), type: 'string' },
+        level: { description: l('Log level of the event.', 'Protokollstufe des Ereignisses.'), type: 'string', default: 'info', enum: LOG_LEVELS },
+        date: { description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.'), type: 'string', format: 'date-time' },
+      },
+      permission: cap('manage_options'),
+      handler: createEventHandler,
+    }),
+  ]),
+  route('/events/has-updates', [
+    endpoint('GET', { args: eventFilterArgs(true), ...eventsRead, handler: (req) => countNewEvents(req.app, req.params, viewer(req)) }),
+  ]),
+  route('/events/(?P<event_id>\\d+)', [
+    endpoint('GET', { args: EVENT_ID_ARG, ...loggedInRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),
+  ]),
+  route('/events/(?P<event_id>\\d+)/stick', [
+    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => stickEvent(req.app, eventId(req), viewer(req)) }),
+  ]),
+  route('/events/(?P<event_id>\\d+)/unstick', [
+    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => unstickEvent(req.app, eventId(req), viewer(req)) }),
+  ]),
+  route('/backfill-status', [endpoint('GET', { ...loggedInRead, handler: (req) => backfillStatus(req.app, req.lang) })]),
+  route('/search-options', [endpoint('GET', { ...loggedInRead, handler: (req) => searchOptions(req.app, req.user!, req.lang) })]),
+  route('/search-user', [
+    endpoint('GET', {
+      permission: cap('list_users'),
+      forbiddenCode: 'rest_forbidden_context',
+      forbiddenMessage: l('Sorry, you are not allowed to search users.', 'Du darfst keine Benutzer suchen.'),
+      handler: searchUserHandler,
+    }),
+  ]),
+  stats('summary', (req) => statsSummary(req.app, req.params)),
+  stats('users', (req) => statsUsers(req.app, req.params)),
+  stats('content', (req) => statsContent(req.app, req.params)),
+  stats('media', (req) => statsMedia(req.app, req.params)),
+  stats('plugins', (req) => statsPlugins(req.app, req.params, req.lang)),
+  stats('core', (req) => statsCore(req.app, req.params)),
+  stats('peak-days', (req) => statsPeakDays(req.app, req.params, req.lang)),
+  stats('peak-times', (req) => statsPeakTimes(req.app, req.params)),
+  stats('activity-overview', (req) => statsActivityOverview(req.app, req.params)),
+  stats('notes', (req) => statsNotes(req.app, req.params)),
+  route('/support-info', [
+    endpoint('GET', { ...viewSupport, handler: (req) => supportInfo(req.app, String(req.headers['user-agent'] ?? '')) }),
+  ]),
+  route('/support-info/health-check', [endpoint('GET', { ...viewSupport, handler: (req) => healthCheck(req.app) })]),
+  route('/users/(?P<user_id>\\d+)/card', [
+    endpoint('GET', {
+      args: { id: { description: l('User id.', 'Benutzer-ID.'), type: 'integer', required: true } },
+      ...viewCards,
+      handler: (req) => userCard(req.app, Number(req.urlParams.user_id), req.user!, req.lang),
+    }),
+  ]),
+  route('/initiators/(?P<initiator_type>[a-z_]+)/card', [
+    endpoint('GET', {
+      args: { type: { description: l('Initiator type.', 'Art des Auslösers.'), type: 'string', required: true, enum: CARD_INITIATORS } },
+      ...viewCards,
+      handler: initiatorCardHandler,
+    }),
+  ]),
+]);
+

@@ -1,0 +1,295 @@
+// The filters of GET /events (reference §4.2): request parameters are normalised into an
+// EventFilter, which becomes one SQL condition. GET /events, has-updates, the cards, the
+// search-options counters and the stats share it.
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Lang } from '../../rest/types.ts';
+import { RestError } from '../../rest/types.ts';
+import { allLoggers, type LoggerScope } from './catalogue.ts';
+import { ipFilterCondition, isIpFilterPattern } from './ip.ts';
+import {
+  addDays, endOfDayUtc, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc,
+} from './site-time.ts';
+
+export interface EventFilter {
+  scope: LoggerScope;
+  include?: number[];
+  maxId?: number;
+  sinceId?: number;
+  sinceDate?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  /** OR of [from, to] UTC ranges (`to` null = open). From `dates`, or `months`. */
+  ranges?: [string, string | null][];
+  /** From `lastdays` when `dates` is absent. */
+  lastdaysFrom?: string;
+  loglevels?: string[];
+  loggers?: string[];
+  messages?: Map<string, string[]>;
+  users?: number[];
+  initiators?: string[];
+  ip?: { like: boolean; pattern: string };
+  contextFilters?: [string, string][];
+  metadataWords?: string[];
+  search?: SearchTerms;
+  onlySticky?: boolean;
+  excludeSearch?: SearchTerms;
+  excludeLoglevels?: string[];
+  excludeLoggers?: string[];
+  excludeMessages?: Map<string, string[]>;
+  excludeUsers?: number[];
+  excludeInitiators?: string[];
+}
+
+export interface SearchTerms {
+  words: string[];
+  /** (logger, message keys) whose template contains every word. */
+  templateMatches: Map<string, string[]>;
+}
+
+const eb = expressionBuilder<Database, 'history_events'>();
+type Cond = Expression<SqlBool>;
+
+export function invalidParam(name: string, reason: string): RestError {
+  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
+    params: { [name]: reason },
+    details: { [name]: { code: 'rest_invalid_param', message: reason, data: null } },
+  });
+}
+
+/** Words of a search text: split on whitespace and commas, at most 10. */
+export function searchWords(text: string): string[] {
+  return text.split(/[\s,]+/).map((w) => w.trim()).filter(Boolean).slice(0, 10);
+}
+
+/** `LoggerSlug:key` items (each may hold several comma-separated pairs) grouped per logger. */
+export function parseMessagePairs(items: unknown[], name: string): Map<string, string[]> {
+  const byLogger = new Map<string, string[]>();
+  for (const item of items) {
+    for (const pair of String(item).split(',').map((s) => s.trim()).filter(Boolean)) {
+      const at = pair.indexOf(':');
+      if (at <= 0 || at === pair.length - 1) throw invalidParam(name, `${name} items must have the form LoggerSlug:message_key.`);
+      const logger = pair.slice(0, at);
+      const list = byLogger.get(logger) ?? [];
+      list.push(pair.slice(at + 1));
+      byLogger.set(logger, list);
+    }
+  }
+  return byLogger;
+}
+
+function searchTerms(text: string, scope: LoggerScope, lang: Lang): SearchTerms | undefined {
+  const words = searchWords(text).map((w) => w.toLowerCase());
+  if (!words.length) return undefined;
+  const templateMatches = new Map<string, string[]>();
+  for (const def of allLoggers()) {
+    if (!scope.all && !scope.slugs.includes(def.slug)) continue;
+    for (const [key, text] of Object.entries(def.messages)) {
+      const candidates = [text[lang].toLowerCase(), text.en.toLowerCase()];
+      if (candidates.some((tpl) => words.every((w) => tpl.includes(w)))) {
+        templateMatches.set(def.slug, [...(templateMatches.get(def.slug) ?? []), key]);
+      }
+    }
+  }
+  return { words, templateMatches };
+}
+
+function list(value: unknown): unknown[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const arr = Array.isArray(value) ? value : [value];
+  return arr.length ? arr : undefined;
+}
+
+function strings(value: unknown): string[] | undefined {
+  const arr = list(value)?.map((v) => String(v)).filter((v) => v !== '');
+  return arr?.length ? arr : undefined;
+}
+
+function ints(value: unknown): number[] | undefined {
+  const arr = list(value)?.map((v) => Number(v)).filter((v) => Number.isInteger(v));
+  return arr?.length ? arr : undefined;
+}
+
+/** A string (comma-separated) or array of initiators. */
+function initiatorList(value: unknown): string[] | undefined {
+  const arr = strings(value)?.flatMap((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+  return arr?.length ? arr : undefined;
+}
+
+function int(value: unknown): number | undefined {
+  return value === undefined || value === null || value === '' ? undefined : Number(value);
+}
+
+export interface FilterOptions {
+  scope: LoggerScope;
+  zone: string;
+  lang: Lang;
+  /** has-updates ignores sticky and exclude_* parameters. */
+  ignoreExcludes?: boolean;
+  now?: Date;
+}
+
+/** Request parameters → EventFilter. Throws 400 rest_invalid_param for values the schema let through. */
+export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOptions): EventFilter {
+  const { scope, zone, lang } = opts;
+  const f: EventFilter = { scope };
+  const include = ints(p.include)?.filter((id) => id !== 0);
+  if (include?.length) f.include = include;
+  f.maxId = int(p.max_id_first_page);
+  f.sinceId = int(p.since_id);
+  if (typeof p.since_date === 'string' && p.since_date !== '') f.sinceDate = p.since_date;
+
+  for (const [name, end] of [['date_from', false], ['date_to', true]] as const) {
+    const raw = p[name];
+    if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 0) continue;
+    const ts = parseDateBound(zone, String(raw), end);
+    if (ts === null) throw invalidParam(name, `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time.`);
+    if (ts === 0) continue;
+    if (end) f.dateTo = unixToUtc(ts);
+    else f.dateFrom = unixToUtc(ts);
+  }
+
+  const today = todayIn(zone, opts.now);
+  const dates = strings(p.dates);
+  if (dates) {
+    const ranges: [string, string | null][] = [];
+    let lastdays = 0;
+    let all = false;
+    for (const item of dates) {
+      if (item === 'allDates') all = true;
+      else if (item === 'yesterday') {
+        const y = addDays(today, -1);
+        ranges.push([startOfDayUtc(zone, y), endOfDayUtc(zone, y)]);
+      } else if (item.startsWith('month:')) {
+        const range = monthRangeUtc(zone, item.slice(6));
+        if (!range) throw invalidParam('dates', 'dates items must be month:YYYY-MM, lastdays:N, yesterday or allDates.');
+        ranges.push(range);
+      } else if (/^lastdays:\d+$/.test(item) && Number(item.slice(9)) > 0) {
+        lastdays = Math.max(lastdays, Number(item.slice(9)));
+      } else {
+        throw invalidParam('dates', 'dates items must be month:YYYY-MM, lastdays:N, yesterday or allDates.');
+      }
+    }
+    if (lastdays) ranges.push([startOfDayUtc(zone, addDays(today, -(lastdays - 1))), null]);
+    if (!all && ranges.length) f.ranges = ranges;
+  } else {
+    const lastdays = int(p.lastdays);
+    if (lastdays !== undefined && lastdays > 0) f.lastdaysFrom = startOfDayUtc(zone, addDays(today, -(lastdays - 1)));
+    const months = strings(p.months);
+    if (months) {
+      f.ranges = months.map((m) => {
+        const range = monthRangeUtc(zone, m);
+        if (!range) throw invalidParam('months', 'months items must have the form YYYY-MM.');
+        return range;
+      });
+    }
+  }
+
+  f.loglevels = strings(p.loglevels)?.map((s) => s.toLowerCase());
+  f.loggers = strings(p.loggers);
+  const messages = list(p.messages);
+  if (messages) f.messages = parseMessagePairs(messages, 'messages');
+  const users = [...(ints(p.users) ?? []), ...(int(p.user) !== undefined ? [int(p.user)!] : [])];
+  if (users.length) f.users = users;
+  f.initiators = initiatorList(p.initiator);
+  if (typeof p.ip_address === 'string' && p.ip_address !== '') {
+    if (!isIpFilterPattern(p.ip_address)) throw invalidParam('ip_address', 'Invalid parameter.');
+    f.ip = ipFilterCondition(p.ip_address);
+  }
+  if (p.context_filters && typeof p.context_filters === 'object') {
+    const pairs = Object.entries(p.context_filters as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]);
+    if (pairs.length) f.contextFilters = pairs;
+  }
+  if (typeof p.metadata_search === 'string') {
+    const words = searchWords(p.metadata_search).map((w) => w.toLowerCase());
+    if (words.length) f.metadataWords = words;
+  }
+  if (typeof p.search === 'string') f.search = searchTerms(p.search, scope, lang);
+  if (opts.ignoreExcludes) return f;
+
+  f.onlySticky = p.only_sticky === true;
+  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
+  f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
+  f.excludeLoggers = strings(p.exclude_loggers);
+  const excludeMessages = list(p.exclude_messages);
+  if (excludeMessages) f.excludeMessages = parseMessagePairs(excludeMessages, 'exclude_messages');
+  const excludeUsers = [...(ints(p.exclude_users) ?? []), ...(int(p.exclude_user) !== undefined ? [int(p.exclude_user)!] : [])];
+  if (excludeUsers.length) f.excludeUsers = excludeUsers;
+  f.excludeInitiators = initiatorList(p.exclude_initiator);
+  return f;
+}
+
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+function contains(column: 'search_text' | 'meta_text', word: string): Cond {
+  return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(word) + '%'} escape '\\'`;
+}
+
+function messagesCondition(byLogger: Map<string, string[]>): Cond {
+  return eb.or([...byLogger].map(([logger, keys]) => eb.and([eb('logger', '=', logger), eb('message_key', 'in', keys)])));
+}
+
+function searchCondition(terms: SearchTerms): Cond {
+  const anyField = eb.and(terms.words.map((w) => contains('search_text', w)));
+  if (!terms.templateMatches.size) return anyField;
+  return eb.or([anyField, messagesCondition(terms.templateMatches)]);
+}
+
+/** The WHERE condition of an EventFilter; `null` when nothing can match. */
+export function filterCondition(f: EventFilter): Cond | null {
+  const c: Cond[] = [];
+  if (!f.scope.all) {
+    if (!f.scope.slugs.length) return null;
+    c.push(eb('logger', 'in', f.scope.slugs));
+  }
+  if (f.include) c.push(eb('id', 'in', f.include));
+  if (f.maxId !== undefined) c.push(eb('id', '<=', f.maxId));
+  if (f.sinceDate !== undefined && f.sinceId !== undefined) {
+    c.push(eb.or([eb('date', '>', f.sinceDate), eb.and([eb('date', '=', f.sinceDate), eb('id', '>', f.sinceId)])]));
+  } else if (f.sinceId !== undefined) {
+    c.push(eb('id', '>', f.sinceId));
+  }
+  if (f.dateFrom) c.push(eb('date', '>=', f.dateFrom));
+  if (f.dateTo) c.push(eb('date', '<=', f.dateTo));
+  if (f.lastdaysFrom) c.push(eb('date', '>=', f.lastdaysFrom));
+  if (f.ranges) {
+    c.push(eb.or(f.ranges.map(([from, to]) => (to ? eb.and([eb('date', '>=', from), eb('date', '<=', to)]) : eb('date', '>=', from)))));
+  }
+  if (f.loglevels) c.push(eb('level', 'in', f.loglevels));
+  if (f.loggers) c.push(eb('logger', 'in', f.loggers));
+  if (f.messages) c.push(messagesCondition(f.messages));
+  if (f.users) c.push(eb('user_id', 'in', f.users));
+  if (f.initiators) c.push(eb('initiator', 'in', f.initiators));
+  if (f.ip) c.push(f.ip.like ? sql<SqlBool>`${sql.ref('remote_addr')} like ${f.ip.pattern}` : eb('remote_addr', '=', f.ip.pattern));
+  for (const [key, value] of f.contextFilters ?? []) {
+    c.push(
+      eb.exists(
+        eb
+          .selectFrom('history_contexts')
+          .select(sql`1`.as('one'))
+          .whereRef('history_contexts.event_id', '=', 'history_events.id')
+          .where('history_contexts.key', '=', key)
+          .where('history_contexts.value', '=', value),
+      ),
+    );
+  }
+  for (const w of f.metadataWords ?? []) c.push(contains('meta_text', w));
+  if (f.search) c.push(searchCondition(f.search));
+  if (f.onlySticky) c.push(eb('sticky', '=', 1));
+  if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch)));
+  if (f.excludeLoglevels) c.push(eb('level', 'not in', f.excludeLoglevels));
+  if (f.excludeLoggers) c.push(eb('logger', 'not in', f.excludeLoggers));
+  for (const [logger, keys] of f.excludeMessages ?? []) {
+    c.push(eb.not(eb.and([eb('logger', '=', logger), eb('message_key', 'in', keys)])));
+  }
+  if (f.excludeUsers) c.push(eb.or([eb('user_id', 'is', null), eb('user_id', 'not in', f.excludeUsers)]));
+  if (f.excludeInitiators) c.push(eb('initiator', 'not in', f.excludeInitiators));
+  return c.length ? eb.and(c) : sql<SqlBool>`1 = 1`;
+}
+
+/** Whether the filter narrows the set beyond "everything this user may read". */
+export function isUnfiltered(f: EventFilter): boolean {
+  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || v === undefined || v === false);
+}

@@ -1,0 +1,120 @@
+import { logger, t } from './define.ts';
+
+export const postLogger = logger({
+  slug: 'SimplePostLogger',
+  name: t('Post Logger', 'Beitrags-Protokoll'),
+  via: null,
+  capability: 'edit_pages',
+  messages: {
+    post_created: t('Created {post_type} "{post_title}"', '{post_type} „{post_title}“ erstellt'),
+    post_updated: t('Updated {post_type} "{post_title}"', '{post_type} „{post_title}“ aktualisiert'),
+    post_restored: t('Restored {post_type} "{post_title}" from trash', '{post_type} „{post_title}“ aus dem Papierkorb wiederhergestellt'),
+    post_deleted: t('Deleted {post_type} "{post_title}"', '{post_type} „{post_title}“ gelöscht'),
+    post_trashed: t('Moved {post_type} "{post_title}" to the trash', '{post_type} „{post_title}“ in den Papierkorb verschoben'),
+    page_set_as_homepage: t('Set {post_type} "{post_title}" as the homepage', '{post_type} „{post_title}“ als Startseite festgelegt'),
+    page_removed_as_homepage: t('Removed {post_type} "{post_title}" as the homepage', '{post_type} „{post_title}“ als Startseite entfernt'),
+    page_set_as_posts_page: t('Set {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite festgelegt'),
+    page_removed_as_posts_page: t('Removed {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite entfernt'),
+  },
+  searchLabels: [
+    { label: t('All posts & pages activity', 'Alle Aktivitäten zu Beiträgen und Seiten'), messageKeys: ['post_created', 'post_updated', 'post_restored', 'post_deleted', 'post_trashed'] },
+    { label: t('Posts created', 'Erstellte Beiträge'), messageKeys: ['post_created'] },
+    { label: t('Posts updated', 'Aktualisierte Beiträge'), messageKeys: ['post_updated'] },
+    { label: t('Posts trashed', 'Beiträge im Papierkorb'), messageKeys: ['post_trashed'] },
+    { label: t('Posts deleted', 'Gelöschte Beiträge'), messageKeys: ['post_deleted'] },
+    { label: t('Posts restored', 'Wiederhergestellte Beiträge'), messageKeys: ['post_restored'] },
+  ],
+});
+
+export const mediaLogger = logger({
+  slug: 'SimpleMediaLogger',
+  name: t('Media/Attachments Logger', 'Medien-Protokoll'),
+  via: null,
+  capability: 'edit_pages',
+  messages: {
+    attachment_created: t('Created {post_type} "{attachment_title}"', '{post_type} „{attachment_title}“ erstellt'),
+    attachment_updated: t('Edited attachment "{attachment_title}"', 'Anhang „{attachment_title}“ bearbeitet'),
+    attachment_image_edited: t('Edited image "{attachment_title}"', 'Bild „{attachment_title}“ bearbeitet'),
+    attachment_deleted: t('Deleted {post_type} "{attachment_title}" ("{attachment_filename}")', '{post_type} „{attachment_title}“ („{attachment_filename}“) gelöscht'),
+  },
+  searchLabels: [
+    { label: t('All media activity', 'Alle Medienaktivitäten'), messageKeys: ['attachment_created', 'attachment_updated', 'attachment_image_edited', 'attachment_deleted'] },
+    { label: t('Added media', 'Hinzugefügte Medien'), messageKeys: ['attachment_created'] },
+    { label: t('Updated media', 'Bearbeitete Medien'), messageKeys: ['attachment_updated', 'attachment_image_edited'] },
+    { label: t('Deleted media', 'Gelöschte Medien'), messageKeys: ['attachment_deleted'] },
+  ],
+});
+
+const comment = (what: string, was: string) => ({
+  [`anon_${what}_added`]: t(`Added a ${what} to {comment_post_type} "{comment_post_title}"`, `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`),
+  [`user_${what}_added`]: t(`Added a ${what} to {comment_post_type} "{comment_post_title}"`, `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`),
+  [`${what}_status_approve`]: t(`Approved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) freigegeben`),
+  [`${what}_status_hold`]: t(`Unapproved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `Freigabe für ${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) zurückgenommen`),
+  [`${what}_status_spam`]: t(`Marked a ${what} to post "{comment_post_title}" as spam`, `${was} zu „{comment_post_title}“ als Spam markiert`),
+  [`${what}_status_trash`]: t(`Trashed a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) in den Papierkorb verschoben`),
+  [`${what}_untrashed`]: t(`Restored a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email}) from the trash`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) aus dem Papierkorb wiederhergestellt`),
+  [`${what}_deleted`]: t(`Deleted a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) gelöscht`),
+  [`${what}_edited`]: t(`Edited a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) bearbeitet`),
+});
+
+export const commentsLogger = logger({
+  slug: 'SimpleCommentsLogger',
+  name: t('Comments Logger', 'Kommentar-Protokoll'),
+  via: null,
+  capability: 'moderate_comments',
+  messages: {
+    ...comment('comment', 'Kommentar'),
+    ...comment('trackback', 'Trackback'),
+    ...comment('pingback', 'Pingback'),
+    // The reference's source string has a doubled quote here; kept so stored templates match.
+    pingback_status_approve: t('Approved a pingback to "{comment_post_title}" by "{comment_author}"" ({comment_author_email})', 'Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) freigegeben'),
+    pingback_status_hold: t('Unapproved a pingback to "{comment_post_title}" by "{comment_author}" ({comment_author_email})', 'Freigabe für Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) zurückgenommen'),
+  },
+  searchLabels: [
+    { label: t('All comments activity', 'Alle Kommentaraktivitäten'), messageKeys: ['anon_comment_added', 'user_comment_added', 'comment_status_approve', 'comment_status_hold', 'comment_status_spam', 'comment_status_trash', 'comment_untrashed', 'comment_deleted', 'comment_edited'] },
+    { label: t('Added comments', 'Neue Kommentare'), messageKeys: ['anon_comment_added', 'user_comment_added'] },
+    { label: t('Approved comments', 'Freigegebene Kommentare'), messageKeys: ['comment_status_approve'] },
+    { label: t('Spam comments', 'Spam-Kommentare'), messageKeys: ['comment_status_spam'] },
+  ],
+});
+
+export const categoriesLogger = logger({
+  slug: 'SimpleCategoriesLogger',
+  name: t('Categories Logger', 'Kategorien-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    created_term: t('Added term "{term_name}" in taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ in Taxonomie „{term_taxonomy}“ hinzugefügt'),
+    deleted_term: t('Deleted term "{term_name}" from taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ aus Taxonomie „{term_taxonomy}“ gelöscht'),
+    edited_term: t('Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"', 'Begriff „{to_term_name}“ in Taxonomie „{to_term_taxonomy}“ bearbeitet'),
+  },
+});
+
+export const menuLogger = logger({
+  slug: 'SimpleMenuLogger',
+  name: t('Menu Logger', 'Menü-Protokoll'),
+  via: null,
+  capability: 'edit_theme_options',
+  messages: {
+    created_menu: t('Created menu "{menu_name}"', 'Menü „{menu_name}“ erstellt'),
+    edited_menu: t('Edited menu "{menu_name}"', 'Menü „{menu_name}“ bearbeitet'),
+    deleted_menu: t('Deleted menu "{menu_name}"', 'Menü „{menu_name}“ gelöscht'),
+    edited_menu_item: t('Edited a menu item', 'Einen Menüeintrag bearbeitet'),
+    edited_menu_locations: t('Updated menu locations', 'Menüpositionen aktualisiert'),
+  },
+});
+
+export const notesLogger = logger({
+  slug: 'NotesLogger',
+  name: t('Notes Logger', 'Notizen-Protokoll'),
+  via: null,
+  capability: 'edit_posts',
+  messages: {
+    note_added: t('Added a note to {post_type} "{post_title}"', 'Notiz zu {post_type} „{post_title}“ hinzugefügt'),
+    note_reply_added: t('Replied to a note in {post_type} "{post_title}"', 'Auf eine Notiz in {post_type} „{post_title}“ geantwortet'),
+    note_edited: t('Edited a note in {post_type} "{post_title}"', 'Notiz in {post_type} „{post_title}“ bearbeitet'),
+    note_deleted: t('Deleted a note from {post_type} "{post_title}"', 'Notiz aus {post_type} „{post_title}“ gelöscht'),
+    note_resolved: t('Marked a note as resolved in {post_type} "{post_title}"', 'Notiz in {post_type} „{post_title}“ als erledigt markiert'),
+    note_reopened: t('Reopened a resolved note in {post_type} "{post_title}"', 'Erledigte Notiz in {post_type} „{post_title}“ wieder geöffnet'),
+  },
+});

@@ -1,0 +1,21 @@
+import { logger, t } from './define.ts';
+
+/** Events posted through POST /history/v1/events. */
+export const customEntryLogger = logger({
+  slug: 'CustomEntryLogger',
+  name: t('Custom Entry Logger', 'Protokoll für eigene Einträge'),
+  via: null,
+  capability: 'edit_pages',
+  messages: {
+    custom_entry_added: t('Added a custom entry: {message}', 'Eigener Eintrag hinzugefügt: {message}'),
+  },
+});
+
+/** Free-text messages without message keys. */
+export const simpleLogger = logger({
+  slug: 'SimpleLogger',
+  name: t('SimpleLogger', 'SimpleLogger'),
+  via: null,
+  capability: 'edit_pages',
+  messages: {},
+});

@@ -1,0 +1,19 @@
+import { logger, t } from './define.ts';
+
+/** The activity log's own operations (backfill, settings, purges). */
+export const historyLogger = logger({
+  slug: 'SimpleHistoryLogger',
+  name: t('History Logger', 'Verlaufs-Protokoll'),
+  via: t('Using the activity log', 'Über das Aktivitätsprotokoll'),
+  capability: 'manage_options',
+  messages: {
+    modified_settings: t('Modified settings', 'Einstellungen geändert'),
+    regenerated_rss_feed_secret: t('Regenerated RSS feed secret', 'RSS-Feed-Geheimnis neu erzeugt'),
+    cleared_log: t('Cleared the log ({num_rows_deleted} rows were removed)', 'Protokoll geleert ({num_rows_deleted} Zeilen entfernt)'),
+    purged_events: t('Removed {num_rows} events that were older than {days} days', '{num_rows} Ereignisse entfernt, die älter als {days} Tage waren'),
+    auto_backfill_completed: t('Populated (backfilled) your history with {posts_imported} posts and {users_imported} users from the last {days_back} days', 'Verlauf mit {posts_imported} Beiträgen und {users_imported} Benutzern der letzten {days_back} Tage befüllt'),
+    manual_backfill_completed: t('Manual backfill created {post_events} post events and {user_events} user events', 'Manuelles Befüllen erzeugte {post_events} Beitragsereignisse und {user_events} Benutzerereignisse'),
+    channel_auto_disabled: t('Auto-disabled log forwarding channel "{channel_name}" after {failure_count} consecutive failures', 'Weiterleitungskanal „{channel_name}“ nach {failure_count} aufeinanderfolgenden Fehlern automatisch deaktiviert'),
+    log_forwarding_settings_updated: t('Updated Log Forwarding settings', 'Einstellungen der Protokoll-Weiterleitung aktualisiert'),
+  },
+});

@@ -1,0 +1,176 @@
+import { logger, t } from './define.ts';
+
+export const availableUpdatesLogger = logger({
+  slug: 'AvailableUpdatesLogger',
+  name: t('Available Updates Logger', 'Protokoll verfügbarer Updates'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    core_update_available: t('Found an update to the CMS', 'Update für das CMS gefunden'),
+    plugin_update_available: t('Found an update to plugin "{plugin_name}"', 'Update für Plugin „{plugin_name}“ gefunden'),
+    theme_update_available: t('Found an update to theme "{theme_name}"', 'Update für Theme „{theme_name}“ gefunden'),
+  },
+});
+
+export const coreFilesLogger = logger({
+  slug: 'CoreFilesLogger',
+  name: t('Core Files Logger', 'Kerndateien-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    core_files_modified: t('Detected modifications to {file_count} CMS core files', 'Änderungen an {file_count} Kerndateien des CMS erkannt'),
+    core_files_restored: t('Verified integrity restored for {file_count} CMS core files', 'Integrität von {file_count} Kerndateien des CMS wiederhergestellt'),
+    core_files_check_failed: t('Could not check CMS core files integrity: {error_message}', 'Integrität der Kerndateien des CMS konnte nicht geprüft werden: {error_message}'),
+  },
+});
+
+export const coreUpdatesLogger = logger({
+  slug: 'SimpleCoreUpdatesLogger',
+  name: t('Core Updates Logger', 'Kern-Update-Protokoll'),
+  via: null,
+  capability: 'update_core',
+  messages: {
+    core_updated: t('Updated the CMS to {new_version} from {prev_version}', 'CMS von {prev_version} auf {new_version} aktualisiert'),
+    core_auto_updated: t('The CMS auto-updated to {new_version} from {prev_version}', 'CMS automatisch von {prev_version} auf {new_version} aktualisiert'),
+    core_update_failed: t('Failed to update the CMS', 'Aktualisierung des CMS fehlgeschlagen'),
+    core_db_version_updated: t('CMS database version updated to {new_version} from {prev_version}', 'Datenbankversion des CMS von {prev_version} auf {new_version} aktualisiert'),
+    core_major_auto_updates_setting_enabled: t('Enabled automatic updates for all new versions of the CMS', 'Automatische Updates für alle neuen CMS-Versionen aktiviert'),
+    core_major_auto_updates_setting_disabled: t('Switched to automatic updates for maintenance and security releases of the CMS only', 'Automatische Updates nur noch für Wartungs- und Sicherheitsversionen des CMS'),
+  },
+});
+
+export const exportLogger = logger({
+  slug: 'SimpleExportLogger',
+  name: t('Export Logger', 'Export-Protokoll'),
+  via: null,
+  capability: 'export',
+  messages: { created_export: t('Created XML export', 'XML-Export erstellt') },
+});
+
+export const fileEditsLogger = logger({
+  slug: 'FileEditsLogger',
+  name: t('File edits Logger', 'Dateibearbeitungs-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    theme_file_edited: t('Edited file "{file_name}" in theme "{theme_name}"', 'Datei „{file_name}“ im Theme „{theme_name}“ bearbeitet'),
+    plugin_file_edited: t('Edited file "{file_name}" in plugin "{plugin_name}"', 'Datei „{file_name}“ im Plugin „{plugin_name}“ bearbeitet'),
+  },
+});
+
+export const optionsLogger = logger({
+  slug: 'SimpleOptionsLogger',
+  name: t('Options Logger', 'Einstellungs-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    option_updated: t('Updated setting "{option}" on the "{option_page}" settings page', 'Einstellung „{option}“ auf der Einstellungsseite „{option_page}“ aktualisiert'),
+  },
+  searchLabels: [{ label: t('Settings changes', 'Einstellungsänderungen'), messageKeys: ['option_updated'] }],
+});
+
+export const pluginLogger = logger({
+  slug: 'SimplePluginLogger',
+  name: t('Plugin Logger', 'Plugin-Protokoll'),
+  via: null,
+  capability: 'activate_plugins',
+  messages: {
+    plugin_activated: t('Activated plugin "{plugin_name}"', 'Plugin „{plugin_name}“ aktiviert'),
+    plugin_deactivated: t('Deactivated plugin "{plugin_name}"', 'Plugin „{plugin_name}“ deaktiviert'),
+    plugin_installed: t('Installed plugin "{plugin_name}"', 'Plugin „{plugin_name}“ installiert'),
+    plugin_installed_failed: t('Failed to install plugin "{plugin_name}"', 'Installation von Plugin „{plugin_name}“ fehlgeschlagen'),
+    plugin_updated: t('Updated plugin "{plugin_name}" to version {plugin_version} from {plugin_prev_version}', 'Plugin „{plugin_name}“ von Version {plugin_prev_version} auf {plugin_version} aktualisiert'),
+    plugin_update_failed: t('Failed to update plugin "{plugin_name}"', 'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen'),
+    plugin_update_rolled_back: t('Plugin "{plugin_name}" was rolled back to version {plugin_prev_version} after update to {plugin_version} failed', 'Plugin „{plugin_name}“ wurde nach fehlgeschlagenem Update auf {plugin_version} auf Version {plugin_prev_version} zurückgesetzt'),
+    plugin_deleted: t('Deleted plugin "{plugin_name}"', 'Plugin „{plugin_name}“ gelöscht'),
+    plugin_bulk_updated: t('Updated plugin "{plugin_name}" to {plugin_version} from {plugin_prev_version}', 'Plugin „{plugin_name}“ von {plugin_prev_version} auf {plugin_version} aktualisiert'),
+    plugin_bulk_updated_failed: t('Failed to update plugin "{plugin_name}"', 'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen'),
+    plugin_disabled_because_error: t('Deactivated plugin "{plugin_slug}" because of an error ("{deactivation_reason}").', 'Plugin „{plugin_slug}“ wegen eines Fehlers deaktiviert („{deactivation_reason}“).'),
+    plugin_auto_updates_enabled: t('Enabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ aktiviert'),
+    plugin_auto_updates_disabled: t('Disabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ deaktiviert'),
+  },
+  searchLabels: [
+    { label: t('All plugin activity', 'Alle Plugin-Aktivitäten'), messageKeys: ['plugin_activated', 'plugin_deactivated', 'plugin_installed', 'plugin_updated', 'plugin_deleted', 'plugin_bulk_updated'] },
+    { label: t('Activated plugins', 'Aktivierte Plugins'), messageKeys: ['plugin_activated'] },
+    { label: t('Deactivated plugins', 'Deaktivierte Plugins'), messageKeys: ['plugin_deactivated'] },
+    { label: t('Updated plugins', 'Aktualisierte Plugins'), messageKeys: ['plugin_updated', 'plugin_bulk_updated'] },
+  ],
+});
+
+export const privacyLogger = logger({
+  slug: 'SH_Privacy_Logger',
+  name: t('Privacy Logger', 'Datenschutz-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    privacy_page_created: t('Created a new privacy page "{new_post_title}"', 'Neue Datenschutzseite „{new_post_title}“ erstellt'),
+    privacy_page_set: t('Set privacy page to page "{new_post_title}"', 'Datenschutzseite auf „{new_post_title}“ gesetzt'),
+    privacy_data_export_requested: t('Requested a personal privacy data export for user "{user_email}"', 'Export personenbezogener Daten für Benutzer „{user_email}“ angefordert'),
+    privacy_data_export_admin_downloaded: t('Downloaded personal data export file for user "{user_email}"', 'Exportdatei personenbezogener Daten für Benutzer „{user_email}“ heruntergeladen'),
+    privacy_data_export_emailed: t('Sent email with personal data export download info for user "{user_email}"', 'E-Mail mit Download-Informationen zum Datenexport an Benutzer „{user_email}“ gesendet'),
+    privacy_data_export_request_confirmed: t('Confirmed personal data export request for "{user_email}"', 'Anfrage zum Datenexport für „{user_email}“ bestätigt'),
+    privacy_data_export_completed: t('Marked personal data export request as complete for "{request_email}"', 'Anfrage zum Datenexport für „{request_email}“ als erledigt markiert'),
+    privacy_data_export_removed: t('Removed data export request for "{user_email}"', 'Anfrage zum Datenexport für „{user_email}“ entfernt'),
+    data_erasure_request_added: t('Added personal data erasure request for "{user_email}"', 'Anfrage zur Löschung personenbezogener Daten für „{user_email}“ hinzugefügt'),
+    data_erasure_request_confirmed: t('Confirmed personal data erasure request for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ bestätigt'),
+    data_erasure_request_completed: t('Marked personal data erasure request as complete for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ als erledigt markiert'),
+    data_erasure_request_removed: t('Removed personal data removal request for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ entfernt'),
+    data_erasure_erasure_erased: t('Erased personal data for "{user_email}"', 'Personenbezogene Daten für „{user_email}“ gelöscht'),
+  },
+});
+
+export const roleCapabilityLogger = logger({
+  slug: 'SimpleRoleCapabilityLogger',
+  name: t('Role & Capability Logger', 'Rollen- und Rechte-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    role_created: t('Created role "{role_name}" ({role_slug}) with {cap_count} capabilities', 'Rolle „{role_name}“ ({role_slug}) mit {cap_count} Rechten erstellt'),
+    role_deleted: t('Deleted role "{role_name}" ({role_slug})', 'Rolle „{role_name}“ ({role_slug}) gelöscht'),
+    role_caps_added: t('Added {cap_count} capabilities to role "{role_name}": {capabilities}', '{cap_count} Rechte zu Rolle „{role_name}“ hinzugefügt: {capabilities}'),
+    role_caps_removed: t('Removed {cap_count} capabilities from role "{role_name}": {capabilities}', '{cap_count} Rechte von Rolle „{role_name}“ entfernt: {capabilities}'),
+    role_display_name_changed: t('Changed display name for role "{role_slug}" from "{old_name}" to "{new_name}"', 'Anzeigename der Rolle „{role_slug}“ von „{old_name}“ zu „{new_name}“ geändert'),
+  },
+});
+
+export const siteHealthLogger = logger({
+  slug: 'SiteHealthLogger',
+  name: t('Site Health Logger', 'Website-Zustand-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    site_health_issue_detected: t('Detected Site Health issue: {site_health_label}', 'Problem im Website-Zustand erkannt: {site_health_label}'),
+    site_health_issue_resolved: t('Resolved Site Health issue: {site_health_label}', 'Problem im Website-Zustand behoben: {site_health_label}'),
+    site_health_issue_changed: t('Changed Site Health issue severity: {site_health_label}', 'Schweregrad eines Problems im Website-Zustand geändert: {site_health_label}'),
+  },
+});
+
+export const themeLogger = logger({
+  slug: 'SimpleThemeLogger',
+  name: t('Theme Logger', 'Theme-Protokoll'),
+  via: null,
+  capability: 'edit_theme_options',
+  messages: {
+    theme_switched: t('Switched theme to "{theme_name}" from "{prev_theme_name}"', 'Theme von „{prev_theme_name}“ zu „{theme_name}“ gewechselt'),
+    theme_installed: t('Installed theme "{theme_name}" by {theme_author}', 'Theme „{theme_name}“ von {theme_author} installiert'),
+    theme_deleted: t('Deleted theme "{theme_name}"', 'Theme „{theme_name}“ gelöscht'),
+    theme_updated: t('Updated theme "{theme_name}"', 'Theme „{theme_name}“ aktualisiert'),
+    theme_update_failed: t('Failed to update theme "{theme_name}"', 'Aktualisierung von Theme „{theme_name}“ fehlgeschlagen'),
+    appearance_customized: t('Customized theme appearance "{setting_id}"', 'Theme-Darstellung „{setting_id}“ angepasst'),
+    widget_removed: t('Removed widget "{widget_id_base}" from sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ aus Seitenleiste „{sidebar_id}“ entfernt'),
+    widget_added: t('Added widget "{widget_id_base}" to sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ zu Seitenleiste „{sidebar_id}“ hinzugefügt'),
+    widget_order_changed: t('Changed widget order "{widget_id_base}" in sidebar "{sidebar_id}"', 'Reihenfolge von Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert'),
+    widget_edited: t('Changed widget "{widget_id_base}" in sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert'),
+    custom_background_changed: t('Changed settings for the theme custom background', 'Einstellungen für den Theme-Hintergrund geändert'),
+  },
+});
+
+export const translationsLogger = logger({
+  slug: 'SH_Translations_Logger',
+  name: t('Translation Logger', 'Übersetzungs-Protokoll'),
+  via: null,
+  capability: 'manage_options',
+  messages: {
+    translations_updated: t('Updated translations for "{name}" ({language})', 'Übersetzungen für „{name}“ ({language}) aktualisiert'),
+  },
+});

@@ -1,0 +1,40 @@
+import { logger, t } from './define.ts';
+
+/** Logins, failed logins, users and application passwords. Written by the auth code. */
+export const userLogger = logger({
+  slug: 'SimpleUserLogger',
+  name: t('User Logger', 'Benutzer-Protokoll'),
+  via: null,
+  capability: 'edit_users',
+  messages: {
+    user_login_failed: t('Failed to login with username "{login}" (incorrect password entered)', 'Anmeldung mit Benutzername „{login}“ fehlgeschlagen (falsches Passwort eingegeben)'),
+    user_unknown_login_failed: t('Failed to login with username "{failed_username}" (username does not exist)', 'Anmeldung mit Benutzername „{failed_username}“ fehlgeschlagen (Benutzername existiert nicht)'),
+    user_logged_in: t('Logged in', 'Angemeldet'),
+    user_unknown_logged_in: t('Unknown user logged in', 'Unbekannter Benutzer angemeldet'),
+    user_logged_out: t('Logged out', 'Abgemeldet'),
+    user_updated_profile: t('Edited the profile for user "{edited_user_login}" ({edited_user_email})', 'Profil von Benutzer „{edited_user_login}“ ({edited_user_email}) bearbeitet'),
+    user_created: t('Created user {created_user_login} ({created_user_email}) with role {created_user_role}', 'Benutzer {created_user_login} ({created_user_email}) mit Rolle {created_user_role} angelegt'),
+    user_deleted: t('Deleted user {deleted_user_login} ({deleted_user_email})', 'Benutzer {deleted_user_login} ({deleted_user_email}) gelöscht'),
+    user_password_reseted: t('Reset their password', 'Eigenes Passwort zurückgesetzt'),
+    user_requested_password_reset_link: t("Requested a password reset link for user with login '{user_login}' and email '{user_email}'", "Link zum Zurücksetzen des Passworts für Benutzer mit Login '{user_login}' und E-Mail '{user_email}' angefordert"),
+    user_session_destroy_others: t('Logged out from all other sessions', 'Von allen anderen Sitzungen abgemeldet'),
+    user_session_destroy_everywhere: t('Logged out "{user_display_name}" from all sessions', '„{user_display_name}“ von allen Sitzungen abgemeldet'),
+    user_role_updated: t('Changed role for user "{edited_user_login}" to "{new_role}" from "{old_role}"', 'Rolle von Benutzer „{edited_user_login}“ von „{old_role}“ zu „{new_role}“ geändert'),
+    user_role_added: t('Added role(s) "{roles}" to user "{edited_user_login}"', 'Rolle(n) „{roles}“ zu Benutzer „{edited_user_login}“ hinzugefügt'),
+    user_role_removed: t('Removed role(s) "{roles}" from user "{edited_user_login}"', 'Rolle(n) „{roles}“ von Benutzer „{edited_user_login}“ entfernt'),
+    user_admin_email_confirm_correct_clicked: t('Verified that administration email for website is correct', 'Bestätigt, dass die Administrations-E-Mail der Website korrekt ist'),
+    user_application_password_created: t('Added application password "{application_password_name}" for user "{edited_user_login}"', 'Anwendungspasswort „{application_password_name}“ für Benutzer „{edited_user_login}“ hinzugefügt'),
+    user_application_password_revoked: t('Revoked application password "{application_password_name}" for user "{edited_user_login}"', 'Anwendungspasswort „{application_password_name}“ für Benutzer „{edited_user_login}“ widerrufen'),
+    user_admin_page_access_denied: t('Attempted to access restricted admin page "{admin_page}"', 'Versuchter Zugriff auf gesperrte Admin-Seite „{admin_page}“'),
+  },
+  searchLabels: [
+    { label: t('All user activity', 'Alle Benutzeraktivitäten'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_logged_in', 'user_unknown_logged_in', 'user_logged_out', 'user_updated_profile', 'user_created', 'user_deleted', 'user_password_reseted', 'user_requested_password_reset_link', 'user_session_destroy_others', 'user_session_destroy_everywhere', 'user_role_updated', 'user_role_added', 'user_role_removed', 'user_application_password_created', 'user_application_password_revoked'] },
+    { label: t('Successful user logins', 'Erfolgreiche Anmeldungen'), messageKeys: ['user_logged_in', 'user_unknown_logged_in'] },
+    { label: t('Failed user logins', 'Fehlgeschlagene Anmeldungen'), messageKeys: ['user_login_failed', 'user_unknown_login_failed'] },
+    { label: t('User logouts', 'Abmeldungen'), messageKeys: ['user_logged_out'] },
+    { label: t('Created users', 'Angelegte Benutzer'), messageKeys: ['user_created'] },
+    { label: t('User profile updates', 'Profiländerungen'), messageKeys: ['user_updated_profile'] },
+    { label: t('User deletions', 'Gelöschte Benutzer'), messageKeys: ['user_deleted'] },
+    { label: t('Application passwords', 'Anwendungspasswörter'), messageKeys: ['user_application_password_created', 'user_application_password_revoked'] },
+  ],
+});

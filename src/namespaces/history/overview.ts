@@ -1,0 +1,174 @@
+// Small read models of history/v1: search options, user and initiator cards, user search.
+import { sql } from 'kysely';
+import type { AppServices } from '../../app.ts';
+import type { AuthUser } from '../../auth/types.ts';
+import type { Lang } from '../../rest/types.ts';
+import { RestError } from '../../rest/types.ts';
+import type { Initiator } from '../../site/activity.ts';
+import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
+import { escapeLike, filterCondition, type EventFilter } from './filters.ts';
+import { countEvents } from './events.ts';
+import { gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
+import { FAILED_LOGIN_LIMIT } from './activity.ts';
+import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
+import { addDays, startOfDayUtc, todayIn } from './site-time.ts';
+
+export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
+  cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },
+  web_user: { en: 'Anonymous web user', de: 'Anonymer Web-Besucher' },
+  cms: { en: 'CMS', de: 'CMS' },
+  cms_cli: { en: 'CMS CLI', de: 'CMS-Kommandozeile' },
+  other: { en: 'Other', de: 'Sonstige' },
+};
+
+async function countSince(app: AppServices, scope: LoggerScope, from: string | undefined, extra: Partial<EventFilter> = {}): Promise<number> {
+  const cond = filterCondition({ scope, ...(from ? { dateFrom: from } : {}), ...extra });
+  return cond ? countEvents(app, cond) : 0;
+}
+
+/** Start (UTC) of today and of the day six days ago, site time. */
+function dayStarts(app: AppServices): { today: string; week: string } {
+  const zone = app.options.get('timezone_string');
+  const today = todayIn(zone);
+  return { today: startOfDayUtc(zone, today), week: startOfDayUtc(zone, addDays(today, -6)) };
+}
+
+/** Distinct `YYYY-MM` months (UTC dates) with events, newest first: one index seek per month. */
+async function monthsWithEvents(app: AppServices, scope: LoggerScope): Promise<string[]> {
+  const months: string[] = [];
+  const base = filterCondition({ scope });
+  if (!base) return months;
+  let before: string | null = null;
+  for (let i = 0; i < 600; i++) {
+    let q = app.db.selectFrom('history_events').select(sql<string | null>`max(${sql.ref('date')})`.as('d')).where(base);
+    if (before) q = q.where('date', '<', before);
+    const row = await q.executeTakeFirst();
+    if (!row?.d) break;
+    const month = row.d.slice(0, 7);
+    months.push(month);
+    before = `${month}-01 00:00:00`;
+  }
+  return months;
+}
+
+export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang) {
+  const scope = loggerScope(user);
+  const zone = app.options.get('timezone_string');
+  const today = todayIn(zone);
+  const pagerSize = 20;
+  // daysToShow: the smallest window (1, 7, 14, 30 days) with at least 20 pages of occasions.
+  const distinctOccasions = async (days: number) => {
+    const cond = filterCondition({ scope, dateFrom: startOfDayUtc(zone, addDays(today, -(days - 1))) });
+    if (!cond) return 0;
+    const row = await app.db
+      .selectFrom('history_events')
+      .select(sql<number>`count(distinct ${sql.ref('occasions_id')})`.as('n'))
+      .where(cond)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const arr: { daysToShow: number; numPages: number }[] = [];
+  let daysToShow = 1;
+  for (const days of [1, 7, 14, 30]) {
+    const pages = (await distinctOccasions(days)) / pagerSize;
+    arr.push({ daysToShow: days, numPages: pages });
+    daysToShow = days;
+    if (pages >= 20) break;
+  }
+  if (daysToShow === 30 && (arr.at(-1)?.numPages ?? 0) > 1000) daysToShow = 14;
+  const starts = dayStarts(app);
+  const base = `${app.config.siteUrl}/cms-admin/admin.php`;
+  return {
+    dates: {
+      arr_days_and_pages: arr,
+      daysToShow,
+      result_months: (await monthsWithEvents(app, scope)).map((yearMonth) => ({ yearMonth })),
+    },
+    loggers: allLoggers()
+      .filter((def) => scope.all || scope.slugs.includes(def.slug))
+      .map((def) => ({ slug: def.slug, name: def.name[lang], search_data: searchDataOf(def, lang) })),
+    initiators: (Object.keys(INITIATOR_LABELS) as Initiator[]).map((value) => ({ value, label: INITIATOR_LABELS[value][lang] })),
+    pager_size: { page: pagerSize, dashboard: 5 },
+    new_events_check_interval: 10000,
+    maps_api_key: '',
+    addons: { addons: [], has_extended_settings_add_on: false, has_premium_add_on: false },
+    has_failed_login_limit: true,
+    failed_login_limit_threshold: FAILED_LOGIN_LIMIT,
+    failed_login_suppressed_count: await readCounter(app.db, COUNTER_SUPPRESSED_FAILED_LOGINS),
+    experimental_features_enabled: false,
+    events_admin_page_url: historyAdminUrl(app),
+    settings_page_url: `${base}?page=history_settings_page`,
+    stats_page_url: `${base}?page=history_stats_page`,
+    current_user_id: user.id,
+    current_user_can_manage_options: user.can('manage_options'),
+    stats: {
+      num_events_today: await countSince(app, scope, starts.today),
+      num_events_last_7_days: await countSince(app, scope, starts.week),
+    },
+  };
+}
+
+function searchDataOf(def: ReturnType<typeof allLoggers>[number], lang: Lang): Record<string, unknown> | unknown[] {
+  const labels = def.searchLabels ?? [];
+  if (!labels.length) return [];
+  const options = (keys: string[]) => keys.map((k) => `${def.slug}:${k}`);
+  const [first, ...rest] = labels;
+  return {
+    search: { label: first.label[lang], options: options(first.messageKeys) },
+    search_options: rest.map((s) => ({ label: s.label[lang], options: options(s.messageKeys) })),
+  };
+}
+
+/** GET /search-user?q=: up to 20 users, raw records with string values. */
+export async function searchUsers(app: AppServices, q: string) {
+  const term = q.trim();
+  const like = `%${escapeLike(term.toLowerCase())}%`;
+  const lower = (col: string) => sql<string>`lower(${sql.ref(col)})`;
+  let query = app.db.selectFrom('users').select(['id', 'login', 'email', 'display_name']);
+  if (term.includes('@')) {
+    query = query.where(sql<boolean>`${lower('email')} like ${like} escape '\\'`);
+  } else if (/^\d+$/.test(term)) {
+    query = query.where((eb) => eb.or([sql<boolean>`${lower('login')} like ${like} escape '\\'`, eb('id', '=', Number(term))]));
+  } else {
+    query = query.where((eb) =>
+      eb.or(['login', 'email', 'display_name'].map((col) => sql<boolean>`${lower(col)} like ${like} escape '\\'`)),
+    );
+  }
+  const rows = await query.orderBy('login').limit(20).execute();
+  return rows.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name }));
+}
+
+export async function userCard(app: AppServices, userId: number, viewer: AuthUser, lang: Lang) {
+  const user = await app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new RestError('rest_user_not_found', lang === 'de' ? 'Benutzer nicht gefunden.' : 'User not found.', 404);
+  const profile = viewer.can('edit_users') ? userProfileUrl(app, user.id) : '';
+  return {
+    user_id: user.id,
+    display_name: user.display_name,
+    user_login: user.login,
+    user_email: user.email,
+    avatar_url: gravatarUrl(user.email, 96),
+    profile_url: profile,
+    roles: [user.role],
+    has_premium_add_on: false,
+    details: [],
+    actions: profile ? [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }] : [],
+  };
+}
+
+export async function initiatorCard(app: AppServices, type: Initiator, viewer: AuthUser, lang: Lang) {
+  const scope = loggerScope(viewer);
+  const starts = dayStarts(app);
+  const only = { initiators: [type] };
+  const stat = (key: string, en: string, de: string, value: number) => ({ key, label: lang === 'de' ? de : en, value, type: 'stat' });
+  return {
+    initiator: type,
+    has_premium_add_on: false,
+    details: [
+      stat('events_today', 'Today', 'Heute', await countSince(app, scope, starts.today, only)),
+      stat('events_7_days', 'Last 7 days', 'Letzte 7 Tage', await countSince(app, scope, starts.week, only)),
+      stat('events_total', 'Total', 'Gesamt', await countSince(app, scope, undefined, only)),
+    ],
+    actions: [],
+  };
+}

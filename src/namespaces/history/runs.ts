@@ -1,0 +1,185 @@
+// Occasions of the whole log, maintained on write: every row knows whether it is the newest
+// row of a run of consecutive rows (date desc, id desc) with the same occasions id, and run
+// heads know the run's size. The unfiltered overview then pages through heads with an index
+// and reads its total from a counter instead of grouping a million rows per request.
+// Writers are serialised (SQLite has one writer; PostgreSQL takes an advisory lock).
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../../db/index.ts';
+import { addToCounter, COUNTER_CHANGES } from './store.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const COUNTER_RUN_HEADS = 'run_heads';
+
+interface Pos {
+  id: number;
+  date: string;
+}
+interface RunRow extends Pos {
+  occasions_id: string;
+  run_head: number;
+  run_size: number;
+}
+
+const COLUMNS = ['id', 'date', 'occasions_id', 'run_head', 'run_size'] as const;
+
+/** `(date, id) <op> (p.date, p.id)`: a row-value comparison both databases serve from the (date, id) index. */
+function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
+  return sql<boolean>`(${sql.ref('date')}, ${sql.ref('id')}) ${sql.raw(op)} (${p.date}, ${p.id})`;
+}
+
+/** Serialises run maintenance between concurrent writers (PostgreSQL; SQLite has one writer). */
+export async function lockRuns(tx: Transaction<Database>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(73110017)`.execute(tx);
+}
+
+async function newerNeighbour(db: Db, p: Pos): Promise<RunRow | undefined> {
+  return db
+    .selectFrom('history_events')
+    .select(COLUMNS)
+    .where(pos('>', p))
+    .orderBy('date', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+async function olderNeighbour(db: Db, p: Pos): Promise<RunRow | undefined> {
+  return db
+    .selectFrom('history_events')
+    .select(COLUMNS)
+    .where(pos('<', p))
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The head of the run containing `p`: the nearest head at or above it. */
+async function headAtOrAbove(db: Db, p: Pos): Promise<RunRow> {
+  return db
+    .selectFrom('history_events')
+    .select(COLUMNS)
+    .where('run_head', '=', 1)
+    .where(pos('>=', p))
+    .orderBy('date', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+}
+
+async function setRun(db: Db, id: number, head: number, size: number): Promise<void> {
+  await db.updateTable('history_events').set({ run_head: head, run_size: size }).where('id', '=', id).execute();
+}
+
+/** Links a freshly inserted row (inserted with run_head 1, run_size 1) into the runs. */
+export async function linkIntoRuns(db: Db, x: Pos & { occasions_id: string }): Promise<void> {
+  const newer = await newerNeighbour(db, x);
+  const older = await olderNeighbour(db, x);
+  let heads = 0;
+  if (newer && newer.occasions_id === x.occasions_id) {
+    // X continues the run above it: that run's head grows by one.
+    await setRun(db, x.id, 0, 1);
+    const head = await headAtOrAbove(db, newer);
+    await setRun(db, head.id, 1, head.run_size + 1);
+  } else if (older && older.occasions_id === x.occasions_id) {
+    // X becomes the new head of the run below it (whose head `older` was).
+    await setRun(db, older.id, 0, older.run_size);
+    await setRun(db, x.id, 1, older.run_size + 1);
+  } else {
+    heads += 1; // a run of its own
+    if (newer && older && newer.occasions_id === older.occasions_id) {
+      // X splits a run in two: `older` heads the lower part.
+      const head = await headAtOrAbove(db, newer);
+      const upper = await db
+        .selectFrom('history_events')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(pos('>=', newer))
+        .where(pos('<=', head))
+        .executeTakeFirstOrThrow();
+      const upperSize = Number(upper.n);
+      await setRun(db, head.id, 1, upperSize);
+      await setRun(db, older.id, 1, head.run_size - upperSize);
+      heads += 1;
+    }
+  }
+  if (heads) await addToCounter(db, COUNTER_RUN_HEADS, heads);
+}
+
+/** The newest row of the log, if any. */
+export async function newestRow(db: Db): Promise<RunRow | undefined> {
+  return db.selectFrom('history_events').select(COLUMNS).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/**
+ * Run fields for rows that will be inserted in this order, all newer than `newest` (the
+ * current newest row): returns each row's [run_head, run_size], whether `newest` stops being
+ * a head, and the change of the number of heads.
+ */
+export function runsForAppend(newest: RunRow | undefined, occasions: string[]): { runs: [number, number][]; demoteNewest: boolean; headsDelta: number } {
+  const runs: [number, number][] = [];
+  let prevOcc = newest?.occasions_id;
+  let prevSize = newest?.run_size ?? 0;
+  let headsDelta = 0;
+  const demoteNewest = occasions.length > 0 && newest !== undefined && occasions[0] === newest.occasions_id;
+  if (demoteNewest) headsDelta -= 1;
+  occasions.forEach((occ, i) => {
+    const size = occ === prevOcc ? prevSize + 1 : 1;
+    const head = i === occasions.length - 1 || occasions[i + 1] !== occ ? 1 : 0;
+    runs.push([head, size]);
+    headsDelta += head;
+    prevOcc = occ;
+    prevSize = size;
+  });
+  return { runs, demoteNewest, headsDelta };
+}
+
+/** Recomputes every row's run fields and the head counter (after bulk writes out of order). */
+export async function rebuildRuns(db: Kysely<Database>): Promise<void> {
+  const CHUNK = 20000;
+  let after: Pos | null = null;
+  let prev: { id: number; occ: string; size: number; head: number; storedSize: number } | null = null;
+  let heads = 0;
+  const changes = new Map<number, [number, number]>();
+  const flush = async () => {
+    if (!changes.size) return;
+    const entries = [...changes];
+    changes.clear();
+    await db.transaction().execute(async (tx) => {
+      for (const [id, [head, size]] of entries) await setRun(tx, id, head, size);
+    });
+  };
+  for (;;) {
+    let q = db.selectFrom('history_events').select(COLUMNS).orderBy('date', 'asc').orderBy('id', 'asc').limit(CHUNK);
+    if (after) {
+      const a: Pos = after;
+      q = q.where(pos('>', a));
+    }
+    const rows = await q.execute();
+    if (!rows.length) break;
+    for (const row of rows) {
+      // The previous (older) row is a head unless this row continues its run.
+      if (prev) {
+        const continues = prev.occ === row.occasions_id;
+        const head = continues ? 0 : 1;
+        if (head !== prev.head || (head === 1 && prev.size !== prev.storedSize)) changes.set(prev.id, [head, head ? prev.size : 0]);
+        heads += head;
+      }
+      const size: number = prev && prev.occ === row.occasions_id ? prev.size + 1 : 1;
+      prev = { id: row.id, occ: row.occasions_id, size, head: row.run_head, storedSize: row.run_size };
+    }
+    after = rows[rows.length - 1];
+    if (changes.size > 5000) await flush();
+  }
+  if (prev) {
+    if (prev.head !== 1 || prev.size !== prev.storedSize) changes.set(prev.id, [1, prev.size]);
+    heads += 1;
+  }
+  await flush();
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('history_counters').where('name', '=', COUNTER_RUN_HEADS).execute();
+    await addToCounter(tx, COUNTER_RUN_HEADS, heads);
+    await addToCounter(tx, COUNTER_CHANGES, 1);
+  });
+}

@@ -1,0 +1,145 @@
+// GET /support-info and /support-info/health-check: what a support request needs to know
+// about this installation, as data and as plain text.
+import os from 'node:os';
+import { sql } from 'kysely';
+import type { AppServices } from '../../app.ts';
+import { utcNow, utcToZone } from '../../site/time.ts';
+import { allLoggers } from './catalogue.ts';
+import { COUNTER_TOTAL, readCounter } from './store.ts';
+import { BACKFILL_DAYS } from './backfill.ts';
+
+const VERSION = '0.1.0';
+const TABLES = ['history_events', 'history_contexts'] as const;
+
+export function healthCheck(app: AppServices) {
+  return { status: 'ok', timestamp: utcToZone(utcNow(), app.options.get('timezone_string')) };
+}
+
+async function databaseVersion(app: AppServices): Promise<string> {
+  if (app.dialect === 'sqlite') {
+    const row = await sql<{ v: string }>`select sqlite_version() as v`.execute(app.db);
+    return `SQLite ${row.rows[0]?.v ?? ''}`.trim();
+  }
+  const row = await sql<{ v: string }>`show server_version`.execute(app.db);
+  const first = row.rows[0] as Record<string, string> | undefined;
+  return `PostgreSQL ${first ? Object.values(first)[0] : ''}`.trim();
+}
+
+/** Bytes used by one table (with its indexes), or null when the engine cannot say. */
+async function tableBytes(app: AppServices, table: string): Promise<number | null> {
+  try {
+    if (app.dialect === 'postgres') {
+      const r = await sql<{ n: number }>`select pg_total_relation_size(to_regclass(${table})) as n`.execute(app.db);
+      return Number(r.rows[0]?.n ?? 0);
+    }
+    const r = await sql<{ n: number }>`select sum(pgsize) as n from dbstat where name = ${table} or tbl_name = ${table}`.execute(app.db);
+    return Number(r.rows[0]?.n ?? 0);
+  } catch {
+    return null;
+  }
+}
+
+async function databaseBytes(app: AppServices): Promise<number | null> {
+  try {
+    if (app.dialect === 'postgres') {
+      const r = await sql<{ n: number }>`select pg_database_size(current_database()) as n`.execute(app.db);
+      return Number(r.rows[0]?.n ?? 0);
+    }
+    const r = await sql<{ n: number }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`.execute(app.db);
+    return Number(r.rows[0]?.n ?? 0);
+  } catch {
+    return null;
+  }
+}
+
+const mb = (bytes: number | null) => (bytes === null ? null : Math.round((bytes / 1048576) * 100) / 100);
+
+export async function supportInfo(app: AppServices, userAgent: string): Promise<{ info: SupportInfoData; plain_text: string }> {
+  const zone = app.options.get('timezone_string');
+  const tableStats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }> = {};
+  for (const table of TABLES) {
+    const row = await app.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    tableStats[table] = { table_name: table, size_in_mb: mb(await tableBytes(app, table)), num_rows: Number(row.n) };
+  }
+  const oldest = await app.db.selectFrom('history_events').selectAll().orderBy('date', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+  const perLogger = await app.db
+    .selectFrom('history_events')
+    .select(['logger', sql<number>`count(*)`.as('n')])
+    .groupBy('logger')
+    .execute();
+  const counts = new Map(perLogger.map((r) => [r.logger, Number(r.n)]));
+  const slugs = new Set([...allLoggers().map((d) => d.slug), ...counts.keys()]);
+  const loggers = [...slugs].map((slug) => ({ slug, count: counts.get(slug) ?? 0 })).sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : 1));
+  const memory = process.memoryUsage();
+  const warnings: string[] = [];
+  if (os.freemem() < 256 * 1048576) warnings.push('Less than 256 MB of free system memory.');
+
+  const info: SupportInfoData = {
+    cms: {
+      version: VERSION,
+      multisite: 'No',
+      locale: 'en_US, de_DE',
+      timezone: zone,
+      site_url: app.config.siteUrl,
+      https: app.config.siteUrl.startsWith('https:') ? 'Yes' : 'No',
+      log_level: app.log.level,
+    },
+    server: {
+      node_version: process.version,
+      platform: `${os.type()} ${os.release()} (${process.arch})`,
+      database: await databaseVersion(app),
+      database_location: app.dbHandle.location,
+      database_size_in_mb: mb(await databaseBytes(app)),
+      memory_rss_in_mb: mb(memory.rss),
+      heap_used_in_mb: mb(memory.heapUsed),
+      cpus: os.cpus().length,
+      uptime_seconds: Math.round(process.uptime()),
+    },
+    history: {
+      version: VERSION,
+      premium: 'Not active',
+      total_events: await readCounter(app.db, COUNTER_TOTAL),
+      table_stats: tableStats,
+      oldest_event: oldest ?? false,
+      db_engine: app.dialect,
+      retention_days: 'Forever (no auto-cleanup)',
+      backfill_days: BACKFILL_DAYS,
+      items_per_page: 20,
+    },
+    warnings,
+    loggers,
+    browser: { user_agent: userAgent },
+  };
+  return { info, plain_text: supportText(info) };
+}
+
+interface SupportInfoData {
+  cms: Record<string, unknown>;
+  server: Record<string, unknown>;
+  history: Record<string, unknown> & { table_stats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }> };
+  warnings: string[];
+  loggers: { slug: string; count: number }[];
+  browser: { user_agent: string };
+}
+
+function supportText(info: SupportInfoData): string {
+  const lines: string[] = ['=== History Support Info ===', `Generated: ${utcNow()} UTC`, ''];
+  if (info.warnings.length) lines.push('=== ⚠ Warnings ===', ...info.warnings.map((w) => `- ${w}`), '');
+  const section = (title: string, values: Record<string, unknown>) => {
+    lines.push(`=== ${title} ===`);
+    for (const [k, v] of Object.entries(values)) {
+      if (v !== null && typeof v === 'object') continue;
+      lines.push(`${k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}: ${v ?? 'Unknown'}`);
+    }
+    lines.push('');
+  };
+  section('CMS', info.cms);
+  section('Server', info.server);
+  section('History', info.history);
+  lines.push('=== Database Tables ===');
+  for (const t of Object.values(info.history.table_stats)) lines.push(`- ${t.table_name}: ${t.num_rows} rows, ${t.size_in_mb ?? '?'} MB`);
+  lines.push('', `=== Loggers (${info.loggers.length}) ===`);
+  for (const l of info.loggers) lines.push(`- ${l.slug}: ${l.count}`);
+  lines.push('', '=== Browser ===', `User agent: ${info.browser.user_agent}`);
+  return lines.join('\n');
+}

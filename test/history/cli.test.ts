@@ -1,0 +1,72 @@
+// The `events` CLI commands, the generator and the demo seed.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { sql } from 'kysely';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { eventsBackfillCommand, eventsGenerateCommand } from '../../src/cli/commands/events.ts';
+import type { CliContext } from '../../src/cli/command.ts';
+import { CliError } from '../../src/cli/command.ts';
+import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
+import { listEvents } from '../../src/namespaces/history/events.ts';
+import { fixtureUser } from './fixture.ts';
+
+function context(t: TestApp): CliContext & { out: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let text = '';
+  stdout.on('data', (c: Buffer) => (text += c.toString()));
+  stderr.resume();
+  return { config: t.config, openApp: async () => t.app, stdout, stderr, out: () => text };
+}
+
+const count = async (t: TestApp) => Number((await t.app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+
+for (const target of dbTargets()) {
+  describe(`events CLI and generator (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    test('events generate --count N --days D', async () => {
+      const ctx = context(t);
+      assert.equal(await eventsGenerateCommand.run(['--count', '1234', '--days', '3'], ctx), 0);
+      assert.equal(await count(t), 1234);
+      assert.match(ctx.out(), /Added 1234 events over the last 3 days/);
+      const dates = await t.app.db.selectFrom('history_events').select([sql<string>`min(${sql.ref('date')})`.as('a'), sql<string>`max(${sql.ref('date')})`.as('b')]).executeTakeFirstOrThrow();
+      const span = (Date.parse(dates.b.replace(' ', 'T') + 'Z') - Date.parse(dates.a.replace(' ', 'T') + 'Z')) / 86_400_000;
+      assert.ok(span > 2.5 && span <= 3, `spread over ${span} days`);
+      // Realistic: several loggers, grouped occasions, readable messages.
+      const admin = await fixtureUser(t.app, 'cliadmin', 'administrator');
+      const page = await listEvents(t.app, { per_page: 100 }, { user: admin, lang: 'en' });
+      assert.ok(new Set(page.items.map((i) => i.logger)).size >= 5);
+      assert.ok(page.items.some((i) => i.subsequent_occasions_count > 1));
+      assert.ok(page.items.every((i) => !/\{\w+\}/.test(i.message)), 'every placeholder filled');
+    });
+
+    test('bad arguments are one-line errors', async () => {
+      const ctx = context(t);
+      await assert.rejects(eventsGenerateCommand.run([], ctx), CliError);
+      await assert.rejects(eventsGenerateCommand.run(['--count', 'lots'], ctx), /positive whole number/);
+      await assert.rejects(eventsGenerateCommand.run(['--count', '5', '--days', '0'], ctx), /positive whole number/);
+    });
+
+    test('demo seed writes a few hundred events once', async () => {
+      const before = await count(t);
+      assert.equal(await seedDemo(t.app), DEMO_EVENT_COUNT);
+      assert.equal(await seedDemo(t.app), 0);
+      assert.equal(await count(t), before + DEMO_EVENT_COUNT);
+    });
+
+    test('events backfill imports users once', async () => {
+      const ctx = context(t);
+      assert.equal(await eventsBackfillCommand.run([], ctx), 0);
+      assert.match(ctx.out(), /user: 1 of 1 in the log/);
+      const created = await listEvents(t.app, { messages: ['SimpleUserLogger:user_created'], ungrouped: true }, { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
+      assert.equal(created.items.length, 1);
+      assert.equal(created.items[0].backfilled, true);
+    });
+  });
+}

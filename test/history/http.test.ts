@@ -1,0 +1,308 @@
+// history/v1 over HTTP: permissions per role, every documented error, writes, previews.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import { SMTPServer } from 'smtp-server';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { userWithRole } from '../support/http.ts';
+import { buildServer } from '../../src/server/http.ts';
+import type { Role } from '../../src/auth/roles.ts';
+
+const BASE = '/en/cms-json/history/v1';
+
+for (const target of dbTargets()) {
+  describe(`history/v1 over HTTP (${target.name})`, () => {
+    let t: TestApp;
+    let server: FastifyInstance;
+    let smtp: SMTPServer;
+    const mails: string[] = [];
+    const auth: Partial<Record<Role, string>> = {};
+    const emails: Partial<Record<Role, string>> = {};
+
+    before(async () => {
+      smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS', 'AUTH'],
+        onData(stream, _session, done) {
+          let data = '';
+          stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
+          stream.on('end', () => {
+            mails.push(data);
+            done();
+          });
+        },
+      });
+      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+      const port = (smtp.server.address() as AddressInfo).port;
+      t = await createTestApp(target, { SMTP_URL: `smtp://127.0.0.1:${port}` });
+      server = await buildServer(t.app);
+      for (const role of ['administrator', 'editor', 'author', 'subscriber'] as Role[]) {
+        const u = await userWithRole(t.app, role);
+        auth[role] = u.authorization;
+        emails[role] = u.user.email;
+      }
+    });
+    after(async () => {
+      await server.close();
+      await t.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    });
+
+    const call = async (method: 'GET' | 'POST', url: string, role: Role | null, payload?: Record<string, unknown>) => {
+      const headers: Record<string, string> = {};
+      if (role) headers.authorization = auth[role]!;
+      if (payload) headers['content-type'] = 'application/json';
+      const res = await server.inject({ method, url: BASE + url, headers, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
+      const body = res.headers['content-type']?.toString().includes('json') ? res.json() : res.body;
+      return { status: res.statusCode, body, headers: res.headers };
+    };
+
+    test('POST /events: 201, then readable as a custom entry by the administrator', async () => {
+      const r = await call('POST', '/events', 'administrator', { message: 'Hello <b>world</b>', note: 'Deployed', level: 'notice' });
+      assert.equal(r.status, 201);
+      assert.deepEqual(r.body, { message: 'Event logged successfully', data: { status: 201 } });
+      const list = await call('GET', '/events?loggers=CustomEntryLogger', 'administrator');
+      assert.equal(list.status, 200);
+      const item = list.body[0];
+      assert.equal(item.message, 'Added a custom entry: Hello <b>world</b>');
+      assert.equal(item.message_html, 'Added a custom entry: Hello &lt;b&gt;world&lt;/b&gt;');
+      assert.equal(item.loglevel, 'notice');
+      assert.equal(item.initiator, 'cms_user');
+      assert.equal(item.context._rest_api_request, '1');
+      assert.equal(item.context._server_remote_addr, '127.0.0.x');
+      assert.deepEqual(item.details_data, [{ title: null, items: [{ name: 'Entry notes', new_value: 'Deployed' }] }]);
+      assert.ok(list.headers['x-history-maxid']);
+      const dated = await call('POST', '/events', 'administrator', { message: 'Old', date: '2020-01-02 03:04:05' });
+      assert.equal(dated.status, 201);
+      const old = await call('GET', '/events?months=2020-01&ungrouped=1', 'administrator');
+      assert.equal(old.body[0].date_gmt, '2020-01-02 03:04:05');
+      const de = await call('GET', '/events?months=2020-01&i18n_language=de', 'administrator');
+      assert.equal(de.body[0].message, 'Eigener Eintrag hinzugefügt: Old');
+    });
+
+    test('POST /events errors', async () => {
+      const missing = await call('POST', '/events', 'administrator', { note: 'x' });
+      assert.equal(missing.status, 400);
+      assert.equal(missing.body.code, 'rest_missing_callback_param');
+      const level = await call('POST', '/events', 'administrator', { message: 'x', level: 'loud' });
+      assert.equal(level.status, 400);
+      assert.equal(level.body.code, 'rest_invalid_param');
+      const date = await call('POST', '/events', 'administrator', { message: 'x', date: '2024-01-15T14:30:00' });
+      assert.equal(date.status, 400);
+      assert.equal(date.body.code, 'rest_invalid_date');
+      assert.equal((await call('POST', '/events', 'editor', { message: 'x' })).body.code, 'rest_forbidden');
+      assert.equal((await call('POST', '/events', 'editor', { message: 'x' })).status, 403);
+      assert.equal((await call('POST', '/events', null, { message: 'x' })).status, 401);
+    });
+
+    test('GET /events: 401 anonymous, [] for a subscriber, surrounding needs manage_options', async () => {
+      const anon = await call('GET', '/events', null);
+      assert.equal(anon.status, 401);
+      assert.equal(anon.body.code, 'rest_forbidden_context');
+      const sub = await call('GET', '/events', 'subscriber');
+      assert.equal(sub.status, 200);
+      assert.deepEqual(sub.body, []);
+      assert.equal(sub.headers['x-wp-total'], '0');
+      const surround = await call('GET', '/events?surrounding_event_id=1', 'editor');
+      assert.equal(surround.status, 403);
+      assert.equal(surround.body.code, 'rest_forbidden');
+      const admin = await call('GET', '/events?surrounding_event_id=1&surrounding_count=1', 'administrator');
+      assert.equal(admin.status, 200);
+      assert.equal(admin.headers['x-history-centereventid'], '1');
+    });
+
+    test('GET /events: invalid parameters are 400 rest_invalid_param', async () => {
+      for (const query of [
+        'per_page=101', 'page=0', 'type=single', 'since_date=2024-01-01T00:00:00', 'since_date=2024-13-01%2000:00:00',
+        'date_from=yesterday-ish', 'date_to=2024-02-30', 'ip_address=1.2.3', 'ip_address=10.0.0.0/8', 'months=2025-13', 'dates=foo',
+        'dates=lastdays:0', 'initiator=wp_user', 'exclude_initiator=nobody', 'messages=nocolon', 'exclude_messages=Logger:',
+        'surrounding_count=51', 'context_filters=abc', 'include=abc', 'skip_count_query=maybe', 'users=x',
+      ]) {
+        const r = await call('GET', `/events?${query}`, 'administrator');
+        assert.equal(r.status, 400, query);
+        assert.equal(r.body.code, 'rest_invalid_param', query);
+        assert.equal(typeof r.body.data.params, 'object', query);
+      }
+      const ok = await call('GET', '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=1', 'administrator');
+      assert.equal(ok.status, 200);
+    });
+
+    test('has-updates needs since_id', async () => {
+      const r = await call('GET', '/events/has-updates', 'administrator');
+      assert.equal(r.status, 400);
+      assert.equal(r.body.code, 'rest_missing_callback_param');
+      const ok = await call('GET', '/events/has-updates?since_id=0', 'administrator');
+      assert.equal(ok.status, 200);
+      assert.equal(typeof ok.body.new_events_count, 'number');
+      assert.equal((await call('GET', '/events/has-updates?since_id=0', null)).status, 401);
+    });
+
+    test('single event, stick and unstick', async () => {
+      const list = await call('GET', '/events?loggers=CustomEntryLogger&ungrouped=1', 'administrator');
+      const id = list.body[0].id;
+      const one = await call('GET', `/events/${id}`, 'editor');
+      assert.equal(one.status, 200);
+      assert.equal(one.body.id, id);
+      assert.equal((await call('GET', `/events/${id}`, 'subscriber')).status, 403);
+      assert.equal((await call('GET', '/events/999999', 'administrator')).body.code, 'rest_event_invalid_id');
+      assert.equal((await call('GET', '/events/abc', 'administrator')).body.code, 'rest_no_route');
+
+      const notSticky = await call('POST', `/events/${id}/unstick`, 'administrator');
+      assert.equal(notSticky.status, 409);
+      assert.equal(notSticky.body.code, 'rest_event_not_sticky');
+      const stick = await call('POST', `/events/${id}/stick`, 'administrator');
+      assert.equal(stick.status, 200);
+      assert.equal(stick.body.sticky, true);
+      assert.equal((await call('POST', `/events/${id}/stick`, 'administrator')).status, 200, 'sticking twice is fine');
+      const sticky = await call('GET', '/events?only_sticky=1', 'editor');
+      assert.deepEqual(sticky.body.map((e: { id: number }) => e.id), [id]);
+      const unstick = await call('POST', `/events/${id}/unstick`, 'administrator');
+      assert.equal(unstick.status, 200);
+      assert.equal(unstick.body.sticky, false);
+      assert.equal((await call('POST', '/events/999999/stick', 'administrator')).status, 404);
+      const forbidden = await call('POST', `/events/${id}/stick`, 'editor');
+      assert.equal(forbidden.status, 403);
+      assert.equal(forbidden.body.code, 'rest_forbidden_context');
+    });
+
+    test('Link header of a middle page', async () => {
+      for (let i = 0; i < 3; i++) await call('POST', '/events', 'administrator', { message: `m${i}`, level: ['info', 'debug', 'info'][i] });
+      const r = await call('GET', '/events?per_page=1&page=2&ungrouped=1', 'administrator');
+      const link = String(r.headers.link);
+      assert.match(link, /\/en\/cms-json\/history\/v1\/events\?[^>]*page=1[^>]*>; rel="prev"/);
+      assert.match(link, /page=3[^>]*>; rel="next"/);
+      assert.match(link, /ungrouped=1/);
+    });
+
+    test('permissions of the other routes', async () => {
+      const expect: [string, Role | null, number][] = [
+        ['/backfill-status', 'subscriber', 200],
+        ['/backfill-status', null, 401],
+        ['/search-options', 'subscriber', 200],
+        ['/search-options', null, 401],
+        ['/search-user?q=a', 'administrator', 200],
+        ['/search-user?q=a', 'editor', 403],
+        ['/stats/summary', 'administrator', 200],
+        ['/stats/summary', 'editor', 403],
+        ['/stats/summary', null, 401],
+        ['/support-info', 'administrator', 200],
+        ['/support-info', 'editor', 403],
+        ['/support-info/health-check', 'administrator', 200],
+        ['/support-info/health-check', 'author', 403],
+        ['/users/1/card?id=1', 'editor', 200],
+        ['/users/1/card?id=1', 'author', 403],
+        ['/initiators/cms/card?type=cms', 'editor', 200],
+        ['/initiators/cms/card?type=cms', 'subscriber', 403],
+        ['/email-report/preview/html', 'editor', 403],
+        ['/email-report/preview/email', 'editor', 403],
+      ];
+      for (const [url, role, status] of expect) assert.equal((await call('GET', url, role)).status, status, `${url} as ${role}`);
+      const stats = await call('GET', '/stats/summary', 'editor');
+      assert.equal(stats.body.code, 'rest_forbidden_context');
+      const sub = await call('GET', '/search-options', 'subscriber');
+      assert.deepEqual(sub.body.loggers, []);
+      assert.equal(sub.body.current_user_can_manage_options, false);
+    });
+
+    test('cards and user search', async () => {
+      const admin = await call('GET', '/search-user?q=administrator', 'administrator');
+      assert.equal(admin.body.length, 1);
+      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name']);
+      assert.equal(typeof admin.body[0].ID, 'string');
+      const byMail = await call('GET', `/search-user?q=${encodeURIComponent(emails.editor!)}`, 'administrator');
+      assert.equal(byMail.body[0].user_email, emails.editor);
+      const empty = await call('GET', '/search-user?q=%20', 'administrator');
+      assert.equal(empty.status, 400);
+      assert.equal(empty.body.code, 'rest_invalid_param');
+      const id = Number(admin.body[0].ID);
+      const card = await call('GET', `/users/${id}/card?id=${id}`, 'editor');
+      assert.equal(card.body.user_id, id);
+      assert.equal(card.body.profile_url, '', 'editors cannot edit users');
+      assert.equal((await call('GET', '/users/99999/card?id=99999', 'editor')).body.code, 'rest_user_not_found');
+      assert.equal((await call('GET', '/users/1/card', 'editor')).body.code, 'rest_missing_callback_param');
+      const initiator = await call('GET', '/initiators/cms_user/card?type=cms', 'editor');
+      assert.equal(initiator.status, 400);
+      assert.equal((await call('GET', '/initiators/cms/card?type=cms_user', 'editor')).status, 400);
+      const web = await call('GET', '/initiators/web_user/card?type=web_user', 'administrator');
+      assert.deepEqual(web.body.details.map((d: { key: string }) => d.key), ['events_today', 'events_7_days', 'events_total']);
+    });
+
+    test('email preview as HTML and sent through SMTP', async () => {
+      await call('POST', '/events', 'administrator', { message: '<script>alert(1)</script>' });
+      const html = await call('GET', '/email-report/preview/html', 'administrator');
+      assert.equal(html.status, 200);
+      assert.match(String(html.headers['content-type']), /text\/html/);
+      assert.match(html.body, /^<!DOCTYPE html>/);
+      assert.match(html.body, /Website Activity Summary/);
+      assert.doesNotMatch(html.body, /<script>/);
+      const sent = await call('POST', '/email-report/preview/email', 'administrator');
+      assert.equal(sent.status, 200);
+      assert.deepEqual(sent.body, { success: true, message: `Test email sent successfully to ${emails.administrator}.` });
+      assert.equal(mails.length, 1);
+      assert.match(mails[0], new RegExp(`To: ${emails.administrator}`));
+      assert.match(mails[0], /Subject: Weekly Activity Summary for .* \(preview\)/);
+      const viaGet = await call('GET', '/email-report/preview/email', 'administrator');
+      assert.equal(viaGet.status, 200);
+      assert.equal(mails.length, 2);
+    });
+
+    test('backfill status: users imported once', async () => {
+      const first = await call('GET', '/backfill-status', 'administrator');
+      assert.equal(first.body.completed, true);
+      assert.equal(first.body.type_stats.user.available, 4);
+      assert.equal(first.body.type_stats.user.imported, 4);
+      assert.equal(first.body.type_stats.user.missed_label, '0 more users');
+      const backfilled = await call('GET', '/events?ungrouped=1&messages=SimpleUserLogger:user_created', 'administrator');
+      assert.equal(backfilled.body.length, 4);
+      assert.ok(backfilled.body.every((e: { backfilled: boolean; initiator: string }) => e.backfilled && e.initiator === 'cms'));
+      await call('GET', '/backfill-status', 'administrator');
+      const again = await call('GET', '/events?ungrouped=1&messages=SimpleUserLogger:user_created', 'administrator');
+      assert.equal(again.body.length, 4, 'runs once');
+    });
+
+    test('stats and support info shapes', async () => {
+      const summary = await call('GET', '/stats/summary', 'administrator');
+      assert.deepEqual(Object.keys(summary.body), ['date_range', 'total_events', 'total_events_since_install', 'totals']);
+      assert.equal(summary.body.date_range.to - summary.body.date_range.from + 1 >= 29 * 86400, true);
+      assert.ok(summary.body.totals.users.logins >= 4, 'the first request of each test user is a login');
+      const users = await call('GET', '/stats/users?include_details=1&limit=2', 'administrator');
+      assert.ok(users.body.details.successful_logins.length <= 2);
+      assert.equal((await call('GET', '/stats/users?limit=101', 'administrator')).status, 400);
+      for (const name of ['content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes']) {
+        const r = await call('GET', `/stats/${name}?include_details=true`, 'administrator');
+        assert.equal(r.status, 200, name);
+        assert.ok(r.body.date_range, name);
+      }
+      const overview = await call('GET', '/stats/activity-overview', 'administrator');
+      assert.equal(overview.body.activity_by_date.length >= 30, true);
+      const info = await call('GET', '/support-info', 'administrator');
+      assert.match(info.body.plain_text, /=== History Support Info ===/);
+      assert.equal(info.body.info.history.db_engine, target.name);
+      assert.equal(info.body.info.server.node_version, process.version);
+      assert.ok(info.body.info.history.table_stats.history_events.num_rows > 0);
+      const health = await call('GET', '/support-info/health-check', 'administrator');
+      assert.equal(health.body.status, 'ok');
+    });
+  });
+}
+
+describe('email preview without SMTP_URL', () => {
+  test('writes the message into the outbox and says so', async () => {
+    const t = await createTestApp(dbTargets()[0]);
+    const server = await buildServer(t.app);
+    try {
+      const admin = await userWithRole(t.app, 'administrator');
+      const r = await server.inject({ method: 'POST', url: `${BASE}/email-report/preview/email`, headers: { authorization: admin.authorization } });
+      assert.equal(r.statusCode, 200);
+      const body = r.json();
+      assert.match(body.message, /No mail server is configured/);
+      assert.ok(body.outbox_file.startsWith(t.config.dataDir));
+      assert.match(fs.readFileSync(body.outbox_file, 'utf8'), /Subject: Weekly Activity Summary for .* \(preview\)/);
+    } finally {
+      await server.close();
+      await t.close();
+    }
+  });
+});

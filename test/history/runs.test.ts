@@ -1,0 +1,94 @@
+// Occasions maintained on write (runs.ts) must group exactly like grouping at read time,
+// whatever order events arrive in (backfilled old dates, equal dates, splits of runs).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { selectEventPage } from '../../src/namespaces/history/events.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
+import { readCounter } from '../../src/namespaces/history/store.ts';
+import { generateEvents } from '../../src/namespaces/history/generate.ts';
+
+const ALL = sql<boolean>`1 = 1`;
+
+async function groupedBothWays(t: TestApp, perPage: number) {
+  const fast: unknown[] = [];
+  const slow: unknown[] = [];
+  for (let page = 1; ; page++) {
+    const a = await selectEventPage(t.app, ALL, { grouped: true, page, perPage, countTotal: true, unfiltered: true });
+    const b = await selectEventPage(t.app, ALL, { grouped: true, page, perPage, countTotal: true, unfiltered: false });
+    fast.push([a.rows.map((r) => [r.id, a.counts.get(r.id)]), a.total]);
+    slow.push([b.rows.map((r) => [r.id, b.counts.get(r.id)]), b.total]);
+    if (!a.rows.length && !b.rows.length) break;
+  }
+  return { fast, slow };
+}
+
+for (const target of dbTargets()) {
+  describe(`occasions maintained on write (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    test('random arrival orders group like the window query', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.record({ day: fc.integer({ min: 1, max: 4 }), minute: fc.integer({ min: 0, max: 3 }), kind: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 25 }),
+          async (events) => {
+            await t.app.db.deleteFrom('history_events').execute();
+            await t.app.db.deleteFrom('history_counters').execute();
+            for (const e of events) {
+              await t.app.activity.log(
+                { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date: `2025-01-0${e.day} 10:0${e.minute}:00`, context: { option: `o${e.kind}`, option_page: 'p' } },
+                { user: null, ip: '' },
+              );
+            }
+            const { fast, slow } = await groupedBothWays(t, 3);
+            assert.deepEqual(fast, slow);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    test('concurrent writes are group-committed and grouped correctly', async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      const calls = Array.from({ length: 300 }, (_, i) =>
+        t.app.activity.log(
+          {
+            logger: 'SimpleOptionsLogger',
+            messageKey: 'option_updated',
+            context: { option: `o${Math.floor(i / 7) % 3}`, option_page: 'p' },
+            // Every 50th event is back-dated between existing ones.
+            ...(i % 50 === 49 ? { date: '2020-01-01 00:00:00' } : {}),
+          },
+          { user: null, ip: '' },
+        ),
+      );
+      const ids = await Promise.all(calls);
+      assert.equal(new Set(ids).size, 300);
+      assert.ok(ids.every((id) => id > 0));
+      const { fast, slow } = await groupedBothWays(t, 20);
+      assert.deepEqual(fast, slow);
+    });
+
+    test('bulk generation appends runs; rebuild agrees', async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      await generateEvents(t.app, { count: 700, days: 2 });
+      const { fast, slow } = await groupedBothWays(t, 50);
+      assert.deepEqual(fast, slow);
+      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
+      await rebuildRuns(t.app.db);
+      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+      // A second generation overlaps the first in time: rebuilt at the end.
+      await generateEvents(t.app, { count: 300, days: 2, seed: 7 });
+      const again = await groupedBothWays(t, 50);
+      assert.deepEqual(again.fast, again.slow);
+    });
+  });
+}

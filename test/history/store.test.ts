@@ -1,0 +1,150 @@
+// The writing side: occasions ids, initiators, anonymised addresses, context, throttling.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { fixtureUser } from './fixture.ts';
+import { phpJsonEncode } from '../../src/namespaces/history/php-json.ts';
+import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/ip.ts';
+import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/store.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
+import { listEvents } from '../../src/namespaces/history/events.ts';
+import { searchOptions } from '../../src/namespaces/history/overview.ts';
+import { LOGGERS } from '../../src/namespaces/history/catalogue.ts';
+import { interpolate } from '../../src/namespaces/history/items.ts';
+
+const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
+
+describe('encoding and addresses', () => {
+  test('PHP json_encode: escaped slashes, \\u escapes, no spaces', () => {
+    assert.equal(phpJsonEncode({ a: 'x/y', b: 'é€😀', c: 1, d: [true, null], e: '"\\\n' }), '{"a":"x\\/y","b":"\\u00e9\\u20ac\\ud83d\\ude00","c":1,"d":[true,null],"e":"\\"\\\\\\n"}');
+  });
+
+  test('occasions id of a REST custom entry ignores the message text (reference §3.1)', () => {
+    const a = occasionsIdOf('CustomEntryLogger', 'info', 'Added a custom entry: {message}', { message: 'one' }, 'custom_entry_added');
+    const b = occasionsIdOf('CustomEntryLogger', 'info', 'Added a custom entry: {message}', { message: 'two' }, 'custom_entry_added');
+    assert.equal(a, b);
+    assert.equal(a, md5('{"logger":"CustomEntryLogger","level":"info","message":"Added a custom entry: {message}","_message_key":"custom_entry_added"}'));
+    const withNote = occasionsIdOf('CustomEntryLogger', 'info', 'Added a custom entry: {message}', { message: 'x', note: 'n' }, 'custom_entry_added');
+    assert.equal(withNote, md5('{"logger":"CustomEntryLogger","level":"info","message":"Added a custom entry: {message}","note":"n","_message_key":"custom_entry_added"}'));
+    assert.equal(occasionsIdOf('SimpleUserLogger', 'warning', 't', { _occasionsID: 'k' }, 'x'), md5('{"_occasionsID":"k","_loggerSlug":"SimpleUserLogger"}'));
+  });
+
+  test('IP anonymisation as the reference', () => {
+    assert.equal(anonymizeIp('192.168.1.77'), '192.168.1.x');
+    assert.equal(anonymizeIp('::ffff:10.1.2.3'), '10.1.2.x');
+    assert.equal(anonymizeIp('2001:db8:85a3::8a2e:370:7334'), '2001:db8:85a3::');
+    assert.equal(anonymizeIp('not an ip'), '');
+    assert.deepEqual(proxyAddressContext({ 'x-forwarded-for': '8.8.8.8, 10.0.0.1, 1.1.1.1' }), {
+      _server_http_x_forwarded_for_0: '8.8.8.x',
+      _server_http_x_forwarded_for_2: '1.1.1.x',
+    });
+  });
+
+  test('ip_address patterns', () => {
+    for (const ok of ['1.2.3.4', '1.2.3.x', '1.2.x.x', '2001:db8::']) assert.ok(isIpFilterPattern(ok), ok);
+    for (const bad of ['1.2.3', 'x.1.2.3', '1.2.3.4.5', 'xyz', '1.2.3.4/24', '']) assert.ok(!isIpFilterPattern(bad), bad);
+    assert.deepEqual(ipFilterCondition('1.2.x.x'), { like: true, pattern: '1.2.%.%' });
+    assert.deepEqual(ipFilterCondition('1.2.3.4'), { like: false, pattern: '1.2.3.4' });
+  });
+
+  test('interpolation: one pass, unknown placeholders stay', () => {
+    const ctx = new Map<string, string | null>([['a', '{b}'], ['b', 'B'], ['n', null]]);
+    assert.equal(interpolate('{a} {b} {c} {n}', ctx), '{b} B {c} {n}');
+  });
+
+  test('every catalogue message has an English and a German template with the same placeholders', () => {
+    for (const def of LOGGERS) {
+      assert.ok(def.name.en && def.name.de, def.slug);
+      for (const [key, text] of Object.entries(def.messages)) {
+        const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+        assert.deepEqual(names(text.de), names(text.en), `${def.slug}:${key}`);
+      }
+      for (const label of def.searchLabels ?? []) for (const key of label.messageKeys) assert.ok(def.messages[key], `${def.slug}:${key}`);
+    }
+  });
+});
+
+for (const target of dbTargets()) {
+  describe(`activity log writes (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    test('event row and context: user, initiator, IP, REST flag, message key', async () => {
+      const admin = await fixtureUser(t.app, 'writer', 'administrator');
+      const id = await t.app.activity.log(
+        { logger: 'SimplePostLogger', messageKey: 'post_created', context: { post_type: 'page', post_title: 'Hi', extra: { a: 1 } } },
+        { user: admin, ip: '192.0.2.44', rest: true },
+      );
+      const row = await t.app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.initiator, 'cms_user');
+      assert.equal(row.user_id, admin.id);
+      assert.equal(row.remote_addr, '192.0.2.x');
+      assert.equal(row.message, 'Created {post_type} "{post_title}"');
+      assert.equal(row.message_key, 'post_created');
+      const ctx = Object.fromEntries(
+        (await t.app.db.selectFrom('history_contexts').select(['key', 'value']).where('event_id', '=', id).orderBy('seq').execute()).map((r) => [r.key, r.value]),
+      );
+      assert.deepEqual(ctx, {
+        post_type: 'page',
+        post_title: 'Hi',
+        extra: '{"a":1}',
+        _message_key: 'post_created',
+        _user_id: String(admin.id),
+        _user_login: 'writer',
+        _user_email: 'writer@example.test',
+        _user_role: 'administrator',
+        _rest_api_request: '1',
+        _server_remote_addr: '192.0.2.x',
+      });
+    });
+
+    test('initiators: given, anonymous web request, no origin', async () => {
+      const ids = [
+        await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: null, ip: '', initiator: 'cms_cli' }),
+        await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: null, ip: '198.51.100.1' }),
+        await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: null, ip: '' }),
+      ];
+      const rows = await t.app.db.selectFrom('history_events').select(['id', 'initiator']).where('id', 'in', ids).orderBy('id').execute();
+      assert.deepEqual(rows.map((r) => r.initiator), ['cms_cli', 'web_user', 'other']);
+    });
+
+    test('unknown logger and key are still recorded with the key as raw template', async () => {
+      const id = await t.app.activity.log({ logger: 'NoSuchLogger', messageKey: 'did_it', context: { a: 'b' } }, { user: null, ip: '' });
+      const row = await t.app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.message, 'did_it');
+    });
+
+    test(`failed logins: at most ${FAILED_LOGIN_LIMIT} in a row are stored, the rest counted`, async () => {
+      const fail = () =>
+        t.app.activity.log(
+          { logger: 'SimpleUserLogger', messageKey: 'user_unknown_login_failed', level: 'warning', context: { failed_username: 'x', _occasionsID: 'f' } },
+          { user: null, ip: '203.0.113.9', initiator: 'web_user' },
+        );
+      const before = await t.app.db.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      for (let i = 0; i < FAILED_LOGIN_LIMIT + 5; i++) await fail();
+      assert.equal(await fail(), 0);
+      const afterRows = await t.app.db.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(afterRows.n) - Number(before.n), FAILED_LOGIN_LIMIT);
+      const admin = await fixtureUser(t.app, 'counter', 'administrator');
+      const options = await searchOptions(t.app, admin, 'en');
+      assert.equal(options.failed_login_suppressed_count, 6);
+      // Any other event resets the run.
+      await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: admin, ip: '' });
+      assert.notEqual(await fail(), 0);
+      // The stored run groups into one occasion in the overview.
+      const page = await listEvents(t.app, { per_page: 5 }, { user: admin, lang: 'en' });
+      assert.deepEqual(page.items.slice(0, 3).map((i) => i.subsequent_occasions_count), [1, 1, FAILED_LOGIN_LIMIT]);
+      // Filtered to the user logger, the option event drops out and the runs join.
+      const users = await listEvents(t.app, { loggers: ['SimpleUserLogger'], per_page: 5 }, { user: admin, lang: 'en' });
+      assert.equal(users.items[0].subsequent_occasions_count, FAILED_LOGIN_LIMIT + 1);
+    });
+
+    test('prepareEvent rejects an unknown level', () => {
+      assert.throws(() => prepareEvent({ logger: 'SimpleLogger', messageKey: 'x', level: 'loud' as never }, { user: null, ip: '' }));
+    });
+  });
+}
