@@ -43,3 +43,16 @@ export function parseCommandArgs(command: Pick<CliCommand, 'usage'>, args: strin
 
 /** Writes done from the command line are recorded in the activity log as `cms_cli`. */
 export const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '', initiator: 'cms_cli' };
+
+/** A whole number option within bounds (`--count 1000`); `fallback` when the option is absent. */
+export function wholeNumberOption(value: string | undefined, name: string, bounds: { min: number; max: number }, fallback?: number): number {
+  if (value === undefined) {
+    if (fallback === undefined) throw new CliError(`missing --${name}`);
+    return fallback;
+  }
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < bounds.min || n > bounds.max) {
+    throw new CliError(`--${name} must be a whole number from ${bounds.min} to ${bounds.max}, got "${value}"`);
+  }
+  return n;
+}

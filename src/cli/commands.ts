@@ -6,6 +6,9 @@ import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
 import { CliError, type CliCommand } from './command.ts';
 import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
+import { eventsCommands } from './commands/events.ts';
+import { generateCommands } from './commands/generate.ts';
+import { sliderCommands } from './commands/slider.ts';
 
 const serve: CliCommand = {
   name: 'serve',
@@ -51,4 +54,4 @@ const seed: CliCommand = {
   },
 };
 
-export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed];
+export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...eventsCommands, ...sliderCommands, ...generateCommands];

@@ -7,7 +7,9 @@ import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
 import { getAteJob } from '../../src/namespaces/i18n-tm/ate.ts';
 import { parseXliff } from './fixtures.ts';
-import { jobsGenerateCommand } from '../../src/namespaces/i18n-tm/cli.ts';
+import { generateCommands } from '../../src/cli/commands/generate.ts';
+
+const jobsGenerateCommand = generateCommands.find((c) => c.name === 'jobs generate')!;
 import { CliError } from '../../src/cli/command.ts';
 import { PassThrough } from 'node:stream';
 
@@ -61,7 +63,7 @@ for (const target of dbTargets()) {
       assert.equal(await jobsGenerateCommand.run(['--count=5'], ctx), 0);
       const after = await t.app.db.selectFrom('tm_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       assert.equal(Number(after.n) - Number(before.n), 30);
-      assert.match(text, /generated 25 translation jobs/);
+      assert.match(text, /Added 25 jobs/);
       for (const bad of [[], ['--count'], ['--count', '-1'], ['--count', 'x'], ['--bogus']]) {
         await assert.rejects(() => jobsGenerateCommand.run(bad, ctx), CliError);
       }

@@ -1,0 +1,29 @@
+// Bulk data for benchmarks and load tests: `strings generate` and `jobs generate`.
+// (`events generate` lives with the activity log's commands.)
+import { parseCommandArgs, wholeNumberOption } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+import { generateStrings } from '../../namespaces/i18n-st/seed.ts';
+import { generateJobs } from '../../namespaces/i18n-tm/seed.ts';
+
+const MAX_COUNT = 1_000_000;
+
+function generateCommand(noun: string, summary: string, generate: (app: Parameters<typeof generateJobs>[0], count: number) => Promise<number>): CliCommand {
+  return {
+    name: `${noun} generate`,
+    usage: `${noun} generate --count N`,
+    summary,
+    async run(args, ctx) {
+      const { strings } = parseCommandArgs(this, args, { options: { count: { type: 'string' } }, required: ['count'] });
+      const count = wholeNumberOption(strings.count, 'count', { min: 0, max: MAX_COUNT });
+      const started = performance.now();
+      const created = await generate(await ctx.openApp(), count);
+      ctx.stdout.write(`Added ${created} ${noun} in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
+      return 0;
+    },
+  };
+}
+
+export const generateCommands: CliCommand[] = [
+  generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings),
+  generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs),
+];
