@@ -1,4 +1,6 @@
 // `content-site serve`: open the database, prepare a first start, listen, shut down gracefully.
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { openApp, type AppServices } from '../app.ts';
@@ -19,8 +21,18 @@ export interface StartOptions {
   handleSignals?: boolean;
 }
 
+/**
+ * The process log: to stdout and appended to `<dataDir>/logs/server.log`, the file the
+ * support routes (sched/v1 support_debug/wp) read and clear.
+ */
+function serverLogger(config: Config): Logger {
+  const file = pino.destination({ dest: path.join(config.dataDir, 'logs', 'server.log'), mkdir: true, append: true, sync: false });
+  const level = (process.env.LOG_LEVEL ?? 'info') as pino.Level;
+  return pino({ level }, pino.multistream([{ level, stream: process.stdout }, { level, stream: file }]));
+}
+
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const app = await openApp(config);
+  const app = await openApp(config, { logger: serverLogger(config) });
   if (opts.prepare) await opts.prepare(app);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });

@@ -69,10 +69,13 @@ export async function readWholeLog(app: AppServices, kind: LogKind): Promise<Buf
   }
 }
 
-/** POST support_debug/<kind>/delete. Returns whether a log was removed. */
+/**
+ * POST support_debug/<kind>/delete. Returns whether there was a log to clear. Truncated rather
+ * than removed: the running server keeps the file open for appending.
+ */
 export async function clearDebugLog(app: AppServices, kind: LogKind): Promise<boolean> {
   try {
-    await fs.promises.unlink(logPath(app, kind));
+    await fs.promises.truncate(logPath(app, kind), 0);
     return true;
   } catch {
     return false;
