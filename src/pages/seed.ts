@@ -30,6 +30,12 @@ const DEMO: Pair[] = [
     de: { slug: 'kontakt', title: 'Kontakt', menuOrder: 3, excerpt: 'So erreichen Sie uns.', content: 'Schreiben Sie an partners@example.org oder rufen Sie +49 30 1234567 an.' },
   },
   {
+    // The booking page the sched/v1 booking-app snippet embeds (through its embed view).
+    type: 'page',
+    en: { slug: 'booking', title: 'Book an appointment', menuOrder: 5, excerpt: 'Book a meeting with our partner team.', content: 'Choose a time that suits you and our partner team will confirm your appointment by e-mail.' },
+    de: { slug: 'booking', title: 'Termin buchen', menuOrder: 5, excerpt: 'Buchen Sie einen Termin mit unserem Partnerteam.', content: 'Wählen Sie eine passende Zeit; unser Partnerteam bestätigt Ihren Termin per E-Mail.' },
+  },
+  {
     type: 'page',
     en: { slug: 'news', title: 'News', menuOrder: 4, excerpt: 'The latest from our team.', content: '' },
     de: { slug: 'neuigkeiten', title: 'Neuigkeiten', menuOrder: 4, excerpt: 'Das Neueste von unserem Team.', content: '' },

@@ -44,12 +44,12 @@ for (const target of dbTargets()) {
       const again = await seedDemo(app);
       assert.equal(again.en.home!.id, seeded.en.home!.id);
       const count = await app.db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), 12);
+      assert.equal(Number(count.n), 14);
     });
 
     test('writes are recorded in the activity log', async () => {
       const rows = await t.app.db.selectFrom('history_events').select(['logger', 'message_key', 'initiator']).where('logger', '=', 'ContentLogger').execute();
-      assert.equal(rows.filter((r) => r.message_key === 'content_created').length, 12);
+      assert.equal(rows.filter((r) => r.message_key === 'content_created').length, 14);
       assert.equal(rows.filter((r) => r.message_key === 'front_page_set').length, 1);
       assert.ok(rows.every((r) => r.initiator === 'cms_cli'));
     });

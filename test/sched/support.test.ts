@@ -212,7 +212,7 @@ describe('sched embed_booking_app', () => {
     const { attrs, inserted } = run(js);
     assert.ok(inserted);
     const src = new URL(attrs.src);
-    assert.equal(src.origin + src.pathname, 'http://localhost:8080/de/booking/');
+    assert.equal(src.origin + src.pathname, 'http://localhost:8080/de/booking/embed/');
     assert.equal(src.searchParams.get('types'), '1,2');
     assert.equal(src.searchParams.get('accent_color'), '#ff0000');
     assert.equal(src.searchParams.get('unknown'), null);

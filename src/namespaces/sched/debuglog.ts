@@ -63,7 +63,8 @@ export async function readDebugLog(app: AppServices, kind: LogKind): Promise<str
 /** The whole file for a download; null when it does not exist. */
 export async function readWholeLog(app: AppServices, kind: LogKind): Promise<Buffer | null> {
   try {
-    return await fs.promises.readFile(logPath(app, kind));
+    const content = await fs.promises.readFile(logPath(app, kind));
+    return content.length ? content : null; // a cleared log is an empty file
   } catch {
     return null;
   }
@@ -75,6 +76,7 @@ export async function readWholeLog(app: AppServices, kind: LogKind): Promise<Buf
  */
 export async function clearDebugLog(app: AppServices, kind: LogKind): Promise<boolean> {
   try {
+    if ((await fs.promises.stat(logPath(app, kind))).size === 0) return false;
     await fs.promises.truncate(logPath(app, kind), 0);
     return true;
   } catch {
@@ -84,7 +86,8 @@ export async function clearDebugLog(app: AppServices, kind: LogKind): Promise<bo
 
 export async function logExists(app: AppServices, kind: LogKind): Promise<boolean> {
   try {
-    return (await fs.promises.stat(logPath(app, kind))).isFile();
+    const stat = await fs.promises.stat(logPath(app, kind));
+    return stat.isFile() && stat.size > 0;
   } catch {
     return false;
   }

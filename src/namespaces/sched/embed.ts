@@ -17,7 +17,8 @@ export const EMBED_ATTRIBUTES = [
 ] as const;
 
 /** Path of the booking page under the language root (the iframe's target). */
-export const BOOKING_PAGE_PATH = '/booking/';
+// The demo booking page's embed view: the one page kind other sites may frame.
+export const BOOKING_PAGE_PATH = '/booking/embed/';
 const MAX_VALUE = 500;
 
 function clean(v: unknown): string | null {
