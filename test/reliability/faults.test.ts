@@ -136,7 +136,12 @@ describe('faults', () => {
             socket.on('close', () => clearInterval(drip));
           });
           socket.on('error', () => {});
-          socket.on('close', () => resolve(Date.now() - started));
+          // Bounded: a server that never cuts the connection fails the test instead of hanging it.
+          const giveUp = setTimeout(() => socket.destroy(), 10_000);
+          socket.on('close', () => {
+            clearTimeout(giveUp);
+            resolve(Date.now() - started);
+          });
         });
       const [slow, idle] = await Promise.all([closedAfter(true), closedAfter(false)]);
       assert.ok(slow < 5000, `slowloris connection closed after ${slow} ms`);

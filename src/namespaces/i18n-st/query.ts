@@ -300,6 +300,17 @@ interface TranslationRow {
   ate_job_id: number | null;
 }
 
+/** Translation rows of a page of strings or packages, grouped by owner id and language. */
+function translationsByOwner<T extends Parameters<typeof detail>[0] & { language: string }>(rows: T[], ownerId: (row: T) => number): Map<number, Record<string, TranslationDetail>> {
+  const out = new Map<number, Record<string, TranslationDetail>>();
+  for (const row of rows) {
+    let byLanguage = out.get(ownerId(row));
+    if (!byLanguage) out.set(ownerId(row), (byLanguage = {}));
+    byLanguage[row.language] = detail(row);
+  }
+  return out;
+}
+
 function detail(t: TranslationRow): TranslationDetail {
   return {
     status: t.status,
@@ -359,12 +370,7 @@ export async function listStrings(app: Pick<AppServices, 'db' | 'dialect'>, f: S
     .select(['string_id', 'language', 'status', 'review_status', 'job_id', 'method', 'editor', 'translator_id', 'ate_job_id'])
     .where('string_id', 'in', rows.map((r) => r.id));
   if (f.targetLanguageCode) tq = tq.where('language', '=', f.targetLanguageCode);
-  const translations = new Map<number, Record<string, TranslationDetail>>();
-  for (const t of await tq.orderBy('language').execute()) {
-    let m = translations.get(t.string_id);
-    if (!m) translations.set(t.string_id, (m = {}));
-    m[t.language] = detail(t);
-  }
+  const translations = translationsByOwner(await tq.orderBy('language').execute(), (t) => t.string_id);
   return rows.map((r) => ({
     id: r.id,
     language: r.language,
@@ -474,12 +480,7 @@ export async function listPackages(app: Pick<AppServices, 'db' | 'dialect' | 'op
     .select(['package_id', 'language', 'status', 'review_status', 'job_id', 'method', 'editor', 'translator_id', 'ate_job_id'])
     .where('package_id', 'in', rows.map((r) => r.id));
   if (f.targetLanguageCode) tq = tq.where('language', '=', f.targetLanguageCode);
-  const translations = new Map<number, Record<string, TranslationDetail>>();
-  for (const t of await tq.orderBy('language').execute()) {
-    let m = translations.get(t.package_id);
-    if (!m) translations.set(t.package_id, (m = {}));
-    m[t.language] = detail(t);
-  }
+  const translations = translationsByOwner(await tq.orderBy('language').execute(), (t) => t.package_id);
   const zone = String(app.options.get('timezone_string'));
   return rows.map((r) => ({
     id: r.id,
