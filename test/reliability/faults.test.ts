@@ -184,7 +184,8 @@ describe('faults', () => {
           const req = http.request({ host: '127.0.0.1', port, path: '/en/cms-json/batch/v1', method: 'POST', agent: false, headers: { authorization, 'content-type': 'application/json' } }, (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode ?? 0));
-            res.on('error', () => resolve('reset'));
+            res.on('aborted', () => resolve('truncated'));
+            res.on('error', () => resolve('truncated'));
           });
           req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
           req.end(body);
@@ -193,7 +194,10 @@ describe('faults', () => {
       await new Promise((r) => setTimeout(r, 15));
       child.kill('SIGTERM');
       const results = await Promise.all(inFlight);
-      for (const r of results) assert.ok(r === 207 || r === 'ECONNREFUSED', `in-flight request ended with ${r}`);
+      // Accepted requests complete; connections still in the kernel's backlog when the listener
+      // closes are refused or reset before any byte of a response — never a truncated answer.
+      for (const r of results) assert.ok(r === 207 || r === 'ECONNREFUSED' || r === 'ECONNRESET', `in-flight request ended with ${r}`);
+      assert.ok(results.filter((r) => r === 207).length > 0, 'requests in flight were finished');
       const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (c) => resolve(c))));
       assert.equal(code, 0);
     } finally {
