@@ -39,8 +39,3 @@ export const EDITABLE: HttpMethod[] = ['POST', 'PUT', 'PATCH'];
 export function restError(req: { lang: Lang }, code: string, message: Localized, status: number, data: Record<string, unknown> = {}): RestError {
   return new RestError(code, message[req.lang], status, data);
 }
-
-/** Answer of a route whose namespace has not been built yet: honest, never a pretend success. */
-export function notImplemented(req: RestRequest): never {
-  throw restError(req, 'rest_not_implemented', l('This route is not implemented yet.', 'Diese Route ist noch nicht implementiert.'), 501);
-}
