@@ -3,6 +3,7 @@
 // runs except our own, allowed by hash in the Content-Security-Policy.
 import type { AppServices } from '../app.ts';
 import type { Lang } from '../rest/types.ts';
+import { pageLabels, type Labels } from './labels.ts';
 import { utcToZone } from '../site/time.ts';
 import { cspHash, escapeAttr, escapeHtml, safeUrl } from './html.ts';
 import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
@@ -14,10 +15,6 @@ export interface PublicResponse {
   body: string;
 }
 
-const UI = {
-  en: { posts: 'Posts', by: 'By', noPosts: 'Nothing has been published yet.', languages: 'Languages', postsBy: 'Posts by', menu: 'Menu', readMore: 'Read more' },
-  de: { posts: 'Beiträge', by: 'Von', noPosts: 'Es wurde noch nichts veröffentlicht.', languages: 'Sprachen', postsBy: 'Beiträge von', menu: 'Menü', readMore: 'Weiterlesen' },
-} as const;
 const LANG_NAMES: Record<Lang, string> = { en: 'English', de: 'Deutsch' };
 
 const PAGE_CSS =
@@ -57,7 +54,7 @@ function htmlHeaders(app: AppServices, lang: Lang, embeddable: boolean): Record<
 function redirect(app: AppServices, lang: Lang, location: string): PublicResponse {
   return {
     status: 301,
-    headers: { Location: location, 'Content-Type': 'text/html; charset=UTF-8', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'strict-origin-when-cross-origin', Link: apiLinkHeader(app, lang) },
+    headers: { Location: location, ...htmlHeaders(app, lang, false) },
     body: `<!DOCTYPE html><html><head><meta charset="utf-8"><title>301</title></head><body><a href="${escapeAttr(location)}">${escapeHtml(location)}</a></body></html>`,
   };
 }
@@ -88,6 +85,7 @@ interface Layout {
   head?: string;
   alternates: { lang: Lang; href: string }[];
   main: string;
+  labels: Labels;
 }
 
 async function layout(app: AppServices, l: Layout): Promise<string> {
@@ -100,7 +98,7 @@ async function layout(app: AppServices, l: Layout): Promise<string> {
     .map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeAttr(a.href)}">\n`)
     .join('');
   const switcher = l.alternates.length
-    ? `<nav aria-label="${escapeAttr(UI[l.lang].languages)}"><ul>${l.alternates.map((a) => `<li><a href="${escapeAttr(a.href)}" hreflang="${a.lang}" lang="${a.lang}">${LANG_NAMES[a.lang]}</a></li>`).join('')}</ul></nav>`
+    ? `<nav aria-label="${escapeAttr(l.labels.languages)}"><ul>${l.alternates.map((a) => `<li><a href="${escapeAttr(a.href)}" hreflang="${a.lang}" lang="${a.lang}">${LANG_NAMES[a.lang]}</a></li>`).join('')}</ul></nav>`
     : '';
   return (
     `<!DOCTYPE html>\n<html lang="${l.lang}">\n<head>\n<meta charset="utf-8">\n` +
@@ -114,7 +112,7 @@ async function layout(app: AppServices, l: Layout): Promise<string> {
     `<style>${PAGE_CSS}</style>\n</head>\n<body>\n<header>\n` +
     `<a class="site-title" href="${escapeAttr(homeUrl(app, l.lang) + '/')}">${escapeHtml(site)}</a>\n` +
     (tagline ? `<p class="tagline">${escapeHtml(tagline)}</p>\n` : '') +
-    `<nav aria-label="${escapeAttr(UI[l.lang].menu)}"><ul>${nav.join('')}</ul></nav>\n${switcher}\n</header>\n` +
+    `<nav aria-label="${escapeAttr(l.labels.menu)}"><ul>${nav.join('')}</ul></nav>\n${switcher}\n</header>\n` +
     `<main>\n${l.main}\n</main>\n<footer><p>${escapeHtml(site)}</p></footer>\n</body>\n</html>\n`
   );
 }
@@ -138,10 +136,11 @@ async function alternatesOf(app: AppServices, item: ContentItem): Promise<{ lang
 
 async function renderSingular(app: AppServices, item: ContentItem): Promise<PublicResponse> {
   const link = await permalink(app, item);
+  const labels = await pageLabels(app, item.lang, link);
   const author = await getAuthor(app, item.authorId);
   const meta = item.type === 'post'
     ? `<p class="meta"><time datetime="${escapeAttr(item.createdAt.replace(' ', 'T') + 'Z')}">${escapeHtml(formatDate(app, item.createdAt))}</time>` +
-      (author ? ` · ${escapeHtml(UI[item.lang].by)} <a href="${escapeAttr(authorUrl(app, item.lang, author))}">${escapeHtml(author.displayName)}</a>` : '') + '</p>'
+      (author ? ` · ${escapeHtml(labels.by)} <a href="${escapeAttr(authorUrl(app, item.lang, author))}">${escapeHtml(author.displayName)}</a>` : '') + '</p>'
     : '';
   const main =
     `<article class="${item.type}">\n<h1>${escapeHtml(item.title)}</h1>\n${meta}\n${thumbnailImg(item)}\n${paragraphs(item.content)}\n</article>`;
@@ -153,12 +152,13 @@ async function renderSingular(app: AppServices, item: ContentItem): Promise<Publ
     head: oembedLinks(app, item.lang, link),
     alternates: await alternatesOf(app, item),
     main,
+    labels,
   });
   return { status: 200, headers: htmlHeaders(app, item.lang, false), body };
 }
 
-async function postList(app: AppServices, lang: Lang, posts: ContentItem[]): Promise<string> {
-  if (!posts.length) return `<p>${escapeHtml(UI[lang].noPosts)}</p>`;
+async function postList(app: AppServices, labels: Labels, posts: ContentItem[]): Promise<string> {
+  if (!posts.length) return `<p>${escapeHtml(labels.noPosts)}</p>`;
   const items: string[] = [];
   for (const p of posts) {
     items.push(
@@ -171,20 +171,23 @@ async function postList(app: AppServices, lang: Lang, posts: ContentItem[]): Pro
 
 async function renderPostsPage(app: AppServices, lang: Lang, page: ContentItem | null, canonical: string): Promise<PublicResponse> {
   const posts = await listContent(app, { lang, type: 'post', status: 'publish' });
-  const title = page?.title ?? UI[lang].posts;
-  const main = `<h1>${escapeHtml(title)}</h1>\n${await postList(app, lang, posts)}`;
+  const labels = await pageLabels(app, lang, canonical);
+  const title = page?.title ?? labels.posts;
+  const main = `<h1>${escapeHtml(title)}</h1>\n${await postList(app, labels, posts)}`;
   const alternates = page
     ? await alternatesOf(app, page)
     : (['en', 'de'] as Lang[]).filter((x) => x !== lang).map((x) => ({ lang: x, href: `${homeUrl(app, x)}/` }));
-  const body = await layout(app, { lang, title, canonical, alternates, main });
+  const body = await layout(app, { lang, title, canonical, alternates, main, labels });
   return { status: 200, headers: htmlHeaders(app, lang, false), body };
 }
 
 async function renderAuthor(app: AppServices, lang: Lang, author: Author): Promise<PublicResponse> {
   const posts = await listContent(app, { lang, type: 'post', status: 'publish', authorId: author.id });
-  const title = `${UI[lang].postsBy} ${author.displayName}`;
-  const main = `<h1>${escapeHtml(title)}</h1>\n${await postList(app, lang, posts)}`;
-  const body = await layout(app, { lang, title, canonical: authorUrl(app, lang, author), alternates: [], main });
+  const canonical = authorUrl(app, lang, author);
+  const labels = await pageLabels(app, lang, canonical);
+  const title = `${labels.postsBy} ${author.displayName}`;
+  const main = `<h1>${escapeHtml(title)}</h1>\n${await postList(app, labels, posts)}`;
+  const body = await layout(app, { lang, title, canonical, alternates: [], main, labels });
   return { status: 200, headers: htmlHeaders(app, lang, false), body };
 }
 

@@ -5,6 +5,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { createContent, getContentBySlug, type ContentInput, type ContentItem } from './store.ts';
 import { contentLogger } from './logger.ts';
+import { registerPageLabels } from './labels.ts';
 
 type Pair = { en: Omit<ContentInput, 'lang' | 'type'>; de: Omit<ContentInput, 'lang' | 'type'>; type: 'page' | 'post' };
 
@@ -82,5 +83,6 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = SEED_O
     await app.options.setMany({ show_on_front: 'page', page_on_front: home.id, page_for_posts: news.id });
     await app.activity.log({ logger: contentLogger.slug, messageKey: 'front_page_set', context: { content_id: home.id, content_title: home.title, page_for_posts: news.id } }, origin);
   }
+  await registerPageLabels(app);
   return out;
 }
