@@ -9,6 +9,7 @@ import type { Database } from './db/schema.ts';
 import { SiteOptions } from './site/options.ts';
 import type { ActivityLog } from './site/activity.ts';
 import { createActivityLog } from './namespaces/history/activity.ts';
+import { syncAdminTexts } from './namespaces/i18n/xml-config.ts';
 
 export interface AppServices {
   config: Config;
@@ -48,6 +49,9 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       },
     };
     app.activity = createActivityLog(app);
+    // Options named as admin texts by the custom XML configuration are translatable strings:
+    // keep their source values in the string registry in step with the options.
+    options.onChange(() => void syncAdminTexts(app).catch((err) => app.log.warn({ err }, 'admin texts not synchronised')));
     return app;
   } catch (err) {
     await handle.destroy();
