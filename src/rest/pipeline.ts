@@ -160,7 +160,7 @@ export class RestPipeline {
 
     const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, {}, lang);
     const problem = this.validate(match.endpoint, layers, req);
-    if (problem) return errorOutput(problem, input, await this.allowHeader(match.route, req));
+    if (problem) return endpointError(match.endpoint, problem, req, input, await this.allowHeader(match.route, req));
     return { req, match, input };
   }
 
@@ -224,7 +224,7 @@ export class RestPipeline {
       const value = await match.endpoint.handler(req);
       result = toOutput(value, input);
     } catch (err) {
-      result = errorOutput(this.asRestError(err, req), input);
+      result = endpointError(match.endpoint, this.asRestError(err, req), req, input);
     }
     Object.assign(result.headers, allow, result.headers);
     if (result.status < 400 && result.body !== undefined && !result.raw) {
@@ -296,6 +296,15 @@ export class RestPipeline {
       restUrl: (route, query) => restUrl(siteUrl, input.rootLang, route, query),
     };
   }
+}
+
+/** An endpoint's error, in its own format when it renders errors itself. */
+function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, input: RestInput, headers: Record<string, string> = {}): RestOutput {
+  const rendered = endpoint.renderError?.(err, req);
+  if (!rendered) return errorOutput(err, input, headers);
+  const out = toOutput(rendered, input);
+  out.headers = { ...headers, ...err.headers, ...out.headers };
+  return out;
 }
 
 function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { changed: boolean; value: unknown } {

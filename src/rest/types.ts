@@ -87,6 +87,11 @@ export interface EndpointDef {
   forbiddenMessage?: Localized;
   /** Error code used when the permission check fails with false (default rest_forbidden). */
   forbiddenCode?: string;
+  /**
+   * Renders this endpoint's errors (validation, permission, handler) in another format, e.g.
+   * oEmbed's XML; null keeps the JSON error.
+   */
+  renderError?: (err: RestError, req: RestRequest) => RestResponse | null;
 }
 
 export interface RouteDef {

@@ -1,6 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
+import { buildServer } from '../../src/server/http.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo } from '../../src/pages/seed.ts';
 import { createContent } from '../../src/pages/store.ts';
@@ -119,9 +120,18 @@ for (const target of dbTargets()) {
       assert.equal(parsed.title, 'About us');
       assert.match(parsed.html, /^<blockquote class="wp-embedded-content"/);
       assert.equal(parsed.width, '600');
-      const err = (await handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/nope/`, format: 'xml', maxwidth: 600 } }))) as RestResponse;
-      assert.equal(err.status, 404);
-      assert.equal(String(err.raw!.content), '<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n');
+      // Errors are XML too with format=xml — from the handler and from validation alike.
+      const server = await buildServer(t.app);
+      const err = await server.inject({ method: 'GET', url: `/en/cms-json/oembed/1.0/embed?format=xml&url=${encodeURIComponent(`${BASE}/en/nope/`)}` });
+      assert.equal(err.statusCode, 404);
+      assert.equal(err.headers['content-type'], 'text/xml; charset=UTF-8');
+      assert.equal(err.body, '<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n');
+      const missing = await server.inject({ method: 'GET', url: '/en/cms-json/oembed/1.0/embed?format=xml' });
+      assert.equal(missing.statusCode, 400);
+      assert.match(missing.body, /^<\?xml version="1.0"\?>\n<oembed><code>rest_missing_callback_param<\/code>/);
+      const missingJson = await server.inject({ method: 'GET', url: '/en/cms-json/oembed/1.0/embed' });
+      assert.equal(missingJson.json().code, 'rest_missing_callback_param');
+      await server.close();
       await assert.rejects(handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/nope/`, format: 'json', maxwidth: 600 } })), { status: 404, code: 'oembed_invalid_url' });
     });
 

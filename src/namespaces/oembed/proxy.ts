@@ -145,7 +145,9 @@ export function dataToHtml(data: Record<string, unknown>, url: string, discovere
   return false;
 }
 
-const xmlParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, processEntities: true, htmlEntities: false, trimValues: true });
+// htmlEntities: character references (&#65; &#x41;) are decoded as XML requires (and HTML's named
+// entities, as lenient providers send them); declared entities never are (DOCTYPE is refused).
+const xmlParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, processEntities: true, htmlEntities: true, trimValues: true });
 
 /** Provider data from a response body: a JSON object, or XML with an <oembed> root (no DOCTYPE). */
 export function parseProviderBody(body: string, format: 'json' | 'xml'): Record<string, unknown> | null {

@@ -6,16 +6,15 @@ import { proxyOembed } from './proxy.ts';
 
 const XML_TYPE = 'text/xml; charset=UTF-8';
 
-/** GET /oembed/1.0/embed: JSON, or XML with format=xml (errors too, with their status). */
+/** GET /oembed/1.0/embed: JSON, or XML with format=xml. */
 export async function handleEmbed(req: RestRequest): Promise<unknown> {
-  const format = req.params.format === 'xml' ? 'xml' : 'json';
-  try {
-    const data = await getLocalOembed(req.app, String(req.params.url ?? ''), absint(req.params.maxwidth ?? 600), req.lang);
-    return format === 'xml' ? RestResponse.raw(oembedXml(data), XML_TYPE) : data;
-  } catch (err) {
-    if (format === 'xml' && err instanceof RestError) return RestResponse.raw(oembedXml(err.toBody()), XML_TYPE, err.status);
-    throw err;
-  }
+  const data = await getLocalOembed(req.app, String(req.params.url ?? ''), absint(req.params.maxwidth ?? 600), req.lang);
+  return req.params.format === 'xml' ? RestResponse.raw(oembedXml(data), XML_TYPE) : data;
+}
+
+/** With format=xml every error of /embed is XML too, with its status (reference §9.1). */
+function embedErrorAsXml(err: RestError, req: RestRequest): RestResponse | null {
+  return req.rawParams.format === 'xml' ? RestResponse.raw(oembedXml(err.toBody()), XML_TYPE, err.status) : null;
 }
 
 export async function handleProxy(req: RestRequest): Promise<unknown> {
@@ -56,6 +55,7 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
       },
       permission: PUBLIC,
       handler: handleEmbed,
+      renderError: embedErrorAsXml,
     }),
   ]),
   route('/proxy', [
