@@ -10,12 +10,13 @@ import { seedDemo as seedI18nSt } from '../namespaces/i18n-st/seed.ts';
 import { seedDemo as seedI18nTm } from '../namespaces/i18n-tm/seed.ts';
 import { seedDemo as seedSliderx } from '../namespaces/sliderx/seed.ts';
 import { seedDemo as seedPages } from '../pages/seed.ts';
+import { seedDemo as seedHistory } from '../namespaces/history/seed.ts';
 
 /**
  * Demo content of each part of the site that has some (src/namespaces/<ns>/seed.ts,
  * src/pages/seed.ts), run after the demo users exist. Each is safe to run again.
  */
-const SEEDERS: ((app: AppServices, origin: ActivityOrigin) => Promise<unknown>)[] = [seedPages, seedSched, seedSliderx, seedI18nSt, seedI18nTm];
+const SEEDERS: ((app: AppServices, origin: ActivityOrigin) => Promise<unknown>)[] = [seedPages, seedSched, seedSliderx, seedI18nSt, seedI18nTm, seedHistory];
 
 const DEMO_NAMES: Record<Role, string> = {
   administrator: 'Ada Admin',

@@ -6,7 +6,7 @@ import type { Lang, NamespaceDef, RestRequest, RouteDef } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import { PUBLIC, endpoint, l, route } from './define.ts';
 import { Registry } from './registry.ts';
-import { RestPipeline, errorOutput, type RestInput, type RestOutput } from './pipeline.ts';
+import { RestPipeline, errorOutput, type PreparedRequest, type RestInput, type RestOutput } from './pipeline.ts';
 import { describeRoutes } from './describe.ts';
 import { MSG } from './messages.ts';
 import { restUrl } from './urls.ts';
@@ -186,9 +186,30 @@ export class RestApi {
       const responses = prepared.map((p) => ('req' in p ? null : envelope(p)));
       return new RestResponse({ failed: 'validation', responses }, 207);
     }
-    // Phase 2: run in order; earlier side effects stay even when later items fail.
-    const responses = [];
-    for (const p of prepared) responses.push(envelope('req' in p ? await this.pipeline.execute(p) : p));
+    // Phase 2: run in order; earlier side effects stay even when later items fail. A run of
+    // consecutive items on one endpoint that declares itself independent (concurrentInBatch)
+    // is started together, in order, so that their writes can share a transaction.
+    const responses: Record<string, unknown>[] = [];
+    for (let i = 0; i < prepared.length; ) {
+      const p = prepared[i]!;
+      if (!('req' in p)) {
+        responses.push(envelope(p));
+        i++;
+        continue;
+      }
+      let end = i + 1;
+      if (p.match.endpoint.concurrentInBatch) {
+        while (end < prepared.length) {
+          const next = prepared[end]!;
+          if (!('req' in next) || next.match.endpoint !== p.match.endpoint) break;
+          end++;
+        }
+      }
+      const run = prepared.slice(i, end) as PreparedRequest[];
+      const outputs = run.length === 1 ? [await this.pipeline.execute(p)] : await Promise.all(run.map((item) => this.pipeline.execute(item)));
+      for (const out of outputs) responses.push(envelope(out));
+      i = end;
+    }
     return new RestResponse({ responses }, 207);
   }
 

@@ -152,11 +152,13 @@ export class RestPipeline {
     }
     const form = input.body.type === 'form' && lookupMethod !== 'GET' ? input.body.params : {};
     const defaults: Record<string, unknown> = {};
+    const url: Record<string, unknown> = { ...match.urlParams };
     for (const [name, arg] of Object.entries(match.endpoint.args)) {
       if (arg.default !== undefined && arg.default !== null) defaults[name] = arg.default;
+      if (arg.urlParam && match.urlParams[arg.urlParam] !== undefined && !(name in url)) url[name] = match.urlParams[arg.urlParam];
     }
     // Copies: sanitised values replace raw ones without touching the caller's input.
-    const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, { ...match.urlParams }, defaults];
+    const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, url, defaults];
 
     const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, {}, lang);
     const problem = this.validate(match.endpoint, layers, req);

@@ -53,6 +53,11 @@ export interface ArgSchema {
    * validate_callback). Return true when valid, or a message / RestError when not.
    */
   validate?: (value: unknown, req: RestRequest, name: string) => true | string | RestError;
+  /**
+   * The path variable this arg takes its value from when the caller does not give it, e.g.
+   * `user_id` for the `id` of `/users/(?P<user_id>\d+)/card` (query and body still outrank it).
+   */
+  urlParam?: string;
   /** Extra transformation after schema sanitisation (the reference's sanitize_callback). */
   sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
 }
@@ -92,6 +97,13 @@ export interface EndpointDef {
    * oEmbed's XML; null keeps the JSON error.
    */
   renderError?: (err: RestError, req: RestRequest) => RestResponse | null;
+  /**
+   * In a batch, consecutive items on this endpoint may run concurrently: each item's effect
+   * is independent of the others' (e.g. appending a log event), so starting them together
+   * changes nothing but lets their writes share one transaction. Responses keep item order,
+   * and the items start in order. Off by default: batch items run one after the other.
+   */
+  concurrentInBatch?: boolean;
 }
 
 export interface RouteDef {

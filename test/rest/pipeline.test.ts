@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 
 const calls: string[] = [];
+const appendsStarted: number[] = [];
 
 const testNamespace = namespace('test/v1', [
   route('/things/schema', [endpoint('GET', { permission: PUBLIC, handler: () => ({ schema: true }) })]),
@@ -42,6 +43,27 @@ const testNamespace = namespace('test/v1', [
       },
       permission: PUBLIC,
       handler: (req) => new RestResponse([{ id: 1, a: 'x' }, { id: 2, a: 'y' }], 200, { 'X-WP-Total': '2', 'X-WP-TotalPages': '1', _ids: JSON.stringify(req.params.ids ?? null), _per: String(req.params.per_page) }),
+    }),
+  ]),
+  route('/cards/(?P<card_id>\\d+)', [
+    endpoint('GET', {
+      args: { id: { description: l('Card id.', 'Karten-ID.'), type: 'integer', required: true, urlParam: 'card_id' } },
+      permission: PUBLIC,
+      handler: (req) => ({ id: req.params.id }),
+    }),
+  ]),
+  route('/appends', [
+    endpoint('POST', {
+      args: { n: { description: l('Number.', 'Nummer.'), type: 'integer', required: true } },
+      permission: PUBLIC,
+      concurrentInBatch: true,
+      handler: async (req) => {
+        appendsStarted.push(Number(req.params.n));
+        // Held until every item of the run has started: only concurrent items get through.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (Number(req.params.n) === 3) throw new RestError('test_three', 'No threes.', 409);
+        return new RestResponse({ n: req.params.n, startedWith: appendsStarted.length }, 201);
+      },
     }),
   ]),
   route('/boom', [endpoint('POST', { permission: PUBLIC, handler: () => { throw new Error('secret internals'); } })]),
@@ -90,6 +112,12 @@ describe('REST pipeline over HTTP', () => {
     assert.equal(viaQuery.statusCode, 200);
     assert.equal(viaQuery.json().id, 6);
     assert.equal(viaQuery.headers.link, '<http://localhost:8080/de/cms-json/>; rel="https://api.w.org/"');
+  });
+
+  test('a required arg may take its value from a path variable (urlParam); the query still outranks it', async () => {
+    assert.deepEqual((await inject({ method: 'GET', url: '/en/cms-json/test/v1/cards/12' })).json(), { id: 12 });
+    assert.deepEqual((await inject({ method: 'GET', url: '/en/cms-json/test/v1/cards/12?id=3' })).json(), { id: 3 });
+    assert.equal((await inject({ method: 'GET', url: '/en/cms-json/test/v1/cards/12?id=x' })).statusCode, 400);
   });
 
   test('a literal route registered first wins over a variable route', async () => {
@@ -324,6 +352,36 @@ describe('REST pipeline over HTTP', () => {
       assert.equal(noPath.json().data.params.requests, 'path is a required property of requests[0].');
       const empty = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: [] } });
       assert.equal(empty.statusCode, 400);
+    });
+
+    test('consecutive items on a concurrentInBatch endpoint start together, in order; responses keep item order', async () => {
+      appendsStarted.length = 0;
+      calls.length = 0;
+      const res = await inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        headers: { authorization: admin },
+        payload: {
+          requests: [
+            { path: '/test/v1/appends', body: { n: 1 } },
+            { path: '/test/v1/appends', body: { n: 2 } },
+            { path: '/test/v1/appends', body: { n: 3 } },
+            { path: '/test/v1/appends', body: { n: 4 } },
+            { path: '/test/v1/things/7', body: { name: 'after' } },
+            { path: '/test/v1/appends', body: { n: 5 } },
+          ],
+        },
+      });
+      assert.equal(res.statusCode, 207);
+      const responses = res.json().responses as { status: number; body: { n?: number; startedWith?: number; code?: string } }[];
+      assert.deepEqual(responses.map((r) => r.status), [201, 201, 409, 201, 201, 201]);
+      assert.deepEqual(responses.map((r) => r.body.n ?? r.body.code ?? null), [1, 2, 'test_three', 4, null, 5]);
+      // Items 1–4 ran as one concurrent run (all four had started before any finished); the
+      // ordinary item between them and item 5 ends the run: item 5 started alone, afterwards.
+      assert.deepEqual(appendsStarted, [1, 2, 3, 4, 5]);
+      assert.equal(responses[0]!.body.startedWith, 4);
+      assert.equal(responses[5]!.body.startedWith, 5);
+      assert.deepEqual(calls, ['POST after']);
     });
 
     test('25 items are accepted', async () => {

@@ -14,6 +14,12 @@ import {
   acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger,
   limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
 } from './loggers/plugins.ts';
+import { schedLogger } from '../sched/logger.ts';
+import { i18nLogger } from '../i18n/logger.ts';
+import { i18nStLogger } from '../i18n-st/logger.ts';
+import { i18nTmLogger } from '../i18n-tm/logger.ts';
+import { sliderxLogger } from '../sliderx/logger.ts';
+import { contentLogger } from '../../pages/logger.ts';
 
 export const LOGGERS: LoggerDef[] = [
   availableUpdatesLogger,
@@ -47,6 +53,13 @@ export const LOGGERS: LoggerDef[] = [
   themeLogger,
   translationsLogger,
   userLogger,
+  // The site's own parts (each namespace's logger.ts).
+  contentLogger,
+  schedLogger,
+  sliderxLogger,
+  i18nLogger,
+  i18nStLogger,
+  i18nTmLogger,
 ];
 
 /** Capability needed to read events of a logger the catalogue does not know. */

@@ -8,8 +8,8 @@ import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
-import { COUNTER_RUN_HEADS } from './runs.ts';
-import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL, readCounter } from './store.ts';
+import { headsPage } from './runs.ts';
+import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 
 export interface Viewer {
@@ -43,7 +43,7 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  * shown by its newest row. `unfiltered` requests (every row readable, no filter) page
  * through the run heads maintained on write (runs.ts); others group with window functions.
  */
-export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean }): Promise<PageResult> {
+export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
   if (!req.grouped) {
     const rows = await app.db
@@ -59,36 +59,32 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
     return { rows, counts: new Map(), total };
   }
   if (req.unfiltered) {
-    const rows = await app.db
-      .selectFrom('history_events')
-      .selectAll()
-      .where('run_head', '=', 1)
-      .orderBy('date', 'desc')
-      .orderBy('id', 'desc')
-      .limit(req.perPage)
-      .offset(offset)
-      .execute();
-    const counts = new Map(rows.map((r) => [r.id, r.run_size]));
-    const total = req.countTotal ? await readCounter(app.db, COUNTER_RUN_HEADS) : null;
-    return { rows, counts, total };
+    const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
+    if (page) return { rows: await loadRows(app, page.ids), counts: page.counts, total: page.total };
   }
   const flagged = app.db.selectFrom('history_events').where(cond).select([
     'id',
     'date',
     sql<number>`case when lag(${sql.ref('occasions_id')}) over (${ORDER}) = ${sql.ref('occasions_id')} then 0 else 1 end`.as('is_head'),
   ]);
+  // One pass: runs → groups, the page of groups, and (window over the groups) their number.
   const groups = await app.db
     .with('f', () => flagged)
     .with('g', (qc) =>
       qc.selectFrom('f').select(['id', 'is_head', sql<number>`sum(${sql.ref('is_head')}) over (${ORDER} rows unbounded preceding)`.as('grp')]),
     )
-    .selectFrom('g')
-    .select([
-      'grp',
-      sql<number>`max(case when ${sql.ref('is_head')} = 1 then ${sql.ref('id')} end)`.as('head_id'),
-      sql<number>`count(*)`.as('cnt'),
-    ])
-    .groupBy('grp')
+    .with('h', (qc) =>
+      qc
+        .selectFrom('g')
+        .select([
+          'grp',
+          sql<number>`max(case when ${sql.ref('is_head')} = 1 then ${sql.ref('id')} end)`.as('head_id'),
+          sql<number>`count(*)`.as('cnt'),
+        ])
+        .groupBy('grp'),
+    )
+    .selectFrom('h')
+    .select(['grp', 'head_id', 'cnt', sql<number>`count(*) over ()`.as('total')])
     .orderBy('grp', 'asc')
     .limit(req.perPage)
     .offset(offset)
@@ -97,13 +93,17 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   const rows = await loadRows(app, groups.map((g) => Number(g.head_id)));
   let total: number | null = null;
   if (req.countTotal) {
-    const row = await app.db
-      .with('f', () => flagged)
-      .selectFrom('f')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('is_head', '=', 1)
-      .executeTakeFirstOrThrow();
-    total = Number(row.n);
+    if (groups.length) total = Number(groups[0].total);
+    else {
+      // Past the last page the window has no row to report on: count the heads.
+      const row = await app.db
+        .with('f', () => flagged)
+        .selectFrom('f')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('is_head', '=', 1)
+        .executeTakeFirstOrThrow();
+      total = Number(row.n);
+    }
   }
   return { rows, counts, total };
 }
@@ -178,13 +178,15 @@ export async function listEvents(
   if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
 
   const scope = loggerScope(viewer.user);
-  const filter = eventFilterFromParams(params, { scope, zone: zone(app), lang: viewer.lang });
+  const filter = eventFilterFromParams(params, { scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
   const page = positiveInt(params.page, 1);
   const perPage = positiveInt(params.per_page, 10);
   const countTotal = params.skip_count_query !== true;
   const grouped = params.ungrouped !== true && !filter.search && !filter.metadataWords;
   const cond = filterCondition(filter);
-  const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(filter) };
+  // Unfiltered (max_id_first_page aside): served from the occasions maintained on write.
+  const { maxId, ...rest } = filter;
+  const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(rest as EventFilter), maxId };
   const result: PageResult = cond
     ? await cachedPage(app, JSON.stringify([filter, pageRequest], jsonMaps), () => selectEventPage(app, cond, pageRequest))
     : { rows: [], counts: new Map(), total: countTotal ? 0 : null };
@@ -229,9 +231,14 @@ async function occasionEvents(app: AppServices, params: Record<string, unknown>,
   if (max !== undefined && max !== null && Number(max) < limit) limit = Number(max);
   if (!(limit > 0)) return [];
   const below = params.logRowID === undefined || params.logRowID === null ? 0 : Number(params.logRowID);
+  // Unlike the reference, the logger permissions apply here too (conventions: each logger's
+  // events only to users holding its capability).
+  const scope = filterCondition({ scope: loggerScope(viewer.user) });
+  if (!scope) return [];
   const rows = await app.db
     .selectFrom('history_events')
     .selectAll()
+    .where(scope)
     .where('id', '<', below)
     .where('occasions_id', '=', params.occasionsID)
     .orderBy('date', 'desc')
@@ -266,7 +273,7 @@ async function surroundingEvents(app: AppServices, centreId: number, count: numb
 
 /** GET /events/has-updates: rows newer than the cursor, flat, without sticky and exclude filters. */
 export async function countNewEvents(app: AppServices, params: Record<string, unknown>, viewer: Viewer): Promise<{ new_events_count: number | null }> {
-  const filter = eventFilterFromParams(params, { scope: loggerScope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true });
+  const filter = eventFilterFromParams(params, { scope: loggerScope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
   if (params.skip_count_query === true) return { new_events_count: null };
   const cond = filterCondition(filter);
   return { new_events_count: cond ? await countEvents(app, cond) : 0 };
@@ -291,8 +298,8 @@ export async function getEvent(app: AppServices, id: number, viewer: Viewer): Pr
   return item;
 }
 
-/** POST /events/<id>/stick: idempotent. */
-export async function stickEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+/** POST /events/<id>/stick: idempotent. Recorded in the log when `origin` is given. */
+export async function stickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
     const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
     if (!row) throw invalidEventId(viewer.lang);
@@ -307,11 +314,12 @@ export async function stickEvent(app: AppServices, id: number, viewer: Viewer): 
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
+  if (origin) await app.activity.log({ logger: 'SimpleHistoryLogger', messageKey: 'event_stuck', context: { event_id: id } }, origin);
   return renderSingle(app, id, viewer);
 }
 
 /** POST /events/<id>/unstick: 409 rest_event_not_sticky when the event is not sticky. */
-export async function unstickEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+export async function unstickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
     const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
     if (!row) throw invalidEventId(viewer.lang);
@@ -322,6 +330,7 @@ export async function unstickEvent(app: AppServices, id: number, viewer: Viewer)
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
+  if (origin) await app.activity.log({ logger: 'SimpleHistoryLogger', messageKey: 'event_unstuck', context: { event_id: id } }, origin);
   return renderSingle(app, id, viewer);
 }
 

@@ -4,6 +4,7 @@
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
+import type { DialectName } from '../../db/index.ts';
 import { RestError } from '../../rest/types.ts';
 import { allLoggers, type LoggerScope } from './catalogue.ts';
 import { ipFilterCondition, isIpFilterPattern } from './ip.ts';
@@ -31,6 +32,8 @@ export interface EventFilter {
   ip?: { like: boolean; pattern: string };
   contextFilters?: [string, string][];
   metadataWords?: string[];
+  /** The database the condition is for (metadata_search folds case per dialect). */
+  dialect?: DialectName;
   search?: SearchTerms;
   onlySticky?: boolean;
   excludeSearch?: SearchTerms;
@@ -127,6 +130,7 @@ export interface FilterOptions {
   /** has-updates ignores sticky and exclude_* parameters. */
   ignoreExcludes?: boolean;
   now?: Date;
+  dialect?: DialectName;
 }
 
 /** Request parameters → EventFilter. Throws 400 rest_invalid_param for values the schema let through. */
@@ -201,8 +205,11 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
     if (pairs.length) f.contextFilters = pairs;
   }
   if (typeof p.metadata_search === 'string') {
-    const words = searchWords(p.metadata_search).map((w) => w.toLowerCase());
-    if (words.length) f.metadataWords = words;
+    const words = searchWords(p.metadata_search);
+    if (words.length) {
+      f.metadataWords = words;
+      f.dialect = opts.dialect;
+    }
   }
   if (typeof p.search === 'string') f.search = searchTerms(p.search, scope, lang);
   if (opts.ignoreExcludes) return f;
@@ -223,8 +230,31 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => '\\' + c);
 }
 
-function contains(column: 'search_text' | 'meta_text', word: string): Cond {
+function contains(column: 'search_text', word: string): Cond {
   return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(word) + '%'} escape '\\'`;
+}
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * Some context value of the event contains the word, ignoring ASCII case. Case folding is
+ * ASCII-only on purpose: SQLite's LIKE folds only ASCII, and PostgreSQL is made to do the
+ * same (translate), so both databases give the same answer.
+ */
+function contextContains(dialect: DialectName, word: string): Cond {
+  const pattern = '%' + escapeLike(asciiLower(word)) + '%';
+  const value = dialect === 'postgres' ? sql`translate(${sql.ref('history_contexts.value')}, ${UPPER}, ${UPPER.toLowerCase()})` : sql.ref('history_contexts.value');
+  return eb.exists(
+    eb
+      .selectFrom('history_contexts')
+      .select(sql`1`.as('one'))
+      .whereRef('history_contexts.event_id', '=', 'history_events.id')
+      .where(sql<SqlBool>`${value} like ${pattern} escape '\\'`),
+  );
+}
+
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function messagesCondition(byLogger: Map<string, string[]>): Cond {
@@ -275,7 +305,7 @@ export function filterCondition(f: EventFilter): Cond | null {
       ),
     );
   }
-  for (const w of f.metadataWords ?? []) c.push(contains('meta_text', w));
+  for (const w of f.metadataWords ?? []) c.push(contextContains(f.dialect ?? 'sqlite', w));
   if (f.search) c.push(searchCondition(f.search));
   if (f.onlySticky) c.push(eb('sticky', '=', 1));
   if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch)));

@@ -62,7 +62,8 @@ export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang
     if (!cond) return 0;
     const row = await app.db
       .selectFrom('history_events')
-      .select(sql<number>`count(distinct ${sql.ref('occasions_id')})`.as('n'))
+      // `|| ''` keeps SQLite on the date range instead of scanning the whole occasions index.
+      .select(sql<number>`count(distinct ${sql.ref('occasions_id')} || '')`.as('n'))
       .where(cond)
       .executeTakeFirstOrThrow();
     return Number(row.n);

@@ -143,7 +143,7 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
 }
 
 const EVENT_ID_ARG: Args = {
-  id: { description: l('Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'), type: 'integer' },
+  id: { description: l('Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'), type: 'integer', urlParam: 'event_id' },
 };
 
 const STATS_ARGS: Args = {
@@ -286,10 +286,10 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
     endpoint('GET', { args: EVENT_ID_ARG, ...loggedInRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),
   ]),
   route('/events/(?P<event_id>\\d+)/stick', [
-    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => stickEvent(req.app, eventId(req), viewer(req)) }),
+    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => stickEvent(req.app, eventId(req), viewer(req), req) }),
   ]),
   route('/events/(?P<event_id>\\d+)/unstick', [
-    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => unstickEvent(req.app, eventId(req), viewer(req)) }),
+    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => unstickEvent(req.app, eventId(req), viewer(req), req) }),
   ]),
   route('/backfill-status', [endpoint('GET', { ...loggedInRead, handler: (req) => backfillStatus(req.app, req.lang) })]),
   route('/search-options', [endpoint('GET', { ...loggedInRead, handler: (req) => searchOptions(req.app, req.user!, req.lang) })]),
@@ -317,14 +317,14 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
   route('/support-info/health-check', [endpoint('GET', { ...viewSupport, handler: (req) => healthCheck(req.app) })]),
   route('/users/(?P<user_id>\\d+)/card', [
     endpoint('GET', {
-      args: { id: { description: l('User id.', 'Benutzer-ID.'), type: 'integer', required: true } },
+      args: { id: { description: l('User id.', 'Benutzer-ID.'), type: 'integer', required: true, urlParam: 'user_id' } },
       ...viewCards,
       handler: (req) => userCard(req.app, Number(req.urlParams.user_id), req.user!, req.lang),
     }),
   ]),
   route('/initiators/(?P<initiator_type>[a-z_]+)/card', [
     endpoint('GET', {
-      args: { type: { description: l('Initiator type.', 'Art des Auslösers.'), type: 'string', required: true, enum: CARD_INITIATORS } },
+      args: { type: { description: l('Initiator type.', 'Art des Auslösers.'), type: 'string', required: true, enum: CARD_INITIATORS, urlParam: 'initiator_type' } },
       ...viewCards,
       handler: initiatorCardHandler,
     }),

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
-import { addToCounter, COUNTER_CHANGES } from './store.ts';
+import { addToCounter, COUNTER_CHANGES, readCounter } from './store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -182,4 +182,64 @@ export async function rebuildRuns(db: Kysely<Database>): Promise<void> {
     await addToCounter(tx, COUNTER_RUN_HEADS, heads);
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
+}
+
+export interface HeadsPage {
+  /** Run heads (or the newest row of a run cut by `max_id_first_page`) with their group sizes. */
+  ids: number[];
+  counts: Map<number, number>;
+  total: number | null;
+}
+
+/**
+ * The unfiltered overview from the maintained runs: group heads in order, `offset`/`limit`.
+ * With `maxId` (max_id_first_page) the log is cut to rows with id ≤ maxId; that only shortens
+ * the newest run, as long as every later row is also newer. Returns null when later rows
+ * were back-dated between older ones (the caller then groups at read time).
+ */
+export async function headsPage(db: Db, maxId: number | undefined, offset: number, limit: number, countTotal: boolean): Promise<HeadsPage | null> {
+  const heads = (below: Pos | null, skip: number, take: number) => {
+    let q = db.selectFrom('history_events').select(['id', 'run_size']).where('run_head', '=', 1);
+    if (below) q = q.where(pos('<', below));
+    return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(take).offset(skip).execute();
+  };
+  if (maxId === undefined) {
+    const rows = await heads(null, offset, limit);
+    const total = countTotal ? await readCounter(db, COUNTER_RUN_HEADS) : null;
+    return { ids: rows.map((r) => r.id), counts: new Map(rows.map((r) => [r.id, r.run_size])), total };
+  }
+  const top = await db.selectFrom('history_events').select(COLUMNS).where('id', '<=', maxId).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!top) return { ids: [], counts: new Map(), total: countTotal ? 0 : null };
+  // Expressions on date/id keep the planner on the id range (the few rows after maxId).
+  const interleaved = await db
+    .selectFrom('history_events')
+    .select('id')
+    .where('id', '>', maxId)
+    .where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${top.date}, ${top.id})`)
+    .limit(1)
+    .executeTakeFirst();
+  if (interleaved) return null;
+  const head = await headAtOrAbove(db, top);
+  let cut = 0;
+  if (head.id !== top.id) {
+    const above = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(pos('>', top)).where(pos('<=', head)).executeTakeFirstOrThrow();
+    cut = Number(above.n);
+  }
+  const counts = new Map<number, number>();
+  const ids: number[] = [];
+  if (offset === 0) {
+    ids.push(top.id);
+    counts.set(top.id, head.run_size - cut);
+  }
+  const rest = await heads(top, Math.max(0, offset - 1), offset === 0 ? limit - 1 : limit);
+  for (const r of rest) {
+    ids.push(r.id);
+    counts.set(r.id, r.run_size);
+  }
+  let total: number | null = null;
+  if (countTotal) {
+    const newer = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where('run_head', '=', 1).where(pos('>=', top)).executeTakeFirstOrThrow();
+    total = 1 + (await readCounter(db, COUNTER_RUN_HEADS)) - Number(newer.n);
+  }
+  return { ids, counts, total };
 }

@@ -92,8 +92,6 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   const own = new Set(placeholdersOf(template));
   const searchParts = [template, entry.logger, level];
   for (const [k, v] of map) if (v !== null && (placeholders.has(k) || own.has(k))) searchParts.push(v);
-  const metaParts: string[] = [];
-  for (const v of map.values()) if (v !== null) metaParts.push(v);
 
   return {
     row: {
@@ -109,7 +107,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
       sticky: map.has('_sticky') ? 1 : 0,
       backfilled: map.has('_backfilled_event') ? 1 : 0,
       search_text: searchParts.join('\n').toLowerCase(),
-      meta_text: metaParts.join('\n').toLowerCase(),
+      meta_text: '',
     },
     context,
   };

@@ -15,5 +15,7 @@ export const historyLogger = logger({
     manual_backfill_completed: t('Manual backfill created {post_events} post events and {user_events} user events', 'Manuelles Befüllen erzeugte {post_events} Beitragsereignisse und {user_events} Benutzerereignisse'),
     channel_auto_disabled: t('Auto-disabled log forwarding channel "{channel_name}" after {failure_count} consecutive failures', 'Weiterleitungskanal „{channel_name}“ nach {failure_count} aufeinanderfolgenden Fehlern automatisch deaktiviert'),
     log_forwarding_settings_updated: t('Updated Log Forwarding settings', 'Einstellungen der Protokoll-Weiterleitung aktualisiert'),
+    event_stuck: t('Made event {event_id} sticky', 'Ereignis {event_id} angeheftet'),
+    event_unstuck: t('Made event {event_id} no longer sticky', 'Ereignis {event_id} nicht mehr angeheftet'),
   },
 });
