@@ -49,8 +49,8 @@ for (const target of dbTargets()) {
     test('bad arguments are one-line errors', async () => {
       const ctx = context(t);
       await assert.rejects(eventsGenerateCommand.run([], ctx), CliError);
-      await assert.rejects(eventsGenerateCommand.run(['--count', 'lots'], ctx), /positive whole number/);
-      await assert.rejects(eventsGenerateCommand.run(['--count', '5', '--days', '0'], ctx), /positive whole number/);
+      await assert.rejects(eventsGenerateCommand.run(['--count', 'lots'], ctx), /--count must be a whole number from 1 to/);
+      await assert.rejects(eventsGenerateCommand.run(['--count', '5', '--days', '0'], ctx), /--days must be a whole number from 1 to/);
     });
 
     test('demo seed writes a few hundred events once', async () => {

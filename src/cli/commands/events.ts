@@ -1,21 +1,12 @@
 // `content-site events generate --count N [--days D]` (realistic activity-log data, with a
 // progress bar) and `content-site events backfill` (import existing users and content).
 import cliProgress from 'cli-progress';
-import { CliError, type CliCommand } from '../command.ts';
-import { parseCommandArgs } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+import { parseCommandArgs, wholeNumberOption } from '../args.ts';
 import { generateEvents } from '../../namespaces/history/generate.ts';
 import { ensureBackfill } from '../../namespaces/history/backfill.ts';
 
 const MAX_COUNT = 50_000_000;
-
-function positiveInt(value: string | undefined, name: string, fallback?: number): number {
-  if (value === undefined) {
-    if (fallback === undefined) throw new CliError(`missing --${name}`);
-    return fallback;
-  }
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new CliError(`--${name} must be a positive whole number, got "${value}"`);
-  return Number(value);
-}
 
 export const eventsGenerateCommand: CliCommand = {
   name: 'events generate',
@@ -23,9 +14,8 @@ export const eventsGenerateCommand: CliCommand = {
   summary: 'Add N realistic activity-log events spread over the last D days (default 30)',
   async run(args, ctx) {
     const { strings } = parseCommandArgs(this, args, { options: { count: { type: 'string' }, days: { type: 'string' } }, required: ['count'] });
-    const count = positiveInt(strings.count, 'count');
-    if (count > MAX_COUNT) throw new CliError(`--count may be at most ${MAX_COUNT}`);
-    const days = positiveInt(strings.days, 'days', 30);
+    const count = wholeNumberOption(strings.count, 'count', { min: 1, max: MAX_COUNT });
+    const days = wholeNumberOption(strings.days, 'days', { min: 1, max: 36_500 }, 30);
     const app = await ctx.openApp();
     const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
     const bar = new cliProgress.SingleBar(
