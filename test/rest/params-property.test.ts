@@ -1,22 +1,16 @@
 // Property: for every route of the registry, random values for its declared parameters
 // either validate (and the handler answers) or give a 4xx in the contract's error shape —
 // never a 500. Fixed seed in CI; FUZZ_SEED overrides it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import qs from 'qs';
-import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/server/http.ts';
-import { createTestApp, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
 import type { CompiledRoute } from '../../src/rest/registry.ts';
-import { assertWellFormedAnswer, samplePath } from '../support/registry.ts';
+import { OUTBOUND_ROUTES, assertWellFormedAnswer, samplePath, siteUnderTest } from '../support/registry.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
-/** Routes that reach outside the process (network, mail) are fuzzed by their own suites. */
-const SKIP = new Set(['/oembed/1.0/proxy', '/history/v1/email-report/preview/email']);
 
 const scalar = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -30,22 +24,10 @@ const wireValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), scalar, { maxKeys: 3 }) },
 );
 
-let t: TestApp;
-let server: FastifyInstance;
-let admin: string;
-
-before(async () => {
-  t = await createTestApp({ name: 'sqlite' });
-  server = await buildServer(t.app);
-  admin = (await userWithRole(t.app, 'administrator')).authorization;
-});
-after(async () => {
-  await server.close();
-  await t.close();
-});
+const site = siteUnderTest();
 
 test('random parameter values never produce a 500, on every route of the registry', async () => {
-  const routes: CompiledRoute[] = server.restApi.registry.routes.filter((r) => !SKIP.has(r.pattern) && r.pattern !== '/batch/v1');
+  const routes: CompiledRoute[] = site.server.restApi.registry.routes.filter((r) => !OUTBOUND_ROUTES.has(r.pattern) && r.pattern !== '/batch/v1');
   let requests = 0;
   for (const route of routes) {
     for (const endpoint of route.endpoints) {
@@ -56,10 +38,10 @@ test('random parameter values never produce a 500, on every route of the registr
         fc.asyncProperty(fc.record(Object.fromEntries(names.map((n) => [n, wireValue])), { requiredKeys: [] }), fc.boolean(), async (params, asJson) => {
           requests++;
           const query = method === 'GET' || !asJson ? qs.stringify(params) : '';
-          const res = await server.inject({
+          const res = await site.server.inject({
             method,
             url: query ? `${url}?${query}` : url,
-            headers: { authorization: admin, ...(method !== 'GET' && asJson ? { 'content-type': 'application/json' } : {}) },
+            headers: { authorization: site.admin, ...(method !== 'GET' && asJson ? { 'content-type': 'application/json' } : {}) },
             ...(method !== 'GET' && asJson ? { payload: JSON.stringify(params) } : {}),
           });
           assertWellFormedAnswer(res.statusCode, res.headers['content-type'], res.body, `${method} ${url}?${query}`);

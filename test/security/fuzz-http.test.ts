@@ -3,36 +3,20 @@
 // types, bodies at and over the limit. Every answer is JSON in the contract's shape with a
 // 2xx/4xx status (501 for routes not built yet) — never a 500, never a hang — and rejected
 // requests change nothing in the database. Fixed seed in CI; FUZZ_SEED/FUZZ_RUNS for soak runs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fc from 'fast-check';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { buildServer, BODY_LIMIT } from '../../src/server/http.ts';
+import { BODY_LIMIT } from '../../src/server/http.ts';
 import type { CompiledRoute } from '../../src/rest/registry.ts';
-import { createTestApp, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
-import { assertWellFormedAnswer, samplePath } from '../support/registry.ts';
+import { OUTBOUND_ROUTES, assertWellFormedAnswer, samplePath, siteUnderTest } from '../support/registry.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
-/** Routes that reach outside the process (network, mail) have their own suites. */
-const SKIP = new Set(['/oembed/1.0/proxy', '/history/v1/email-report/preview/email']);
 
-let t: TestApp;
-let server: FastifyInstance;
-let admin: string;
-
-before(async () => {
-  t = await createTestApp({ name: 'sqlite' });
-  server = await buildServer(t.app);
-  admin = (await userWithRole(t.app, 'administrator')).authorization;
-});
-after(async () => {
-  await server.close();
-  await t.close();
-});
+const site = siteUnderTest();
 
 function assertWellFormed(res: LightMyRequestResponse, where: string): void {
   assertWellFormedAnswer(res.statusCode, res.headers['content-type'], res.body, where);
@@ -40,10 +24,10 @@ function assertWellFormed(res: LightMyRequestResponse, where: string): void {
 
 /** A digest of every row of every table, to prove rejected requests wrote nothing. */
 async function databaseDigest(): Promise<string> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(t.app.db);
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(site.t.app.db);
   const hash = crypto.createHash('sha256');
   for (const { name } of tables.rows) {
-    const rows = await sql.raw(`select * from "${name}" order by 1`).execute(t.app.db);
+    const rows = await sql.raw(`select * from "${name}" order by 1`).execute(site.t.app.db);
     hash.update(name).update(JSON.stringify(rows.rows));
   }
   return hash.digest('hex');
@@ -56,14 +40,14 @@ const nasty = fc.constantFrom(
 const queryPiece = fc.tuple(fc.constantFrom('page', 'per_page', 'id', 'search', 'include[]', 'include[x]', 'dates[]', 'context', 'since_date', 'url', 'limit', 'global', 'force', '_fields', '_method', 'i18n_language', 'x[y][z][w][v][u]'), fc.oneof(nasty, fc.string({ maxLength: 30 })));
 
 test('adversarial query strings on every route, both roots: never a 500', async () => {
-  const routes: CompiledRoute[] = server.restApi.registry.routes.filter((r) => !SKIP.has(r.pattern));
+  const routes: CompiledRoute[] = site.server.restApi.registry.routes.filter((r) => !OUTBOUND_ROUTES.has(r.pattern));
   for (const route of routes) {
     for (const endpoint of route.endpoints) {
       await fc.assert(
         fc.asyncProperty(fc.array(queryPiece, { maxLength: 6 }), fc.constantFrom('en', 'de'), async (pieces, lang) => {
           const query = pieces.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%25/g, Math.random() < 0.5 ? '%' : '%25')}`).join('&');
           const url = `/${lang}/cms-json${samplePath(route.pattern)}?${query}`;
-          const res = await server.inject({ method: endpoint.methods[0]!, url, headers: { authorization: admin } });
+          const res = await site.server.inject({ method: endpoint.methods[0]!, url, headers: { authorization: site.admin } });
           assertWellFormed(res, `${endpoint.methods[0]} ${url}`);
         }),
         { seed: SEED, numRuns: RUNS },
@@ -74,20 +58,20 @@ test('adversarial query strings on every route, both roots: never a 500', async 
 
 test('rejected requests leave the database unchanged', async () => {
   const before = await databaseDigest();
-  const writes = server.restApi.registry.routes.flatMap((route) =>
-    route.endpoints.filter((e) => e.methods[0] !== 'GET' && !SKIP.has(route.pattern)).map((e) => ({ route, method: e.methods[0]! })),
+  const writes = site.server.restApi.registry.routes.flatMap((route) =>
+    route.endpoints.filter((e) => e.methods[0] !== 'GET' && !OUTBOUND_ROUTES.has(route.pattern)).map((e) => ({ route, method: e.methods[0]! })),
   );
   for (const { route, method } of writes) {
     const url = `/en/cms-json${samplePath(route.pattern)}`;
     const attempts: InjectOptions[] = [
-      { method, url, payload: '{"broken":', headers: { 'content-type': 'application/json', authorization: admin } },
-      { method, url, payload: '<xml/>', headers: { 'content-type': 'application/xml', authorization: admin } },
-      { method, url, payload: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) }), headers: { 'content-type': 'application/json', authorization: admin } },
-      { method, url: `${url}?i18n_language=fr`, headers: { authorization: admin } },
+      { method, url, payload: '{"broken":', headers: { 'content-type': 'application/json', authorization: site.admin } },
+      { method, url, payload: '<xml/>', headers: { 'content-type': 'application/xml', authorization: site.admin } },
+      { method, url, payload: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) }), headers: { 'content-type': 'application/json', authorization: site.admin } },
+      { method, url: `${url}?i18n_language=fr`, headers: { authorization: site.admin } },
       { method, url, payload: { anything: 1 } }, // anonymous
     ];
     for (const attempt of attempts) {
-      const res = await server.inject(attempt);
+      const res = await site.server.inject(attempt);
       assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${method} ${url}: expected a 4xx, got ${res.statusCode} ${res.body.slice(0, 200)}`);
       assertWellFormed(res, `${method} ${url}`);
     }
@@ -99,10 +83,10 @@ test('bodies: exactly at the limit is read, one byte over is a 413', async () =>
   const base = JSON.stringify({ message: '' });
   const atLimit = JSON.stringify({ message: 'x'.repeat(BODY_LIMIT - base.length) });
   assert.equal(Buffer.byteLength(atLimit), BODY_LIMIT);
-  const ok = await server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit, headers: { 'content-type': 'application/json', authorization: admin } });
+  const ok = await site.server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit, headers: { 'content-type': 'application/json', authorization: site.admin } });
   assert.notEqual(ok.statusCode, 413);
   assertWellFormed(ok, 'at limit');
-  const over = await server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit + ' ', headers: { 'content-type': 'application/json', authorization: admin } });
+  const over = await site.server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit + ' ', headers: { 'content-type': 'application/json', authorization: site.admin } });
   assert.equal(over.statusCode, 413);
   assertWellFormed(over, 'over limit');
 });
@@ -118,13 +102,13 @@ test('duplicate keys, deep nesting, broken percent-encoding in the path and odd 
     ['PATCH', '/en/cms-json/batch/v1'],
   ];
   for (const [method, url] of cases) {
-    const res = await server.inject({ method: method as 'GET', url, headers: { authorization: admin } });
+    const res = await site.server.inject({ method: method as 'GET', url, headers: { authorization: site.admin } });
     assertWellFormed(res, `${method} ${url}`);
   }
-  const nestedBatch = await server.inject({
+  const nestedBatch = await site.server.inject({
     method: 'POST',
     url: '/en/cms-json/batch/v1',
-    headers: { authorization: admin },
+    headers: { authorization: site.admin },
     payload: { requests: [{ path: '/batch/v1', body: { requests: [{ path: '/batch/v1' }] } }, { path: '/BATCH/v1/' }] },
   });
   assert.equal(nestedBatch.statusCode, 207);
@@ -137,7 +121,7 @@ test('batch: 25 items near the size limit, every method', async () => {
   requests.push({ method: 'POST', path: '/history/v1/events', body: { message: 'z'.repeat(each) } });
   const payload = JSON.stringify({ requests });
   assert.ok(Buffer.byteLength(payload) <= BODY_LIMIT);
-  const res = await server.inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload, headers: { 'content-type': 'application/json', authorization: admin } });
+  const res = await site.server.inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload, headers: { 'content-type': 'application/json', authorization: site.admin } });
   assert.equal(res.statusCode, 207);
   assert.equal(res.json().responses.length, 25);
   for (const r of res.json().responses) assert.ok(r.status < 500, JSON.stringify(r.body).slice(0, 200));
