@@ -192,6 +192,14 @@ export async function matchAppPassword(app: AppServices, userId: number, passwor
  */
 export async function recordAppPasswordUse(app: AppServices, row: AppPasswordRow, ip: string, now = new Date()): Promise<boolean> {
   if (row.last_used !== null && now.getTime() - Date.parse(row.last_used.replace(' ', 'T') + 'Z') < USAGE_INTERVAL_MS) return false;
-  await app.db.updateTable('app_passwords').set({ last_used: formatUtc(now), last_ip: ip }).where('uuid', '=', row.uuid).execute();
-  return true;
+  // Conditional, so that of concurrent first uses (several requests verifying the same new
+  // password at once) exactly one writes — and only that one logs the login.
+  const cutoff = formatUtc(new Date(now.getTime() - USAGE_INTERVAL_MS));
+  const result = await app.db
+    .updateTable('app_passwords')
+    .set({ last_used: formatUtc(now), last_ip: ip })
+    .where('uuid', '=', row.uuid)
+    .where((eb) => eb.or([eb('last_used', 'is', null), eb('last_used', '<=', cutoff)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

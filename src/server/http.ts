@@ -115,7 +115,10 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     }
     if (out.loggedIn || (out.overridden && out.status >= 400 && out.status < 500)) Object.assign(headers, NO_CACHE);
     Object.assign(headers, out.headers);
-    if (out.raw) headers['Content-Type'] = out.raw.contentType;
+    if (out.raw) {
+      headers['Content-Type'] = out.raw.contentType;
+      if (/^text\/html/i.test(out.raw.contentType)) Object.assign(headers, HTML_DOCUMENT_HEADERS);
+    }
     reply.code(out.status).headers(headers);
     if (request.method === 'HEAD') return reply.send();
     if (out.raw) return reply.send(out.raw.content);
@@ -230,10 +233,22 @@ function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, str
   return true;
 }
 
+/**
+ * Security headers of HTML documents the adapter itself answers with (the 404 page) and of
+ * HTML the REST API returns raw (the email report preview): nothing runs, nothing is loaded
+ * but styles and images, no framing by other sites, no referrer.
+ */
+export const HTML_DOCUMENT_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'SAMEORIGIN',
+};
+
 function notFound(reply: FastifyReply): FastifyReply {
   return reply
     .code(404)
     .header('Content-Type', 'text/html; charset=UTF-8')
-    .header('X-Content-Type-Options', 'nosniff')
+    .headers(HTML_DOCUMENT_HEADERS)
     .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked for does not exist.</p></body></html>');
 }
