@@ -38,14 +38,15 @@ const FAILED_LOGIN_OCCASION = `${USER_LOGGER}/failed_user_login`;
  * 429 when throttled) for bad credentials.
  */
 export async function authenticateRequest(app: AppServices, authorization: string | undefined, ip: string): Promise<Authenticated | null> {
-  const credentials = parseBasicAuth(authorization);
-  if (!credentials) return null;
-  const header = authorization!;
+  if (!authorization) return null;
   const cache = credentialCache(app);
   // Credentials verified moments ago pass even while the IP is throttled: only someone who
-  // knows the password can produce this exact header.
-  const cached = cache.get(header);
+  // knows the password can produce this exact header. (Only headers that parsed are cached.)
+  const cached = cache.get(authorization);
   if (cached) return cached;
+  const credentials = parseBasicAuth(authorization);
+  if (!credentials) return null;
+  const header = authorization;
 
   const throttle = loginThrottle(app);
   const wait = throttle.retryAfter(ip);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -44,8 +44,42 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', location, destroy: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; on SQLite, preparing costs as much as running a short
+ * query. Statements are kept by SQL text (least recently used dropped beyond a bound) and
+ * reused: better-sqlite3 runs them synchronously on the one connection, so a statement is
+ * never in use twice at once — except while a streamed query iterates it, when a fresh one
+ * is prepared. SQLite re-prepares a kept statement itself after a schema change.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] & object {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string): SqliteDatabase.Statement => {
+    const hit = cache.get(source);
+    if (hit && !hit.busy) {
+      cache.delete(source);
+      cache.set(source, hit);
+      return hit;
+    }
+    const stmt = sqlite.prepare(source);
+    if (!hit) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  };
+  return {
+    prepare,
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }
 
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {

@@ -50,6 +50,7 @@ export interface HistoryEventsTable {
   /** Rows in the run (on run heads). */
   run_size: Generated<number>;
   search_text: string;
+  /** Unused, always ''. */
   meta_text: string;
 }
 

@@ -8,13 +8,29 @@ export function utcNow(): string {
   return formatUtc(new Date());
 }
 
+// Creating an Intl.DateTimeFormat costs far more than formatting with one (it dominated
+// listing events, one per date): one formatter per zone and locale, made once.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: 'en-US' | 'en-CA', timeZone: string): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    // Zone names come from site options (validated), so the map stays small; bound it anyway.
+    if (formatters.size >= 200) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** Offset of an IANA zone from UTC at the given instant, in hours (e.g. 1 or 2 for Europe/Berlin). */
 export function zoneOffsetHours(timeZone: string, at: Date = new Date()): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(at);
+  const parts = formatter('en-US', timeZone).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return Math.round(((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 3_600_000) * 100) / 100;
@@ -23,11 +39,7 @@ export function zoneOffsetHours(timeZone: string, at: Date = new Date()): number
 /** Formats a UTC `YYYY-MM-DD HH:MM:SS` date as local time in the zone, same format. */
 export function utcToZone(utc: string, timeZone: string): string {
   const d = new Date(utc.replace(' ', 'T') + 'Z');
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(d);
+  const parts = formatter('en-CA', timeZone).formatToParts(d);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }

@@ -33,7 +33,7 @@ export const historyMigration: SiteMigration = {
       .addColumn('run_size', 'integer', (c) => c.notNull().defaultTo(1))
       /** Lower-cased template, logger, level and placeholder values: what `search` scans. */
       .addColumn('search_text', 'text', (c) => c.notNull())
-      /** Lower-cased values of every context key: what `metadata_search` scans. */
+      /** Unused (metadata_search reads the context rows); kept so databases migrated early keep working. Always ''. */
       .addColumn('meta_text', 'text', (c) => c.notNull())
       .execute();
     const idx = (name: string, ...columns: string[]) =>
