@@ -127,7 +127,13 @@ export function createActivityLog(app: AppServices): ActivityLog {
       }
       return new Promise<number>((resolve, reject) => {
         queue.push({ event, failedLogin: isFailedLogin(entry), resolve, reject });
-        if (!writing) void drain();
+        // Start writing on the next turn of the event loop, so that the events of every request
+        // read in this turn share one transaction (on SQLite a transaction otherwise completes
+        // within microtasks and never groups anything).
+        if (!writing) {
+          writing = true;
+          setImmediate(() => void drain());
+        }
       });
     },
   };

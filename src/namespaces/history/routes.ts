@@ -277,6 +277,8 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
       },
       permission: cap('manage_options'),
       handler: createEventHandler,
+      // Independent writes: a batch of them is written in one transaction by the activity log.
+      concurrentInBatch: true,
     }),
   ]),
   route('/events/has-updates', [
