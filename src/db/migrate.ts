@@ -29,9 +29,23 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
       },
     },
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 5 && isOtherSchemaVanished(error, schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator looks at the tables of every schema before it starts; a schema that
+ * another process drops meanwhile (test runs, benchmarks sharing the database) fails that
+ * look with 3F000 "schema … does not exist". Nothing was migrated then: trying again is safe.
+ */
+function isOtherSchemaVanished(error: unknown, schema: string | undefined): boolean {
+  if (!error || typeof error !== 'object' || (error as { code?: unknown }).code !== '3F000') return false;
+  const message = String((error as { message?: unknown }).message ?? '');
+  return !schema || !message.includes(`"${schema}"`);
 }
 
 async function appliedMigrations(db: Kysely<any>, schema: string | undefined): Promise<string[]> {

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { I18nStStringsTable } from '../../db/schema.ts';
+import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
 import { registerPackage, refreshPackageWordCount, savePackageTranslation } from './packages.ts';
@@ -142,7 +143,7 @@ const STATUS_CYCLE = [0, 0, 0, 0, 0, 10, 10, 10, 1, 3];
  * Inserts `count` synthetic strings (with one translation row each) in large batches, for the
  * benchmark. Returns the number inserted. Domains: `bench-0` … `bench-49`.
  */
-export async function generateStrings(app: Pick<AppServices, 'db'>, count: number, opts: { chunk?: number } = {}): Promise<number> {
+export async function generateStrings(app: Pick<AppServices, 'db'> & Partial<Pick<AppServices, 'dialect'>>, count: number, opts: { chunk?: number } = {}): Promise<number> {
   const chunk = opts.chunk ?? 500;
   const run = crypto.randomBytes(4).toString('hex');
   const now = utcNow();
@@ -202,5 +203,6 @@ export async function generateStrings(app: Pick<AppServices, 'db'>, count: numbe
     });
     done += n;
   }
+  if (done >= 1000) await analyzeAfterBulkLoad(app.db, app.dialect, ['i18n_st_strings', 'i18n_st_translations']);
   return done;
 }

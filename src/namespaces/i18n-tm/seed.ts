@@ -3,6 +3,7 @@ import type { Insertable } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import { createUser, findUserByLogin } from '../../auth/users.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../db/schema.ts';
+import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import { utcNow, formatUtc } from '../../site/time.ts';
 import { STATUS } from './model.ts';
 
@@ -265,5 +266,6 @@ export async function generateJobs(app: AppServices, count: number): Promise<num
       await tx.insertInto('tm_job_fields').values(fields).execute();
     });
   }
+  if (count >= 1000) await analyzeAfterBulkLoad(app.db, app.dialect, ['tm_batches', 'tm_jobs', 'tm_job_fields']);
   return count;
 }
