@@ -12,7 +12,7 @@ export function utcNow(): string {
 // listing events, one per date): one formatter per zone and locale, made once.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(locale: 'en-US' | 'en-CA', timeZone: string): Intl.DateTimeFormat {
+function formatter(locale: 'en-US', timeZone: string): Intl.DateTimeFormat {
   const key = `${locale}|${timeZone}`;
   let f = formatters.get(key);
   if (!f) {
@@ -28,20 +28,41 @@ function formatter(locale: 'en-US' | 'en-CA', timeZone: string): Intl.DateTimeFo
   return f;
 }
 
-/** Offset of an IANA zone from UTC at the given instant, in hours (e.g. 1 or 2 for Europe/Berlin). */
-export function zoneOffsetHours(timeZone: string, at: Date = new Date()): number {
-  const parts = formatter('en-US', timeZone).formatToParts(at);
+/** Offset of the zone at an instant, in milliseconds, computed with the zone's formatter. */
+function offsetAt(timeZone: string, ms: number): number {
+  const parts = formatter('en-US', timeZone).formatToParts(new Date(ms));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return Math.round(((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 3_600_000) * 100) / 100;
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+// Offsets only change at transitions, which fall on quarter hours: one formatToParts per
+// zone and quarter hour, instead of one per date (a page of events formats many dates).
+const QUARTER_HOUR_MS = 900_000;
+const offsets = new Map<string, number>();
+
+function cachedOffset(timeZone: string, ms: number): number {
+  const slot = Math.floor(ms / QUARTER_HOUR_MS);
+  const key = `${timeZone}|${slot}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    offset = offsetAt(timeZone, slot * QUARTER_HOUR_MS);
+    if (offsets.size >= 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** Offset of an IANA zone from UTC at the given instant, in hours (e.g. 1 or 2 for Europe/Berlin). */
+export function zoneOffsetHours(timeZone: string, at: Date = new Date()): number {
+  return Math.round((cachedOffset(timeZone, at.getTime()) / 3_600_000) * 100) / 100;
 }
 
 /** Formats a UTC `YYYY-MM-DD HH:MM:SS` date as local time in the zone, same format. */
 export function utcToZone(utc: string, timeZone: string): string {
-  const d = new Date(utc.replace(' ', 'T') + 'Z');
-  const parts = formatter('en-CA', timeZone).formatToParts(d);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  const ms = Date.parse(utc.replace(' ', 'T') + 'Z');
+  if (Number.isNaN(ms)) return utc;
+  return formatUtc(new Date(ms + cachedOffset(timeZone, ms)));
 }
 
 export function isValidTimeZone(zone: string): boolean {
