@@ -138,8 +138,3 @@ export function createActivityLog(app: AppServices): ActivityLog {
     },
   };
 }
-
-/** Writes one event (through the app's activity log); returns its id, or 0 when throttled. */
-export function logEvent(app: AppServices, entry: ActivityEntry, origin: ActivityOrigin): Promise<number> {
-  return app.activity.log(entry, origin);
-}

@@ -149,10 +149,6 @@ export async function readCounter(db: Db, name: string): Promise<number> {
   return row ? Number(row.value) : 0;
 }
 
-export async function resetCounter(db: Db, name: string): Promise<void> {
-  await db.updateTable('history_counters').set({ value: 0 }).where('name', '=', name).where('value', '<>', 0).execute();
-}
-
 export const COUNTER_TOTAL = 'total_logged_events';
 /** Changes of the log other than inserts (stick, unstick, rebuilds): part of the cache version. */
 export const COUNTER_CHANGES = 'log_changes';
