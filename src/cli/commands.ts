@@ -9,6 +9,7 @@ import { userCommands } from './user-commands.ts';
 import { eventsCommands } from './commands/events.ts';
 import { generateCommands } from './commands/generate.ts';
 import { sliderCommands } from './commands/slider.ts';
+import { reexecWithServerFlags } from '../server/v8-flags.ts';
 
 const serve: CliCommand = {
   name: 'serve',
@@ -16,6 +17,8 @@ const serve: CliCommand = {
   summary: 'Run the HTTP server (PORT, HOST, SITE_URL, DATABASE_URL); seeds a new site on its first start.',
   async run(args, ctx) {
     parseCommandArgs(this, args, {});
+    // Only when this process is the command itself (tests run commands in-process with their own io).
+    if (ctx.stdout === process.stdout) reexecWithServerFlags();
     // Loaded here so the other commands start fast and do not depend on the server code.
     const { startServer } = await import('../server/start.ts');
     const running = await startServer(ctx.config, { prepare: (app) => firstStart(app, ctx.stdout).then(() => {}), handleSignals: true });
