@@ -1,14 +1,15 @@
 // The events service behind GET/POST /events, has-updates, single events and stick/unstick.
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
-import { headsPage } from './runs.ts';
+import { headsPage, pos } from './runs.ts';
 import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 
@@ -27,6 +28,8 @@ interface PageRequest {
   page: number;
   perPage: number;
   countTotal: boolean;
+  /** How to get the total (rows, or groups when grouped); default: count now. */
+  count?: (mode: CountMode) => Promise<number>;
 }
 
 interface PageResult {
@@ -35,16 +38,21 @@ interface PageResult {
   total: number | null;
 }
 
+type CountMode = 'rows' | 'groups';
+
+const eb = expressionBuilder<Database, 'history_events'>();
 const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
 
 /**
  * A page of events (grouped into occasions or flat) matching a condition, plus the total.
  * A group is a maximal run of consecutive rows (date desc, id desc) with equal occasions id,
  * shown by its newest row. `unfiltered` requests (every row readable, no filter) page
- * through the run heads maintained on write (runs.ts); others group with window functions.
+ * through the run heads maintained on write (runs.ts); others walk the matching rows newest
+ * first and stop once the page is complete, so a page costs what it shows, not the log's size.
  */
 export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
+  const total = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m)))(mode) : null);
   if (!req.grouped) {
     const rows = await app.db
       .selectFrom('history_events')
@@ -55,89 +63,174 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
       .limit(req.perPage)
       .offset(offset)
       .execute();
-    const total = req.countTotal ? await countEvents(app, cond) : null;
-    return { rows, counts: new Map(), total };
+    return { rows, counts: new Map(), total: await total('rows') };
   }
   if (req.unfiltered) {
     const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
     if (page) return { rows: await loadRows(app, page.ids), counts: page.counts, total: page.total };
   }
-  const flagged = app.db.selectFrom('history_events').where(cond).select([
-    'id',
-    'date',
-    sql<number>`case when lag(${sql.ref('occasions_id')}) over (${ORDER}) = ${sql.ref('occasions_id')} then 0 else 1 end`.as('is_head'),
-  ]);
-  // One pass: runs → groups, the page of groups, and (window over the groups) their number.
-  const groups = await app.db
-    .with('f', () => flagged)
-    .with('g', (qc) =>
-      qc.selectFrom('f').select(['id', 'is_head', sql<number>`sum(${sql.ref('is_head')}) over (${ORDER} rows unbounded preceding)`.as('grp')]),
-    )
-    .with('h', (qc) =>
-      qc
-        .selectFrom('g')
-        .select([
-          'grp',
-          sql<number>`max(case when ${sql.ref('is_head')} = 1 then ${sql.ref('id')} end)`.as('head_id'),
-          sql<number>`count(*)`.as('cnt'),
-        ])
-        .groupBy('grp'),
-    )
-    .selectFrom('h')
-    .select(['grp', 'head_id', 'cnt', sql<number>`count(*) over ()`.as('total')])
-    .orderBy('grp', 'asc')
-    .limit(req.perPage)
-    .offset(offset)
-    .execute();
-  const counts = new Map(groups.map((g) => [Number(g.head_id), Number(g.cnt)]));
-  const rows = await loadRows(app, groups.map((g) => Number(g.head_id)));
-  let total: number | null = null;
-  if (req.countTotal) {
-    if (groups.length) total = Number(groups[0].total);
-    else {
-      // Past the last page the window has no row to report on: count the heads.
-      const row = await app.db
-        .with('f', () => flagged)
-        .selectFrom('f')
-        .select(sql<number>`count(*)`.as('n'))
-        .where('is_head', '=', 1)
-        .executeTakeFirstOrThrow();
-      total = Number(row.n);
-    }
-  }
-  return { rows, counts, total };
+  const counts = await walkGroups(app, cond, offset, req.perPage);
+  return { rows: await loadRows(app, [...counts.keys()]), counts, total: await total('groups') };
 }
 
-// ---- query cache (reference §7): which rows make up a page and the total, per filter, valid
-// until the log changes (any insert, stick/unstick, rebuild). Rows are always read fresh.
+/**
+ * Groups `offset … offset + limit` of the matching rows: their newest rows' ids → sizes, in
+ * order. Reads the rows newest first in growing chunks (keyset on date, id) and stops once the
+ * last wanted group has ended.
+ */
+async function walkGroups(app: AppServices, cond: Expression<SqlBool>, offset: number, limit: number): Promise<Map<number, number>> {
+  const groups = new Map<number, number>();
+  const wanted = offset + limit;
+  let started = 0;
+  let occasions: string | null = null;
+  let head = 0;
+  let after: { date: string; id: number } | null = null;
+  for (let chunk = Math.min(Math.max(2 * wanted, 50), 5000); ; chunk = Math.min(4 * chunk, 50_000)) {
+    let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
+    if (after) q = q.where(pos('<', after));
+    const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunk).execute();
+    for (const row of rows) {
+      if (row.occasions_id !== occasions) {
+        if (++started > wanted) return groups;
+        occasions = row.occasions_id;
+        head = row.id;
+      }
+      if (started > offset) groups.set(head, (groups.get(head) ?? 0) + 1);
+    }
+    if (rows.length < chunk) return groups;
+    after = rows[rows.length - 1];
+  }
+}
+
+/** Matching rows, or groups of them (runs of equal occasions id, date desc, id desc), counted now. */
+async function countMatching(app: AppServices, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
+  if (mode === 'rows') return countEvents(app, cond);
+  const withNewer = app.db
+    .selectFrom('history_events')
+    .where(cond)
+    .select(['occasions_id', sql<string | null>`lag(${sql.ref('occasions_id')}) over (${ORDER})`.as('newer')]);
+  const row = await app.db
+    .selectFrom(withNewer.as('w'))
+    .select(sql<number>`count(*)`.as('n'))
+    .where((eb) => eb.or([eb('newer', 'is', null), eb('newer', '<>', eb.ref('occasions_id'))]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---- caches (reference §7), valid until the log changes other than by appends.
+// Pages: which rows make up a page, per filter and page, until the log changes at all (any
+// insert, stick/unstick, rebuild). Totals: per filter, brought up to date by counting only
+// the rows appended since (a total over a million rows is computed once, not per request).
+// Rows are always read fresh.
 
 const CACHE_SIZE = 500;
-const pageCaches = new WeakMap<AppServices, Map<string, { version: string; ids: number[]; counts: [number, number][]; total: number | null }>>();
+const MAX_INCREMENT = 5000;
+
+interface LogState {
+  maxId: number;
+  total: number;
+  changes: number;
+}
+
+interface CachedTotal extends LogState {
+  value: number;
+  /** The newest matching row counted, when counting groups. */
+  newest: { id: number; date: string; occasions_id: string } | null;
+}
+
+interface Caches {
+  pages: Map<string, { version: string; ids: number[]; counts: [number, number][]; total: number | null }>;
+  totals: Map<string, CachedTotal>;
+}
+
+const caches = new WeakMap<AppServices, Caches>();
+
+function cachesOf(app: AppServices): Caches {
+  let c = caches.get(app);
+  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map() }));
+  return c;
+}
+
+/** Least recently used first: a hit moves the key last, the first keys go when the map is full. */
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > CACHE_SIZE) map.delete(map.keys().next().value!);
+  return value;
+}
 
 function jsonMaps(_key: string, value: unknown): unknown {
   return value instanceof Map ? [...value] : value;
 }
 
-/** Changes whenever the log changes, in this process or another one sharing the database. */
-async function logVersion(app: AppServices): Promise<string> {
-  const rows = await app.db.selectFrom('history_counters').select(['name', 'value']).where('name', 'in', [COUNTER_TOTAL, COUNTER_CHANGES]).execute();
-  return rows.map((r) => `${r.name}=${r.value}`).sort().join(',');
+/** The newest id and the insert/change counters, in one snapshot (this or another process may write). */
+async function logState(app: AppServices): Promise<LogState> {
+  const counter = (name: string) =>
+    app.db.selectFrom('history_counters').select('value').where('name', '=', name);
+  const row = await app.db
+    .selectNoFrom([
+      app.db.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('m')).as('max_id'),
+      counter(COUNTER_TOTAL).as('total'),
+      counter(COUNTER_CHANGES).as('changes'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { maxId: Number(row.max_id ?? 0), total: Number(row.total ?? 0), changes: Number(row.changes ?? 0) };
 }
 
-async function cachedPage(app: AppServices, key: string, compute: () => Promise<PageResult>): Promise<PageResult> {
-  let cache = pageCaches.get(app);
-  if (!cache) pageCaches.set(app, (cache = new Map()));
-  const version = await logVersion(app);
-  const hit = cache.get(key);
+async function cachedPage(app: AppServices, state: LogState, key: string, compute: () => Promise<PageResult>): Promise<PageResult> {
+  const pages = cachesOf(app).pages;
+  const version = `${state.total}/${state.changes}/${state.maxId}`;
+  const hit = pages.get(key);
   if (hit && hit.version === version) {
-    cache.delete(key);
-    cache.set(key, hit); // most recently used last
+    remember(pages, key, hit);
     return { rows: await loadRows(app, hit.ids), counts: new Map(hit.counts), total: hit.total };
   }
   const result = await compute();
-  cache.set(key, { version, ids: result.rows.map((r) => r.id), counts: [...result.counts], total: result.total });
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  remember(pages, key, { version, ids: result.rows.map((r) => r.id), counts: [...result.counts], total: result.total });
   return result;
+}
+
+/**
+ * The total for a filter, from the cache when only appends happened since it was counted: the
+ * appended rows that match are counted (as groups: continuing the newest counted group or
+ * starting new ones). Counted afresh when anything else changed, when appended rows land
+ * before the newest counted one, or when the ids appended since do not account for every
+ * insert (a transaction with a lower id committed late).
+ */
+async function cachedTotal(app: AppServices, state: LogState, key: string, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
+  const totals = cachesOf(app).totals;
+  const cacheKey = `${mode}:${key}`;
+  const hit = totals.get(cacheKey);
+  if (hit && hit.changes === state.changes) {
+    if (hit.maxId === state.maxId && hit.total === state.total) return remember(totals, cacheKey, hit).value;
+    const added = state.total - hit.total;
+    if (added > 0 && added <= MAX_INCREMENT && state.maxId > hit.maxId) {
+      const ids = (await app.db.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
+      if (ids.length === added) {
+        const rows = ids.length
+          ? await app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
+          : [];
+        const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
+        if (inOrder) {
+          let value = hit.value;
+          let newest = hit.newest;
+          for (const r of rows) {
+            if (mode === 'rows' || r.occasions_id !== newest?.occasions_id) value++;
+            newest = r;
+          }
+          return remember(totals, cacheKey, { ...state, value, newest }).value;
+        }
+      }
+    }
+  }
+  const upTo = eb.and([cond, eb('id', '<=', state.maxId)]);
+  const [value, newest] = await Promise.all([
+    countMatching(app, upTo, mode),
+    mode === 'groups'
+      ? app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+      : undefined,
+  ]);
+  return remember(totals, cacheKey, { ...state, value, newest: newest ?? null }).value;
 }
 
 export async function countEvents(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
@@ -187,9 +280,13 @@ export async function listEvents(
   // Unfiltered (max_id_first_page aside): served from the occasions maintained on write.
   const { maxId, ...rest } = filter;
   const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(rest as EventFilter), maxId };
-  const result: PageResult = cond
-    ? await cachedPage(app, JSON.stringify([filter, pageRequest], jsonMaps), () => selectEventPage(app, cond, pageRequest))
-    : { rows: [], counts: new Map(), total: countTotal ? 0 : null };
+  let result: PageResult = { rows: [], counts: new Map(), total: countTotal ? 0 : null };
+  if (cond) {
+    const state = await logState(app);
+    const filterKey = JSON.stringify(filter, jsonMaps);
+    const count = (mode: CountMode) => cachedTotal(app, state, filterKey, cond, mode);
+    result = await cachedPage(app, state, JSON.stringify([filterKey, pageRequest]), () => selectEventPage(app, cond, { ...pageRequest, count }));
+  }
 
   const items = await renderEvents(app, result.rows, { lang: viewer.lang, viewer: viewer.user, counts: result.counts });
   const sticky = grouped && params.include_sticky === true ? await stickyEvents(app, filter, viewer) : [];

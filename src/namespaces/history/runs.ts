@@ -25,7 +25,7 @@ interface RunRow extends Pos {
 const COLUMNS = ['id', 'date', 'occasions_id', 'run_head', 'run_size'] as const;
 
 /** `(date, id) <op> (p.date, p.id)`: a row-value comparison both databases serve from the (date, id) index. */
-function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
+export function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
   return sql<boolean>`(${sql.ref('date')}, ${sql.ref('id')}) ${sql.raw(op)} (${p.date}, ${p.id})`;
 }
 
@@ -208,7 +208,8 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
     const total = countTotal ? await readCounter(db, COUNTER_RUN_HEADS) : null;
     return { ids: rows.map((r) => r.id), counts: new Map(rows.map((r) => [r.id, r.run_size])), total };
   }
-  const top = await db.selectFrom('history_events').select(COLUMNS).where('id', '<=', maxId).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  // `id + 0` keeps the planner on the date index (see filters.ts).
+  const top = await db.selectFrom('history_events').select(COLUMNS).where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   if (!top) return { ids: [], counts: new Map(), total: countTotal ? 0 : null };
   // Expressions on date/id keep the planner on the id range (the few rows after maxId).
   const interleaved = await db

@@ -1,0 +1,120 @@
+// GET /events pages and totals come from caches that are brought up to date by counting only
+// appended rows (events.ts cachedTotal) and from walking the matching rows newest first
+// (walkGroups). Whatever happens to the log between two requests — appends that match or not,
+// back-dated events, stick/unstick — every answer must equal one computed from all rows.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { fixtureUser } from './fixture.ts';
+import { listEvents, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
+
+interface Row {
+  id: number;
+  date: string;
+  occasions_id: string;
+  logger: string;
+  level: string;
+  search_text: string;
+}
+
+const FILTERS: { name: string; params: Record<string, unknown>; match: (r: Row) => boolean; grouped: boolean; cut?: boolean }[] = [
+  { name: 'no filter', params: {}, match: () => true, grouped: true },
+  { name: 'loglevels', params: { loglevels: ['warning'] }, match: (r) => r.level === 'warning', grouped: true },
+  { name: 'loggers', params: { loggers: ['SimpleOptionsLogger'] }, match: (r) => r.logger === 'SimpleOptionsLogger', grouped: true },
+  { name: 'search (flat)', params: { search: 'o1' }, match: (r) => r.search_text.includes('o1'), grouped: false },
+  { name: 'ungrouped loglevels', params: { loglevels: ['info'], ungrouped: true }, match: (r) => r.level === 'info', grouped: false },
+  { name: 'max_id_first_page', params: {}, match: () => true, grouped: true, cut: true },
+  { name: 'max_id_first_page + loglevels', params: { loglevels: ['info'] }, match: (r) => r.level === 'info', grouped: true, cut: true },
+];
+
+/** The expected page: [newest id, group size] per item, and the total. */
+function expected(rows: Row[], match: (r: Row) => boolean, grouped: boolean, page: number, perPage: number): { items: [number, number][]; total: number } {
+  const sorted = rows.filter(match).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+  const groups: [number, number][] = [];
+  let occasions: string | null = null;
+  for (const r of sorted) {
+    if (grouped && r.occasions_id === occasions) groups[groups.length - 1][1]++;
+    else groups.push([r.id, 1]);
+    occasions = r.occasions_id;
+  }
+  return { items: groups.slice((page - 1) * perPage, page * perPage), total: groups.length };
+}
+
+type Op = { kind: 'append'; option: number; warning: boolean } | { kind: 'backdate'; option: number } | { kind: 'stick' } | { kind: 'unstick' };
+
+for (const target of dbTargets()) {
+  describe(`events list caches (${target.name})`, () => {
+    let t: TestApp;
+    let admin: AuthUser;
+    let minute = 0;
+    before(async () => {
+      t = await createTestApp(target);
+      admin = await fixtureUser(t.app, 'cacheadmin', 'administrator');
+    });
+    after(() => t.close());
+
+    const log = (option: number, warning: boolean, date: string) =>
+      t.app.activity.log(
+        warning
+          ? { logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'warning', date, context: { message: `o${option}` } }
+          : { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: 'info', date, context: { option: `o${option}`, option_page: 'p' } },
+        { user: null, ip: '' },
+      );
+    const nextDate = () => {
+      minute++;
+      return `2025-03-${String(1 + Math.floor(minute / 1440)).padStart(2, '0')} ${String(Math.floor((minute % 1440) / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:00`;
+    };
+
+    async function checkAll(maxIdCut: number) {
+      const rows = (await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id', 'logger', 'level', 'search_text']).execute()) as Row[];
+      for (const f of FILTERS) {
+        for (const [page, perPage] of [[1, 3], [2, 3], [1, 50]]) {
+          const params = { ...f.params, page, per_page: perPage, ...(f.cut ? { max_id_first_page: maxIdCut } : {}) };
+          const match = f.cut ? (r: Row) => r.id <= maxIdCut && f.match(r) : f.match;
+          const want = expected(rows, match, f.grouped, page, perPage);
+          const got = await listEvents(t.app, params, { user: admin, lang: 'en' });
+          assert.deepEqual(
+            got.items.map((i) => [Number(i.id), i.subsequent_occasions_count]),
+            want.items,
+            `${f.name} page ${page}/${perPage}`,
+          );
+          assert.equal(got.headers['X-WP-Total'], String(want.total), `${f.name} total`);
+        }
+      }
+    }
+
+    test('answers after appends, back-dated events and stick/unstick equal a fresh computation', async () => {
+      for (let i = 0; i < 12; i++) await log(i % 2, i % 5 === 0, nextDate());
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              fc.record({ kind: fc.constant('append' as const), option: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }),
+              fc.record({ kind: fc.constant('backdate' as const), option: fc.integer({ min: 0, max: 2 }) }),
+              fc.record({ kind: fc.constant('stick' as const) }),
+              fc.record({ kind: fc.constant('unstick' as const) }),
+            ),
+            { minLength: 1, maxLength: 6 },
+          ),
+          async (ops: Op[]) => {
+            const before = (await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m;
+            await checkAll(Number(before) - 2); // fills the caches
+            for (const op of ops) {
+              if (op.kind === 'append') await log(op.option, op.warning, nextDate());
+              else if (op.kind === 'backdate') await log(op.option, false, '2025-02-01 00:00:00');
+              else {
+                const row = await t.app.db.selectFrom('history_events').select(['id', 'sticky']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+                if (op.kind === 'stick') await stickEvent(t.app, row.id, { user: admin, lang: 'en' });
+                else if (row.sticky) await unstickEvent(t.app, row.id, { user: admin, lang: 'en' });
+              }
+              await checkAll(Number(before) - 2);
+            }
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 8 : 15, seed: 4242 },
+      );
+    });
+  });
+}
