@@ -85,6 +85,33 @@ for (const target of dbTargets()) {
       }
     }
 
+    test('identical requests that miss together share one computation', async () => {
+      for (let i = 0; i < 20; i++) await log(i % 3, i % 4 === 0, nextDate());
+      const db = t.app.db as unknown as { selectFrom: (...args: unknown[]) => unknown };
+      const original = db.selectFrom;
+      let queries = 0;
+      db.selectFrom = function (this: unknown, ...args: unknown[]) {
+        queries++;
+        return original.apply(this, args);
+      };
+      const viewer = { user: admin, lang: 'en' as const };
+      const run = async (n: number, loggers: string[]) => {
+        queries = 0;
+        const answers = await Promise.all(Array.from({ length: n }, () => listEvents(t.app, { loggers, per_page: 5 }, viewer)));
+        for (const a of answers) assert.deepEqual(a, answers[0]);
+        return queries;
+      };
+      try {
+        const miss = await run(1, ['SimpleOptionsLogger']);
+        const hit = await run(1, ['SimpleOptionsLogger']);
+        assert.ok(hit < miss, `a hit (${hit} queries) is cheaper than a miss (${miss})`);
+        const together = await run(8, ['CustomEntryLogger']);
+        assert.ok(together <= miss + 7 * hit + 2, `8 concurrent misses took ${together} queries (one miss ${miss}, one hit ${hit})`);
+      } finally {
+        db.selectFrom = original;
+      }
+    });
+
     test('answers after appends, back-dated events and stick/unstick equal a fresh computation', async () => {
       for (let i = 0; i < 12; i++) await log(i % 2, i % 5 === 0, nextDate());
       await fc.assert(

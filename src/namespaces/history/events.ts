@@ -141,13 +141,14 @@ interface CachedTotal extends LogState {
 interface Caches {
   pages: Map<string, { version: string; ids: number[]; counts: [number, number][]; total: number | null }>;
   totals: Map<string, CachedTotal>;
+  computing: Map<string, Promise<PageResult>>;
 }
 
 const caches = new WeakMap<AppServices, Caches>();
 
 function cachesOf(app: AppServices): Caches {
   let c = caches.get(app);
-  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map() }));
+  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map(), computing: new Map() }));
   return c;
 }
 
@@ -178,16 +179,24 @@ async function logState(app: AppServices): Promise<LogState> {
 }
 
 async function cachedPage(app: AppServices, state: LogState, key: string, compute: () => Promise<PageResult>): Promise<PageResult> {
-  const pages = cachesOf(app).pages;
+  const { pages, computing } = cachesOf(app);
   const version = `${state.total}/${state.changes}/${state.maxId}`;
   const hit = pages.get(key);
   if (hit && hit.version === version) {
     remember(pages, key, hit);
     return { rows: await loadRows(app, hit.ids), counts: new Map(hit.counts), total: hit.total };
   }
-  const result = await compute();
+  // Identical requests that miss together share one computation (a first total can take a
+  // second on a million rows; ten clients must not start ten of them).
+  const flightKey = `${version}\n${key}`;
+  let flight = computing.get(flightKey);
+  if (!flight) {
+    flight = compute().finally(() => computing.delete(flightKey));
+    computing.set(flightKey, flight);
+  }
+  const result = await flight;
   remember(pages, key, { version, ids: result.rows.map((r) => r.id), counts: [...result.counts], total: result.total });
-  return result;
+  return { ...result, counts: new Map(result.counts) };
 }
 
 /**
