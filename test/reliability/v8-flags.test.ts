@@ -8,9 +8,10 @@ import { killChild, seededDb, startChild } from './child-server.ts';
 
 test('missingServerFlags: only the flags the process was not started with', () => {
   assert.deepEqual(missingServerFlags([], ''), SERVER_V8_FLAGS);
-  assert.deepEqual(missingServerFlags(['--max-semi-space-size=32'], ''), []);
-  assert.deepEqual(missingServerFlags([], '--max_semi_space_size=2 --enable-source-maps'), []);
-  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), SERVER_V8_FLAGS);
+  assert.deepEqual(missingServerFlags(['--max-semi-space-size=32', '--max-old-space-size=1024'], ''), []);
+  assert.deepEqual(missingServerFlags([], '--max_semi_space_size=2 --enable-source-maps --max-old-space-size=300'), []);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=8']);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SERVER_V8_FLAGS);
 });
 
 test('the serving process runs with the server V8 flags, under the pid it was started as', { skip: process.platform !== 'linux' }, async () => {
@@ -34,6 +35,7 @@ test('a value given by the user is kept', { skip: process.platform !== 'linux' }
   try {
     const argv = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
     assert.ok(!argv.some((a) => a.startsWith('--max-semi-space-size')), argv.join(' '));
+    assert.ok(argv.includes('--max-old-space-size=160'), argv.join(' '));
   } finally {
     await killChild(server);
     await t.close();
