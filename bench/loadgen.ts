@@ -16,6 +16,8 @@ export interface RequestShape {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Where `{seq}` starts counting down (default SEQ_START). */
+  seqStart?: number;
 }
 
 export interface LoadJob {
@@ -45,7 +47,7 @@ const SEQ_START = 1_000_000_000;
 function expandSeq(requests: RequestShape[]): RequestShape[] {
   if (!requests.some((r) => r.path.includes(SEQ))) return requests;
   const out: RequestShape[] = [];
-  for (let i = 1; i <= 5000; i++) for (const r of requests) out.push({ ...r, path: r.path.replaceAll(SEQ, String(SEQ_START - i)) });
+  for (let i = 1; i <= 5000; i++) for (const r of requests) out.push({ ...r, path: r.path.replaceAll(SEQ, String((r.seqStart ?? SEQ_START) - i)) });
   return out;
 }
 
@@ -124,7 +126,7 @@ async function runWrk(job: LoadJob): Promise<LoadResult> {
     if (shape.path.includes(SEQ)) {
       // Every request its own path: {seq} counts down from SEQ_START.
       lines.push(
-        `local n = ${SEQ_START}`,
+        `local n = ${shape.seqStart ?? SEQ_START}`,
         'request = function()',
         '  n = n - 1',
         `  local p = string.gsub(${luaString(shape.path)}, "{seq}", tostring(n))`,

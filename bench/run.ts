@@ -427,14 +427,22 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       { name: 'GET /history/v1/events/has-updates', requests: get(`${ev}/has-updates?since_id=${Math.max(1, EVENTS - 100)}`, auth), connections: lat, target: within(3) },
       { name: 'GET /history/v1/stats/summary', requests: get('/en/cms-json/history/v1/stats/summary', auth), connections: lat, target: within(100) },
     ];
-    // The same reads when the activity log's query cache cannot answer (reference §7 caches a
-    // page per filter until the log changes): every request pins a different
-    // max_id_first_page, above every id, so the rows are the same but each request is new.
+    // The same reads when the activity log's caches cannot answer (reference §7 caches a page
+    // per filter until the log changes; totals are kept per filter): every request is new.
+    // Filtered reads add an exclude_user of a user that does not exist, a different one per
+    // request (the same rows, but a filter never seen: page and total computed in full); the
+    // default list pins a different max_id_first_page below the newest id per request (a
+    // client paging while new events arrive).
     for (const sc of scenarios.filter((x) => x.target && x.requests[0]!.path.startsWith(ev) && !x.requests[0]!.path.includes('has-updates'))) {
       const p = sc.requests[0]!.path;
+      const unfiltered = !p.includes('?');
       scenarios.push({
         name: `${sc.name}, query cache missed`,
-        requests: [{ ...sc.requests[0]!, path: `${p}${p.includes('?') ? '&' : '?'}max_id_first_page=${SEQ}` }],
+        requests: [
+          unfiltered
+            ? { ...sc.requests[0]!, path: `${p}?max_id_first_page=${SEQ}`, seqStart: EVENTS - 100 }
+            : { ...sc.requests[0]!, path: `${p}&exclude_user=${SEQ}` },
+        ],
         connections: lat,
         warmup: 0, // nothing to warm: every request is new
         seconds: Math.min(DURATION, 5),

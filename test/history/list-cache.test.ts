@@ -20,6 +20,8 @@ interface Row {
 }
 
 const FILTERS: { name: string; params: Record<string, unknown>; match: (r: Row) => boolean; grouped: boolean; cut?: boolean }[] = [
+  { name: 'max_id_first_page above every id', params: { max_id_first_page: 1e9 }, match: () => true, grouped: true },
+  { name: 'max_id_first_page above every id + loglevels', params: { max_id_first_page: 1e9, loglevels: ['info'] }, match: (r) => r.level === 'info', grouped: true },
   { name: 'no filter', params: {}, match: () => true, grouped: true },
   { name: 'loglevels', params: { loglevels: ['warning'] }, match: (r) => r.level === 'warning', grouped: true },
   { name: 'loggers', params: { loggers: ['SimpleOptionsLogger'] }, match: (r) => r.logger === 'SimpleOptionsLogger', grouped: true },
