@@ -285,19 +285,19 @@ export async function listEvents(
   const perPage = positiveInt(params.per_page, 10);
   const countTotal = params.skip_count_query !== true;
   const grouped = params.ungrouped !== true && !filter.search && !filter.metadataWords;
-  const state = await logState(app);
-  // A cut at or above the newest id cuts nothing: the same rows, and the same cache entries,
-  // as no cut (a client's page 2 pins the newest id it saw on page 1).
-  if (filter.maxId !== undefined && filter.maxId >= state.maxId) delete filter.maxId;
   const cond = filterCondition(filter);
   // Unfiltered (max_id_first_page aside): served from the occasions maintained on write.
   const { maxId, ...rest } = filter;
   const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(rest as EventFilter), maxId };
   let result: PageResult = { rows: [], counts: new Map(), total: countTotal ? 0 : null };
   if (cond) {
-    const filterKey = JSON.stringify(filter, jsonMaps);
-    const count = (mode: CountMode) => cachedTotal(app, state, filterKey, cond, mode);
-    result = await cachedPage(app, state, JSON.stringify([filterKey, pageRequest]), () => selectEventPage(app, cond, { ...pageRequest, count }));
+    const state = await logState(app);
+    // A cut at or above the newest id has the total of no cut (a client's page 2 pins the
+    // newest id it saw on page 1). The rows keep the cut: events may arrive before they are read.
+    const totalFilter = maxId !== undefined && maxId >= state.maxId ? (rest as EventFilter) : filter;
+    const totalCond = totalFilter === filter ? cond : filterCondition(totalFilter)!;
+    const count = (mode: CountMode) => cachedTotal(app, state, JSON.stringify(totalFilter, jsonMaps), totalCond, mode);
+    result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), () => selectEventPage(app, cond, { ...pageRequest, count }));
   }
 
   const items = await renderEvents(app, result.rows, { lang: viewer.lang, viewer: viewer.user, counts: result.counts });
