@@ -1,15 +1,19 @@
 // Bulk writing into SQLite for the generator: its own connection to the database file with
-// statements prepared once per batch size, which is several times cheaper per row than
-// building and preparing each multi-row INSERT through the query builder.
+// statements prepared once per row count, which is several times cheaper per row than
+// building and preparing each multi-row INSERT through the query builder. Event ids are
+// given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
+// context rows need no RETURNING round trip.
 import SqliteDatabase from 'better-sqlite3';
 import type { PreparedEvent } from './store.ts';
+import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
 
 const EVENT_COLUMNS = [
   'date', 'logger', 'level', 'message', 'message_key', 'occasions_id', 'initiator', 'user_id', 'remote_addr',
   'sticky', 'backfilled', 'run_head', 'run_size', 'search_text', 'meta_text',
 ] as const;
+
 const EVENT_ROWS = 500;
-const CONTEXT_ROWS = 2000;
+const CONTEXT_ROWS = 4000;
 
 export class SqliteBulkWriter {
   private readonly db: SqliteDatabase.Database;
@@ -29,7 +33,7 @@ export class SqliteBulkWriter {
     if (!stmt) {
       const sqlText =
         kind === 'events'
-          ? `insert into history_events (${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ')} returning id`
+          ? `insert into history_events (id, ${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(?, ${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`
           : `insert into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
       stmt = this.db.prepare(sqlText);
       this.statements.set(key, stmt);
@@ -42,23 +46,70 @@ export class SqliteBulkWriter {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Inserts events and their context rows (inside `transaction`); returns the ids. */
-  insert(events: PreparedEvent[]): number[] {
-    const ids: number[] = [];
+  /** Starts a long write transaction (for loads spanning several batches; `commit`/`rollback` end it). */
+  begin(): void {
+    this.db.exec('begin immediate');
+  }
+
+  commit(): void {
+    this.db.exec('commit');
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('rollback');
+  }
+
+  /** The id the next inserted event gets (as AUTOINCREMENT would assign it); inside a transaction. */
+  nextId(): number {
+    const row = this.db
+      .prepare(
+        "select max(coalesce((select seq from sqlite_sequence where name = 'history_events'), 0), coalesce((select max(id) from history_events), 0)) + 1 as id",
+      )
+      .get() as { id: number };
+    return Number(row.id);
+  }
+
+  /** The secondary indexes of history_events as they are defined in the database. */
+  secondaryIndexes(): IndexDefinition[] {
+    const rows = this.db
+      .prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'history_events' and sql is not null order by name")
+      .all() as { name: string; sql: string }[];
+    return rows.map((r) => ({ name: r.name, drop: `drop index "${r.name.replace(/"/g, '""')}"`, sql: r.sql }));
+  }
+
+  dropIndex(index: IndexDefinition): void {
+    this.db.exec(index.drop);
+  }
+
+  createIndex(index: IndexDefinition): void {
+    this.db.exec(index.sql);
+  }
+
+  /** Inserts events with ids firstId, firstId + 1, … and their context rows (inside a transaction). */
+  insert(events: PreparedEvent[], firstId: number): void {
     for (let i = 0; i < events.length; i += EVENT_ROWS) {
-      const chunk = events.slice(i, i + EVENT_ROWS);
+      const end = Math.min(events.length, i + EVENT_ROWS);
       const values: unknown[] = [];
-      for (const e of chunk) for (const column of EVENT_COLUMNS) values.push((e.row as Record<string, unknown>)[column] ?? (column === 'sticky' || column === 'backfilled' ? 0 : column === 'run_head' || column === 'run_size' ? 1 : null));
-      const rows = this.statement('events', chunk.length).all(...values) as { id: number }[];
-      ids.push(...rows.map((r) => Number(r.id)));
+      for (let n = i; n < end; n++) {
+        const r = events[n].row;
+        values.push(firstId + n, r.date, r.logger, r.level, r.message, r.message_key ?? null, r.occasions_id, r.initiator, r.user_id ?? null, r.remote_addr ?? null,
+          r.sticky ?? 0, r.backfilled ?? 0, r.run_head ?? 1, r.run_size ?? 1, r.search_text, r.meta_text);
+      }
+      this.statement('events', end - i).run(values);
     }
-    const contextValues: unknown[] = [];
-    events.forEach((e, n) => e.context.forEach(([key, value], seq) => contextValues.push(ids[n], seq, key, value)));
-    for (let i = 0; i < contextValues.length; i += CONTEXT_ROWS * 4) {
-      const chunk = contextValues.slice(i, i + CONTEXT_ROWS * 4);
-      this.statement('contexts', chunk.length / 4).run(...chunk);
+    let values: unknown[] = [];
+    const flush = () => {
+      this.statement('contexts', values.length / 4).run(values);
+      values = [];
+    };
+    for (let n = 0; n < events.length; n++) {
+      const context = events[n].context;
+      for (let seq = 0; seq < context.length; seq++) {
+        values.push(firstId + n, seq, context[seq][0], context[seq][1]);
+        if (values.length === CONTEXT_ROWS * 4) flush();
+      }
     }
-    return ids;
+    if (values.length) flush();
   }
 
   /** `select …` helper for the few reads the generator needs on this connection. */
@@ -72,5 +123,67 @@ export class SqliteBulkWriter {
 
   close(): void {
     this.db.close();
+  }
+}
+
+/** The generator's sink on a SQLite file (synchronous writes on a connection of its own). */
+export class SqliteSink implements EventSink {
+  readonly canDefer = true;
+  private readonly writer: SqliteBulkWriter;
+
+  constructor(file: string) {
+    this.writer = new SqliteBulkWriter(file);
+  }
+
+  async begin(): Promise<void> {
+    this.writer.begin();
+  }
+
+  async commit(): Promise<void> {
+    this.writer.commit();
+  }
+
+  async rollback(): Promise<void> {
+    this.writer.rollback();
+  }
+
+  async count(): Promise<number> {
+    return Number(this.writer.get<{ n: number }>('select count(*) as n from history_events')!.n);
+  }
+
+  async newest(): Promise<NewestRow | undefined> {
+    return this.writer.get<NewestRow>('select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1');
+  }
+
+  async demote(id: number): Promise<void> {
+    this.writer.run('update history_events set run_head = 0 where id = ?', id);
+  }
+
+  async addToCounter(name: string, delta: number): Promise<void> {
+    this.writer.run('insert into history_counters (name, value) values (?, ?) on conflict (name) do update set value = history_counters.value + excluded.value', name, delta);
+  }
+
+  async secondaryIndexes(): Promise<IndexDefinition[]> {
+    return this.writer.secondaryIndexes();
+  }
+
+  async dropIndex(index: IndexDefinition): Promise<void> {
+    this.writer.dropIndex(index);
+  }
+
+  async beforeCreateIndexes(): Promise<void> {}
+
+  async createIndex(index: IndexDefinition): Promise<void> {
+    this.writer.createIndex(index);
+  }
+
+  async insert(batch: PreparedEvent[]): Promise<number> {
+    const first = this.writer.nextId();
+    this.writer.insert(batch, first);
+    return first + batch.length - 1;
+  }
+
+  async close(): Promise<void> {
+    this.writer.close();
   }
 }

@@ -1,15 +1,25 @@
 // Realistic activity-log data in bulk, for demos and benchmarks: logins and failed-login
 // runs, page edits in bursts, media, plugins, settings, comments and custom entries, spread
-// over the last `days` days. Written through the same event preparation as real events,
-// in batched multi-row INSERTs inside transactions.
+// over the last `days` days. Written through the same event preparation as real events, in
+// batches of bulk INSERTs (bulk-sqlite.ts, bulk-postgres.ts); the next batch is prepared while
+// the database writes the previous one.
+//
+// A big load into a log that is small beside it runs in ONE transaction that drops the
+// secondary indexes of history_events (on PostgreSQL also the primary key of
+// history_contexts), loads, and creates them again from the definitions the database itself
+// held (one sort per index instead of a B-tree insert per row and index). DDL is
+// transactional on both databases, so a process dying half-way leaves the log and its indexes
+// exactly as they were: no list of indexes to keep in step with the migrations, nothing to
+// repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
+// of the two tables too: dropping an index locks its table).
 import { sql } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
-import { formatUtc } from '../../site/time.ts';
-import { addToCounter, COUNTER_TOTAL, insertEvents, prepareEvent, type PreparedEvent } from './store.ts';
-import { COUNTER_RUN_HEADS, lockRuns, newestRow, rebuildRuns, runsForAppend } from './runs.ts';
-import { SqliteBulkWriter } from './bulk-sqlite.ts';
+import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns, runsForAppend } from './runs.ts';
+import { SqliteSink } from './bulk-sqlite.ts';
+import { KyselySink, PostgresSink } from './bulk-postgres.ts';
 
 export interface GenerateOptions {
   count: number;
@@ -19,9 +29,65 @@ export interface GenerateOptions {
   /** Random seed, for repeatable data (default 1). */
   seed?: number;
   now?: Date;
+  /**
+   * Build the secondary indexes of history_events (on PostgreSQL also the primary key of
+   * history_contexts) after loading instead of row by row, in one transaction for the whole
+   * load. Default: for loads of at least 50,000 events into a log no bigger than the load.
+   */
+  deferIndexes?: boolean;
+  /** Events per batch (default 10,000). */
+  batchSize?: number;
+  /** false: write through the query builder (insertEvents), as the activity log does; for comparisons. */
+  bulk?: boolean;
 }
 
-const BATCH = 20000;
+/** An index as the database defines it: dropped and re-created by a deferred-index load. */
+export interface IndexDefinition {
+  name: string;
+  /** The statement that drops it. */
+  drop: string;
+  /** The statement that creates it again (CREATE INDEX, or ALTER TABLE … ADD CONSTRAINT). */
+  sql: string;
+}
+
+/** The newest row of the log, as far as run maintenance needs it. */
+export interface NewestRow {
+  id: number;
+  date: string;
+  occasions_id: string;
+  run_head: number;
+  run_size: number;
+}
+
+/** Where a generation writes: one implementation per way of bulk writing. */
+export interface EventSink {
+  /** Whether indexes can be deferred (they can wherever the load runs in one transaction). */
+  readonly canDefer: boolean;
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  count(): Promise<number>;
+  newest(): Promise<NewestRow | undefined>;
+  /** Sets run_head = 0 on a row. */
+  demote(id: number): Promise<void>;
+  addToCounter(name: string, delta: number): Promise<void>;
+  /** The indexes a deferred-index load drops and builds again afterwards. */
+  secondaryIndexes(): Promise<IndexDefinition[]>;
+  dropIndex(index: IndexDefinition): Promise<void>;
+  /** Before creating the indexes again. */
+  beforeCreateIndexes(): Promise<void>;
+  createIndex(index: IndexDefinition): Promise<void>;
+  /** Inserts the events (new ids, ascending in batch order) and their context rows; returns the last id. */
+  insert(batch: PreparedEvent[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Events per transaction (normal path) or per write (deferred indexes). */
+const DEFAULT_BATCH = 10000;
+/** Events prepared between two turns of the event loop (so database I/O goes on meanwhile). */
+const SLICE = 1000;
+/** Loads at least this big into a log no bigger than the load build the indexes afterwards. */
+const DEFER_MIN = 50_000;
 
 /** Small deterministic PRNG (mulberry32). */
 function random(seed: number): () => number {
@@ -55,16 +121,36 @@ async function actors(app: AppServices): Promise<AuthUser[]> {
   return list.map((u) => ({ id: u.id, login: u.login, email: u.email, displayName: u.display_name, role: u.role as AuthUser['role'], can: () => true }));
 }
 
-export async function generateEvents(app: AppServices, opts: GenerateOptions): Promise<number> {
-  const total = Math.max(0, Math.floor(opts.count));
+/** UTC `YYYY-MM-DD HH:MM:SS` of a time in ms (as formatUtc(new Date(ms))), the date part cached. */
+export function utcFormatter(): (ms: number) => string {
+  let day = NaN;
+  let prefix = '';
+  const two = (n: number) => (n < 10 ? '0' : '') + n;
+  return (ms) => {
+    const t = Math.trunc(ms);
+    const d = Math.floor(t / 86_400_000);
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * 86_400_000).toISOString().slice(0, 11).replace('T', ' ');
+    }
+    const s = Math.floor((t - d * 86_400_000) / 1000);
+    return prefix + two(Math.floor(s / 3600)) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
+  };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The generation's events in date order: each call prepares the next `n`. */
+function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
   const days = opts.days ?? 30;
   const rnd = random(opts.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
-  const users = await actors(app);
   const ipOf = () => `${pick([10, 172, 192, 203])}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`;
   const endMs = (opts.now ?? new Date()).getTime();
   const startMs = endMs - days * 86_400_000;
   const step = total > 0 ? (endMs - startMs) / total : 0;
+  const format = utcFormatter();
+  const now = format(Date.now());
 
   // A scenario yields one or more events (bursts make occasions).
   const scenario = (): [ActivityEntry, ActivityOrigin][] => {
@@ -119,63 +205,147 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
     return [[{ logger: 'SimpleUserLogger', messageKey: 'user_logged_out' }, as()]];
   };
 
-  // Set when the new events interleave with existing newer ones: runs are rebuilt at the end.
-  let outOfOrder = false;
-  /** Append fast path: the batch is newer than every row, so run fields follow from the rows. */
-  const setRuns = (newest: Awaited<ReturnType<typeof newestRow>>, batch: PreparedEvent[]) => {
-    const first = batch[0].row.date;
-    if (!outOfOrder && newest && first < newest.date) outOfOrder = true;
-    if (outOfOrder) return null;
-    const result = runsForAppend(newest, batch.map((e) => e.row.occasions_id));
-    batch.forEach((e, i) => {
-      e.row.run_head = result.runs[i][0];
-      e.row.run_size = result.runs[i][1];
-    });
-    return result;
-  };
-  const writeBatch = (batch: PreparedEvent[]) =>
-    app.db.transaction().execute(async (tx) => {
-      await lockRuns(tx, app.dialect);
-      const newest = await newestRow(tx);
-      const runs = setRuns(newest, batch);
-      if (runs?.demoteNewest) await tx.updateTable('history_events').set({ run_head: 0 }).where('id', '=', newest!.id).execute();
-      if (runs) await addToCounter(tx, COUNTER_RUN_HEADS, runs.headsDelta);
-      await insertEvents(tx, batch);
-      await addToCounter(tx, COUNTER_TOTAL, batch.length);
-    });
-  const writeBatchSqlite = (writer: SqliteBulkWriter, batch: PreparedEvent[]) =>
-    writer.transaction(() => {
-      const newest = writer.get<NonNullable<Awaited<ReturnType<typeof newestRow>>>>(
-        'select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1',
-      );
-      const runs = setRuns(newest, batch);
-      const count = (name: string, delta: number) =>
-        writer.run('insert into history_counters (name, value) values (?, ?) on conflict (name) do update set value = history_counters.value + excluded.value', name, delta);
-      if (runs?.demoteNewest) writer.run('update history_events set run_head = 0 where id = ?', newest!.id);
-      if (runs) count(COUNTER_RUN_HEADS, runs.headsDelta);
-      writer.insert(batch);
-      count(COUNTER_TOTAL, batch.length);
-    });
-  const bulk = app.dialect === 'sqlite' && app.dbHandle.location !== ':memory:' ? new SqliteBulkWriter(app.dbHandle.location) : null;
-
-  let written = 0;
+  let produced = 0;
   let pending: [ActivityEntry, ActivityOrigin][] = [];
-  try {
-    while (written < total) {
-      const batch: PreparedEvent[] = [];
-      while (batch.length < Math.min(BATCH, total - written)) {
+  return async (n) => {
+    const batch: PreparedEvent[] = [];
+    while (batch.length < n) {
+      await nextTurn();
+      const end = Math.min(n, batch.length + SLICE);
+      while (batch.length < end) {
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
-        const at = startMs + (written + batch.length) * step + rnd() * step * 0.5;
-        batch.push(prepareEvent({ ...entry, date: formatUtc(new Date(Math.min(at, endMs))) }, origin));
+        const at = startMs + produced * step + rnd() * step * 0.5;
+        batch.push(prepareEvent({ ...entry, date: format(Math.min(at, endMs)) }, origin, now));
+        produced++;
       }
-      if (bulk) writeBatchSqlite(bulk, batch);
-      else await writeBatch(batch);
-      written += batch.length;
-      opts.onProgress?.(written, total);
+    }
+    return batch;
+  };
+}
+
+/**
+ * Run fields for rows whose runs are rebuilt afterwards (rebuildRuns): within the batch,
+ * heads get their size and other rows (0, 0) — what the rebuild writes — so that it only
+ * changes the rows next to older events the batch interleaves with.
+ */
+function presetRunsForRebuild(batch: PreparedEvent[]): void {
+  let size = 0;
+  for (let i = 0; i < batch.length; i++) {
+    const row = batch[i].row;
+    size = i > 0 && batch[i - 1].row.occasions_id === row.occasions_id ? size + 1 : 1;
+    const head = i === batch.length - 1 || batch[i + 1].row.occasions_id !== row.occasions_id;
+    row.run_head = head ? 1 : 0;
+    row.run_size = head ? size : 0;
+  }
+}
+
+/** Append fast path: the batch is newer than every row, so its run fields follow from the rows. */
+function setAppendRuns(newest: NewestRow | undefined, batch: PreparedEvent[]) {
+  const result = runsForAppend(newest, batch.map((e) => e.row.occasions_id));
+  batch.forEach((e, i) => {
+    e.row.run_head = result.runs[i][0];
+    e.row.run_size = result.runs[i][1];
+  });
+  return result;
+}
+
+async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
+  if (bulk && app.dialect === 'postgres' && app.dbHandle.pgPool) return PostgresSink.open(app.dbHandle.pgPool);
+  if (bulk && app.dialect === 'sqlite' && app.dbHandle.location !== ':memory:') return new SqliteSink(app.dbHandle.location);
+  return new KyselySink(app.db, app.dialect);
+}
+
+export async function generateEvents(app: AppServices, opts: GenerateOptions): Promise<number> {
+  const total = Math.max(0, Math.floor(opts.count));
+  if (total === 0) return 0;
+  const next = eventSource(await actors(app), opts, total);
+  const bulk = opts.bulk ?? true;
+  const sink = await sinkFor(app, bulk);
+  const BATCH = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH));
+  let written = 0;
+  // Set when the new events interleave with existing newer ones: runs are rebuilt at the end.
+  let outOfOrder = false;
+  try {
+    const defer = sink.canDefer && (opts.deferIndexes ?? (total >= DEFER_MIN && (await sink.count()) <= total));
+
+    // One batch in its own transaction, newest row read inside it (other writers may add rows).
+    const writeAlone = async (batch: PreparedEvent[]) => {
+      await sink.begin();
+      try {
+        const newest = await sink.newest();
+        if (!outOfOrder && newest && batch[0].row.date < newest.date) outOfOrder = true;
+        // (The query-builder path keeps the table's defaults, (1, 1): the reference in tests.)
+        if (outOfOrder) {
+          if (bulk) presetRunsForRebuild(batch);
+        } else {
+          const runs = setAppendRuns(newest, batch);
+          if (runs.demoteNewest) await sink.demote(newest!.id);
+          await sink.addToCounter(COUNTER_RUN_HEADS, runs.headsDelta);
+        }
+        await sink.insert(batch);
+        await sink.addToCounter(COUNTER_TOTAL, batch.length);
+        await sink.commit();
+      } catch (err) {
+        await sink.rollback();
+        throw err;
+      }
+    };
+
+    // Deferred indexes: one transaction for everything; the newest row is tracked here.
+    let newest: NewestRow | undefined;
+    let heads = 0;
+    const writeInLoad = async (batch: PreparedEvent[]) => {
+      if (outOfOrder) presetRunsForRebuild(batch);
+      else {
+        const runs = setAppendRuns(newest, batch);
+        if (runs.demoteNewest) await sink.demote(newest!.id);
+        heads += runs.headsDelta;
+      }
+      const lastId = await sink.insert(batch);
+      const last = batch[batch.length - 1].row;
+      newest = { id: lastId, date: last.date, occasions_id: last.occasions_id, run_head: last.run_head!, run_size: last.run_size! };
+    };
+
+    let batch: PreparedEvent[] | null = await next(Math.min(BATCH, total));
+    let indexes: IndexDefinition[] = [];
+    if (defer) await sink.begin();
+    try {
+      if (defer) {
+        newest = await sink.newest();
+        outOfOrder = newest !== undefined && batch[0].row.date < newest.date;
+        indexes = await sink.secondaryIndexes();
+        for (const index of indexes) await sink.dropIndex(index);
+      }
+      while (batch) {
+        const writing = defer ? writeInLoad(batch) : writeAlone(batch);
+        const remaining: number = total - written - batch.length;
+        // Prepared while the database writes (the preparation yields to the event loop).
+        const following: Promise<PreparedEvent[] | null> = remaining > 0 ? next(Math.min(BATCH, remaining)) : Promise.resolve(null);
+        try {
+          await writing;
+        } catch (err) {
+          await following;
+          throw err;
+        }
+        written += batch.length;
+        opts.onProgress?.(written, total);
+        if (defer && written === total) {
+          // The rows are in (the bar is full); the indexes take a few seconds more.
+          await sink.beforeCreateIndexes();
+          for (const index of indexes) await sink.createIndex(index);
+          if (!outOfOrder) await sink.addToCounter(COUNTER_RUN_HEADS, heads);
+          await sink.addToCounter(COUNTER_TOTAL, total);
+          await sink.commit();
+        }
+        batch = await following;
+      }
+    } catch (err) {
+      if (defer) await sink.rollback();
+      throw err;
     }
   } finally {
-    bulk?.close();
+    await sink.close();
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.

@@ -1,0 +1,274 @@
+// Bulk writing for the generator through Kysely: the generic sink (any dialect, multi-row
+// INSERTs of the query builder) and the PostgreSQL one, which sends the rows with COPY … FROM
+// STDIN (no per-statement planning, multi-row heap inserts on the server). Event ids are
+// taken from the sequence beforehand, so context rows need no RETURNING order.
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../../db/index.ts';
+import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
+import { addToCounter, insertEvents, type PreparedEvent } from './store.ts';
+import { lockRuns, newestRow } from './runs.ts';
+
+/** Query-builder sink: one transaction at a time on a connection of the pool. */
+export class KyselySink implements EventSink {
+  readonly canDefer: boolean = false;
+  protected tx: ControlledTransaction<Database> | null = null;
+  protected readonly db: Kysely<Database>;
+  protected readonly dialect: DialectName;
+
+  constructor(db: Kysely<Database>, dialect: DialectName) {
+    this.db = db;
+    this.dialect = dialect;
+  }
+
+  protected get trx(): ControlledTransaction<Database> {
+    if (!this.tx) throw new Error('no transaction');
+    return this.tx;
+  }
+
+  async begin(): Promise<void> {
+    this.tx = await this.db.startTransaction().execute();
+    await lockRuns(this.tx, this.dialect);
+  }
+
+  async commit(): Promise<void> {
+    const tx = this.trx;
+    this.tx = null;
+    await tx.commit().execute();
+  }
+
+  async rollback(): Promise<void> {
+    const tx = this.tx;
+    this.tx = null;
+    if (tx && !tx.isCommitted && !tx.isRolledBack) await tx.rollback().execute();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async newest(): Promise<NewestRow | undefined> {
+    return newestRow(this.trx);
+  }
+
+  async demote(id: number): Promise<void> {
+    await this.trx.updateTable('history_events').set({ run_head: 0 }).where('id', '=', id).execute();
+  }
+
+  async addToCounter(name: string, delta: number): Promise<void> {
+    await addToCounter(this.trx, name, delta);
+  }
+
+  async secondaryIndexes(): Promise<IndexDefinition[]> {
+    return [];
+  }
+
+  async dropIndex(_index: IndexDefinition): Promise<void> {
+    throw new Error('indexes cannot be deferred here');
+  }
+
+  async beforeCreateIndexes(): Promise<void> {}
+
+  async createIndex(_index: IndexDefinition): Promise<void> {
+    throw new Error('indexes cannot be deferred here');
+  }
+
+  async insert(batch: PreparedEvent[]): Promise<number> {
+    const ids = await insertEvents(this.trx, batch);
+    return ids[ids.length - 1];
+  }
+
+  async close(): Promise<void> {
+    await this.rollback();
+  }
+}
+
+/**
+ * COPY … FROM STDIN through node-postgres' extension point for custom queries (what
+ * pg-copy-streams does): the rows go as text in the COPY format, the fastest way into a table.
+ */
+class CopyIn {
+  readonly text: string;
+  private readonly data: Buffer;
+  readonly done: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (err: Error) => void;
+  private failed = false;
+
+  constructor(text: string, data: string) {
+    this.text = text;
+    this.data = Buffer.from(data, 'utf8');
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  submit(connection: CopyConnection): void {
+    connection.query(this.text);
+  }
+
+  handleCopyInResponse(connection: CopyConnection): void {
+    const CHUNK = 1 << 20;
+    for (let i = 0; i < this.data.length; i += CHUNK) connection.sendCopyFromChunk(this.data.subarray(i, i + CHUNK));
+    connection.endCopyFrom();
+  }
+
+  handleError(err: Error): void {
+    this.failed = true;
+    this.reject(err);
+  }
+
+  handleReadyForQuery(): void {
+    if (!this.failed) this.resolve();
+  }
+
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+}
+
+interface CopyConnection {
+  query(text: string): void;
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+/** A value in COPY text format (`\N` for null; backslash, tab, newline and CR escaped). */
+function copyText(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_ESCAPE, (ch) => COPY_ESCAPES[ch]) : value;
+}
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPE = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** Context rows per COPY (one COPY of events per batch). */
+const CONTEXT_ROWS = 50000;
+
+/**
+ * PostgreSQL: a client of its own (Kysely runs on it for the small statements) and COPY for
+ * the rows; ids come from the table's sequence beforehand.
+ */
+export class PostgresSink extends KyselySink {
+  override readonly canDefer = true;
+  private readonly client: pg.PoolClient;
+  private sequence: string | null = null;
+
+  private constructor(db: Kysely<Database>, client: pg.PoolClient) {
+    super(db, 'postgres');
+    this.client = client;
+  }
+
+  static async open(pool: pg.Pool): Promise<PostgresSink> {
+    const client = await pool.connect();
+    // Kysely on this one client: every statement of the sink shares its transaction.
+    const single = { query: client.query.bind(client), release() {} };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect: async () => single, end: async () => {} } as unknown as pg.Pool }) });
+    return new PostgresSink(db, client);
+  }
+
+  override async count(): Promise<number> {
+    const { rows } = await this.client.query<{ n: string }>('select count(*) as n from history_events');
+    return Number(rows[0].n);
+  }
+
+  override async secondaryIndexes(): Promise<IndexDefinition[]> {
+    // Every index of history_events except the primary key, and the primary key of
+    // history_contexts (7 context rows per event: building it once beats 7 B-tree inserts each).
+    const { rows } = await sql<{ schema: string; name: string; sql: string }>`
+      select n.nspname as schema, c.relname as name, pg_get_indexdef(i.indexrelid) as sql
+      from pg_index i
+      join pg_class c on c.oid = i.indexrelid
+      join pg_namespace n on n.oid = c.relnamespace
+      where i.indrelid = 'history_events'::regclass
+        and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
+      order by c.relname`.execute(this.trx);
+    const indexes = rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdent(r.schema)}.${quoteIdent(r.name)}`, sql: r.sql }));
+    const pk = await sql<{ schema: string; table: string; name: string; def: string }>`
+      select n.nspname as schema, t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as def
+      from pg_constraint k
+      join pg_class t on t.oid = k.conrelid
+      join pg_namespace n on n.oid = t.relnamespace
+      where k.conrelid = 'history_contexts'::regclass and k.contype = 'p'`.execute(this.trx);
+    for (const r of pk.rows) {
+      const table = `${quoteIdent(r.schema)}.${quoteIdent(r.table)}`;
+      indexes.push({ name: r.name, drop: `alter table ${table} drop constraint ${quoteIdent(r.name)}`, sql: `alter table ${table} add constraint ${quoteIdent(r.name)} ${r.def}` });
+    }
+    return indexes;
+  }
+
+  override async dropIndex(index: IndexDefinition): Promise<void> {
+    await sql.raw(index.drop).execute(this.trx);
+  }
+
+  override async beforeCreateIndexes(): Promise<void> {
+    await sql`set local maintenance_work_mem = '256MB'`.execute(this.trx);
+  }
+
+  override async createIndex(index: IndexDefinition): Promise<void> {
+    await sql.raw(index.sql).execute(this.trx);
+  }
+
+  private copy(text: string, data: string): Promise<void> {
+    const query = new CopyIn(text, data);
+    this.client.query(query as unknown as pg.QueryConfig);
+    return query.done;
+  }
+
+  override async insert(batch: PreparedEvent[]): Promise<number> {
+    const trx = this.trx;
+    this.sequence ??= (await sql<{ seq: string }>`select pg_get_serial_sequence('history_events', 'id') as seq`.execute(trx)).rows[0].seq;
+    const { rows } = await sql<{ id: number }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    let events = '';
+    for (let n = 0; n < batch.length; n++) {
+      const r = batch[n].row;
+      events +=
+        ids[n] + '\t' + copyText(r.date) + '\t' + copyText(r.logger) + '\t' + copyText(r.level) + '\t' + copyText(r.message) + '\t' + copyText(r.message_key) + '\t' +
+        copyText(r.occasions_id) + '\t' + copyText(r.initiator) + '\t' + copyText(r.user_id) + '\t' + copyText(r.remote_addr) + '\t' + (r.sticky ?? 0) + '\t' +
+        (r.backfilled ?? 0) + '\t' + (r.run_head ?? 1) + '\t' + (r.run_size ?? 1) + '\t' + copyText(r.search_text) + '\t' + copyText(r.meta_text) + '\n';
+    }
+    const copies: [string, string][] = [
+      [
+        'copy history_events (id, date, logger, level, message, message_key, occasions_id, initiator, user_id, remote_addr, sticky, backfilled, run_head, run_size, search_text, meta_text) from stdin',
+        events,
+      ],
+    ];
+    let contexts = '';
+    let rowsInCopy = 0;
+    for (let n = 0; n < batch.length; n++) {
+      const context = batch[n].context;
+      const prefix = ids[n] + '\t';
+      for (let seq = 0; seq < context.length; seq++) {
+        contexts += prefix + seq + '\t' + copyText(context[seq][0]) + '\t' + copyText(context[seq][1]) + '\n';
+        if (++rowsInCopy === CONTEXT_ROWS) {
+          copies.push(['copy history_contexts (event_id, seq, key, value) from stdin', contexts]);
+          contexts = '';
+          rowsInCopy = 0;
+        }
+      }
+    }
+    if (rowsInCopy) copies.push(['copy history_contexts (event_id, seq, key, value) from stdin', contexts]);
+    for (const [text, data] of copies) await this.copy(text, data);
+    return ids[ids.length - 1];
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      this.client.release();
+    }
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
