@@ -8,6 +8,7 @@ import { i18nStMigration } from './0005_i18n_st.ts';
 import { i18nTmMigration } from './0006_i18n_tm.ts';
 import { contentMigration } from './0007_content.ts';
 import { sessionsMigration } from './0008_sessions.ts';
+import { historyStatsMigration } from './0009_history_stats.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -18,4 +19,5 @@ export const MIGRATIONS: SiteMigration[] = [
   i18nTmMigration,
   contentMigration,
   sessionsMigration,
+  historyStatsMigration,
 ];

@@ -9,11 +9,13 @@
 // Repeated failed logins are throttled as the reference does: at most FAILED_LOGIN_LIMIT in
 // a row are stored; the rest are only counted until any other event is logged.
 import type { Transaction } from 'kysely';
+import type pg from 'pg';
 import type { AppServices } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
-  addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, insertEvents, prepareEvent,
+  addToCounter, columnValue, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMN_TYPES, EVENT_COLUMNS,
+  insertEvents, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
 import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, runsForAppend } from './runs.ts';
@@ -33,34 +35,44 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** Writes a group of events in one transaction; returns each one's id (0 = throttled). */
-async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pending[]): Promise<number[]> {
-  await lockRuns(tx, app.dialect);
-  // Failed-login throttling, in arrival order.
-  let consecutive = await readCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS);
-  const startConsecutive = consecutive;
+/** Failed-login throttling of a group, in arrival order, from the stored consecutive count. */
+function throttle(group: Pending[], consecutive: number): { keep: boolean[]; consecutiveDelta: number; suppressed: number } {
+  let current = consecutive;
   let suppressed = 0;
-  const keep: boolean[] = group.map((p) => {
+  const keep = group.map((p) => {
     if (!p.failedLogin) {
-      consecutive = 0;
+      current = 0;
       return true;
     }
-    if (consecutive >= FAILED_LOGIN_LIMIT) {
+    if (current >= FAILED_LOGIN_LIMIT) {
       suppressed++;
       return false;
     }
-    consecutive++;
+    current++;
     return true;
   });
-  if (consecutive !== startConsecutive) await addToCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutive - startConsecutive);
+  return { keep, consecutiveDelta: current - consecutive, suppressed };
+}
+
+type Newest = Awaited<ReturnType<typeof newestRow>>;
+
+/** Whether the kept events all come after the newest row (and each other): the append fast path. */
+function appendsInOrder(newest: Newest, events: PreparedEvent[]): boolean {
+  return events.every((e, i) => (i === 0 ? !newest || e.row.date >= newest.date : e.row.date >= events[i - 1].row.date));
+}
+
+/** Writes a group of events in one transaction; returns each one's id (0 = throttled). */
+async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pending[]): Promise<number[]> {
+  await lockRuns(tx, app.dialect);
+  const { keep, consecutiveDelta, suppressed } = throttle(group, await readCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS));
+  if (consecutiveDelta) await addToCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
   if (suppressed) await addToCounter(tx, COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
 
   const events = group.filter((_, i) => keep[i]).map((p) => p.event);
   let ids: number[] = [];
   if (events.length) {
     const newest = await newestRow(tx);
-    const inOrder = events.every((e, i) => (i === 0 ? !newest || e.row.date >= newest.date : e.row.date >= events[i - 1].row.date));
-    if (inOrder) {
+    if (appendsInOrder(newest, events)) {
       // Appended after every existing row: occasions follow from the rows themselves.
       const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
       events.forEach((e, i) => {
@@ -84,37 +96,176 @@ async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pe
   return keep.map((k) => (k ? ids[next++] : 0));
 }
 
+// ---- PostgreSQL: the common case in three round trips ----------------------------------------
+//
+// Through Kysely a group costs about eleven statements, each a round trip to the server, and
+// the group commit writes one group at a time: on PostgreSQL the round trips, not the work,
+// bounded the events per second. The append path (every event newer than the log) is written
+// here on a pooled client in three round trips: begin + run lock + state (one simple-protocol
+// query of constant statements; in READ COMMITTED each statement takes its own snapshot, so
+// the state is read after the lock is held), one statement writing events, context rows, the
+// demoted run head and the counters, and commit. Anything else (back-dated events) is written
+// by `writeGroup` in a Kysely transaction.
+
+/** Same key as `lockRuns` in runs.ts: every writer of runs takes it. */
+const PG_BEGIN_AND_STATE = [
+  'begin',
+  'select pg_advisory_xact_lock(73110017)',
+  `select (select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}') as consecutive,
+     e.id, e.date, e.occasions_id, e.run_head, e.run_size
+   from (select 1) as one left join lateral (
+     select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1
+   ) as e on true`,
+].join('; ');
+
+const E = EVENT_COLUMNS.length;
+
+/**
+ * Events (one array per column), their context rows (event position, seq, key, value), the row
+ * to demote from run head (0: none) and counter deltas, in one statement. Event ids come from
+ * the sequence in insertion order, so their rank maps context rows to events.
+ */
+const PG_WRITE = {
+  name: 'history_append_group',
+  text: `with ev as (
+    insert into history_events (${EVENT_COLUMNS.join(', ')})
+    select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')})
+    returning id
+  ), pos as (
+    select id, row_number() over (order by id) as n from ev
+  ), ctx as (
+    insert into history_contexts (event_id, seq, key, value)
+    select pos.id, c.seq, c.key, c.value
+    from unnest($${E + 1}::int[], $${E + 2}::int[], $${E + 3}::text[], $${E + 4}::text[]) as c(n, seq, key, value)
+    join pos on pos.n = c.n
+  ), demote as (
+    update history_events set run_head = 0 where id = $${E + 5}::int
+  ), counters as (
+    insert into history_counters (name, value) select * from unnest($${E + 6}::text[], $${E + 7}::bigint[])
+    on conflict (name) do update set value = history_counters.value + excluded.value
+  )
+  select id from pos order by n`,
+};
+
+/** Writes the group on PostgreSQL; null (nothing written) when it is not a plain append. */
+async function writeGroupPg(pool: pg.Pool, group: Pending[]): Promise<number[] | null> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    const results = (await client.query(PG_BEGIN_AND_STATE)) as unknown as pg.QueryResult[];
+    const state = results[2]!.rows[0] as { consecutive: number | string | null; id: number | null; date: string; occasions_id: string; run_head: number; run_size: number };
+    const newest: Newest = state.id === null ? undefined : { id: state.id, date: state.date, occasions_id: state.occasions_id, run_head: state.run_head, run_size: state.run_size };
+    const { keep, consecutiveDelta, suppressed } = throttle(group, Number(state.consecutive ?? 0));
+    const events = group.filter((_, i) => keep[i]).map((p) => p.event);
+    if (!appendsInOrder(newest, events)) {
+      await client.query('rollback');
+      return null;
+    }
+    const counterNames: string[] = [];
+    const counterDeltas: number[] = [];
+    const count = (name: string, delta: number) => {
+      if (!delta) return;
+      counterNames.push(name);
+      counterDeltas.push(delta);
+    };
+    count(COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
+    count(COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
+    let demote = 0;
+    const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
+    const ctx: [number[], number[], string[], (string | null)[]] = [[], [], [], []];
+    if (events.length) {
+      const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
+      if (demoteNewest) demote = newest!.id;
+      count(COUNTER_RUN_HEADS, headsDelta);
+      count(COUNTER_TOTAL, events.length);
+      events.forEach((e, n) => {
+        e.row.run_head = runs[n][0];
+        e.row.run_size = runs[n][1];
+        EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
+        e.context.forEach(([key, value], seq) => {
+          ctx[0].push(n + 1);
+          ctx[1].push(seq);
+          ctx[2].push(key);
+          ctx[3].push(value);
+        });
+      });
+    }
+    const written = await client.query({ ...PG_WRITE, values: [...columns, ...ctx, demote, counterNames, counterDeltas] });
+    const ids = written.rows.map((r: { id: number }) => Number(r.id));
+    await client.query('commit');
+    let next = 0;
+    return keep.map((k) => (k ? ids[next++]! : 0));
+  } catch (err) {
+    try {
+      await client.query('rollback');
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** One group in one transaction, by the fastest path the database allows. */
+async function writeGroupAnyhow(app: AppServices, group: Pending[]): Promise<number[]> {
+  const pool = app.dialect === 'postgres' ? app.dbHandle.pgPool : undefined;
+  if (pool) {
+    const ids = await writeGroupPg(pool, group);
+    if (ids) return ids;
+  }
+  return app.db.transaction().execute((tx) => writeGroup(app, tx, group));
+}
+
 export function createActivityLog(app: AppServices): ActivityLog {
   const queue: Pending[] = [];
   let writing = false;
+  let scheduled = false;
 
-  async function drain(): Promise<void> {
-    writing = true;
+  /** Writes a group and settles its callers; one bad event must not fail the others. */
+  async function writeAndSettle(group: Pending[]): Promise<void> {
     try {
-      while (queue.length) {
-        const group = queue.splice(0, MAX_GROUP);
+      const ids = await writeGroupAnyhow(app, group);
+      group.forEach((p, i) => p.resolve(ids[i]));
+    } catch (err) {
+      if (group.length === 1) {
+        group[0].reject(err);
+        return;
+      }
+      for (const p of group) {
         try {
-          const ids = await app.db.transaction().execute((tx) => writeGroup(app, tx, group));
-          group.forEach((p, i) => p.resolve(ids[i]));
-        } catch (err) {
-          if (group.length === 1) {
-            group[0].reject(err);
-            continue;
-          }
-          // One bad event must not fail the others: write them one by one.
-          for (const p of group) {
-            try {
-              const [id] = await app.db.transaction().execute((tx) => writeGroup(app, tx, [p]));
-              p.resolve(id);
-            } catch (one) {
-              p.reject(one);
-            }
-          }
+          const [id] = await writeGroupAnyhow(app, [p]);
+          p.resolve(id);
+        } catch (one) {
+          p.reject(one);
         }
       }
-    } finally {
-      writing = false;
     }
+  }
+
+  /** One group at a time: what arrived meanwhile is the next group. */
+  function pump(): void {
+    if (writing || !queue.length) return;
+    writing = true;
+    void writeAndSettle(queue.splice(0, MAX_GROUP)).finally(() => {
+      writing = false;
+      schedule();
+    });
+  }
+
+  /**
+   * Starts writing on the next turn of the event loop, so that the events of every request read
+   * in this turn share one transaction (on SQLite a transaction otherwise completes within
+   * microtasks and never groups anything), and so that callers logging again as soon as their
+   * event is written cannot keep the loop in microtasks.
+   */
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      pump();
+    });
   }
 
   return {
@@ -127,13 +278,7 @@ export function createActivityLog(app: AppServices): ActivityLog {
       }
       return new Promise<number>((resolve, reject) => {
         queue.push({ event, failedLogin: isFailedLogin(entry), resolve, reject });
-        // Start writing on the next turn of the event loop, so that the events of every request
-        // read in this turn share one transaction (on SQLite a transaction otherwise completes
-        // within microtasks and never groups anything).
-        if (!writing) {
-          writing = true;
-          setImmediate(() => void drain());
-        }
+        schedule();
       });
     },
   };

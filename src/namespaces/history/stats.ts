@@ -37,16 +37,60 @@ export function dateRangeInfo(app: AppServices, r: StatsRange) {
 
 type KeyCounts = Map<string, number>;
 
-/** Number of events per `logger:message_key` in the range (one grouped query). */
+const UTC_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const HOUR = /^\d{4}-\d{2}-\d{2} \d{2}$/;
+
+/** `YYYY-MM-DD HH` of a UTC date text moved by `delta` hours. */
+function shiftHour(hour: string, delta: number): string {
+  const ms = Date.UTC(Number(hour.slice(0, 4)), Number(hour.slice(5, 7)) - 1, Number(hour.slice(8, 10)), Number(hour.slice(11, 13))) + delta * 3_600_000;
+  return new Date(ms).toISOString().slice(0, 13).replace('T', ' ');
+}
+
+/**
+ * The range cut into whole UTC hours (counted from history_stats_hourly, migration 0009) and
+ * the partial hours at its ends (counted from the events): `hours` is null when the range
+ * holds no whole hour.
+ */
+export function splitRange(r: Pick<StatsRange, 'fromUtc' | 'toUtc'>): { hours: [string, string] | null; edges: [string, string][] } {
+  const { fromUtc, toUtc } = r;
+  if (fromUtc > toUtc) return { hours: null, edges: [] };
+  if (!UTC_DATE.test(fromUtc) || !UTC_DATE.test(toUtc)) return { hours: null, edges: [[fromUtc, toUtc]] };
+  const first = fromUtc.endsWith(':00:00') ? fromUtc.slice(0, 13) : shiftHour(fromUtc.slice(0, 13), 1);
+  const last = toUtc.endsWith(':59:59') ? toUtc.slice(0, 13) : shiftHour(toUtc.slice(0, 13), -1);
+  if (first > last || !HOUR.test(first) || !HOUR.test(last)) return { hours: null, edges: [[fromUtc, toUtc]] };
+  const edges: [string, string][] = [];
+  if (fromUtc < `${first}:00:00`) edges.push([fromUtc, `${shiftHour(first, -1)}:59:59`]);
+  if (toUtc > `${last}:59:59`) edges.push([`${shiftHour(last, 1)}:00:00`, toUtc]);
+  return { hours: [first, last], edges };
+}
+
+/** Number of events per `logger:message_key` in the range. */
 export async function countsByMessage(app: AppServices, r: StatsRange): Promise<KeyCounts> {
-  const rows = await app.db
-    .selectFrom('history_events')
-    .select(['logger', 'message_key', sql<number>`count(*)`.as('n')])
-    .where('date', '>=', r.fromUtc)
-    .where('date', '<=', r.toUtc)
-    .groupBy(['logger', 'message_key'])
-    .execute();
-  return new Map(rows.map((row) => [`${row.logger}:${row.message_key ?? ''}`, Number(row.n)]));
+  const { hours, edges } = splitRange(r);
+  const counts: KeyCounts = new Map();
+  const add = (logger: string, key: string | null, n: number) => {
+    if (!n) return;
+    const name = `${logger}:${key ?? ''}`;
+    counts.set(name, (counts.get(name) ?? 0) + n);
+  };
+  if (hours) {
+    const rows = await sql<{ logger: string; message_key: string; n: number | string }>`
+      select logger, message_key, sum(n) as n from history_stats_hourly
+      where hour >= ${hours[0]} and hour <= ${hours[1]} group by logger, message_key
+    `.execute(app.db);
+    for (const row of rows.rows) add(row.logger, row.message_key, Number(row.n));
+  }
+  for (const [from, to] of edges) {
+    const rows = await app.db
+      .selectFrom('history_events')
+      .select(['logger', 'message_key', sql<number>`count(*)`.as('n')])
+      .where('date', '>=', from)
+      .where('date', '<=', to)
+      .groupBy(['logger', 'message_key'])
+      .execute();
+    for (const row of rows) add(row.logger, row.message_key, Number(row.n));
+  }
+  return counts;
 }
 
 function sum(counts: KeyCounts, logger: string, keys: string[]): number {
@@ -333,14 +377,25 @@ export async function statsNotes(app: AppServices, params: Record<string, unknow
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */
 async function hourlyCounts(app: AppServices, r: StatsRange): Promise<[string, number][]> {
-  const rows = await app.db
-    .selectFrom('history_events')
-    .select([sql<string>`substr(${sql.ref('date')}, 1, 13)`.as('hour'), sql<number>`count(*)`.as('n')])
-    .where('date', '>=', r.fromUtc)
-    .where('date', '<=', r.toUtc)
-    .groupBy(sql`substr(${sql.ref('date')}, 1, 13)`)
-    .execute();
-  return rows.map((row) => [row.hour, Number(row.n)]);
+  const { hours, edges } = splitRange(r);
+  const out: [string, number][] = [];
+  if (hours) {
+    const rows = await sql<{ hour: string; n: number | string }>`
+      select hour, sum(n) as n from history_stats_hourly where hour >= ${hours[0]} and hour <= ${hours[1]} group by hour
+    `.execute(app.db);
+    for (const row of rows.rows) if (Number(row.n)) out.push([row.hour, Number(row.n)]);
+  }
+  for (const [from, to] of edges) {
+    const rows = await app.db
+      .selectFrom('history_events')
+      .select([sql<string>`substr(${sql.ref('date')}, 1, 13)`.as('hour'), sql<number>`count(*)`.as('n')])
+      .where('date', '>=', from)
+      .where('date', '<=', to)
+      .groupBy(sql`substr(${sql.ref('date')}, 1, 13)`)
+      .execute();
+    for (const row of rows) out.push([row.hour, Number(row.n)]);
+  }
+  return out;
 }
 
 /** Local `YYYY-MM-DD HH` of a UTC hour bucket. */

@@ -2,10 +2,10 @@
 // acting user, initiator, anonymised IP, search texts), and inserting many of them at once.
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Database, HistoryEventsTable } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
-import { utcNow } from '../../site/time.ts';
+import { formatUtc } from '../../site/time.ts';
 import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
@@ -29,6 +29,24 @@ export function contextText(value: unknown): string | null {
   return JSON.stringify(value);
 }
 
+// Small memos of pure functions the write path calls per event with few distinct inputs
+// (occasions JSON of repeated events, templates, client addresses): bounded, cleared when full.
+const MEMO_LIMIT = 1000;
+function memo<T>(fn: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = fn(key);
+      if (cache.size >= MEMO_LIMIT) cache.clear();
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+const occasionsMemo = new Map<string, string>();
+
 /** occasionsID (reference §3.1): md5 of the PHP JSON of the row without date plus the caller's context. */
 export function occasionsIdOf(logger: string, level: string, template: string, context: Record<string, unknown>, messageKey: string | null): string {
   if (context._occasionsID !== undefined) {
@@ -37,11 +55,38 @@ export function occasionsIdOf(logger: string, level: string, template: string, c
   const data: Record<string, unknown> = { logger, level, message: template };
   for (const [key, value] of Object.entries(context)) if (!(key in data)) data[key] = value;
   if (messageKey !== null && !('_message_key' in data)) data._message_key = messageKey;
-  return md5(phpJsonEncode(data));
+  // Repeated events have the same data (a custom entry's message text is not part of it): with
+  // only strings, JSON.stringify is as exact a key as PHP's encoding and much cheaper to make.
+  let key: string | null = null;
+  if (Object.values(data).every((v) => typeof v === 'string')) {
+    key = JSON.stringify(data);
+    const known = occasionsMemo.get(key);
+    if (known !== undefined) return known;
+  }
+  const id = md5(phpJsonEncode(data));
+  if (key !== null) {
+    if (occasionsMemo.size >= MEMO_LIMIT) occasionsMemo.clear();
+    occasionsMemo.set(key, id);
+  }
+  return id;
 }
 
 function md5(text: string): string {
-  return crypto.createHash('md5').update(text, 'utf8').digest('hex');
+  return crypto.hash('md5', text, 'hex');
+}
+const ownPlaceholders = memo((template: string) => new Set(placeholdersOf(template)));
+const anonymized = memo(anonymizeIp);
+
+/** The current UTC date text, formatted once per second. */
+let nowSecond = -1;
+let nowText = '';
+function currentUtc(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== nowSecond) {
+    nowText = formatUtc(new Date(second * 1000));
+    nowSecond = second;
+  }
+  return nowText;
 }
 
 function isRestOrigin(origin: ActivityOrigin): boolean {
@@ -50,7 +95,7 @@ function isRestOrigin(origin: ActivityOrigin): boolean {
 }
 
 /** Turns one log call into the rows to insert. Throws on an unusable level. */
-export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: string = utcNow()): PreparedEvent {
+export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: string = currentUtc()): PreparedEvent {
   const level = (entry.level ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`unknown log level ${entry.level}`);
   const def = findLogger(entry.logger);
@@ -76,7 +121,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
     context.push(['_user_id', String(user.id)], ['_user_login', user.login], ['_user_email', user.email], ['_user_role', user.role]);
   }
   if (isRestOrigin(origin)) context.push(['_rest_api_request', '1']);
-  const remoteAddr = origin.ip ? anonymizeIp(origin.ip) : '';
+  const remoteAddr = origin.ip ? anonymized(origin.ip) : '';
   if (remoteAddr) context.push(['_server_remote_addr', remoteAddr]);
   const headers = (origin as { headers?: Record<string, string | string[] | undefined> }).headers;
   if (headers) {
@@ -89,7 +134,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   const map = new Map(context);
   const userId = map.get('_user_id');
   const placeholders = cataloguePlaceholders();
-  const own = new Set(placeholdersOf(template));
+  const own = ownPlaceholders(template);
   const searchParts = [template, entry.logger, level];
   for (const [k, v] of map) if (v !== null && (placeholders.has(k) || own.has(k))) searchParts.push(v);
 
@@ -115,23 +160,118 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-const EVENT_BATCH = 500;
-const CONTEXT_BATCH = 3000;
+/** The columns of an events row, in the order of the INSERT statements below. */
+export const EVENT_COLUMNS = [
+  'date', 'logger', 'level', 'message', 'message_key', 'occasions_id', 'initiator', 'user_id', 'remote_addr',
+  'sticky', 'backfilled', 'run_head', 'run_size', 'search_text', 'meta_text',
+] as const;
+/** PostgreSQL array types of EVENT_COLUMNS (text is assigned to the varchar columns). */
+export const EVENT_COLUMN_TYPES: Record<(typeof EVENT_COLUMNS)[number], 'text' | 'int'> = {
+  date: 'text', logger: 'text', level: 'text', message: 'text', message_key: 'text', occasions_id: 'text', initiator: 'text',
+  user_id: 'int', remote_addr: 'text', sticky: 'int', backfilled: 'int', run_head: 'int', run_size: 'int', search_text: 'text', meta_text: 'text',
+};
+
+// SQLite: multi-row INSERTs of a few fixed sizes, so that the statements stay short enough for
+// the connection's statement cache and are prepared once instead of per write, built as SQL
+// text directly (the query builder cost as much as SQLite's own work). Every statement on
+// history_events keeps a statement journal (RETURNING, the statistics trigger), which costs
+// about as much as writing ten rows: a group takes the fewest statements the sizes allow.
+const SQLITE_EVENT_SIZES = [32, 16, 8, 7, 6, 5, 4, 3, 2, 1];
+const SQLITE_CONTEXT_SIZES = [128, 64, 56, 48, 40, 32, 24, 16, 8, 7, 6, 5, 4, 3, 2, 1];
+const sqliteStatements = new Map<string, string>();
+
+function sqliteInsert(kind: 'events' | 'contexts', rows: number): string {
+  const key = `${kind}:${rows}`;
+  let text = sqliteStatements.get(key);
+  if (!text) {
+    text =
+      kind === 'events'
+        ? `insert into history_events (${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(${EVENT_COLUMNS.map(() => '?').join(',')})`).join(',')} returning id`
+        : `insert into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?,?,?,?)').join(',')}`;
+    sqliteStatements.set(key, text);
+  }
+  return text;
+}
+
+/** Splits n rows into chunks of the given sizes (largest first): 25 → 16, 8, 1. */
+function chunkSizes(n: number, sizes: number[]): number[] {
+  const chunks: number[] = [];
+  while (n > 0) {
+    const size = sizes.find((s) => s <= n)!;
+    chunks.push(size);
+    n -= size;
+  }
+  return chunks;
+}
+
+// PostgreSQL: one statement per table whatever the number of rows, with one array per column.
+const PG_INSERT_EVENTS = `insert into history_events (${EVENT_COLUMNS.join(', ')}) select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')}) returning id`;
+const PG_INSERT_CONTEXTS = 'insert into history_contexts (event_id, seq, key, value) select * from unnest($1::int[], $2::int[], $3::text[], $4::text[])';
+const PG_ROWS = 5000;
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** The table's defaults of the columns a row may leave out (a new row heads a run of one). */
+const COLUMN_DEFAULTS: Partial<Record<(typeof EVENT_COLUMNS)[number], number>> = { sticky: 0, backfilled: 0, run_head: 1, run_size: 1 };
+
+/** A row's value for the column, as the INSERT stores it (left out → the column's default or null). */
+export function columnValue(row: Insertable<HistoryEventsTable>, column: (typeof EVENT_COLUMNS)[number]): unknown {
+  return row[column] ?? COLUMN_DEFAULTS[column] ?? null;
+}
 
 /** Inserts prepared events with batched multi-row INSERTs; returns their ids in order. */
 export async function insertEvents(db: Db, events: PreparedEvent[]): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < events.length; i += EVENT_BATCH) {
-    const chunk = events.slice(i, i + EVENT_BATCH);
-    const rows = await db.insertInto('history_events').values(chunk.map((e) => e.row)).returning('id').execute();
-    ids.push(...rows.map((r) => Number(r.id)));
+  const contextRows: unknown[][] = [];
+  if (isPostgres(db)) {
+    for (let i = 0; i < events.length; i += PG_ROWS) {
+      const chunk = events.slice(i, i + PG_ROWS);
+      const columns = EVENT_COLUMNS.map((c) => chunk.map((e) => columnValue(e.row, c)));
+      const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, columns));
+      // Ids come from the sequence in insertion order.
+      ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
+    }
+    const ctx: unknown[][] = [[], [], [], []];
+    let n = 0;
+    const flush = async () => {
+      if (!n) return;
+      await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, ctx.map((c) => c.splice(0))));
+      n = 0;
+    };
+    for (let k = 0; k < events.length; k++) {
+      const context = events[k]!.context;
+      for (let seq = 0; seq < context.length; seq++) {
+        ctx[0]!.push(ids[k]);
+        ctx[1]!.push(seq);
+        ctx[2]!.push(context[seq]![0]);
+        ctx[3]!.push(context[seq]![1]);
+        if (++n >= PG_ROWS) await flush();
+      }
+    }
+    await flush();
+    return ids;
   }
-  const contextRows: { event_id: number; seq: number; key: string; value: string | null }[] = [];
-  events.forEach((e, n) => {
-    e.context.forEach(([key, value], seq) => contextRows.push({ event_id: ids[n], seq, key, value }));
-  });
-  for (let i = 0; i < contextRows.length; i += CONTEXT_BATCH) {
-    await db.insertInto('history_contexts').values(contextRows.slice(i, i + CONTEXT_BATCH)).execute();
+  let at = 0;
+  for (const size of chunkSizes(events.length, SQLITE_EVENT_SIZES)) {
+    const params: unknown[] = [];
+    for (let k = at; k < at + size; k++) for (const c of EVENT_COLUMNS) params.push(columnValue(events[k]!.row, c));
+    const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sqliteInsert('events', size), params));
+    // Ids are assigned in insertion order.
+    ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
+    at += size;
+  }
+  for (let k = 0; k < events.length; k++) {
+    const context = events[k]!.context;
+    for (let seq = 0; seq < context.length; seq++) contextRows.push([ids[k], seq, context[seq]![0], context[seq]![1]]);
+  }
+  at = 0;
+  for (const size of chunkSizes(contextRows.length, SQLITE_CONTEXT_SIZES)) {
+    const params: unknown[] = [];
+    for (let k = at; k < at + size; k++) params.push(...contextRows[k]!);
+    await db.executeQuery(CompiledQuery.raw(sqliteInsert('contexts', size), params));
+    at += size;
   }
   return ids;
 }

@@ -1,0 +1,63 @@
+// The activity log's group commit on both databases: throttling, counters, run heads and ids
+// when many events share one transaction (the PostgreSQL append path writes a group in one
+// statement), and a back-dated event that sends a group down the general path.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
+import { COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../../src/namespaces/history/store.ts';
+
+for (const target of dbTargets()) {
+  describe(`group commit (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    const failed = () =>
+      t.app.activity.log({ logger: 'SimpleUserLogger', messageKey: 'user_login_failed', level: 'warning', context: { login: 'x' } }, { user: null, ip: '10.1.2.3' });
+    const option = (i: number) =>
+      t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option: `o${i % 2}`, option_page: 'p' } }, { user: null, ip: '' });
+
+    test('one group: throttling in arrival order, counters, run heads and context rows', async () => {
+      const totalBefore = await readCounter(t.app.db, COUNTER_TOTAL);
+      // All in one turn of the event loop: one group.
+      const calls = [
+        ...Array.from({ length: FAILED_LOGIN_LIMIT + 3 }, failed),
+        option(0), option(0), option(1),
+        ...Array.from({ length: 2 }, failed),
+      ];
+      const ids = await Promise.all(calls);
+      const stored = ids.filter((id) => id > 0);
+      assert.equal(stored.length, FAILED_LOGIN_LIMIT + 3 + 2, 'three failed logins suppressed; the option events reset the run of failures');
+      assert.deepEqual(ids.slice(FAILED_LOGIN_LIMIT, FAILED_LOGIN_LIMIT + 3), [0, 0, 0]);
+      assert.deepEqual([...stored].sort((a, b) => a - b), stored, 'ids in arrival order');
+      assert.equal(await readCounter(t.app.db, COUNTER_SUPPRESSED_FAILED_LOGINS), 3);
+      assert.equal(await readCounter(t.app.db, COUNTER_TOTAL), totalBefore + stored.length);
+
+      const rows = await t.app.db.selectFrom('history_contexts').select(['event_id', 'seq', 'key', 'value']).where('event_id', 'in', stored).orderBy('event_id').orderBy('seq').execute();
+      const first = rows.filter((r) => r.event_id === stored[0]);
+      assert.deepEqual(first.map((r) => [r.key, r.value]), [['login', 'x'], ['_message_key', 'user_login_failed'], ['_server_remote_addr', '10.1.2.x']]);
+
+      // The run fields written with the group equal a rebuild from scratch.
+      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
+      await rebuildRuns(t.app.db);
+      const after = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      assert.deepEqual(before, after);
+      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+    });
+
+    test('a back-dated event in a group is linked into the runs', async () => {
+      const calls = [option(0), t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date: '2020-01-01 00:00:00', context: { option: 'o0', option_page: 'p' } }, { user: null, ip: '' }), option(1)];
+      const ids = await Promise.all(calls);
+      assert.ok(ids.every((id) => id > 0));
+      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      await rebuildRuns(t.app.db);
+      const after = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      assert.deepEqual(before, after);
+    });
+  });
+}
