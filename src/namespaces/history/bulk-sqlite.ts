@@ -4,13 +4,8 @@
 // given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
 // context rows need no RETURNING round trip.
 import SqliteDatabase from 'better-sqlite3';
-import type { PreparedEvent } from './store.ts';
+import { EVENT_COLUMNS, type PreparedEvent } from './store.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
-
-const EVENT_COLUMNS = [
-  'date', 'logger', 'level', 'message', 'message_key', 'occasions_id', 'initiator', 'user_id', 'remote_addr',
-  'sticky', 'backfilled', 'run_head', 'run_size', 'search_text', 'meta_text',
-] as const;
 
 const EVENT_ROWS = 500;
 const CONTEXT_ROWS = 4000;
@@ -92,6 +87,7 @@ export class SqliteBulkWriter {
       const values: unknown[] = [];
       for (let n = i; n < end; n++) {
         const r = events[n].row;
+        // The id, then EVENT_COLUMNS in order, unrolled (the generator's hottest loop).
         values.push(firstId + n, r.date, r.logger, r.level, r.message, r.message_key ?? null, r.occasions_id, r.initiator, r.user_id ?? null, r.remote_addr ?? null,
           r.sticky ?? 0, r.backfilled ?? 0, r.run_head ?? 1, r.run_size ?? 1, r.search_text, r.meta_text);
       }

@@ -209,7 +209,7 @@ const PG_INSERT_EVENTS = `insert into history_events (${EVENT_COLUMNS.join(', ')
 const PG_INSERT_CONTEXTS = 'insert into history_contexts (event_id, seq, key, value) select * from unnest($1::int[], $2::int[], $3::text[], $4::text[])';
 const PG_ROWS = 5000;
 
-function isPostgres(db: Db): boolean {
+export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
