@@ -9,7 +9,7 @@ import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
-import { headsPage, pos } from './runs.ts';
+import { cutRunCount, headsPage, pos } from './runs.ts';
 import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 
@@ -68,6 +68,13 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   if (req.unfiltered) {
     const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
     if (page) return { rows: await loadRows(app, page.ids), counts: page.counts, total: page.total };
+    // Events newer than the cut were back-dated between older ones: walk the page, and take
+    // the total from the maintained runs when few rows lie above the cut.
+    if (req.maxId !== undefined) {
+      const counts = await walkGroups(app, cond, offset, req.perPage);
+      const cutTotal = req.countTotal ? await cutRunCount(app.db, req.maxId) : null;
+      return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await total('groups')) };
+    }
   }
   const counts = await walkGroups(app, cond, offset, req.perPage);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: await total('groups') };

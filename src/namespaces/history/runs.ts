@@ -251,3 +251,23 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
   }
   return { ids, counts, total };
 }
+
+/**
+ * The number of groups of the log cut to ids ≤ `maxId`, from the maintained run count: only
+ * the rows from the oldest cut-off row up to the newest (plus the row below them, which both
+ * sequences share with everything older) are read, and their runs counted with and without
+ * the cut-off rows. Null when more than `limit` rows would have to be read.
+ */
+export async function cutRunCount(db: Db, maxId: number, limit = 20_000): Promise<number | null> {
+  const cutOff = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where('id', '>', maxId).executeTakeFirstOrThrow();
+  if (Number(cutOff.n) > limit) return null;
+  const oldest = await db.selectFrom('history_events').select(['id', 'date']).where('id', '>', maxId).orderBy('date', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+  const total = await readCounter(db, COUNTER_RUN_HEADS);
+  if (!oldest) return total;
+  const rows = await db.selectFrom('history_events').select(['id', 'occasions_id']).where(pos('>=', oldest)).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  if (rows.length > limit) return null;
+  const below = await olderNeighbour(db, oldest);
+  if (below) rows.push(below);
+  const runs = (list: { occasions_id: string }[]) => list.filter((r, i) => i === 0 || r.occasions_id !== list[i - 1].occasions_id).length;
+  return total - runs(rows) + runs(rows.filter((r) => r.id <= maxId));
+}
