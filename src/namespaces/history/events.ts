@@ -52,7 +52,7 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  */
 export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
-  const total = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m)))(mode) : null);
+  const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m)))(mode) : null);
   if (!req.grouped) {
     const rows = await app.db
       .selectFrom('history_events')
@@ -63,21 +63,18 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
       .limit(req.perPage)
       .offset(offset)
       .execute();
-    return { rows, counts: new Map(), total: await total('rows') };
+    return { rows, counts: new Map(), total: await totalOf('rows') };
   }
+  let cutTotal: number | null = null;
   if (req.unfiltered) {
     const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
     if (page) return { rows: await loadRows(app, page.ids), counts: page.counts, total: page.total };
-    // Events newer than the cut were back-dated between older ones: walk the page, and take
-    // the total from the maintained runs when few rows lie above the cut.
-    if (req.maxId !== undefined) {
-      const counts = await walkGroups(app, cond, offset, req.perPage);
-      const cutTotal = req.countTotal ? await cutRunCount(app.db, req.maxId) : null;
-      return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await total('groups')) };
-    }
+    // Events newer than the cut were back-dated between older ones: the page is walked below,
+    // the total taken from the maintained runs when few rows lie above the cut.
+    if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
   }
   const counts = await walkGroups(app, cond, offset, req.perPage);
-  return { rows: await loadRows(app, [...counts.keys()]), counts, total: await total('groups') };
+  return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
 
 /**
