@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { selectEventPage } from '../../src/namespaces/history/events.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
+import { COUNTER_RUN_HEADS, cutRunCount, rebuildRuns } from '../../src/namespaces/history/runs.ts';
 import { readCounter } from '../../src/namespaces/history/store.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
 
@@ -54,6 +54,12 @@ for (const target of dbTargets()) {
             for (const maxId of [...ids, 0, Math.max(...ids) + 5]) {
               const cut = await groupedBothWays(t, 2, maxId);
               assert.deepEqual(cut.fast, cut.slow, `max id ${maxId}`);
+              // Both ways of counting the groups of a cut log: neighbours of few cut-off rows, or a walk.
+              const expected = (cut.slow[0] as [unknown, number])[1];
+              if (expected > 0) {
+                assert.equal(await cutRunCount(t.app.db, maxId, { few: 1000 }), expected, `neighbours, max id ${maxId}`);
+                assert.equal(await cutRunCount(t.app.db, maxId, { few: 0 }), expected, `walk, max id ${maxId}`);
+              }
             }
           },
         ),

@@ -253,21 +253,57 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
 }
 
 /**
- * The number of groups of the log cut to ids ≤ `maxId`, from the maintained run count: only
- * the rows from the oldest cut-off row up to the newest (plus the row below them, which both
- * sequences share with everything older) are read, and their runs counted with and without
- * the cut-off rows. Null when more than `limit` rows would have to be read.
+ * The number of groups of the log cut to ids ≤ `maxId`, from the maintained run count: a
+ * group is one more than the boundaries (neighbours with different occasions ids) of a
+ * sequence, and removing the cut-off rows only changes the boundaries around them. A few
+ * cut-off rows: their neighbours are looked up; more: the rows from the oldest cut-off row
+ * up (plus the row below it, which both sequences share with everything older) are read and
+ * their runs counted with and without the cut-off rows. Null when that would read more than
+ * `limit` rows.
  */
-export async function cutRunCount(db: Db, maxId: number, limit = 20_000): Promise<number | null> {
-  const cutOff = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where('id', '>', maxId).executeTakeFirstOrThrow();
-  if (Number(cutOff.n) > limit) return null;
-  const oldest = await db.selectFrom('history_events').select(['id', 'date']).where('id', '>', maxId).orderBy('date', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+export async function cutRunCount(db: Db, maxId: number, { few = 100, limit = 20_000 } = {}): Promise<number | null> {
+  // Read by id range and compared here: ordered by date, the planner could scan the log from its oldest row.
+  const cutOff = await db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', '>', maxId).limit(limit + 1).execute();
+  if (cutOff.length > limit) return null;
   const total = await readCounter(db, COUNTER_RUN_HEADS);
-  if (!oldest) return total;
+  if (!cutOff.length) return total;
+  const newestFirst = cutOff.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+  if (cutOff.length <= few) return total - (await boundariesAround(db, newestFirst));
+  const oldest = newestFirst[newestFirst.length - 1];
   const rows = await db.selectFrom('history_events').select(['id', 'occasions_id']).where(pos('>=', oldest)).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
   if (rows.length > limit) return null;
   const below = await olderNeighbour(db, oldest);
   if (below) rows.push(below);
-  const runs = (list: { occasions_id: string }[]) => list.filter((r, i) => i === 0 || r.occasions_id !== list[i - 1].occasions_id).length;
-  return total - runs(rows) + runs(rows.filter((r) => r.id <= maxId));
+  return total - boundaries(rows) + boundaries(rows.filter((r) => r.id <= maxId));
+}
+
+function boundaries(list: { occasions_id: string }[]): number {
+  return list.filter((r, i) => i > 0 && r.occasions_id !== list[i - 1].occasions_id).length;
+}
+
+/**
+ * How many boundaries the log loses when `removed` (newest first) leave it: per block of
+ * consecutive removed rows, those among the block and its kept neighbours, less the one its
+ * neighbours may form once adjacent.
+ */
+async function boundariesAround(db: Db, removed: (Pos & { occasions_id: string })[]): Promise<number> {
+  const ids = new Set(removed.map((r) => r.id));
+  const seen = new Set<number>();
+  let lost = 0;
+  for (const first of removed) {
+    if (seen.has(first.id)) continue;
+    const block: { occasions_id: string }[] = [first];
+    seen.add(first.id);
+    let below = await olderNeighbour(db, first);
+    while (below && ids.has(below.id)) {
+      block.push(below);
+      seen.add(below.id);
+      below = await olderNeighbour(db, below);
+    }
+    // Kept: a removed row above `first` would have taken `first` into its own block.
+    const above = await newerNeighbour(db, first);
+    lost += boundaries([...(above ? [above] : []), ...block, ...(below ? [below] : [])]);
+    if (above && below && above.occasions_id !== below.occasions_id) lost -= 1;
+  }
+  return lost;
 }
