@@ -14,11 +14,11 @@ import type { AppServices } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
-  addToCounter, columnValue, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMN_TYPES, EVENT_COLUMNS,
-  insertEvents, prepareEvent,
+  addToCounter, columnValue, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
+  insertEvents, PG_INSERT_EVENTS, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
-import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, runsForAppend } from './runs.ts';
+import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, runsForAppend } from './runs.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
@@ -107,10 +107,9 @@ async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pe
 // demoted run head and the counters, and commit. Anything else (back-dated events) is written
 // by `writeGroup` in a Kysely transaction.
 
-/** Same key as `lockRuns` in runs.ts: every writer of runs takes it. */
 const PG_BEGIN_AND_STATE = [
   'begin',
-  'select pg_advisory_xact_lock(73110017)',
+  PG_RUNS_LOCK,
   `select (select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}') as consecutive,
      e.id, e.date, e.occasions_id, e.run_head, e.run_size
    from (select 1) as one left join lateral (
@@ -127,11 +126,7 @@ const E = EVENT_COLUMNS.length;
  */
 const PG_WRITE = {
   name: 'history_append_group',
-  text: `with ev as (
-    insert into history_events (${EVENT_COLUMNS.join(', ')})
-    select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')})
-    returning id
-  ), pos as (
+  text: `with ev as (${PG_INSERT_EVENTS}), pos as (
     select id, row_number() over (order by id) as n from ev
   ), ctx as (
     insert into history_contexts (event_id, seq, key, value)

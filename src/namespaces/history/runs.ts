@@ -29,9 +29,12 @@ export function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
   return sql<boolean>`(${sql.ref('date')}, ${sql.ref('id')}) ${sql.raw(op)} (${p.date}, ${p.id})`;
 }
 
+/** The statement every writer of runs takes first (PostgreSQL; SQLite has one writer). */
+export const PG_RUNS_LOCK = 'select pg_advisory_xact_lock(73110017)';
+
 /** Serialises run maintenance between concurrent writers (PostgreSQL; SQLite has one writer). */
 export async function lockRuns(tx: Transaction<Database>, dialect: DialectName): Promise<void> {
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(73110017)`.execute(tx);
+  if (dialect === 'postgres') await sql.raw(PG_RUNS_LOCK).execute(tx);
 }
 
 async function newerNeighbour(db: Db, p: Pos): Promise<RunRow | undefined> {

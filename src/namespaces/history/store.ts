@@ -166,7 +166,7 @@ export const EVENT_COLUMNS = [
   'sticky', 'backfilled', 'run_head', 'run_size', 'search_text', 'meta_text',
 ] as const;
 /** PostgreSQL array types of EVENT_COLUMNS (text is assigned to the varchar columns). */
-export const EVENT_COLUMN_TYPES: Record<(typeof EVENT_COLUMNS)[number], 'text' | 'int'> = {
+const EVENT_COLUMN_TYPES: Record<(typeof EVENT_COLUMNS)[number], 'text' | 'int'> = {
   date: 'text', logger: 'text', level: 'text', message: 'text', message_key: 'text', occasions_id: 'text', initiator: 'text',
   user_id: 'int', remote_addr: 'text', sticky: 'int', backfilled: 'int', run_head: 'int', run_size: 'int', search_text: 'text', meta_text: 'text',
 };
@@ -205,7 +205,8 @@ function chunkSizes(n: number, sizes: number[]): number[] {
 }
 
 // PostgreSQL: one statement per table whatever the number of rows, with one array per column.
-const PG_INSERT_EVENTS = `insert into history_events (${EVENT_COLUMNS.join(', ')}) select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')}) returning id`;
+/** Events as one array per column ($1 … $n, in EVENT_COLUMNS order); their ids in insertion order. */
+export const PG_INSERT_EVENTS = `insert into history_events (${EVENT_COLUMNS.join(', ')}) select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')}) returning id`;
 const PG_INSERT_CONTEXTS = 'insert into history_contexts (event_id, seq, key, value) select * from unnest($1::int[], $2::int[], $3::text[], $4::text[])';
 const PG_ROWS = 5000;
 
