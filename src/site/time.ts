@@ -8,6 +8,23 @@ export function utcNow(): string {
   return formatUtc(new Date());
 }
 
+/** UTC `YYYY-MM-DD HH:MM:SS` of a time in ms (as formatUtc(new Date(ms))), the date part cached. */
+export function utcFormatter(): (ms: number) => string {
+  let day = NaN;
+  let prefix = '';
+  const two = (n: number) => (n < 10 ? '0' : '') + n;
+  return (ms) => {
+    const t = Math.trunc(ms);
+    const d = Math.floor(t / 86_400_000);
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * 86_400_000).toISOString().slice(0, 11).replace('T', ' ');
+    }
+    const s = Math.floor((t - d * 86_400_000) / 1000);
+    return prefix + two(Math.floor(s / 3600)) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
+  };
+}
+
 // Creating an Intl.DateTimeFormat costs far more than formatting with one (it dominated
 // listing events, one per date): one formatter per zone and locale, made once.
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -12,10 +12,11 @@
 // exactly as they were: no list of indexes to keep in step with the migrations, nothing to
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the two tables too: dropping an index locks its table).
-import { sql } from 'kysely';
+import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
+import { utcFormatter } from '../../site/time.ts';
 import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
 import { COUNTER_RUN_HEADS, rebuildRuns, runsForAppend } from './runs.ts';
 import { SqliteSink } from './bulk-sqlite.ts';
@@ -119,23 +120,6 @@ async function actors(app: AppServices): Promise<AuthUser[]> {
     ? rows
     : NAMES.map((name, i) => ({ id: 1000 + i, login: name, email: `${name}@example.com`, display_name: name, role: i < 2 ? 'administrator' : 'editor' }));
   return list.map((u) => ({ id: u.id, login: u.login, email: u.email, displayName: u.display_name, role: u.role as AuthUser['role'], can: () => true }));
-}
-
-/** UTC `YYYY-MM-DD HH:MM:SS` of a time in ms (as formatUtc(new Date(ms))), the date part cached. */
-export function utcFormatter(): (ms: number) => string {
-  let day = NaN;
-  let prefix = '';
-  const two = (n: number) => (n < 10 ? '0' : '') + n;
-  return (ms) => {
-    const t = Math.trunc(ms);
-    const d = Math.floor(t / 86_400_000);
-    if (d !== day) {
-      day = d;
-      prefix = new Date(d * 86_400_000).toISOString().slice(0, 11).replace('T', ' ');
-    }
-    const s = Math.floor((t - d * 86_400_000) / 1000);
-    return prefix + two(Math.floor(s / 3600)) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
-  };
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -349,6 +333,6 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (app.dialect === 'postgres' && total >= 10_000) await sql`analyze history_events, history_contexts`.execute(app.db);
+  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_contexts', 'history_stats_hourly']);
   return written;
 }

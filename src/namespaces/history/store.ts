@@ -5,7 +5,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Database, HistoryEventsTable } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
-import { formatUtc } from '../../site/time.ts';
+import { utcFormatter } from '../../site/time.ts';
 import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
@@ -29,23 +29,27 @@ export function contextText(value: unknown): string | null {
   return JSON.stringify(value);
 }
 
-// Small memos of pure functions the write path calls per event with few distinct inputs
+// Small caches of pure results the write path computes per event from few distinct inputs
 // (occasions JSON of repeated events, templates, client addresses): bounded, cleared when full.
-const MEMO_LIMIT = 1000;
-function memo<T>(fn: (key: string) => T): (key: string) => T {
+const CACHE_LIMIT = 1000;
+function boundedCache<T>(): (key: string, compute: () => T) => T {
   const cache = new Map<string, T>();
-  return (key) => {
+  return (key, compute) => {
     let value = cache.get(key);
     if (value === undefined) {
-      value = fn(key);
-      if (cache.size >= MEMO_LIMIT) cache.clear();
+      value = compute();
+      if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(key, value);
     }
     return value;
   };
 }
 
-const occasionsMemo = new Map<string, string>();
+const occasionsCache = boundedCache<string>();
+const placeholderCache = boundedCache<Set<string>>();
+const addressCache = boundedCache<string>();
+/** The current UTC date text (the date part formatted once a day). */
+const formatUtcMs = utcFormatter();
 
 /** occasionsID (reference §3.1): md5 of the PHP JSON of the row without date plus the caller's context. */
 export function occasionsIdOf(logger: string, level: string, template: string, context: Record<string, unknown>, messageKey: string | null): string {
@@ -55,38 +59,14 @@ export function occasionsIdOf(logger: string, level: string, template: string, c
   const data: Record<string, unknown> = { logger, level, message: template };
   for (const [key, value] of Object.entries(context)) if (!(key in data)) data[key] = value;
   if (messageKey !== null && !('_message_key' in data)) data._message_key = messageKey;
+  const compute = () => md5(phpJsonEncode(data));
   // Repeated events have the same data (a custom entry's message text is not part of it): with
   // only strings, JSON.stringify is as exact a key as PHP's encoding and much cheaper to make.
-  let key: string | null = null;
-  if (Object.values(data).every((v) => typeof v === 'string')) {
-    key = JSON.stringify(data);
-    const known = occasionsMemo.get(key);
-    if (known !== undefined) return known;
-  }
-  const id = md5(phpJsonEncode(data));
-  if (key !== null) {
-    if (occasionsMemo.size >= MEMO_LIMIT) occasionsMemo.clear();
-    occasionsMemo.set(key, id);
-  }
-  return id;
+  return Object.values(data).every((v) => typeof v === 'string') ? occasionsCache(JSON.stringify(data), compute) : compute();
 }
 
 function md5(text: string): string {
   return crypto.hash('md5', text, 'hex');
-}
-const ownPlaceholders = memo((template: string) => new Set(placeholdersOf(template)));
-const anonymized = memo(anonymizeIp);
-
-/** The current UTC date text, formatted once per second. */
-let nowSecond = -1;
-let nowText = '';
-function currentUtc(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== nowSecond) {
-    nowText = formatUtc(new Date(second * 1000));
-    nowSecond = second;
-  }
-  return nowText;
 }
 
 function isRestOrigin(origin: ActivityOrigin): boolean {
@@ -95,7 +75,7 @@ function isRestOrigin(origin: ActivityOrigin): boolean {
 }
 
 /** Turns one log call into the rows to insert. Throws on an unusable level. */
-export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: string = currentUtc()): PreparedEvent {
+export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: string = formatUtcMs(Date.now())): PreparedEvent {
   const level = (entry.level ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`unknown log level ${entry.level}`);
   const def = findLogger(entry.logger);
@@ -121,7 +101,8 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
     context.push(['_user_id', String(user.id)], ['_user_login', user.login], ['_user_email', user.email], ['_user_role', user.role]);
   }
   if (isRestOrigin(origin)) context.push(['_rest_api_request', '1']);
-  const remoteAddr = origin.ip ? anonymized(origin.ip) : '';
+  const ip = origin.ip;
+  const remoteAddr = ip ? addressCache(ip, () => anonymizeIp(ip)) : '';
   if (remoteAddr) context.push(['_server_remote_addr', remoteAddr]);
   const headers = (origin as { headers?: Record<string, string | string[] | undefined> }).headers;
   if (headers) {
@@ -134,7 +115,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   const map = new Map(context);
   const userId = map.get('_user_id');
   const placeholders = cataloguePlaceholders();
-  const own = ownPlaceholders(template);
+  const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
   const searchParts = [template, entry.logger, level];
   for (const [k, v] of map) if (v !== null && (placeholders.has(k) || own.has(k))) searchParts.push(v);
 
