@@ -108,6 +108,11 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
  * otherwise plans against an empty-looking table until autovacuum gets to it — a filtered
  * strings page took 116 ms instead of 0.03 ms right after loading 100,000 strings.
  */
+/** An SQL identifier, double-quoted (both databases). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
 export async function analyzeAfterBulkLoad(db: Kysely<any>, dialect: DialectName | undefined, tables: string[]): Promise<void> {
   if (dialect !== 'postgres') return;
   for (const table of tables) if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`invalid table name ${table}`);

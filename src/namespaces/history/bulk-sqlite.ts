@@ -4,6 +4,7 @@
 // given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
 // context rows need no RETURNING round trip.
 import SqliteDatabase from 'better-sqlite3';
+import { quoteIdentifier } from '../../db/index.ts';
 import { EVENT_COLUMNS, type PreparedEvent } from './store.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
 
@@ -69,7 +70,7 @@ export class SqliteBulkWriter {
     const rows = this.db
       .prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'history_events' and sql is not null order by name")
       .all() as { name: string; sql: string }[];
-    return rows.map((r) => ({ name: r.name, drop: `drop index "${r.name.replace(/"/g, '""')}"`, sql: r.sql }));
+    return rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.name)}`, sql: r.sql }));
   }
 
   dropIndex(index: IndexDefinition): void {
