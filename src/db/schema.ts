@@ -67,6 +67,16 @@ export interface HistoryCountersTable {
   value: number;
 }
 
+/** Events per UTC hour, logger and message key (migration 0009), kept by triggers. */
+export interface HistoryStatsHourlyTable {
+  /** UTC `YYYY-MM-DD HH`. */
+  hour: string;
+  logger: string;
+  /** '' for events without a message key. */
+  message_key: string;
+  n: number;
+}
+
 export interface Database {
   options: OptionsTable;
   users: UsersTable;
@@ -74,6 +84,7 @@ export interface Database {
   history_events: HistoryEventsTable;
   history_contexts: HistoryContextsTable;
   history_counters: HistoryCountersTable;
+  history_stats_hourly: HistoryStatsHourlyTable;
 }
 
 // --- sched/v1 (issue 5) ---

@@ -74,11 +74,14 @@ export async function countsByMessage(app: AppServices, r: StatsRange): Promise<
     counts.set(name, (counts.get(name) ?? 0) + n);
   };
   if (hours) {
-    const rows = await sql<{ logger: string; message_key: string; n: number | string }>`
-      select logger, message_key, sum(n) as n from history_stats_hourly
-      where hour >= ${hours[0]} and hour <= ${hours[1]} group by logger, message_key
-    `.execute(app.db);
-    for (const row of rows.rows) add(row.logger, row.message_key, Number(row.n));
+    const rows = await app.db
+      .selectFrom('history_stats_hourly')
+      .select(['logger', 'message_key', sql<number>`sum(${sql.ref('n')})`.as('n')])
+      .where('hour', '>=', hours[0])
+      .where('hour', '<=', hours[1])
+      .groupBy(['logger', 'message_key'])
+      .execute();
+    for (const row of rows) add(row.logger, row.message_key, Number(row.n));
   }
   for (const [from, to] of edges) {
     const rows = await app.db
@@ -380,10 +383,14 @@ async function hourlyCounts(app: AppServices, r: StatsRange): Promise<[string, n
   const { hours, edges } = splitRange(r);
   const out: [string, number][] = [];
   if (hours) {
-    const rows = await sql<{ hour: string; n: number | string }>`
-      select hour, sum(n) as n from history_stats_hourly where hour >= ${hours[0]} and hour <= ${hours[1]} group by hour
-    `.execute(app.db);
-    for (const row of rows.rows) if (Number(row.n)) out.push([row.hour, Number(row.n)]);
+    const rows = await app.db
+      .selectFrom('history_stats_hourly')
+      .select(['hour', sql<number>`sum(${sql.ref('n')})`.as('n')])
+      .where('hour', '>=', hours[0])
+      .where('hour', '<=', hours[1])
+      .groupBy('hour')
+      .execute();
+    for (const row of rows) if (Number(row.n)) out.push([row.hour, Number(row.n)]);
   }
   for (const [from, to] of edges) {
     const rows = await app.db
