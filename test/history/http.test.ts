@@ -178,6 +178,29 @@ for (const target of dbTargets()) {
       assert.match(link, /ungrouped=1/);
     });
 
+    test('max_id_first_page keeps a paging pass stable while events arrive, back-dated ones too', async () => {
+      for (const level of ['info', 'notice', 'notice', 'warning', 'info']) await call('POST', '/events', 'administrator', { message: `pin ${level}`, level });
+      const page = async (n: number, maxId?: number) => {
+        const r = await call('GET', `/events?per_page=2&page=${n}${maxId === undefined ? '' : `&max_id_first_page=${maxId}`}`, 'administrator');
+        assert.equal(r.status, 200);
+        return { ids: r.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]), total: r.headers['x-wp-total'], pages: r.headers['x-wp-totalpages'] };
+      };
+      const first = await page(1);
+      const maxId = Number((await call('GET', '/events?per_page=2', 'administrator')).headers['x-history-maxid']);
+      // The pin is the newest id: the same answer as no pin.
+      const second = await page(2, maxId);
+      assert.deepEqual(await page(1, maxId), first);
+      // Newer events and a back-dated one arrive; the pinned pass does not move.
+      await call('POST', '/events', 'administrator', { message: 'after the pin', level: 'info' });
+      assert.deepEqual(await page(1, maxId), first);
+      assert.deepEqual(await page(2, maxId), second);
+      await call('POST', '/events', 'administrator', { message: 'back-dated after the pin', level: 'debug', date: '2020-06-01 00:00:00' });
+      assert.deepEqual(await page(1, maxId), first);
+      assert.deepEqual(await page(2, maxId), second);
+      // Unpinned, the new events count.
+      assert.notEqual((await page(1)).total, first.total);
+    });
+
     test('permissions of the other routes', async () => {
       const expect: [string, Role | null, number][] = [
         ['/backfill-status', 'subscriber', 200],
