@@ -3,7 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -44,8 +44,32 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SiteSqliteDialect({ database: withStatementCache(sqlite) }, sqlite) });
   return { db, dialect: 'sqlite', location, destroy: () => db.destroy() };
+}
+
+/**
+ * SQLite ends a transaction itself on some errors (an `insert or rollback` conflict, a full disk,
+ * an I/O error). Kysely then still sends ROLLBACK, which fails with "no transaction is active"
+ * and hides the error that matters: a rollback with nothing to undo is skipped.
+ */
+class SiteSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  readonly #sqlite: SqliteDatabase.Database;
+  constructor(config: SqliteDialectConfig, sqlite: SqliteDatabase.Database) {
+    super(config);
+    this.#config = config;
+    this.#sqlite = sqlite;
+  }
+
+  override createDriver(): Driver {
+    const sqlite = this.#sqlite;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (sqlite.inTransaction) await super.rollbackTransaction(connection);
+      }
+    })(this.#config);
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 200;

@@ -67,7 +67,7 @@ export interface HistoryCountersTable {
   value: number;
 }
 
-/** Events per UTC hour, logger and message key (migration 0009), kept by triggers. */
+/** Events per UTC hour, logger and message key (migrations 0009, 0010): inserts counted by the writers, deletions and updates by triggers. */
 export interface HistoryStatsHourlyTable {
   /** UTC `YYYY-MM-DD HH`. */
   hour: string;

@@ -1,8 +1,10 @@
 // The activity log's group commit on both databases: throttling, counters, run heads and ids
 // when many events share one transaction (the PostgreSQL append path writes a group in one
-// statement), and a back-dated event that sends a group down the general path.
+// statement), a back-dated event that sends a group down the general path, and a write that
+// fails half-way.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
 import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
@@ -58,6 +60,32 @@ for (const target of dbTargets()) {
       await rebuildRuns(t.app.db);
       const after = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
       assert.deepEqual(before, after);
+    });
+
+    test('a write failing half-way leaves nothing behind and reports its own error', async () => {
+      // A context row already holding the next event's key makes the event's context insert fail.
+      const next = t.app.dialect === 'postgres'
+        ? sql<{ id: number }>`select setval(pg_get_serial_sequence('history_events', 'id'), nextval(pg_get_serial_sequence('history_events', 'id')), false) as id`
+        : sql<{ id: number }>`select max(coalesce((select seq from sqlite_sequence where name = 'history_events'), 0), coalesce((select max(id) from history_events), 0)) + 1 as id`;
+      const blocked = Number((await next.execute(t.app.db)).rows[0]!.id);
+      await t.app.db.insertInto('history_contexts').values({ event_id: blocked, seq: 0, key: 'blocker', value: null }).execute();
+      const state = async () => ({
+        events: await t.app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)),
+        total: await readCounter(t.app.db, COUNTER_TOTAL),
+        hourly: await t.app.db.selectFrom('history_stats_hourly').select(sql<number>`sum(n)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)),
+        newest: await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+      });
+      const before = await state();
+      // The database's error, not a complaint about rolling back a transaction SQLite already ended.
+      await assert.rejects(option(5), (err: Error) => /UNIQUE constraint failed|duplicate key/i.test(err.message));
+      assert.deepEqual(await state(), before);
+
+      await t.app.db.deleteFrom('history_contexts').where('event_id', '=', blocked).execute();
+      assert.ok((await option(5)) >= blocked);
+      const afterwards = await state();
+      assert.equal(afterwards.events, before.events + 1);
+      assert.equal(afterwards.total, before.total + 1);
+      assert.equal(afterwards.hourly, before.hourly + 1);
     });
   });
 }

@@ -1,10 +1,12 @@
-// The hourly event counts behind the statistics (migration 0009): kept by triggers on every
-// write, and the ranges cut into whole hours (from the counts) and partial hours (from the events).
+// The hourly event counts behind the statistics (migrations 0009, 0010): added by every writer
+// of events (activity log, generators), taken off by triggers on deletion, and the ranges cut
+// into whole hours (from the counts) and partial hours (from the events).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { countsByMessage, splitRange } from '../../src/namespaces/history/stats.ts';
+import { generateEvents } from '../../src/namespaces/history/generate.ts';
 import { unixToUtc, utcToUnix } from '../../src/namespaces/history/site-time.ts';
 
 const origin = { user: null, ip: '', initiator: 'cms' as const };
@@ -86,6 +88,18 @@ for (const target of dbTargets()) {
       assert.deepEqual(await countsByMessage(t.app, r), await direct(r.fromUtc, r.toUtc));
       await t.app.db.deleteFrom('history_events').execute();
       await storedMatchesEvents();
+    });
+
+    test('the generators count what they write: query builder, bulk, bulk with indexes built afterwards', async () => {
+      const now = new Date('2025-06-01T12:00:00Z');
+      await generateEvents(t.app, { count: 400, days: 2, now, seed: 3, bulk: false });
+      await storedMatchesEvents();
+      await generateEvents(t.app, { count: 400, days: 2, now, seed: 4, deferIndexes: false, batchSize: 150 });
+      await storedMatchesEvents();
+      await generateEvents(t.app, { count: 400, days: 3, now, seed: 5, deferIndexes: true, batchSize: 150 });
+      await storedMatchesEvents();
+      const stored = await t.app.db.selectFrom('history_stats_hourly').select(sql<number>`sum(n)`.as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(stored.n), 1200);
     });
   });
 }

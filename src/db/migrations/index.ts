@@ -9,6 +9,7 @@ import { i18nTmMigration } from './0006_i18n_tm.ts';
 import { contentMigration } from './0007_content.ts';
 import { sessionsMigration } from './0008_sessions.ts';
 import { historyStatsMigration } from './0009_history_stats.ts';
+import { historyStatsWritersMigration } from './0010_history_stats_writers.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -20,4 +21,5 @@ export const MIGRATIONS: SiteMigration[] = [
   contentMigration,
   sessionsMigration,
   historyStatsMigration,
+  historyStatsWritersMigration,
 ];

@@ -15,7 +15,7 @@ import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
   addToCounter, columnValue, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
-  insertEvents, PG_INSERT_EVENTS, prepareEvent,
+  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
 import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, runsForAppend } from './runs.ts';
@@ -121,7 +121,7 @@ const E = EVENT_COLUMNS.length;
 
 /**
  * Events (one array per column), their context rows (event position, seq, key, value), the row
- * to demote from run head (0: none) and counter deltas, in one statement. Event ids come from
+ * to demote from run head (0: none), counter deltas and hourly counts, in one statement. Event ids come from
  * the sequence in insertion order, so their rank maps context rows to events.
  */
 const PG_WRITE = {
@@ -138,7 +138,7 @@ const PG_WRITE = {
   ), counters as (
     insert into history_counters (name, value) select * from unnest($${E + 6}::text[], $${E + 7}::bigint[])
     on conflict (name) do update set value = history_counters.value + excluded.value
-  )
+  ), hourly as (${pgAddHourly(E + 8)})
   select id from pos order by n`,
 };
 
@@ -185,7 +185,11 @@ async function writeGroupPg(pool: pg.Pool, group: Pending[]): Promise<number[] |
         });
       });
     }
-    const written = await client.query({ ...PG_WRITE, values: [...columns, ...ctx, demote, counterNames, counterDeltas] });
+    const hourly = hourlyCounts(events);
+    const written = await client.query({
+      ...PG_WRITE,
+      values: [...columns, ...ctx, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts],
+    });
     const ids = written.rows.map((r: { id: number }) => Number(r.id));
     await client.query('commit');
     let next = 0;

@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../db/index.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
-import { addToCounter, EVENT_COLUMNS, insertEvents, type PreparedEvent } from './store.ts';
+import { addHourlyCounts, addToCounter, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
 import { lockRuns, newestRow } from './runs.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
@@ -258,6 +258,7 @@ export class PostgresSink extends KyselySink {
     }
     if (rowsInCopy) copies.push(['copy history_contexts (event_id, seq, key, value) from stdin', contexts]);
     for (const [text, data] of copies) await this.copy(text, data);
+    await addHourlyCounts(trx, hourlyCounts(batch));
     return ids[ids.length - 1];
   }
 

@@ -5,7 +5,7 @@
 // context rows need no RETURNING round trip.
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../db/index.ts';
-import { EVENT_COLUMNS, type PreparedEvent } from './store.ts';
+import { EVENT_COLUMNS, hourlyCounts, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
 
 const EVENT_ROWS = 500;
@@ -29,8 +29,8 @@ export class SqliteBulkWriter {
     if (!stmt) {
       const sqlText =
         kind === 'events'
-          ? `insert into history_events (id, ${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(?, ${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`
-          : `insert into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
+          ? `insert or rollback into history_events (id, ${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(?, ${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`
+          : `insert or rollback into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
       stmt = this.db.prepare(sqlText);
       this.statements.set(key, stmt);
     }
@@ -81,7 +81,10 @@ export class SqliteBulkWriter {
     this.db.exec(index.sql);
   }
 
-  /** Inserts events with ids firstId, firstId + 1, … and their context rows (inside a transaction). */
+  /**
+   * Inserts events with ids firstId, firstId + 1, … and their context rows, and counts them
+   * (inside a transaction; `or rollback` spares the statement journals, see store.ts).
+   */
   insert(events: PreparedEvent[], firstId: number): void {
     for (let i = 0; i < events.length; i += EVENT_ROWS) {
       const end = Math.min(events.length, i + EVENT_ROWS);
@@ -107,6 +110,9 @@ export class SqliteBulkWriter {
       }
     }
     if (values.length) flush();
+    const counts = hourlyCounts(events);
+    const addHourly = this.db.prepare(SQLITE_ADD_HOURLY);
+    for (let i = 0; i < counts.counts.length; i++) addHourly.run(counts.hours[i], counts.loggers[i], counts.keys[i], counts.counts[i]);
   }
 
   /** `select …` helper for the few reads the generator needs on this connection. */
