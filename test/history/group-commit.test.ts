@@ -62,6 +62,26 @@ for (const target of dbTargets()) {
       assert.deepEqual(before, after);
     });
 
+    test('events arriving while groups are written: later transactions take them, in arrival order, runs continued', async () => {
+      const totalBefore = await readCounter(t.app.db, COUNTER_TOTAL);
+      const calls: Promise<number>[] = [];
+      // Waves a turn of the event loop apart: on PostgreSQL the next transaction begins (and
+      // waits for the run lock) while the previous group is written, then takes what arrived.
+      for (let wave = 0; wave < 30; wave++) {
+        for (let i = 0; i < 10; i++) calls.push(option(i % 5 === 4 ? 1 : 0));
+        await new Promise((resolve) => setTimeout(resolve, wave % 3));
+      }
+      const ids = await Promise.all(calls);
+      assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids in arrival order');
+      assert.equal(new Set(ids).size, ids.length);
+      assert.equal(await readCounter(t.app.db, COUNTER_TOTAL), totalBefore + ids.length);
+      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
+      await rebuildRuns(t.app.db);
+      assert.deepEqual(await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute(), before);
+      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+    });
+
     test('a write failing half-way leaves nothing behind and reports its own error', async () => {
       // A context row already holding the next event's key makes the event's context insert fail.
       const next = t.app.dialect === 'postgres'

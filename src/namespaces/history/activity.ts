@@ -4,7 +4,8 @@
 // Writes are group-committed: log calls that arrive while a transaction is running are
 // written together in the next one (events, context rows, occasions and counters in one
 // transaction), so throughput grows with concurrency instead of queueing on the single
-// writer. A call resolves when its event is durable.
+// writer; on PostgreSQL the next transaction begins while the current one is written. A call
+// resolves when its event is durable.
 //
 // Repeated failed logins are throttled as the reference does: at most FAILED_LOGIN_LIMIT in
 // a row are stored; the rest are only counted until any other event is logged.
@@ -142,12 +143,17 @@ const PG_WRITE = {
   select id from pos order by n`,
 };
 
-/** Writes the group on PostgreSQL; null (nothing written) when it is not a plain append. */
-async function writeGroupPg(pool: pg.Pool, group: Pending[]): Promise<number[] | null> {
+/**
+ * Takes the group from the queue once the run lock is held and writes it on PostgreSQL; null
+ * (nothing written) when it is not a plain append. A transaction begun while another group is
+ * being written waits for the lock, then takes every event that arrived meanwhile.
+ */
+async function writeGroupPg(pool: pg.Pool, take: () => Pending[]): Promise<number[] | null> {
   const client = await pool.connect();
   let broken = false;
   try {
     const results = (await client.query(PG_BEGIN_AND_STATE)) as unknown as pg.QueryResult[];
+    const group = take();
     const state = results[2]!.rows[0] as { consecutive: number | string | null; id: number | null; date: string; occasions_id: string; run_head: number; run_size: number };
     const newest: Newest = state.id === null ? undefined : { id: state.id, date: state.date, occasions_id: state.occasions_id, run_head: state.run_head, run_size: state.run_size };
     const { keep, consecutiveDelta, suppressed } = throttle(group, Number(state.consecutive ?? 0));
@@ -206,34 +212,52 @@ async function writeGroupPg(pool: pg.Pool, group: Pending[]): Promise<number[] |
   }
 }
 
-/** One group in one transaction, by the fastest path the database allows. */
-async function writeGroupAnyhow(app: AppServices, group: Pending[]): Promise<number[]> {
+/** One group (taken by `take`, exactly once) in one transaction, by the fastest path the database allows. */
+async function writeGroupAnyhow(app: AppServices, take: () => Pending[]): Promise<number[]> {
   const pool = app.dialect === 'postgres' ? app.dbHandle.pgPool : undefined;
+  let group: Pending[] | null = null;
+  const takeOnce = () => (group ??= take());
   if (pool) {
-    const ids = await writeGroupPg(pool, group);
+    const ids = await writeGroupPg(pool, takeOnce);
     if (ids) return ids;
   }
-  return app.db.transaction().execute((tx) => writeGroup(app, tx, group));
+  return app.db.transaction().execute((tx) => writeGroup(app, tx, takeOnce()));
 }
 
 export function createActivityLog(app: AppServices): ActivityLog {
   const queue: Pending[] = [];
-  let writing = false;
+  // PostgreSQL: a second transaction may begin while a group is being written, so the round
+  // trips and the commit of one group overlap with the next group's lock wait instead of
+  // adding up (with one group at a time the server sat idle half the time under load). SQLite
+  // writes synchronously: one group at a time.
+  const maxInFlight = app.dialect === 'postgres' && app.dbHandle.pgPool ? 2 : 1;
+  let inFlight = 0;
+  /** A transaction has begun but not yet taken its group: the next one waits for that. */
+  let untaken = false;
   let scheduled = false;
 
-  /** Writes a group and settles its callers; one bad event must not fail the others. */
-  async function writeAndSettle(group: Pending[]): Promise<void> {
+  /** Writes the next group and settles its callers; one bad event must not fail the others. */
+  async function writeAndSettle(): Promise<void> {
+    let group: Pending[] | null = null;
+    const take = () => {
+      untaken = false;
+      group = queue.splice(0, MAX_GROUP);
+      schedule();
+      return group;
+    };
     try {
-      const ids = await writeGroupAnyhow(app, group);
-      group.forEach((p, i) => p.resolve(ids[i]));
+      const ids = await writeGroupAnyhow(app, take);
+      group!.forEach((p, i) => p.resolve(ids[i]));
     } catch (err) {
-      if (group.length === 1) {
-        group[0].reject(err);
+      // Failed before taking (no connection): fail what is waiting rather than retry in a loop.
+      const failed: Pending[] = group ?? take();
+      if (failed.length === 1) {
+        failed[0].reject(err);
         return;
       }
-      for (const p of group) {
+      for (const p of failed) {
         try {
-          const [id] = await writeGroupAnyhow(app, [p]);
+          const [id] = await writeGroupAnyhow(app, () => [p]);
           p.resolve(id);
         } catch (one) {
           p.reject(one);
@@ -242,12 +266,13 @@ export function createActivityLog(app: AppServices): ActivityLog {
     }
   }
 
-  /** One group at a time: what arrived meanwhile is the next group. */
+  /** Begins a group when one may: what arrives meanwhile is the next group. */
   function pump(): void {
-    if (writing || !queue.length) return;
-    writing = true;
-    void writeAndSettle(queue.splice(0, MAX_GROUP)).finally(() => {
-      writing = false;
+    if (inFlight >= maxInFlight || untaken || !queue.length) return;
+    inFlight++;
+    untaken = true;
+    void writeAndSettle().finally(() => {
+      inFlight--;
       schedule();
     });
   }
