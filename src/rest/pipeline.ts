@@ -151,14 +151,13 @@ export class RestPipeline {
       }
     }
     const form = input.body.type === 'form' && lookupMethod !== 'GET' ? input.body.params : {};
-    const defaults: Record<string, unknown> = {};
+    const plan = argPlan(match.endpoint);
     const url: Record<string, unknown> = { ...match.urlParams };
-    for (const [name, arg] of Object.entries(match.endpoint.args)) {
-      if (arg.default !== undefined && arg.default !== null) defaults[name] = arg.default;
-      if (arg.urlParam && match.urlParams[arg.urlParam] !== undefined && !(name in url)) url[name] = match.urlParams[arg.urlParam];
+    for (const [name, urlParam] of plan.fromUrl) {
+      if (match.urlParams[urlParam] !== undefined && !(name in url)) url[name] = match.urlParams[urlParam];
     }
     // Copies: sanitised values replace raw ones without touching the caller's input.
-    const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, url, defaults];
+    const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, url, { ...plan.defaults }];
 
     const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, {}, lang);
     const problem = this.validate(match.endpoint, layers, req);
@@ -168,9 +167,8 @@ export class RestPipeline {
 
   /** Required params first, then each supplied arg validated and sanitised (reference §3.1). */
   private validate(endpoint: EndpointDef, layers: Layers, req: RestRequest): RestError | null {
-    const missing = Object.entries(endpoint.args)
-      .filter(([name, arg]) => arg.required === true && lookup(layers, name) === undefined)
-      .map(([name]) => name);
+    const plan = argPlan(endpoint);
+    const missing = plan.required.filter((name) => lookup(layers, name) === undefined);
     if (missing.length) {
       return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
     }
@@ -182,7 +180,7 @@ export class RestPipeline {
       messages[name] = message;
       if (detail) details[name] = detail;
     };
-    for (const [name, arg] of Object.entries(endpoint.args)) {
+    for (const [name, arg] of plan.args) {
       for (const layer of layers) {
         if (!(name in layer) || !arg.type) continue;
         const result = checkValue(layer[name], arg, name);
@@ -207,7 +205,7 @@ export class RestPipeline {
       });
     }
     // Final, merged view of the declared args.
-    for (const name of Object.keys(endpoint.args)) {
+    for (const [name] of plan.args) {
       const value = lookup(layers, name);
       if (value !== undefined) req.params[name] = value;
     }
@@ -298,6 +296,31 @@ export class RestPipeline {
       restUrl: (route, query) => restUrl(siteUrl, input.rootLang, route, query),
     };
   }
+}
+
+/** What the pipeline reads of an endpoint's args on every request, worked out once per endpoint. */
+interface ArgPlan {
+  args: [string, ArgSchema][];
+  required: string[];
+  defaults: Record<string, unknown>;
+  /** Args filled from a URL parameter: [arg, URL parameter]. */
+  fromUrl: [string, string][];
+}
+const argPlans = new WeakMap<EndpointDef, ArgPlan>();
+
+function argPlan(endpoint: EndpointDef): ArgPlan {
+  let plan = argPlans.get(endpoint);
+  if (!plan) {
+    const args = Object.entries(endpoint.args);
+    plan = {
+      args,
+      required: args.filter(([, arg]) => arg.required === true).map(([name]) => name),
+      defaults: Object.fromEntries(args.filter(([, arg]) => arg.default !== undefined && arg.default !== null).map(([name, arg]) => [name, arg.default])),
+      fromUrl: args.filter(([, arg]) => arg.urlParam).map(([name, arg]) => [name, arg.urlParam!]),
+    };
+    argPlans.set(endpoint, plan);
+  }
+  return plan;
 }
 
 /** An endpoint's error, in its own format when it renders errors itself. */
