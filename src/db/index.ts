@@ -15,6 +15,12 @@ export interface DatabaseHandle {
   location: string;
   /** The underlying PostgreSQL pool (for LISTEN/NOTIFY), when on PostgreSQL. */
   pgPool?: pg.Pool;
+  /**
+   * PostgreSQL: a small pool of clients in pipeline mode for the activity log's group writes,
+   * which send several statements without waiting for each answer (COPY and cursors, which
+   * pipeline mode refuses, stay on `pgPool`). Its size is the number of groups in flight.
+   */
+  pgPipelinePool?: pg.Pool;
   destroy(): Promise<void>;
 }
 
@@ -111,20 +117,33 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const schema = options.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  const connection: pg.PoolConfig = { connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
+  const pool = newPool({ ...connection, max: options.poolSize ?? 10 });
+  const pipelinePool = newPool({ ...connection, max: 2, pipeline: true });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const u = new URL(url);
+  u.password = '';
+  return {
+    db,
+    dialect: 'postgres',
+    location: u.toString(),
+    pgPool: pool,
+    pgPipelinePool: pipelinePool,
+    destroy: async () => {
+      await db.destroy();
+      await pipelinePool.end();
+    },
+  };
+}
+
+function newPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
   // A client losing its connection (database restart, network cut) must not crash the process:
   // idle clients report through the pool, checked-out ones through their own 'error' event.
   // The query in flight fails and the request answers 503; the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const u = new URL(url);
-  u.password = '';
-  return { db, dialect: 'postgres', location: u.toString(), pgPool: pool, destroy: () => db.destroy() };
+  return pool;
 }
 
 /**

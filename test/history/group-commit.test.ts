@@ -5,6 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { pino } from 'pino';
+import { openApp } from '../../src/app.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
 import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
@@ -80,6 +82,32 @@ for (const target of dbTargets()) {
       await rebuildRuns(t.app.db);
       assert.deepEqual(await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute(), before);
       assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+    });
+
+    test('two processes writing one log: each notices the other, nothing is lost, runs stay right', async () => {
+      // A second app on the same database stands for another server process: on PostgreSQL each
+      // finds out through its guard that the log is not as its last write left it.
+      const other = await openApp(t.config, { pgSchema: t.pgSchema, poolSize: 2, logger: pino({ level: 'silent' }) });
+      try {
+        const totalBefore = await readCounter(t.app.db, COUNTER_TOTAL);
+        const logIn = (app: typeof t.app, i: number) =>
+          app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option: `o${i % 3 === 0 ? 1 : 0}`, option_page: 'p' } }, { user: null, ip: '' });
+        const ids: number[] = [];
+        for (let round = 0; round < 12; round++) {
+          // Alternating writers, sometimes at the same time.
+          const writes = round % 3 === 2 ? [logIn(t.app, round), logIn(other, round)] : [logIn(round % 2 ? other : t.app, round)];
+          ids.push(...(await Promise.all(writes)));
+        }
+        assert.equal(new Set(ids).size, ids.length);
+        assert.equal(await readCounter(t.app.db, COUNTER_TOTAL), totalBefore + ids.length);
+        const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+        const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
+        await rebuildRuns(t.app.db);
+        assert.deepEqual(await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute(), before);
+        assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+      } finally {
+        await other.close();
+      }
     });
 
     test('a write failing half-way leaves nothing behind and reports its own error', async () => {

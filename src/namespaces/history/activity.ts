@@ -4,8 +4,8 @@
 // Writes are group-committed: log calls that arrive while a transaction is running are
 // written together in the next one (events, context rows, occasions and counters in one
 // transaction), so throughput grows with concurrency instead of queueing on the single
-// writer; on PostgreSQL the next transaction begins while the current one is written. A call
-// resolves when its event is durable.
+// writer (on PostgreSQL usually in one round trip, see below). A call resolves when its event
+// is durable.
 //
 // Repeated failed logins are throttled as the reference does: at most FAILED_LOGIN_LIMIT in
 // a row are stored; the rest are only counted until any other event is logged.
@@ -24,6 +24,8 @@ import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, run
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
 const MAX_GROUP = 500;
+/** How long, after finding that another process wrote, the PostgreSQL log expects it to go on. */
+const SHARED_FOR_MS = 1000;
 
 export function isFailedLogin(entry: ActivityEntry): boolean {
   return entry.logger === 'SimpleUserLogger' && FAILED_LOGIN_KEYS.has(entry.messageKey);
@@ -97,26 +99,45 @@ async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pe
   return keep.map((k) => (k ? ids[next++] : 0));
 }
 
-// ---- PostgreSQL: the common case in three round trips ----------------------------------------
+// ---- PostgreSQL: the common case in one or three round trips ---------------------------------
 //
-// Through Kysely a group costs about eleven statements, each a round trip to the server, and
-// the group commit writes one group at a time: on PostgreSQL the round trips, not the work,
-// bounded the events per second. The append path (every event newer than the log) is written
-// here on a pooled client in three round trips: begin + run lock + state (one simple-protocol
-// query of constant statements; in READ COMMITTED each statement takes its own snapshot, so
-// the state is read after the lock is held), one statement writing events, context rows, the
-// demoted run head and the counters, and commit. Anything else (back-dated events) is written
-// by `writeGroup` in a Kysely transaction.
+// Through Kysely a group costs about eleven statements, each a round trip, and groups are written
+// one after another under the run lock: on PostgreSQL the round trips, not the work, bounded the
+// events per second. The append path (every event newer than the log) is written here on a
+// client in pipeline mode:
+// - When this process knows the state of the log (the newest row and the count of consecutive
+//   failed logins, as its own last write left them), begin + run lock, a guard, the write and
+//   the commit are sent together: PostgreSQL runs them back to back and the lock is never held
+//   across a round trip. The guard fails, aborting the transaction before the write, when the
+//   log is not as expected (another process wrote, or anything else changed it).
+// - Otherwise, or after a failed guard: begin + run lock + state (in READ COMMITTED each
+//   statement takes its own snapshot, so the state is read after the lock is held), the write,
+//   commit: three round trips.
+// Anything else (back-dated events) is written by `writeGroup` in a Kysely transaction.
 
-const PG_BEGIN_AND_STATE = [
-  'begin',
-  PG_RUNS_LOCK,
-  `select (select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}') as consecutive,
-     e.id, e.date, e.occasions_id, e.run_head, e.run_size
-   from (select 1) as one left join lateral (
-     select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1
-   ) as e on true`,
-].join('; ');
+/** What a group written on PostgreSQL leaves behind: the log's newest row and consecutive failed logins. */
+interface LogState {
+  newest: Newest;
+  consecutive: number;
+}
+
+const PG_BEGIN_AND_LOCK = `begin; ${PG_RUNS_LOCK}`;
+const PG_BEGIN_AND_STATE = `${PG_BEGIN_AND_LOCK};
+  select (select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}') as consecutive,
+    e.id, e.date, e.occasions_id, e.run_head, e.run_size
+  from (select 1) as one left join lateral (
+    select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1
+  ) as e on true`;
+
+/** Fails with division_by_zero (22012) unless the newest row ($1 id, 0 for none; $2 run head; $3 run size) and $4 consecutive failed logins are as given. */
+const PG_GUARD = {
+  name: 'history_append_guard',
+  text: `select 1 / (case when
+      coalesce((select id = $1 and run_head = $2 and run_size = $3 from history_events order by date desc, id desc limit 1), $1::int = 0)
+      and coalesce((select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}'), 0) = $4
+    then 1 else 0 end)`,
+};
+const GUARD_FAILED = '22012';
 
 const E = EVENT_COLUMNS.length;
 
@@ -143,63 +164,119 @@ const PG_WRITE = {
   select id from pos order by n`,
 };
 
+interface AppendPlan {
+  keep: boolean[];
+  /** The kept events, with their run fields set. */
+  events: PreparedEvent[];
+  /** PG_WRITE's parameters. */
+  values: unknown[];
+  consecutive: number;
+}
+
+/** Throttling, run fields and PG_WRITE's parameters of a group appended to a log in `state`; null when it is not a plain append. */
+function planAppend(group: Pending[], state: LogState): AppendPlan | null {
+  const { newest } = state;
+  const { keep, consecutiveDelta, suppressed } = throttle(group, state.consecutive);
+  const events = group.filter((_, i) => keep[i]).map((p) => p.event);
+  if (!appendsInOrder(newest, events)) return null;
+  const counterNames: string[] = [];
+  const counterDeltas: number[] = [];
+  const count = (name: string, delta: number) => {
+    if (!delta) return;
+    counterNames.push(name);
+    counterDeltas.push(delta);
+  };
+  count(COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
+  count(COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
+  let demote = 0;
+  const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
+  const ctx: [number[], number[], string[], (string | null)[]] = [[], [], [], []];
+  if (events.length) {
+    const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
+    if (demoteNewest) demote = newest!.id;
+    count(COUNTER_RUN_HEADS, headsDelta);
+    count(COUNTER_TOTAL, events.length);
+    events.forEach((e, n) => {
+      e.row.run_head = runs[n][0];
+      e.row.run_size = runs[n][1];
+      EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
+      e.context.forEach(([key, value], seq) => {
+        ctx[0].push(n + 1);
+        ctx[1].push(seq);
+        ctx[2].push(key);
+        ctx[3].push(value);
+      });
+    });
+  }
+  const hourly = hourlyCounts(events);
+  const values = [...columns, ...ctx, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts];
+  return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
+}
+
+/** A group written on PostgreSQL; `shared`: its guard found that another writer had changed the log. */
+interface PgWritten {
+  ids: number[];
+  state: LogState;
+  shared: boolean;
+}
+
+/** Each caller's id (0 = throttled) and the state the written group leaves. */
+function appended(plan: AppendPlan, before: LogState, rows: { id: number }[]): { ids: number[]; state: LogState } {
+  const written = rows.map((r) => Number(r.id));
+  let next = 0;
+  const ids = plan.keep.map((k) => (k ? written[next++]! : 0));
+  const last = plan.events.at(-1)?.row;
+  const newest: Newest = last
+    ? { id: written.at(-1)!, date: last.date, occasions_id: last.occasions_id, run_head: last.run_head!, run_size: last.run_size! }
+    : before.newest;
+  return { ids, state: { newest, consecutive: plan.consecutive } };
+}
+
 /**
- * Takes the group from the queue once the run lock is held and writes it on PostgreSQL; null
- * (nothing written) when it is not a plain append. A transaction begun while another group is
- * being written waits for the lock, then takes every event that arrived meanwhile.
+ * Writes the group on PostgreSQL (taken by `take`) as an append: in one round trip when `known`
+ * still describes the log, else in three with the group taken once the run lock is held (a
+ * transaction begun while another group is being written waits for the lock, then takes every
+ * event that arrived meanwhile). Null (nothing written) when the group is not a plain append.
  */
-async function writeGroupPg(pool: pg.Pool, take: () => Pending[]): Promise<number[] | null> {
+async function writeGroupPg(pool: pg.Pool, take: () => Pending[], known: LogState | null): Promise<PgWritten | null> {
   const client = await pool.connect();
   let broken = false;
+  let shared = false;
   try {
+    if (known) {
+      const plan = planAppend(take(), known);
+      if (plan) {
+        const { newest } = known;
+        const sent = await Promise.allSettled([
+          client.query(PG_BEGIN_AND_LOCK),
+          client.query({ ...PG_GUARD, values: [newest?.id ?? 0, newest?.run_head ?? 0, newest?.run_size ?? 0, known.consecutive] }),
+          client.query({ ...PG_WRITE, values: plan.values }),
+          // After a failed statement this ends the transaction as a rollback.
+          client.query('commit'),
+        ]);
+        const failure = sent.find((r) => r.status === 'rejected');
+        if (!failure) return { ...appended(plan, known, (sent[2] as PromiseFulfilledResult<pg.QueryResult<{ id: number }>>).value.rows), shared };
+        const guard = sent[1]!;
+        if (guard.status === 'fulfilled' || (guard.reason as { code?: string }).code !== GUARD_FAILED) throw failure.reason;
+        // Another writer changed the log: nothing was written; read its state and try again.
+        shared = true;
+      }
+    }
     const results = (await client.query(PG_BEGIN_AND_STATE)) as unknown as pg.QueryResult[];
     const group = take();
-    const state = results[2]!.rows[0] as { consecutive: number | string | null; id: number | null; date: string; occasions_id: string; run_head: number; run_size: number };
-    const newest: Newest = state.id === null ? undefined : { id: state.id, date: state.date, occasions_id: state.occasions_id, run_head: state.run_head, run_size: state.run_size };
-    const { keep, consecutiveDelta, suppressed } = throttle(group, Number(state.consecutive ?? 0));
-    const events = group.filter((_, i) => keep[i]).map((p) => p.event);
-    if (!appendsInOrder(newest, events)) {
+    const row = results[2]!.rows[0] as { consecutive: number | string | null; id: number | null; date: string; occasions_id: string; run_head: number; run_size: number };
+    const state: LogState = {
+      newest: row.id === null ? undefined : { id: row.id, date: row.date, occasions_id: row.occasions_id, run_head: row.run_head, run_size: row.run_size },
+      consecutive: Number(row.consecutive ?? 0),
+    };
+    const plan = planAppend(group, state);
+    if (!plan) {
       await client.query('rollback');
       return null;
     }
-    const counterNames: string[] = [];
-    const counterDeltas: number[] = [];
-    const count = (name: string, delta: number) => {
-      if (!delta) return;
-      counterNames.push(name);
-      counterDeltas.push(delta);
-    };
-    count(COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
-    count(COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
-    let demote = 0;
-    const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
-    const ctx: [number[], number[], string[], (string | null)[]] = [[], [], [], []];
-    if (events.length) {
-      const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
-      if (demoteNewest) demote = newest!.id;
-      count(COUNTER_RUN_HEADS, headsDelta);
-      count(COUNTER_TOTAL, events.length);
-      events.forEach((e, n) => {
-        e.row.run_head = runs[n][0];
-        e.row.run_size = runs[n][1];
-        EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
-        e.context.forEach(([key, value], seq) => {
-          ctx[0].push(n + 1);
-          ctx[1].push(seq);
-          ctx[2].push(key);
-          ctx[3].push(value);
-        });
-      });
-    }
-    const hourly = hourlyCounts(events);
-    const written = await client.query({
-      ...PG_WRITE,
-      values: [...columns, ...ctx, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts],
-    });
-    const ids = written.rows.map((r: { id: number }) => Number(r.id));
+    const written = await client.query<{ id: number }>({ ...PG_WRITE, values: plan.values });
     await client.query('commit');
-    let next = 0;
-    return keep.map((k) => (k ? ids[next++]! : 0));
+    return { ...appended(plan, state, written.rows), shared };
   } catch (err) {
     try {
       await client.query('rollback');
@@ -212,26 +289,35 @@ async function writeGroupPg(pool: pg.Pool, take: () => Pending[]): Promise<numbe
   }
 }
 
-/** One group (taken by `take`, exactly once) in one transaction, by the fastest path the database allows. */
-async function writeGroupAnyhow(app: AppServices, take: () => Pending[]): Promise<number[]> {
-  const pool = app.dialect === 'postgres' ? app.dbHandle.pgPool : undefined;
+/**
+ * One group (taken by `take`, exactly once) in one transaction, by the fastest path the
+ * database allows; the state it leaves when known (PostgreSQL appends).
+ */
+async function writeGroupAnyhow(app: AppServices, take: () => Pending[], known: LogState | null): Promise<{ ids: number[]; state: LogState | null; shared: boolean }> {
+  const pool = app.dialect === 'postgres' ? app.dbHandle.pgPipelinePool : undefined;
   let group: Pending[] | null = null;
   const takeOnce = () => (group ??= take());
   if (pool) {
-    const ids = await writeGroupPg(pool, takeOnce);
-    if (ids) return ids;
+    const written = await writeGroupPg(pool, takeOnce, known);
+    if (written) return written;
   }
-  return app.db.transaction().execute((tx) => writeGroup(app, tx, takeOnce()));
+  return { ids: await app.db.transaction().execute((tx) => writeGroup(app, tx, takeOnce())), state: null, shared: false };
 }
 
 export function createActivityLog(app: AppServices): ActivityLog {
   const queue: Pending[] = [];
-  // PostgreSQL: a second transaction may begin while a group is being written, so the round
-  // trips and the commit of one group overlap with the next group's lock wait instead of
-  // adding up (with one group at a time the server sat idle half the time under load). SQLite
-  // writes synchronously: one group at a time.
-  const maxInFlight = app.dialect === 'postgres' && app.dbHandle.pgPool ? 2 : 1;
+  // PostgreSQL: while this process is the log's only writer, it knows the state its last group
+  // left, and writes one group at a time, each in one round trip. Once another writer shows up
+  // (a failed guard), for a while up to two groups are in flight instead, each reading the state
+  // under the run lock, so that the round trips of one overlap the lock wait of the next (with
+  // one such group at a time the server and PostgreSQL sat idle half the time under load).
+  // SQLite writes synchronously: one group at a time.
+  const pipelinePool = app.dialect === 'postgres' ? app.dbHandle.pgPipelinePool : undefined;
   let inFlight = 0;
+  /** The log as this process's last write left it, while no other write of ours is in flight. */
+  let known: LogState | null = null;
+  /** Until then (ms) another process is assumed to write too. */
+  let sharedUntil = 0;
   /** A transaction has begun but not yet taken its group: the next one waits for that. */
   let untaken = false;
   let scheduled = false;
@@ -245,8 +331,14 @@ export function createActivityLog(app: AppServices): ActivityLog {
       schedule();
       return group;
     };
+    // Only a write begun with no other in flight can know what the log will look like, and only
+    // while no other process writes.
+    const assumed = inFlight === 1 && Date.now() >= sharedUntil ? known : null;
+    known = null;
     try {
-      const ids = await writeGroupAnyhow(app, take);
+      const { ids, state, shared } = await writeGroupAnyhow(app, take, assumed);
+      if (shared) sharedUntil = Date.now() + SHARED_FOR_MS;
+      if (inFlight === 1) known = state;
       group!.forEach((p, i) => p.resolve(ids[i]));
     } catch (err) {
       // Failed before taking (no connection): fail what is waiting rather than retry in a loop.
@@ -257,7 +349,7 @@ export function createActivityLog(app: AppServices): ActivityLog {
       }
       for (const p of failed) {
         try {
-          const [id] = await writeGroupAnyhow(app, () => [p]);
+          const [id] = (await writeGroupAnyhow(app, () => [p], null)).ids;
           p.resolve(id);
         } catch (one) {
           p.reject(one);
@@ -268,6 +360,7 @@ export function createActivityLog(app: AppServices): ActivityLog {
 
   /** Begins a group when one may: what arrives meanwhile is the next group. */
   function pump(): void {
+    const maxInFlight = pipelinePool && Date.now() < sharedUntil ? pipelinePool.options.max : 1;
     if (inFlight >= maxInFlight || untaken || !queue.length) return;
     inFlight++;
     untaken = true;
