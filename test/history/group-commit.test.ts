@@ -25,6 +25,16 @@ for (const target of dbTargets()) {
     const option = (i: number) =>
       t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option: `o${i % 2}`, option_page: 'p' } }, { user: null, ip: '' });
 
+    /** The run fields and the run-head counter as the writes left them equal a rebuild from scratch. */
+    async function assertRunsAsRebuilt(): Promise<void> {
+      const runs = () => t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
+      const before = await runs();
+      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
+      await rebuildRuns(t.app.db);
+      assert.deepEqual(await runs(), before);
+      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+    }
+
     test('one group: throttling in arrival order, counters, run heads and context rows', async () => {
       const totalBefore = await readCounter(t.app.db, COUNTER_TOTAL);
       // All in one turn of the event loop: one group.
@@ -45,23 +55,14 @@ for (const target of dbTargets()) {
       const first = rows.filter((r) => r.event_id === stored[0]);
       assert.deepEqual(first.map((r) => [r.key, r.value]), [['login', 'x'], ['_message_key', 'user_login_failed'], ['_server_remote_addr', '10.1.2.x']]);
 
-      // The run fields written with the group equal a rebuild from scratch.
-      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
-      await rebuildRuns(t.app.db);
-      const after = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-      assert.deepEqual(before, after);
-      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+      await assertRunsAsRebuilt();
     });
 
     test('a back-dated event in a group is linked into the runs', async () => {
       const calls = [option(0), t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date: '2020-01-01 00:00:00', context: { option: 'o0', option_page: 'p' } }, { user: null, ip: '' }), option(1)];
       const ids = await Promise.all(calls);
       assert.ok(ids.every((id) => id > 0));
-      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-      await rebuildRuns(t.app.db);
-      const after = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-      assert.deepEqual(before, after);
+      await assertRunsAsRebuilt();
     });
 
     test('events arriving while groups are written: later transactions take them, in arrival order, runs continued', async () => {
@@ -77,11 +78,7 @@ for (const target of dbTargets()) {
       assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids in arrival order');
       assert.equal(new Set(ids).size, ids.length);
       assert.equal(await readCounter(t.app.db, COUNTER_TOTAL), totalBefore + ids.length);
-      const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-      const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
-      await rebuildRuns(t.app.db);
-      assert.deepEqual(await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute(), before);
-      assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+      await assertRunsAsRebuilt();
     });
 
     test('two processes writing one log: each notices the other, nothing is lost, runs stay right', async () => {
@@ -100,11 +97,7 @@ for (const target of dbTargets()) {
         }
         assert.equal(new Set(ids).size, ids.length);
         assert.equal(await readCounter(t.app.db, COUNTER_TOTAL), totalBefore + ids.length);
-        const before = await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute();
-        const heads = await readCounter(t.app.db, COUNTER_RUN_HEADS);
-        await rebuildRuns(t.app.db);
-        assert.deepEqual(await t.app.db.selectFrom('history_events').select(['id', 'run_head', 'run_size']).orderBy('id').execute(), before);
-        assert.equal(await readCounter(t.app.db, COUNTER_RUN_HEADS), heads);
+        await assertRunsAsRebuilt();
       } finally {
         await other.close();
       }
