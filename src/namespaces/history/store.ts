@@ -253,37 +253,44 @@ export async function addHourlyCounts(db: Db, c: HourlyCounts): Promise<void> {
 
 /** Inserts prepared events with batched multi-row INSERTs, and counts them; returns their ids in order. */
 export async function insertEvents(db: Db, events: PreparedEvent[]): Promise<number[]> {
+  const ids = isPostgres(db) ? await insertRowsPg(db, events) : await insertRowsSqlite(db, events);
+  await addHourlyCounts(db, hourlyCounts(events));
+  return ids;
+}
+
+async function insertRowsPg(db: Db, events: PreparedEvent[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < events.length; i += PG_ROWS) {
+    const chunk = events.slice(i, i + PG_ROWS);
+    const columns = EVENT_COLUMNS.map((c) => chunk.map((e) => columnValue(e.row, c)));
+    const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, columns));
+    // Ids come from the sequence in insertion order.
+    ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
+  }
+  const ctx: unknown[][] = [[], [], [], []];
+  let n = 0;
+  const flush = async () => {
+    if (!n) return;
+    await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, ctx.map((c) => c.splice(0))));
+    n = 0;
+  };
+  for (let k = 0; k < events.length; k++) {
+    const context = events[k]!.context;
+    for (let seq = 0; seq < context.length; seq++) {
+      ctx[0]!.push(ids[k]);
+      ctx[1]!.push(seq);
+      ctx[2]!.push(context[seq]![0]);
+      ctx[3]!.push(context[seq]![1]);
+      if (++n >= PG_ROWS) await flush();
+    }
+  }
+  await flush();
+  return ids;
+}
+
+async function insertRowsSqlite(db: Db, events: PreparedEvent[]): Promise<number[]> {
   const ids: number[] = [];
   const contextRows: unknown[][] = [];
-  if (isPostgres(db)) {
-    for (let i = 0; i < events.length; i += PG_ROWS) {
-      const chunk = events.slice(i, i + PG_ROWS);
-      const columns = EVENT_COLUMNS.map((c) => chunk.map((e) => columnValue(e.row, c)));
-      const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, columns));
-      // Ids come from the sequence in insertion order.
-      ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
-    }
-    const ctx: unknown[][] = [[], [], [], []];
-    let n = 0;
-    const flush = async () => {
-      if (!n) return;
-      await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, ctx.map((c) => c.splice(0))));
-      n = 0;
-    };
-    for (let k = 0; k < events.length; k++) {
-      const context = events[k]!.context;
-      for (let seq = 0; seq < context.length; seq++) {
-        ctx[0]!.push(ids[k]);
-        ctx[1]!.push(seq);
-        ctx[2]!.push(context[seq]![0]);
-        ctx[3]!.push(context[seq]![1]);
-        if (++n >= PG_ROWS) await flush();
-      }
-    }
-    await flush();
-    await addHourlyCounts(db, hourlyCounts(events));
-    return ids;
-  }
   let at = 0;
   for (const size of chunkSizes(events.length, SQLITE_EVENT_SIZES)) {
     const params: unknown[] = [];
@@ -304,7 +311,6 @@ export async function insertEvents(db: Db, events: PreparedEvent[]): Promise<num
     await db.executeQuery(CompiledQuery.raw(sqliteInsert('contexts', size), params));
     at += size;
   }
-  await addHourlyCounts(db, hourlyCounts(events));
   return ids;
 }
 
