@@ -19,7 +19,7 @@ import {
   hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
-import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, runsForAppend } from './runs.ts';
+import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
@@ -77,11 +77,7 @@ async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pe
     const newest = await newestRow(tx);
     if (appendsInOrder(newest, events)) {
       // Appended after every existing row: occasions follow from the rows themselves.
-      const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
-      events.forEach((e, i) => {
-        e.row.run_head = runs[i][0];
-        e.row.run_size = runs[i][1];
-      });
+      const { demoteNewest, headsDelta } = setAppendRuns(newest, events);
       if (demoteNewest) await tx.updateTable('history_events').set({ run_head: 0 }).where('id', '=', newest!.id).execute();
       if (headsDelta) await addToCounter(tx, COUNTER_RUN_HEADS, headsDelta);
       ids = await insertEvents(tx, events);
@@ -192,13 +188,11 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
   const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
   const ctx: [number[], number[], string[], (string | null)[]] = [[], [], [], []];
   if (events.length) {
-    const { runs, demoteNewest, headsDelta } = runsForAppend(newest, events.map((e) => e.row.occasions_id));
+    const { demoteNewest, headsDelta } = setAppendRuns(newest, events);
     if (demoteNewest) demote = newest!.id;
     count(COUNTER_RUN_HEADS, headsDelta);
     count(COUNTER_TOTAL, events.length);
     events.forEach((e, n) => {
-      e.row.run_head = runs[n][0];
-      e.row.run_size = runs[n][1];
       EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
       e.context.forEach(([key, value], seq) => {
         ctx[0].push(n + 1);

@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../db/index.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
-import { addHourlyCounts, addToCounter, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
+import { addHourlyCounts, addToCounter, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
 import { lockRuns, newestRow } from './runs.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
@@ -149,6 +149,8 @@ const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPE = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
+const COPY_CONTEXTS = `copy history_contexts (${CONTEXT_COLUMNS.join(', ')}) from stdin`;
+
 /** Context rows per COPY (one COPY of events per batch). */
 const CONTEXT_ROWS = 50000;
 
@@ -250,13 +252,13 @@ export class PostgresSink extends KyselySink {
       for (let seq = 0; seq < context.length; seq++) {
         contexts += prefix + seq + '\t' + copyText(context[seq][0]) + '\t' + copyText(context[seq][1]) + '\n';
         if (++rowsInCopy === CONTEXT_ROWS) {
-          copies.push(['copy history_contexts (event_id, seq, key, value) from stdin', contexts]);
+          copies.push([COPY_CONTEXTS, contexts]);
           contexts = '';
           rowsInCopy = 0;
         }
       }
     }
-    if (rowsInCopy) copies.push(['copy history_contexts (event_id, seq, key, value) from stdin', contexts]);
+    if (rowsInCopy) copies.push([COPY_CONTEXTS, contexts]);
     for (const [text, data] of copies) await this.copy(text, data);
     await addHourlyCounts(trx, hourlyCounts(batch));
     return ids[ids.length - 1];

@@ -5,7 +5,7 @@
 // context rows need no RETURNING round trip.
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../db/index.ts';
-import { EVENT_COLUMNS, hourlyCounts, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
 
 const EVENT_ROWS = 500;
@@ -27,11 +27,9 @@ export class SqliteBulkWriter {
     const key = `${kind}:${rows}`;
     let stmt = this.statements.get(key);
     if (!stmt) {
-      const sqlText =
-        kind === 'events'
-          ? `insert or rollback into history_events (id, ${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(?, ${EVENT_COLUMNS.map(() => '?').join(', ')})`).join(', ')}`
-          : `insert or rollback into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`;
-      stmt = this.db.prepare(sqlText);
+      stmt = this.db.prepare(
+        kind === 'events' ? sqliteMultiInsert('history_events', ['id', ...EVENT_COLUMNS], rows) : sqliteMultiInsert('history_contexts', CONTEXT_COLUMNS, rows),
+      );
       this.statements.set(key, stmt);
     }
     return stmt;

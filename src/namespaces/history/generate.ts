@@ -18,7 +18,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
 import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns, runsForAppend } from './runs.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns } from './runs.ts';
 import { SqliteSink } from './bulk-sqlite.ts';
 import { KyselySink, PostgresSink } from './bulk-postgres.ts';
 
@@ -222,16 +222,6 @@ function presetRunsForRebuild(batch: PreparedEvent[]): void {
     row.run_head = head ? 1 : 0;
     row.run_size = head ? size : 0;
   }
-}
-
-/** Append fast path: the batch is newer than every row, so its run fields follow from the rows. */
-function setAppendRuns(newest: NewestRow | undefined, batch: PreparedEvent[]) {
-  const result = runsForAppend(newest, batch.map((e) => e.row.occasions_id));
-  batch.forEach((e, i) => {
-    e.row.run_head = result.runs[i][0];
-    e.row.run_size = result.runs[i][1];
-  });
-  return result;
 }
 
 async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
-import { addToCounter, COUNTER_CHANGES, isPostgres, readCounter } from './store.ts';
+import { addToCounter, COUNTER_CHANGES, isPostgres, readCounter, type PreparedEvent } from './store.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -116,26 +116,27 @@ export async function newestRow(db: Db): Promise<RunRow | undefined> {
 }
 
 /**
- * Run fields for rows that will be inserted in this order, all newer than `newest` (the
- * current newest row): returns each row's [run_head, run_size], whether `newest` stops being
- * a head, and the change of the number of heads.
+ * Sets the run fields of events that will be inserted in this order, all newer than `newest`
+ * (the current newest row); returns whether `newest` stops being a head, and the change of the
+ * number of heads.
  */
-export function runsForAppend(newest: RunRow | undefined, occasions: string[]): { runs: [number, number][]; demoteNewest: boolean; headsDelta: number } {
-  const runs: [number, number][] = [];
+export function setAppendRuns(newest: RunRow | undefined, events: PreparedEvent[]): { demoteNewest: boolean; headsDelta: number } {
   let prevOcc = newest?.occasions_id;
   let prevSize = newest?.run_size ?? 0;
   let headsDelta = 0;
-  const demoteNewest = occasions.length > 0 && newest !== undefined && occasions[0] === newest.occasions_id;
+  const demoteNewest = events.length > 0 && newest !== undefined && events[0].row.occasions_id === newest.occasions_id;
   if (demoteNewest) headsDelta -= 1;
-  occasions.forEach((occ, i) => {
+  events.forEach(({ row }, i) => {
+    const occ = row.occasions_id;
     const size = occ === prevOcc ? prevSize + 1 : 1;
-    const head = i === occasions.length - 1 || occasions[i + 1] !== occ ? 1 : 0;
-    runs.push([head, size]);
+    const head = i === events.length - 1 || events[i + 1].row.occasions_id !== occ ? 1 : 0;
+    row.run_head = head;
+    row.run_size = size;
     headsDelta += head;
     prevOcc = occ;
     prevSize = size;
   });
-  return { runs, demoteNewest, headsDelta };
+  return { demoteNewest, headsDelta };
 }
 
 /** Recomputes every row's run fields and the head counter (after bulk writes out of order). */

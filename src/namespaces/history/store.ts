@@ -162,14 +162,19 @@ const SQLITE_EVENT_SIZES = [32, 16, 8, 7, 6, 5, 4, 3, 2, 1];
 const SQLITE_CONTEXT_SIZES = [128, 64, 56, 48, 40, 32, 24, 16, 8, 7, 6, 5, 4, 3, 2, 1];
 const sqliteStatements = new Map<string, string>();
 
+/** The columns of a context row, in the order of the INSERT statements. */
+export const CONTEXT_COLUMNS = ['event_id', 'seq', 'key', 'value'] as const;
+
+/** SQLite: `insert or rollback` of `rows` rows into the table's columns, one `?` per value. */
+export function sqliteMultiInsert(table: string, columns: readonly string[], rows: number): string {
+  return `insert or rollback into ${table} (${columns.join(', ')}) values ${Array(rows).fill(`(${columns.map(() => '?').join(',')})`).join(',')}`;
+}
+
 function sqliteInsert(kind: 'events' | 'contexts', rows: number): string {
   const key = `${kind}:${rows}`;
   let text = sqliteStatements.get(key);
   if (!text) {
-    text =
-      kind === 'events'
-        ? `insert or rollback into history_events (${EVENT_COLUMNS.join(', ')}) values ${Array(rows).fill(`(${EVENT_COLUMNS.map(() => '?').join(',')})`).join(',')} returning id`
-        : `insert or rollback into history_contexts (event_id, seq, key, value) values ${Array(rows).fill('(?,?,?,?)').join(',')}`;
+    text = kind === 'events' ? `${sqliteMultiInsert('history_events', EVENT_COLUMNS, rows)} returning id` : sqliteMultiInsert('history_contexts', CONTEXT_COLUMNS, rows);
     sqliteStatements.set(key, text);
   }
   return text;
