@@ -117,20 +117,21 @@ interface LogState {
   consecutive: number;
 }
 
+/** The parts of the log's state a group append depends on: its newest row and the count of consecutive failed logins. */
+const NEWEST_ROW = 'select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1';
+const CONSECUTIVE = `select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}'`;
+
 const PG_BEGIN_AND_LOCK = `begin; ${PG_RUNS_LOCK}`;
 const PG_BEGIN_AND_STATE = `${PG_BEGIN_AND_LOCK};
-  select (select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}') as consecutive,
-    e.id, e.date, e.occasions_id, e.run_head, e.run_size
-  from (select 1) as one left join lateral (
-    select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1
-  ) as e on true`;
+  select (${CONSECUTIVE}) as consecutive, e.id, e.date, e.occasions_id, e.run_head, e.run_size
+  from (select 1) as one left join lateral (${NEWEST_ROW}) as e on true`;
 
 /** Fails with division_by_zero (22012) unless the newest row ($1 id, 0 for none; $2 run head; $3 run size) and $4 consecutive failed logins are as given. */
 const PG_GUARD = {
   name: 'history_append_guard',
   text: `select 1 / (case when
-      coalesce((select id = $1 and run_head = $2 and run_size = $3 from history_events order by date desc, id desc limit 1), $1::int = 0)
-      and coalesce((select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}'), 0) = $4
+      coalesce((select id = $1 and run_head = $2 and run_size = $3 from (${NEWEST_ROW}) as newest), $1::int = 0)
+      and coalesce((${CONSECUTIVE}), 0) = $4
     then 1 else 0 end)`,
 };
 const GUARD_FAILED = '22012';

@@ -379,7 +379,7 @@ export async function statsNotes(app: AppServices, params: Record<string, unknow
 }
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */
-async function hourlyCounts(app: AppServices, r: StatsRange): Promise<[string, number][]> {
+async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, number][]> {
   const { hours, edges } = splitRange(r);
   const out: [string, number][] = [];
   if (hours) {
@@ -427,7 +427,7 @@ export async function statsPeakDays(app: AppServices, params: Record<string, unk
   const r = statsRange(app, params);
   const zone = app.options.get('timezone_string');
   const perDay = new Map<number, number>();
-  for (const [hour, n] of await hourlyCounts(app, r)) {
+  for (const [hour, n] of await eventsPerHour(app, r)) {
     const day = weekdayOf(localHour(zone, hour).slice(0, 10));
     perDay.set(day, (perDay.get(day) ?? 0) + n);
   }
@@ -439,7 +439,7 @@ export async function statsPeakTimes(app: AppServices, params: Record<string, un
   const r = statsRange(app, params);
   const zone = app.options.get('timezone_string');
   const perHour = new Map<number, number>();
-  for (const [hour, n] of await hourlyCounts(app, r)) {
+  for (const [hour, n] of await eventsPerHour(app, r)) {
     const h = Number(localHour(zone, hour).slice(11, 13));
     perHour.set(h, (perHour.get(h) ?? 0) + n);
   }
@@ -455,7 +455,7 @@ export async function statsPeakTimes(app: AppServices, params: Record<string, un
 export async function countsPerLocalDay(app: AppServices, r: StatsRange): Promise<Map<string, number>> {
   const zone = app.options.get('timezone_string');
   const perDay = new Map<string, number>();
-  for (const [hour, n] of await hourlyCounts(app, r)) {
+  for (const [hour, n] of await eventsPerHour(app, r)) {
     const day = localHour(zone, hour).slice(0, 10);
     perDay.set(day, (perDay.get(day) ?? 0) + n);
   }
