@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
+import { unixToUtc } from '../../src/namespaces/history/site-time.ts';
 import type { Role } from '../../src/auth/roles.ts';
 
 const BASE = '/en/cms-json/history/v1';
@@ -289,7 +290,24 @@ for (const target of dbTargets()) {
     });
 
     test('stats and support info shapes', async () => {
+      // Events written over HTTP (single and in a batch) are counted by the statistics, which
+      // add up the hourly counts their writer keeps: the total equals the events in the range.
+      assert.equal((await call('POST', '/events', 'administrator', { message: 'counted' })).status, 201);
+      const batch = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        headers: { authorization: (await userWithRole(t.app, 'administrator')).authorization, 'content-type': 'application/json' },
+        payload: { requests: [1, 2, 3].map((i) => ({ method: 'POST', path: '/history/v1/events', body: { message: `counted ${i}` } })) },
+      });
+      assert.equal(batch.statusCode, 207, batch.body);
       const summary = await call('GET', '/stats/summary', 'administrator');
+      const inRange = await t.app.db
+        .selectFrom('history_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('date', '>=', unixToUtc(summary.body.date_range.from))
+        .where('date', '<=', unixToUtc(summary.body.date_range.to))
+        .executeTakeFirstOrThrow();
+      assert.equal(summary.body.total_events, Number(inRange.n));
       assert.deepEqual(Object.keys(summary.body), ['date_range', 'total_events', 'total_events_since_install', 'totals']);
       assert.equal(summary.body.date_range.to - summary.body.date_range.from + 1 >= 29 * 86400, true);
       assert.ok(summary.body.totals.users.logins >= 4, 'the first request of each test user is a login');
