@@ -54,12 +54,11 @@ export interface HistoryEventsTable {
   meta_text: string;
 }
 
-export interface HistoryContextsTable {
+/** An event's context (migration 0011). */
+export interface HistoryEventContextsTable {
   event_id: number;
-  /** Position within the event's context; later keys win on read. */
-  seq: number;
-  key: string;
-  value: string | null;
+  /** JSON text: `{"key": "value" | null, …}`, each key once, in first-written order. */
+  context: string;
 }
 
 export interface HistoryCountersTable {
@@ -82,7 +81,7 @@ export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
   history_events: HistoryEventsTable;
-  history_contexts: HistoryContextsTable;
+  history_event_contexts: HistoryEventContextsTable;
   history_counters: HistoryCountersTable;
   history_stats_hourly: HistoryStatsHourlyTable;
 }

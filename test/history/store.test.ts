@@ -85,9 +85,8 @@ for (const target of dbTargets()) {
       assert.equal(row.remote_addr, '192.0.2.x');
       assert.equal(row.message, 'Created {post_type} "{post_title}"');
       assert.equal(row.message_key, 'post_created');
-      const ctx = Object.fromEntries(
-        (await t.app.db.selectFrom('history_contexts').select(['key', 'value']).where('event_id', '=', id).orderBy('seq').execute()).map((r) => [r.key, r.value]),
-      );
+      const { context } = await t.app.db.selectFrom('history_event_contexts').select('context').where('event_id', '=', id).executeTakeFirstOrThrow();
+      const ctx: unknown = JSON.parse(context);
       assert.deepEqual(ctx, {
         post_type: 'page',
         post_title: 'Hi',

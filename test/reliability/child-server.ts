@@ -114,7 +114,6 @@ export interface DatabaseCheck {
   /** Problems found; empty when the database is sound. */
   problems: string[];
   events: number;
-  contexts: number;
   /** The `message` context values of custom entries (history/v1/events POST) with the prefix. */
   messages: Set<string>;
 }
@@ -122,8 +121,8 @@ export interface DatabaseCheck {
 /**
  * Integrity and consistency of the database after a crash, read through a fresh connection:
  * SQLite `PRAGMA integrity_check` and `foreign_key_check`; on both databases the activity
- * log's invariants — every context row belongs to an existing event, ids are unique, every
- * event has its context, the event counter and the run (occasions) bookkeeping match the
+ * log's invariants — ids are unique, every event has exactly one context (a JSON object with at
+ * least one key) and every context its event, the event counter and the run (occasions) bookkeeping match the
  * rows. On PostgreSQL the row count read through the primary-key index must equal the count
  * of a sequential scan (an index that disagrees with its table is corruption).
  */
@@ -146,15 +145,26 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
     const db = handle.db;
     const one = async (query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> => Number((await query.execute(db)).rows[0]?.n ?? 0);
     const events = await one(sql`select count(*) as n from history_events`);
-    const contexts = await one(sql`select count(*) as n from history_contexts`);
-    const orphans = await one(sql`select count(*) as n from history_contexts c where not exists (select 1 from history_events e where e.id = c.event_id)`);
-    if (orphans) problems.push(`${orphans} context rows reference no event`);
-    const bare = await one(sql`select count(*) as n from history_events e where not exists (select 1 from history_contexts c where c.event_id = e.id)`);
-    if (bare) problems.push(`${bare} events have no context rows`);
+    const contexts = (await sql<{ id: number; message_key: string | null; context: string | null }>`select e.id, e.message_key, x.context
+      from history_events e left join history_event_contexts x on x.event_id = e.id`.execute(db)).rows;
+    const orphans = await one(sql`select count(*) as n from history_event_contexts x where not exists (select 1 from history_events e where e.id = x.event_id)`);
+    if (orphans) problems.push(`${orphans} contexts belong to no event`);
+    const parsed = new Map<number, Record<string, unknown>>();
+    for (const row of contexts) {
+      if (row.context === null) {
+        problems.push(`event ${row.id} has no context row`);
+        continue;
+      }
+      try {
+        const context: unknown = JSON.parse(row.context);
+        if (!context || typeof context !== 'object' || Array.isArray(context) || !Object.keys(context).length) problems.push(`event ${row.id} has no context: ${row.context}`);
+        else if (row.message_key === 'custom_entry_added') parsed.set(row.id, context as Record<string, unknown>);
+      } catch {
+        problems.push(`event ${row.id} has a context that is not JSON: ${row.context.slice(0, 100)}`);
+      }
+    }
     const dupIds = await one(sql`select count(*) as n from (select id from history_events group by id having count(*) > 1) d`);
     if (dupIds) problems.push(`${dupIds} duplicate event ids`);
-    const dupCtx = await one(sql`select count(*) as n from (select event_id, seq from history_contexts group by event_id, seq having count(*) > 1) d`);
-    if (dupCtx) problems.push(`${dupCtx} duplicate context keys (event_id, seq)`);
     const counter = async (name: string) => one(sql`select coalesce(max(value), 0) as n from history_counters where name = ${name}`);
     const total = await counter('total_logged_events');
     if (total !== events) problems.push(`counter total_logged_events = ${total}, but there are ${events} events`);
@@ -175,11 +185,11 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
       });
       if (viaIndex !== events) problems.push(`index scan counts ${viaIndex} events, sequential scan ${events}`);
     }
-    const like = `${messagePrefix}%`;
-    const rows = await sql<{ value: string }>`select c.value from history_contexts c join history_events e on e.id = c.event_id
-      where e.message_key = 'custom_entry_added' and c.key = 'message' and c.value like ${like}`.execute(db);
-    const messages = new Set(rows.rows.map((r) => r.value));
-    return { problems, events, contexts, messages };
+    const messages = new Set<string>();
+    for (const context of parsed.values()) {
+      if (typeof context.message === 'string' && context.message.startsWith(messagePrefix)) messages.add(context.message);
+    }
+    return { problems, events, messages };
   } finally {
     await handle.destroy();
   }

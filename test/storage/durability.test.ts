@@ -81,13 +81,12 @@ for (const target of dbTargets()) {
       const reopened = await openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) });
       try {
         const stored = await reopened.db
-          .selectFrom('history_contexts')
-          .innerJoin('history_events', 'history_events.id', 'history_contexts.event_id')
-          .select('history_contexts.value')
-          .where('history_events.message_key', '=', 'custom_xml_config_updated')
-          .where('history_contexts.key', '=', 'bytes')
+          .selectFrom('history_events as e')
+          .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+          .select('x.context')
+          .where('e.message_key', '=', 'custom_xml_config_updated')
           .execute();
-        const writesLogged = new Set(stored.map((r) => Number(r.value) - content(0).length));
+        const writesLogged = new Set(stored.map((r) => Number((JSON.parse(r.context) as { bytes: string }).bytes) - content(0).length));
         for (const i of acknowledged) assert.ok(writesLogged.has(i), `acknowledged write ${i} is missing (found ${[...writesLogged].sort((a, b) => a - b)})`);
         const finalContent = await getCustomXml(reopened);
         const finalWrite = finalContent.length - content(0).length;

@@ -10,6 +10,7 @@ import { contentMigration } from './0007_content.ts';
 import { sessionsMigration } from './0008_sessions.ts';
 import { historyStatsMigration } from './0009_history_stats.ts';
 import { historyStatsWritersMigration } from './0010_history_stats_writers.ts';
+import { historyEventContextsMigration } from './0011_history_event_contexts.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -22,4 +23,5 @@ export const MIGRATIONS: SiteMigration[] = [
   sessionsMigration,
   historyStatsMigration,
   historyStatsWritersMigration,
+  historyEventContextsMigration,
 ];

@@ -2,7 +2,7 @@
 // every namespace, every login and failed login is recorded here.
 //
 // Writes are group-committed: log calls that arrive while a transaction is running are
-// written together in the next one (events, context rows, occasions and counters in one
+// written together in the next one (events, their contexts, occasions and counters in one
 // transaction), so throughput grows with concurrency instead of queueing on the single
 // writer (on PostgreSQL usually in one round trip, see below). A call resolves when its event
 // is durable.
@@ -139,25 +139,23 @@ const GUARD_FAILED = '22012';
 const E = EVENT_COLUMNS.length;
 
 /**
- * Events (one array per column), their context rows (event position, seq, key, value), the row
- * to demote from run head (0: none), counter deltas and hourly counts, in one statement. Event ids come from
- * the sequence in insertion order, so their rank maps context rows to events.
+ * Events (one array per column), their contexts, the row to demote from run head (0: none),
+ * counter deltas and hourly counts, in one statement. Event ids come from the sequence in
+ * insertion order, so their rank maps contexts to events.
  */
 const PG_WRITE = {
   name: 'history_append_group',
   text: `with ev as (${PG_INSERT_EVENTS}), pos as (
     select id, row_number() over (order by id) as n from ev
   ), ctx as (
-    insert into history_contexts (event_id, seq, key, value)
-    select pos.id, c.seq, c.key, c.value
-    from unnest($${E + 1}::int[], $${E + 2}::int[], $${E + 3}::text[], $${E + 4}::text[]) as c(n, seq, key, value)
-    join pos on pos.n = c.n
+    insert into history_event_contexts (event_id, context)
+    select pos.id, c.context from unnest($${E + 1}::text[]) with ordinality as c(context, n) join pos on pos.n = c.n
   ), demote as (
-    update history_events set run_head = 0 where id = $${E + 5}::int
+    update history_events set run_head = 0 where id = $${E + 2}::int
   ), counters as (
-    insert into history_counters (name, value) select * from unnest($${E + 6}::text[], $${E + 7}::bigint[])
+    insert into history_counters (name, value) select * from unnest($${E + 3}::text[], $${E + 4}::bigint[])
     on conflict (name) do update set value = history_counters.value + excluded.value
-  ), hourly as (${pgAddHourly(E + 8)})
+  ), hourly as (${pgAddHourly(E + 5)})
   select id from pos order by n`,
 };
 
@@ -187,24 +185,16 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
   count(COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
   let demote = 0;
   const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
-  const ctx: [number[], number[], string[], (string | null)[]] = [[], [], [], []];
   if (events.length) {
     const { demoteNewest, headsDelta } = setAppendRuns(newest, events);
     if (demoteNewest) demote = newest!.id;
     count(COUNTER_RUN_HEADS, headsDelta);
     count(COUNTER_TOTAL, events.length);
-    events.forEach((e, n) => {
-      EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
-      e.context.forEach(([key, value], seq) => {
-        ctx[0].push(n + 1);
-        ctx[1].push(seq);
-        ctx[2].push(key);
-        ctx[3].push(value);
-      });
-    });
+    for (const e of events) EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
   }
+  const contexts = events.map((e) => e.context);
   const hourly = hourlyCounts(events);
-  const values = [...columns, ...ctx, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts];
+  const values = [...columns, contexts, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts];
   return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
 }
 

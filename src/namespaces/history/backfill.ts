@@ -5,6 +5,7 @@
 import type { AppServices } from '../../app.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToUnix, unixToUtc } from './site-time.ts';
+import { contextPairs } from './store.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';
 export const BACKFILL_DAYS = 60;
@@ -24,23 +25,26 @@ interface StoredStatus {
 
 const running = new WeakMap<AppServices, Promise<StoredStatus>>();
 
+/** The values of one context key in the logged events of one logger and message key. */
+async function loggedValues(app: AppServices, logger: string, messageKey: string, key: string): Promise<Set<string | null>> {
+  const rows = await app.db
+    .selectFrom('history_events as e')
+    .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+    .innerJoin(contextPairs(app.dialect, 'x.context').as('c'), (join) => join.onTrue())
+    .select('c.value')
+    .where('e.logger', '=', logger)
+    .where('e.message_key', '=', messageKey)
+    .where('c.key', '=', key)
+    .execute();
+  return new Set(rows.map((r) => r.value));
+}
+
 /** Writes `user_created` events for users created within the window that the log does not know yet. */
 export async function runBackfill(app: AppServices, now: Date = new Date()): Promise<StoredStatus> {
   const since = unixToUtc(utcToUnix(now.toISOString().slice(0, 19).replace('T', ' ')) - BACKFILL_DAYS * 86400);
   const users = await app.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   const candidates = users.filter((u) => u.created_at >= since).slice(0, BACKFILL_LIMIT);
-  const logged = new Set(
-    (
-      await app.db
-        .selectFrom('history_contexts as c')
-        .innerJoin('history_events as e', 'e.id', 'c.event_id')
-        .select('c.value')
-        .where('e.logger', '=', 'SimpleUserLogger')
-        .where('e.message_key', '=', 'user_created')
-        .where('c.key', '=', 'created_user_login')
-        .execute()
-    ).map((r) => r.value),
-  );
+  const logged = await loggedValues(app, 'SimpleUserLogger', 'user_created', 'created_user_login');
   const origin = { user: null, ip: '', rest: false, initiator: 'cms' as const };
   let imported = 0;
   for (const user of [...candidates].reverse()) {
@@ -67,18 +71,7 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
   for (const type of CONTENT_TYPES) {
     const items = await app.db.selectFrom('posts').selectAll().where('type', '=', type).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     const recent = items.filter((p) => p.created_at >= since).slice(0, BACKFILL_LIMIT);
-    const known = new Set(
-      (
-        await app.db
-          .selectFrom('history_contexts as c')
-          .innerJoin('history_events as e', 'e.id', 'c.event_id')
-          .select('c.value')
-          .where('e.logger', '=', CONTENT_LOGGER)
-          .where('e.message_key', '=', 'content_created')
-          .where('c.key', '=', 'content_id')
-          .execute()
-      ).map((r) => r.value),
-    );
+    const known = await loggedValues(app, CONTENT_LOGGER, 'content_created', 'content_id');
     for (const item of [...recent].reverse()) {
       if (known.has(String(item.id))) continue;
       await app.activity.log(

@@ -1,7 +1,7 @@
 // Bulk writing for the generator through Kysely: the generic sink (any dialect, multi-row
 // INSERTs of the query builder) and the PostgreSQL one, which sends the rows with COPY … FROM
 // STDIN (no per-statement planning, multi-row heap inserts on the server). Event ids are
-// taken from the sequence beforehand, so context rows need no RETURNING order.
+// taken from the sequence beforehand, so the contexts need no RETURNING order.
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -149,11 +149,6 @@ const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPE = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-const COPY_CONTEXTS = `copy history_contexts (${CONTEXT_COLUMNS.join(', ')}) from stdin`;
-
-/** Context rows per COPY (one COPY of events per batch). */
-const CONTEXT_ROWS = 50000;
-
 /**
  * PostgreSQL: a client of its own (Kysely runs on it for the small statements) and COPY for
  * the rows; ids come from the table's sequence beforehand.
@@ -182,8 +177,7 @@ export class PostgresSink extends KyselySink {
   }
 
   override async secondaryIndexes(): Promise<IndexDefinition[]> {
-    // Every index of history_events except the primary key, and the primary key of
-    // history_contexts (7 context rows per event: building it once beats 7 B-tree inserts each).
+    // Every index of history_events except the primary key.
     const { rows } = await sql<{ schema: string; name: string; sql: string }>`
       select n.nspname as schema, c.relname as name, pg_get_indexdef(i.indexrelid) as sql
       from pg_index i
@@ -192,18 +186,7 @@ export class PostgresSink extends KyselySink {
       where i.indrelid = 'history_events'::regclass
         and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
       order by c.relname`.execute(this.trx);
-    const indexes = rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.schema)}.${quoteIdentifier(r.name)}`, sql: r.sql }));
-    const pk = await sql<{ schema: string; table: string; name: string; def: string }>`
-      select n.nspname as schema, t.relname as table, k.conname as name, pg_get_constraintdef(k.oid) as def
-      from pg_constraint k
-      join pg_class t on t.oid = k.conrelid
-      join pg_namespace n on n.oid = t.relnamespace
-      where k.conrelid = 'history_contexts'::regclass and k.contype = 'p'`.execute(this.trx);
-    for (const r of pk.rows) {
-      const table = `${quoteIdentifier(r.schema)}.${quoteIdentifier(r.table)}`;
-      indexes.push({ name: r.name, drop: `alter table ${table} drop constraint ${quoteIdentifier(r.name)}`, sql: `alter table ${table} add constraint ${quoteIdentifier(r.name)} ${r.def}` });
-    }
-    return indexes;
+    return rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.schema)}.${quoteIdentifier(r.name)}`, sql: r.sql }));
   }
 
   override async dropIndex(index: IndexDefinition): Promise<void> {
@@ -230,6 +213,7 @@ export class PostgresSink extends KyselySink {
     const { rows } = await sql<{ id: number }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
     const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     let events = '';
+    let contexts = '';
     for (let n = 0; n < batch.length; n++) {
       const r = batch[n].row;
       // The id, then EVENT_COLUMNS in order, unrolled (the generator's hottest loop).
@@ -237,29 +221,10 @@ export class PostgresSink extends KyselySink {
         ids[n] + '\t' + copyText(r.date) + '\t' + copyText(r.logger) + '\t' + copyText(r.level) + '\t' + copyText(r.message) + '\t' + copyText(r.message_key) + '\t' +
         copyText(r.occasions_id) + '\t' + copyText(r.initiator) + '\t' + copyText(r.user_id) + '\t' + copyText(r.remote_addr) + '\t' + (r.sticky ?? 0) + '\t' +
         (r.backfilled ?? 0) + '\t' + (r.run_head ?? 1) + '\t' + (r.run_size ?? 1) + '\t' + copyText(r.search_text) + '\t' + copyText(r.meta_text) + '\n';
+      contexts += ids[n] + '\t' + copyText(batch[n].context) + '\n';
     }
-    const copies: [string, string][] = [
-      [
-        `copy history_events (id, ${EVENT_COLUMNS.join(', ')}) from stdin`,
-        events,
-      ],
-    ];
-    let contexts = '';
-    let rowsInCopy = 0;
-    for (let n = 0; n < batch.length; n++) {
-      const context = batch[n].context;
-      const prefix = ids[n] + '\t';
-      for (let seq = 0; seq < context.length; seq++) {
-        contexts += prefix + seq + '\t' + copyText(context[seq][0]) + '\t' + copyText(context[seq][1]) + '\n';
-        if (++rowsInCopy === CONTEXT_ROWS) {
-          copies.push([COPY_CONTEXTS, contexts]);
-          contexts = '';
-          rowsInCopy = 0;
-        }
-      }
-    }
-    if (rowsInCopy) copies.push([COPY_CONTEXTS, contexts]);
-    for (const [text, data] of copies) await this.copy(text, data);
+    await this.copy(`copy history_events (id, ${EVENT_COLUMNS.join(', ')}) from stdin`, events);
+    await this.copy(`copy history_event_contexts (${CONTEXT_COLUMNS.join(', ')}) from stdin`, contexts);
     await addHourlyCounts(trx, hourlyCounts(batch));
     return ids[ids.length - 1];
   }

@@ -2,14 +2,13 @@
 // statements prepared once per row count, which is several times cheaper per row than
 // building and preparing each multi-row INSERT through the query builder. Event ids are
 // given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
-// context rows need no RETURNING round trip.
+// the contexts need no RETURNING.
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../db/index.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
 import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
 
 const EVENT_ROWS = 500;
-const CONTEXT_ROWS = 4000;
 
 export class SqliteBulkWriter {
   private readonly db: SqliteDatabase.Database;
@@ -28,7 +27,7 @@ export class SqliteBulkWriter {
     let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(
-        kind === 'events' ? sqliteMultiInsert('history_events', ['id', ...EVENT_COLUMNS], rows) : sqliteMultiInsert('history_contexts', CONTEXT_COLUMNS, rows),
+        kind === 'events' ? sqliteMultiInsert('history_events', ['id', ...EVENT_COLUMNS], rows) : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows),
       );
       this.statements.set(key, stmt);
     }
@@ -80,7 +79,7 @@ export class SqliteBulkWriter {
   }
 
   /**
-   * Inserts events with ids firstId, firstId + 1, … and their context rows, and counts them
+   * Inserts events with ids firstId, firstId + 1, … and their contexts, and counts them
    * (inside a transaction; `or rollback` spares the statement journals, see store.ts).
    */
   insert(events: PreparedEvent[], firstId: number): void {
@@ -94,20 +93,10 @@ export class SqliteBulkWriter {
           r.sticky ?? 0, r.backfilled ?? 0, r.run_head ?? 1, r.run_size ?? 1, r.search_text, r.meta_text);
       }
       this.statement('events', end - i).run(values);
+      const contexts: unknown[] = [];
+      for (let n = i; n < end; n++) contexts.push(firstId + n, events[n].context);
+      this.statement('contexts', end - i).run(contexts);
     }
-    let values: unknown[] = [];
-    const flush = () => {
-      this.statement('contexts', values.length / 4).run(values);
-      values = [];
-    };
-    for (let n = 0; n < events.length; n++) {
-      const context = events[n].context;
-      for (let seq = 0; seq < context.length; seq++) {
-        values.push(firstId + n, seq, context[seq][0], context[seq][1]);
-        if (values.length === CONTEXT_ROWS * 4) flush();
-      }
-    }
-    if (values.length) flush();
     const counts = hourlyCounts(events);
     const addHourly = this.db.prepare(SQLITE_ADD_HOURLY);
     for (let i = 0; i < counts.counts.length; i++) addHourly.run(counts.hours[i], counts.loggers[i], counts.keys[i], counts.counts[i]);

@@ -1,6 +1,6 @@
 // The events service behind GET/POST /events, has-updates, single events and stick/unstick.
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
-import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Database } from '../../db/schema.ts';
@@ -10,7 +10,7 @@ import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
 import { cutRunCount, headsPage, pos } from './runs.ts';
-import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
+import { addToCounter, contextJson, COUNTER_CHANGES, COUNTER_TOTAL, loadContexts } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 
 export interface Viewer {
@@ -411,19 +411,26 @@ export async function getEvent(app: AppServices, id: number, viewer: Viewer): Pr
   return item;
 }
 
+/** The context of an existing event; 404 rest_event_invalid_id when there is no such event. */
+async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewer): Promise<Map<string, string | null>> {
+  const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
+  if (!row) throw invalidEventId(viewer.lang);
+  return (await loadContexts(tx, [id])).get(id) ?? new Map();
+}
+
+async function setEventContext(tx: Transaction<Database>, id: number, context: Map<string, string | null>): Promise<void> {
+  const json = contextJson(context);
+  await tx.insertInto('history_event_contexts').values({ event_id: id, context: json }).onConflict((oc) => oc.column('event_id').doUpdateSet({ context: json })).execute();
+}
+
 /** POST /events/<id>/stick: idempotent. Recorded in the log when `origin` is given. */
 export async function stickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
-    if (!row) throw invalidEventId(viewer.lang);
-    await tx.deleteFrom('history_contexts').where('event_id', '=', id).where('key', '=', '_sticky').execute();
-    const last = await tx
-      .selectFrom('history_contexts')
-      .select(sql<number | null>`max(${sql.ref('seq')})`.as('seq'))
-      .where('event_id', '=', id)
-      .executeTakeFirst();
-    const seq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq) + 1;
-    await tx.insertInto('history_contexts').values({ event_id: id, seq, key: '_sticky', value: '{}' }).execute();
+    const context = await eventContext(tx, id, viewer);
+    // Stuck again: `_sticky` moves to the end, as the reference writes it anew.
+    context.delete('_sticky');
+    context.set('_sticky', '{}');
+    await setEventContext(tx, id, context);
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
@@ -434,12 +441,11 @@ export async function stickEvent(app: AppServices, id: number, viewer: Viewer, o
 /** POST /events/<id>/unstick: 409 rest_event_not_sticky when the event is not sticky. */
 export async function unstickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
-    if (!row) throw invalidEventId(viewer.lang);
-    const deleted = await tx.deleteFrom('history_contexts').where('event_id', '=', id).where('key', '=', '_sticky').executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) {
+    const context = await eventContext(tx, id, viewer);
+    if (!context.delete('_sticky')) {
       throw new RestError('rest_event_not_sticky', viewer.lang === 'de' ? 'Das Ereignis ist nicht angeheftet.' : 'The event is not sticky.', 409);
     }
+    await setEventContext(tx, id, context);
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });

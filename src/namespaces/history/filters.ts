@@ -1,13 +1,14 @@
 // The filters of GET /events (reference §4.2): request parameters are normalised into an
 // EventFilter, which becomes one SQL condition. GET /events, has-updates, the cards, the
 // search-options counters and the stats share it.
-import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import type { DialectName } from '../../db/index.ts';
 import { RestError } from '../../rest/types.ts';
 import { allLoggers, type LoggerScope } from './catalogue.ts';
 import { ipFilterCondition, isIpFilterPattern } from './ip.ts';
+import { contextPairs } from './store.ts';
 import {
   addDays, endOfDayUtc, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc,
 } from './site-time.ts';
@@ -32,7 +33,7 @@ export interface EventFilter {
   ip?: { like: boolean; pattern: string };
   contextFilters?: [string, string][];
   metadataWords?: string[];
-  /** The database the condition is for (metadata_search folds case per dialect). */
+  /** The database the condition is for (context_filters and metadata_search read the stored context per dialect). */
   dialect?: DialectName;
   search?: SearchTerms;
   onlySticky?: boolean;
@@ -202,7 +203,10 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   }
   if (p.context_filters && typeof p.context_filters === 'object') {
     const pairs = Object.entries(p.context_filters as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]);
-    if (pairs.length) f.contextFilters = pairs;
+    if (pairs.length) {
+      f.contextFilters = pairs;
+      f.dialect = opts.dialect;
+    }
   }
   if (typeof p.metadata_search === 'string') {
     const words = searchWords(p.metadata_search);
@@ -236,6 +240,12 @@ function contains(column: 'search_text', word: string): Cond {
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** Some key/value pair `c` of the event's stored context satisfies the condition. */
+function contextHas(dialect: DialectName, condition: RawBuilder<unknown>): Cond {
+  return sql<SqlBool>`exists (select 1 from history_event_contexts as x, ${contextPairs(dialect, 'x.context')} as c
+    where x.event_id = ${sql.ref('history_events.id')} and ${condition})`;
+}
+
 /**
  * Some context value of the event contains the word, ignoring ASCII case. Case folding is
  * ASCII-only on purpose: SQLite's LIKE folds only ASCII, and PostgreSQL is made to do the
@@ -243,14 +253,8 @@ const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
  */
 function contextContains(dialect: DialectName, word: string): Cond {
   const pattern = '%' + escapeLike(asciiLower(word)) + '%';
-  const value = dialect === 'postgres' ? sql`translate(${sql.ref('history_contexts.value')}, ${UPPER}, ${UPPER.toLowerCase()})` : sql.ref('history_contexts.value');
-  return eb.exists(
-    eb
-      .selectFrom('history_contexts')
-      .select(sql`1`.as('one'))
-      .whereRef('history_contexts.event_id', '=', 'history_events.id')
-      .where(sql<SqlBool>`${value} like ${pattern} escape '\\'`),
-  );
+  const value = dialect === 'postgres' ? sql`translate(c.value, ${UPPER}, ${UPPER.toLowerCase()})` : sql`c.value`;
+  return contextHas(dialect, sql`${value} like ${pattern} escape '\\'`);
 }
 
 export function asciiLower(text: string): string {
@@ -295,18 +299,7 @@ export function filterCondition(f: EventFilter): Cond | null {
   if (f.users) c.push(eb('user_id', 'in', f.users));
   if (f.initiators) c.push(eb('initiator', 'in', f.initiators));
   if (f.ip) c.push(f.ip.like ? sql<SqlBool>`${sql.ref('remote_addr')} like ${f.ip.pattern}` : eb('remote_addr', '=', f.ip.pattern));
-  for (const [key, value] of f.contextFilters ?? []) {
-    c.push(
-      eb.exists(
-        eb
-          .selectFrom('history_contexts')
-          .select(sql`1`.as('one'))
-          .whereRef('history_contexts.event_id', '=', 'history_events.id')
-          .where('history_contexts.key', '=', key)
-          .where('history_contexts.value', '=', value),
-      ),
-    );
-  }
+  for (const [key, value] of f.contextFilters ?? []) c.push(contextHas(f.dialect ?? 'sqlite', sql`c.key = ${key} and c.value = ${value}`));
   for (const w of f.metadataWords ?? []) c.push(contextContains(f.dialect ?? 'sqlite', w));
   if (f.search) c.push(searchCondition(f.search));
   if (f.onlySticky) c.push(eb('sticky', '=', 1));

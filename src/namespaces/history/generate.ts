@@ -5,13 +5,12 @@
 // the database writes the previous one.
 //
 // A big load into a log that is small beside it runs in ONE transaction that drops the
-// secondary indexes of history_events (on PostgreSQL also the primary key of
-// history_contexts), loads, and creates them again from the definitions the database itself
-// held (one sort per index instead of a B-tree insert per row and index). DDL is
-// transactional on both databases, so a process dying half-way leaves the log and its indexes
+// secondary indexes of history_events, loads, and creates them again from the definitions the
+// database itself held (one sort per index instead of a B-tree insert per row and index). DDL
+// is transactional on both databases, so a process dying half-way leaves the log and its indexes
 // exactly as they were: no list of indexes to keep in step with the migrations, nothing to
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
-// of the two tables too: dropping an index locks its table).
+// of the table too: dropping an index locks its table).
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
@@ -31,8 +30,8 @@ export interface GenerateOptions {
   seed?: number;
   now?: Date;
   /**
-   * Build the secondary indexes of history_events (on PostgreSQL also the primary key of
-   * history_contexts) after loading instead of row by row, in one transaction for the whole
+   * Build the secondary indexes of history_events after loading instead of row by row, in one
+   * transaction for the whole
    * load. Default: for loads of at least 50,000 events into a log no bigger than the load.
    */
   deferIndexes?: boolean;
@@ -78,7 +77,7 @@ export interface EventSink {
   /** Before creating the indexes again. */
   beforeCreateIndexes(): Promise<void>;
   createIndex(index: IndexDefinition): Promise<void>;
-  /** Inserts the events (new ids, ascending in batch order) and their context rows; returns the last id. */
+  /** Inserts the events (new ids, ascending in batch order); returns the last id. */
   insert(batch: PreparedEvent[]): Promise<number>;
   close(): Promise<void>;
 }
@@ -323,6 +322,6 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_contexts', 'history_stats_hourly']);
+  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', 'history_stats_hourly']);
   return written;
 }

@@ -8,6 +8,7 @@ import type { HistoryEventsTable } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
 import { findLogger } from './catalogue.ts';
+import { loadContexts } from './store.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;
 
@@ -84,22 +85,10 @@ export interface RenderOptions {
   stickyAppended?: boolean;
 }
 
-/** Loads the context rows and users of these events (two queries) and renders them in order. */
+/** Loads the contexts and users of these events (two queries) and renders them in order. */
 export async function renderEvents(app: AppServices, rows: EventRow[], opts: RenderOptions): Promise<EventItem[]> {
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const contextRows = await app.db
-    .selectFrom('history_contexts')
-    .select(['event_id', 'key', 'value'])
-    .where('event_id', 'in', ids)
-    .orderBy('event_id').orderBy('seq')
-    .execute();
-  const contexts = new Map<number, Map<string, string | null>>();
-  for (const r of contextRows) {
-    let map = contexts.get(r.event_id);
-    if (!map) contexts.set(r.event_id, (map = new Map()));
-    map.set(r.key, r.value);
-  }
+  const contexts = await loadContexts(app.db, rows.map((r) => r.id));
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   const users = userIds.length
     ? await app.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', userIds).execute()

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { COUNTER_TOTAL, readCounter } from './store.ts';
+import { contextPairs, COUNTER_TOTAL, loadContexts, readCounter } from './store.ts';
 import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from './site-time.ts';
 
 export interface StatsRange {
@@ -194,21 +194,8 @@ async function eventsWithContext(app: AppServices, r: StatsRange, logger: string
     .orderBy('id', 'desc');
   if (limit !== null) q = q.limit(limit);
   const rows = await q.execute();
-  const contexts = new Map<number, Record<string, string | null>>();
-  if (rows.length) {
-    const ctxRows = await app.db
-      .selectFrom('history_contexts')
-      .select(['event_id', 'key', 'value'])
-      .where('event_id', 'in', rows.map((row) => row.id))
-      .orderBy('event_id').orderBy('seq')
-      .execute();
-    for (const c of ctxRows) {
-      const map = contexts.get(c.event_id) ?? {};
-      map[c.key] = c.value;
-      contexts.set(c.event_id, map);
-    }
-  }
-  return rows.map((row) => ({ row, context: contexts.get(row.id) ?? {} }));
+  const contexts = await loadContexts(app.db, rows.map((row) => row.id));
+  return rows.map((row) => ({ row, context: Object.fromEntries(contexts.get(row.id) ?? []) }));
 }
 
 /** Per-user counts with the latest date (logins, profile updates). */
@@ -250,7 +237,8 @@ export async function statsUsers(app: AppServices, params: Record<string, unknow
   const limit = limitOf(params);
   const failed = await app.db
     .selectFrom('history_events as e')
-    .innerJoin('history_contexts as c', 'c.event_id', 'e.id')
+    .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+    .innerJoin(contextPairs(app.dialect, 'x.context').as('c'), (join) => join.onTrue())
     .select([sql<string>`max(e.date)`.as('last'), 'c.value as attempted', sql<number>`count(*)`.as('n')])
     .where('e.date', '>=', r.fromUtc)
     .where('e.date', '<=', r.toUtc)

@@ -1,8 +1,9 @@
-// Writing events: turning a log entry into an events row plus context rows (occasions id,
+// Writing events: turning a log entry into an events row with its context (occasions id,
 // acting user, initiator, anonymised IP, search texts), and inserting many of them at once.
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
+import type { DialectName } from '../../db/index.ts';
 import type { Database, HistoryEventsTable } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
@@ -16,8 +17,39 @@ export const INITIATORS: Initiator[] = ['cms_user', 'web_user', 'cms', 'cms_cli'
 
 export interface PreparedEvent {
   row: Insertable<HistoryEventsTable>;
-  /** Context rows in insertion order; later keys win on read. */
-  context: [string, string | null][];
+  /** The stored context (history_event_contexts.context, see contextJson). */
+  context: string;
+}
+
+/**
+ * The stored context (history_event_contexts.context): a JSON object with each key once, where it
+ * first appeared, with its last value. Built from a Map, so that keys keep their order even
+ * where a plain object would move integer-like ones first.
+ */
+export function contextJson(context: Map<string, string | null>): string {
+  let json = '{';
+  for (const [key, value] of context) json += (json.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + JSON.stringify(value);
+  return json + '}';
+}
+
+/** The stored context read back. */
+export function contextMap(json: string): Map<string, string | null> {
+  return new Map(Object.entries(JSON.parse(json) as Record<string, string | null>));
+}
+
+/** The contexts of these events, by event id (one query). */
+export async function loadContexts(db: Db, ids: number[]): Promise<Map<number, Map<string, string | null>>> {
+  const rows = ids.length ? await db.selectFrom('history_event_contexts').select(['event_id', 'context']).where('event_id', 'in', ids).execute() : [];
+  return new Map(rows.map((r) => [r.event_id, contextMap(r.context)]));
+}
+
+/**
+ * The stored context in the column (e.g. `x.context` of history_event_contexts as x) as a table
+ * of (key, value) rows, to join or to test with `exists`: SQLite's json_each, PostgreSQL's
+ * json_each_text.
+ */
+export function contextPairs(dialect: DialectName, column: string): RawBuilder<{ key: string; value: string | null }> {
+  return dialect === 'postgres' ? sql`json_each_text(${sql.ref(column)}::json)` : sql`json_each(${sql.ref(column)})`;
 }
 
 /** Context values are stored as text: strings as is, other values JSON-encoded. */
@@ -135,7 +167,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
       search_text: searchParts.join('\n').toLowerCase(),
       meta_text: '',
     },
-    context,
+    context: contextJson(map),
   };
 }
 
@@ -158,12 +190,11 @@ const EVENT_COLUMN_TYPES: Record<(typeof EVENT_COLUMNS)[number], 'text' | 'int'>
 // transaction, a multi-row INSERT that could fail half-way keeps a statement journal to undo
 // just itself, which cost about a fifth of writing an event; our writers roll the whole
 // transaction back on any error anyway.
-const SQLITE_EVENT_SIZES = [32, 16, 8, 7, 6, 5, 4, 3, 2, 1];
-const SQLITE_CONTEXT_SIZES = [128, 64, 56, 48, 40, 32, 24, 16, 8, 7, 6, 5, 4, 3, 2, 1];
+const SQLITE_SIZES = [32, 16, 8, 7, 6, 5, 4, 3, 2, 1];
 const sqliteStatements = new Map<string, string>();
 
-/** The columns of a context row, in the order of the INSERT statements. */
-export const CONTEXT_COLUMNS = ['event_id', 'seq', 'key', 'value'] as const;
+/** The columns of a history_event_contexts row, in the order of the INSERT statements. */
+export const CONTEXT_COLUMNS = ['event_id', 'context'] as const;
 
 /** SQLite: `insert or rollback` of `rows` rows into the table's columns, one `?` per value. */
 export function sqliteMultiInsert(table: string, columns: readonly string[], rows: number): string {
@@ -174,7 +205,7 @@ function sqliteInsert(kind: 'events' | 'contexts', rows: number): string {
   const key = `${kind}:${rows}`;
   let text = sqliteStatements.get(key);
   if (!text) {
-    text = kind === 'events' ? `${sqliteMultiInsert('history_events', EVENT_COLUMNS, rows)} returning id` : sqliteMultiInsert('history_contexts', CONTEXT_COLUMNS, rows);
+    text = kind === 'events' ? `${sqliteMultiInsert('history_events', EVENT_COLUMNS, rows)} returning id` : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows);
     sqliteStatements.set(key, text);
   }
   return text;
@@ -194,7 +225,7 @@ function chunkSizes(n: number, sizes: number[]): number[] {
 // PostgreSQL: one statement per table whatever the number of rows, with one array per column.
 /** Events as one array per column ($1 … $n, in EVENT_COLUMNS order); their ids in insertion order. */
 export const PG_INSERT_EVENTS = `insert into history_events (${EVENT_COLUMNS.join(', ')}) select * from unnest(${EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_COLUMN_TYPES[c]}[]`).join(', ')}) returning id`;
-const PG_INSERT_CONTEXTS = 'insert into history_contexts (event_id, seq, key, value) select * from unnest($1::int[], $2::int[], $3::text[], $4::text[])';
+const PG_INSERT_CONTEXTS = 'insert into history_event_contexts (event_id, context) select * from unnest($1::int[], $2::text[])';
 const PG_ROWS = 5000;
 
 export function isPostgres(db: Db): boolean {
@@ -270,50 +301,26 @@ async function insertRowsPg(db: Db, events: PreparedEvent[]): Promise<number[]> 
     const columns = EVENT_COLUMNS.map((c) => chunk.map((e) => columnValue(e.row, c)));
     const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, columns));
     // Ids come from the sequence in insertion order.
-    ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
+    const chunkIds = rows.map((r) => Number(r.id)).sort((x, y) => x - y);
+    await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, [chunkIds, chunk.map((e) => e.context)]));
+    ids.push(...chunkIds);
   }
-  const ctx: unknown[][] = [[], [], [], []];
-  let n = 0;
-  const flush = async () => {
-    if (!n) return;
-    await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, ctx.map((c) => c.splice(0))));
-    n = 0;
-  };
-  for (let k = 0; k < events.length; k++) {
-    const context = events[k]!.context;
-    for (let seq = 0; seq < context.length; seq++) {
-      ctx[0]!.push(ids[k]);
-      ctx[1]!.push(seq);
-      ctx[2]!.push(context[seq]![0]);
-      ctx[3]!.push(context[seq]![1]);
-      if (++n >= PG_ROWS) await flush();
-    }
-  }
-  await flush();
   return ids;
 }
 
 async function insertRowsSqlite(db: Db, events: PreparedEvent[]): Promise<number[]> {
   const ids: number[] = [];
-  const contextRows: unknown[][] = [];
   let at = 0;
-  for (const size of chunkSizes(events.length, SQLITE_EVENT_SIZES)) {
+  for (const size of chunkSizes(events.length, SQLITE_SIZES)) {
     const params: unknown[] = [];
     for (let k = at; k < at + size; k++) for (const c of EVENT_COLUMNS) params.push(columnValue(events[k]!.row, c));
     const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sqliteInsert('events', size), params));
     // Ids are assigned in insertion order.
-    ids.push(...rows.map((r) => Number(r.id)).sort((x, y) => x - y));
-    at += size;
-  }
-  for (let k = 0; k < events.length; k++) {
-    const context = events[k]!.context;
-    for (let seq = 0; seq < context.length; seq++) contextRows.push([ids[k], seq, context[seq]![0], context[seq]![1]]);
-  }
-  at = 0;
-  for (const size of chunkSizes(contextRows.length, SQLITE_CONTEXT_SIZES)) {
-    const params: unknown[] = [];
-    for (let k = at; k < at + size; k++) params.push(...contextRows[k]!);
-    await db.executeQuery(CompiledQuery.raw(sqliteInsert('contexts', size), params));
+    const chunkIds = rows.map((r) => Number(r.id)).sort((x, y) => x - y);
+    const contexts: unknown[] = [];
+    for (let k = 0; k < size; k++) contexts.push(chunkIds[k], events[at + k]!.context);
+    await db.executeQuery(CompiledQuery.raw(sqliteInsert('contexts', size), contexts));
+    ids.push(...chunkIds);
     at += size;
   }
   return ids;

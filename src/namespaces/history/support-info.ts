@@ -9,7 +9,7 @@ import { COUNTER_TOTAL, readCounter } from './store.ts';
 import { BACKFILL_DAYS } from './backfill.ts';
 
 const VERSION = '0.1.0';
-const TABLES = ['history_events', 'history_contexts'] as const;
+const TABLES = ['history_events', 'history_event_contexts'] as const;
 
 export function healthCheck(app: AppServices) {
   return { status: 'ok', timestamp: utcToZone(utcNow(), app.options.get('timezone_string')) };
