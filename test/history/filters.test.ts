@@ -227,6 +227,46 @@ for (const target of dbTargets()) {
   });
 }
 
+for (const target of dbTargets()) {
+  describe(`context_filters and metadata_search on values JSON escapes or LIKE reads specially (${target.name})`, () => {
+    let t: TestApp;
+    let fx: Fixture;
+    let tricky = 0;
+    let plain = 0;
+    before(async () => {
+      t = await createTestApp(target);
+      fx = await loadFixture(t.app);
+      const log = (context: Record<string, string>) => t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context }, { user: null, ip: '' });
+      tricky = await log({ note: 'Say "hi" 100% sure_ok', path: 'C:\\dir\\file', line: 'a\nb', title: 'Größe ÜBER' });
+      plain = await log({ note: 'say hi 100 percent sure ok', title: 'größe über' });
+    });
+    after(() => t.close());
+
+    const cases: [Record<string, unknown>, () => number[]][] = [
+      [{ context_filters: { note: 'Say "hi" 100% sure_ok' } }, () => [tricky]],
+      [{ context_filters: { path: 'C:\\dir\\file' } }, () => [tricky]],
+      [{ context_filters: { line: 'a\nb' } }, () => [tricky]],
+      [{ context_filters: { title: 'Größe ÜBER' } }, () => [tricky]],
+      [{ context_filters: { title: 'größe über' } }, () => [plain]],
+      [{ context_filters: { title: 'GRÖSSE ÜBER' } }, () => []],
+      [{ metadata_search: '100%' }, () => [tricky]],
+      [{ metadata_search: 'SURE_OK' }, () => [tricky]],
+      [{ metadata_search: '"hi"' }, () => [tricky]],
+      [{ metadata_search: 'dir\\file' }, () => [tricky]],
+      [{ metadata_search: 'GRÖSSE' }, () => []],
+      [{ metadata_search: 'über' }, () => [plain]],
+      [{ metadata_search: 'ÜBER' }, () => [tricky]],
+      [{ metadata_search: 'sure' }, () => [plain, tricky]],
+    ];
+    for (const [params, expected] of cases) {
+      test(JSON.stringify(params), async () => {
+        const result = await listEvents(t.app, { ungrouped: true, per_page: 100, loggers: ['SimpleOptionsLogger'], ...params }, { user: fx.users.admin, lang: 'en' });
+        assert.deepEqual(result.items.map((i) => i.id).filter((id) => id === tricky || id === plain), expected());
+      });
+    }
+  });
+}
+
 describe('same answers on every database', () => {
   test('SQLite and PostgreSQL agree on every case', { skip: dbTargets().length < 2 }, () => {
     const [a, b] = [answers.get('sqlite')!, answers.get('postgres')!];
