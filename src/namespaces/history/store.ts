@@ -1,5 +1,6 @@
-// Writing events: turning a log entry into an events row with its context (occasions id,
-// acting user, initiator, anonymised IP, search texts), and inserting many of them at once.
+// Storing events: turning a log entry into an events row and its context (occasions id,
+// acting user, initiator, anonymised IP, search texts), inserting many of them at once, and
+// reading contexts back.
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
