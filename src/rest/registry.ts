@@ -91,6 +91,8 @@ export class Registry {
     const probe = path.replace(/^\//, '').toLowerCase() + '/';
     const matching = this.namespaces.filter((ns) => probe.startsWith(ns.toLowerCase() + '/'));
     if (!matching.length) return this.routes;
+    // One namespace (the usual case): its routes, in registry order, without building a list.
+    if (matching.length === 1) return this.byNamespace.get(matching[0]!)!;
     return this.routes.filter((r) => matching.includes(r.namespace));
   }
 

@@ -8,10 +8,10 @@ import { phpJsonEncode } from '../../src/namespaces/history/php-json.ts';
 import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/ip.ts';
 import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/store.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
-import { listEvents } from '../../src/namespaces/history/events.ts';
+import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
 import { searchOptions } from '../../src/namespaces/history/overview.ts';
 import { LOGGERS } from '../../src/namespaces/history/catalogue.ts';
-import { interpolate } from '../../src/namespaces/history/items.ts';
+import { interpolate, renderEvents } from '../../src/namespaces/history/items.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 
@@ -115,6 +115,18 @@ for (const target of dbTargets()) {
       const id = await t.app.activity.log({ logger: 'NoSuchLogger', messageKey: 'did_it', context: { a: 'b' } }, { user: null, ip: '' });
       const row = await t.app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.message, 'did_it');
+    });
+
+    test('context keys: any name is a plain key, a key the origin sets again keeps its place and takes the new value', async () => {
+      const admin = await fixtureUser(t.app, 'keys', 'administrator');
+      const id = await t.app.activity.log(
+        { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { ['__proto__']: 'p', _user_id: '99', constructor: 'c', '7': 'seven' } },
+        { user: admin, ip: '' },
+      );
+      const [item] = await renderEvents(t.app, await loadRows(t.app, [id]), { lang: 'en', viewer: admin });
+      assert.deepEqual(Object.entries(item!.context).slice(0, 4), [['7', 'seven'], ['__proto__', 'p'], ['_user_id', String(admin.id)], ['constructor', 'c']]);
+      assert.equal(Object.getPrototypeOf(item!.context), Object.prototype);
+      assert.equal(item!.initiator_data.user_id, String(admin.id));
     });
 
     test(`failed logins: at most ${FAILED_LOGIN_LIMIT} in a row are stored, the rest counted`, async () => {

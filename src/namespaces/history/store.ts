@@ -24,13 +24,11 @@ export interface PreparedEvent {
 
 /**
  * The stored context (history_event_contexts.context): a JSON object with each key once, where it
- * first appeared, with its last value. Built from a Map, so that keys keep their order even
- * where a plain object would move integer-like ones first.
+ * first appeared, with its last value. (Integer-like keys come first, as in every JavaScript
+ * object: the order the context is read back in anyway.)
  */
 export function contextJson(context: Map<string, string | null>): string {
-  let json = '{';
-  for (const [key, value] of context) json += (json.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + JSON.stringify(value);
-  return json + '}';
+  return JSON.stringify(Object.fromEntries(context));
 }
 
 /** The stored context read back. */
@@ -127,25 +125,26 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   const occasionsId = occasionsIdOf(entry.logger, level, template, given, messageKey);
   delete given._occasionsID;
 
-  const context: [string, string | null][] = Object.entries(given).map(([k, v]) => [k, contextText(v)]);
-  if (messageKey !== null) context.push(['_message_key', messageKey]);
+  // A key set twice keeps its first place and its last value.
+  const map = new Map<string, string | null>();
+  for (const key of Object.keys(given)) map.set(key, contextText(given[key]));
+  if (messageKey !== null) map.set('_message_key', messageKey);
   const user = origin.user;
   if (user) {
-    context.push(['_user_id', String(user.id)], ['_user_login', user.login], ['_user_email', user.email], ['_user_role', user.role]);
+    map.set('_user_id', String(user.id)).set('_user_login', user.login).set('_user_email', user.email).set('_user_role', user.role);
   }
-  if (isRestOrigin(origin)) context.push(['_rest_api_request', '1']);
+  if (isRestOrigin(origin)) map.set('_rest_api_request', '1');
   const ip = origin.ip;
   const remoteAddr = ip ? addressCache(ip, () => anonymizeIp(ip)) : '';
-  if (remoteAddr) context.push(['_server_remote_addr', remoteAddr]);
+  if (remoteAddr) map.set('_server_remote_addr', remoteAddr);
   const headers = (origin as { headers?: Record<string, string | string[] | undefined> }).headers;
   if (headers) {
-    for (const [k, v] of Object.entries(proxyAddressContext(headers))) context.push([k, v]);
+    for (const [k, v] of Object.entries(proxyAddressContext(headers))) map.set(k, v);
     const referer = headers.referer;
-    if (typeof referer === 'string' && referer) context.push(['_server_http_referer', referer]);
+    if (typeof referer === 'string' && referer) map.set('_server_http_referer', referer);
   }
   initiator ??= user ? 'cms_user' : origin.ip ? 'web_user' : 'other';
 
-  const map = new Map(context);
   const userId = map.get('_user_id');
   const placeholders = cataloguePlaceholders();
   const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
