@@ -40,12 +40,18 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
 /**
  * Kysely's migrator looks at the tables of every schema before it starts; a schema that
  * another process drops meanwhile (test runs, benchmarks sharing the database) fails that
- * look with 3F000 "schema … does not exist". Nothing was migrated then: trying again is safe.
+ * look with 3F000 "schema … does not exist", or 42P01 "relation "<schema>.<table>" does not
+ * exist" when the drop lands between listing a table and reading its columns. Nothing was
+ * migrated then: trying again is safe.
  */
-function isOtherSchemaVanished(error: unknown, schema: string | undefined): boolean {
-  if (!error || typeof error !== 'object' || (error as { code?: unknown }).code !== '3F000') return false;
-  const message = String((error as { message?: unknown }).message ?? '');
-  return !schema || !message.includes(`"${schema}"`);
+export function isOtherSchemaVanished(error: unknown, schema: string | undefined): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = String(message ?? '');
+  if (code === '3F000') return !schema || !text.includes(`"${schema}"`);
+  // Only a table of another schema, named with its schema.
+  const table = code === '42P01' ? /relation "([^".]+)\.[^"]+" does not exist/.exec(text) : null;
+  return table !== null && table[1] !== schema;
 }
 
 async function appliedMigrations(db: Kysely<any>, schema: string | undefined): Promise<string[]> {

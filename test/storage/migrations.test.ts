@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { runCli } from '../cli/run.ts';
 import { openApp } from '../../src/app.ts';
-import { DatabaseTooNewError } from '../../src/db/migrate.ts';
+import { DatabaseTooNewError, isOtherSchemaVanished } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/db/migrations/index.ts';
 import { utcNow } from '../../src/site/time.ts';
 
@@ -60,3 +60,15 @@ for (const target of dbTargets()) {
     });
   });
 }
+
+describe('migrating while another schema of the database is dropped', () => {
+  test('only errors about another schema vanishing are tried again', () => {
+    const err = (code: string, message: string) => Object.assign(new Error(message), { code });
+    assert.equal(isOtherSchemaVanished(err('3F000', 'schema "t_other" does not exist'), 't_mine'), true);
+    assert.equal(isOtherSchemaVanished(err('3F000', 'schema "t_mine" does not exist'), 't_mine'), false);
+    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "t_other.kysely_migration" does not exist'), 't_mine'), true);
+    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "t_mine.kysely_migration" does not exist'), 't_mine'), false);
+    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "kysely_migration" does not exist'), 't_mine'), false);
+    assert.equal(isOtherSchemaVanished(err('23505', 'duplicate key value'), 't_mine'), false);
+  });
+});
