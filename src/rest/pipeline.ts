@@ -214,10 +214,14 @@ export class RestPipeline {
 
   /** Permission check and handler (steps 7h–7i), then Allow, `_fields`, `_envelope`. */
   async execute({ req, match, input }: PreparedRequest): Promise<RestOutput> {
-    const allow = await this.allowHeader(match.route, req);
+    // Each endpoint of the route checked once: for Allow, and the matched one to run it.
+    const permissions = await permissionsOf(match.route, req);
+    const allow = allowFrom(match.route, permissions);
     let result: RestOutput;
     try {
-      const permitted = await checkPermission(match.endpoint.permission, req);
+      const own = permissions[match.route.endpoints.indexOf(match.endpoint)]!;
+      if (own.status === 'rejected') throw own.reason;
+      const permitted = own.value;
       if (permitted !== true) {
         throw permitted instanceof RestError ? permitted : forbidden(match.endpoint, req);
       }
@@ -253,17 +257,7 @@ export class RestPipeline {
 
   /** `Allow`: the methods of the matched route the caller may use (§2.6). */
   async allowHeader(route: CompiledRoute, req: RestRequest): Promise<Record<string, string>> {
-    const allowed: string[] = [];
-    for (const endpoint of route.endpoints) {
-      let ok = false;
-      try {
-        ok = (await checkPermission(endpoint.permission, req)) === true;
-      } catch {
-        ok = false;
-      }
-      if (ok) allowed.push(...endpoint.methods);
-    }
-    return allowed.length ? { Allow: allowed.join(', ') } : {};
+    return allowFrom(route, await permissionsOf(route, req));
   }
 
   buildRequest(
@@ -353,6 +347,21 @@ export async function checkPermission(permission: Permission, req: RestRequest):
     case 'custom':
       return permission.check(req);
   }
+}
+
+/** The permission check of each endpoint of the route on this request, settled (a check that throws is rejected). */
+function permissionsOf(route: CompiledRoute, req: RestRequest): Promise<PromiseSettledResult<boolean | RestError>[]> {
+  return Promise.allSettled(route.endpoints.map((endpoint) => checkPermission(endpoint.permission, req)));
+}
+
+/** `Allow` from the settled checks of permissionsOf: the methods of the endpoints that passed. */
+function allowFrom(route: CompiledRoute, permissions: PromiseSettledResult<boolean | RestError>[]): Record<string, string> {
+  const allowed: string[] = [];
+  route.endpoints.forEach((endpoint, i) => {
+    const p = permissions[i]!;
+    if (p.status === 'fulfilled' && p.value === true) allowed.push(...endpoint.methods);
+  });
+  return allowed.length ? { Allow: allowed.join(', ') } : {};
 }
 
 /** `rest_forbidden`: 401 for anonymous callers, 403 for logged-in ones (§5.3). */

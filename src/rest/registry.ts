@@ -45,6 +45,8 @@ function withLanguageArg(endpoint: EndpointDef): EndpointDef {
 export class Registry {
   readonly routes: CompiledRoute[] = [];
   readonly namespaces: string[] = [];
+  /** Each namespace lower-cased with a trailing slash, as paths are compared with it. */
+  private readonly prefixes: string[] = [];
   private readonly byNamespace = new Map<string, CompiledRoute[]>();
 
   /**
@@ -56,6 +58,7 @@ export class Registry {
     for (const def of rootRoutes) this.add('', def.path, def);
     for (const ns of namespaceDefs) {
       this.namespaces.push(ns.namespace);
+      this.prefixes.push(ns.namespace.toLowerCase() + '/');
       const prefix = `/${ns.namespace}`;
       this.add(ns.namespace, prefix, namespaceIndex(ns.namespace));
       for (const def of ns.routes) this.add(ns.namespace, prefix + def.path, def);
@@ -89,10 +92,17 @@ export class Registry {
    */
   private candidates(path: string): CompiledRoute[] {
     const probe = path.replace(/^\//, '').toLowerCase() + '/';
-    const matching = this.namespaces.filter((ns) => probe.startsWith(ns.toLowerCase() + '/'));
-    if (!matching.length) return this.routes;
+    let first = -1;
+    let count = 0;
+    for (let i = 0; i < this.prefixes.length; i++) {
+      if (!probe.startsWith(this.prefixes[i]!)) continue;
+      if (first < 0) first = i;
+      count++;
+    }
+    if (!count) return this.routes;
     // One namespace (the usual case): its routes, in registry order, without building a list.
-    if (matching.length === 1) return this.byNamespace.get(matching[0]!)!;
+    if (count === 1) return this.byNamespace.get(this.namespaces[first]!)!;
+    const matching = this.namespaces.filter((_, i) => probe.startsWith(this.prefixes[i]!));
     return this.routes.filter((r) => matching.includes(r.namespace));
   }
 

@@ -134,7 +134,8 @@ function formatApplies(type: string | undefined): boolean {
 // Validation (rest_validate_value_from_schema)
 
 function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailure | null {
-  const schema = applyCombiningSchemas({ value }, asSchema(rawSchema), name);
+  const base = asSchema(rawSchema);
+  const schema = combines(base) ? applyCombiningSchemas({ value }, base, name) : base;
   if (schema instanceof SchemaFailure) return schema;
   let type = typeOf(schema);
 
@@ -157,6 +158,11 @@ function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailu
     return validateFormat(value, String(schema.format), name);
   }
   return null;
+}
+
+/** Whether applyCombiningSchemas has anything to do (most schemas have neither keyword). */
+function combines(schema: Schema): boolean {
+  return Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf);
 }
 
 /**
@@ -601,14 +607,17 @@ function bestTypeForMultiType(value: unknown, types: string[]): string {
 // Sanitisation (rest_sanitize_value_from_schema)
 
 function sanitize(value: unknown, rawSchema: unknown, name: string): unknown {
-  // The value is first sanitised with the matching sub-schema, then with this one.
-  const current = { value };
-  const schema = applyCombiningSchemas(current, asSchema(rawSchema), name, (match) => {
-    current.value = sanitize(current.value, match, name);
-    return current.value instanceof SchemaFailure ? current.value : null;
-  });
-  if (schema instanceof SchemaFailure) return schema;
-  value = current.value;
+  let schema: Schema | SchemaFailure = asSchema(rawSchema);
+  if (combines(schema)) {
+    // The value is first sanitised with the matching sub-schema, then with this one.
+    const current = { value };
+    schema = applyCombiningSchemas(current, schema, name, (match) => {
+      current.value = sanitize(current.value, match, name);
+      return current.value instanceof SchemaFailure ? current.value : null;
+    });
+    if (schema instanceof SchemaFailure) return schema;
+    value = current.value;
+  }
   let type = typeOf(schema);
 
   if (Array.isArray(type)) {
