@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { DialectName } from './index.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
@@ -32,26 +32,22 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt < 5 && isOtherSchemaVanished(error, schema)) continue;
+    if (attempt < MIGRATE_ATTEMPTS && failedBeforeMigrating({ error, results })) continue;
     throw error instanceof Error ? error : new Error(String(error));
   }
 }
 
+const MIGRATE_ATTEMPTS = 5;
+
 /**
- * Kysely's migrator looks at the tables of every schema before it starts; a schema that
- * another process drops meanwhile (test runs, benchmarks sharing the database) fails that
- * look with 3F000 "schema … does not exist", or 42P01 "relation "<schema>.<table>" does not
- * exist" when the drop lands between listing a table and reading its columns. Nothing was
- * migrated then: trying again is safe.
+ * Whether Kysely's migrator failed before it ran any migration (no results), so that trying
+ * again is safe. Before it starts it reads the tables and columns of every schema of the
+ * database; on a PostgreSQL shared with other schemas (tests, benchmarks, several sites), a
+ * schema another process drops meanwhile fails that read with whatever it was looking at:
+ * 3F000 (schema), 42P01 (relation) or 42703 (column) of the other schema.
  */
-export function isOtherSchemaVanished(error: unknown, schema: string | undefined): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  const text = String(message ?? '');
-  if (code === '3F000') return !schema || !text.includes(`"${schema}"`);
-  // Only a table of another schema, named with its schema.
-  const table = code === '42P01' ? /relation "([^".]+)\.[^"]+" does not exist/.exec(text) : null;
-  return table !== null && table[1] !== schema;
+export function failedBeforeMigrating(result: MigrationResultSet): boolean {
+  return result.error !== undefined && result.results === undefined;
 }
 
 async function appliedMigrations(db: Kysely<any>, schema: string | undefined): Promise<string[]> {

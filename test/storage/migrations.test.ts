@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { runCli } from '../cli/run.ts';
 import { openApp } from '../../src/app.ts';
-import { DatabaseTooNewError, isOtherSchemaVanished } from '../../src/db/migrate.ts';
+import { DatabaseTooNewError, failedBeforeMigrating } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/db/migrations/index.ts';
 import { utcNow } from '../../src/site/time.ts';
 
@@ -62,13 +62,10 @@ for (const target of dbTargets()) {
 }
 
 describe('migrating while another schema of the database is dropped', () => {
-  test('only errors about another schema vanishing are tried again', () => {
-    const err = (code: string, message: string) => Object.assign(new Error(message), { code });
-    assert.equal(isOtherSchemaVanished(err('3F000', 'schema "t_other" does not exist'), 't_mine'), true);
-    assert.equal(isOtherSchemaVanished(err('3F000', 'schema "t_mine" does not exist'), 't_mine'), false);
-    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "t_other.kysely_migration" does not exist'), 't_mine'), true);
-    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "t_mine.kysely_migration" does not exist'), 't_mine'), false);
-    assert.equal(isOtherSchemaVanished(err('42P01', 'relation "kysely_migration" does not exist'), 't_mine'), false);
-    assert.equal(isOtherSchemaVanished(err('23505', 'duplicate key value'), 't_mine'), false);
+  test('a failure before any migration ran is tried again, a failed migration is not', () => {
+    const error = new Error('column "name" of relation "history_counters" does not exist');
+    assert.equal(failedBeforeMigrating({ error }), true);
+    assert.equal(failedBeforeMigrating({ error, results: [{ migrationName: '0001_core', direction: 'Up', status: 'Error' }] }), false);
+    assert.equal(failedBeforeMigrating({ results: [] }), false);
   });
 });
