@@ -1,6 +1,7 @@
 // history/v1 over HTTP: permissions per role, every documented error, writes, previews.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import { SMTPServer } from 'smtp-server';
@@ -128,6 +129,19 @@ for (const target of dbTargets()) {
       }
       const ok = await call('GET', '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=1', 'administrator');
       assert.equal(ok.status, 200);
+    });
+
+    test('context_filters and metadata_search find an event by what its context holds', async () => {
+      const needle = `Needle "${crypto.randomUUID()}" 100%`;
+      assert.equal((await call('POST', '/events', 'administrator', { message: needle, note: 'n' })).status, 201);
+      const byContext = await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle)}&context_filters[note]=n`, 'administrator');
+      assert.equal(byContext.status, 200);
+      assert.deepEqual(byContext.body.map((e: { context: Record<string, string> }) => e.context.message), [needle]);
+      assert.equal(byContext.headers['x-wp-total'], '1');
+      assert.deepEqual((await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle.toLowerCase())}`, 'administrator')).body, []);
+      const word = needle.split('"')[1]!.toUpperCase();
+      const bySearch = await call('GET', `/events?ungrouped=1&metadata_search=${encodeURIComponent(word)}`, 'administrator');
+      assert.deepEqual(bySearch.body.map((e: { context: Record<string, string> }) => e.context.message), [needle]);
     });
 
     test('has-updates needs since_id', async () => {

@@ -10,7 +10,7 @@ import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
 import { cutRunCount, headsPage, pos } from './runs.ts';
-import { addToCounter, contextJson, COUNTER_CHANGES, COUNTER_TOTAL, loadContexts } from './store.ts';
+import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 
 export interface Viewer {
@@ -413,9 +413,14 @@ export async function getEvent(app: AppServices, id: number, viewer: Viewer): Pr
 
 /** The context of an existing event; 404 rest_event_invalid_id when there is no such event. */
 async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewer): Promise<Map<string, string | null>> {
-  const row = await tx.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
+  const row = await tx
+    .selectFrom('history_events as e')
+    .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+    .select('x.context')
+    .where('e.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
-  return (await loadContexts(tx, [id])).get(id) ?? new Map();
+  return row.context === null ? new Map() : contextMap(row.context);
 }
 
 async function setEventContext(tx: Transaction<Database>, id: number, context: Map<string, string | null>): Promise<void> {
