@@ -325,8 +325,17 @@ for (const target of dbTargets()) {
       assert.deepEqual(Object.keys(summary.body), ['date_range', 'total_events', 'total_events_since_install', 'totals']);
       assert.equal(summary.body.date_range.to - summary.body.date_range.from + 1 >= 29 * 86400, true);
       assert.ok(summary.body.totals.users.logins >= 4, 'the first request of each test user is a login');
+      // A failed login over HTTP shows in the details, read from the event's stored context.
+      const intruder = `mallory-${crypto.randomUUID().slice(0, 8)}`;
+      const refused = await server.inject({ method: 'GET', url: BASE + '/events', headers: { authorization: `Basic ${Buffer.from(`${intruder}:wrong`).toString('base64')}` } });
+      assert.equal(refused.statusCode, 401);
       const users = await call('GET', '/stats/users?include_details=1&limit=2', 'administrator');
       assert.ok(users.body.details.successful_logins.length <= 2);
+      const details = await call('GET', '/stats/users?include_details=1&limit=100', 'administrator');
+      assert.deepEqual(
+        details.body.details.failed_logins.filter((f: { attempted_username: string }) => f.attempted_username === intruder).map((f: { failed_count: string }) => f.failed_count),
+        ['1'],
+      );
       assert.equal((await call('GET', '/stats/users?limit=101', 'administrator')).status, 400);
       for (const name of ['content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes']) {
         const r = await call('GET', `/stats/${name}?include_details=true`, 'administrator');
@@ -340,6 +349,7 @@ for (const target of dbTargets()) {
       assert.equal(info.body.info.history.db_engine, target.name);
       assert.equal(info.body.info.server.node_version, process.version);
       assert.ok(info.body.info.history.table_stats.history_events.num_rows > 0);
+      assert.equal(info.body.info.history.table_stats.history_event_contexts.num_rows, info.body.info.history.table_stats.history_events.num_rows, 'one context per event');
       const health = await call('GET', '/support-info/health-check', 'administrator');
       assert.equal(health.body.status, 'ok');
     });
