@@ -19,7 +19,7 @@ import {
   hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
-import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, newestRow, PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
+import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, NEWEST_ROW_SQL, newestRow, PG_RUNS_LOCK, setAppendRuns, type RunRow } from './runs.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
@@ -57,10 +57,8 @@ function throttle(group: Pending[], consecutive: number): { keep: boolean[]; con
   return { keep, consecutiveDelta: current - consecutive, suppressed };
 }
 
-type Newest = Awaited<ReturnType<typeof newestRow>>;
-
 /** Whether the kept events all come after the newest row (and each other): the append fast path. */
-function appendsInOrder(newest: Newest, events: PreparedEvent[]): boolean {
+function appendsInOrder(newest: RunRow | undefined, events: PreparedEvent[]): boolean {
   return events.every((e, i) => (i === 0 ? !newest || e.row.date >= newest.date : e.row.date >= events[i - 1].row.date));
 }
 
@@ -113,24 +111,23 @@ async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pe
 
 /** What a group written on PostgreSQL leaves behind: the log's newest row and consecutive failed logins. */
 interface LogState {
-  newest: Newest;
+  newest: RunRow | undefined;
   consecutive: number;
 }
 
-/** The parts of the log's state a group append depends on: its newest row and the count of consecutive failed logins. */
-const NEWEST_ROW = 'select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1';
+/** The count of consecutive failed logins (with NEWEST_ROW_SQL, the state a group append depends on). */
 const CONSECUTIVE = `select value from history_counters where name = '${COUNTER_CONSECUTIVE_FAILED_LOGINS}'`;
 
 const PG_BEGIN_AND_LOCK = `begin; ${PG_RUNS_LOCK}`;
 const PG_BEGIN_AND_STATE = `${PG_BEGIN_AND_LOCK};
   select (${CONSECUTIVE}) as consecutive, e.id, e.date, e.occasions_id, e.run_head, e.run_size
-  from (select 1) as one left join lateral (${NEWEST_ROW}) as e on true`;
+  from (select 1) as one left join lateral (${NEWEST_ROW_SQL}) as e on true`;
 
 /** Fails with division_by_zero (22012) unless the newest row ($1 id, 0 for none; $2 run head; $3 run size) and $4 consecutive failed logins are as given. */
 const PG_GUARD = {
   name: 'history_append_guard',
   text: `select 1 / (case when
-      coalesce((select id = $1 and run_head = $2 and run_size = $3 from (${NEWEST_ROW}) as newest), $1::int = 0)
+      coalesce((select id = $1 and run_head = $2 and run_size = $3 from (${NEWEST_ROW_SQL}) as newest), $1::int = 0)
       and coalesce((${CONSECUTIVE}), 0) = $4
     then 1 else 0 end)`,
 };
@@ -211,7 +208,7 @@ function appended(plan: AppendPlan, before: LogState, rows: { id: number }[]): {
   let next = 0;
   const ids = plan.keep.map((k) => (k ? written[next++]! : 0));
   const last = plan.events.at(-1)?.row;
-  const newest: Newest = last
+  const newest: RunRow | undefined = last
     ? { id: written.at(-1)!, date: last.date, occasions_id: last.occasions_id, run_head: last.run_head!, run_size: last.run_size! }
     : before.newest;
   return { ids, state: { newest, consecutive: plan.consecutive } };

@@ -6,9 +6,9 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../db/index.ts';
-import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
+import type { EventSink, IndexDefinition } from './generate.ts';
 import { addHourlyCounts, addToCounter, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
-import { lockRuns, newestRow } from './runs.ts';
+import { lockRuns, newestRow, type RunRow } from './runs.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
 export class KyselySink implements EventSink {
@@ -49,7 +49,7 @@ export class KyselySink implements EventSink {
     return Number(row.n);
   }
 
-  async newest(): Promise<NewestRow | undefined> {
+  async newest(): Promise<RunRow | undefined> {
     return newestRow(this.trx);
   }
 

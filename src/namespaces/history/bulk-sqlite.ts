@@ -6,7 +6,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../db/index.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
-import type { EventSink, IndexDefinition, NewestRow } from './generate.ts';
+import type { EventSink, IndexDefinition } from './generate.ts';
+import { NEWEST_ROW_SQL, type RunRow } from './runs.ts';
 
 const EVENT_ROWS = 500;
 
@@ -141,8 +142,8 @@ export class SqliteSink implements EventSink {
     return Number(this.writer.get<{ n: number }>('select count(*) as n from history_events')!.n);
   }
 
-  async newest(): Promise<NewestRow | undefined> {
-    return this.writer.get<NewestRow>('select id, date, occasions_id, run_head, run_size from history_events order by date desc, id desc limit 1');
+  async newest(): Promise<RunRow | undefined> {
+    return this.writer.get<RunRow>(NEWEST_ROW_SQL);
   }
 
   async demote(id: number): Promise<void> {

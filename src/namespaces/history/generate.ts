@@ -17,7 +17,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
 import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns } from './runs.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from './runs.ts';
 import { SqliteSink } from './bulk-sqlite.ts';
 import { KyselySink, PostgresSink } from './bulk-postgres.ts';
 
@@ -46,17 +46,8 @@ export interface IndexDefinition {
   name: string;
   /** The statement that drops it. */
   drop: string;
-  /** The statement that creates it again (CREATE INDEX, or ALTER TABLE … ADD CONSTRAINT). */
+  /** The statement that creates it again. */
   sql: string;
-}
-
-/** The newest row of the log, as far as run maintenance needs it. */
-export interface NewestRow {
-  id: number;
-  date: string;
-  occasions_id: string;
-  run_head: number;
-  run_size: number;
 }
 
 /** Where a generation writes: one implementation per way of bulk writing. */
@@ -67,7 +58,7 @@ export interface EventSink {
   commit(): Promise<void>;
   rollback(): Promise<void>;
   count(): Promise<number>;
-  newest(): Promise<NewestRow | undefined>;
+  newest(): Promise<RunRow | undefined>;
   /** Sets run_head = 0 on a row. */
   demote(id: number): Promise<void>;
   addToCounter(name: string, delta: number): Promise<void>;
@@ -266,7 +257,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
     };
 
     // Deferred indexes: one transaction for everything; the newest row is tracked here.
-    let newest: NewestRow | undefined;
+    let newest: RunRow | undefined;
     let heads = 0;
     const writeInLoad = async (batch: PreparedEvent[]) => {
       if (outOfOrder) presetRunsForRebuild(batch);

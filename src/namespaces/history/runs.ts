@@ -16,13 +16,17 @@ interface Pos {
   id: number;
   date: string;
 }
-interface RunRow extends Pos {
+/** A row as run maintenance needs it (the log's newest row, run heads and their neighbours). */
+export interface RunRow extends Pos {
   occasions_id: string;
   run_head: number;
   run_size: number;
 }
 
 const COLUMNS = ['id', 'date', 'occasions_id', 'run_head', 'run_size'] as const;
+
+/** The newest row of the log, as SQL text for the writers that send their own statements. */
+export const NEWEST_ROW_SQL = `select ${COLUMNS.join(', ')} from history_events order by date desc, id desc limit 1`;
 
 /** `(date, id) <op> (p.date, p.id)`: a row-value comparison both databases serve from the (date, id) index. */
 export function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
@@ -112,7 +116,7 @@ export async function linkIntoRuns(db: Db, x: Pos & { occasions_id: string }): P
 
 /** The newest row of the log, if any. */
 export async function newestRow(db: Db): Promise<RunRow | undefined> {
-  return db.selectFrom('history_events').select(COLUMNS).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return (await sql<RunRow>`${sql.raw(NEWEST_ROW_SQL)}`.execute(db)).rows[0];
 }
 
 /**
