@@ -173,35 +173,29 @@ export class RestPipeline {
       return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
     }
 
-    const messages: Record<string, string> = {};
-    const details: Record<string, unknown> = {};
-    const fail = (name: string, message: string, detail?: { code: string; message: string; data: unknown }) => {
-      if (name in messages) return;
-      messages[name] = message;
-      if (detail) details[name] = detail;
-    };
+    let invalid: InvalidArgs | null = null;
     for (const [name, arg] of plan.args) {
       for (const layer of layers) {
-        if (!(name in layer) || !arg.type) continue;
+        if (!arg.type || !(name in layer)) continue;
         const result = checkValue(layer[name], arg, name);
         if (result.ok) layer[name] = result.value;
-        else fail(name, result.error.message, result.error);
+        else invalid = addInvalid(invalid, name, result.error.message, result.error);
       }
-      if (name in messages) continue;
+      if (invalid && name in invalid.messages) continue;
+      if (!arg.validate && !arg.sanitize) continue;
       const value = lookup(layers, name);
       if (value === undefined) continue;
       const custom = runCustomCallbacks(arg, value, req, name);
       if (custom instanceof RestError) {
-        fail(name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
+        invalid = addInvalid(invalid, name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
       } else if (custom.changed) {
         layers[0]![name] = custom.value; // the sanitised value outranks every layer
       }
     }
-    const invalid = Object.keys(messages);
-    if (invalid.length) {
-      return new RestError('rest_invalid_param', fill(MSG.invalidParams[req.lang], invalid.join(', ')), 400, {
-        params: messages,
-        details: Object.keys(details).length ? details : [],
+    if (invalid) {
+      return new RestError('rest_invalid_param', fill(MSG.invalidParams[req.lang], Object.keys(invalid.messages).join(', ')), 400, {
+        params: invalid.messages,
+        details: Object.keys(invalid.details).length ? invalid.details : [],
       });
     }
     // Final, merged view of the declared args.
@@ -215,7 +209,8 @@ export class RestPipeline {
   /** Permission check and handler (steps 7h–7i), then Allow, `_fields`, `_envelope`. */
   async execute({ req, match, input }: PreparedRequest): Promise<RestOutput> {
     // Each endpoint of the route checked once: for Allow, and the matched one to run it.
-    const permissions = await permissionsOf(match.route, req);
+    const checked = permissionsOf(match.route, req);
+    const permissions = Array.isArray(checked) ? checked : await checked;
     const allow = allowFrom(match.route, permissions);
     let result: RestOutput;
     try {
@@ -257,7 +252,8 @@ export class RestPipeline {
 
   /** `Allow`: the methods of the matched route the caller may use (§2.6). */
   async allowHeader(route: CompiledRoute, req: RestRequest): Promise<Record<string, string>> {
-    return allowFrom(route, await permissionsOf(route, req));
+    const checked = permissionsOf(route, req);
+    return allowFrom(route, Array.isArray(checked) ? checked : await checked);
   }
 
   buildRequest(
@@ -317,6 +313,22 @@ function argPlan(endpoint: EndpointDef): ArgPlan {
   return plan;
 }
 
+/** The invalid args of a request: the first message of each, and the error details where known. */
+interface InvalidArgs {
+  messages: Record<string, string>;
+  details: Record<string, unknown>;
+}
+
+/** Records an invalid arg (its first error only); made on the first, as most requests have none. */
+function addInvalid(invalid: InvalidArgs | null, name: string, message: string, detail?: { code: string; message: string; data: unknown }): InvalidArgs {
+  const found = invalid ?? { messages: {}, details: {} };
+  if (!(name in found.messages)) {
+    found.messages[name] = message;
+    if (detail) found.details[name] = detail;
+  }
+  return found;
+}
+
 /** An endpoint's error, in its own format when it renders errors itself. */
 function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, input: RestInput, headers: Record<string, string> = {}): RestOutput {
   const rendered = endpoint.renderError?.(err, req);
@@ -336,7 +348,10 @@ function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, na
   return { changed: false, value };
 }
 
-export async function checkPermission(permission: Permission, req: RestRequest): Promise<boolean | RestError> {
+type Verdict = PromiseSettledResult<boolean | RestError>;
+
+/** A permission check; a custom check may be asynchronous, and one that throws is a rejected verdict. */
+function checkPermission(permission: Permission, req: RestRequest): boolean | RestError | Promise<boolean | RestError> {
   switch (permission.kind) {
     case 'public':
       return true;
@@ -345,17 +360,26 @@ export async function checkPermission(permission: Permission, req: RestRequest):
     case 'cap':
       return req.user?.can(permission.cap) ?? false;
     case 'custom':
-      return permission.check(req);
+      try {
+        return permission.check(req);
+      } catch (err) {
+        return Promise.reject(err);
+      }
   }
 }
 
-/** The permission check of each endpoint of the route on this request, settled (a check that throws is rejected). */
-function permissionsOf(route: CompiledRoute, req: RestRequest): Promise<PromiseSettledResult<boolean | RestError>[]> {
-  return Promise.allSettled(route.endpoints.map((endpoint) => checkPermission(endpoint.permission, req)));
+/**
+ * The permission check of each endpoint of the route on this request, settled (a check that
+ * throws is rejected); without a promise when no check is asynchronous (the common case).
+ */
+function permissionsOf(route: CompiledRoute, req: RestRequest): Verdict[] | Promise<Verdict[]> {
+  const checks = route.endpoints.map((endpoint) => checkPermission(endpoint.permission, req));
+  if (checks.some((check) => check instanceof Promise)) return Promise.allSettled(checks);
+  return checks.map((value): Verdict => ({ status: 'fulfilled', value: value as boolean | RestError }));
 }
 
 /** `Allow` from the settled checks of permissionsOf: the methods of the endpoints that passed. */
-function allowFrom(route: CompiledRoute, permissions: PromiseSettledResult<boolean | RestError>[]): Record<string, string> {
+function allowFrom(route: CompiledRoute, permissions: Verdict[]): Record<string, string> {
   const allowed: string[] = [];
   route.endpoints.forEach((endpoint, i) => {
     const p = permissions[i]!;

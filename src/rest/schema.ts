@@ -150,7 +150,7 @@ function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailu
 
   const enumValues = schemaList(schema, 'enum');
   if (enumValues && enumValues.length > 0) {
-    const enumError = validateEnum(value, { ...schema, type }, enumValues, name);
+    const enumError = validateEnum(value, type === schema.type ? schema : { ...schema, type }, enumValues, name);
     if (enumError) return enumError;
   }
 
@@ -294,49 +294,56 @@ function duplicateItems(name: string): SchemaFailure {
 
 function validateObject(value: unknown, schema: Schema, name: string): SchemaFailure | null {
   if (!isObjectLike(value)) return invalidType(name, 'object');
-  const entries = toEntries(value);
-  const keys = new Set(entries.map(([key]) => key));
+  const map = asMap(value);
+  const keys = Object.keys(map);
   const properties = schemaMap(schema, 'properties');
 
-  const missing = firstMissingRequired(schema, properties, keys);
+  const missing = firstMissingRequired(schema, properties, map);
   if (missing !== undefined) return failure('rest_property_required', `${missing} is a required property of ${name}.`);
 
-  for (const [key, item] of entries) {
+  for (const key of keys) {
     const propertySchema = propertySchemaFor(key, schema, properties);
     if (propertySchema === 'forbidden') {
       return failure('rest_additional_properties_forbidden', `${key} is not a valid property of Object.`);
     }
     if (propertySchema !== undefined) {
-      const error = validate(item, propertySchema, `${name}[${key}]`);
+      const error = validate(map[key], propertySchema, `${name}[${key}]`);
       if (error) return error;
     }
   }
 
   const minProperties = numberKeyword(schema, 'minProperties');
-  if (minProperties !== undefined && entries.length < minProperties) {
+  if (minProperties !== undefined && keys.length < minProperties) {
     return failure('rest_too_few_properties', `${name} must contain at least ${countNoun(minProperties, 'property', 'properties')}.`);
   }
   const maxProperties = numberKeyword(schema, 'maxProperties');
-  if (maxProperties !== undefined && entries.length > maxProperties) {
+  if (maxProperties !== undefined && keys.length > maxProperties) {
     return failure('rest_too_many_properties', `${name} must contain at most ${countNoun(maxProperties, 'property', 'properties')}.`);
   }
   return null;
 }
 
 /** Draft-4 `required: [...]` on the object wins; otherwise draft-3 `required: true` in properties. */
-function firstMissingRequired(schema: Schema, properties: Record<string, unknown> | undefined, keys: Set<string>): string | undefined {
-  if (Array.isArray(schema.required)) {
-    for (const required of schema.required) {
-      if (!keys.has(String(required))) return String(required);
-    }
-    return undefined;
-  }
-  if (properties) {
-    for (const [key, propertySchema] of Object.entries(properties)) {
-      if (isPlainObject(propertySchema) && propertySchema.required === true && !keys.has(key)) return key;
-    }
+function firstMissingRequired(schema: Schema, properties: Record<string, unknown> | undefined, map: Record<string, unknown>): string | undefined {
+  const required = Array.isArray(schema.required) ? schema.required : properties ? requiredProperties(properties) : [];
+  for (const key of required) {
+    if (!Object.hasOwn(map, String(key))) return String(key);
   }
   return undefined;
+}
+
+/** The draft-3 `required: true` properties, worked out once per properties object (schemas do not change). */
+const requiredByProperties = new WeakMap<Record<string, unknown>, string[]>();
+function requiredProperties(properties: Record<string, unknown>): string[] {
+  let required = requiredByProperties.get(properties);
+  if (!required) {
+    required = Object.keys(properties).filter((key) => {
+      const propertySchema = properties[key];
+      return isPlainObject(propertySchema) && propertySchema.required === true;
+    });
+    requiredByProperties.set(properties, required);
+  }
+  return required;
 }
 
 /**
@@ -666,9 +673,11 @@ function sanitizeArray(value: unknown, schema: Schema, name: string): unknown {
 function sanitizeObject(value: unknown, schema: Schema, name: string): unknown {
   const properties = schemaMap(schema, 'properties');
   const result: Record<string, unknown> = {};
-  for (const [key, item] of isObjectLike(value) ? toEntries(value) : []) {
+  const map = isObjectLike(value) ? asMap(value) : {};
+  for (const key of Object.keys(map)) {
     const propertySchema = propertySchemaFor(key, schema, properties);
     if (propertySchema === 'forbidden') continue;
+    const item = map[key];
     const sanitized = propertySchema === undefined ? item : sanitize(item, propertySchema, `${name}[${key}]`);
     if (sanitized instanceof SchemaFailure) return sanitized;
     setOwn(result, key, sanitized);
@@ -1280,6 +1289,14 @@ function isScalar(value: unknown): value is string | number | boolean {
 }
 
 /** Key/value pairs of a PHP array (list indexes as strings). */
+/**
+ * A list or map read as a map: a list's keys are its indexes as strings, which is what
+ * Object.keys gives for the (never sparse) lists of parsed input. '' and scalars are empty.
+ */
+function asMap(value: unknown): Record<string, unknown> {
+  return isPhpArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 function toEntries(value: unknown): [string, unknown][] {
   if (Array.isArray(value)) return value.map((item, index) => [String(index), item]);
   if (isPlainObject(value)) return Object.keys(value).map((key) => [key, value[key]]);
@@ -1466,7 +1483,8 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+/** Sets an own, enumerable property, also for the key "__proto__". */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // defineProperty, so a "__proto__" key stays an ordinary property; plain assignment for the
   // rest (defineProperty on every key turned the objects into slow dictionaries).
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });

@@ -4,7 +4,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
-import { namespace, route, endpoint, l, PUBLIC, cap, EDITABLE } from '../../src/rest/define.ts';
+import { namespace, route, endpoint, l, PUBLIC, cap, custom, EDITABLE } from '../../src/rest/define.ts';
 import { RestResponse, RestError } from '../../src/rest/types.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
@@ -67,6 +67,18 @@ const testNamespace = namespace('test/v1', [
     }),
   ]),
   route('/boom', [endpoint('POST', { permission: PUBLIC, handler: () => { throw new Error('secret internals'); } })]),
+  // Custom checks, synchronous and asynchronous, beside a plain one on the same route.
+  route('/guarded', [
+    endpoint('GET', { permission: custom('header', async (req) => req.headers['x-test-pass'] === 'yes'), handler: () => ({ guarded: 'get' }) }),
+    endpoint('POST', {
+      permission: custom('teapot or throw', (req) => {
+        if (req.headers['x-test-pass'] === 'throw') throw new Error('secret check internals');
+        return req.headers['x-test-pass'] === 'yes' ? true : new RestError('test_no_tea', 'No tea.', 403);
+      }),
+      handler: () => ({ guarded: 'post' }),
+    }),
+    endpoint('DELETE', { permission: PUBLIC, handler: () => ({ guarded: 'delete' }) }),
+  ]),
   route('/teapot', [endpoint('POST', { permission: PUBLIC, handler: () => { throw new RestError('test_teapot', 'I am a teapot.', 418, { extra: 1 }); } })]),
 ]);
 
@@ -173,6 +185,29 @@ describe('REST pipeline over HTTP', () => {
     assert.equal(ok.headers.location, 'http://localhost:8080/en/cms-json/test/v1/things/3');
     assert.equal(ok.headers['cache-control'], 'no-cache, must-revalidate, max-age=0, no-store, private');
     assert.deepEqual(ok.json(), { id: 3, name: 'abc', count: 1, flag: false });
+  });
+
+  test('custom permissions: async and sync checks, a RestError as the verdict, a throwing check is a 500 without internals', async () => {
+    const url = '/en/cms-json/test/v1/guarded';
+    const denied = await inject({ method: 'GET', url });
+    assert.equal(denied.statusCode, 401);
+    assert.equal(denied.headers.allow, 'DELETE');
+    const passed = await inject({ method: 'GET', url, headers: { 'x-test-pass': 'yes' } });
+    assert.equal(passed.statusCode, 200);
+    assert.deepEqual(passed.json(), { guarded: 'get' });
+    assert.equal(passed.headers.allow, 'GET, POST, DELETE');
+    const refused = await inject({ method: 'POST', url });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'test_no_tea');
+    const thrown = await inject({ method: 'POST', url, headers: { 'x-test-pass': 'throw' } });
+    assert.equal(thrown.statusCode, 500);
+    assert.equal(thrown.json().code, 'internal_server_error');
+    assert.doesNotMatch(thrown.body, /secret check internals/);
+    // The throwing check only removes its own method from Allow.
+    assert.equal(thrown.headers.allow, 'DELETE');
+    const open = await inject({ method: 'DELETE', url, headers: { 'x-test-pass': 'throw' } });
+    assert.equal(open.statusCode, 200);
+    assert.equal(open.headers.allow, 'DELETE');
   });
 
   test('parameter layers: JSON > form > query > defaults, with coercion', async () => {

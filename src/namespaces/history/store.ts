@@ -6,6 +6,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/index.ts';
 import type { Database, HistoryEventsTable } from '../../db/schema.ts';
+import { setOwn } from '../../rest/schema.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
 import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
@@ -28,7 +29,10 @@ export interface PreparedEvent {
  * object: the order the context is read back in anyway.)
  */
 export function contextJson(context: Map<string, string | null>): string {
-  return JSON.stringify(Object.fromEntries(context));
+  // The object Object.fromEntries would build, without its intermediate entries (half the time).
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of context) setOwn(object, key, value);
+  return JSON.stringify(object);
 }
 
 /** The stored context read back. */
