@@ -73,6 +73,27 @@ for (const target of dbTargets()) {
     });
     after(() => t.close());
 
+    test('text that array literals and JSON escape is stored as given, also in a group of writes', async () => {
+      const admin = await fixtureUser(t.app, 'escaper', 'administrator');
+      const odd = ['say "hi"', 'back\\slash\\', 'a,b', '{braces}', 'NULL', '', 'line\nbreak', 'tab\there', 'emoji 🦔', "quote ' and \\\""];
+      // Logged together, so that the activity log writes them as one group (one array per column).
+      const ids = await Promise.all(odd.map((text) => t.app.activity.log(
+        { logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info', context: { message: text, note: text } },
+        { user: admin, ip: '192.0.2.7', rest: true },
+      )));
+      const rows = await loadRows(t.app, ids);
+      const contexts = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).where('event_id', 'in', ids).execute();
+      const byId = new Map(contexts.map((c) => [c.event_id, JSON.parse(c.context) as Record<string, string>]));
+      odd.forEach((text, i) => {
+        const row = rows.find((r) => r.id === ids[i])!;
+        assert.equal(row.logger, 'CustomEntryLogger');
+        assert.equal(byId.get(ids[i]!)!.message, text);
+        assert.equal(byId.get(ids[i]!)!.note, text);
+      });
+      const stored = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).where('id', 'in', ids).execute();
+      odd.forEach((text, i) => assert.ok(stored.find((r) => r.id === ids[i])!.search_text.includes(text.toLowerCase()), text));
+    });
+
     test('event row and context: user, initiator, IP, REST flag, message key', async () => {
       const admin = await fixtureUser(t.app, 'writer', 'administrator');
       const id = await t.app.activity.log(

@@ -15,8 +15,8 @@ import type { AppServices } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
-  addToCounter, columnValue, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
-  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, prepareEvent,
+  addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
+  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgEventColumns, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
 import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, NEWEST_ROW_SQL, newestRow, PG_RUNS_LOCK, setAppendRuns, type RunRow } from './runs.ts';
@@ -181,17 +181,17 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
   count(COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
   count(COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
   let demote = 0;
-  const columns: unknown[][] = EVENT_COLUMNS.map(() => []);
   if (events.length) {
     const { demoteNewest, headsDelta } = setAppendRuns(newest, events);
     if (demoteNewest) demote = newest!.id;
     count(COUNTER_RUN_HEADS, headsDelta);
     count(COUNTER_TOTAL, events.length);
-    for (const e of events) EVENT_COLUMNS.forEach((c, i) => columns[i]!.push(columnValue(e.row, c)));
   }
-  const contexts = events.map((e) => e.context);
   const hourly = hourlyCounts(events);
-  const values = [...columns, contexts, demote, counterNames, counterDeltas, hourly.hours, hourly.loggers, hourly.keys, hourly.counts];
+  const values = [
+    ...pgEventColumns(events), pgArray(events.map((e) => e.context)), demote, pgArray(counterNames), pgArray(counterDeltas),
+    pgArray(hourly.hours), pgArray(hourly.loggers), pgArray(hourly.keys), pgArray(hourly.counts),
+  ];
   return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
 }
 

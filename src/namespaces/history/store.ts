@@ -285,7 +285,7 @@ const PG_ADD_HOURLY = pgAddHourly(1);
 export async function addHourlyCounts(db: Db, c: HourlyCounts): Promise<void> {
   if (!c.counts.length) return;
   if (isPostgres(db)) {
-    await db.executeQuery(CompiledQuery.raw(PG_ADD_HOURLY, [c.hours, c.loggers, c.keys, c.counts]));
+    await db.executeQuery(CompiledQuery.raw(PG_ADD_HOURLY, [pgArray(c.hours), pgArray(c.loggers), pgArray(c.keys), pgArray(c.counts)]));
     return;
   }
   for (let i = 0; i < c.counts.length; i++) await db.executeQuery(CompiledQuery.raw(SQLITE_ADD_HOURLY, [c.hours[i], c.loggers[i], c.keys[i], c.counts[i]]));
@@ -298,15 +298,41 @@ export async function insertEvents(db: Db, events: PreparedEvent[]): Promise<num
   return ids;
 }
 
+/**
+ * A PostgreSQL array literal of text or integer values, as pg writes an array parameter (every
+ * element quoted, NULL for null) but without its per-element conversions, which cost about as
+ * much as preparing the events on the append path.
+ */
+export function pgArray(values: readonly unknown[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (i > 0) out += ',';
+    if (value === null || value === undefined) {
+      out += 'NULL';
+      continue;
+    }
+    const text = String(value);
+    out += NEEDS_ARRAY_ESCAPE.test(text) ? `"${text.replace(NEEDS_ARRAY_ESCAPE_ALL, '\\$&')}"` : `"${text}"`;
+  }
+  return out + '}';
+}
+const NEEDS_ARRAY_ESCAPE = /["\\]/;
+const NEEDS_ARRAY_ESCAPE_ALL = /["\\]/g;
+
+/** The events as one array literal per column of EVENT_COLUMNS: the parameters of PG_INSERT_EVENTS. */
+export function pgEventColumns(events: readonly PreparedEvent[]): string[] {
+  return EVENT_COLUMNS.map((c) => pgArray(events.map((e) => columnValue(e.row, c))));
+}
+
 async function insertRowsPg(db: Db, events: PreparedEvent[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < events.length; i += PG_ROWS) {
     const chunk = events.slice(i, i + PG_ROWS);
-    const columns = EVENT_COLUMNS.map((c) => chunk.map((e) => columnValue(e.row, c)));
-    const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, columns));
+    const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(PG_INSERT_EVENTS, pgEventColumns(chunk)));
     // Ids come from the sequence in insertion order.
     const chunkIds = rows.map((r) => Number(r.id)).sort((x, y) => x - y);
-    await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, [chunkIds, chunk.map((e) => e.context)]));
+    await db.executeQuery(CompiledQuery.raw(PG_INSERT_CONTEXTS, [pgArray(chunkIds), pgArray(chunk.map((e) => e.context))]));
     ids.push(...chunkIds);
   }
   return ids;
