@@ -304,8 +304,11 @@ export function createActivityLog(app: AppServices): ActivityLog {
   let untaken = false;
   let scheduled = false;
 
-  /** Writes the next group and settles its callers; one bad event must not fail the others. */
-  async function writeAndSettle(): Promise<void> {
+  /**
+   * Writes the next group and settles its callers; one bad event must not fail the others.
+   * `release` lets the next group begin.
+   */
+  async function writeAndSettle(release: (now: boolean) => void): Promise<void> {
     let group: Pending[] | null = null;
     const take = () => {
       untaken = false;
@@ -321,7 +324,16 @@ export function createActivityLog(app: AppServices): ActivityLog {
       const { ids, state, shared } = await writeGroupAnyhow(app, take, assumed);
       if (shared) sharedUntil = Date.now() + SHARED_FOR_MS;
       if (inFlight === 1) known = state;
-      group!.forEach((p, i) => p.resolve(ids[i]));
+      const written = group!;
+      if (pipelinePool) {
+        // PostgreSQL: the next group (what arrived during this write) is sent before this one's
+        // callers go on to answer their requests, so that PostgreSQL writes it meanwhile
+        // instead of waiting for the server's event loop.
+        release(true);
+        setImmediate(() => written.forEach((p, i) => p.resolve(ids[i])));
+        return;
+      }
+      written.forEach((p, i) => p.resolve(ids[i]));
     } catch (err) {
       // Failed before taking (no connection): fail what is waiting rather than retry in a loop.
       const failed: Pending[] = group ?? take();
@@ -346,10 +358,15 @@ export function createActivityLog(app: AppServices): ActivityLog {
     if (inFlight >= maxInFlight || untaken || !queue.length) return;
     inFlight++;
     untaken = true;
-    void writeAndSettle().finally(() => {
+    let released = false;
+    const release = (now: boolean) => {
+      if (released) return;
+      released = true;
       inFlight--;
-      schedule();
-    });
+      if (now) pump();
+      else schedule();
+    };
+    void writeAndSettle(release).finally(() => release(false));
   }
 
   /**
