@@ -209,8 +209,7 @@ export class RestPipeline {
   /** Permission check and handler (steps 7h–7i), then Allow, `_fields`, `_envelope`. */
   async execute({ req, match, input }: PreparedRequest): Promise<RestOutput> {
     // Each endpoint of the route checked once: for Allow, and the matched one to run it.
-    const checked = permissionsOf(match.route, req);
-    const permissions = Array.isArray(checked) ? checked : await checked;
+    const permissions = await permissionsOf(match.route, req);
     const allow = allowFrom(match.route, permissions);
     let result: RestOutput;
     try {
@@ -252,8 +251,7 @@ export class RestPipeline {
 
   /** `Allow`: the methods of the matched route the caller may use (§2.6). */
   async allowHeader(route: CompiledRoute, req: RestRequest): Promise<Record<string, string>> {
-    const checked = permissionsOf(route, req);
-    return allowFrom(route, Array.isArray(checked) ? checked : await checked);
+    return allowFrom(route, await permissionsOf(route, req));
   }
 
   buildRequest(
