@@ -73,6 +73,19 @@ for (const target of dbTargets()) {
     });
     after(() => t.close());
 
+    test('_date, _initiator and _occasionsID steer the write and are not stored in the context', async () => {
+      const id = await t.app.activity.log(
+        { logger: 'SimpleLogger', messageKey: 'steered', context: { _date: '2025-01-02 03:04:05', _initiator: 'cms_cli', _occasionsID: 'k1', keep: 'x' } },
+        { user: null, ip: '' },
+      );
+      const row = await t.app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.date, '2025-01-02 03:04:05');
+      assert.equal(row.initiator, 'cms_cli');
+      assert.equal(row.occasions_id, md5('{"_occasionsID":"k1","_loggerSlug":"SimpleLogger"}'));
+      const { context } = await t.app.db.selectFrom('history_event_contexts').select('context').where('event_id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(context), { keep: 'x', _message_key: 'steered' });
+    });
+
     test('text that array literals and JSON escape is stored as given, also in a group of writes', async () => {
       const admin = await fixtureUser(t.app, 'escaper', 'administrator');
       const odd = ['say "hi"', 'back\\slash\\', 'a,b', '{braces}', 'NULL', '', 'line\nbreak', 'tab\there', 'emoji 🦔', "quote ' and \\\""];

@@ -117,21 +117,22 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   const messageKey = entry.messageKey || null;
   // An unknown logger or key is still recorded: its template is the key itself (rendered raw).
   const template = (messageKey && def?.messages[messageKey]?.en) ?? messageKey ?? '';
-  const given: Record<string, unknown> = { ...(entry.context ?? {}) };
+  const source = entry.context ?? {};
 
   let date = entry.date ?? now;
-  if (typeof given._date === 'string' && isStrictUtcDate(given._date)) date = given._date;
-  delete given._date;
+  if (typeof source._date === 'string' && isStrictUtcDate(source._date)) date = source._date;
   let initiator: Initiator | undefined = origin.initiator;
-  if (typeof given._initiator === 'string' && (INITIATORS as string[]).includes(given._initiator)) initiator ??= given._initiator as Initiator;
-  delete given._initiator;
+  if (typeof source._initiator === 'string' && (INITIATORS as string[]).includes(source._initiator)) initiator ??= source._initiator as Initiator;
+  // The caller's context without the keys that only steer the write (copied, not deleted from:
+  // deleting turns an object into a slow dictionary).
+  const given: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) if (key !== '_date' && key !== '_initiator') setOwn(given, key, source[key]);
 
   const occasionsId = occasionsIdOf(entry.logger, level, template, given, messageKey);
-  delete given._occasionsID;
 
   // A key set twice keeps its first place and its last value.
   const map = new Map<string, string | null>();
-  for (const key of Object.keys(given)) map.set(key, contextText(given[key]));
+  for (const key of Object.keys(given)) if (key !== '_occasionsID') map.set(key, contextText(given[key]));
   if (messageKey !== null) map.set('_message_key', messageKey);
   const user = origin.user;
   if (user) {
