@@ -389,6 +389,21 @@ describe('REST pipeline over HTTP', () => {
       assert.equal(empty.statusCode, 400);
     });
 
+    test('an item body or header of the wrong type is refused whole, named by its path in requests', async () => {
+      const batch = (requests: unknown[]) => inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests } });
+      const scalarBody = await batch([{ path: '/test/v1/appends', body: { n: 1 } }, { path: '/test/v1/appends', body: 5 }]);
+      assert.equal(scalarBody.statusCode, 400);
+      assert.equal(scalarBody.json().data.params.requests, 'requests[1][body] is not of type object.');
+      // A scalar header value is a one-item list (the reference's array check); a map is neither.
+      const badHeader = await batch([{ path: '/test/v1/appends', body: { n: 1 }, headers: { 'X-A': { nested: 1 } } }]);
+      assert.equal(badHeader.statusCode, 400);
+      assert.equal(badHeader.json().data.params.requests, 'requests[0][headers][X-A] is not of type string,array.');
+      // A list where an object belongs passes as one (the reference's object check), keyed by index.
+      const listBody = await batch([{ method: 'DELETE', path: '/test/v1/things/3', body: ['x'] }]);
+      assert.equal(listBody.statusCode, 207);
+      assert.equal(listBody.json().responses[0].status, 401);
+    });
+
     test('consecutive items on a concurrentInBatch endpoint start together, in order; responses keep item order', async () => {
       appendsStarted.length = 0;
       calls.length = 0;
