@@ -6,7 +6,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser } from './fixture.ts';
 import { phpJsonEncode } from '../../src/namespaces/history/php-json.ts';
 import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/ip.ts';
-import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/store.ts';
+import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/history/store.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
 import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
 import { searchOptions } from '../../src/namespaces/history/overview.ts';
@@ -86,25 +86,33 @@ for (const target of dbTargets()) {
       assert.deepEqual(JSON.parse(context), { keep: 'x', _message_key: 'steered' });
     });
 
-    test('text that array literals and JSON escape is stored as given, also in a group of writes', async () => {
+    test('text that array literals and JSON escape is stored as given, in a group of writes and back-dated', async () => {
       const admin = await fixtureUser(t.app, 'escaper', 'administrator');
-      const odd = ['say "hi"', 'back\\slash\\', 'a,b', '{braces}', 'NULL', '', 'line\nbreak', 'tab\there', 'emoji 🦔', "quote ' and \\\""];
-      // Logged together, so that the activity log writes them as one group (one array per column).
-      const ids = await Promise.all(odd.map((text) => t.app.activity.log(
-        { logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info', context: { message: text, note: text } },
-        { user: admin, ip: '192.0.2.7', rest: true },
-      )));
-      const rows = await loadRows(t.app, ids);
-      const contexts = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).where('event_id', 'in', ids).execute();
-      const byId = new Map(contexts.map((c) => [c.event_id, JSON.parse(c.context) as Record<string, string>]));
-      odd.forEach((text, i) => {
-        const row = rows.find((r) => r.id === ids[i])!;
-        assert.equal(row.logger, 'CustomEntryLogger');
-        assert.equal(byId.get(ids[i]!)!.message, text);
-        assert.equal(byId.get(ids[i]!)!.note, text);
+      const odd = ['say "hi"', 'back\\slash\\', 'a,b', '{braces}', 'NULL', '', 'line\nbreak', 'tab\there', 'emoji 🦔', "quote ' and \\\"", 'nul \u0000 and lone \ud800', '[1, {"a": 2}]'];
+      const origin = { user: admin, ip: '192.0.2.7', rest: true };
+      const entry = (text: string, date?: string) => ({
+        logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info' as const, context: { message: text, note: text, ...(date ? { _date: date } : {}) },
       });
-      const stored = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).where('id', 'in', ids).execute();
-      odd.forEach((text, i) => assert.ok(stored.find((r) => r.id === ids[i])!.search_text.includes(text.toLowerCase()), text));
+      // Logged together, so that the activity log writes them as one group (one parameter per
+      // column); then once more dated before everything, so that they are linked in one by one.
+      const grouped = await Promise.all(odd.map((text) => t.app.activity.log(entry(text), origin)));
+      const backDated = await Promise.all(odd.map((text) => t.app.activity.log(entry(text, '2001-02-03 04:05:06'), origin)));
+      for (const ids of [grouped, backDated]) {
+        const rows = await loadRows(t.app, ids);
+        const contexts = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).where('event_id', 'in', ids).execute();
+        const byId = new Map(contexts.map((c) => [c.event_id, c.context]));
+        odd.forEach((text, i) => {
+          const row = rows.find((r) => r.id === ids[i])!;
+          assert.equal(row.logger, 'CustomEntryLogger');
+          // The very text the write prepared: same keys, order and escapes.
+          assert.equal(byId.get(ids[i]!), prepareEvent(entry(text), origin).context, text);
+          assert.equal((JSON.parse(byId.get(ids[i]!)!) as Record<string, string>).note, text);
+        });
+        const stored = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).where('id', 'in', ids).execute();
+        // NUL and the unpaired surrogate are searchable as U+FFFD (PostgreSQL refuses NUL in text).
+        odd.forEach((text, i) => assert.ok(stored.find((r) => r.id === ids[i])!.search_text.includes(storableText(text.toLowerCase())), text));
+      }
+      assert.equal(storableText('a\u0000b\ud800c\ud83e\udd94'), 'a\ufffdb\ufffdc🦔');
     });
 
     test('event row and context: user, initiator, IP, REST flag, message key', async () => {

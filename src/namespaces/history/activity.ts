@@ -16,7 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
   addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
-  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgEventColumns, prepareEvent,
+  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns, prepareEvent,
   readCounter, type PreparedEvent,
 } from './store.ts';
 import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, NEWEST_ROW_SQL, newestRow, PG_RUNS_LOCK, setAppendRuns, type RunRow } from './runs.ts';
@@ -146,7 +146,7 @@ const PG_WRITE = {
     select id, row_number() over (order by id) as n from ev
   ), ctx as (
     insert into history_event_contexts (event_id, context)
-    select pos.id, c.context from unnest($${E + 1}::text[]) with ordinality as c(context, n) join pos on pos.n = c.n
+    select pos.id, c.context from ${pgContextRows(E + 1)} join pos on pos.n = c.n
   ), demote as (
     update history_events set run_head = 0 where id = $${E + 2}::int
   ), counters as (
@@ -189,7 +189,7 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
   }
   const hourly = hourlyCounts(events);
   const values = [
-    ...pgEventColumns(events), pgArray(events.map((e) => e.context)), demote, pgArray(counterNames), pgArray(counterDeltas),
+    ...pgEventColumns(events), pgContexts(events), demote, pgArray(counterNames), pgArray(counterDeltas),
     pgArray(hourly.hours), pgArray(hourly.loggers), pgArray(hourly.keys), pgArray(hourly.counts),
   ];
   return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
