@@ -72,7 +72,7 @@ const en = {
   unknownAction: 'Please choose whether to approve or reject the connection.',
   notFound: 'Application password not found.',
   rejected: 'You did not approve the connection; no application password was created.',
-  timesUtc: 'Times are in UTC.',
+  timesIn: 'times in {zone}',
   // errors
   csrfTitle: 'Security check failed',
   csrfText: 'The form has expired or was not sent from this site. Go back, reload the page and try again. If this keeps happening, make sure your browser accepts cookies from this site.',
@@ -146,7 +146,7 @@ const de: Strings = {
   unknownAction: 'Bitte wähle, ob du der Verbindung zustimmst oder sie ablehnst.',
   notFound: 'Anwendungspasswort nicht gefunden.',
   rejected: 'Du hast der Verbindung nicht zugestimmt; es wurde kein Anwendungspasswort erstellt.',
-  timesUtc: 'Zeiten in UTC.',
+  timesIn: 'Zeiten in {zone}',
   csrfTitle: 'Sicherheitsprüfung fehlgeschlagen',
   csrfText: 'Das Formular ist abgelaufen oder wurde nicht von dieser Website gesendet. Geh zurück, lade die Seite neu und versuche es erneut. Wenn das wiederholt passiert, prüfe, ob dein Browser Cookies dieser Website annimmt.',
   errorTitle: 'Fehler',

@@ -22,6 +22,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
+import { isValidTimeZone, utcToZone } from '../site/time.ts';
 import { chooseLang, fmt, segments, STRINGS, type Strings } from './i18n.ts';
 import { render } from './render.ts';
 import {
@@ -409,12 +410,16 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
 
   async function showPasswords(ctx: Ctx, status: number, notices: { kind: string; text: string }[]): Promise<FastifyReply> {
     const t = ctx.t;
+    // In the site's time zone, as the rest of the site shows times.
+    const configured = String(app.options.get('timezone_string') ?? '');
+    const zone = configured && isValidTimeZone(configured) ? configured : 'UTC';
+    const local = (iso: string) => utcToZone(iso.replace('T', ' '), zone);
     const items = (await listAppPasswords(app, ctx.session!.user.id)).map((i) => ({
       uuid: i.uuid,
       name: i.name,
       appId: i.app_id || t.none,
-      created: i.created.replace('T', ' '),
-      lastUsed: i.last_used ? i.last_used.replace('T', ' ') : t.never,
+      created: local(i.created),
+      lastUsed: i.last_used ? local(i.last_used) : t.never,
       lastIp: i.last_ip ?? t.none,
       revokeLabel: fmt(t.revokeLabel, { name: i.name }),
     }));
@@ -422,6 +427,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       ...(await layout(ctx, t.passwordsTitle, { path: PATHS.passwords }, true)),
       notices,
       items,
+      timesIn: fmt(t.timesIn, { zone }),
       formAction: pageUrl(site, PATHS.passwords, { lang: ctx.lang }),
     });
     return sendHtml(ctx, status, html);

@@ -309,17 +309,30 @@ for (const target of dbTargets()) {
       await createAppPassword(t.app, aliceId, { name: 'Fresh' });
       await createAppPassword(t.app, bobId, { name: 'Bobs secret app' });
       assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', used.password)), 200);
-      const res = await c.get(LIST);
-      assert.doesNotMatch(res.body, /Bobs secret app/);
+      assert.doesNotMatch((await c.get(LIST)).body, /Bobs secret app/);
+      // Times in the site's time zone (Kathmandu: UTC+05:45, so no whole-hour shift passes by chance).
+      const zoneBefore = t.app.options.get('timezone_string');
+      await t.app.options.set('timezone_string', 'Asia/Kathmandu');
+      let res: Awaited<ReturnType<typeof c.get>>;
+      try {
+        res = await c.get(LIST);
+      } finally {
+        await t.app.options.set('timezone_string', zoneBefore);
+      }
       assert.match(res.body, /<th scope="col">Last IP<\/th>/);
       assert.match(res.body, /<td data-label="Name">Used one &amp; &quot;quoted&quot;<\/td>/);
       assert.match(res.body, new RegExp(`<td data-label="App ID"><span class="url">${APP_ID}</span></td>`));
-      assert.match(res.body, /<td data-label="Created" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>/);
+      const [stored] = (await listAppPasswords(t.app, aliceId)).filter((p) => p.uuid === used.uuid);
+      const shifted = (iso: string) => new Date(Date.parse(`${iso}Z`) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+      assert.match(res.body, /\(times in Asia\/Kathmandu\)/);
+      assert.ok(res.body.includes(`<td data-label="Created" class="nowrap">${shifted(stored!.created)}</td>`), shifted(stored!.created));
+      assert.ok(res.body.includes(`<td data-label="Last Used" class="nowrap">${shifted(stored!.last_used!)}</td>`));
       assert.match(res.body, /<td data-label="Last Used" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>\s*<td data-label="Last IP" class="nowrap">127\.0\.0\.1<\/td>/);
       assert.match(res.body, /<td data-label="Name">Fresh<\/td>[\s\S]*?<td data-label="Last Used" class="nowrap">Never<\/td>/);
       assert.match(res.body, /aria-label="Revoke “Fresh”"/);
       const de = await c.get(`${LIST}?lang=de`);
       assert.match(de.body, /<th scope="col">Zuletzt verwendet<\/th>/);
+      assert.match(de.body, /\(Zeiten in Europe\/Berlin\)/);
     });
 
     test('revoke: POST with CSRF; without → 403; someone else’s → 404', async () => {
