@@ -509,9 +509,10 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       const batchRow = roundsRow(db, batch.name, rounds[1]!, peaks[1]!);
       batchRow.target = '≥ 5 × single events/s (median of per-round ratios)';
       batchRow.met = ratio >= 5 && batchRow.errors === 0 && batchRow.non2xx === 0 && batchRow.rssMb <= RSS_LIMIT_MB;
-      batchRow.note = `${(batchRow.rps * 25).toLocaleString('en')} events/s, ${ratio.toFixed(1)} × single (rounds: ${ratios.map((x) => x.toFixed(1)).join(', ')})`;
+      // Two decimals: near the target, one would print 5.0 for a missed 4.98.
+      batchRow.note = `${(batchRow.rps * 25).toLocaleString('en')} events/s, ${ratio.toFixed(2)} × single (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})`;
       addRow(batchRow);
-      keyRatios.push(`${db}: a 25-item batch creates ${ratio.toFixed(1)} × the events/s of single requests (median of ${ROUNDS} interleaved rounds; ${(batchRow.rps * 25).toLocaleString('en')} vs ${singleRow.rps.toLocaleString('en')} events/s on average; target ≥ 5 ×, single ≥ 2,000/s).`);
+      keyRatios.push(`${db}: a 25-item batch creates ${ratio.toFixed(2)} × the events/s of single requests (median of ${ROUNDS} interleaved rounds; ${(batchRow.rps * 25).toLocaleString('en')} vs ${singleRow.rps.toLocaleString('en')} events/s on average; target ≥ 5 ×, single ≥ 2,000/s).`);
     }
 
     // Other namespaces.
