@@ -86,7 +86,7 @@ for (const target of dbTargets()) {
       assert.deepEqual(JSON.parse(context), { keep: 'x', _message_key: 'steered' });
     });
 
-    test('text that array literals and JSON escape is stored as given, in a group of writes and back-dated', async () => {
+    test('text that array literals and JSON escape is stored as given (NUL and lone surrogates as U+FFFD), grouped and back-dated; filters read such contexts', async () => {
       const admin = await fixtureUser(t.app, 'escaper', 'administrator');
       const odd = ['say "hi"', 'back\\slash\\', 'a,b', '{braces}', 'NULL', '', 'line\nbreak', 'tab\there', 'emoji 🦔', "quote ' and \\\"", 'nul \u0000 and lone \ud800', '[1, {"a": 2}]'];
       const origin = { user: admin, ip: '192.0.2.7', rest: true };
@@ -106,13 +106,26 @@ for (const target of dbTargets()) {
           assert.equal(row.logger, 'CustomEntryLogger');
           // The very text the write prepared: same keys, order and escapes.
           assert.equal(byId.get(ids[i]!), prepareEvent(entry(text), origin).context, text);
-          assert.equal((JSON.parse(byId.get(ids[i]!)!) as Record<string, string>).note, text);
+          assert.equal((JSON.parse(byId.get(ids[i]!)!) as Record<string, string>).note, storableText(text));
         });
         const stored = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).where('id', 'in', ids).execute();
         // NUL and the unpaired surrogate are searchable as U+FFFD (PostgreSQL refuses NUL in text).
         odd.forEach((text, i) => assert.ok(stored.find((r) => r.id === ids[i])!.search_text.includes(storableText(text.toLowerCase())), text));
       }
       assert.equal(storableText('a\u0000b\ud800c\ud83e\udd94'), 'a\ufffdb\ufffdc🦔');
+      // PostgreSQL's JSON functions refuse \u0000 and lone surrogates: the context holds U+FFFD
+      // instead, so that filters reading every context keep working past such an event.
+      const odd2 = await t.app.activity.log(
+        { logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info', context: { message: 'odd', note: 'n\u0000l \ud800', 'k\u0000ey': 'v' } },
+        origin,
+      );
+      const viewer = { user: admin, lang: 'en' as const };
+      const byContext = await listEvents(t.app, { context_filters: { note: 'n\ufffdl \ufffd' }, ungrouped: true }, viewer);
+      assert.deepEqual(byContext.items.map((e) => e.id), [odd2]);
+      const byKey = await listEvents(t.app, { context_filters: { 'k\ufffdey': 'v' }, ungrouped: true }, viewer);
+      assert.deepEqual(byKey.items.map((e) => e.id), [odd2]);
+      const byMetadata = await listEvents(t.app, { metadata_search: 'n\ufffdl', ungrouped: true }, viewer);
+      assert.deepEqual(byMetadata.items.map((e) => e.id), [odd2]);
     });
 
     test('event row and context: user, initiator, IP, REST flag, message key', async () => {

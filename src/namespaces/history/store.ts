@@ -55,10 +55,20 @@ export function contextPairs(dialect: DialectName, column: string): RawBuilder<{
   return dialect === 'postgres' ? sql`json_each_text(${sql.ref(column)}::json)` : sql`json_each(${sql.ref(column)})`;
 }
 
-/** Context values are stored as text: strings as is, other values JSON-encoded. */
+/**
+ * Text both databases store as given: NUL (which PostgreSQL refuses in text, failing the whole
+ * group) and unpaired surrogates (which UTF-8 cannot hold) become U+FFFD. Context keys and values
+ * too: escaped in the context's JSON they would be stored, but PostgreSQL's JSON functions
+ * (context_filters, metadata_search) refuse to turn `\u0000` or a lone surrogate back into text.
+ */
+export function storableText(text: string): string {
+  return (text.includes('\0') ? text.replaceAll('\0', '\ufffd') : text).toWellFormed();
+}
+
+/** Context values are stored as text: strings as given (see storableText), other values JSON-encoded. */
 export function contextText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return storableText(value);
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? '1' : '0';
   return JSON.stringify(value);
@@ -132,7 +142,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
 
   // A key set twice keeps its first place and its last value.
   const map = new Map<string, string | null>();
-  for (const key of Object.keys(given)) if (key !== '_occasionsID') map.set(key, contextText(given[key]));
+  for (const key of Object.keys(given)) if (key !== '_occasionsID') map.set(storableText(key), contextText(given[key]));
   if (messageKey !== null) map.set('_message_key', messageKey);
   const user = origin.user;
   if (user) {
@@ -174,15 +184,6 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
     },
     context: contextJson(map),
   };
-}
-
-/**
- * Text both databases store as given: NUL (which PostgreSQL refuses in text, failing the whole
- * group) and unpaired surrogates (which UTF-8 cannot hold) become U+FFFD. The context keeps them,
- * escaped in its JSON.
- */
-export function storableText(text: string): string {
-  return (text.includes('\0') ? text.replaceAll('\0', '\ufffd') : text).toWellFormed();
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
