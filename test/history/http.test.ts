@@ -144,6 +144,19 @@ for (const target of dbTargets()) {
       assert.deepEqual(bySearch.body.map((e: { context: Record<string, string> }) => e.context.message), [needle]);
     });
 
+    test('an event whose text holds an unpaired surrogate keeps context_filters and metadata_search working', async () => {
+      // Stored as U+FFFD: escaped in the context's JSON, PostgreSQL's JSON functions refused it and every such query failed.
+      const tag = crypto.randomUUID();
+      assert.equal((await call('POST', '/events', 'administrator', { message: `lone \ud800 ${tag}`, note: 'n' })).status, 201);
+      const byContext = await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(`lone \ufffd ${tag}`)}`, 'administrator');
+      assert.equal(byContext.status, 200);
+      assert.deepEqual(byContext.body.map((e: { context: Record<string, string> }) => e.context.message), [`lone \ufffd ${tag}`]);
+      const bySearch = await call('GET', `/events?ungrouped=1&metadata_search=${encodeURIComponent(tag)}`, 'administrator');
+      assert.equal(bySearch.status, 200);
+      assert.equal(bySearch.body.length, 1);
+      assert.equal((await call('GET', '/events?ungrouped=1&context_filters[note]=n', 'administrator')).status, 200);
+    });
+
     test('has-updates needs since_id', async () => {
       const r = await call('GET', '/events/has-updates', 'administrator');
       assert.equal(r.status, 400);
