@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../db/schema.ts';
-import { utcNow } from './time.ts';
+import { isValidTimeZone, utcNow } from './time.ts';
 
 export interface SiteOptionValues {
   blogname: string;
@@ -95,6 +95,12 @@ export class SiteOptions {
 
   get<K extends keyof SiteOptionValues>(name: K): SiteOptionValues[K] {
     return (this.values.has(name as string) ? this.values.get(name as string) : DEFAULT_OPTIONS[name]) as SiteOptionValues[K];
+  }
+
+  /** The site's time zone: `timezone_string` when it names an IANA zone, else UTC. */
+  timeZone(): string {
+    const zone = this.get('timezone_string');
+    return typeof zone === 'string' && zone && isValidTimeZone(zone) ? zone : 'UTC';
   }
 
   /** Whether the option has been stored (as opposed to falling back to its default). */

@@ -22,7 +22,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
-import { isValidTimeZone, utcToZone } from '../site/time.ts';
+import { utcToZone } from '../site/time.ts';
 import { chooseLang, fmt, segments, STRINGS, type Strings } from './i18n.ts';
 import { render } from './render.ts';
 import {
@@ -411,8 +411,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
   async function showPasswords(ctx: Ctx, status: number, notices: { kind: string; text: string }[]): Promise<FastifyReply> {
     const t = ctx.t;
     // In the site's time zone, as the rest of the site shows times.
-    const configured = String(app.options.get('timezone_string') ?? '');
-    const zone = configured && isValidTimeZone(configured) ? configured : 'UTC';
+    const zone = app.options.timeZone();
     const local = (iso: string) => utcToZone(iso.replace('T', ' '), zone);
     const items = (await listAppPasswords(app, ctx.session!.user.id)).map((i) => ({
       uuid: i.uuid,

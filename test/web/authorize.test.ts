@@ -314,8 +314,12 @@ for (const target of dbTargets()) {
       const zoneBefore = t.app.options.get('timezone_string');
       await t.app.options.set('timezone_string', 'Asia/Kathmandu');
       let res: Awaited<ReturnType<typeof c.get>>;
+      let unknownZone: Awaited<ReturnType<typeof c.get>>;
       try {
         res = await c.get(LIST);
+        // A zone the option cannot name: UTC, as the rest of the site falls back.
+        await t.app.options.set('timezone_string', 'Not/A_Zone');
+        unknownZone = await c.get(LIST);
       } finally {
         await t.app.options.set('timezone_string', zoneBefore);
       }
@@ -325,6 +329,8 @@ for (const target of dbTargets()) {
       const [stored] = (await listAppPasswords(t.app, aliceId)).filter((p) => p.uuid === used.uuid);
       const shifted = (iso: string) => new Date(Date.parse(`${iso}Z`) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
       assert.match(res.body, /\(times in Asia\/Kathmandu\)/);
+      assert.equal(unknownZone.status, 200);
+      assert.match(unknownZone.body, /\(times in UTC\)/);
       assert.ok(res.body.includes(`<td data-label="Created" class="nowrap">${shifted(stored!.created)}</td>`), shifted(stored!.created));
       assert.ok(res.body.includes(`<td data-label="Last Used" class="nowrap">${shifted(stored!.last_used!)}</td>`));
       assert.match(res.body, /<td data-label="Last Used" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>\s*<td data-label="Last IP" class="nowrap">127\.0\.0\.1<\/td>/);

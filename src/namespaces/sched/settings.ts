@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
-import { isValidTimeZone, utcNow } from '../../site/time.ts';
+import { utcNow } from '../../site/time.ts';
 import { userCan } from './caps.ts';
 import { deleteSection, getMeta, loadSectionForUpdate, loadSections, saveMeta, saveSection } from './store.ts';
 import { publishSchema, registerCheck, validateValue, type FieldSchema } from './validate.ts';
@@ -189,8 +189,7 @@ const DEVELOPER_FLAGS = [
 ];
 
 function siteTimeZone(ctx: SettingsCtx): string {
-  const tz = ctx.app.options.get('timezone_string');
-  return typeof tz === 'string' && tz && isValidTimeZone(tz) ? tz : 'UTC';
+  return ctx.app.options.timeZone();
 }
 function siteOption<T>(ctx: SettingsCtx, name: string, fallback: T): T {
   const v = ctx.app.options.get(name);
