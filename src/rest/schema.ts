@@ -1288,7 +1288,6 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-/** Key/value pairs of a PHP array (list indexes as strings). */
 /**
  * A list or map read as a map: a list's keys are its indexes as strings, which is what
  * Object.keys gives for the (never sparse) lists of parsed input. '' and scalars are empty.
@@ -1297,6 +1296,7 @@ function asMap(value: unknown): Record<string, unknown> {
   return isPhpArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/** Key/value pairs of a PHP array (list indexes as strings). */
 function toEntries(value: unknown): [string, unknown][] {
   if (Array.isArray(value)) return value.map((item, index) => [String(index), item]);
   if (isPlainObject(value)) return Object.keys(value).map((key) => [key, value[key]]);
