@@ -48,6 +48,11 @@ async function site(target: Parameters<typeof createTestApp>[0]): Promise<Site> 
     await post('/events', { message: `Back-dated ${i % 2}`, level: i % 2 ? 'warning' : 'info', date });
   }
   for (let i = 0; i < 6; i++) await post('/events', { message: `Recent ${i}`, note: i % 3 ? 'note text' : '', level: 'notice', date: daysAgo((6 - i) / 100) });
+  // A user's first authenticated request logs a login: made here, under the fixed clock.
+  for (const role of Object.keys(auth) as Role[]) {
+    const res = await server.inject({ method: 'GET', url: `${BASE}/events?per_page=1`, headers: { authorization: auth[role]! } });
+    assert.equal(res.statusCode, 200);
+  }
   return { t, server, auth };
 }
 
