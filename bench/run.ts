@@ -446,6 +446,8 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       { name: 'GET /history/v1/events loglevels + loggers', requests: get(`${ev}?loglevels=warning,notice&loggers=SimpleUserLogger,SimplePluginLogger,AvailableUpdatesLogger`, auth), connections: lat, target: within(15) },
       { name: 'GET /history/v1/events user + date range', requests: get(`${ev}?user=2&dates=lastdays:30`, auth), connections: lat, target: within(15) },
       { name: 'GET /history/v1/events messages + initiator + month', requests: get(`${ev}?messages=SimplePostLogger:post_updated&initiator=cms_user&months=${new Date().toISOString().slice(0, 7)}`, auth), connections: lat, target: within(15) },
+      // A /16 of the generated addresses: about 500 of the million events (the address index's range).
+      { name: 'GET /history/v1/events ip_address with wildcards', requests: get(`${ev}?ip_address=10.0.x.x`, auth), connections: lat, target: within(15) },
       { name: 'GET /history/v1/events search (one word)', requests: get(`${ev}?search=Pricing`, auth), connections: lat, target: within(50) },
       { name: 'GET /history/v1/events/has-updates', requests: get(`${ev}/has-updates?since_id=${Math.max(1, EVENTS - 100)}`, auth), connections: lat, target: within(3) },
       { name: 'GET /history/v1/stats/summary', requests: get('/en/cms-json/history/v1/stats/summary', auth), connections: lat, target: within(100) },

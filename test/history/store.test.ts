@@ -44,7 +44,9 @@ describe('encoding and addresses', () => {
   test('ip_address patterns', () => {
     for (const ok of ['1.2.3.4', '1.2.3.x', '1.2.x.x', '2001:db8::']) assert.ok(isIpFilterPattern(ok), ok);
     for (const bad of ['1.2.3', 'x.1.2.3', '1.2.3.4.5', 'xyz', '1.2.3.4/24', '']) assert.ok(!isIpFilterPattern(bad), bad);
-    assert.deepEqual(ipFilterCondition('1.2.x.x'), { like: true, pattern: '1.2.%.%' });
+    assert.deepEqual(ipFilterCondition('1.2.x.x'), { like: true, pattern: '1.2.%.%', from: '1.2.', below: '1.2/' });
+    assert.deepEqual(ipFilterCondition('10.20.30.X'), { like: true, pattern: '10.20.30.%', from: '10.20.30.', below: '10.20.30/' });
+    assert.deepEqual(ipFilterCondition('1.2.x.4'), { like: true, pattern: '1.2.%.4', from: '1.2.', below: '1.2/' });
     assert.deepEqual(ipFilterCondition('1.2.3.4'), { like: false, pattern: '1.2.3.4' });
   });
 

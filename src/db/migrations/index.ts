@@ -11,6 +11,7 @@ import { sessionsMigration } from './0008_sessions.ts';
 import { historyStatsMigration } from './0009_history_stats.ts';
 import { historyStatsWritersMigration } from './0010_history_stats_writers.ts';
 import { historyEventContextsMigration } from './0011_history_event_contexts.ts';
+import { historyAddrCollationMigration } from './0012_history_addr_collation.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -24,4 +25,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historyStatsMigration,
   historyStatsWritersMigration,
   historyEventContextsMigration,
+  historyAddrCollationMigration,
 ];

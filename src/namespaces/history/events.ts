@@ -8,7 +8,7 @@ import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
-import { eventFilterFromParams, filterCondition, isUnfiltered, type EventFilter } from './filters.ts';
+import { eventFilterFromParams, filterCondition, isUnfiltered, markNarrowIpRange, type EventFilter } from './filters.ts';
 import { cutRunCount, headsPage, pos } from './runs.ts';
 import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
@@ -285,6 +285,7 @@ export async function listEvents(
 
   const scope = loggerScope(viewer.user);
   const filter = eventFilterFromParams(params, { scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
+  await markNarrowIpRange(app.db, filter);
   const page = positiveInt(params.page, 1);
   const perPage = positiveInt(params.per_page, 10);
   const countTotal = params.skip_count_query !== true;
@@ -388,6 +389,7 @@ async function surroundingEvents(app: AppServices, centreId: number, count: numb
 export async function countNewEvents(app: AppServices, params: Record<string, unknown>, viewer: Viewer): Promise<{ new_events_count: number | null }> {
   const filter = eventFilterFromParams(params, { scope: loggerScope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
   if (params.skip_count_query === true) return { new_events_count: null };
+  await markNarrowIpRange(app.db, filter);
   const cond = filterCondition(filter);
   return { new_events_count: cond ? await countEvents(app, cond) : 0 };
 }

@@ -38,9 +38,18 @@ export function isIpFilterPattern(value: string): boolean {
   return /^\d{1,3}\.\d{1,3}\.(\d{1,3}|x)\.(\d{1,3}|x)$/i.test(value) || /^[0-9a-fA-F:]+$/.test(value);
 }
 
-/** The LIKE pattern (or exact value) an `ip_address` filter stands for. */
-export function ipFilterCondition(value: string): { like: boolean; pattern: string } {
+/**
+ * What an `ip_address` filter stands for: an exact address, or a LIKE pattern (each `.x` a `%`)
+ * with the range of addresses starting with its literal prefix (`10.0.` ≤ a < `10.0/`), which
+ * lets an index find the candidates. `narrow`: the range holds few rows (see markNarrowIpRange).
+ */
+export type IpFilter = { like: false; pattern: string } | { like: true; pattern: string; from: string; below: string; narrow?: boolean };
+
+export function ipFilterCondition(value: string): IpFilter {
   const lower = value.toLowerCase();
-  if (/\.x(?=\.|$)/.test(lower)) return { like: true, pattern: lower.replace(/\.x(?=\.|$)/g, '.%') };
-  return { like: false, pattern: lower };
+  if (!/\.x(?=\.|$)/.test(lower)) return { like: false, pattern: lower };
+  const pattern = lower.replace(/\.x(?=\.|$)/g, '.%');
+  // The prefix ends with the dot before the first wildcard; '/' is the character after '.'.
+  const from = pattern.slice(0, pattern.indexOf('%'));
+  return { like: true, pattern, from, below: from.slice(0, -1) + '/' };
 }
