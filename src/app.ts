@@ -35,6 +35,8 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
     const options = new SiteOptions(handle.db, handle.pgPool);
     await options.load();
     await options.listen();
+    // Background work started by option changes, one after another; close() waits for it.
+    let background: Promise<void> = Promise.resolve();
     const app: AppServices = {
       config,
       db: handle.db,
@@ -45,13 +47,19 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       log: opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
       async close() {
         await options.close();
+        await background;
         await handle.destroy();
       },
     };
     app.activity = createActivityLog(app);
     // Options named as admin texts by the custom XML configuration are translatable strings:
     // keep their source values in the string registry in step with the options.
-    options.onChange(() => void syncAdminTexts(app).catch((err) => app.log.warn({ err }, 'admin texts not synchronised')));
+    options.onChange(() => {
+      background = background.then(() => syncAdminTexts(app)).then(
+        () => {},
+        (err: unknown) => app.log.warn({ err }, 'admin texts not synchronised'),
+      );
+    });
     return app;
   } catch (err) {
     await handle.destroy();
