@@ -9,8 +9,9 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture } from './fixture.ts';
 import { filterCondition, markNarrowIpRange, type EventFilter } from '../../src/namespaces/history/filters.ts';
 import { ipFilterCondition } from '../../src/namespaces/history/ip.ts';
+import type { LoggerScope } from '../../src/namespaces/history/catalogue.ts';
 
-const ALL = { all: true, slugs: [] } as unknown as EventFilter['scope'];
+const ALL: LoggerScope = { all: true };
 
 for (const target of dbTargets()) {
   describe(`ip_address filter (${target.name})`, () => {
