@@ -5,6 +5,7 @@
 // on is emulated by the small helpers in "PHP values" below. Nothing here throws: every input
 // gives either a value or a SchemaError.
 import type { ArgSchema } from './types.ts';
+import { asciiLower, setOwn } from '../util.ts';
 
 export interface SchemaError {
   code: string;
@@ -772,7 +773,7 @@ function stripAllTags(text: string): string {
 
 /** `@<(script|style)[^>]*?>.*?</\1>@si`, in linear time. */
 function removeScriptAndStyle(text: string): string {
-  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const lower = asciiLower(text);
   const opening = /<(script|style)[^>]*>/g;
   const closed = new Set<string>(); // tags with no closing tag left
   let out = '';
@@ -1483,17 +1484,6 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Sets an own, enumerable property, also for the key "__proto__". */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, so a "__proto__" key stays an ordinary property; plain assignment for the
-  // rest (defineProperty on every key turned the objects into slow dictionaries).
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
-function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
 
 const PHP_TRIM_CHARS = ' \t\n\r\0\x0B';
 

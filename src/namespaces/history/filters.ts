@@ -9,6 +9,7 @@ import { RestError } from '../../rest/types.ts';
 import { allLoggers, type LoggerScope } from './catalogue.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
 import { contextPairs } from './store.ts';
+import { asciiLower } from '../../util.ts';
 import {
   addDays, endOfDayUtc, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc,
 } from './site-time.ts';
@@ -296,10 +297,6 @@ function contextContains(dialect: DialectName, word: string): Cond {
   const pattern = '%' + escapeLike(asciiLower(word)) + '%';
   const value = dialect === 'postgres' ? sql`translate(c.value, ${UPPER}, ${UPPER.toLowerCase()})` : sql`c.value`;
   return contextHas(dialect, word, true, sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${value} like ${pattern} escape '\\')`);
-}
-
-export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function messagesCondition(byLogger: Map<string, string[]>): Cond {

@@ -6,7 +6,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/index.ts';
 import type { Database, HistoryEventsTable } from '../../db/schema.ts';
-import { setOwn } from '../../rest/schema.ts';
+import { setOwn } from '../../util.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
 import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
