@@ -261,8 +261,6 @@ function contains(column: 'search_text', word: string): Cond {
   return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(word) + '%'} escape '\\'`;
 }
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
 /** Text JSON writes as it is: no quote, backslash or control character. */
 const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;
 
@@ -273,9 +271,10 @@ const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;
  * contexts that cannot match (scans of 1,000,000 events 1.4–2.5 × faster).
  */
 function contextHas(dialect: DialectName, text: string, ignoreCase: boolean, condition: RawBuilder<unknown>): Cond {
-  // SQLite's LIKE ignores ASCII case anyway; PostgreSQL's ILIKE is slow, so only where needed.
-  const like = sql.raw(dialect === 'postgres' && ignoreCase ? 'ilike' : 'like');
-  const quick = JSON_VERBATIM.test(text) ? sql`x.context ${like} ${'%' + escapeLike(text) + '%'} escape '\\' and ` : sql``;
+  // SQLite's LIKE ignores ASCII case anyway. PostgreSQL's ILIKE under collation "C" folds ASCII
+  // only, which is all the condition needs, at half the time of ILIKE under a language's rules.
+  const context = dialect === 'postgres' && ignoreCase ? sql`x.context collate "C" ilike` : sql`x.context like`;
+  const quick = JSON_VERBATIM.test(text) ? sql`${context} ${'%' + escapeLike(text) + '%'} escape '\\' and ` : sql``;
   return sql<SqlBool>`exists (select 1 from history_event_contexts as x where x.event_id = ${sql.ref('history_events.id')} and ${quick}${condition})`;
 }
 
@@ -290,12 +289,12 @@ function contextEquals(dialect: DialectName, key: string, value: string): Cond {
 
 /**
  * Some context value of the event contains the word, ignoring ASCII case. Case folding is
- * ASCII-only on purpose: SQLite's LIKE folds only ASCII, and PostgreSQL is made to do the
- * same (translate), so both databases give the same answer.
+ * ASCII-only on purpose: SQLite's LIKE folds only ASCII, and PostgreSQL's lower() does the
+ * same under collation "C", so both databases give the same answer.
  */
 function contextContains(dialect: DialectName, word: string): Cond {
   const pattern = '%' + escapeLike(asciiLower(word)) + '%';
-  const value = dialect === 'postgres' ? sql`translate(c.value, ${UPPER}, ${UPPER.toLowerCase()})` : sql`c.value`;
+  const value = dialect === 'postgres' ? sql`lower(c.value collate "C")` : sql`c.value`;
   return contextHas(dialect, word, true, sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${value} like ${pattern} escape '\\')`);
 }
 
