@@ -1484,7 +1484,6 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-
 const PHP_TRIM_CHARS = ' \t\n\r\0\x0B';
 
 function phpTrim(text: string, chars = PHP_TRIM_CHARS): string {
