@@ -131,6 +131,31 @@ for (const target of dbTargets()) {
       assert.equal(ok.status, 200);
     });
 
+    test('ip_address with wildcards finds the events from those addresses, in lists and has-updates', async () => {
+      const headers = { authorization: auth.administrator!, 'content-type': 'application/json' };
+      const post = (ip: string, message: string) =>
+        server.inject({ method: 'POST', url: `${BASE}/events`, headers, remoteAddress: ip, payload: JSON.stringify({ message }) });
+      const tag = crypto.randomUUID();
+      assert.equal((await post('10.77.3.9', `${tag} a`)).statusCode, 201);
+      assert.equal((await post('10.77.200.1', `${tag} b`)).statusCode, 201);
+      assert.equal((await post('10.78.3.9', `${tag} c`)).statusCode, 201);
+      const mine = async (query: string) => {
+        const r = await call('GET', `/events?ungrouped=1&per_page=100&${query}`, 'administrator');
+        assert.equal(r.status, 200, query);
+        return r.body.map((e: { context: Record<string, string> }) => e.context.message).filter((m: string) => m?.startsWith(tag)).sort();
+      };
+      assert.deepEqual(await mine('ip_address=10.77.x.x'), [`${tag} a`, `${tag} b`]);
+      assert.deepEqual(await mine('ip_address=10.77.3.x'), [`${tag} a`]);
+      assert.deepEqual(await mine('ip_address=10.77.x.9'), [], 'stored addresses end in .x: a last octet given matches none');
+      assert.deepEqual(await mine('ip_address=10.7.x.x'), [], 'a prefix ends at a dot: 10.7. is not 10.77.');
+      assert.deepEqual(await mine('ip_address=10.77.3.x&exclude_search=zzz'), [`${tag} a`], 'a filter no cache has seen');
+      const newest = (await call('GET', '/events?ungrouped=1&per_page=1', 'administrator')).body[0].id as number;
+      const updates = async (ip: string) => (await call('GET', `/events/has-updates?since_id=${newest - 3}&ip_address=${ip}`, 'administrator')).body.new_events_count;
+      assert.equal(await updates('10.77.x.x'), 2);
+      assert.equal(await updates('10.78.3.x'), 1);
+      assert.equal(await updates('10.79.x.x'), 0);
+    });
+
     test('context_filters and metadata_search find an event by what its context holds', async () => {
       const needle = `Needle "${crypto.randomUUID()}" 100%`;
       assert.equal((await call('POST', '/events', 'administrator', { message: needle, note: 'n' })).status, 201);
