@@ -61,6 +61,13 @@ export interface HistoryEventContextsTable {
   context: string;
 }
 
+/** The inverted index of contexts for context_filters (migration 0013, context-index.ts). */
+export interface HistoryContextTermsTable {
+  block: number;
+  term: number;
+  ids: string;
+}
+
 export interface HistoryCountersTable {
   name: string;
   value: number;
@@ -82,6 +89,7 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   history_events: HistoryEventsTable;
   history_event_contexts: HistoryEventContextsTable;
+  history_context_terms: HistoryContextTermsTable;
   history_counters: HistoryCountersTable;
   history_stats_hourly: HistoryStatsHourlyTable;
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { openApp, type AppServices } from '../app.ts';
 import { buildServer } from './http.ts';
+import { startContextIndexer } from '../namespaces/history/context-index.ts';
 
 export interface RunningServer {
   app: AppServices;
@@ -36,10 +37,12 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (opts.prepare) await opts.prepare(app);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
+  const contextIndexer = startContextIndexer(app);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       await server.close(); // stops accepting, waits for in-flight requests
+      await contextIndexer.stop();
       await app.close();
     })();
     return stopping;

@@ -12,6 +12,7 @@ import { historyStatsMigration } from './0009_history_stats.ts';
 import { historyStatsWritersMigration } from './0010_history_stats_writers.ts';
 import { historyEventContextsMigration } from './0011_history_event_contexts.ts';
 import { historyAddrCollationMigration } from './0012_history_addr_collation.ts';
+import { historyContextTermsMigration } from './0013_history_context_terms.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -26,4 +27,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historyStatsWritersMigration,
   historyEventContextsMigration,
   historyAddrCollationMigration,
+  historyContextTermsMigration,
 ];

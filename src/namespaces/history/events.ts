@@ -4,14 +4,18 @@ import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../../db/index.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
-import { eventFilterFromParams, filterCondition, isUnfiltered, markNarrowIpRange, type EventFilter } from './filters.ts';
+import {
+  candidateCount, eventFilterFromParams, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
+} from './filters.ts';
 import { cutRunCount, headsPage, pos } from './runs.ts';
 import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
+import { indexChangedContext } from './context-index.ts';
 
 export interface Viewer {
   user: AuthUser | null;
@@ -30,6 +34,8 @@ interface PageRequest {
   countTotal: boolean;
   /** How to get the total (rows, or groups when grouped); default: count now. */
   count?: (mode: CountMode) => Promise<number>;
+  /** At most this many rows can match (the context index's candidates lead). */
+  rowsAtMost?: number;
 }
 
 interface PageResult {
@@ -73,23 +79,25 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
     // the total taken from the maintained runs when few rows lie above the cut.
     if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
   }
-  const counts = await walkGroups(app, cond, offset, req.perPage);
+  const counts = await walkGroups(app, cond, offset, req.perPage, req.rowsAtMost);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
 
 /**
  * Groups `offset … offset + limit` of the matching rows: their newest rows' ids → sizes, in
  * order. Reads the rows newest first in growing chunks (keyset on date, id) and stops once the
- * last wanted group has ended.
+ * last wanted group has ended; in one read when at most `rowsAtMost` rows can match.
  */
-async function walkGroups(app: AppServices, cond: Expression<SqlBool>, offset: number, limit: number): Promise<Map<number, number>> {
+async function walkGroups(app: AppServices, cond: Expression<SqlBool>, offset: number, limit: number, rowsAtMost = Infinity): Promise<Map<number, number>> {
   const groups = new Map<number, number>();
   const wanted = offset + limit;
   let started = 0;
   let occasions: string | null = null;
   let head = 0;
   let after: { date: string; id: number } | null = null;
-  for (let chunk = Math.min(Math.max(2 * wanted, 50), 5000); ; chunk = Math.min(4 * chunk, 50_000)) {
+  // Each read of candidates of the context index looks them all up: one read takes them all.
+  const first = rowsAtMost < 50_000 ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
+  for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
     let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
     if (after) q = q.where(pos('<', after));
     const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunk).execute();
@@ -301,12 +309,16 @@ export async function listEvents(
     const totalFilter = maxId !== undefined && maxId >= state.maxId ? (rest as EventFilter) : filter;
     const totalKey = JSON.stringify(totalFilter, jsonMaps);
     result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), async () => {
-      // Only a page computed anew reads the log: the size of an ip range matters then, not on a
-      // cache hit (totalFilter shares the filter's ip). It changes the plan, not the rows.
+      // Only a page computed anew reads the log: the size of an ip range and the context index's
+      // candidates matter then, not on a cache hit (totalFilter shares the filter's ip). They
+      // change the plan, not the rows.
       await markNarrowIpRange(app.db, filter);
-      const cond = filterCondition(filter)!;
-      const totalCond = totalFilter === filter ? cond : filterCondition(totalFilter)!;
-      return selectEventPage(app, cond, { ...pageRequest, count: (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode) });
+      await markNarrowContext(app.db, filter, state.maxId);
+      const forPage = pageFilter(filter, state.maxId, page * perPage, grouped);
+      const cond = filterCondition(forPage)!;
+      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex })!;
+      const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
+      return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
   }
 
@@ -430,9 +442,10 @@ async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewe
   return row.context === null ? new Map() : contextMap(row.context);
 }
 
-async function setEventContext(tx: Transaction<Database>, id: number, context: Map<string, string | null>): Promise<void> {
+async function setEventContext(tx: Transaction<Database>, dialect: DialectName, id: number, context: Map<string, string | null>): Promise<void> {
   const json = contextJson(context);
   await tx.insertInto('history_event_contexts').values({ event_id: id, context: json }).onConflict((oc) => oc.column('event_id').doUpdateSet({ context: json })).execute();
+  await indexChangedContext(tx, dialect, id, json);
 }
 
 /** POST /events/<id>/stick: idempotent. Recorded in the log when `origin` is given. */
@@ -442,7 +455,7 @@ export async function stickEvent(app: AppServices, id: number, viewer: Viewer, o
     // Stuck again: `_sticky` moves to the end, as the reference writes it anew.
     context.delete('_sticky');
     context.set('_sticky', '{}');
-    await setEventContext(tx, id, context);
+    await setEventContext(tx, app.dialect, id, context);
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
@@ -457,7 +470,7 @@ export async function unstickEvent(app: AppServices, id: number, viewer: Viewer,
     if (!context.delete('_sticky')) {
       throw new RestError('rest_event_not_sticky', viewer.lang === 'de' ? 'Das Ereignis ist nicht angeheftet.' : 'The event is not sticky.', 409);
     }
-    await setEventContext(tx, id, context);
+    await setEventContext(tx, app.dialect, id, context);
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });

@@ -7,9 +7,10 @@ import { utcNow, utcToZone } from '../../site/time.ts';
 import { allLoggers } from './catalogue.ts';
 import { COUNTER_TOTAL, readCounter } from './store.ts';
 import { BACKFILL_DAYS } from './backfill.ts';
+import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from './context-index.ts';
 
 const VERSION = '0.1.0';
-const TABLES = ['history_events', 'history_event_contexts'] as const;
+const TABLES = ['history_events', 'history_event_contexts', 'history_context_terms'] as const;
 
 export function healthCheck(app: AppServices) {
   return { status: 'ok', timestamp: utcToZone(utcNow(), app.options.get('timezone_string')) };
@@ -100,6 +101,8 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
       premium: 'Not active',
       total_events: await readCounter(app.db, COUNTER_TOTAL),
       table_stats: tableStats,
+      // How far the background indexer of context_filters has come (events up to this id).
+      context_index_through_id: Math.max(0, (await readCounter(app.db, COUNTER_INDEXED_BLOCKS)) * BLOCK_EVENTS - 1),
       oldest_event: oldest ?? false,
       db_engine: app.dialect,
       retention_days: 'Forever (no auto-cleanup)',

@@ -1,0 +1,266 @@
+// The inverted index of event contexts that serves context_filters (migration 0013).
+//
+// Events are indexed in blocks of BLOCK_EVENTS consecutive ids, each block once all its ids have
+// been written, by a background task that runs while the server is idle (and now and then when
+// it never is). Writing an event costs nothing more: the eight B-tree inserts per event that an
+// index maintained on write would cost are what migration 0011 took off every write. A block
+// becomes one row per distinct (key, value) pair of its contexts: the pair's hash and the
+// events' offsets within the block. Rows are keyed by block first, so a block's rows append to
+// the end of the B-tree (a few pages per block instead of one page per pair).
+//
+// The index is a filter, not an answer: a hash may be shared by several pairs, and the exact
+// condition on the stored context still decides. What it guarantees: every event of an indexed
+// block is listed under every pair of its current context (stick adds `_sticky` to indexed
+// events; stale entries, of an unstuck or deleted event, only cost a wasted look-up).
+// Ids above the indexed blocks (the block being filled, and blocks the indexer has not reached)
+// are tested row by row.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../../db/index.ts';
+import type { AppServices } from '../../app.ts';
+
+export const BLOCK_EVENTS = 4096;
+/** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */
+export const COUNTER_INDEXED_BLOCKS = 'context_index_blocks';
+/** Rows per INSERT statement (three parameters each). */
+const INSERT_ROWS = 2000;
+
+/**
+ * The index term of a context pair: a 53-bit hash (cyrb53, public domain) of key, a separator
+ * and value, computed in JavaScript so that both databases hold the same terms.
+ */
+export function contextTerm(key: string, value: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  // The two strings in turn, without concatenating them (a tenth of an indexed block's time).
+  for (let i = 0; i <= key.length + value.length; i++) {
+    const ch = i < key.length ? key.charCodeAt(i) : i === key.length ? 1 : value.charCodeAt(i - key.length - 1);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** The terms of a stored context (JSON text): one per key with a value. */
+function termsOf(context: string): number[] {
+  const object = JSON.parse(context) as Record<string, string | null>;
+  const terms: number[] = [];
+  for (const key in object) {
+    const value = object[key];
+    if (typeof value === 'string') terms.push(contextTerm(key, value));
+  }
+  return terms;
+}
+
+/** One block's rows: per term, the offsets of its events, ascending; terms ascending. */
+export function blockRows(block: number, contexts: { event_id: number; context: string }[]): { term: number; ids: string }[] {
+  const byTerm = new Map<number, number[]>();
+  const start = block * BLOCK_EVENTS;
+  for (const { event_id, context } of [...contexts].sort((a, b) => a.event_id - b.event_id)) {
+    const offset = event_id - start;
+    for (const term of termsOf(context)) {
+      const offsets = byTerm.get(term);
+      if (!offsets) byTerm.set(term, [offset]);
+      else if (offsets[offsets.length - 1] !== offset) offsets.push(offset);
+    }
+  }
+  return [...byTerm.keys()].sort((a, b) => a - b).map((term) => ({ term, ids: byTerm.get(term)!.join(',') }));
+}
+
+/**
+ * The number of indexed blocks, read under a lock on PostgreSQL: `update` (the indexer, which
+ * skips the block when another process holds it) or `share` (a context change, which must not
+ * miss a block being indexed). SQLite runs one transaction at a time anyway.
+ */
+async function indexedBlocks(tx: Transaction<Database>, dialect: DialectName, lock: 'update' | 'share'): Promise<number | undefined> {
+  const row = await tx
+    .selectFrom('history_counters')
+    .select('value')
+    .where('name', '=', COUNTER_INDEXED_BLOCKS)
+    .$if(dialect === 'postgres' && lock === 'update', (q) => q.forUpdate().skipLocked())
+    .$if(dialect === 'postgres' && lock === 'share', (q) => q.forShare())
+    .executeTakeFirst();
+  return row ? Number(row.value) : undefined;
+}
+
+/**
+ * Indexes up to `maxBlocks` blocks after the indexed ones, those whose ids have all been
+ * written (the log's ids only grow), in one transaction. Returns how many; 0 too when another
+ * process is indexing.
+ */
+export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, maxBlocks: number): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const first = await indexedBlocks(tx, dialect, 'update');
+    if (first === undefined) return 0;
+    const newest = await tx.selectFrom('history_event_contexts').select((eb) => eb.fn.max('event_id').as('id')).executeTakeFirst();
+    const complete = Math.floor((Number(newest?.id ?? 0) + 1) / BLOCK_EVENTS);
+    const end = Math.min(complete, first + maxBlocks);
+    if (end <= first) return 0;
+    // Rows of these blocks can only be left from a counter set back: replaced.
+    await tx.deleteFrom('history_context_terms').where('block', '>=', first).where('block', '<', end).execute();
+    const read = (block: number) =>
+      tx.selectFrom('history_event_contexts')
+        .select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS)
+        .where('event_id', '<', (block + 1) * BLOCK_EVENTS)
+        .execute();
+    // The next block is read, and the previous one written, while this one is worked out.
+    let reading: ReturnType<typeof read> | undefined = read(first);
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (let block = first; block < end; block++) {
+        const contexts = await reading!;
+        reading = block + 1 < end ? read(block + 1) : undefined;
+        const rows = blockRows(block, contexts);
+        await writing;
+        writing = insertRows(tx, dialect, block, rows);
+      }
+      await writing;
+    } finally {
+      // After a failure the other statement may still be under way: settled before the rollback.
+      await Promise.allSettled([reading, writing]);
+    }
+    await tx.updateTable('history_counters').set({ value: end }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+    return end - first;
+  });
+}
+
+async function insertRows(tx: Transaction<Database>, dialect: DialectName, block: number, rows: { term: number; ids: string }[]): Promise<void> {
+  if (dialect === 'postgres') {
+    // Two array parameters instead of three per row: half the time.
+    await sql`insert into history_context_terms (block, term, ids)
+      select ${block}, unnest(${rows.map((r) => r.term)}::bigint[]), unnest(${rows.map((r) => r.ids)}::text[])`.execute(tx);
+    return;
+  }
+  for (let at = 0; at < rows.length; at += INSERT_ROWS) {
+    await tx.insertInto('history_context_terms').values(rows.slice(at, at + INSERT_ROWS).map(({ term, ids }) => ({ block, term, ids }))).execute();
+  }
+}
+
+/**
+ * Keeps the index of an event whose context changed (stick, unstick) true: an event of an
+ * indexed block is listed under each pair of its new context. Call inside the transaction
+ * that writes the context.
+ */
+export async function indexChangedContext(tx: Transaction<Database>, dialect: DialectName, eventId: number, context: string): Promise<void> {
+  const block = Math.floor(eventId / BLOCK_EVENTS);
+  const indexed = await indexedBlocks(tx, dialect, 'share');
+  if (indexed === undefined || block >= indexed) return;
+  const offset = eventId - block * BLOCK_EVENTS;
+  for (const term of new Set(termsOf(context))) {
+    const row = await tx.selectFrom('history_context_terms').select('ids').where('block', '=', block).where('term', '=', term).executeTakeFirst();
+    if (!row) {
+      await tx.insertInto('history_context_terms').values({ block, term, ids: String(offset) }).execute();
+      continue;
+    }
+    const offsets = row.ids.split(',').map(Number);
+    if (offsets.includes(offset)) continue;
+    const ids = [...offsets, offset].sort((a, b) => a - b).join(',');
+    await tx.updateTable('history_context_terms').set({ ids }).where('block', '=', block).where('term', '=', term).execute();
+  }
+}
+
+/** Events that may have a context pair, as far as the index knows them. */
+export interface ContextCandidates {
+  /** Every event with an id at most this is a candidate only if listed in `ids`. */
+  through: number;
+  /** Ascending. */
+  ids: number[];
+}
+
+/** A pair listed for more events than this is not read (another pair or the log's order does better). */
+const READ_LIMIT = 250_000;
+
+/**
+ * The candidates for all the context pairs (the events listed under each of them), if there are
+ * at most `limit` and at most `limit` events lie above the indexed blocks (the newest id is
+ * `newestId`); otherwise undefined: reading the log by date is as good then.
+ */
+export async function contextCandidates(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  pairs: [string, string][],
+  newestId: number,
+  limit: number,
+): Promise<ContextCandidates | undefined> {
+  const blocks = Number((await db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirst())?.value ?? 0);
+  const through = blocks * BLOCK_EVENTS - 1;
+  if (blocks === 0 || newestId - through > limit) return undefined;
+  const all = Array.from({ length: blocks }, (_, i) => i);
+  // One look-up per block of the primary key (block, term).
+  const inBlocks = dialect === 'postgres' ? sql`block = any(${all}::int[])` : sql`block in (select value from json_each(${JSON.stringify(all)}))`;
+  let candidates: Set<number> | undefined;
+  for (const [key, value] of pairs) {
+    const { rows } = await sql<{ block: number; ids: string }>`
+      select block, ids from history_context_terms where ${inBlocks} and term = ${contextTerm(key, value)}`.execute(db);
+    const listed = new Set<number>();
+    for (const row of rows) {
+      const start = Number(row.block) * BLOCK_EVENTS;
+      for (const offset of row.ids.split(',')) {
+        const id = start + Number(offset);
+        if (!candidates || candidates.has(id)) listed.add(id);
+      }
+      if (listed.size > READ_LIMIT) break;
+    }
+    if (listed.size <= READ_LIMIT) candidates = listed;
+  }
+  if (!candidates || candidates.size > limit) return undefined;
+  return { through, ids: [...candidates].sort((a, b) => a - b) };
+}
+
+/** Below this share of busy time (event loop utilization) the server counts as idle. */
+const IDLE_UTILIZATION = 0.3;
+const IDLE_CHECK_MS = 500;
+/** While busy, a block is still indexed this often, so that the index keeps up with a busy site. */
+const BUSY_INTERVAL_MS = 5000;
+
+/**
+ * Indexes complete blocks in the background of a serving process: one block at a time while
+ * the event loop is idle, one every BUSY_INTERVAL_MS otherwise. stop() waits for the block
+ * being indexed.
+ */
+export function startContextIndexer(app: AppServices): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  let mark = performance.eventLoopUtilization();
+  let lastIndexed = Date.now();
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+  const tick = () => {
+    const idle = performance.eventLoopUtilization(mark).utilization < IDLE_UTILIZATION;
+    if (!idle && Date.now() - lastIndexed < BUSY_INTERVAL_MS) {
+      mark = performance.eventLoopUtilization();
+      schedule(IDLE_CHECK_MS);
+      return;
+    }
+    running = indexBlocks(app.db, app.dialect, 1).then(
+      (indexed) => {
+        if (indexed) lastIndexed = Date.now();
+        // Measured from here: the block's own work does not count as the server being busy.
+        mark = performance.eventLoopUtilization();
+        schedule(indexed && idle ? 10 : IDLE_CHECK_MS);
+      },
+      (err: unknown) => {
+        app.log.warn({ err }, 'context index: block not indexed');
+        mark = performance.eventLoopUtilization();
+        schedule(BUSY_INTERVAL_MS);
+      },
+    );
+  };
+  schedule(IDLE_CHECK_MS);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// The context index (context-index.ts, migration 0013) serves context_filters: complete blocks
+// of 4,096 events list each (key, value) pair's events. Whatever the index says, the answers
+// must be those of the stored contexts: checked against contexts parsed here, on both
+// databases, through the filter condition and over HTTP, with events above the index, a stuck
+// and an unstuck event, keys and values JSON escapes, and a context written in another format.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CompiledQuery, sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { userWithRole } from '../support/http.ts';
+import { buildServer } from '../../src/server/http.ts';
+import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { candidateCount, filterCondition, markNarrowContext, pageFilter, type EventFilter } from '../../src/namespaces/history/filters.ts';
+import { loggerScope, type LoggerScope } from '../../src/namespaces/history/catalogue.ts';
+import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
+import {
+  BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, startContextIndexer,
+} from '../../src/namespaces/history/context-index.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
+
+const ALL: LoggerScope = { all: true };
+const BASE = '/en/cms-json/history/v1';
+
+test('pageFilter: candidates lead when a walk by date would read far more rows', () => {
+  const f = (ids: number[], through: number): EventFilter => ({ scope: ALL, contextIndex: { through, ids } });
+  // Three old candidates in a log of 100,000: the walk would read nearly all of it.
+  assert.ok(pageFilter(f([5, 6, 7], 99_000), 100_000, 10, false).contextIndex);
+  // 5,000 recent candidates: ten rows are found after a few hundred rows read by date.
+  const recent = Array.from({ length: 5000 }, (_, i) => 90_000 + 2 * i);
+  assert.equal(pageFilter(f(recent, 99_999), 100_000, 10, false).contextIndex, undefined);
+  // A grouped page may have to walk to the end of one long group: bounded candidates lead.
+  assert.ok(pageFilter(f(recent, 99_999), 100_000, 10, true).contextIndex);
+  // Events above the index are candidates too.
+  assert.equal(pageFilter(f([5], 10_000), 100_000, 10, true).contextIndex, undefined);
+});
+
+test('contextTerm: distinct pairs, the separator between key and value counts', () => {
+  assert.notEqual(contextTerm('ab', 'c'), contextTerm('a', 'bc'));
+  assert.equal(contextTerm('k', 'v'), contextTerm('k', 'v'));
+  assert.ok(Number.isSafeInteger(contextTerm('_user_login', 'x😀')));
+});
+
+for (const target of dbTargets()) {
+  describe(`context index (${target.name})`, () => {
+    let t: TestApp;
+    let server: FastifyInstance;
+    let admin: { user: AuthUser; authorization: string };
+    let editor: { user: AuthUser; authorization: string };
+    const special: Record<string, number> = {};
+
+    const log = async (name: string, context: Record<string, string>, options = false) => {
+      const [logger, messageKey] = options ? ['SimpleOptionsLogger', 'option_updated'] : ['CustomEntryLogger', 'custom_entry_added'];
+      special[name] = await t.app.activity.log({ logger, messageKey, context: { name, ...context } }, { user: admin.user, ip: '10.1.2.3', rest: true });
+    };
+
+    /** The stored contexts, parsed here. */
+    const contexts = async () => {
+      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).orderBy('event_id').execute();
+      return rows.map((r) => ({ id: Number(r.event_id), context: JSON.parse(r.context) as Record<string, string | null> }));
+    };
+    const truth = async (pairs: [string, string][]) =>
+      (await contexts()).filter((r) => pairs.every(([k, v]) => Object.hasOwn(r.context, k) && r.context[k] === v)).map((r) => r.id);
+    const newestId = async () => Number((await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m);
+    const ids = async (f: EventFilter) =>
+      (await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('id').execute()).map((r) => Number(r.id));
+    const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
+    const storedRows = async (block: number) =>
+      (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => ({ term: Number(r.term), ids: r.ids }));
+
+    before(async () => {
+      t = await createTestApp(target);
+      server = await buildServer(t.app);
+      admin = await userWithRole(t.app, 'administrator');
+      editor = await userWithRole(t.app, 'editor');
+      await log('rare', { post_id: 'rare-1', note: 'say "hi" \\ there' });
+      await log('tricky-key', { 'a","k': 'v' });
+      await log('match', { k: 'v' });
+      await log('case', { k: 'V' });
+      await log('emoji', { emoji: 'x😀y' });
+      await log('option', { k: 'v' }, true);
+      await log('other-format', { k2: 'w' });
+      // A context as PostgreSQL's json_object_agg wrote it in migration 0011: spaced.
+      await t.app.db.updateTable('history_event_contexts').set({ context: '{ "name" : "other-format", "k2" : "w" }' }).where('event_id', '=', special['other-format']).execute();
+      await generateEvents(t.app, { count: 9000, days: 30, seed: 7 });
+      // Above the index: the block being filled.
+      await log('rare-tail', { post_id: 'rare-1' });
+      await log('match-tail', { k: 'v' });
+    });
+    after(async () => {
+      await server.close();
+      await t.close();
+    });
+
+    test('generating indexes every complete block: each event under each pair of its context', async () => {
+      const newest = await newestId();
+      assert.equal(await indexed(), Math.floor((newest + 1) / BLOCK_EVENTS));
+      assert.equal(await indexed(), 2);
+      const all = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).execute();
+      for (const block of [0, 1]) {
+        const inBlock = all.filter((r) => Math.floor(Number(r.event_id) / BLOCK_EVENTS) === block).map((r) => ({ event_id: Number(r.event_id), context: r.context }));
+        assert.deepEqual(await storedRows(block), blockRows(block, inBlock), `block ${block}`);
+      }
+      assert.deepEqual(await storedRows(2), [], 'the block being filled is not indexed');
+      // A spot check of the layout, independent of blockRows.
+      const row = (await storedRows(0)).find((r) => r.term === contextTerm('post_id', 'rare-1'));
+      assert.equal(row?.ids, String(special.rare));
+      // Support info tells how far the index has come.
+      const res = await server.inject({ method: 'GET', url: `${BASE}/support-info`, headers: { authorization: admin.authorization } });
+      const history = (res.json() as { info: { history: { context_index_through_id: number; table_stats: Record<string, { num_rows: number }> } } }).info.history;
+      assert.equal(history.context_index_through_id, 2 * BLOCK_EVENTS - 1);
+      assert.equal(history.table_stats.history_context_terms?.num_rows, (await storedRows(0)).length + (await storedRows(1)).length);
+    });
+
+    const CASES: [string, [string, string][]][] = [
+      ['a rare value, in the index and above it', [['post_id', 'rare-1']]],
+      ['exact value (not another case), not in an escaped key', [['k', 'v']]],
+      ['a value JSON escapes', [['note', 'say "hi" \\ there']]],
+      ['a value outside the BMP', [['emoji', 'x😀y']]],
+      ['a context written in another format', [['k2', 'w']]],
+      ['a common pair', [['_rest_api_request', '1']]],
+      ['two pairs', [['k', 'v'], ['name', 'match']]],
+      ['a pair found nowhere', [['nokey', 'none']]],
+      ['a key found nowhere with a common value', [['nokey', '1']]],
+    ];
+
+    test('the candidates and the log read in full give the stored contexts\' answer', async () => {
+      const newest = await newestId();
+      for (const [name, pairs] of CASES) {
+        const expected = await truth(pairs);
+        const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
+        assert.deepEqual(await ids(f), expected, `${name}: without the index`);
+        await markNarrowContext(t.app.db, f, newest, 100_000);
+        assert.ok(f.contextIndex, `${name}: the index is used`);
+        assert.deepEqual(await ids(f), expected, `${name}: through the index`);
+      }
+      // By default the index leads for a few candidates, not for a twelfth or fortieth of the log.
+      const led = async (pairs: [string, string][]) => {
+        const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
+        await markNarrowContext(t.app.db, f, newest);
+        return f.contextIndex !== undefined;
+      };
+      assert.equal(await led([['post_id', 'rare-1']]), true);
+      assert.equal(await led([['_rest_api_request', '1']]), false);
+      assert.ok((await truth([['_rest_api_request', '1']])).length > 2000);
+      assert.deepEqual(await truth([['post_id', 'rare-1']]), [special.rare, special['rare-tail']]);
+      assert.deepEqual(await truth([['k', 'v']]), [special.match, special.option, special['match-tail']]);
+      assert.deepEqual(await truth([['k2', 'w']]), [special['other-format']]);
+    });
+
+    test('GET /events with context_filters answers as the stored contexts, for an administrator and an editor', async () => {
+      const editorScope = loggerScope(editor.user);
+      for (const [name, pairs] of CASES) {
+        const query = pairs.map(([k, v]) => `context_filters[${encodeURIComponent(k)}]=${encodeURIComponent(v)}`).join('&');
+        for (const who of [admin, editor]) {
+          const res = await server.inject({ method: 'GET', url: `${BASE}/events?${query}&ungrouped=1&per_page=100`, headers: { authorization: who.authorization } });
+          assert.equal(res.statusCode, 200, `${name}: ${res.body}`);
+          const scope: LoggerScope = who === admin ? ALL : editorScope;
+          const expected = await ids({ scope, contextFilters: pairs, dialect: t.app.dialect });
+          const newest: { id: number }[] = await t.app.db.selectFrom('history_events').select('id').where(filterCondition({ scope, contextFilters: pairs, dialect: t.app.dialect })!)
+            .orderBy('date', 'desc').orderBy('id', 'desc').limit(100).execute();
+          assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id), newest.map((r) => Number(r.id)), `${name} (${who.user.login})`);
+          assert.equal(Number(res.headers['x-wp-total']), expected.length, `${name}: total (${who.user.login})`);
+        }
+      }
+      const res = await server.inject({ method: 'GET', url: `${BASE}/events?context_filters[k]=v&ungrouped=1`, headers: { authorization: admin.authorization } });
+      assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id), [special['match-tail'], special.option, special.match]);
+    });
+
+    test('grouped pages read through the candidates in one read equal pages walked by date', async () => {
+      const newest = await newestId();
+      for (const pairs of [[['_rest_api_request', '1']], [['k', 'v']], [['name', 'match']]] as [string, string][][]) {
+        const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
+        const byDate = filterCondition(f)!;
+        await markNarrowContext(t.app.db, f, newest, 100_000);
+        const rowsAtMost = candidateCount(f, newest);
+        assert.ok(rowsAtMost !== undefined && rowsAtMost < 50_000);
+        for (const page of [1, 2, 7]) {
+          const request = { grouped: true, page, perPage: 10, countTotal: true };
+          const a = await selectEventPage(t.app, filterCondition(f)!, { ...request, rowsAtMost });
+          const b = await selectEventPage(t.app, byDate, request);
+          assert.deepEqual(a.rows.map((r) => r.id), b.rows.map((r) => r.id), `${pairs} page ${page}`);
+          assert.deepEqual([...a.counts], [...b.counts]);
+          assert.equal(a.total, b.total);
+        }
+      }
+    });
+
+    test('stick lists an indexed event under _sticky; unstick leaves an entry the exact test drops', async () => {
+      const viewer = { user: admin.user, lang: 'en' as const };
+      const event = special.rare;
+      const sticky = async () => {
+        const f: EventFilter = { scope: ALL, contextFilters: [['_sticky', '{}']], dialect: t.app.dialect };
+        await markNarrowContext(t.app.db, f, await newestId());
+        assert.ok(f.contextIndex);
+        return ids(f);
+      };
+      assert.deepEqual(await sticky(), []);
+      await stickEvent(t.app, event, viewer);
+      assert.deepEqual(await sticky(), [event]);
+      const row = (await storedRows(0)).find((r) => r.term === contextTerm('_sticky', '{}'));
+      assert.equal(row?.ids, String(event));
+      await unstickEvent(t.app, event, viewer);
+      assert.deepEqual(await sticky(), []);
+    });
+
+    test('not used when more events than the limit lie above the index or match', async () => {
+      const newest = await newestId();
+      assert.ok(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 10_000));
+      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 100), undefined, 'more than 100 events above the index');
+      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', '1']], newest, 2000), undefined, 'the pair lists more than 2,000 events');
+    });
+
+    if (target.name === 'sqlite') {
+      test('SQLite reads the candidates by id, not an index of other columns', async () => {
+        const f: EventFilter = { scope: ALL, loggers: ['SimpleLogger'], loglevels: ['info'], contextFilters: [['k', 'v']], dialect: 'sqlite' };
+        await markNarrowContext(t.app.db, f, await newestId());
+        const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('date', 'desc').orderBy('id', 'desc').limit(10).compile();
+        const plan = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        const text = plan.rows.map((r) => r.detail).join('\n');
+        assert.match(text, /SEARCH history_events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        assert.doesNotMatch(text, /history_events_(logger|level|date)/);
+      });
+    }
+
+    test('the background indexer indexes complete blocks while the server is idle', async () => {
+      const before = [await storedRows(0), await storedRows(1)];
+      await t.app.db.deleteFrom('history_context_terms').execute();
+      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      const indexer = startContextIndexer(t.app);
+      try {
+        const deadline = Date.now() + 20_000;
+        while ((await indexed()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        await indexer.stop();
+      }
+      assert.equal(await indexed(), 2);
+      // The same rows as the generator wrote (the stuck event is unstuck again).
+      assert.deepEqual([await storedRows(0), await storedRows(1)], before.map((rows) => rows.filter((r) => r.term !== contextTerm('_sticky', '{}'))));
+      assert.equal((await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db)).rows[0]?.n ?? 0, 0);
+    });
+  });
+}
