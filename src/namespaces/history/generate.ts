@@ -20,7 +20,6 @@ import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
 import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from './runs.ts';
 import { SqliteSink } from './bulk-sqlite.ts';
 import { KyselySink, PostgresSink } from './bulk-postgres.ts';
-import { indexBlocks } from './context-index.ts';
 
 export interface GenerateOptions {
   count: number;
@@ -313,9 +312,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
     await sink.close();
   }
   if (outOfOrder) await rebuildRuns(app.db);
-  // The new blocks' context index, so that context_filters use it from the first request on.
-  await indexBlocks(app.db, app.dialect, Infinity);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', 'history_context_terms', 'history_stats_hourly']);
+  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', 'history_stats_hourly']);
   return written;
 }
