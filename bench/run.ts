@@ -196,23 +196,6 @@ async function startServer(env: NodeJS.ProcessEnv, extraArgs: string[] = []): Pr
   };
 }
 
-/**
- * Waits until the server's background indexer has indexed every complete block of the log
- * (support-info's context_index_through_id reaches the last complete block); returns the
- * seconds since the server was up.
- */
-async function contextIndexBuilt(url: string, auth: Record<string, string>): Promise<number> {
-  const started = performance.now();
-  const newest = Number((await fetch(`${url}/en/cms-json/history/v1/events?per_page=1`, { headers: auth })).headers.get('x-history-maxid') ?? 0);
-  const complete = Math.floor((newest + 1) / 4096) * 4096 - 1;
-  for (;;) {
-    const info = (await (await fetch(`${url}/en/cms-json/history/v1/support-info`, { headers: auth })).json()) as { info: { history: { context_index_through_id: number } } };
-    if (info.info.history.context_index_through_id >= complete) return (performance.now() - started) / 1000;
-    if (performance.now() - started > 300_000) throw new Error('the context index was not built within 5 minutes');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** A bare node:http server sending exactly the bytes and headers of our GET /. */
 async function startBareServer(body: Buffer, headers: Record<string, string>): Promise<Server> {
   const port = await freePort();
@@ -401,6 +384,8 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
   for (const [what, args, target] of [
     ['sliders (demo content)', ['seed', '--demo'], undefined],
     [`${EVENTS.toLocaleString('en')} events`, ['events', 'generate', '--count', String(EVENTS), '--days', '365'], EVENTS >= 1_000_000 ? (60 * EVENTS) / 1_000_000 : undefined],
+    // What a server does in its idle time, done before it starts so that it does not run beside the scenarios.
+    [`context index of the ${EVENTS.toLocaleString('en')} events`, ['events', 'index'], undefined],
     [`${STRINGS.toLocaleString('en')} strings`, ['strings', 'generate', '--count', String(STRINGS)], undefined],
     [`${JOBS.toLocaleString('en')} jobs`, ['jobs', 'generate', '--count', String(JOBS)], undefined],
   ] as const) {
@@ -414,11 +399,6 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
   const server = await startServer(env);
   const one = [server];
   try {
-    // The server indexes the log's contexts in the background while idle (context_filters):
-    // measured from its start, and waited for, so that it does not run beside the scenarios.
-    const indexed = await contextIndexBuilt(server.url, auth);
-    generation.push({ db, what: 'context index of the events (built by the server while idle)', command: 'content-site serve', seconds: indexed });
-    log(`context index (server, in the background): ${indexed.toFixed(1)} s`);
     // Baseline: the bare runtime sending our index bytes, measured right beside ours.
     const index = await fetch(`${server.url}/en/cms-json/`);
     const body = Buffer.from(await index.arrayBuffer());

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { eventsBackfillCommand, eventsGenerateCommand } from '../../src/cli/commands/events.ts';
+import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/cli/commands/events.ts';
+import { BLOCK_EVENTS, contextIndexProgress } from '../../src/namespaces/history/context-index.ts';
 import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';
 import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
@@ -67,6 +68,22 @@ for (const target of dbTargets()) {
       const created = await listEvents(t.app, { messages: ['SimpleUserLogger:user_created'], ungrouped: true }, { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
       assert.equal(created.items.length, 1);
       assert.equal(created.items[0].backfilled, true);
+    });
+
+    test('events index indexes every complete block now; generating leaves that to the server', async () => {
+      await eventsGenerateCommand.run(['--count', '9000'], context(t));
+      const newest = Number((await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m);
+      assert.ok(newest >= 2 * BLOCK_EVENTS);
+      assert.deepEqual(await contextIndexProgress(t.app.db), { indexed: 0, complete: Math.floor((newest + 1) / BLOCK_EVENTS) });
+      const ctx = context(t);
+      assert.equal(await eventsIndexCommand.run([], ctx), 0);
+      const complete = Math.floor((newest + 1) / BLOCK_EVENTS);
+      assert.deepEqual(await contextIndexProgress(t.app.db), { indexed: complete, complete });
+      assert.match(ctx.out(), new RegExp(`^Indexed ${complete} blocks of 4096 events in [0-9.]+ s; events up to id ${complete * BLOCK_EVENTS - 1} are indexed\\.\\n$`));
+      const again = context(t);
+      assert.equal(await eventsIndexCommand.run([], again), 0);
+      assert.match(again.out(), /^Indexed 0 blocks/);
+      await assert.rejects(eventsIndexCommand.run(['--all'], context(t)), CliError);
     });
   });
 }

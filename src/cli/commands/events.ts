@@ -1,10 +1,12 @@
 // `content-site events generate --count N [--days D]` (realistic activity-log data, with a
-// progress bar) and `content-site events backfill` (import existing users and content).
+// progress bar), `content-site events backfill` (import existing users and content) and
+// `content-site events index` (the context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
 import type { CliCommand } from '../command.ts';
 import { parseCommandArgs, wholeNumberOption } from '../args.ts';
 import { generateEvents } from '../../namespaces/history/generate.ts';
 import { ensureBackfill } from '../../namespaces/history/backfill.ts';
+import { BLOCK_EVENTS, contextIndexProgress, indexBlocks } from '../../namespaces/history/context-index.ts';
 
 const MAX_COUNT = 50_000_000;
 
@@ -47,4 +49,39 @@ export const eventsBackfillCommand: CliCommand = {
   },
 };
 
-export const eventsCommands: CliCommand[] = [eventsGenerateCommand, eventsBackfillCommand];
+/** Blocks per transaction: a serving process waits for at most this many blocks' work. */
+const INDEX_BLOCKS_AT_ONCE = 16;
+
+export const eventsIndexCommand: CliCommand = {
+  name: 'events index',
+  usage: 'events index',
+  summary: "Index the events' contexts for context_filters now (serving processes do it while idle)",
+  async run(args, ctx) {
+    parseCommandArgs(this, args, {});
+    const app = await ctx.openApp();
+    const { indexed, complete } = await contextIndexProgress(app.db);
+    const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
+    const bar = new cliProgress.SingleBar(
+      { format: 'blocks {bar} {percentage}% | {value}/{total} | {eta_formatted} left', stream: ctx.stderr, noTTYOutput: !interactive, notTTYSchedule: 5000 },
+      cliProgress.Presets.shades_classic,
+    );
+    const started = performance.now();
+    let done = 0;
+    bar.start(Math.max(0, complete - indexed), 0);
+    try {
+      for (;;) {
+        const n = await indexBlocks(app.db, app.dialect, INDEX_BLOCKS_AT_ONCE);
+        if (n === 0) break;
+        bar.update((done += n));
+      }
+    } finally {
+      bar.stop();
+    }
+    const now = await contextIndexProgress(app.db);
+    const seconds = (performance.now() - started) / 1000;
+    ctx.stdout.write(`Indexed ${done} blocks of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`);
+    return 0;
+  },
+};
+
+export const eventsCommands: CliCommand[] = [eventsGenerateCommand, eventsBackfillCommand, eventsIndexCommand];

@@ -87,6 +87,18 @@ async function indexedBlocks(tx: Transaction<Database>, dialect: DialectName, lo
   return row ? Number(row.value) : undefined;
 }
 
+/** Blocks all of whose ids have been written (the log's ids only grow). */
+async function completeBlocks(db: Kysely<Database> | Transaction<Database>): Promise<number> {
+  const newest = await db.selectFrom('history_event_contexts').select((eb) => eb.fn.max('event_id').as('id')).executeTakeFirst();
+  return Math.floor((Number(newest?.id ?? 0) + 1) / BLOCK_EVENTS);
+}
+
+/** How far the index has come: blocks indexed, and blocks complete (indexable). */
+export async function contextIndexProgress(db: Kysely<Database>): Promise<{ indexed: number; complete: number }> {
+  const row = await db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirst();
+  return { indexed: Number(row?.value ?? 0), complete: await completeBlocks(db) };
+}
+
 /**
  * Indexes up to `maxBlocks` blocks after the indexed ones, those whose ids have all been
  * written (the log's ids only grow), in one transaction. Returns how many; 0 too when another
@@ -96,9 +108,7 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
   return db.transaction().execute(async (tx) => {
     const first = await indexedBlocks(tx, dialect, 'update');
     if (first === undefined) return 0;
-    const newest = await tx.selectFrom('history_event_contexts').select((eb) => eb.fn.max('event_id').as('id')).executeTakeFirst();
-    const complete = Math.floor((Number(newest?.id ?? 0) + 1) / BLOCK_EVENTS);
-    const end = Math.min(complete, first + maxBlocks);
+    const end = Math.min(await completeBlocks(tx), first + maxBlocks);
     if (end <= first) return 0;
     // Rows of these blocks can only be left from a counter set back: replaced.
     await tx.deleteFrom('history_context_terms').where('block', '>=', first).where('block', '<', end).execute();
