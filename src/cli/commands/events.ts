@@ -2,13 +2,28 @@
 // progress bar), `content-site events backfill` (import existing users and content) and
 // `content-site events index` (the context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
-import type { CliCommand } from '../command.ts';
+import type { CliCommand, CliContext } from '../command.ts';
 import { parseCommandArgs, wholeNumberOption } from '../args.ts';
 import { generateEvents } from '../../namespaces/history/generate.ts';
 import { ensureBackfill } from '../../namespaces/history/backfill.ts';
 import { BLOCK_EVENTS, contextIndexProgress, indexBlocks } from '../../namespaces/history/context-index.ts';
 
 const MAX_COUNT = 50_000_000;
+
+/** Runs the work with a progress bar of `total` units on stderr (a line every 5 s when it is not a terminal). */
+async function withProgressBar<T>(ctx: CliContext, unit: string, total: number, work: (update: (done: number) => void) => Promise<T>): Promise<T> {
+  const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
+  const bar = new cliProgress.SingleBar(
+    { format: `${unit} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: ctx.stderr, noTTYOutput: !interactive, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  try {
+    return await work((done) => bar.update(done));
+  } finally {
+    bar.stop();
+  }
+}
 
 export const eventsGenerateCommand: CliCommand = {
   name: 'events generate',
@@ -19,18 +34,8 @@ export const eventsGenerateCommand: CliCommand = {
     const count = wholeNumberOption(strings.count, 'count', { min: 1, max: MAX_COUNT });
     const days = wholeNumberOption(strings.days, 'days', { min: 1, max: 36_500 }, 30);
     const app = await ctx.openApp();
-    const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
-    const bar = new cliProgress.SingleBar(
-      { format: 'events {bar} {percentage}% | {value}/{total} | {eta_formatted} left', stream: ctx.stderr, noTTYOutput: !interactive, notTTYSchedule: 5000 },
-      cliProgress.Presets.shades_classic,
-    );
     const started = performance.now();
-    bar.start(count, 0);
-    try {
-      await generateEvents(app, { count, days, onProgress: (written) => bar.update(written) });
-    } finally {
-      bar.stop();
-    }
+    await withProgressBar(ctx, 'events', count, (update) => generateEvents(app, { count, days, onProgress: update }));
     const seconds = (performance.now() - started) / 1000;
     ctx.stdout.write(`Added ${count} events over the last ${days} days in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} events/s).\n`);
     return 0;
@@ -60,23 +65,15 @@ export const eventsIndexCommand: CliCommand = {
     parseCommandArgs(this, args, {});
     const app = await ctx.openApp();
     const { indexed, complete } = await contextIndexProgress(app.db);
-    const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
-    const bar = new cliProgress.SingleBar(
-      { format: 'blocks {bar} {percentage}% | {value}/{total} | {eta_formatted} left', stream: ctx.stderr, noTTYOutput: !interactive, notTTYSchedule: 5000 },
-      cliProgress.Presets.shades_classic,
-    );
     const started = performance.now();
     let done = 0;
-    bar.start(Math.max(0, complete - indexed), 0);
-    try {
+    await withProgressBar(ctx, 'blocks', Math.max(0, complete - indexed), async (update) => {
       for (;;) {
         const n = await indexBlocks(app.db, app.dialect, INDEX_BLOCKS_AT_ONCE);
-        if (n === 0) break;
-        bar.update((done += n));
+        if (n === 0) return;
+        update((done += n));
       }
-    } finally {
-      bar.stop();
-    }
+    });
     const now = await contextIndexProgress(app.db);
     const seconds = (performance.now() - started) / 1000;
     ctx.stdout.write(`Indexed ${done} blocks of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`);
