@@ -225,6 +225,19 @@ for (const target of dbTargets()) {
       });
     }
 
+    test('indexers running at once index each block once (PostgreSQL: one holds the counter, the others skip)', async () => {
+      const before = [await storedRows(0), await storedRows(1)];
+      await t.app.db.deleteFrom('history_context_terms').execute();
+      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      let rounds = 0;
+      while ((await indexed()) < 2 && rounds++ < 20) {
+        const done = await Promise.all([1, 2, 3, 4].map(() => indexBlocks(t.app.db, t.app.dialect, 1)));
+        assert.ok(done.reduce((a, b) => a + b, 0) >= 1, 'some indexer went on');
+      }
+      assert.equal(await indexed(), 2);
+      assert.deepEqual([await storedRows(0), await storedRows(1)], before.map((rows) => rows.filter((r) => r.term !== contextTerm('_sticky', '{}'))));
+    });
+
     test('the background indexer indexes complete blocks while the server is idle', async () => {
       const before = [await storedRows(0), await storedRows(1)];
       await t.app.db.deleteFrom('history_context_terms').execute();
