@@ -76,7 +76,7 @@ export const eventsIndexCommand: CliCommand = {
     });
     const now = await contextIndexProgress(app.db);
     const seconds = (performance.now() - started) / 1000;
-    ctx.stdout.write(`Indexed ${done} blocks of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`);
+    ctx.stdout.write(`Indexed ${done} block${done === 1 ? '' : 's'} of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`);
     return 0;
   },
 };
