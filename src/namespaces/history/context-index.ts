@@ -18,6 +18,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
 import type { AppServices } from '../../app.ts';
+import { readCounter } from './store.ts';
 
 export const BLOCK_EVENTS = 4096;
 /** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */
@@ -95,8 +96,7 @@ async function completeBlocks(db: Kysely<Database> | Transaction<Database>): Pro
 
 /** How far the index has come: blocks indexed, and blocks complete (indexable). */
 export async function contextIndexProgress(db: Kysely<Database>): Promise<{ indexed: number; complete: number }> {
-  const row = await db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirst();
-  return { indexed: Number(row?.value ?? 0), complete: await completeBlocks(db) };
+  return { indexed: await readCounter(db, COUNTER_INDEXED_BLOCKS), complete: await completeBlocks(db) };
 }
 
 /**
@@ -197,7 +197,7 @@ export async function contextCandidates(
   newestId: number,
   limit: number,
 ): Promise<ContextCandidates | undefined> {
-  const blocks = Number((await db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirst())?.value ?? 0);
+  const blocks = await readCounter(db, COUNTER_INDEXED_BLOCKS);
   const through = blocks * BLOCK_EVENTS - 1;
   if (blocks === 0 || newestId - through > limit) return undefined;
   const all = Array.from({ length: blocks }, (_, i) => i);
@@ -220,6 +220,12 @@ export async function contextCandidates(
   }
   if (!candidates || candidates.size > limit) return undefined;
   return { through, ids: [...candidates].sort((a, b) => a - b) };
+}
+
+/** Indexes the next block if it is complete; a transaction only then (the indexer asks twice a second). */
+async function indexPendingBlock(db: Kysely<Database>, dialect: DialectName): Promise<number> {
+  const { indexed, complete } = await contextIndexProgress(db);
+  return complete > indexed ? indexBlocks(db, dialect, 1) : 0;
 }
 
 /** Below this share of busy time (event loop utilization) the server counts as idle. */
@@ -251,7 +257,7 @@ export function startContextIndexer(app: AppServices): { stop(): Promise<void> }
       schedule(IDLE_CHECK_MS);
       return;
     }
-    running = indexBlocks(app.db, app.dialect, 1).then(
+    running = indexPendingBlock(app.db, app.dialect).then(
       (indexed) => {
         if (indexed) lastIndexed = Date.now();
         // Measured from here: the block's own work does not count as the server being busy.

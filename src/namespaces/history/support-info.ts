@@ -7,7 +7,7 @@ import { utcNow, utcToZone } from '../../site/time.ts';
 import { allLoggers } from './catalogue.ts';
 import { COUNTER_TOTAL, readCounter } from './store.ts';
 import { BACKFILL_DAYS } from './backfill.ts';
-import { BLOCK_EVENTS, contextIndexProgress } from './context-index.ts';
+import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from './context-index.ts';
 
 const VERSION = '0.1.0';
 const TABLES = ['history_events', 'history_event_contexts', 'history_context_terms'] as const;
@@ -102,7 +102,7 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
       total_events: await readCounter(app.db, COUNTER_TOTAL),
       table_stats: tableStats,
       // How far the background indexer of context_filters has come (events up to this id).
-      context_index_through_id: Math.max(0, (await contextIndexProgress(app.db)).indexed * BLOCK_EVENTS - 1),
+      context_index_through_id: Math.max(0, (await readCounter(app.db, COUNTER_INDEXED_BLOCKS)) * BLOCK_EVENTS - 1),
       oldest_event: oldest ?? false,
       db_engine: app.dialect,
       retention_days: 'Forever (no auto-cleanup)',
