@@ -11,11 +11,11 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
-import { candidateCount, filterCondition, markNarrowContext, pageFilter, type EventFilter } from '../../src/namespaces/history/filters.ts';
+import { candidateCount, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
 import { loggerScope, type LoggerScope } from '../../src/namespaces/history/catalogue.ts';
 import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
 import {
-  BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, startContextIndexer,
+  BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, startContextIndexer,
 } from '../../src/namespaces/history/context-index.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 
@@ -65,6 +65,12 @@ for (const target of dbTargets()) {
     const ids = async (f: EventFilter) =>
       (await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('id').execute()).map((r) => Number(r.id));
     const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
+    /** The rows indexing the block's current contexts gives. */
+    const expectedRows = async (block: number) => {
+      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS).execute();
+      return blockRows(block, rows.map((r) => ({ event_id: Number(r.event_id), context: r.context })));
+    };
     const storedRows = async (block: number) =>
       (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => ({ term: Number(r.term), ids: r.ids }));
 
@@ -80,6 +86,7 @@ for (const target of dbTargets()) {
       await log('emoji', { emoji: 'x😀y' });
       await log('option', { k: 'v' }, true);
       await log('other-format', { k2: 'w' });
+      await log('words', { title: 'Zebrafish-Quokka 42', path: 'a%b_c' });
       // A context as PostgreSQL's json_object_agg wrote it in migration 0011: spaced.
       await t.app.db.updateTable('history_event_contexts').set({ context: '{ "name" : "other-format", "k2" : "w" }' }).where('event_id', '=', special['other-format']).execute();
       await generateEvents(t.app, { count: 9000, days: 30, seed: 7 });
@@ -88,6 +95,7 @@ for (const target of dbTargets()) {
       // Above the index: the block being filled.
       await log('rare-tail', { post_id: 'rare-1' });
       await log('match-tail', { k: 'v' });
+      await log('words-tail', { title: 'the QUOKKA again' });
     });
     after(async () => {
       await server.close();
@@ -98,11 +106,7 @@ for (const target of dbTargets()) {
       const newest = await newestId();
       assert.equal(await indexed(), Math.floor((newest + 1) / BLOCK_EVENTS));
       assert.equal(await indexed(), 2);
-      const all = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).execute();
-      for (const block of [0, 1]) {
-        const inBlock = all.filter((r) => Math.floor(Number(r.event_id) / BLOCK_EVENTS) === block).map((r) => ({ event_id: Number(r.event_id), context: r.context }));
-        assert.deepEqual(await storedRows(block), blockRows(block, inBlock), `block ${block}`);
-      }
+      for (const block of [0, 1]) assert.deepEqual(await storedRows(block), await expectedRows(block), `block ${block}`);
       assert.deepEqual(await storedRows(2), [], 'the block being filled is not indexed');
       // A spot check of the layout, independent of blockRows.
       const row = (await storedRows(0)).find((r) => r.term === contextTerm('post_id', 'rare-1'));
@@ -188,6 +192,73 @@ for (const target of dbTargets()) {
       }
     });
 
+    const WORDS: string[][] = [
+      ['quokka'],
+      ['QUOKKA', 'zebra'],
+      ['zebrafish-quokka 42'],
+      ['a%b_c'],
+      ['x😀y'],
+      ['"hi"'],
+      ['example.test'],
+      ['xyzzy-nowhere'],
+      ['quokka', 'xyzzy-nowhere'],
+    ];
+    /** Some value of the context contains each word, ignoring ASCII case. */
+    const lower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const wordsTruth = async (words: string[]) =>
+      (await contexts()).filter((r) => words.every((w) => Object.values(r.context).some((v) => typeof v === 'string' && lower(v).includes(lower(w))))).map((r) => r.id);
+
+    test('metadata_search: the blocks named by the trigram rows hold every match', async () => {
+      const newest = await newestId();
+      for (const words of WORDS) {
+        const expected = await wordsTruth(words);
+        const f: EventFilter = { scope: ALL, metadataWords: words, dialect: t.app.dialect };
+        assert.deepEqual(await ids(f), expected, `${words}: without the index`);
+        await markNarrowContext(t.app.db, f, newest, 100_000);
+        assert.ok(f.metadataIndex, `${words}: the index is used`);
+        assert.deepEqual(await ids(f), expected, `${words}: through the index`);
+      }
+      assert.deepEqual(await wordsTruth(['quokka']), [special.words, special['words-tail']]);
+      // A word found nowhere names no block: only the events above the index are read.
+      const f: EventFilter = { scope: ALL, metadataWords: ['xyzzy-nowhere'], dialect: t.app.dialect };
+      await markNarrowContext(t.app.db, f, newest);
+      assert.deepEqual(f.metadataIndex?.blocks, []);
+      // Words shorter than a trigram say nothing.
+      const short: EventFilter = { scope: ALL, metadataWords: ['ok'], dialect: t.app.dialect };
+      await markNarrowContext(t.app.db, short, newest);
+      assert.equal(short.metadataIndex, undefined);
+      // The rare word's block is named, and few others.
+      const rare: EventFilter = { scope: ALL, metadataWords: ['zebrafish'], dialect: t.app.dialect };
+      await markNarrowContext(t.app.db, rare, newest);
+      assert.deepEqual(rare.metadataIndex?.blocks, [Math.floor(special.words / BLOCK_EVENTS)]);
+    });
+
+    test('a changed context of an indexed event names its block under the new values\' trigrams', async () => {
+      const event = special.rare;
+      const original = (await t.app.db.selectFrom('history_event_contexts').select('context').where('event_id', '=', event).executeTakeFirstOrThrow()).context;
+      const context = JSON.stringify({ ...JSON.parse(original), note: 'platypus' });
+      await t.app.db.transaction().execute(async (tx) => {
+        await tx.updateTable('history_event_contexts').set({ context }).where('event_id', '=', event).execute();
+        await indexChangedContext(tx, t.app.dialect, event, context);
+      });
+      const f: EventFilter = { scope: ALL, metadataWords: ['platypus'], dialect: t.app.dialect };
+      await markNarrowContext(t.app.db, f, await newestId());
+      assert.deepEqual(f.metadataIndex?.blocks, [Math.floor(event / BLOCK_EVENTS)]);
+      assert.deepEqual(await ids(f), [event]);
+      // Back as it was, for the tests that follow.
+      await t.app.db.updateTable('history_event_contexts').set({ context: original }).where('event_id', '=', event).execute();
+    });
+
+    test('GET /events with metadata_search answers as the stored contexts', async () => {
+      for (const words of WORDS) {
+        const res = await server.inject({ method: 'GET', url: `${BASE}/events?metadata_search=${encodeURIComponent(words.join(' '))}&per_page=100`, headers: { authorization: admin.authorization } });
+        assert.equal(res.statusCode, 200, res.body);
+        const expected = await wordsTruth(searchWords(words.join(' ')));
+        assert.equal(Number(res.headers['x-wp-total']), expected.length, `${words}: total`);
+        if (expected.length <= 100) assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b), expected, `${words}`);
+      }
+    });
+
     test('stick lists an indexed event under _sticky; unstick leaves an entry the exact test drops', async () => {
       const viewer = { user: admin.user, lang: 'en' as const };
       const event = special.rare;
@@ -226,7 +297,6 @@ for (const target of dbTargets()) {
     }
 
     test('indexers running at once index each block once (PostgreSQL: one holds the counter, the others skip)', async () => {
-      const before = [await storedRows(0), await storedRows(1)];
       await t.app.db.deleteFrom('history_context_terms').execute();
       await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
       let rounds = 0;
@@ -235,11 +305,10 @@ for (const target of dbTargets()) {
         assert.ok(done.reduce((a, b) => a + b, 0) >= 1, 'some indexer went on');
       }
       assert.equal(await indexed(), 2);
-      assert.deepEqual([await storedRows(0), await storedRows(1)], before.map((rows) => rows.filter((r) => r.term !== contextTerm('_sticky', '{}'))));
+      assert.deepEqual([await storedRows(0), await storedRows(1)], [await expectedRows(0), await expectedRows(1)]);
     });
 
     test('the background indexer indexes complete blocks while the server is idle', async () => {
-      const before = [await storedRows(0), await storedRows(1)];
       await t.app.db.deleteFrom('history_context_terms').execute();
       await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
       const indexer = startContextIndexer(t.app);
@@ -250,8 +319,7 @@ for (const target of dbTargets()) {
         await indexer.stop();
       }
       assert.equal(await indexed(), 2);
-      // The same rows as indexing them at once wrote (the stuck event is unstuck again).
-      assert.deepEqual([await storedRows(0), await storedRows(1)], before.map((rows) => rows.filter((r) => r.term !== contextTerm('_sticky', '{}'))));
+      assert.deepEqual([await storedRows(0), await storedRows(1)], [await expectedRows(0), await expectedRows(1)]);
       assert.equal((await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db)).rows[0]?.n ?? 0, 0);
     });
   });

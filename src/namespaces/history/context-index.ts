@@ -8,13 +8,17 @@
 // events' offsets within the block. Rows are keyed by block first, so a block's rows append to
 // the end of the B-tree (a few pages per block instead of one page per pair).
 //
+// metadata_search asks for a substring of any value: each block also has one row, without
+// offsets, per trigram of its values (ASCII case folded, as the search is), so that a word's
+// trigrams name the blocks that may hold it. Trigram terms are negative, pair terms not.
+//
 // The index is a filter, not an answer: a hash may be shared by several pairs, and the exact
 // condition on the stored context still decides. What it guarantees: every event of an indexed
 // block is listed under every pair of its current context (stick adds `_sticky` to indexed
 // events; stale entries, of an unstuck or deleted event, only cost a wasted look-up).
 // Ids above the indexed blocks (the block being filled, and blocks the indexer has not reached)
 // are tested row by row.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
 import type { AppServices } from '../../app.ts';
@@ -46,29 +50,55 @@ export function contextTerm(key: string, value: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** The terms of a stored context (JSON text): one per key with a value. */
-function termsOf(context: string): number[] {
-  const object = JSON.parse(context) as Record<string, string | null>;
-  const terms: number[] = [];
-  for (const key in object) {
-    const value = object[key];
-    if (typeof value === 'string') terms.push(contextTerm(key, value));
+/** ASCII letters in lower case (metadata_search folds ASCII case only, see filters.ts). */
+const foldAscii = (ch: number) => (ch >= 65 && ch <= 90 ? ch + 32 : ch);
+
+/**
+ * Adds the trigram terms of a text to `terms`: negative numbers, the three characters' codes
+ * packed when they are ASCII (most are), a hash otherwise.
+ */
+export function addTrigramTerms(text: string, terms: Set<number>): void {
+  for (let i = 0; i + 3 <= text.length; i++) {
+    const a = foldAscii(text.charCodeAt(i));
+    const b = foldAscii(text.charCodeAt(i + 1));
+    const c = foldAscii(text.charCodeAt(i + 2));
+    terms.add(a < 128 && b < 128 && c < 128 ? -1 - ((a << 14) | (b << 7) | c) : -1 - contextTerm('\u0002', String.fromCharCode(a, b, c)));
   }
-  return terms;
 }
 
-/** One block's rows: per term, the offsets of its events, ascending; terms ascending. */
+/** The terms of a stored context (JSON text): one per key with a value, and its values' trigrams. */
+function termsOf(context: string): { pairs: number[]; trigrams: Set<number> } {
+  const object = JSON.parse(context) as Record<string, string | null>;
+  const pairs: number[] = [];
+  const trigrams = new Set<number>();
+  for (const key in object) {
+    const value = object[key];
+    if (typeof value !== 'string') continue;
+    pairs.push(contextTerm(key, value));
+    addTrigramTerms(value, trigrams);
+  }
+  return { pairs, trigrams };
+}
+
+/**
+ * One block's rows, terms ascending: per pair term the offsets of its events, ascending; per
+ * trigram term none ('').
+ */
 export function blockRows(block: number, contexts: { event_id: number; context: string }[]): { term: number; ids: string }[] {
   const byTerm = new Map<number, number[]>();
+  const trigrams = new Set<number>();
   const start = block * BLOCK_EVENTS;
   for (const { event_id, context } of [...contexts].sort((a, b) => a.event_id - b.event_id)) {
     const offset = event_id - start;
-    for (const term of termsOf(context)) {
+    const terms = termsOf(context);
+    for (const term of terms.pairs) {
       const offsets = byTerm.get(term);
       if (!offsets) byTerm.set(term, [offset]);
       else if (offsets[offsets.length - 1] !== offset) offsets.push(offset);
     }
+    for (const term of terms.trigrams) trigrams.add(term);
   }
+  for (const term of trigrams) byTerm.set(term, []);
   return [...byTerm.keys()].sort((a, b) => a - b).map((term) => ({ term, ids: byTerm.get(term)!.join(',') }));
 }
 
@@ -153,15 +183,19 @@ async function insertRows(tx: Transaction<Database>, dialect: DialectName, block
 
 /**
  * Keeps the index of an event whose context changed (stick, unstick) true: an event of an
- * indexed block is listed under each pair of its new context. Call inside the transaction
- * that writes the context.
+ * indexed block is listed under each pair of its new context, and its block under each of
+ * the new values' trigrams. Call inside the transaction that writes the context.
  */
 export async function indexChangedContext(tx: Transaction<Database>, dialect: DialectName, eventId: number, context: string): Promise<void> {
   const block = Math.floor(eventId / BLOCK_EVENTS);
   const indexed = await indexedBlocks(tx, dialect, 'share');
   if (indexed === undefined || block >= indexed) return;
   const offset = eventId - block * BLOCK_EVENTS;
-  for (const term of new Set(termsOf(context))) {
+  const terms = termsOf(context);
+  for (const term of terms.trigrams) {
+    await tx.insertInto('history_context_terms').values({ block, term, ids: '' }).onConflict((oc) => oc.columns(['block', 'term']).doNothing()).execute();
+  }
+  for (const term of new Set(terms.pairs)) {
     const row = await tx.selectFrom('history_context_terms').select('ids').where('block', '=', block).where('term', '=', term).executeTakeFirst();
     if (!row) {
       await tx.insertInto('history_context_terms').values({ block, term, ids: String(offset) }).execute();
@@ -200,9 +234,7 @@ export async function contextCandidates(
   const blocks = await readCounter(db, COUNTER_INDEXED_BLOCKS);
   const through = blocks * BLOCK_EVENTS - 1;
   if (blocks === 0 || newestId - through > limit) return undefined;
-  const all = Array.from({ length: blocks }, (_, i) => i);
-  // One look-up per block of the primary key (block, term).
-  const inBlocks = dialect === 'postgres' ? sql`block = any(${all}::int[])` : sql`block in (select value from json_each(${JSON.stringify(all)}))`;
+  const inBlocks = blocksCondition(dialect, blocks);
   let candidates: Set<number> | undefined;
   for (const [key, value] of pairs) {
     const { rows } = await sql<{ block: number; ids: string }>`
@@ -220,6 +252,50 @@ export async function contextCandidates(
   }
   if (!candidates || candidates.size > limit) return undefined;
   return { through, ids: [...candidates].sort((a, b) => a - b) };
+}
+
+/** Blocks that may hold events whose context has every word in some value (metadata_search). */
+export interface MetadataCandidates {
+  /** Every event with an id at most this may match only if it lies in one of `blocks`. */
+  through: number;
+  /** Ascending. */
+  blocks: number[];
+}
+
+/**
+ * The blocks holding every trigram of every word (of three characters or more), if at most
+ * `limit` events lie in them and above the indexed blocks; otherwise undefined.
+ */
+export async function metadataCandidates(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  words: string[],
+  newestId: number,
+  limit: number,
+): Promise<MetadataCandidates | undefined> {
+  const indexed = await readCounter(db, COUNTER_INDEXED_BLOCKS);
+  const through = indexed * BLOCK_EVENTS - 1;
+  if (indexed === 0 || newestId - through > limit) return undefined;
+  let blocks: Set<number> | undefined;
+  for (const word of words) {
+    const terms = new Set<number>();
+    addTrigramTerms(word, terms);
+    if (!terms.size) continue;
+    const { rows } = await sql<{ block: number }>`
+      select block from history_context_terms
+      where ${blocksCondition(dialect, indexed)} and term in (${sql.join([...terms])})
+      group by block having count(*) = ${terms.size}`.execute(db);
+    const found = new Set(rows.map((r) => Number(r.block)).filter((b) => !blocks || blocks.has(b)));
+    blocks = found;
+  }
+  if (!blocks || blocks.size * BLOCK_EVENTS + Math.max(0, newestId - through) > limit) return undefined;
+  return { through, blocks: [...blocks].sort((a, b) => a - b) };
+}
+
+/** Blocks 0 … count - 1, one look-up each of the primary key (block, term). */
+function blocksCondition(dialect: DialectName, count: number): RawBuilder<unknown> {
+  const all = Array.from({ length: count }, (_, i) => i);
+  return dialect === 'postgres' ? sql`block = any(${all}::int[])` : sql`block in (select value from json_each(${JSON.stringify(all)}))`;
 }
 
 /** Indexes the next block if it is complete; a transaction only then (the indexer asks twice a second). */

@@ -316,7 +316,7 @@ export async function listEvents(
       await markNarrowContext(app.db, filter, state.maxId);
       const forPage = pageFilter(filter, state.maxId, page * perPage, grouped);
       const cond = filterCondition(forPage)!;
-      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex })!;
+      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex, metadataIndex: filter.metadataIndex })!;
       const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
