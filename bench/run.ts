@@ -452,6 +452,8 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       { name: 'GET /history/v1/events ip_address with wildcards', requests: get(`${ev}?ip_address=10.0.x.x`, auth), connections: lat, target: within(15) },
       // One post of the 400 the generator edits: about 350 of the million events (the context index).
       { name: 'GET /history/v1/events context_filters (one post)', requests: get(`${ev}?context_filters%5Bpost_id%5D=123`, auth), connections: lat, target: within(15) },
+      // A word no context holds (a typo, a deleted record): the worst case of a metadata search read by date.
+      { name: 'GET /history/v1/events metadata_search (a word found nowhere)', requests: get(`${ev}?metadata_search=invoice-2024`, auth), connections: lat, target: within(50) },
       { name: 'GET /history/v1/events search (one word)', requests: get(`${ev}?search=Pricing`, auth), connections: lat, target: within(50) },
       { name: 'GET /history/v1/events/has-updates', requests: get(`${ev}/has-updates?since_id=${Math.max(1, EVENTS - 100)}`, auth), connections: lat, target: within(3) },
       { name: 'GET /history/v1/stats/summary', requests: get('/en/cms-json/history/v1/stats/summary', auth), connections: lat, target: within(100) },
