@@ -216,6 +216,13 @@ export interface ContextCandidates {
   ids: number[];
 }
 
+/** The indexed blocks and the last id they cover, unless none is or more than `limit` events lie above them. */
+async function usableIndex(db: Kysely<Database>, newestId: number, limit: number): Promise<{ blocks: number; through: number } | undefined> {
+  const blocks = await readCounter(db, COUNTER_INDEXED_BLOCKS);
+  const through = blocks * BLOCK_EVENTS - 1;
+  return blocks === 0 || newestId - through > limit ? undefined : { blocks, through };
+}
+
 /** A pair listed for more events than this is not read (another pair or the log's order does better). */
 const READ_LIMIT = 250_000;
 
@@ -231,9 +238,9 @@ export async function contextCandidates(
   newestId: number,
   limit: number,
 ): Promise<ContextCandidates | undefined> {
-  const blocks = await readCounter(db, COUNTER_INDEXED_BLOCKS);
-  const through = blocks * BLOCK_EVENTS - 1;
-  if (blocks === 0 || newestId - through > limit) return undefined;
+  const index = await usableIndex(db, newestId, limit);
+  if (!index) return undefined;
+  const { blocks, through } = index;
   const inBlocks = blocksCondition(dialect, blocks);
   let candidates: Set<number> | undefined;
   for (const [key, value] of pairs) {
@@ -273,9 +280,9 @@ export async function metadataCandidates(
   newestId: number,
   limit: number,
 ): Promise<MetadataCandidates | undefined> {
-  const indexed = await readCounter(db, COUNTER_INDEXED_BLOCKS);
-  const through = indexed * BLOCK_EVENTS - 1;
-  if (indexed === 0 || newestId - through > limit) return undefined;
+  const index = await usableIndex(db, newestId, limit);
+  if (!index) return undefined;
+  const { through } = index;
   let blocks: Set<number> | undefined;
   for (const word of words) {
     const terms = new Set<number>();
@@ -283,7 +290,7 @@ export async function metadataCandidates(
     if (!terms.size) continue;
     const { rows } = await sql<{ block: number }>`
       select block from history_context_terms
-      where ${blocksCondition(dialect, indexed)} and term in (${sql.join([...terms])})
+      where ${blocksCondition(dialect, index.blocks)} and term in (${sql.join([...terms])})
       group by block having count(*) = ${terms.size}`.execute(db);
     const found = new Set(rows.map((r) => Number(r.block)).filter((b) => !blocks || blocks.has(b)));
     blocks = found;
