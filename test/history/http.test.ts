@@ -11,6 +11,7 @@ import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { unixToUtc } from '../../src/namespaces/history/site-time.ts';
 import type { Role } from '../../src/auth/roles.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
 
 const BASE = '/en/cms-json/history/v1';
 
@@ -22,6 +23,7 @@ for (const target of dbTargets()) {
     const mails: string[] = [];
     const auth: Partial<Record<Role, string>> = {};
     const emails: Partial<Record<Role, string>> = {};
+    const users: Partial<Record<Role, AuthUser>> = {};
 
     before(async () => {
       smtp = new SMTPServer({
@@ -44,6 +46,7 @@ for (const target of dbTargets()) {
         const u = await userWithRole(t.app, role);
         auth[role] = u.authorization;
         emails[role] = u.user.email;
+        users[role] = u.user;
       }
     });
     after(async () => {
@@ -252,6 +255,32 @@ for (const target of dbTargets()) {
       assert.deepEqual(await page(2, maxId), second);
       // Unpinned, the new events count.
       assert.notEqual((await page(1)).total, first.total);
+    });
+
+    test('a flood of one message: filtered pages count its long groups exactly', async () => {
+      // Longer than the walk reads row by row (events.ts LONG_GROUP_ROWS): the flood's rows are
+      // counted through its maintained runs, which a warning in the middle splits in two.
+      const user = users.editor!;
+      await call('GET', '/events?per_page=1', 'administrator'); // the administrator's login is logged before the flood
+      const tick = (i: number) =>
+        t.app.activity.log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info', context: { message: 'cron tick' } }, { user: i % 2 ? null : user, ip: '' });
+      const flood = async (n: number) => Math.max(...(await Promise.all(Array.from({ length: n }, (_, i) => tick(i)))));
+      const before = await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: 'info', context: { option: 'before-flood', option_page: 'p' } }, { user, ip: '' });
+      const olderTop = await flood(1400);
+      const warning = await t.app.activity.log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'warning', context: { message: 'mid-flood' } }, { user, ip: '' });
+      const top = await flood(1200);
+      const groups = async (query: string) => {
+        const r = await call('GET', `/events?${query}`, 'administrator');
+        assert.equal(r.status, 200, query);
+        return r.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]);
+      };
+      assert.deepEqual(await groups('per_page=3'), [[top, 1200], [warning, 1], [olderTop, 1400]]);
+      assert.deepEqual(await groups('loglevels=info&per_page=2'), [[top, 2600], [before, 1]], 'the warning excluded: one group');
+      assert.deepEqual(await groups('loglevels=info&per_page=1&page=2'), [[before, 1]], 'the flood skipped before the page');
+      assert.deepEqual(await groups('exclude_loglevels=warning&per_page=1&skip_count_query=1'), [[top, 2600]]);
+      assert.deepEqual(await groups(`user=${user.id}&per_page=2`), [[top - 1, 600], [warning, 1]], 'every other row of the flood');
+      assert.deepEqual(await groups(`user=${user.id}&loglevels=info&per_page=2`), [[top - 1, 1300], [before, 1]]);
+      assert.deepEqual(await groups(`user=${user.id}&loglevels=info&per_page=1&page=2`), [[before, 1]]);
     });
 
     test('permissions of the other routes', async () => {

@@ -12,7 +12,7 @@ import { canReadLogger, loggerScope } from './catalogue.ts';
 import {
   candidateCount, eventFilterFromParams, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';
-import { cutRunCount, headsPage, pos } from './runs.ts';
+import { cutRunCount, headBelow, headsPage, pos } from './runs.ts';
 import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 import { indexChangedContext } from './context-index.ts';
@@ -36,6 +36,8 @@ interface PageRequest {
   count?: (mode: CountMode) => Promise<number>;
   /** At most this many rows can match (the context index's candidates lead). */
   rowsAtMost?: number;
+  /** Rows of one group read one by one before the walk skips to the end of its maintained run (default LONG_GROUP_ROWS). */
+  longGroup?: number;
 }
 
 interface PageResult {
@@ -79,36 +81,66 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
     // the total taken from the maintained runs when few rows lie above the cut.
     if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
   }
-  const counts = await walkGroups(app, cond, offset, req.perPage, req.rowsAtMost);
+  const counts = await walkGroups(app, cond, offset, req.perPage, req);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
+
+/** Rows of one group read one by one before the walk skips to the end of its maintained run. */
+const LONG_GROUP_ROWS = 1000;
 
 /**
  * Groups `offset … offset + limit` of the matching rows: their newest rows' ids → sizes, in
  * order. Reads the rows newest first in growing chunks (keyset on date, id) and stops once the
  * last wanted group has ended; in one read when at most `rowsAtMost` rows can match.
+ * A long group is not read row by row: the matching rows of one maintained run (runs.ts) all
+ * belong to the group of its first matching row, whatever the filter, since every row between
+ * them has the same occasions id. So once a group has run long, its rows down to the end of
+ * the current maintained run are counted in the database and the walk goes on below it (a
+ * flood of one message otherwise made every filtered page read the whole flood).
  */
-async function walkGroups(app: AppServices, cond: Expression<SqlBool>, offset: number, limit: number, rowsAtMost = Infinity): Promise<Map<number, number>> {
+async function walkGroups(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  offset: number,
+  limit: number,
+  { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS }: Pick<PageRequest, 'rowsAtMost' | 'longGroup'>,
+): Promise<Map<number, number>> {
   const groups = new Map<number, number>();
   const wanted = offset + limit;
   let started = 0;
   let occasions: string | null = null;
   let head = 0;
-  let after: { date: string; id: number } | null = null;
+  /** Rows of the current group read since it started or since its last skip. */
+  let streak = 0;
+  /** Where the next read starts: below this position, or at it when `inclusive`. */
+  let after: { date: string; id: number; inclusive?: boolean } | null = null;
   // Each read of candidates of the context index looks them all up: one read takes them all.
   const first = rowsAtMost < 50_000 ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
     let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
-    if (after) q = q.where(pos('<', after));
+    if (after) q = q.where(pos(after.inclusive ? '<=' : '<', after));
     const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunk).execute();
+    let skipped = false;
     for (const row of rows) {
       if (row.occasions_id !== occasions) {
         if (++started > wanted) return groups;
         occasions = row.occasions_id;
         head = row.id;
+        streak = 0;
       }
       if (started > offset) groups.set(head, (groups.get(head) ?? 0) + 1);
+      if (++streak < longGroup) continue;
+      const end = await headBelow(app.db, row);
+      const inRun = [cond, pos('<', row)];
+      if (end) inRun.push(pos('>', end));
+      if (started > offset) groups.set(head, groups.get(head)! + (await countEvents(app, eb.and(inRun))));
+      if (!end) return groups;
+      after = { date: end.date, id: end.id, inclusive: true };
+      streak = 0;
+      skipped = true;
+      break;
     }
+    if (skipped) continue;
     if (rows.length < chunk) return groups;
     after = rows[rows.length - 1];
   }

@@ -63,17 +63,27 @@ async function olderNeighbour(db: Db, p: Pos): Promise<RunRow | undefined> {
     .executeTakeFirst();
 }
 
-/** The head of the run containing `p`: the nearest head at or above it. */
-async function headAtOrAbove(db: Db, p: Pos): Promise<RunRow> {
+/** The nearest run head at or above `p`, or strictly below it. */
+function nearestHead(db: Db, p: Pos, side: 'atOrAbove' | 'below') {
+  const order = side === 'below' ? 'desc' : 'asc';
   return db
     .selectFrom('history_events')
     .select(COLUMNS)
     .where('run_head', '=', 1)
-    .where(pos('>=', p))
-    .orderBy('date', 'asc')
-    .orderBy('id', 'asc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
+    .where(pos(side === 'below' ? '<' : '>=', p))
+    .orderBy('date', order)
+    .orderBy('id', order)
+    .limit(1);
+}
+
+/** The head of the run containing `p`: the nearest head at or above it. */
+async function headAtOrAbove(db: Db, p: Pos): Promise<RunRow> {
+  return nearestHead(db, p, 'atOrAbove').executeTakeFirstOrThrow();
+}
+
+/** The newest run head older than `p`: the run holding `p` ends just above it (none: at the log's oldest row). */
+export async function headBelow(db: Db, p: Pos): Promise<RunRow | undefined> {
+  return nearestHead(db, p, 'below').executeTakeFirst();
 }
 
 async function setRun(db: Db, id: number, head: number, size: number): Promise<void> {
