@@ -1,5 +1,6 @@
 // The events service behind GET/POST /events, has-updates, single events and stick/unstick.
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
@@ -46,7 +47,7 @@ interface PageResult {
   total: number | null;
 }
 
-type CountMode = 'rows' | 'groups';
+export type CountMode = 'rows' | 'groups';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
@@ -114,8 +115,11 @@ async function walkGroups(
   let streak = 0;
   /** Where the next read starts: below this position, or at it when `inclusive`. */
   let after: { date: string; id: number; inclusive?: boolean } | null = null;
-  // Each read of candidates of the context index looks them all up: one read takes them all.
-  const first = rowsAtMost < 50_000 ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
+  // Each read of candidates of the context index looks them all up: one read takes them all
+  // (and no group is skipped: counting a run by date would read more than the candidates).
+  const oneRead = rowsAtMost < 50_000;
+  const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
+  const skipAfter = oneRead ? Infinity : longGroup;
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
     let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
     if (after) q = q.where(pos(after.inclusive ? '<=' : '<', after));
@@ -129,10 +133,9 @@ async function walkGroups(
         streak = 0;
       }
       if (started > offset) groups.set(head, (groups.get(head) ?? 0) + 1);
-      if (++streak < longGroup) continue;
+      if (++streak < skipAfter) continue;
       const end = await headBelow(app.db, row);
-      const inRun = [cond, pos('<', row)];
-      if (end) inRun.push(pos('>', end));
+      const inRun = end ? [cond, pos('<', row), pos('>', end)] : [cond, pos('<', row)];
       if (started > offset) groups.set(head, groups.get(head)! + (await countEvents(app, eb.and(inRun))));
       if (!end) return groups;
       after = { date: end.date, id: end.id, inclusive: true };
@@ -140,15 +143,46 @@ async function walkGroups(
       skipped = true;
       break;
     }
-    if (skipped) continue;
-    if (rows.length < chunk) return groups;
-    after = rows[rows.length - 1];
+    if (!skipped) {
+      if (rows.length < chunk) return groups;
+      after = rows[rows.length - 1];
+    }
+    // SQLite reads on the server's only thread: other requests go first between chunks.
+    if (app.dialect === 'sqlite') await nextTurn();
   }
 }
 
-/** Matching rows, or groups of them (runs of equal occasions id, date desc, id desc), counted now. */
-async function countMatching(app: AppServices, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
+/** Matching rows per read when SQLite counts groups. */
+const COUNT_CHUNK_ROWS = 20_000;
+
+/**
+ * Matching rows, or groups of them (runs of equal occasions id, date desc, id desc), counted
+ * now. PostgreSQL counts in one statement, which holds only its own connection. SQLite runs
+ * every statement on the server's only thread, and grouping a million rows in one statement
+ * held every other request for seconds: it reads the matching rows newest first in chunks
+ * (the walk's query, keyset on date and id) and counts the groups itself, letting the event
+ * loop run between chunks.
+ */
+export async function countMatching(app: AppServices, cond: Expression<SqlBool>, mode: CountMode, chunkRows = COUNT_CHUNK_ROWS): Promise<number> {
   if (mode === 'rows') return countEvents(app, cond);
+  if (app.dialect === 'postgres') return countGroups(app, cond);
+  let n = 0;
+  let newer: { date: string; id: number; occasions_id: string } | null = null;
+  for (;;) {
+    let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
+    if (newer) q = q.where(pos('<', newer));
+    const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunkRows).execute();
+    for (const row of rows) {
+      if (row.occasions_id !== newer?.occasions_id) n++;
+      newer = row;
+    }
+    if (rows.length < chunkRows) return n;
+    await nextTurn();
+  }
+}
+
+/** Groups of matching rows, in one statement. */
+async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
   const withNewer = app.db
     .selectFrom('history_events')
     .where(cond)
@@ -276,7 +310,8 @@ async function cachedTotal(app: AppServices, state: LogState, key: string, cond:
       }
     }
   }
-  const upTo = eb.and([cond, eb('id', '<=', state.maxId)]);
+  // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see filters.ts).
+  const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const [value, newest] = await Promise.all([
     countMatching(app, upTo, mode),
     mode === 'groups'
