@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser } from './fixture.ts';
 import { listEvents, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
@@ -112,6 +113,52 @@ for (const target of dbTargets()) {
       } finally {
         db.selectFrom = original;
       }
+    });
+
+    // Holding a query's result holds SQLite's only connection (and the log's writes with it): on
+    // PostgreSQL only, where the logic under test is the same.
+    const onPostgres = { skip: target.name !== 'postgres' && 'holds a query on its connection' };
+    test('a request arriving while the same filter is counted afresh waits for that count and adds its appends', onPostgres, async () => {
+      for (let i = 0; i < 30; i++) await log(i % 3, i % 4 === 0, nextDate());
+      // Holds back the result of every fresh count of groups (the window query).
+      const db = t.app.db;
+      const held: (() => void)[] = [];
+      const counts = new Set<unknown>();
+      const gate: KyselyPlugin = {
+        transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+          const { sql } = db.getExecutor().compileQuery(node, queryId);
+          if (sql.includes(' lag(')) counts.add(queryId);
+          return node;
+        },
+        async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+          if (counts.has(queryId)) await new Promise<void>((resolve) => held.push(resolve));
+          return result;
+        },
+      };
+      const until = async (condition: () => boolean, ms: number) => {
+        for (const start = Date.now(); !condition() && Date.now() - start < ms; ) await new Promise((r) => setTimeout(r, 2));
+      };
+      const viewer = { user: admin, lang: 'en' as const };
+      const params = { loglevels: ['info'], exclude_search: 'zz-no-such-word', per_page: 5 };
+      t.app.db = db.withPlugin(gate);
+      try {
+        const first = listEvents(t.app, params, viewer);
+        await until(() => held.length === 1, 5000);
+        assert.equal(held.length, 1, 'the first request counts afresh');
+        await log(0, false, nextDate()); // the log grows: the next request's page is computed anew
+        const second = listEvents(t.app, params, viewer);
+        await until(() => held.length > 1, 300);
+        assert.equal(held.length, 1, 'the second request did not start a count of its own');
+        held.splice(0).forEach((release) => release());
+        const [a, b] = await Promise.all([first, second]);
+        assert.equal(Number(b.headers['X-WP-Total']), Number(a.headers['X-WP-Total']) + 1, 'the appended info event is a group of its own');
+      } finally {
+        t.app.db = db;
+        held.splice(0).forEach((release) => release());
+      }
+      const fresh = await listEvents(t.app, { ...params, exclude_search: 'zz-other-word' }, viewer);
+      const again = await listEvents(t.app, params, viewer);
+      assert.equal(again.headers['X-WP-Total'], fresh.headers['X-WP-Total'], 'the shared total equals one counted afresh');
     });
 
     test('answers after appends, back-dated events and stick/unstick equal a fresh computation', async () => {

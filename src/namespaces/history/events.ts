@@ -220,13 +220,15 @@ interface Caches {
   pages: Map<string, { version: string; ids: number[]; counts: [number, number][]; total: number | null }>;
   totals: Map<string, CachedTotal>;
   computing: Map<string, Promise<PageResult>>;
+  /** Totals being counted afresh, per filter: later requests wait for them and add their appends. */
+  counting: Map<string, Promise<unknown>>;
 }
 
 const caches = new WeakMap<AppServices, Caches>();
 
 function cachesOf(app: AppServices): Caches {
   let c = caches.get(app);
-  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map(), computing: new Map() }));
+  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map(), computing: new Map(), counting: new Map() }));
   return c;
 }
 
@@ -285,31 +287,57 @@ async function cachedPage(app: AppServices, state: LogState, key: string, comput
  * insert (a transaction with a lower id committed late).
  */
 async function cachedTotal(app: AppServices, state: LogState, key: string, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
-  const totals = cachesOf(app).totals;
+  const { totals, counting } = cachesOf(app);
   const cacheKey = `${mode}:${key}`;
-  const hit = totals.get(cacheKey);
-  if (hit && hit.changes === state.changes) {
-    if (hit.maxId === state.maxId && hit.total === state.total) return remember(totals, cacheKey, hit).value;
-    const added = state.total - hit.total;
-    if (added > 0 && added <= MAX_INCREMENT && state.maxId > hit.maxId) {
-      const ids = (await app.db.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
-      if (ids.length === added) {
-        const rows = ids.length
-          ? await app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
-          : [];
-        const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
-        if (inOrder) {
-          let value = hit.value;
-          let newest = hit.newest;
-          for (const r of rows) {
-            if (mode === 'rows' || r.occasions_id !== newest?.occasions_id) value++;
-            newest = r;
-          }
-          return remember(totals, cacheKey, { ...state, value, newest }).value;
-        }
-      }
-    }
+  const fromCache = async (): Promise<number | null> => {
+    const hit = totals.get(cacheKey);
+    const current = hit && (await bringUpToDate(app, state, hit, cond, mode));
+    return current ? remember(totals, cacheKey, current).value : null;
+  };
+  const cached = await fromCache();
+  if (cached !== null) return cached;
+  // A request just before this one is counting the filter afresh while the log grows (the
+  // appends change every page's version, so their computations are not shared): wait for
+  // that count and add what was appended since, instead of counting again alongside it.
+  const inFlight = counting.get(cacheKey);
+  if (inFlight) {
+    await inFlight.catch(() => undefined);
+    const after = await fromCache();
+    if (after !== null) return after;
   }
+  const fresh = countTotal(app, state, cond, mode).then((total) => remember(totals, cacheKey, total));
+  counting.set(cacheKey, fresh);
+  try {
+    return (await fresh).value;
+  } finally {
+    if (counting.get(cacheKey) === fresh) counting.delete(cacheKey);
+  }
+}
+
+/** A cached total brought to `state` by counting the rows appended since; null when it must be counted afresh. */
+async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal | null> {
+  if (hit.changes !== state.changes) return null;
+  if (hit.maxId === state.maxId && hit.total === state.total) return hit;
+  const added = state.total - hit.total;
+  if (added <= 0 || added > MAX_INCREMENT || state.maxId <= hit.maxId) return null;
+  const ids = (await app.db.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
+  if (ids.length !== added) return null;
+  const rows = ids.length
+    ? await app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
+    : [];
+  const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
+  if (!inOrder) return null;
+  let value = hit.value;
+  let newest = hit.newest;
+  for (const r of rows) {
+    if (mode === 'rows' || r.occasions_id !== newest?.occasions_id) value++;
+    newest = r;
+  }
+  return { ...state, value, newest };
+}
+
+/** The total at `state`, counted afresh. */
+async function countTotal(app: AppServices, state: LogState, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see filters.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const [value, newest] = await Promise.all([
@@ -318,7 +346,7 @@ async function cachedTotal(app: AppServices, state: LogState, key: string, cond:
       ? app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
       : undefined,
   ]);
-  return remember(totals, cacheKey, { ...state, value, newest: newest ?? null }).value;
+  return { ...state, value, newest: newest ?? null };
 }
 
 export async function countEvents(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
