@@ -86,6 +86,13 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
 
+/** Up to `limit` matching rows, newest first, below `after` (or from it, when `inclusive`). */
+function newestFirst(app: AppServices, cond: Expression<SqlBool>, after: { date: string; id: number; inclusive?: boolean } | null, limit: number) {
+  let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
+  if (after) q = q.where(pos(after.inclusive ? '<=' : '<', after));
+  return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** Rows of one group read one by one before the walk skips to the end of its maintained run. */
 const LONG_GROUP_ROWS = 1000;
 
@@ -121,9 +128,7 @@ async function walkGroups(
   const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
   const skipAfter = oneRead ? Infinity : longGroup;
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
-    let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
-    if (after) q = q.where(pos(after.inclusive ? '<=' : '<', after));
-    const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunk).execute();
+    const rows = await newestFirst(app, cond, after, chunk);
     let skipped = false;
     for (const row of rows) {
       if (row.occasions_id !== occasions) {
@@ -169,9 +174,7 @@ export async function countMatching(app: AppServices, cond: Expression<SqlBool>,
   let n = 0;
   let newer: { date: string; id: number; occasions_id: string } | null = null;
   for (;;) {
-    let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
-    if (newer) q = q.where(pos('<', newer));
-    const rows = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(chunkRows).execute();
+    const rows = await newestFirst(app, cond, newer, chunkRows);
     for (const row of rows) {
       if (row.occasions_id !== newer?.occasions_id) n++;
       newer = row;
