@@ -60,7 +60,7 @@ const INDEX_BLOCKS_AT_ONCE = 16;
 export const eventsIndexCommand: CliCommand = {
   name: 'events index',
   usage: 'events index',
-  summary: "Index the events' contexts for context_filters now (serving processes do it while idle)",
+  summary: "Index the events' contexts for context_filters and metadata_search now (serving processes do it while idle)",
   async run(args, ctx) {
     parseCommandArgs(this, args, {});
     const app = await ctx.openApp();
