@@ -14,6 +14,7 @@ import {
   candidateCount, eventFilterFromParams, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';
 import { cutRunCount, headBelow, headsPage, pos } from './runs.ts';
+import { countRows, newestFirst, type MatchRow, type Position, type Slices } from './slices.ts';
 import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 import { indexChangedContext } from './context-index.ts';
@@ -39,6 +40,8 @@ interface PageRequest {
   rowsAtMost?: number;
   /** Rows of one group read one by one before the walk skips to the end of its maintained run (default LONG_GROUP_ROWS). */
   longGroup?: number;
+  /** Slices of SQLite's reads that test row after row (default SLICES). */
+  slices?: Slices;
 }
 
 interface PageResult {
@@ -61,18 +64,10 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  */
 export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
-  const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m)))(mode) : null);
+  const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode) : null);
   if (!req.grouped) {
-    const rows = await app.db
-      .selectFrom('history_events')
-      .selectAll()
-      .where(cond)
-      .orderBy('date', 'desc')
-      .orderBy('id', 'desc')
-      .limit(req.perPage)
-      .offset(offset)
-      .execute();
-    return { rows, counts: new Map(), total: await totalOf('rows') };
+    const matching = await newestFirst(app, cond, null, offset + req.perPage, req.slices);
+    return { rows: await loadRows(app, matching.slice(offset).map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
   }
   let cutTotal: number | null = null;
   if (req.unfiltered) {
@@ -84,13 +79,6 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   }
   const counts = await walkGroups(app, cond, offset, req.perPage, req);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
-}
-
-/** Up to `limit` matching rows, newest first, below `after` (or from it, when `inclusive`). */
-function newestFirst(app: AppServices, cond: Expression<SqlBool>, after: { date: string; id: number; inclusive?: boolean } | null, limit: number) {
-  let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(cond);
-  if (after) q = q.where(pos(after.inclusive ? '<=' : '<', after));
-  return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** Rows of one group read one by one before the walk skips to the end of its maintained run. */
@@ -111,7 +99,7 @@ async function walkGroups(
   cond: Expression<SqlBool>,
   offset: number,
   limit: number,
-  { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS }: Pick<PageRequest, 'rowsAtMost' | 'longGroup'>,
+  { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS, slices }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
 ): Promise<Map<number, number>> {
   const groups = new Map<number, number>();
   const wanted = offset + limit;
@@ -121,14 +109,14 @@ async function walkGroups(
   /** Rows of the current group read since it started or since its last skip. */
   let streak = 0;
   /** Where the next read starts: below this position, or at it when `inclusive`. */
-  let after: { date: string; id: number; inclusive?: boolean } | null = null;
+  let after: Position | null = null;
   // Each read of candidates of the context index looks them all up: one read takes them all
   // (and no group is skipped: counting a run by date would read more than the candidates).
   const oneRead = rowsAtMost < 50_000;
   const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
   const skipAfter = oneRead ? Infinity : longGroup;
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
-    const rows = await newestFirst(app, cond, after, chunk);
+    const rows = await newestFirst(app, cond, after, chunk, slices);
     let skipped = false;
     for (const row of rows) {
       if (row.occasions_id !== occasions) {
@@ -141,7 +129,7 @@ async function walkGroups(
       if (++streak < skipAfter) continue;
       const end = await headBelow(app.db, row);
       const inRun = end ? [cond, pos('<', row), pos('>', end)] : [cond, pos('<', row)];
-      if (started > offset) groups.set(head, groups.get(head)! + (await countEvents(app, eb.and(inRun))));
+      if (started > offset) groups.set(head, groups.get(head)! + (await countRows(app, eb.and(inRun))));
       if (!end) return groups;
       after = { date: end.date, id: end.id, inclusive: true };
       streak = 0;
@@ -161,20 +149,25 @@ async function walkGroups(
 const COUNT_CHUNK_ROWS = 20_000;
 
 /**
- * Matching rows, or groups of them (runs of equal occasions id, date desc, id desc), counted
- * now. PostgreSQL counts in one statement, which holds only its own connection. SQLite runs
- * every statement on the server's only thread, and grouping a million rows in one statement
- * held every other request for seconds: it reads the matching rows newest first in chunks
- * (the walk's query, keyset on date and id) and counts the groups itself, letting the event
- * loop run between chunks.
+ * Matching rows (countRows, in slices where SQLite would scan the table), or groups of them
+ * (runs of equal occasions id, date desc, id desc), counted now. PostgreSQL counts groups in one
+ * statement, which holds only its own connection. SQLite runs every statement on the server's
+ * only thread, and grouping a million rows in one statement held every other request for
+ * seconds: it reads the matching rows newest first in chunks (the walk's reads, keyset on date
+ * and id) and counts the groups itself, letting the event loop run between chunks.
  */
-export async function countMatching(app: AppServices, cond: Expression<SqlBool>, mode: CountMode, chunkRows = COUNT_CHUNK_ROWS): Promise<number> {
-  if (mode === 'rows') return countEvents(app, cond);
+export async function countMatching(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  mode: CountMode,
+  { chunkRows = COUNT_CHUNK_ROWS, slices }: { chunkRows?: number; slices?: Slices } = {},
+): Promise<number> {
+  if (mode === 'rows') return countRows(app, cond, slices);
   if (app.dialect === 'postgres') return countGroups(app, cond);
   let n = 0;
-  let newer: { date: string; id: number; occasions_id: string } | null = null;
+  let newer: MatchRow | null = null;
   for (;;) {
-    const rows = await newestFirst(app, cond, newer, chunkRows);
+    const rows = await newestFirst(app, cond, newer, chunkRows, slices);
     for (const row of rows) {
       if (row.occasions_id !== newer?.occasions_id) n++;
       newer = row;
@@ -352,11 +345,6 @@ async function countTotal(app: AppServices, state: LogState, cond: Expression<Sq
   return { ...state, value, newest: newest ?? null };
 }
 
-export async function countEvents(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
-  const row = await app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(cond).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Rows by id, in the order of the ids given. */
 export async function loadRows(app: AppServices, ids: number[]): Promise<EventRow[]> {
   if (!ids.length) return [];
@@ -506,7 +494,7 @@ export async function countNewEvents(app: AppServices, params: Record<string, un
   if (params.skip_count_query === true) return { new_events_count: null };
   // (no ip range here: `id > since_id` finds the few rows newer than a client's cursor)
   const cond = filterCondition(filter);
-  return { new_events_count: cond ? await countEvents(app, cond) : 0 };
+  return { new_events_count: cond ? await countRows(app, cond) : 0 };
 }
 
 function invalidEventId(lang: Lang): RestError {

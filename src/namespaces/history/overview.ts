@@ -7,7 +7,7 @@ import { RestError } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
 import { escapeLike, filterCondition, type EventFilter } from './filters.ts';
-import { countEvents } from './events.ts';
+import { countRows } from './slices.ts';
 import { gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
@@ -23,7 +23,7 @@ export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
 
 async function countSince(app: AppServices, scope: LoggerScope, from: string | undefined, extra: Partial<EventFilter> = {}): Promise<number> {
   const cond = filterCondition({ scope, ...(from ? { dateFrom: from } : {}), ...extra });
-  return cond ? countEvents(app, cond) : 0;
+  return cond ? countRows(app, cond) : 0;
 }
 
 /** Start (UTC) of today and of the day six days ago, site time. */

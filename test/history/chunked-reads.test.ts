@@ -1,0 +1,139 @@
+// Reads that SQLite would otherwise run in one long statement, holding every other request:
+// grouped totals are counted in chunks of matching rows (events.ts countMatching), and reads
+// that test row after row go in slices (slices.ts). Whatever the chunk and slice sizes and the
+// filter, the answers must equal those made from all rows, and the event loop must run between
+// chunks and slices.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { sql, type SqlBool } from 'kysely';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { countMatching } from '../../src/namespaces/history/events.ts';
+import { accessFromPlan, countRows, newestFirst, type Position } from '../../src/namespaces/history/slices.ts';
+
+const date = (day: number, minute: number) => `2025-01-0${day} 10:0${minute}:00`;
+const pick = (r: { id: number; date: string }) => ({ id: r.id, date: r.date });
+
+for (const target of dbTargets()) {
+  describe(`reads in chunks and slices (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    async function freshLog(events: { day: number; minute: number; kind: number; warning: boolean }[]) {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      // Arrival order is random: back-dated events and equal dates, so that (date, id) order differs from id order.
+      for (const e of events) {
+        await t.app.activity.log(
+          { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: e.warning ? 'warning' : 'info', date: date(e.day, e.minute), context: { option: `o${e.kind}`, option_page: 'p' } },
+          { user: null, ip: '' },
+        );
+      }
+      return t.app.db.selectFrom('history_events').select(['id', 'date', 'level', 'occasions_id']).execute();
+    }
+
+    test('groups counted in chunks equal groups made from all rows', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.record({ day: fc.integer({ min: 1, max: 5 }), minute: fc.integer({ min: 0, max: 2 }), kind: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }), { minLength: 0, maxLength: 50 }),
+          fc.constantFrom(null, 'info', 'warning'),
+          fc.option(fc.integer({ min: 1, max: 5 })),
+          fc.integer({ min: 1, max: 7 }),
+          async (events, level, notDay, chunkRows) => {
+            const rows = await freshLog(events);
+            // Levels keep or drop whole runs; a day cuts into them.
+            const cond = sql<SqlBool>`${sql.ref('level')} like ${level ?? '%'} and ${sql.ref('date')} not like ${`2025-01-0${notDay ?? 0} %`}`;
+            const matching = rows
+              .filter((r) => (!level || r.level === level) && !r.date.startsWith(`2025-01-0${notDay} `))
+              .sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+            const groups = matching.filter((r, i) => i === 0 || matching[i - 1].occasions_id !== r.occasions_id).length;
+            assert.equal(await countMatching(t.app, cond, 'groups', { chunkRows }), groups, `in chunks of ${chunkRows}`);
+            assert.equal(await countMatching(t.app, cond, 'groups'), groups, 'in one chunk');
+            assert.equal(await countMatching(t.app, cond, 'rows'), matching.length);
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 25 : 60 },
+      );
+    });
+
+    /** The result of `read`, and how often the event loop turned meanwhile. */
+    async function withTurns<T>(read: () => Promise<T>): Promise<{ value: T; turns: number }> {
+      let turns = 0;
+      let reading = true;
+      const turn = () => {
+        turns++;
+        if (reading) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const value = await read();
+      reading = false;
+      return { value, turns };
+    }
+
+    const onlySqlite = { skip: target.name !== 'sqlite' && 'PostgreSQL reads in one statement on its own connection' };
+
+    test('the event loop runs between chunks', onlySqlite, async () => {
+      await freshLog(Array.from({ length: 200 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: false })));
+      const { value: n, turns } = await withTurns(() => countMatching(t.app, sql<SqlBool>`1 = 1`, 'groups', { chunkRows: 10 }));
+      assert.ok(n > 0);
+      assert.ok(turns >= 15, `only ${turns} turns of the event loop during a count in 20 chunks`);
+    });
+
+    // No index serves a LIKE, nor holds search_text: SQLite walks the date index for this
+    // condition, and scans the table to count it. `level =` is served by the level index.
+    const unindexed = (level: string | null) => sql<SqlBool>`${sql.ref('level')} like ${level ?? '%'} and ${sql.ref('search_text')} like '%'`;
+
+    test('rows read and counted in slices equal those of all rows', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.record({ day: fc.integer({ min: 1, max: 5 }), minute: fc.integer({ min: 0, max: 2 }), kind: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }), { minLength: 0, maxLength: 40 }),
+          fc.constantFrom(null, 'info', 'warning'),
+          fc.boolean(),
+          fc.option(fc.record({ at: fc.nat(), inclusive: fc.boolean() })),
+          fc.integer({ min: 1, max: 12 }),
+          fc.record({ first: fc.integer({ min: 1, max: 3 }), most: fc.integer({ min: 1, max: 6 }), countIds: fc.integer({ min: 1, max: 5 }) }),
+          async (events, level, indexed, start, limit, slices) => {
+            const rows = (await freshLog(events)).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+            const cond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
+            // Any row of the log is a position to read from, matching or not.
+            const from: Position | null = start && rows.length ? { ...pick(rows[start.at % rows.length]!), inclusive: start.inclusive } : null;
+            const matching = rows.filter((r) => !level || r.level === level);
+            const below = matching.filter((r) => !from || r.date < from.date || (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)));
+            const read = await newestFirst(t.app, cond, from, limit, { ...slices, most: Math.max(slices.first, slices.most) });
+            assert.deepEqual(read.map(pick), below.slice(0, limit).map(pick), `slices ${JSON.stringify(slices)}`);
+            assert.equal(await countRows(t.app, cond, slices), matching.length);
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 25 : 80 },
+      );
+    });
+
+    test('the event loop runs between slices; reads an index serves are one statement', onlySqlite, async () => {
+      await freshLog(Array.from({ length: 60 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: i % 2 === 0 })));
+      const slices = { first: 2, most: 2, countIds: 2 };
+      const walked = await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, slices));
+      assert.equal(walked.value.length, 30);
+      assert.ok(walked.turns >= 20, `only ${walked.turns} turns of the event loop during a walk in 30 slices`);
+      const counted = await withTurns(() => countRows(t.app, unindexed('warning'), slices));
+      assert.equal(counted.value, 30);
+      assert.ok(counted.turns >= 20, `only ${counted.turns} turns of the event loop during a count in 30 slices`);
+
+      const indexed = sql<SqlBool>`${sql.ref('level')} = ${'warning'}`;
+      assert.ok((await withTurns(() => newestFirst(t.app, indexed, null, 100, slices))).turns <= 1, 'the level index leads: one statement');
+      assert.ok((await withTurns(() => countRows(t.app, indexed, slices))).turns <= 1);
+    });
+
+    test('the plan line of the log itself decides', () => {
+      assert.equal(accessFromPlan(['SCAN history_events USING INDEX history_events_date']), 'date index');
+      assert.equal(accessFromPlan(['SEARCH history_events USING INDEX history_events_date (date>?)', 'CORRELATED SCALAR SUBQUERY 1', 'SEARCH x USING INTEGER PRIMARY KEY (rowid=?)']), 'date index');
+      assert.equal(accessFromPlan(['SCAN history_events']), 'table scan');
+      assert.equal(accessFromPlan(['SCAN history_events USING COVERING INDEX history_events_user']), 'other');
+      assert.equal(accessFromPlan(['SEARCH history_events USING INDEX history_events_level (level=?)']), 'other');
+      assert.equal(accessFromPlan(['SEARCH history_events USING INDEX history_events_date_x (date>?)']), 'other');
+      assert.equal(accessFromPlan(['SCAN n', 'SEARCH history_events USING INTEGER PRIMARY KEY (rowid=?)']), 'other');
+    });
+  });
+}
