@@ -7,29 +7,42 @@
 // during which every other request waited, and its total scanned the table for 0.25 s more.
 // Such reads are cut into slices here, and the event loop runs between them:
 // - matching rows newest first (a page's walk, a grouped count's chunks), when SQLite walks the
-//   date index for them: in slices of that index, growing from `first` to `most` rows, each
-//   ending at the position of its last row (found through the index alone);
-// - counts, when SQLite scans the whole table for them: in ranges of `countIds` ids.
-// Whether SQLite walks or scans is read from its query plan, once per statement text. A plan
-// served by another index is left alone: the index bounds it. PostgreSQL runs a statement on
-// its own connection and holds nobody: one statement each.
+//   date index for them: in slices of that index, each ending at the position of its last row
+//   (found through the index alone);
+// - counts, when SQLite reads every row of the table for them, or tests every entry of an index
+//   with a sub-query: in ranges of ids, which SQLite reads from the table itself.
+//   (A plain scan of a covering index is left alone: 0.1 s per 1,000,000 rows, five times that
+//   through the table.)
+// A condition may cost 0.3 µs a row (a LIKE) or 5 µs (parsing each stored context), so a slice's
+// size follows the time the one before took, aiming at `ms` per slice (fixed sizes of 16,000
+// rows or 50,000 ids held the thread for 0.1–0.3 s with a context condition).
+// Whether SQLite walks or scans is read from its query plan, once per statement text. A read
+// that searches another index is left alone: the index bounds it. PostgreSQL runs a statement
+// on its own connection and holds nobody: one statement each.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery, expressionBuilder, sql, type Compilable, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { pos } from './runs.ts';
 
+/** Slice sizes: rows of the date index for walks, ids for counts. */
 export interface Slices {
-  /** Rows of the date index in the first slice of a walk (most walks end in it). */
-  first: number;
-  /** … and in the largest slice, which bounds the time a slice holds the thread. */
-  most: number;
-  /** Ids per slice of a count. */
-  countIds: number;
+  /** The first slice of a walk (most walks end in it). */
+  walkFirst: number;
+  walkMost: number;
+  countFirst: number;
+  countMost: number;
+  /** The time a slice aims at. */
+  ms: number;
 }
 
-/** About 5–15 ms per slice on 1,000,000 events (a LIKE on every row). */
-export const SLICES: Slices = { first: 1000, most: 16_000, countIds: 50_000 };
+export const SLICES: Slices = { walkFirst: 1000, walkMost: 100_000, countFirst: 10_000, countMost: 200_000, ms: 10 };
+
+/** The size of the next slice: scaled toward `ms` by the time this one took, at most four times larger or smaller. */
+function nextSize(size: number, tookMs: number, most: number, ms: number): number {
+  const factor = Math.min(4, Math.max(0.25, ms / Math.max(tookMs, 0.01)));
+  return Math.max(1, Math.min(most, Math.round(size * factor)));
+}
 
 export interface MatchRow {
   id: number;
@@ -54,14 +67,16 @@ export async function newestFirst(app: AppServices, cond: Expression<SqlBool>, a
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
   };
   const whole = read(cond, after, limit);
-  if (app.dialect !== 'sqlite' || (await accessOf(app, whole)) !== 'date index') return whole.execute();
+  if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).dateIndex) return whole.execute();
   const rows: MatchRow[] = [];
   let from = after;
-  for (let size = slices.first; ; size = Math.min(4 * size, slices.most)) {
+  for (let size = Math.min(slices.walkFirst, slices.walkMost); ; ) {
+    const started = performance.now();
     const last = await nthRow(app, from, size);
     rows.push(...(await read(last ? eb.and([cond, pos('>=', last)]) : cond, from, limit - rows.length).execute()));
     if (rows.length >= limit || !last) return rows;
     from = { date: last.date, id: last.id };
+    size = nextSize(size, performance.now() - started, slices.walkMost, slices.ms);
     await nextTurn();
   }
 }
@@ -77,19 +92,29 @@ async function nthRow(app: AppServices, from: Position | null, n: number): Promi
 export async function countRows(app: AppServices, cond: Expression<SqlBool>, slices: Slices = SLICES): Promise<number> {
   const count = (where: Expression<SqlBool>) => app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(where);
   const whole = count(cond);
-  if (app.dialect !== 'sqlite' || (await accessOf(app, whole)) !== 'table scan') return Number((await whole.executeTakeFirstOrThrow()).n);
+  if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return Number((await whole.executeTakeFirstOrThrow()).n);
   const newest = await app.db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
   let n = 0;
-  // Bare `id` bounds: SQLite reads just that range of the table.
-  for (let below = Number(newest.id ?? 0); below > 0; below -= slices.countIds) {
-    const range = eb.and([cond, eb('id', '>', below - slices.countIds), eb('id', '<=', below)]);
-    n += Number((await count(range).executeTakeFirstOrThrow()).n);
-    if (below > slices.countIds) await nextTurn();
+  let size = Math.min(slices.countFirst, slices.countMost);
+  for (let below = Number(newest.id ?? 0); below > 0; ) {
+    const started = performance.now();
+    const above = Math.max(0, below - size);
+    // Bare `id` bounds: SQLite reads just that range of the table.
+    n += Number((await count(eb.and([cond, eb('id', '>', above), eb('id', '<=', below)])).executeTakeFirstOrThrow()).n);
+    below = above;
+    size = nextSize(size, performance.now() - started, slices.countMost, slices.ms);
+    if (below > 0) await nextTurn();
   }
   return n;
 }
 
-type Access = 'date index' | 'table scan' | 'other';
+/** How SQLite reads the log for a statement. */
+export interface Access {
+  /** Along the date index, all of it or a range. */
+  dateIndex: boolean;
+  /** Every row of the table (directly or through an index), or every entry of an index with a sub-query for each. */
+  testsEveryRow: boolean;
+}
 const ACCESS_CACHE_LIMIT = 500;
 const accessByStatement = new Map<string, Access>();
 
@@ -106,10 +131,15 @@ async function accessOf(app: AppServices, query: Compilable): Promise<Access> {
   return access;
 }
 
-/** Sub-queries name their tables by alias (`x`, `n`), so the line of history_events is the outer read. */
+/**
+ * From the plan's line for history_events (sub-queries name their tables by alias: `x`, `n`):
+ * SCAN reads every row of the table or index, SEARCH a range of an index.
+ */
 export function accessFromPlan(details: string[]): Access {
-  const outer = details.find((d) => /^(SCAN|SEARCH) history_events\b/.test(d));
-  if (!outer) return 'other';
-  if (/^(SCAN|SEARCH) history_events USING INDEX history_events_date\b/.test(outer)) return 'date index';
-  return outer === 'SCAN history_events' ? 'table scan' : 'other';
+  const outer = details.find((d) => /^(SCAN|SEARCH) history_events\b/.test(d)) ?? '';
+  const subQueries = details.some((d) => /\bSUBQUERY\b|\bEXISTS\b/.test(d));
+  return {
+    dateIndex: /^(SCAN|SEARCH) history_events USING (COVERING )?INDEX history_events_date\b/.test(outer),
+    testsEveryRow: outer.startsWith('SCAN ') && (subQueries || !outer.includes(' USING COVERING INDEX ')),
+  };
 }
