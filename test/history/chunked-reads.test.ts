@@ -94,15 +94,16 @@ for (const target of dbTargets()) {
           fc.boolean(),
           fc.option(fc.record({ at: fc.nat(), inclusive: fc.boolean() })),
           fc.integer({ min: 1, max: 12 }),
+          fc.boolean(),
           fc.record({ walkFirst: fc.integer({ min: 1, max: 3 }), walkMost: fc.integer({ min: 1, max: 6 }), countFirst: fc.integer({ min: 1, max: 5 }), countMost: fc.integer({ min: 1, max: 5 }), ms: fc.constantFrom(0.001, 10) }),
-          async (events, level, indexed, start, limit, slices) => {
+          async (events, level, indexed, start, limit, few, slices) => {
             const rows = (await freshLog(events)).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
             const cond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
             // Any row of the log is a position to read from, matching or not.
             const from: Position | null = start && rows.length ? { ...pick(rows[start.at % rows.length]!), inclusive: start.inclusive } : null;
             const matching = rows.filter((r) => !level || r.level === level);
             const below = matching.filter((r) => !from || r.date < from.date || (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)));
-            const read = await newestFirst(t.app, cond, from, limit, slices);
+            const read = await newestFirst(t.app, cond, from, limit, { slices, few });
             assert.deepEqual(read.map(pick), below.slice(0, limit).map(pick), `slices ${JSON.stringify(slices)}`);
             assert.equal(await countRows(t.app, cond, slices), matching.length);
           },
@@ -114,7 +115,7 @@ for (const target of dbTargets()) {
     test('the event loop runs between slices; reads an index serves are one statement', onlySqlite, async () => {
       await freshLog(Array.from({ length: 60 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: i % 2 === 0 })));
       const slices = { walkFirst: 2, walkMost: 2, countFirst: 2, countMost: 2, ms: 10 };
-      const walked = await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, slices));
+      const walked = await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, { slices }));
       assert.equal(walked.value.length, 30);
       assert.ok(walked.turns >= 20, `only ${walked.turns} turns of the event loop during a walk in 30 slices`);
       const counted = await withTurns(() => countRows(t.app, unindexed('warning'), slices));
@@ -122,7 +123,8 @@ for (const target of dbTargets()) {
       assert.ok(counted.turns >= 20, `only ${counted.turns} turns of the event loop during a count in 30 slices`);
 
       const indexed = sql<SqlBool>`${sql.ref('level')} = ${'warning'}`;
-      assert.ok((await withTurns(() => newestFirst(t.app, indexed, null, 100, slices))).turns <= 1, 'the level index leads: one statement');
+      assert.ok((await withTurns(() => newestFirst(t.app, indexed, null, 100, { slices }))).turns <= 1, 'the level index leads: one statement');
+      assert.ok((await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, { slices, few: true }))).turns <= 1, 'few rows: one statement');
       assert.ok((await withTurns(() => countRows(t.app, indexed, slices))).turns <= 1);
     });
 

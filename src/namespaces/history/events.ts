@@ -66,7 +66,8 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   const offset = (req.page - 1) * req.perPage;
   const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode) : null);
   if (!req.grouped) {
-    const matching = await newestFirst(app, cond, null, offset + req.perPage, req.slices);
+    const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
+    const matching = await newestFirst(app, cond, null, offset + req.perPage, { slices: req.slices, few });
     return { rows: await loadRows(app, matching.slice(offset).map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
   }
   let cutTotal: number | null = null;
@@ -80,6 +81,9 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   const counts = await walkGroups(app, cond, offset, req.perPage, req);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
+
+/** Candidates of the context index up to which an ungrouped page reads them all and sorts them. */
+const FEW_CANDIDATES = 20_000;
 
 /** Rows of one group read one by one before the walk skips to the end of its maintained run. */
 const LONG_GROUP_ROWS = 1000;
@@ -116,7 +120,7 @@ async function walkGroups(
   const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
   const skipAfter = oneRead ? Infinity : longGroup;
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
-    const rows = await newestFirst(app, cond, after, chunk, slices);
+    const rows = await newestFirst(app, cond, after, chunk, { slices });
     let skipped = false;
     for (const row of rows) {
       if (row.occasions_id !== occasions) {
@@ -167,7 +171,7 @@ export async function countMatching(
   let n = 0;
   let newer: MatchRow | null = null;
   for (;;) {
-    const rows = await newestFirst(app, cond, newer, chunkRows, slices);
+    const rows = await newestFirst(app, cond, newer, chunkRows, { slices });
     for (const row of rows) {
       if (row.occasions_id !== newer?.occasions_id) n++;
       newer = row;

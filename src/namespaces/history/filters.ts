@@ -296,16 +296,22 @@ const GROUPED_PAGE_CANDIDATES = 20_000;
  */
 export function pageFilter(f: EventFilter, newestId: number, wanted: number, grouped: boolean): EventFilter {
   const c = f.contextIndex;
-  const candidates = candidateCount(f, newestId);
-  if (!c || candidates === undefined) return f;
+  if (!c) return f;
+  const candidates = c.ids.length + Math.max(0, newestId - c.through);
   if (grouped && candidates <= GROUPED_PAGE_CANDIDATES) return f;
   const reach = c.ids.length >= wanted ? c.ids[c.ids.length - wanted]! : 0;
   return newestId - reach > 6 * candidates ? f : { ...f, contextIndex: undefined };
 }
 
-/** How many rows can match at most, when the context index leads (its candidates and the events above it). */
+/**
+ * How many rows can match at most, as far as the context index knows: its candidates, or the
+ * events of the blocks it names for metadata_search, and the events above it.
+ */
 export function candidateCount(f: EventFilter, newestId: number): number | undefined {
-  return f.contextIndex && f.contextIndex.ids.length + Math.max(0, newestId - f.contextIndex.through);
+  const counts: number[] = [];
+  if (f.contextIndex) counts.push(f.contextIndex.ids.length + Math.max(0, newestId - f.contextIndex.through));
+  if (f.metadataIndex) counts.push(f.metadataIndex.blocks.length * BLOCK_EVENTS + Math.max(0, newestId - f.metadataIndex.through));
+  return counts.length ? Math.min(...counts) : undefined;
 }
 
 /** The event lies in a block the index names, or above the indexed blocks: id ranges. */

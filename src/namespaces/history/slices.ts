@@ -59,15 +59,29 @@ export interface Position {
 
 const eb = expressionBuilder<Database, 'history_events'>();
 
-/** Up to `limit` rows matching `cond`, newest first, below `after` (or from it, when inclusive). */
-export async function newestFirst(app: AppServices, cond: Expression<SqlBool>, after: Position | null, limit: number, slices: Slices = SLICES): Promise<MatchRow[]> {
+/**
+ * Up to `limit` rows matching `cond`, newest first, below `after` (or from it, when inclusive).
+ * `few`: few rows can match (the context index's candidates), and the condition's ids lead: on
+ * SQLite, which without statistics would walk the date index to spare a sort, the order is
+ * written so that no index serves it (`+date`), and the candidates are read and sorted (a word
+ * found nowhere: 80–380 ms → 1 ms on 1,000,000 events).
+ */
+export async function newestFirst(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  after: Position | null,
+  limit: number,
+  { slices = SLICES, few = false }: { slices?: Slices; few?: boolean } = {},
+): Promise<MatchRow[]> {
+  const sqlite = app.dialect === 'sqlite';
   const read = (where: Expression<SqlBool>, from: Position | null, n: number) => {
     let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(where);
     if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
+    if (few && sqlite) return q.orderBy(sql`+${sql.ref('date')}`, 'desc').orderBy(sql`+${sql.ref('id')}`, 'desc').limit(n);
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
   };
   const whole = read(cond, after, limit);
-  if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).dateIndex) return whole.execute();
+  if (!sqlite || few || !(await accessOf(app, whole)).dateIndex) return whole.execute();
   const rows: MatchRow[] = [];
   let from = after;
   for (let size = Math.min(slices.walkFirst, slices.walkMost); ; ) {
