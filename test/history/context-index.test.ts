@@ -11,11 +11,11 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
-import { candidateCount, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
+import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
 import { loggerScope, type LoggerScope } from '../../src/namespaces/history/catalogue.ts';
 import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
 import {
-  BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, startContextIndexer,
+  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
 } from '../../src/namespaces/history/context-index.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 
@@ -33,6 +33,21 @@ test('pageFilter: candidates lead when a walk by date would read far more rows',
   assert.ok(pageFilter(f(recent, 99_999), 100_000, 10, true).contextIndex);
   // Events above the index are candidates too.
   assert.equal(pageFilter(f([5], 10_000), 100_000, 10, true).contextIndex, undefined);
+});
+
+test('pageFilter: blocks named for metadata_search or search lead a page up to FEW_CANDIDATES events', () => {
+  const blocks = (count: number) => ({ through: 100 * BLOCK_EVENTS - 1, blocks: Array.from({ length: count }, (_, i) => 3 * i) });
+  const few = Math.floor(FEW_CANDIDATES / BLOCK_EVENTS);
+  const newest = 100 * BLOCK_EVENTS + 10;
+  for (const key of ['metadataIndex', 'searchIndex'] as const) {
+    const led = pageFilter({ scope: ALL, [key]: blocks(few) }, newest, 10, false);
+    assert.deepEqual(led[key], blocks(few));
+    assert.equal(candidateCount(led, newest), few * BLOCK_EVENTS + 11);
+    // More: the page walks by date without them (the total still counts in them only).
+    const walked = pageFilter({ scope: ALL, [key]: blocks(few + 1) }, newest, 10, false);
+    assert.equal(walked[key], undefined);
+    assert.equal(candidateCount(walked, newest), undefined);
+  }
 });
 
 test('contextTerm: distinct pairs, the separator between key and value counts', () => {
@@ -67,9 +82,10 @@ for (const target of dbTargets()) {
     const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
     /** The rows indexing the block's current contexts gives. */
     const expectedRows = async (block: number) => {
-      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context'])
-        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS).execute();
-      return blockRows(block, rows.map((r) => ({ event_id: Number(r.event_id), context: r.context })));
+      const rows = await t.app.db.selectFrom('history_events as e').leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+        .select(['e.id', 'x.context', 'e.search_text'])
+        .where('e.id', '>=', block * BLOCK_EVENTS).where('e.id', '<', (block + 1) * BLOCK_EVENTS).execute();
+      return blockRows(block, rows.map((r) => ({ event_id: Number(r.id), context: r.context, search_text: r.search_text })));
     };
     const storedRows = async (block: number) =>
       (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => ({ term: Number(r.term), ids: r.ids }));
@@ -87,6 +103,7 @@ for (const target of dbTargets()) {
       await log('option', { k: 'v' }, true);
       await log('other-format', { k2: 'w' });
       await log('words', { title: 'Zebrafish-Quokka 42', path: 'a%b_c' });
+      await log('search', { message: 'Wombat-Sighting at dawn near the Überweg, 100%_sure x😀y' });
       // A context as PostgreSQL's json_object_agg wrote it in migration 0011: spaced.
       await t.app.db.updateTable('history_event_contexts').set({ context: '{ "name" : "other-format", "k2" : "w" }' }).where('event_id', '=', special['other-format']).execute();
       await generateEvents(t.app, { count: 9000, days: 30, seed: 7 });
@@ -96,6 +113,7 @@ for (const target of dbTargets()) {
       await log('rare-tail', { post_id: 'rare-1' });
       await log('match-tail', { k: 'v' });
       await log('words-tail', { title: 'the QUOKKA again' });
+      await log('search-tail', { message: 'one more wombat' });
     });
     after(async () => {
       await server.close();
@@ -233,6 +251,75 @@ for (const target of dbTargets()) {
       assert.deepEqual(rare.metadataIndex?.blocks, [Math.floor(special.words / BLOCK_EVENTS)]);
     });
 
+    /** Events whose stored search text holds every word, lower-cased as the search lower-cases them. */
+    const searchTruth = async (words: string[]) =>
+      (await t.app.db.selectFrom('history_events').select(['id', 'search_text']).orderBy('id').execute())
+        .filter((r) => words.every((w) => r.search_text.includes(w.toLowerCase()))).map((r) => Number(r.id));
+    const SEARCHES: string[][] = [
+      ['wombat'],
+      ['WOMBAT', 'dawn'],
+      ['überweg'],
+      ['ÜBERWEG'],
+      ['100%_sure'],
+      ['x😀y'],
+      ['customentrylogger'],
+      ['xyzzy-nowhere'],
+      ['wombat', 'xyzzy-nowhere'],
+    ];
+
+    test('search: the blocks named by the search-text trigrams hold every match', async () => {
+      const newest = await newestId();
+      for (const words of SEARCHES) {
+        const expected = await searchTruth(words);
+        const f = eventFilterFromParams({ search: words.join(' ') }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        assert.equal(f.search?.templateMatches.size, 0, `${words}: no template holds the words`);
+        assert.deepEqual(await ids(f), expected, `${words}: without the index`);
+        await markNarrowContext(t.app.db, f, newest, 100_000);
+        assert.ok(f.searchIndex, `${words}: the index is used`);
+        assert.deepEqual(await ids(f), expected, `${words}: through the index`);
+      }
+      assert.deepEqual(await searchTruth(['wombat']), [special.search, special['search-tail']]);
+      assert.deepEqual(await searchTruth(['ÜBERWEG']), [special.search]);
+      assert.ok((await searchTruth(['customentrylogger'])).length > 3, 'a logger\'s slug is in its events\' search texts');
+      // The rare words' block is named, and no other; a word found nowhere names none.
+      const narrowed = async (search: string) => {
+        const f = eventFilterFromParams({ search }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        await markNarrowContext(t.app.db, f, newest);
+        return f.searchIndex?.blocks;
+      };
+      assert.deepEqual(await narrowed('Wombat-Sighting'), [Math.floor(special.search / BLOCK_EVENTS)]);
+      assert.deepEqual(await narrowed('überweg'), [Math.floor(special.search / BLOCK_EVENTS)]);
+      assert.deepEqual(await narrowed('xyzzy-nowhere'), []);
+      // Words of a template match its events whatever the blocks say: not narrowed. Nor by words shorter than a trigram.
+      assert.equal(await narrowed('updated'), undefined);
+      assert.equal(await narrowed('ok'), undefined);
+      // A block indexed by an older version (no search-text trigrams) may hold any word.
+      const older = 1 - Math.floor(special.search / BLOCK_EVENTS);
+      await t.app.db.deleteFrom('history_context_terms').where('block', '=', older).where('term', '=', SEARCH_INDEXED).execute();
+      try {
+        assert.deepEqual(await narrowed('Wombat-Sighting'), [0, 1]);
+        assert.deepEqual(await narrowed('xyzzy-nowhere'), [older]);
+        const f = eventFilterFromParams({ search: 'wombat' }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        await markNarrowContext(t.app.db, f, newest, 100_000);
+        assert.deepEqual(await ids(f), await searchTruth(['wombat']));
+      } finally {
+        await t.app.db.insertInto('history_context_terms').values({ block: older, term: SEARCH_INDEXED, ids: '' }).execute();
+      }
+    });
+
+    test('GET /events with search answers as the stored search texts, in English and German', async () => {
+      for (const words of SEARCHES) {
+        const expected = await searchTruth(words);
+        for (const lang of ['en', 'de']) {
+          const url = `/${lang}/cms-json/history/v1/events?search=${encodeURIComponent(words.join(' '))}&per_page=100`;
+          const res = await server.inject({ method: 'GET', url, headers: { authorization: admin.authorization } });
+          assert.equal(res.statusCode, 200, res.body);
+          assert.equal(Number(res.headers['x-wp-total']), expected.length, `${words} (${lang}): total`);
+          if (expected.length <= 100) assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b), expected, `${words} (${lang})`);
+        }
+      }
+    });
+
     test('a changed context of an indexed event names its block under the new values\' trigrams', async () => {
       const event = special.rare;
       const original = (await t.app.db.selectFrom('history_event_contexts').select('context').where('event_id', '=', event).executeTakeFirstOrThrow()).context;
@@ -321,6 +408,52 @@ for (const target of dbTargets()) {
       assert.equal(await indexed(), 2);
       assert.deepEqual([await storedRows(0), await storedRows(1)], [await expectedRows(0), await expectedRows(1)]);
       assert.equal((await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db)).rows[0]?.n ?? 0, 0);
+    });
+  });
+}
+
+for (const target of dbTargets()) {
+  describe(`context index: which blocks a word may be in (${target.name})`, () => {
+    let t: TestApp;
+    const BLOCKS = 40;
+    const newest = BLOCKS * BLOCK_EVENTS + 9;
+    /** Statements sent through `counted`. */
+    let statements = 0;
+    const counted = () => t.app.db.withPlugin({ transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result });
+    const search = (words: string[], limit: number) => wordBlocks(counted(), t.app.dialect, words, 'search texts', newest, limit);
+
+    before(async () => {
+      t = await createTestApp(target);
+      const rows: { block: number; term: number; ids: string }[] = [];
+      const add = (word: string, blocks: (b: number) => boolean) => {
+        const terms = new Set<number>();
+        addSearchTrigramTerms(word, terms);
+        for (let b = 0; b < BLOCKS; b++) if (blocks(b)) for (const term of terms) rows.push({ block: b, term, ids: '' });
+      };
+      add('rare', (b) => [5, 17, 30].includes(b));
+      add('common', () => true);
+      add('half', (b) => b % 2 === 0);
+      for (let b = 0; b < BLOCKS; b++) if (b !== 33) rows.push({ block: b, term: SEARCH_INDEXED, ids: '' });
+      await t.app.db.insertInto('history_context_terms').values(rows).execute();
+      await t.app.db.updateTable('history_counters').set({ value: BLOCKS }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+    });
+    after(() => t.close());
+
+    test('a rare word: its blocks, and a block indexed without search texts', async () => {
+      assert.deepEqual((await search(['rare'], 10 * BLOCK_EVENTS))?.blocks, [5, 17, 30, 33]);
+      assert.deepEqual((await search(['rare', 'half'], 10 * BLOCK_EVENTS))?.blocks, [30, 33]);
+      assert.deepEqual((await search(['nowhere'], 10 * BLOCK_EVENTS))?.blocks, [33]);
+    });
+
+    test('a word in most blocks is told from a sample, without a look-up in every block', async () => {
+      statements = 0;
+      assert.equal(await search(['common'], 10 * BLOCK_EVENTS), undefined);
+      // The indexed blocks, then the sample: the marker and the word's four trigrams.
+      assert.ok(statements <= 6, `${statements} statements`);
+      // Looked up in full when its blocks may fit: all of them, or the half the sample suggests.
+      assert.equal((await search(['common'], 50 * BLOCK_EVENTS))?.blocks.length, BLOCKS);
+      assert.deepEqual((await search(['half'], 25 * BLOCK_EVENTS))?.blocks, [...Array.from({ length: 20 }, (_, i) => 2 * i), 33].sort((a, b) => a - b));
+      assert.equal(await search(['half'], 15 * BLOCK_EVENTS), undefined);
     });
   });
 }

@@ -13,6 +13,7 @@ import { historyStatsWritersMigration } from './0010_history_stats_writers.ts';
 import { historyEventContextsMigration } from './0011_history_event_contexts.ts';
 import { historyAddrCollationMigration } from './0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './0013_history_context_terms.ts';
+import { historySearchTrigramsMigration } from './0014_history_search_trigrams.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -28,4 +29,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historyEventContextsMigration,
   historyAddrCollationMigration,
   historyContextTermsMigration,
+  historySearchTrigramsMigration,
 ];

@@ -11,7 +11,7 @@ import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
 import { canReadLogger, loggerScope } from './catalogue.ts';
 import {
-  candidateCount, eventFilterFromParams, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
+  candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';
 import { cutRunCount, headBelow, headsPage, pos } from './runs.ts';
 import { countRows, newestFirst, type MatchRow, type Position, type Slices } from './slices.ts';
@@ -81,9 +81,6 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   const counts = await walkGroups(app, cond, offset, req.perPage, req);
   return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
 }
-
-/** Candidates of the context index up to which an ungrouped page reads them all and sorts them. */
-const FEW_CANDIDATES = 20_000;
 
 /** Rows of one group read one by one before the walk skips to the end of its maintained run. */
 const LONG_GROUP_ROWS = 1000;
@@ -406,7 +403,7 @@ export async function listEvents(
       await markNarrowContext(app.db, filter, state.maxId);
       const forPage = pageFilter(filter, state.maxId, page * perPage, grouped);
       const cond = filterCondition(forPage)!;
-      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex, metadataIndex: filter.metadataIndex })!;
+      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex, metadataIndex: filter.metadataIndex, searchIndex: filter.searchIndex })!;
       const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
