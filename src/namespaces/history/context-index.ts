@@ -180,13 +180,17 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
     if (end <= first) return 0;
     // Rows of these blocks can only be left from a counter set back: replaced.
     await tx.deleteFrom('history_context_terms').where('block', '>=', first).where('block', '<', end).execute();
-    const read = (block: number): Promise<IndexedEvent[]> =>
-      tx.selectFrom('history_events as e')
-        .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+    // The block's range on both tables: PostgreSQL then merges two index range scans (5 ms),
+    // where it otherwise looked each context up from parallel workers (70 ms).
+    const read = (block: number): Promise<IndexedEvent[]> => {
+      const [from, below] = [block * BLOCK_EVENTS, (block + 1) * BLOCK_EVENTS];
+      return tx.selectFrom('history_events as e')
+        .leftJoin('history_event_contexts as x', (join) => join.onRef('x.event_id', '=', 'e.id').on('x.event_id', '>=', from).on('x.event_id', '<', below))
         .select(['e.id as event_id', 'x.context', 'e.search_text'])
-        .where('e.id', '>=', block * BLOCK_EVENTS)
-        .where('e.id', '<', (block + 1) * BLOCK_EVENTS)
+        .where('e.id', '>=', from)
+        .where('e.id', '<', below)
         .execute();
+    };
     // The next block is read, and the previous one written, while this one is worked out.
     let reading: ReturnType<typeof read> | undefined = read(first);
     let writing: Promise<void> = Promise.resolve();
