@@ -284,8 +284,10 @@ export async function markNarrowContext(db: Kysely<Database>, f: EventFilter, ne
   const dialect = f.dialect ?? 'sqlite';
   const bound = limit ?? narrowContextLimit(dialect, newestId);
   if (f.contextFilters) f.contextIndex = await contextCandidates(db, dialect, f.contextFilters, newestId, bound);
-  // A block's events are read in id order, at about a quarter of the cost of looking each up.
-  const blocksBound = Math.max(4 * bound, 4 * BLOCK_EVENTS);
+  // Blocks lead a page only when they hold few events (pageFilter); beyond, they narrow the
+  // total, whose count reads their events in id order on both databases: up to a third of the
+  // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
+  const blocksBound = Math.max(4 * (limit ?? narrowContextLimit('sqlite', newestId)), 4 * BLOCK_EVENTS);
   if (f.metadataWords) f.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, 'context values', newestId, blocksBound);
   // Words in the search texts only: a template (in the viewer's language) matching them
   // matches every event of its message, which the blocks need not name.
