@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/cli/commands/events.ts';
-import { BLOCK_EVENTS, contextIndexProgress } from '../../src/namespaces/history/context-index.ts';
+import { BLOCK_EVENTS, contextIndexProgress, SEARCH_INDEXED } from '../../src/namespaces/history/context-index.ts';
 import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';
 import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
@@ -84,6 +84,18 @@ for (const target of dbTargets()) {
       assert.equal(await eventsIndexCommand.run([], again), 0);
       assert.match(again.out(), /^Indexed 0 blocks/);
       await assert.rejects(eventsIndexCommand.run(['--all'], context(t)), CliError);
+    });
+
+    test('events index --rebuild indexes every block anew (a block an older version indexed lacks the search marker)', async () => {
+      await t.app.db.deleteFrom('history_context_terms').where('block', '=', 0).where('term', '=', SEARCH_INDEXED).execute();
+      const marked = async () => (await t.app.db.selectFrom('history_context_terms').select('block').where('term', '=', SEARCH_INDEXED).orderBy('block').execute()).map((r) => Number(r.block));
+      const { complete } = await contextIndexProgress(t.app.db);
+      assert.deepEqual(await marked(), Array.from({ length: complete - 1 }, (_, i) => i + 1));
+      const ctx = context(t);
+      assert.equal(await eventsIndexCommand.run(['--rebuild'], ctx), 0);
+      assert.match(ctx.out(), new RegExp(`^Indexed ${complete} blocks`));
+      assert.deepEqual(await marked(), Array.from({ length: complete }, (_, i) => i));
+      assert.deepEqual(await contextIndexProgress(t.app.db), { indexed: complete, complete });
     });
   });
 }

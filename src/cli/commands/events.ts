@@ -1,12 +1,12 @@
 // `content-site events generate --count N [--days D]` (realistic activity-log data, with a
 // progress bar), `content-site events backfill` (import existing users and content) and
-// `content-site events index` (the context index, now rather than in the server's idle time).
+// `content-site events index [--rebuild]` (the context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
 import type { CliCommand, CliContext } from '../command.ts';
 import { parseCommandArgs, wholeNumberOption } from '../args.ts';
 import { generateEvents } from '../../namespaces/history/generate.ts';
 import { ensureBackfill } from '../../namespaces/history/backfill.ts';
-import { BLOCK_EVENTS, contextIndexProgress, indexBlocks } from '../../namespaces/history/context-index.ts';
+import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from '../../namespaces/history/context-index.ts';
 
 const MAX_COUNT = 50_000_000;
 
@@ -59,11 +59,14 @@ const INDEX_BLOCKS_AT_ONCE = 16;
 
 export const eventsIndexCommand: CliCommand = {
   name: 'events index',
-  usage: 'events index',
-  summary: "Index the events' contexts for context_filters and metadata_search now (serving processes do it while idle)",
+  usage: 'events index [--rebuild]',
+  summary:
+    "Index the events' contexts and search texts for context_filters, metadata_search and search now (serving processes do it while idle); " +
+    '--rebuild starts over (after processes of an older version indexed blocks)',
   async run(args, ctx) {
-    parseCommandArgs(this, args, {});
+    const { flags } = parseCommandArgs(this, args, { options: { rebuild: { type: 'boolean' } } });
     const app = await ctx.openApp();
+    if (flags.rebuild) await clearContextIndex(app.db, app.dialect);
     const { indexed, complete } = await contextIndexProgress(app.db);
     const started = performance.now();
     let done = 0;

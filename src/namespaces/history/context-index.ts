@@ -212,6 +212,20 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
   });
 }
 
+/**
+ * Empties the index, to be built anew: blocks indexed by an older version lack the search
+ * texts' trigrams for good otherwise. Waits for an indexer of another process (the counter's
+ * row lock on PostgreSQL).
+ */
+export async function clearContextIndex(db: Kysely<Database>, dialect: DialectName): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).$if(dialect === 'postgres', (q) => q.forUpdate()).execute();
+    if (dialect === 'postgres') await sql`truncate history_context_terms`.execute(tx);
+    else await tx.deleteFrom('history_context_terms').execute();
+    await tx.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+  });
+}
+
 /** Inserts a block's rows; with `keepExisting`, rows already there stay as they are. */
 async function insertRows(tx: Transaction<Database>, dialect: DialectName, block: number, rows: { term: number; ids: string }[], keepExisting = false): Promise<void> {
   if (dialect === 'postgres') {
