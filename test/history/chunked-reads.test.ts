@@ -96,7 +96,8 @@ for (const target of dbTargets()) {
           fc.integer({ min: 1, max: 12 }),
           fc.boolean(),
           fc.record({ walkFirst: fc.integer({ min: 1, max: 3 }), walkMost: fc.integer({ min: 1, max: 6 }), countFirst: fc.integer({ min: 1, max: 5 }), countMost: fc.integer({ min: 1, max: 5 }), ms: fc.constantFrom(0.001, 10) }),
-          async (events, level, indexed, start, limit, few, slices) => {
+          fc.integer({ min: 0, max: 15 }),
+          async (events, level, indexed, start, limit, few, slices, offset) => {
             const rows = (await freshLog(events)).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
             const cond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
             // Any row of the log is a position to read from, matching or not.
@@ -105,6 +106,8 @@ for (const target of dbTargets()) {
             const below = matching.filter((r) => !from || r.date < from.date || (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)));
             const read = await newestFirst(t.app, cond, from, limit, { slices, few });
             assert.deepEqual(read.map(pick), below.slice(0, limit).map(pick), `slices ${JSON.stringify(slices)}`);
+            const skipped = await newestFirst(t.app, cond, from, limit, { slices, few, offset });
+            assert.deepEqual(skipped.map(pick), below.slice(offset, offset + limit).map(pick), `offset ${offset}, slices ${JSON.stringify(slices)}`);
             assert.equal(await countRows(t.app, cond, slices), matching.length);
           },
         ),

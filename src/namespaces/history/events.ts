@@ -67,8 +67,8 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode) : null);
   if (!req.grouped) {
     const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
-    const matching = await newestFirst(app, cond, null, offset + req.perPage, { slices: req.slices, few });
-    return { rows: await loadRows(app, matching.slice(offset).map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
+    const matching = await newestFirst(app, cond, null, req.perPage, { slices: req.slices, few, offset });
+    return { rows: await loadRows(app, matching.map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
   }
   let cutTotal: number | null = null;
   if (req.unfiltered) {

@@ -60,7 +60,8 @@ export interface Position {
 const eb = expressionBuilder<Database, 'history_events'>();
 
 /**
- * Up to `limit` rows matching `cond`, newest first, below `after` (or from it, when inclusive).
+ * Up to `limit` rows matching `cond`, newest first, below `after` (or from it, when inclusive),
+ * after skipping `offset` of them (in the statement, or here when reading in slices).
  * `few`: few rows can match (the context index's candidates), and the condition's ids lead: on
  * SQLite, which without statistics would walk the date index to spare a sort, the order is
  * written so that no index serves it (`+date`), and the candidates are read and sorted (a word
@@ -71,7 +72,7 @@ export async function newestFirst(
   cond: Expression<SqlBool>,
   after: Position | null,
   limit: number,
-  { slices = SLICES, few = false }: { slices?: Slices; few?: boolean } = {},
+  { slices = SLICES, few = false, offset = 0 }: { slices?: Slices; few?: boolean; offset?: number } = {},
 ): Promise<MatchRow[]> {
   const sqlite = app.dialect === 'sqlite';
   const read = (where: Expression<SqlBool>, from: Position | null, n: number) => {
@@ -80,15 +81,16 @@ export async function newestFirst(
     if (few && sqlite) return q.orderBy(sql`+${sql.ref('date')}`, 'desc').orderBy(sql`+${sql.ref('id')}`, 'desc').limit(n);
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
   };
-  const whole = read(cond, after, limit);
+  const whole = read(cond, after, limit).$if(offset > 0, (q) => q.offset(offset));
   if (!sqlite || few || !(await accessOf(app, whole)).dateIndex) return whole.execute();
+  const wanted = offset + limit;
   const rows: MatchRow[] = [];
   let from = after;
   for (let size = Math.min(slices.walkFirst, slices.walkMost); ; ) {
     const started = performance.now();
     const last = await nthRow(app, from, size);
-    rows.push(...(await read(last ? eb.and([cond, pos('>=', last)]) : cond, from, limit - rows.length).execute()));
-    if (rows.length >= limit || !last) return rows;
+    rows.push(...(await read(last ? eb.and([cond, pos('>=', last)]) : cond, from, wanted - rows.length).execute()));
+    if (rows.length >= wanted || !last) return rows.slice(offset);
     from = { date: last.date, id: last.id };
     size = nextSize(size, performance.now() - started, slices.walkMost, slices.ms);
     await nextTurn();
