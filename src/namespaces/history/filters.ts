@@ -287,7 +287,7 @@ export async function markNarrowContext(db: Kysely<Database>, f: EventFilter, ne
   // Blocks lead a page only when they hold few events (pageFilter); beyond, they narrow the
   // total, whose count reads their events in id order on both databases: up to a third of the
   // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
-  const blocksBound = Math.max(4 * (limit ?? narrowContextLimit('sqlite', newestId)), 4 * BLOCK_EVENTS);
+  const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
   if (f.metadataWords) f.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, 'context values', newestId, blocksBound);
   // Words in the search texts only: a template (in the viewer's language) matching them
   // matches every event of its message, which the blocks need not name.
@@ -320,10 +320,15 @@ export function pageFilter(f: EventFilter, newestId: number, wanted: number, gro
   }
   const c = page.contextIndex;
   if (!c) return page;
-  const candidates = c.ids.length + Math.max(0, newestId - c.through);
+  const candidates = candidateEvents(c, newestId);
   if (grouped && candidates <= GROUPED_PAGE_CANDIDATES) return page;
   const reach = c.ids.length >= wanted ? c.ids[c.ids.length - wanted]! : 0;
   return newestId - reach > 6 * candidates ? page : { ...page, contextIndex: undefined };
+}
+
+/** The context index's candidates and the events above the indexed blocks. */
+function candidateEvents(c: ContextCandidates, newestId: number): number {
+  return c.ids.length + Math.max(0, newestId - c.through);
 }
 
 /** The events in the blocks and above the indexed ones. */
@@ -337,7 +342,7 @@ function blockEvents(index: BlockCandidates, newestId: number): number {
  */
 export function candidateCount(f: EventFilter, newestId: number): number | undefined {
   const counts: number[] = [];
-  if (f.contextIndex) counts.push(f.contextIndex.ids.length + Math.max(0, newestId - f.contextIndex.through));
+  if (f.contextIndex) counts.push(candidateEvents(f.contextIndex, newestId));
   for (const index of [f.metadataIndex, f.searchIndex]) if (index) counts.push(blockEvents(index, newestId));
   return counts.length ? Math.min(...counts) : undefined;
 }
