@@ -2,12 +2,17 @@
 // database target; the same request must give the same answer on SQLite and PostgreSQL.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
 import { loadFixture, ORDER, type Fixture } from './fixture.ts';
 import { countNewEvents, getEvent, listEvents, stickEvent } from '../../src/namespaces/history/events.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { rebuildRuns } from '../../src/namespaces/history/runs.ts';
+import { pgValueContainsPattern } from '../../src/namespaces/history/filters.ts';
+import { contextJson, contextMap } from '../../src/namespaces/history/store.ts';
+import { asciiLower } from '../../src/util.ts';
 
 interface Case {
   name: string;
@@ -233,12 +238,19 @@ for (const target of dbTargets()) {
     let fx: Fixture;
     let tricky = 0;
     let plain = 0;
+    // Traps for reading the JSON text instead of parsing it (PostgreSQL, pgValueContainsPattern).
+    let traps = 0;
+    let spaced = 0;
     before(async () => {
       t = await createTestApp(target);
       fx = await loadFixture(t.app);
-      const log = (context: Record<string, string>) => t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context }, { user: null, ip: '' });
+      const log = (context: Record<string, string | null>) => t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context }, { user: null, ip: '' });
       tricky = await log({ note: 'Say "hi" 100% sure_ok', path: 'C:\\dir\\file', line: 'a\nb', title: 'Größe ÜBER' });
-      plain = await log({ note: 'say hi 100 percent sure ok', title: 'größe über' });
+      plain = await log({ note: 'say hi 100 percent sure ok', title: 'größe über', misc: 'axb' });
+      traps = await log({ keyword_zq: 'v', 'k":': null, ctl: 'a\u001fz', line2: 'x\nabc', quoted: 'he said "wombat', after: 'zebra', specials: 'a.b(c)+[d]$^|{2}' });
+      spaced = await log({ note: 'platypus' });
+      // A context as migration 0011 wrote it on PostgreSQL (json_object_agg spaces its members).
+      await t.app.db.updateTable('history_event_contexts').set({ context: '{ "note" : "Platypus" }' }).where('event_id', '=', spaced).execute();
     });
     after(() => t.close());
 
@@ -257,15 +269,53 @@ for (const target of dbTargets()) {
       [{ metadata_search: 'über' }, () => [plain]],
       [{ metadata_search: 'ÜBER' }, () => [tricky]],
       [{ metadata_search: 'sure' }, () => [plain, tricky]],
+      [{ metadata_search: 'keyword_zq' }, () => []],
+      [{ metadata_search: 'null' }, () => []],
+      [{ metadata_search: '001f' }, () => []],
+      [{ metadata_search: 'nabc' }, () => []],
+      [{ metadata_search: 'abc' }, () => [traps]],
+      [{ metadata_search: 'WOMBAT' }, () => [traps]],
+      [{ metadata_search: 'zebra' }, () => [traps]],
+      [{ metadata_search: 'b(c)+[d]$^|{2}' }, () => [traps]],
+      [{ metadata_search: 'a.b' }, () => [traps]],
+      [{ metadata_search: 'axb' }, () => [plain]],
+      [{ metadata_search: 'platypus' }, () => [spaced]],
     ];
     for (const [params, expected] of cases) {
       test(JSON.stringify(params), async () => {
         const result = await listEvents(t.app, { ungrouped: true, per_page: 100, loggers: ['SimpleOptionsLogger'], ...params }, { user: fx.users.admin, lang: 'en' });
-        assert.deepEqual(result.items.map((i) => i.id).filter((id) => id === tricky || id === plain), expected());
+        assert.deepEqual(result.items.map((i) => i.id).filter((id) => [tricky, plain, traps, spaced].includes(id)), expected());
       });
     }
   });
 }
+
+describe('pgValueContainsPattern (PostgreSQL)', { skip: !PG_URL }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ name: 'postgres' });
+  });
+  after(() => t.close());
+
+  test('matches a context as contextJson writes it exactly when one of its values contains the word, ASCII case ignored', async () => {
+    // Pieces that JSON escapes, that regular expressions or the JSON syntax read specially, and letters in both cases.
+    const piece = fc.constantFrom('a', 'B', 'u', '0', 'f', 'n', 'ull', ':', ',', '"', '\\', '\n', '\u001f', '{', '}', '.', '*', '(', ' ', 'é', 'É');
+    const text = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
+    const word = fc.array(piece, { minLength: 1, maxLength: 2 }).map((p) => p.join('')).filter((w) => /^[^"\\\u0000-\u001f]+$/.test(w));
+    const context = fc.array(fc.tuple(text, fc.option(text, { nil: null })), { minLength: 1, maxLength: 4 });
+    const cases = fc.sample(fc.tuple(context, word), { numRuns: 1000, seed: 20261123 }).map(([pairs, w]) => {
+      const stored = contextJson(new Map(pairs));
+      const values = [...contextMap(stored).values()];
+      return { stored, word: w, expected: values.some((v) => v !== null && asciiLower(v).includes(asciiLower(w))) };
+    });
+    const { rows } = await sql<{ m: boolean }>`select c collate "C" ~* p as m from unnest(${cases.map((c) => c.stored)}::text[], ${cases.map((c) => pgValueContainsPattern(c.word))}::text[]) with ordinality as u(c, p, n) order by n`.execute(t.app.db);
+    const wrong = cases.filter((c, i) => rows[i]!.m !== c.expected);
+    assert.deepEqual(wrong, []);
+    // Both answers occur often enough for the comparison to mean something.
+    assert.ok(cases.filter((c) => c.expected).length > 100, 'too few matches');
+    assert.ok(cases.filter((c) => !c.expected && c.stored.toLowerCase().includes(c.word.toLowerCase())).length > 20, 'too few words found only outside the values');
+  });
+});
 
 describe('same answers on every database', () => {
   test('SQLite and PostgreSQL agree on every case', { skip: dbTargets().length < 2 }, () => {

@@ -416,7 +416,30 @@ function contextEquals(dialect: DialectName, key: string, value: string): Cond {
 function contextContains(dialect: DialectName, word: string): Cond {
   const pattern = '%' + escapeLike(asciiLower(word)) + '%';
   const value = dialect === 'postgres' ? sql`lower(c.value collate "C")` : sql`c.value`;
-  return contextHas(dialect, word, true, sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${value} like ${pattern} escape '\\')`);
+  const parsed = sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${value} like ${pattern} escape '\\')`;
+  if (dialect !== 'postgres' || !JSON_VERBATIM.test(word)) return contextHas(dialect, word, true, parsed);
+  // Parsing every context that holds the word somewhere took 5.5 s for a word in most of
+  // 1,000,000 events; the expression reads the JSON text as written in 1.2 s, and what it
+  // cannot vouch for is parsed.
+  return contextHas(dialect, word, true, sql`(x.context collate "C" ~* ${pgValueContainsPattern(word)} or ${parsed})`);
+}
+
+/** One character of a JSON string as JSON.stringify writes it, an escape whole (`\"`, `\n`, `\u001f`). */
+const JSON_STRING_CHAR = String.raw`(?:[^"\\]|\\(?:[^u]|u[0-9a-f]{4}))`;
+
+/**
+ * PostgreSQL: a regular expression (for `~*` under collation "C", which folds ASCII case only,
+ * as the parsed test does) for a context as contextJson writes it, `{"key":"value",…}` with
+ * string or null values and no spaces, some value of which contains `word` (JSON_VERBATIM
+ * text). The members before are read whole from the start, so the word is found inside a value
+ * only, never in a key, nor inside an escape (`nabc` in `\nabc`). Contexts written otherwise do
+ * not match and are parsed.
+ */
+export function pgValueContainsPattern(word: string): string {
+  const c = JSON_STRING_CHAR;
+  // Every ASCII character but letters and digits escaped: `\` before any of them is the character itself.
+  const literal = word.replace(/[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/g, '\\$&');
+  return `^\\{(?:"${c}*":(?:"${c}*"|null),)*"${c}*":"${c}*${literal}`;
 }
 
 type ColumnRef = (name: string) => RawBuilder<unknown>;
