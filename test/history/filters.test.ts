@@ -241,6 +241,7 @@ for (const target of dbTargets()) {
     // Traps for reading the JSON text instead of parsing it (PostgreSQL, pgValueContainsPattern).
     let traps = 0;
     let spaced = 0;
+    let long = 0;
     before(async () => {
       t = await createTestApp(target);
       fx = await loadFixture(t.app);
@@ -249,6 +250,8 @@ for (const target of dbTargets()) {
       plain = await log({ note: 'say hi 100 percent sure ok', title: 'größe über', misc: 'axb' });
       traps = await log({ keyword_zq: 'v', 'k":': null, ctl: 'a\u001fz', line2: 'x\nabc', quoted: 'he said "wombat', after: 'zebra', specials: 'a.b(c)+[d]$^|{2}' });
       spaced = await log({ note: 'platypus' });
+      // Longer than SQLite's LIKE takes (50,000 bytes) and than a regular expression PostgreSQL compiles.
+      long = await log({ option: `${'q'.repeat(60_000)} tail`, option_page: 'general' });
       // A context as migration 0011 wrote it on PostgreSQL (json_object_agg spaces its members).
       await t.app.db.updateTable('history_event_contexts').set({ context: '{ "note" : "Platypus" }' }).where('event_id', '=', spaced).execute();
     });
@@ -280,11 +283,18 @@ for (const target of dbTargets()) {
       [{ metadata_search: 'a.b' }, () => [traps]],
       [{ metadata_search: 'axb' }, () => [plain]],
       [{ metadata_search: 'platypus' }, () => [spaced]],
+      [{ metadata_search: 'Q'.repeat(60_000) }, () => [long]],
+      [{ metadata_search: `${'q'.repeat(60_000)}x` }, () => []],
+      [{ search: 'Q'.repeat(60_000) }, () => [long]],
+      [{ search: `${'q'.repeat(60_000)}x` }, () => []],
+      [{ exclude_search: 'q'.repeat(60_000) }, () => [spaced, traps, plain, tricky]],
+      [{ context_filters: { option: `${'q'.repeat(60_000)} tail` } }, () => [long]],
+      [{ context_filters: { option: `${'q'.repeat(60_000)} TAIL` } }, () => []],
     ];
     for (const [params, expected] of cases) {
-      test(JSON.stringify(params), async () => {
+      test(JSON.stringify(params).replace(/q{100,}/g, (q) => `q×${q.length}`).replace(/Q{100,}/g, (q) => `Q×${q.length}`), async () => {
         const result = await listEvents(t.app, { ungrouped: true, per_page: 100, loggers: ['SimpleOptionsLogger'], ...params }, { user: fx.users.admin, lang: 'en' });
-        assert.deepEqual(result.items.map((i) => i.id).filter((id) => [tricky, plain, traps, spaced].includes(id)), expected());
+        assert.deepEqual(result.items.map((i) => i.id).filter((id) => [tricky, plain, traps, spaced, long].includes(id)), expected());
       });
     }
   });

@@ -5,6 +5,7 @@ import { expressionBuilder, sql, type Expression, type Kysely, type RawBuilder, 
 import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import type { DialectName } from '../../db/index.ts';
+import { likeContains } from '../../db/like.ts';
 import { RestError } from '../../rest/types.ts';
 import { allLoggers, type LoggerScope } from './catalogue.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
@@ -39,7 +40,7 @@ export interface EventFilter {
   metadataWords?: string[];
   /** The blocks the context index names for the metadata_search words (markNarrowContext). */
   metadataIndex?: BlockCandidates;
-  /** The database the condition is for (context_filters and metadata_search read the stored context per dialect; the context index differs too). */
+  /** The database the condition is for (context_filters and metadata_search read the stored context per dialect, long search words are found by position; the context index differs too). */
   dialect?: DialectName;
   search?: SearchTerms;
   /** The blocks the context index names for the search words (markNarrowContext). */
@@ -230,7 +231,10 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   if (opts.ignoreExcludes) return f;
 
   f.onlySticky = p.only_sticky === true;
-  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
+  if (typeof p.exclude_search === 'string') {
+    f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
+    if (f.excludeSearch) f.dialect = opts.dialect;
+  }
   f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
   f.excludeLoggers = strings(p.exclude_loggers);
   const excludeMessages = list(p.exclude_messages);
@@ -365,13 +369,7 @@ function contextCandidateCondition(dialect: DialectName, { through, ids }: Conte
   return sql<SqlBool>`${sql.ref('history_events.id')} in (${listed} union all select n.id from history_events as n where n.id > ${through})`;
 }
 
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c);
-}
 
-function contains(column: 'search_text', word: string): Cond {
-  return sql<SqlBool>`${sql.ref(column)} like ${'%' + escapeLike(word) + '%'} escape '\\'`;
-}
 
 /** Text JSON writes as it is: no quote, backslash or control character. */
 const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;
@@ -385,8 +383,8 @@ const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;
 function contextHas(dialect: DialectName, text: string, ignoreCase: boolean, condition: RawBuilder<unknown>): Cond {
   // SQLite's LIKE ignores ASCII case anyway. PostgreSQL's ILIKE under collation "C" folds ASCII
   // only, which is all the condition needs, at half the time of ILIKE under a language's rules.
-  const context = dialect === 'postgres' && ignoreCase ? sql`x.context collate "C" ilike` : sql`x.context like`;
-  const quick = JSON_VERBATIM.test(text) ? sql`${context} ${'%' + escapeLike(text) + '%'} escape '\\' and ` : sql``;
+  const context = dialect === 'postgres' && ignoreCase ? sql`x.context collate "C"` : sql`x.context`;
+  const quick = JSON_VERBATIM.test(text) ? sql`${likeContains(dialect, context, text, ignoreCase)} and ` : sql``;
   return sql<SqlBool>`exists (select 1 from history_event_contexts as x where x.event_id = ${sql.ref('history_events.id')} and ${quick}${condition})`;
 }
 
@@ -414,15 +412,18 @@ function contextEquals(dialect: DialectName, key: string, value: string): Cond {
  * same under collation "C", so both databases give the same answer.
  */
 function contextContains(dialect: DialectName, word: string): Cond {
-  const pattern = '%' + escapeLike(asciiLower(word)) + '%';
   const value = dialect === 'postgres' ? sql`lower(c.value collate "C")` : sql`c.value`;
-  const parsed = sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${value} like ${pattern} escape '\\')`;
-  if (dialect !== 'postgres' || !JSON_VERBATIM.test(word)) return contextHas(dialect, word, true, parsed);
+  const parsed = sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${likeContains(dialect, value, asciiLower(word))})`;
+  // A long word makes a pattern PostgreSQL reads slowly (40 µs a context at 300 characters) or not at all.
+  if (dialect !== 'postgres' || !JSON_VERBATIM.test(word) || word.length > PATTERN_WORD_MAX) return contextHas(dialect, word, true, parsed);
   // Parsing every context that holds the word somewhere took 5.5 s for a word in most of
   // 1,000,000 events; the expression reads the JSON text as written in 1.2 s, and what it
   // cannot vouch for is parsed.
   return contextHas(dialect, word, true, sql`(x.context collate "C" ~* ${pgValueContainsPattern(word)} or ${parsed})`);
 }
+
+/** Words up to this length are looked for with pgValueContainsPattern (≈ 2 µs a context up to 64). */
+const PATTERN_WORD_MAX = 64;
 
 /** One character of a JSON string as JSON.stringify writes it, an escape whole (`\"`, `\n`, `\u001f`). */
 const JSON_STRING_CHAR = String.raw`(?:[^"\\]|\\(?:[^u]|u[0-9a-f]{4}))`;
@@ -448,8 +449,8 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
   return eb.or([...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])));
 }
 
-function searchCondition(terms: SearchTerms, ref: ColumnRef): Cond {
-  const anyField = eb.and(terms.words.map((w) => contains('search_text', w)));
+function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName): Cond {
+  const anyField = eb.and(terms.words.map((w) => likeContains(dialect, sql.ref('search_text'), w)));
   if (!terms.templateMatches.size) return anyField;
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref)]);
 }
@@ -457,10 +458,11 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef): Cond {
 /** The WHERE condition of an EventFilter; `null` when nothing can match. */
 export function filterCondition(f: EventFilter): Cond | null {
   const c: Cond[] = [];
+  const dialect = f.dialect ?? 'sqlite';
   // With the context index's candidates or blocks (a bounded number of look-ups by id, see
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
-  const ref = (f.contextIndex || f.metadataIndex || f.searchIndex) && (f.dialect ?? 'sqlite') === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
+  const ref = (f.contextIndex || f.metadataIndex || f.searchIndex) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
   if (!f.scope.all) {
     if (!f.scope.slugs.length) return null;
     c.push(eb(ref('logger'), 'in', f.scope.slugs));
@@ -491,14 +493,14 @@ export function filterCondition(f: EventFilter): Cond | null {
     if (f.ip.narrow) c.push(eb(ref('remote_addr'), '>=', f.ip.from), eb(ref('remote_addr'), '<', f.ip.below));
     c.push(sql<SqlBool>`${ref('remote_addr')} like ${f.ip.pattern}`);
   } else if (f.ip) c.push(eb(ref('remote_addr'), '=', f.ip.pattern));
-  if (f.contextIndex) c.push(contextCandidateCondition(f.dialect ?? 'sqlite', f.contextIndex));
-  for (const [key, value] of f.contextFilters ?? []) c.push(contextEquals(f.dialect ?? 'sqlite', key, value));
+  if (f.contextIndex) c.push(contextCandidateCondition(dialect, f.contextIndex));
+  for (const [key, value] of f.contextFilters ?? []) c.push(contextEquals(dialect, key, value));
   if (f.metadataIndex) c.push(blocksCondition(f.metadataIndex));
-  for (const w of f.metadataWords ?? []) c.push(contextContains(f.dialect ?? 'sqlite', w));
+  for (const w of f.metadataWords ?? []) c.push(contextContains(dialect, w));
   if (f.searchIndex) c.push(blocksCondition(f.searchIndex));
-  if (f.search) c.push(searchCondition(f.search, ref));
+  if (f.search) c.push(searchCondition(f.search, ref, dialect));
   if (f.onlySticky) c.push(eb(ref('sticky'), '=', 1));
-  if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref)));
+  if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref, dialect)));
   if (f.excludeLoglevels) c.push(eb(ref('level'), 'not in', f.excludeLoglevels));
   if (f.excludeLoggers) c.push(eb(ref('logger'), 'not in', f.excludeLoggers));
   for (const [logger, keys] of f.excludeMessages ?? []) {

@@ -6,7 +6,8 @@ import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
-import { escapeLike, filterCondition, type EventFilter } from './filters.ts';
+import { filterCondition, type EventFilter } from './filters.ts';
+import { likeContains } from '../../db/like.ts';
 import { countRows } from './slices.ts';
 import { gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
@@ -123,17 +124,14 @@ function searchDataOf(def: ReturnType<typeof allLoggers>[number], lang: Lang): R
 /** GET /search-user?q=: up to 20 users, raw records with string values. */
 export async function searchUsers(app: AppServices, q: string) {
   const term = q.trim();
-  const like = `%${escapeLike(term.toLowerCase())}%`;
-  const lower = (col: string) => sql<string>`lower(${sql.ref(col)})`;
+  const has = (col: string) => likeContains(app.dialect, sql`lower(${sql.ref(col)})`, term.toLowerCase());
   let query = app.db.selectFrom('users').select(['id', 'login', 'email', 'display_name']);
   if (term.includes('@')) {
-    query = query.where(sql<boolean>`${lower('email')} like ${like} escape '\\'`);
+    query = query.where(has('email'));
   } else if (/^\d+$/.test(term)) {
-    query = query.where((eb) => eb.or([sql<boolean>`${lower('login')} like ${like} escape '\\'`, eb('id', '=', Number(term))]));
+    query = query.where((eb) => eb.or([has('login'), eb('id', '=', Number(term))]));
   } else {
-    query = query.where((eb) =>
-      eb.or(['login', 'email', 'display_name'].map((col) => sql<boolean>`${lower(col)} like ${like} escape '\\'`)),
-    );
+    query = query.where((eb) => eb.or(['login', 'email', 'display_name'].map(has)));
   }
   const rows = await query.orderBy('login').limit(20).execute();
   return rows.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name }));

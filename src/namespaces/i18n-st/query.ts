@@ -2,6 +2,7 @@
 // GET string-packages (contract §4.7), each served by an index of migration 0005.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../app.ts';
+import { escapeLike } from '../../db/like.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { l } from '../../rest/define.ts';
 import { MSG, fill } from '../../rest/messages.ts';
@@ -223,12 +224,8 @@ export const checkers = {
   packageSorting: argCheck((v) => parseSorting(v, PACKAGE_SORT_COLUMNS)),
 };
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function containsCI(app: Pick<AppServices, 'dialect'>, column: string, text: string): Expression<SqlBool> {
-  const pattern = likePattern(text);
+  const pattern = `%${escapeLike(text)}%`;
   return app.dialect === 'postgres'
     ? sql<SqlBool>`${sql.ref(column)} ilike ${pattern}`
     : sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;

@@ -4,6 +4,8 @@ import { sql, type Expression, type Kysely, type Selectable, type SqlBool, type 
 import type { AppServices } from '../../app.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import type { Database, TmJobsTable } from '../../db/schema.ts';
+import type { DialectName } from '../../db/index.ts';
+import { likeContains } from '../../db/like.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import {
@@ -120,11 +122,7 @@ export function parseJobQuery(params: Record<string, unknown>): JobFilters {
   return f;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function whereFilters(eb: ExpressionBuilder<Database & { j: TmJobsTable }, 'j'>, f: JobFilters, viewer: Viewer | null): Expression<SqlBool> {
+function whereFilters(eb: ExpressionBuilder<Database & { j: TmJobsTable }, 'j'>, f: JobFilters, viewer: Viewer | null, dialect: DialectName): Expression<SqlBool> {
   const and: Expression<SqlBool>[] = [];
   if (!isManager(viewer)) and.push(eb('j.translator_id', '=', viewer!.id));
   if (f.localJobIds) and.push(eb('j.id', 'in', f.localJobIds));
@@ -133,7 +131,7 @@ function whereFilters(eb: ExpressionBuilder<Database & { j: TmJobsTable }, 'j'>,
   if (f.scope === 'remote') and.push(eb('j.translation_service', '!=', 'local'));
   if (f.scope === 'ate') and.push(eb('j.editor', '=', 'ate'));
   if (f.titles) {
-    and.push(eb.or(f.titles.map((t) => sql<SqlBool>`lower(${eb.ref('j.title')}) like ${`%${escapeLike(t.toLowerCase())}%`} escape '\\'`)));
+    and.push(eb.or(f.titles.map((t) => likeContains(dialect, sql`lower(${eb.ref('j.title')})`, t.toLowerCase()))));
   }
   if (f.sourceLanguage) and.push(eb('j.source_language', '=', f.sourceLanguage));
   if (f.targetLanguages) and.push(eb('j.target_language', 'in', f.targetLanguages));
@@ -203,7 +201,7 @@ export async function listJobs(app: AppServices, params: Record<string, unknown>
   const base = db
     .selectFrom('tm_jobs as j')
     .leftJoin('tm_batches as b', 'b.id', 'j.batch_id')
-    .where((eb) => whereFilters(eb as never, f, viewer));
+    .where((eb) => whereFilters(eb as never, f, viewer, app.dialect));
   const countRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const total = Number(countRow?.n ?? 0);
 
