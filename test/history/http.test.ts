@@ -188,6 +188,36 @@ for (const target of dbTargets()) {
       }
     });
 
+    test('list arguments are bounded (400 beyond), and every list at its bound at once is answered', async () => {
+      const post = (path: string, payload: Record<string, unknown>) =>
+        server.inject({ method: 'POST', url: `${BASE}${path}`, headers: { authorization: auth.administrator!, 'x-http-method-override': 'GET', 'content-type': 'application/json' }, payload });
+      const n = <T,>(count: number, f: (i: number) => T): T[] => Array.from({ length: count }, (_, i) => f(i));
+      const atBound = {
+        loggers: n(1000, (i) => `Logger${i}`), exclude_loggers: n(1000, (i) => `Other${i}`), users: n(1000, (i) => i + 1), exclude_users: n(1000, (i) => i + 5000),
+        include: n(1000, (i) => i + 1), loglevels: n(1000, () => 'info'), exclude_loglevels: n(1000, () => 'debug'), initiator: n(1000, () => 'cms_user'),
+        exclude_initiator: n(1000, () => 'cms'), messages: [n(100, (i) => `Logger${i}:key`).join(',')], exclude_messages: n(100, (i) => `Other${i}:key`),
+        months: n(100, (i) => `${1900 + i}-01`), dates: n(100, (i) => `month:${1900 + i}-03`), context_filters: Object.fromEntries(n(100, (i) => [`key${i}`, 'v'] as const)),
+      };
+      for (const grouping of [{ ungrouped: true }, {}]) {
+        const res = await post('/events', { ...atBound, ...grouping });
+        assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+        assert.equal(res.headers['x-wp-total'], '0');
+      }
+      assert.equal((await post('/events/has-updates?since_id=0', atBound)).statusCode, 200);
+      for (const [name, over] of Object.entries({
+        ...Object.fromEntries(Object.entries(atBound).filter(([k]) => k !== 'messages' && k !== 'context_filters').map(([k, v]) => [k, [...(v as unknown[]), (v as unknown[])[0]]])),
+        messages: [n(101, (i) => `Logger${i}:key`).join(',')],
+        context_filters: Object.fromEntries(n(101, (i) => [`key${i}`, 'v'] as const)),
+      })) {
+        for (const path of ['/events', '/events/has-updates?since_id=0']) {
+          const res = await post(path, { [name]: over });
+          assert.equal(res.statusCode, 400, `${name} ${path}: ${res.body.slice(0, 200)}`);
+          assert.equal(res.json().code, 'rest_invalid_param');
+          assert.ok(name in res.json().data.params, name);
+        }
+      }
+    });
+
     test('an event whose text holds an unpaired surrogate keeps context_filters and metadata_search working', async () => {
       // Stored as U+FFFD: escaped in the context's JSON, PostgreSQL's JSON functions refused it and every such query failed.
       const tag = crypto.randomUUID();

@@ -8,7 +8,7 @@ import { emailReportHtml, sendEmailReportPreview } from './email-report.ts';
 import {
   countNewEvents, createCustomEntry, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
 } from './events.ts';
-import { invalidParam, parseMessagePairs } from './filters.ts';
+import { invalidParam, MAX_ALTERNATIVES, MAX_LIST_ITEMS, parseMessagePairs } from './filters.ts';
 import { isIpFilterPattern } from './ip.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
 import { isStrictUtcDate, monthRangeUtc, parseDateBound } from './site-time.ts';
@@ -71,6 +71,7 @@ function validIp(value: unknown): true | string {
 
 function validContextFilters(value: unknown): true | string {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'context_filters must be an object of key → value strings.';
+  if (Object.keys(value).length > MAX_CONTEXT_FILTERS) return `context_filters may hold at most ${MAX_CONTEXT_FILTERS} keys.`;
   return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
     ? true
     : 'context_filters values must be strings.';
@@ -78,10 +79,26 @@ function validContextFilters(value: unknown): true | string {
 
 // ---- argument declarations ---------------------------------------------------------------
 
-const strings = (description: ArgSchema['description'], extra: Partial<ArgSchema> = {}): ArgSchema => ({
-  description, type: 'array', items: { type: 'string' }, ...extra,
+/** Keys of context_filters (each a test of the stored context; 70,000 overflowed the stack). */
+const MAX_CONTEXT_FILTERS = 100;
+
+type Validator = NonNullable<ArgSchema['validate']>;
+
+/**
+ * At most `max` items, then `inner`. The bound is this server's (what one statement can bind),
+ * not the contract's: checked here rather than published as the schema's maxItems.
+ */
+function atMost(max: number, inner?: Validator): Validator {
+  return (value, req, name) => {
+    if (Array.isArray(value) && value.length > max) return `${name} may hold at most ${max} items.`;
+    return inner ? inner(value, req, name) : true;
+  };
+}
+
+const strings = (description: ArgSchema['description'], validate: Validator = atMost(MAX_LIST_ITEMS)): ArgSchema => ({
+  description, type: 'array', items: { type: 'string' }, validate,
 });
-const integers = (description: ArgSchema['description']): ArgSchema => ({ description, type: 'array', items: { type: 'integer' } });
+const integers = (description: ArgSchema['description']): ArgSchema => ({ description, type: 'array', items: { type: 'integer' }, validate: atMost(MAX_LIST_ITEMS) });
 
 function eventFilterArgs(sinceIdRequired: boolean): Args {
   return {
@@ -94,7 +111,7 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
     occasionsID: { description: l('Limit result set to rows with this occasions id (type occasions).', 'Nur Zeilen mit dieser Wiederholungs-ID (Typ occasions).'), type: 'string' },
     occasionsCount: { description: l('Number of occasions to get (type occasions).', 'Anzahl der zu holenden Wiederholungen (Typ occasions).'), type: 'integer' },
     occasionsCountMaxReturn: { description: l('Maximum number of occasions to return (type occasions).', 'Höchstzahl zurückgegebener Wiederholungen (Typ occasions).'), type: 'integer' },
-    include: { description: l('Limit result set to specific event ids.', 'Nur Ereignisse mit diesen IDs.'), type: 'array', items: { type: 'integer' }, default: null },
+    include: { ...integers(l('Limit result set to specific event ids.', 'Nur Ereignisse mit diesen IDs.')), default: null },
     max_id_first_page: { description: l('Limit result set to rows with id equal or lower than this, so later pages do not shift.', 'Nur Zeilen mit dieser oder kleinerer ID, damit spätere Seiten stabil bleiben.'), type: 'integer' },
     since_id: {
       description: l('Limit result set to rows with id greater than this.', 'Nur Zeilen mit größerer ID als dieser.'),
@@ -107,13 +124,13 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
     },
     date_from: { description: l('Limit result set to rows from this date on (Unix timestamp or YYYY-MM-DD in site time).', 'Nur Zeilen ab diesem Zeitpunkt (Unix-Zeitstempel oder JJJJ-MM-TT in Ortszeit).'), type: 'string', validate: validDateBound },
     date_to: { description: l('Limit result set to rows up to this date (Unix timestamp or YYYY-MM-DD in site time).', 'Nur Zeilen bis zu diesem Zeitpunkt (Unix-Zeitstempel oder JJJJ-MM-TT in Ortszeit).'), type: 'string', validate: validDateBound },
-    dates: strings(l('Date ranges: month:YYYY-MM, lastdays:N, yesterday or allDates.', 'Zeiträume: month:JJJJ-MM, lastdays:N, yesterday oder allDates.'), { validate: validDates }),
+    dates: strings(l('Date ranges: month:YYYY-MM, lastdays:N, yesterday or allDates.', 'Zeiträume: month:JJJJ-MM, lastdays:N, yesterday oder allDates.'), atMost(MAX_ALTERNATIVES, validDates)),
     skip_count_query: { description: l('Skip the total count query for speed.', 'Gesamtzählung überspringen (schneller).'), type: 'boolean', default: false },
     lastdays: { description: l('Limit result set to rows within the last number of days.', 'Nur Zeilen der letzten Anzahl Tage.'), type: 'integer' },
-    months: strings(l('Limit result set to these months (YYYY-MM, site time).', 'Nur Zeilen dieser Monate (JJJJ-MM, Ortszeit).'), { validate: validMonths }),
+    months: strings(l('Limit result set to these months (YYYY-MM, site time).', 'Nur Zeilen dieser Monate (JJJJ-MM, Ortszeit).'), atMost(MAX_ALTERNATIVES, validMonths)),
     loglevels: strings(l('Limit result set to these log levels.', 'Nur diese Protokollstufen.')),
     loggers: strings(l('Limit result set to these loggers.', 'Nur diese Protokollierer.')),
-    messages: strings(l('Limit result set to these messages, each LoggerSlug:message_key.', 'Nur diese Meldungen, jeweils LoggerSlug:message_key.'), { validate: validMessages }),
+    messages: strings(l('Limit result set to these messages, each LoggerSlug:message_key.', 'Nur diese Meldungen, jeweils LoggerSlug:message_key.'), validMessages),
     users: integers(l('Limit result set to events of these user ids.', 'Nur Ereignisse dieser Benutzer-IDs.')),
     user: { description: l('Limit result set to events of this user id.', 'Nur Ereignisse dieser Benutzer-ID.'), type: 'integer' },
     offset: { description: l('Offset the result set by a specific number of items.', 'Ergebnis um diese Anzahl Einträge verschieben.'), type: 'integer' },
@@ -121,7 +138,7 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
     only_sticky: { description: l('Only return sticky events.', 'Nur angeheftete Ereignisse.'), type: 'boolean', default: false },
     initiator: {
       description: l('Limit result set to these initiators (cms_user, web_user, cms, cms_cli, other).', 'Nur diese Auslöser (cms_user, web_user, cms, cms_cli, other).'),
-      type: ['string', 'array'], items: { type: 'string' }, validate: validInitiators,
+      type: ['string', 'array'], items: { type: 'string' }, validate: atMost(MAX_LIST_ITEMS, validInitiators),
     },
     ip_address: { description: l('Limit result set to this IP address; anonymised addresses may end in .x.', 'Nur diese IP-Adresse; anonymisierte Adressen dürfen auf .x enden.'), type: 'string', validate: validIp },
     context_filters: { description: l('Limit result set to events with these context key/value pairs.', 'Nur Ereignisse mit diesen Kontext-Schlüssel/Wert-Paaren.'), type: 'object', validate: validContextFilters },
@@ -132,12 +149,12 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
     exclude_search: { description: l('Hide events matching these words.', 'Ereignisse mit diesen Wörtern ausblenden.'), type: 'string' },
     exclude_loglevels: strings(l('Hide events of these log levels.', 'Ereignisse dieser Protokollstufen ausblenden.')),
     exclude_loggers: strings(l('Hide events of these loggers.', 'Ereignisse dieser Protokollierer ausblenden.')),
-    exclude_messages: strings(l('Hide these messages, each LoggerSlug:message_key.', 'Diese Meldungen ausblenden, jeweils LoggerSlug:message_key.'), { validate: validMessages }),
+    exclude_messages: strings(l('Hide these messages, each LoggerSlug:message_key.', 'Diese Meldungen ausblenden, jeweils LoggerSlug:message_key.'), validMessages),
     exclude_users: integers(l('Hide events of these user ids.', 'Ereignisse dieser Benutzer-IDs ausblenden.')),
     exclude_user: { description: l('Hide events of this user id.', 'Ereignisse dieser Benutzer-ID ausblenden.'), type: 'integer' },
     exclude_initiator: {
       description: l('Hide events of these initiators.', 'Ereignisse dieser Auslöser ausblenden.'),
-      type: ['string', 'array'], items: { type: 'string' }, validate: validInitiators,
+      type: ['string', 'array'], items: { type: 'string' }, validate: atMost(MAX_LIST_ITEMS, validInitiators),
     },
   };
 }
