@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
+import { MAX_ALTERNATIVES } from '../../db/limits.ts';
 import { RestError } from '../../rest/types.ts';
 import { allLoggers, type LoggerScope } from './catalogue.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
@@ -76,17 +77,6 @@ export function searchWords(text: string): string[] {
 }
 
 /** `LoggerSlug:key` items (each may hold several comma-separated pairs) grouped per logger. */
-/**
- * Items a list argument may hold. Each becomes a bound value of one statement, and databases take
- * only so many (SQLite 32,766, PostgreSQL 65,535): 70,000 user ids in a JSON body were a 500.
- */
-export const MAX_LIST_ITEMS = 1000;
-/**
- * Items of the lists whose items become alternatives of an OR (months, dates, message pairs):
- * SQLite parses an OR of n terms n levels deep and refuses more than 1,000 levels.
- */
-export const MAX_ALTERNATIVES = 100;
-
 export function parseMessagePairs(items: unknown[], name: string): Map<string, string[]> {
   const byLogger = new Map<string, string[]>();
   let pairs = 0;
@@ -381,8 +371,6 @@ function contextCandidateCondition(dialect: DialectName, { through, ids }: Conte
   const listed = dialect === 'postgres' ? sql`select unnest(${ids}::int[])` : sql`select value from json_each(${JSON.stringify(ids)})`;
   return sql<SqlBool>`${sql.ref('history_events.id')} in (${listed} union all select n.id from history_events as n where n.id > ${through})`;
 }
-
-
 
 /** Text JSON writes as it is: no quote, backslash or control character. */
 const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;

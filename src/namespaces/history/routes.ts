@@ -8,7 +8,8 @@ import { emailReportHtml, sendEmailReportPreview } from './email-report.ts';
 import {
   countNewEvents, createCustomEntry, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
 } from './events.ts';
-import { invalidParam, MAX_ALTERNATIVES, MAX_LIST_ITEMS, parseMessagePairs } from './filters.ts';
+import { invalidParam, parseMessagePairs } from './filters.ts';
+import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { isIpFilterPattern } from './ip.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
 import { isStrictUtcDate, monthRangeUtc, parseDateBound } from './site-time.ts';

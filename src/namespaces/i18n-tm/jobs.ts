@@ -6,6 +6,7 @@ import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import type { Database, TmJobsTable } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
+import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import {
@@ -50,7 +51,14 @@ export interface JobFilters {
 
 // Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
 export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
-  local_job_ids: (v) => (parseIdList(v) !== null ? true : 'local_job_ids must be a comma-separated list of job ids.'),
+  local_job_ids: (v) => {
+    const ids = parseIdList(v);
+    if (ids === null) return 'local_job_ids must be a comma-separated list of job ids.';
+    return ids.length <= MAX_LIST_ITEMS ? true : `local_job_ids may list at most ${MAX_LIST_ITEMS} jobs.`;
+  },
+  // Each title part is one alternative of an OR; each language one bound value.
+  title: (v) => (parseStringList(v).length <= MAX_ALTERNATIVES ? true : `title may hold at most ${MAX_ALTERNATIVES} parts.`),
+  target_language: (v) => (parseStringList(v).length <= MAX_LIST_ITEMS ? true : `target_language may list at most ${MAX_LIST_ITEMS} languages.`),
   scope: (v) => (typeof v === 'string' && (v === '' || (SCOPES as readonly string[]).includes(v)) ? true : `scope must be one of ${SCOPES.join(', ')}.`),
   id: (v) => (v === '' || v === 0 || parsePositiveInt(v) !== null ? true : 'id must be a positive integer.'),
   status: (v) => (parseStatusList(v) !== null ? true : 'status must be a comma-separated list of status codes (0, 1, 2, 3, 4, 9, 10, 20, 30, 40, 42, 102).'),

@@ -1,0 +1,13 @@
+// What one SQL statement can hold, for arguments that become one bound value or one OR term each.
+
+/**
+ * Items a list argument may hold. Each becomes a bound value of one statement, and databases take
+ * only so many (SQLite 32,766, PostgreSQL 65,535): 70,000 user ids in a JSON body were a 500.
+ */
+export const MAX_LIST_ITEMS = 1000;
+
+/**
+ * Items of the lists whose items become alternatives of an OR (months, dates, message pairs,
+ * title parts): SQLite parses an OR of n terms n levels deep and refuses more than 1,000 levels.
+ */
+export const MAX_ALTERNATIVES = 100;
