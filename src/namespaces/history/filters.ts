@@ -41,7 +41,7 @@ export interface EventFilter {
   metadataWords?: string[];
   /** The blocks the context index names for the metadata_search words (markNarrowContext). */
   metadataIndex?: BlockCandidates;
-  /** The database the condition is for (context_filters and metadata_search read the stored context per dialect, long search words are found by position; the context index differs too). */
+  /** The database the condition is for (context tests, long search words and the context index differ per dialect); not a filter. */
   dialect?: DialectName;
   search?: SearchTerms;
   /** The blocks the context index names for the search words (markNarrowContext). */
@@ -149,7 +149,7 @@ export interface FilterOptions {
 /** Request parameters → EventFilter. Throws 400 rest_invalid_param for values the schema let through. */
 export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOptions): EventFilter {
   const { scope, zone, lang } = opts;
-  const f: EventFilter = { scope };
+  const f: EventFilter = { scope, dialect: opts.dialect };
   const include = ints(p.include)?.filter((id) => id !== 0);
   if (include?.length) f.include = include;
   f.maxId = int(p.max_id_first_page);
@@ -215,29 +215,17 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   }
   if (p.context_filters && typeof p.context_filters === 'object') {
     const pairs = Object.entries(p.context_filters as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]);
-    if (pairs.length) {
-      f.contextFilters = pairs;
-      f.dialect = opts.dialect;
-    }
+    if (pairs.length) f.contextFilters = pairs;
   }
   if (typeof p.metadata_search === 'string') {
     const words = searchWords(p.metadata_search);
-    if (words.length) {
-      f.metadataWords = words;
-      f.dialect = opts.dialect;
-    }
+    if (words.length) f.metadataWords = words;
   }
-  if (typeof p.search === 'string') {
-    f.search = searchTerms(p.search, scope, lang);
-    if (f.search) f.dialect = opts.dialect;
-  }
+  if (typeof p.search === 'string') f.search = searchTerms(p.search, scope, lang);
   if (opts.ignoreExcludes) return f;
 
   f.onlySticky = p.only_sticky === true;
-  if (typeof p.exclude_search === 'string') {
-    f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
-    if (f.excludeSearch) f.dialect = opts.dialect;
-  }
+  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
   f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
   f.excludeLoggers = strings(p.exclude_loggers);
   const excludeMessages = list(p.exclude_messages);
@@ -526,5 +514,5 @@ export function filterCondition(f: EventFilter): Cond | null {
 
 /** Whether the filter narrows the set beyond "everything this user may read". */
 export function isUnfiltered(f: EventFilter): boolean {
-  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || v === undefined || v === false);
+  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false);
 }
