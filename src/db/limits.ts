@@ -7,7 +7,8 @@
 export const MAX_LIST_ITEMS = 1000;
 
 /**
- * Items of the lists whose items become alternatives of an OR (months, dates, message pairs,
- * title parts): SQLite parses an OR of n terms n levels deep and refuses more than 1,000 levels.
+ * Items that each become one term of an OR or AND chain (months, dates, message pairs, title
+ * parts, context_filters keys): SQLite parses a chain of n terms n levels deep and refuses more
+ * than 1,000 levels.
  */
 export const MAX_ALTERNATIVES = 100;

@@ -72,16 +72,13 @@ function validIp(value: unknown): true | string {
 
 function validContextFilters(value: unknown): true | string {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'context_filters must be an object of key → value strings.';
-  if (Object.keys(value).length > MAX_CONTEXT_FILTERS) return `context_filters may hold at most ${MAX_CONTEXT_FILTERS} keys.`;
+  if (Object.keys(value).length > MAX_ALTERNATIVES) return `context_filters may hold at most ${MAX_ALTERNATIVES} keys.`;
   return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
     ? true
     : 'context_filters values must be strings.';
 }
 
 // ---- argument declarations ---------------------------------------------------------------
-
-/** Keys of context_filters (each a test of the stored context; 70,000 overflowed the stack). */
-const MAX_CONTEXT_FILTERS = 100;
 
 type Validator = NonNullable<ArgSchema['validate']>;
 
