@@ -141,6 +141,22 @@ for (const target of dbTargets()) {
       assert.equal(inverted.body.code, 'rest_invalid_param');
     });
 
+    test('GET jobs: long comma lists are 400 beyond their bounds, a title of any length is answered (a JSON body read as GET)', async () => {
+      const asGet = (params: Record<string, string>) =>
+        server.inject({ method: 'POST', url: `${NS}/jobs`, headers: { authorization: auth.admin!, 'x-http-method-override': 'GET', 'content-type': 'application/json' }, payload: params });
+      const list = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join(',');
+      const long = await asGet({ title: 'x'.repeat(60_000) });
+      assert.equal(long.statusCode, 200, long.body.slice(0, 200));
+      assert.deepEqual(long.json().jobs, []);
+      assert.equal((await asGet({ title: list(100, (i) => `t${i}`), local_job_ids: list(1000, (i) => String(i + 1)), target_language: list(1000, (i) => `x${i}`) })).statusCode, 200);
+      for (const [name, value] of [['title', list(101, (i) => `t${i}`)], ['local_job_ids', list(1001, (i) => String(i + 1))], ['target_language', list(1001, (i) => `x${i}`)]] as const) {
+        const res = await asGet({ [name]: value });
+        assert.equal(res.statusCode, 400, name);
+        assert.equal(res.json().code, 'rest_invalid_param', name);
+        assert.ok(name in res.json().data.params, name);
+      }
+    });
+
     test('POST jobs/assign: success, state conflicts, bad translators, missing params, permissions', async () => {
       logged.length = 0;
       const ok = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: fx.anna.id });
