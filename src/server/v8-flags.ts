@@ -3,10 +3,14 @@
 // Node 24) and lets the old generation reach four times the live data (~30 MiB here) before
 // collecting it; either alone breaks the server's 250 MB RSS budget. With these caps the
 // collector works a little more often and RSS stays near 200 MB under sustained load
-// (RELIABILITY.md). `serve` re-executes itself once with them through process.execve: the
-// same process id, so supervisors, signals and `kill` still reach the server. A value given
-// in NODE_OPTIONS or on the node command line wins.
-export const SERVER_V8_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=160'];
+// (RELIABILITY.md). The young generation gets 16 MB, not 8: a request waiting for a
+// PostgreSQL group commit (a 25-item batch 10–40 ms) outlived a scavenge at 8 MB (one every
+// ≈ 25 ms under batch load), so its objects were copied and then promoted, ≈ 20 MB/s, and the
+// collector took ≈ 15 % of the main thread; 16 MB cuts the scavenges' time by ≈ 40 % for
+// ≈ 15–20 MB more RSS (bench/profiling.md, row 26). `serve` re-executes itself once with
+// them through process.execve: the same process id, so supervisors, signals and `kill` still
+// reach the server. A value given in NODE_OPTIONS or on the node command line wins.
+export const SERVER_V8_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=160'];
 
 const APPLIED = 'CONTENT_SITE_V8_FLAGS_APPLIED';
 

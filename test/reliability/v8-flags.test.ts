@@ -10,7 +10,7 @@ test('missingServerFlags: only the flags the process was not started with', () =
   assert.deepEqual(missingServerFlags([], ''), SERVER_V8_FLAGS);
   assert.deepEqual(missingServerFlags(['--max-semi-space-size=32', '--max-old-space-size=1024'], ''), []);
   assert.deepEqual(missingServerFlags([], '--max_semi_space_size=2 --enable-source-maps --max-old-space-size=300'), []);
-  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=8']);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=16']);
   assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SERVER_V8_FLAGS);
 });
 
