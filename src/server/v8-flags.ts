@@ -5,11 +5,13 @@
 // collector works a little more often and RSS stays near 200 MB under sustained load
 // (RELIABILITY.md). The young generation gets 16 MB, not 8: a request waiting for a
 // PostgreSQL group commit (a 25-item batch 10–40 ms) outlived a scavenge at 8 MB (one every
-// ≈ 25 ms under batch load), so its objects were copied and then promoted, ≈ 20 MB/s, and the
-// collector took ≈ 15 % of the main thread; 16 MB cuts the scavenges' time by ≈ 40 % for
-// ≈ 15–20 MB more RSS (bench/profiling.md, row 26). `serve` re-executes itself once with
-// them through process.execve: the same process id, so supervisors, signals and `kill` still
-// reach the server. A value given in NODE_OPTIONS or on the node command line wins.
+// ≈ 25 ms under batch load), so its objects were copied and then promoted (≈ 20 MB/s, a
+// mark-compact every ≈ 200 ms): up to a third of the main thread's busy time was the collector.
+// At 16 MB half as much is promoted, a third as many mark-compacts run and the server's CPU per
+// batch event nearly halves, for ≈ 15–20 MB more RSS (bench/profiling.md, row 26). `serve`
+// re-executes itself once with them through process.execve: the same process id, so
+// supervisors, signals and `kill` still reach the server. A value given in NODE_OPTIONS or on
+// the node command line wins.
 export const SERVER_V8_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=160'];
 
 const APPLIED = 'CONTENT_SITE_V8_FLAGS_APPLIED';
