@@ -33,6 +33,10 @@ export class SiteOptions {
   private listenClient: pg.PoolClient | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Loads begun, the newest load applied, and this process's writes: see load(). */
+  private loadsBegun = 0;
+  private newestApplied = 0;
+  private localWrites = 0;
   private readonly db: Kysely<Database>;
   private readonly pool: pg.Pool | undefined;
   constructor(db: Kysely<Database>, pool?: pg.Pool) {
@@ -40,12 +44,26 @@ export class SiteOptions {
     this.pool = pool;
   }
 
+  /**
+   * Reads every stored option into the cache. A notification can start a load while this process
+   * writes or another load runs: rows read before a local write was cached, or older than those of
+   * a load already applied, would put stale values back, so they are not applied (after a local
+   * write the options are read again).
+   */
   async load(): Promise<void> {
-    const rows = await this.db.selectFrom('options').select(['name', 'value']).execute();
-    const next = new Map<string, unknown>();
-    for (const row of rows) next.set(row.name, JSON.parse(row.value));
-    this.values = next;
-    for (const fn of this.listeners) fn();
+    for (;;) {
+      const load = ++this.loadsBegun;
+      const writes = this.localWrites;
+      const rows = await this.db.selectFrom('options').select(['name', 'value']).execute();
+      if (load < this.newestApplied) return;
+      if (this.localWrites !== writes) continue;
+      const next = new Map<string, unknown>();
+      for (const row of rows) next.set(row.name, JSON.parse(row.value));
+      this.values = next;
+      this.newestApplied = load;
+      for (const fn of this.listeners) fn();
+      return;
+    }
   }
 
   /**
@@ -124,6 +142,7 @@ export class SiteOptions {
           .execute();
       }
     });
+    this.localWrites++;
     for (const [name, value] of Object.entries(entries)) this.values.set(name, value);
     for (const fn of this.listeners) fn();
     if (this.pool) await this.pool.query(`NOTIFY ${CHANNEL}`);
