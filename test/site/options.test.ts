@@ -5,16 +5,20 @@
 // connections; SQLite has one).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyPlugin } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { Database } from '../../src/db/schema.ts';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { SiteOptions } from '../../src/site/options.ts';
 
-/** A plugin that holds the result of the next statement until released, once it has run. */
-function holdNextResult() {
+/**
+ * Options over `db` whose next load, begun here, has read the stored `value` of `name` and waits
+ * for release() to apply it (a plugin holds the statement's result once it has run).
+ */
+async function heldLoad(db: Kysely<Database>, name: string, value: string) {
   let armed = false;
-  let ran!: () => void;
   let release!: () => void;
-  const state = { ran: Promise.resolve(), release: () => release() };
+  let ran!: () => void;
+  const hasRun = new Promise<void>((resolve) => (ran = resolve));
   const plugin: KyselyPlugin = {
     transformQuery: (args) => args.node,
     async transformResult(args) {
@@ -26,11 +30,12 @@ function holdNextResult() {
       return args.result;
     },
   };
-  const arm = () => {
-    armed = true;
-    state.ran = new Promise<void>((resolve) => (ran = resolve));
-  };
-  return { plugin, arm, state };
+  const options = new SiteOptions(db.withPlugin(plugin));
+  await options.set(name, value);
+  armed = true;
+  const loading = options.load();
+  await hasRun;
+  return { options, loading, release: () => release() };
 }
 
 describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -41,31 +46,21 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
   after(() => t.close());
 
   test('a load that read before a local write does not put the old value back', async () => {
-    const hold = holdNextResult();
-    const options = new SiteOptions(t.app.db.withPlugin(hold.plugin));
-    await options.set('blogname', 'Before');
-    hold.arm();
-    const loading = options.load();
-    await hold.state.ran; // the load has read 'Before'
+    const { options, loading, release } = await heldLoad(t.app.db, 'blogname', 'Before');
     await options.set('blogname', 'After');
     assert.equal(options.get('blogname'), 'After');
-    hold.state.release();
+    release();
     await loading;
     assert.equal(options.get('blogname'), 'After');
   });
 
   test('an older load finishing after a newer one is not applied', async () => {
-    const hold = holdNextResult();
-    const options = new SiteOptions(t.app.db.withPlugin(hold.plugin));
-    await options.set('blogdescription', 'Old');
-    hold.arm();
-    const older = options.load();
-    await hold.state.ran; // reads 'Old'
+    const { options, loading: older, release } = await heldLoad(t.app.db, 'blogdescription', 'Old');
     // Another process changes the option; this process's next load reads it.
     await t.app.db.updateTable('options').set({ value: JSON.stringify('New') }).where('name', '=', 'blogdescription').execute();
     await options.load();
     assert.equal(options.get('blogdescription'), 'New');
-    hold.state.release();
+    release();
     await older;
     assert.equal(options.get('blogdescription'), 'New');
   });
