@@ -37,6 +37,8 @@ export class SiteOptions {
   private loadsBegun = 0;
   private newestApplied = 0;
   private localWrites = 0;
+  /** Loads started by notifications, which close() waits for. */
+  private readonly notifiedLoads = new Set<Promise<void>>();
   private readonly db: Kysely<Database>;
   private readonly pool: pg.Pool | undefined;
   constructor(db: Kysely<Database>, pool?: pg.Pool) {
@@ -75,7 +77,11 @@ export class SiteOptions {
     if (!this.pool || this.listenClient || this.closed) return;
     const client = await this.pool.connect();
     this.listenClient = client;
-    client.on('notification', () => void this.load().catch(() => {}));
+    client.on('notification', () => {
+      const loading = this.load().catch(() => {});
+      this.notifiedLoads.add(loading);
+      void loading.finally(() => this.notifiedLoads.delete(loading));
+    });
     client.on('error', () => {
       client.release(true);
       if (this.listenClient === client) this.listenClient = null;
@@ -104,6 +110,8 @@ export class SiteOptions {
       await client.query(`UNLISTEN ${CHANNEL}`).catch(() => {});
       client.release();
     }
+    // A load still reading would call the change listeners after the caller closed the database.
+    await Promise.all(this.notifiedLoads);
   }
 
   /** Called whenever the options change (cache invalidation of derived data, e.g. the index). */

@@ -1,8 +1,8 @@
 // The options cache and loads that overlap writes: a load started by a notification (another
-// process changed an option) can read before this process's own write and finish after it.
-// Each test holds one load's rows (a Kysely plugin delays the result after the statement ran)
-// to make that order certain. Only PostgreSQL runs a load and a write at once (a pool of
-// connections; SQLite has one).
+// process changed an option) can read before this process's own write and finish after it, or
+// after the app closed its database. Each test holds one load's rows (a Kysely plugin delays a
+// statement's result after it ran) to make that order certain. Only PostgreSQL runs a load and
+// a write at once (a pool of connections; SQLite has one) and notifies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely, KyselyPlugin } from 'kysely';
@@ -10,15 +10,11 @@ import type { Database } from '../../src/db/schema.ts';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { SiteOptions } from '../../src/site/options.ts';
 
-/**
- * Options over `db` whose next load, begun here, has read the stored `value` of `name` and waits
- * for release() to apply it (a plugin holds the statement's result once it has run).
- */
-async function heldLoad(db: Kysely<Database>, name: string, value: string) {
+/** `db` with a plugin that can hold the result of its next statement once the statement has run. */
+function holdingDb(db: Kysely<Database>) {
   let armed = false;
-  let release!: () => void;
-  let ran!: () => void;
-  const hasRun = new Promise<void>((resolve) => (ran = resolve));
+  let ran = () => {};
+  let release = () => {};
   const plugin: KyselyPlugin = {
     transformQuery: (args) => args.node,
     async transformResult(args) {
@@ -30,12 +26,15 @@ async function heldLoad(db: Kysely<Database>, name: string, value: string) {
       return args.result;
     },
   };
-  const options = new SiteOptions(db.withPlugin(plugin));
-  await options.set(name, value);
-  armed = true;
-  const loading = options.load();
-  await hasRun;
-  return { options, loading, release: () => release() };
+  return {
+    db: db.withPlugin(plugin),
+    /** Holds the next statement's result until release(); resolves once that statement has run. */
+    holdNext: () => {
+      armed = true;
+      return new Promise<void>((resolve) => (ran = resolve));
+    },
+    release: () => release(),
+  };
 }
 
 describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
@@ -46,22 +45,54 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
   after(() => t.close());
 
   test('a load that read before a local write does not put the old value back', async () => {
-    const { options, loading, release } = await heldLoad(t.app.db, 'blogname', 'Before');
+    const held = holdingDb(t.app.db);
+    const options = new SiteOptions(held.db);
+    await options.set('blogname', 'Before');
+    const read = held.holdNext();
+    const loading = options.load();
+    await read; // the load has read 'Before'
     await options.set('blogname', 'After');
     assert.equal(options.get('blogname'), 'After');
-    release();
+    held.release();
     await loading;
     assert.equal(options.get('blogname'), 'After');
   });
 
   test('an older load finishing after a newer one is not applied', async () => {
-    const { options, loading: older, release } = await heldLoad(t.app.db, 'blogdescription', 'Old');
+    const held = holdingDb(t.app.db);
+    const options = new SiteOptions(held.db);
+    await options.set('blogdescription', 'Old');
+    const read = held.holdNext();
+    const older = options.load();
+    await read; // reads 'Old'
     // Another process changes the option; this process's next load reads it.
     await t.app.db.updateTable('options').set({ value: JSON.stringify('New') }).where('name', '=', 'blogdescription').execute();
     await options.load();
     assert.equal(options.get('blogdescription'), 'New');
-    release();
+    held.release();
     await older;
     assert.equal(options.get('blogdescription'), 'New');
+  });
+
+  test('close waits for a load a notification started, so that no change listener runs after it', async () => {
+    const pool = t.app.dbHandle.pgPool!;
+    const held = holdingDb(t.app.db);
+    const options = new SiteOptions(held.db, pool);
+    await options.listen();
+    let changes = 0;
+    options.onChange(() => changes++);
+    const read = held.holdNext();
+    await pool.query('NOTIFY content_site_options');
+    await read;
+    let closed = false;
+    const closing = options.close().then(() => (closed = true));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(closed, false, 'close() is still waiting for the load');
+    } finally {
+      held.release(); // a held load keeps its connection: the app could not close otherwise
+    }
+    await closing;
+    assert.ok(changes >= 1, 'the load finished, and its listeners ran, before close() resolved');
   });
 });
