@@ -44,32 +44,33 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
   });
   after(() => t.close());
 
-  test('a load that read before a local write does not put the old value back', async () => {
+  /** Options whose load, begun here, has read the stored `value` of `name` and waits for release(). */
+  async function heldLoad(name: string, value: string) {
     const held = holdingDb(t.app.db);
     const options = new SiteOptions(held.db);
-    await options.set('blogname', 'Before');
+    await options.set(name, value);
     const read = held.holdNext();
     const loading = options.load();
-    await read; // the load has read 'Before'
+    await read;
+    return { options, loading, release: held.release };
+  }
+
+  test('a load that read before a local write does not put the old value back', async () => {
+    const { options, loading, release } = await heldLoad('blogname', 'Before');
     await options.set('blogname', 'After');
     assert.equal(options.get('blogname'), 'After');
-    held.release();
+    release();
     await loading;
     assert.equal(options.get('blogname'), 'After');
   });
 
   test('an older load finishing after a newer one is not applied', async () => {
-    const held = holdingDb(t.app.db);
-    const options = new SiteOptions(held.db);
-    await options.set('blogdescription', 'Old');
-    const read = held.holdNext();
-    const older = options.load();
-    await read; // reads 'Old'
+    const { options, loading: older, release } = await heldLoad('blogdescription', 'Old');
     // Another process changes the option; this process's next load reads it.
     await t.app.db.updateTable('options').set({ value: JSON.stringify('New') }).where('name', '=', 'blogdescription').execute();
     await options.load();
     assert.equal(options.get('blogdescription'), 'New');
-    held.release();
+    release();
     await older;
     assert.equal(options.get('blogdescription'), 'New');
   });
