@@ -4,7 +4,7 @@ import { asciiLower } from '../util.ts';
 import type { DialectName } from './index.ts';
 
 /** The text as a LIKE pattern matches it literally (with `escape '\'`). */
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => '\\' + c);
 }
 
@@ -17,10 +17,10 @@ export function escapeLike(text: string): string {
 const LIKE_MAX_BYTES = 20_000;
 
 /**
- * `expr` LIKE `%text%`, or ILIKE with `ignoreCase` on PostgreSQL (where `expr` must then be under
- * collation "C", so that only ASCII case is folded, as SQLite's LIKE always does). Long text is
- * found by position instead, with the same case rules: lower() folds ASCII only on SQLite and
- * under collation "C".
+ * `expr` LIKE `%text%`, or ILIKE with `ignoreCase` on PostgreSQL (with `expr` under collation "C"
+ * only ASCII case is folded, as SQLite's LIKE always does; under a language's collation, that
+ * language's case). Long text is found by position instead, with the same case rules: lower()
+ * folds ASCII only on SQLite and under collation "C".
  */
 export function likeContains(dialect: DialectName, expr: RawBuilder<unknown>, text: string, ignoreCase = false): RawBuilder<SqlBool> {
   if (Buffer.byteLength(text) > LIKE_MAX_BYTES) {

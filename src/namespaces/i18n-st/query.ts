@@ -2,7 +2,7 @@
 // GET string-packages (contract §4.7), each served by an index of migration 0005.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../app.ts';
-import { escapeLike } from '../../db/like.ts';
+import { likeContains } from '../../db/like.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { l } from '../../rest/define.ts';
 import { MSG, fill } from '../../rest/messages.ts';
@@ -224,11 +224,9 @@ export const checkers = {
   packageSorting: argCheck((v) => parseSorting(v, PACKAGE_SORT_COLUMNS)),
 };
 
+/** The column contains the text, ignoring case (on PostgreSQL under the column's own collation). */
 function containsCI(app: Pick<AppServices, 'dialect'>, column: string, text: string): Expression<SqlBool> {
-  const pattern = `%${escapeLike(text)}%`;
-  return app.dialect === 'postgres'
-    ? sql<SqlBool>`${sql.ref(column)} ilike ${pattern}`
-    : sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  return likeContains(app.dialect, sql.ref(column), text, true);
 }
 
 /** Status codes → SQL condition on a translation row (30 = complete but needs review). */
