@@ -37,8 +37,8 @@ export class SiteOptions {
   private loadsBegun = 0;
   private newestApplied = 0;
   private localWrites = 0;
-  /** Loads started by notifications, which close() waits for. */
-  private readonly notifiedLoads = new Set<Promise<void>>();
+  /** Loads this class starts itself (on notifications, after reconnecting): close() waits for them. */
+  private readonly backgroundLoads = new Set<Promise<void>>();
   private readonly db: Kysely<Database>;
   private readonly pool: pg.Pool | undefined;
   constructor(db: Kysely<Database>, pool?: pg.Pool) {
@@ -76,12 +76,13 @@ export class SiteOptions {
   async listen(): Promise<void> {
     if (!this.pool || this.listenClient || this.closed) return;
     const client = await this.pool.connect();
+    if (this.closed) {
+      // close() ran while connecting (a reconnect): it could not release this client.
+      client.release();
+      return;
+    }
     this.listenClient = client;
-    client.on('notification', () => {
-      const loading = this.load().catch(() => {});
-      this.notifiedLoads.add(loading);
-      void loading.finally(() => this.notifiedLoads.delete(loading));
-    });
+    client.on('notification', () => this.inBackground(this.load().catch(() => {})));
     client.on('error', () => {
       client.release(true);
       if (this.listenClient === client) this.listenClient = null;
@@ -94,11 +95,18 @@ export class SiteOptions {
     if (this.closed || this.reconnectTimer) return;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      this.listen()
-        .then(() => this.load())
-        .catch(() => this.scheduleReconnect());
+      this.inBackground(
+        this.listen()
+          .then(() => this.load())
+          .catch(() => this.scheduleReconnect()),
+      );
     }, 1000);
     this.reconnectTimer.unref();
+  }
+
+  private inBackground(loading: Promise<void>): void {
+    this.backgroundLoads.add(loading);
+    void loading.finally(() => this.backgroundLoads.delete(loading));
   }
 
   async close(): Promise<void> {
@@ -111,7 +119,7 @@ export class SiteOptions {
       client.release();
     }
     // A load still reading would call the change listeners after the caller closed the database.
-    await Promise.all(this.notifiedLoads);
+    await Promise.all(this.backgroundLoads);
   }
 
   /** Called whenever the options change (cache invalidation of derived data, e.g. the index). */
