@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Kysely, KyselyPlugin } from 'kysely';
+import pg from 'pg';
 import type { Database } from '../../src/db/schema.ts';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { SiteOptions } from '../../src/site/options.ts';
@@ -95,5 +96,31 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
     }
     await closing;
     assert.ok(changes >= 1, 'the load finished, and its listeners ran, before close() resolved');
+  });
+
+  test('after its listening connection drops, it reconnects and reloads what changed meanwhile', async () => {
+    const name = `options-reconnect-${process.pid}`;
+    const pool = new pg.Pool({ connectionString: PG_URL!, application_name: name, max: 2 });
+    const options = new SiteOptions(t.app.db, pool);
+    try {
+      await options.listen();
+      const { rows } = await pool.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()', [name]);
+      assert.deepEqual(rows, [{ ok: true }], 'the listening connection was cut');
+      // Another process changes an option while no notification can reach this one.
+      await new SiteOptions(t.app.db).set('blogname', 'Changed while away');
+      const listening = async () =>
+        Number((await pool.query("select count(*) as n from pg_stat_activity where application_name = $1 and query like 'LISTEN %'", [name])).rows[0].n);
+      const until = Date.now() + 10_000;
+      while ((options.get('blogname') !== 'Changed while away' || (await listening()) !== 1) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // (Run alone, only the reload after reconnecting brings the value; beside other test files,
+      // their notifications may bring it too. The new LISTEN is this one's own.)
+      assert.equal(options.get('blogname'), 'Changed while away');
+      assert.equal(await listening(), 1, 'listening again on a new connection');
+    } finally {
+      await options.close();
+      await pool.end();
+    }
   });
 });
