@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `content-site` command. npm/npx put node_modules/.bin first on PATH, so `node` here
 // is the project's pinned Node 24, which runs the TypeScript sources directly.
-import { runCli } from '../src/cli/main.ts';
+import { main } from '../src/cli/main.ts';
 
-process.exitCode = await runCli(process.argv.slice(2));
+process.exitCode = await main();
