@@ -22,7 +22,9 @@ const serve: CliCommand = {
     // Loaded here so the other commands start fast and do not depend on the server code.
     const { startServer } = await import('../server/start.ts');
     const running = await startServer(ctx.config, { prepare: (app) => firstStart(app, ctx.stdout).then(() => {}), handleSignals: true });
-    ctx.stdout.write(`Listening on ${running.address}\n`);
+    // The address to open is the site's (SITE_URL): pages, links and the login live there.
+    const site = ctx.config.siteUrl;
+    ctx.stdout.write(`Listening on ${running.address}\nSite: ${site}/en/ and ${site}/de/ · log in: ${site}/cms-login.php · health: ${site}/readyz\n`);
     return 0;
   },
 };

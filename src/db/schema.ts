@@ -393,3 +393,22 @@ export interface Database {
   web_sessions: WebSessionsTable;
   web_keys: WebKeysTable;
 }
+
+// --- server processes sharing the database (issue 29) ---
+export interface ServerProcessesTable {
+  /** Random id of one process's run. */
+  id: string;
+  host: string;
+  pid: number;
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  address: string;
+  site_url: string;
+  /** 1 when SITE_URL was set, 0 when derived from HOST and PORT. */
+  site_url_configured: number;
+  started_at: string;
+  seen_at: string;
+}
+
+export interface Database {
+  server_processes: ServerProcessesTable;
+}

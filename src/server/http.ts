@@ -12,6 +12,8 @@ import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
 import { registerWebRoutes } from '../web/routes.ts';
 import { renderPublicPath } from '../pages/public.ts';
+import { logAccess } from './access-log.ts';
+import { registerHealthRoutes } from './health.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -56,6 +58,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       const { timeouts } = app.config;
       // Node checks these limits on a timer; check often enough for short test limits too.
       const httpServer = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headers) }, (req, res) => {
+        if (app.config.accessLog) logAccess(app.log, req, res);
         if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
         handler(req, res);
       });
@@ -69,9 +72,13 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       return httpServer;
     },
     loggerInstance: app.log as FastifyBaseLogger,
-    // Per-request log lines would cost more than the requests themselves; errors are logged.
+    // Fastify's own per-request lines would cost more than the requests themselves; errors are
+    // logged, and ACCESS_LOG switches on one line per request (logAccess).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
+    // Behind a reverse proxy (TRUST_PROXY), the client's address comes from X-Forwarded-For: login
+    // throttling and the activity log see the client, not the proxy.
+    trustProxy: app.config.trustProxy,
     exposeHeadRoutes: false,
     routerOptions: { querystringParser: (text: string) => parseQuery(text) },
     // A path that cannot even be decoded matches no route.
@@ -191,6 +198,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.route({ method: ['GET', 'HEAD'], url: '/', handler: (_request, reply) => reply.redirect('/en/', 302) });
 
   await registerWebRoutes(server, app);
+  registerHealthRoutes(server, app);
 
   server.setNotFoundHandler((_request, reply) => notFound(reply));
 

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { openApp, type AppServices } from '../app.ts';
 import { buildServer } from './http.ts';
+import { readableStream, wantsReadable } from './console-log.ts';
+import { watchPeers } from './peers.ts';
 import { startContextIndexer } from '../namespaces/history/context-index.ts';
 
 export interface RunningServer {
@@ -20,28 +22,45 @@ export interface StartOptions {
   prepare?: (app: AppServices) => Promise<void>;
   /** Install SIGTERM/SIGINT handlers that finish in-flight requests, then exit. */
   handleSignals?: boolean;
+  /** The process log (default: serverLogger(config)); tests pass their own. */
+  logger?: Logger;
 }
 
 /**
- * The process log: to stdout and appended to `<dataDir>/logs/server.log`, the file the
- * support routes (sched/v1 support_debug/wp) read and clear.
+ * The process log: to stderr (stdout carries the command's own messages) and appended to
+ * `<dataDir>/logs/server.log`, the file the support routes (sched/v1 support_debug/wp) read and
+ * clear. On the console one readable line per record at a terminal, JSON lines otherwise
+ * (LOG_FORMAT decides); the file always gets JSON.
  */
-function serverLogger(config: Config): Logger {
+export function serverLogger(config: Config): Logger {
   const file = pino.destination({ dest: path.join(config.dataDir, 'logs', 'server.log'), mkdir: true, append: true, sync: false });
-  const level = (process.env.LOG_LEVEL ?? 'info') as pino.Level;
-  return pino({ level }, pino.multistream([{ level, stream: process.stdout }, { level, stream: file }]));
+  const level = config.logLevel ?? 'info';
+  const console = wantsReadable(config.logFormat, process.stderr) ? readableStream(process.stderr) : process.stderr;
+  return pino({ level }, pino.multistream([{ level, stream: console }, { level, stream: file }]));
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
-  const app = await openApp(config, { logger: serverLogger(config) });
-  if (opts.prepare) await opts.prepare(app);
-  const server = await buildServer(app);
-  const address = await server.listen({ port: config.port, host: config.host });
+  const app = await openApp(config, { logger: opts.logger ?? serverLogger(config) });
+  let server: FastifyInstance | null = null;
+  let address: string;
+  try {
+    if (opts.prepare) await opts.prepare(app);
+    server = await buildServer(app);
+    address = await server.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Nothing may keep the process alive after a failed start (a port in use, a database gone).
+    await server?.close();
+    await app.close();
+    throw err;
+  }
+  const listening = server;
   const contextIndexer = startContextIndexer(app);
+  const peers = await watchPeers(app, address);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      await server.close(); // stops accepting, waits for in-flight requests
+      await listening.close(); // stops accepting, waits for in-flight requests
+      await peers.stop();
       await contextIndexer.stop();
       await app.close();
     })();
@@ -62,5 +81,5 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     }
   }
   app.log.info({ address, site: config.siteUrl, database: app.dbHandle.location }, 'content-site listening');
-  return { app, server, address, stop };
+  return { app, server: listening, address, stop };
 }

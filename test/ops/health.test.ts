@@ -1,0 +1,84 @@
+// Liveness and readiness for load balancers and orchestrators: unauthenticated, outside the REST
+// roots (the index stays the contract's), readiness answering for the database. (How fast they
+// answer is measured with autocannon, not asserted here: on a shared machine times say little.)
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Kysely, SqliteDialect } from 'kysely';
+import { pino } from 'pino';
+import type { AppServices } from '../../src/app.ts';
+import { buildServer } from '../../src/server/http.ts';
+import { registerHealthRoutes } from '../../src/server/health.ts';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+
+for (const target of dbTargets()) {
+  describe(`health checks (${target.name})`, () => {
+    let t: TestApp;
+    let server: FastifyInstance;
+    let base: string;
+    before(async () => {
+      t = await createTestApp(target);
+      server = await buildServer(t.app);
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      await server.close();
+      await t.close();
+    });
+
+    test('GET /healthz: the process answers', async () => {
+      const res = await fetch(`${base}/healthz`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { status: 'ok' });
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    });
+
+    test('GET /readyz: the database answers; HEAD too; no credentials needed, wrong ones ignored', async () => {
+      const res = await fetch(`${base}/readyz`, { headers: { authorization: 'Basic bm9ib2R5Ondyb25n' } });
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { status: 'ok', database: 'ok' });
+      const head = await fetch(`${base}/readyz`, { method: 'HEAD' });
+      assert.equal(head.status, 200);
+      assert.equal(await head.text(), '');
+    });
+
+    test('outside the REST roots: the index does not list them', async () => {
+      const index = (await (await fetch(`${base}/en/cms-json/`)).json()) as { routes: Record<string, unknown> };
+      assert.ok(!Object.keys(index.routes).some((r) => /healthz|readyz/.test(r)));
+      assert.equal((await fetch(`${base}/en/cms-json/healthz`)).status, 404);
+    });
+  });
+}
+
+test('a database that fails, or does not answer within 2 s: readiness 503, liveness still 200', async () => {
+  for (const database of [() => Promise.reject(new Error('the database is gone')), () => new Promise<never>(() => {})]) {
+    const server = Fastify();
+    const db = new Kysely<never>({ dialect: new SqliteDialect({ database }) });
+    registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices);
+    try {
+      const ready = await server.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      assert.deepEqual(ready.json(), { status: 'unavailable', database: 'unavailable' });
+      assert.equal((await server.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+test('while the server shuts down, readiness is 503', async () => {
+  // As buildServer: requests arriving while it closes are answered, not refused by Fastify.
+  const server = Fastify({ return503OnClosing: false });
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: () => new Promise<never>(() => {}) }) });
+  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices);
+  await server.ready();
+  // preClose runs first thing in close(); inject answers while the close goes on.
+  const closing = server.close();
+  const ready = await server.inject({ method: 'GET', url: '/readyz' });
+  await closing;
+  assert.equal(ready.statusCode, 503);
+  assert.deepEqual(ready.json(), { status: 'unavailable', reason: 'shutting down' });
+});
