@@ -30,7 +30,7 @@ import {
   randomToken, type CsrfBinding, type WebSession,
 } from './session.ts';
 import {
-  APP_NAME_MAX, PATHS, addQueryArgs, locationSafe, pageUrl, readAuthorizeParams, sameSiteRedirect, siteAddress, textParam,
+  APP_NAME_MAX, PATHS, addQueryArgs, atSiteAddress, locationSafe, pageUrl, readAuthorizeParams, sameSiteRedirect, siteAddress, textParam,
   type AuthorizeParams, type Problem,
 } from './urls.ts';
 
@@ -231,6 +231,9 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
 
   server.get(PATHS.login, guarded(async (request, reply) => {
     const ctx = await context(request, reply);
+    // Reached at another address (http://127.0.0.1:8080 for SITE_URL http://localhost:8080):
+    // the form would post to the site's address, so it is shown there.
+    if (!atSiteAddress(site, request.headers)) return redirect(ctx, 302, site.origin + site.basePath + request.url);
     const target = sameSiteRedirect(site, ctx.query.redirect_to);
     // Logged in already: straight on, unless asked to log in again (`reauth=1`, as the reference).
     if (ctx.session && ctx.query.reauth !== '1') return redirect(ctx, 302, target ?? pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }));

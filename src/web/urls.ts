@@ -12,6 +12,8 @@ export const PATHS = {
 export interface SiteAddress {
   /** `scheme://host[:port]` of the site. */
   origin: string;
+  /** `host[:port]` of the site, lower case, the port only when not the scheme's default. */
+  host: string;
   /** Path of the site below its origin, without trailing slash ('' at the root). */
   basePath: string;
   https: boolean;
@@ -24,7 +26,25 @@ export function siteAddress(siteUrl: string): SiteAddress {
   const host = u.hostname.toLowerCase();
   const local =
     host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.local') || host.endsWith('.test') || host.endsWith('.localhost');
-  return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, ''), https: u.protocol === 'https:', local };
+  return { origin: u.origin, host: u.host, basePath: u.pathname.replace(/\/+$/, ''), https: u.protocol === 'https:', local };
+}
+
+/** A Host header value as `host[:port]`, lower case, without the site scheme's default port. */
+function normalHost(value: string, https: boolean): string {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(value.trim().toLowerCase());
+  if (!m) return value;
+  return m[2] && m[2] !== (https ? '443' : '80') ? `${m[1]}:${m[2]}` : m[1]!;
+}
+
+/**
+ * Whether a request reached the site at its own address: its Host header, or the host a reverse
+ * proxy received (X-Forwarded-Host, first entry), is the host and port of SITE_URL. Forms are only
+ * shown there — their cookies and their `form-action 'self'` policy belong to that address.
+ */
+export function atSiteAddress(site: SiteAddress, headers: { host?: string; 'x-forwarded-host'?: string | string[] }): boolean {
+  const forwarded = headers['x-forwarded-host'];
+  const candidates = [headers.host, (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]];
+  return candidates.some((h) => h !== undefined && normalHost(h, site.https) === site.host);
 }
 
 /** The absolute URL of one of our pages, with query arguments. */

@@ -2,6 +2,7 @@
 // start it on a free port of 127.0.0.1, capture everything it prints, kill it, read its
 // memory use, and check the database it leaves behind (integrity and consistency).
 import fs from 'node:fs';
+import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -47,6 +48,18 @@ export async function seededDb(target: DbTarget, env: Record<string, string> = {
   }
   const admin = await userWithRole(t.app, 'administrator');
   return { t, login: admin.user.login, password: admin.password, authorization: admin.authorization };
+}
+
+/** A port of 127.0.0.1 free at the moment (for a server that must know its address before it starts). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /** Starts `content-site serve` on a free port; resolves once it listens. */

@@ -18,7 +18,7 @@ import { seedDemo } from '../../src/cli/seed.ts';
 import { PG_URL, type DbTarget } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { samplePath } from '../support/registry.ts';
-import { killChild, seededDb, startChild, type ChildServer } from '../reliability/child-server.ts';
+import { freePort, killChild, seededDb, startChild, type ChildServer } from '../reliability/child-server.ts';
 
 /** Routes that reach outside the process (network, mail) are asked nothing here. */
 const SKIP = new Set(['/oembed/1.0/proxy', '/history/v1/email-report/preview/email']);
@@ -65,7 +65,9 @@ for (const target of targets) {
       const routes = registry.restApi.registry.routes.filter((r) => !SKIP.has(r.pattern));
       await registry.close();
 
-      server = await startChild(t, { LOG_LEVEL: 'trace', ...env });
+      // The login form is shown at the site's address (SITE_URL) only: the child's own.
+      const port = await freePort();
+      server = await startChild(t, { LOG_LEVEL: 'trace', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...env });
       const seen: string[] = [];
       let requests = 0;
       const call = async (path: string, init: RequestInit = {}) => {

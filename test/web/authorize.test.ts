@@ -140,7 +140,7 @@ for (const target of dbTargets()) {
       const s = await buildServer(pub.app);
       try {
         await makeUser(pub.app, 'erin', PASSWORD);
-        const e = new WebClient(s);
+        const e = new WebClient(s, undefined, 'https://portal.example.com');
         await logIn(e, 'erin', PASSWORD);
         const refused = await e.get(`${AUTHORIZE}?${q({ app_name: 'A', success_url: 'http://app.example/cb', reject_url: 'https://app.example/no' })}`);
         assert.equal(refused.status, 400);

@@ -130,7 +130,7 @@ for (const target of dbTargets()) {
       const s = await buildServer(secure.app);
       try {
         await makeUser(secure.app, 'carol', PASSWORD);
-        const c = new WebClient(s);
+        const c = new WebClient(s, undefined, 'https://portal.example.com');
         const page = await c.get('/cms-login.php');
         assert.ok(cookieAttrs(page.setCookies, 'cms_login_nonce').includes('Secure'));
         const res = await logIn(c, 'carol', PASSWORD);

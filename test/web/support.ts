@@ -25,9 +25,12 @@ export class WebClient {
   readonly cookies = new Map<string, string>();
   readonly server: FastifyInstance;
   readonly ip: string;
-  constructor(server: FastifyInstance, ip = '127.0.0.1') {
+  /** The Host header sent: the test site's address (SITE_URL), where the login form is shown. */
+  readonly host: string;
+  constructor(server: FastifyInstance, ip = '127.0.0.1', siteUrl = 'http://localhost:8080') {
     this.server = server;
     this.ip = ip;
+    this.host = new URL(siteUrl).host;
   }
 
   cookieHeader(): string | undefined {
@@ -36,7 +39,7 @@ export class WebClient {
   }
 
   private async send(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<WebResponse> {
-    const h: Record<string, string> = { ...headers };
+    const h: Record<string, string> = { host: this.host, ...headers };
     const cookie = this.cookieHeader();
     if (cookie && !('cookie' in h)) h.cookie = cookie;
     let payload: string | undefined;
