@@ -15,29 +15,17 @@ import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { makeUser, createWebTestApp } from './support.ts';
+import { freePort } from '../reliability/child-server.ts';
+import { needs } from '../support/environment.ts';
 
 // CHROMIUM_PATH only for trying the skip path; CI uses Debian's /usr/bin/chromium.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
-const SKIP = HAVE_CHROMIUM ? false : `${CHROMIUM} is missing (install it with: apt-get install -y chromium); browser tests skipped`;
+const SKIP = needs(`Chromium (${CHROMIUM})`, fs.existsSync(CHROMIUM), 'apt-get install -y chromium');
 const ARTIFACTS = path.resolve('test-artifacts', 'web');
 const PASSWORD = 'browser test password 1';
 const APP_ID = '0e5b7c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 740 };
-
-if (SKIP) console.log(`# ${SKIP}`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The "application": records every request it receives and answers with a small page. */
 function startApplication(): Promise<{ server: http.Server; base: string; received: { url: string; referer: string | undefined }[] }> {
