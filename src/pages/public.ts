@@ -3,8 +3,7 @@
 // runs except our own, allowed by hash in the Content-Security-Policy.
 import type { AppServices } from '../app.ts';
 import type { Lang } from '../rest/types.ts';
-import { pageLabels, type Labels } from './labels.ts';
-import { utcToZone } from '../site/time.ts';
+import { pageLabels, siteTexts, type Labels } from './labels.ts';
 import { cspHash, escapeAttr, escapeHtml, safeUrl } from './html.ts';
 import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
 import { apiLinkHeader, apiRoot, authorUrl, configuredPage, homeUrl, isFrontPage, isViewable, permalink } from './urls.ts';
@@ -80,7 +79,8 @@ function oembedLinks(app: AppServices, lang: Lang, link: string): string {
 interface Layout {
   lang: Lang;
   title: string;
-  canonical: string;
+  /** Absent on the 404 page, which is the canonical address of nothing. */
+  canonical?: string;
   description?: string;
   head?: string;
   alternates: { lang: Lang; href: string }[];
@@ -89,8 +89,9 @@ interface Layout {
 }
 
 async function layout(app: AppServices, l: Layout): Promise<string> {
-  const site = String(app.options.get('blogname'));
-  const tagline = String(app.options.get('blogdescription'));
+  const { name: site, tagline } = await siteTexts(app, l.lang);
+  // Pages without a description of their own are described by the site's tagline.
+  const description = l.description || tagline;
   const pages = (await listContent(app, { lang: l.lang, type: 'page', status: 'publish' }));
   const nav: string[] = [];
   for (const p of pages) nav.push(`<li><a href="${escapeAttr(await permalink(app, p))}">${escapeHtml(p.title)}</a></li>`);
@@ -104,9 +105,9 @@ async function layout(app: AppServices, l: Layout): Promise<string> {
     `<!DOCTYPE html>\n<html lang="${l.lang}">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     `<title>${escapeHtml(l.title === site ? site : `${l.title} – ${site}`)}</title>\n` +
-    (l.description ? `<meta name="description" content="${escapeAttr(l.description)}">\n` : '') +
+    (description ? `<meta name="description" content="${escapeAttr(description)}">\n` : '') +
     `<link rel="https://api.w.org/" href="${escapeAttr(apiRoot(app, l.lang))}">\n` +
-    `<link rel="canonical" href="${escapeAttr(l.canonical)}">\n` +
+    (l.canonical ? `<link rel="canonical" href="${escapeAttr(l.canonical)}">\n` : '') +
     alt +
     (l.head ?? '') +
     `<style>${PAGE_CSS}</style>\n</head>\n<body>\n<header>\n` +
@@ -117,8 +118,22 @@ async function layout(app: AppServices, l: Layout): Promise<string> {
   );
 }
 
-function formatDate(app: AppServices, utc: string): string {
-  return utcToZone(utc, String(app.options.get('timezone_string'))).slice(0, 10);
+// The reference's date formats of each language: `F j, Y` (November 25, 2026) and `j. F Y`
+// (25. November 2026); one formatter per language and zone.
+const DATE_LOCALES: Record<Lang, string> = { en: 'en-US', de: 'de-DE' };
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A stored UTC time as a date in the site's zone, written as the language writes dates. */
+export function formatDate(app: AppServices, lang: Lang, utc: string): string {
+  const timeZone = String(app.options.get('timezone_string') || 'UTC');
+  const key = `${lang}|${timeZone}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(DATE_LOCALES[lang], { timeZone, day: 'numeric', month: 'long', year: 'numeric' });
+    if (dateFormats.size >= 50) dateFormats.clear();
+    dateFormats.set(key, format);
+  }
+  return format.format(new Date(`${utc.replace(' ', 'T')}Z`));
 }
 
 function thumbnailImg(item: ContentItem): string {
@@ -139,7 +154,7 @@ async function renderSingular(app: AppServices, item: ContentItem): Promise<Publ
   const labels = await pageLabels(app, item.lang, link);
   const author = await getAuthor(app, item.authorId);
   const meta = item.type === 'post'
-    ? `<p class="meta"><time datetime="${escapeAttr(item.createdAt.replace(' ', 'T') + 'Z')}">${escapeHtml(formatDate(app, item.createdAt))}</time>` +
+    ? `<p class="meta"><time datetime="${escapeAttr(item.createdAt.replace(' ', 'T') + 'Z')}">${escapeHtml(formatDate(app, item.lang, item.createdAt))}</time>` +
       (author ? ` · ${escapeHtml(labels.by)} <a href="${escapeAttr(authorUrl(app, item.lang, author))}">${escapeHtml(author.displayName)}</a>` : '') + '</p>'
     : '';
   const main =
@@ -163,7 +178,7 @@ async function postList(app: AppServices, labels: Labels, posts: ContentItem[]):
   for (const p of posts) {
     items.push(
       `<article class="post"><h2><a href="${escapeAttr(await permalink(app, p))}">${escapeHtml(p.title)}</a></h2>` +
-        `<p class="meta">${escapeHtml(formatDate(app, p.createdAt))}</p>${p.excerpt ? `<p>${escapeHtml(p.excerpt)}</p>` : ''}</article>`,
+        `<p class="meta">${escapeHtml(formatDate(app, p.lang, p.createdAt))}</p>${p.excerpt ? `<p>${escapeHtml(p.excerpt)}</p>` : ''}</article>`,
     );
   }
   return items.join('\n');
@@ -194,7 +209,7 @@ async function renderAuthor(app: AppServices, lang: Lang, author: Author): Promi
 /** The embed view (`…/embed/`) shown inside the oEmbed iframe; embeddable by any site. */
 export async function renderEmbed(app: AppServices, item: ContentItem): Promise<PublicResponse> {
   const link = await permalink(app, item);
-  const site = String(app.options.get('blogname'));
+  const { name: site } = await siteTexts(app, item.lang);
   const body =
     `<!DOCTYPE html>\n<html lang="${item.lang}">\n<head>\n<meta charset="utf-8">\n<meta name="robots" content="noindex, follow">\n` +
     `<title>${escapeHtml(`${item.title} – ${site}`)}</title>\n<link rel="canonical" href="${escapeAttr(link)}">\n<style>${EMBED_CSS}</style>\n</head>\n` +
@@ -203,6 +218,15 @@ export async function renderEmbed(app: AppServices, item: ContentItem): Promise<
     `<p class="embed-footer"><a href="${escapeAttr(homeUrl(app, item.lang) + '/')}" target="_top">${escapeHtml(site)}</a></p>\n</div>\n` +
     `<script>${EMBED_JS}</script>\n</body>\n</html>\n`;
   return { status: 200, headers: htmlHeaders(app, item.lang, true), body };
+}
+
+/** The page for an address under `/<lang>/` that names nothing: in that language, in the site's layout. */
+export async function renderNotFound(app: AppServices, lang: Lang): Promise<PublicResponse> {
+  const home = `${homeUrl(app, lang)}/`;
+  const labels = await pageLabels(app, lang, home);
+  const main = `<h1>${escapeHtml(labels.notFound)}</h1>\n<p>${escapeHtml(labels.notFoundText)}</p>\n<p><a href="${escapeAttr(home)}">${escapeHtml(labels.toHome)}</a></p>`;
+  const body = await layout(app, { lang, title: labels.notFound, alternates: [], main, labels });
+  return { status: 404, headers: { ...htmlHeaders(app, lang, false), 'X-Robots-Tag': 'noindex' }, body };
 }
 
 function decode(segment: string): string | null {

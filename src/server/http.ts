@@ -4,6 +4,7 @@ import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppServices } from '../app.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
+import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
 import { errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
@@ -11,7 +12,7 @@ import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
 import { registerWebRoutes } from '../web/routes.ts';
-import { renderPublicPath } from '../pages/public.ts';
+import { renderNotFound, renderPublicPath } from '../pages/public.ts';
 import { logAccess } from './access-log.ts';
 import { registerHealthRoutes } from './health.ts';
 
@@ -140,13 +141,28 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     try {
       input = { ...input, auth: await authenticateRequest(app, request.headers.authorization, request.ip) };
     } catch (err) {
-      if (err instanceof RestError) return send(reply, lang, request, errorOutput(err, input));
+      // Before routing: the language is the root's, or an i18n_language of the query.
+      const effective = query.i18n_language === 'en' || query.i18n_language === 'de' ? query.i18n_language : lang;
+      if (err instanceof RestError) return send(reply, lang, request, errorOutput(authErrorIn(err, effective), input));
       throw err;
     }
     return send(reply, lang, request, await restApi.dispatch(input));
   }
 
   const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+  /** The 404 page: the site's layout in the language of the path (English outside /de/). */
+  async function notFound(reply: FastifyReply, lang: Lang = 'en'): Promise<FastifyReply> {
+    let page;
+    try {
+      page = await renderNotFound(app, lang);
+    } catch (err) {
+      // Without the database the page cannot be laid out: the plain one still says what happened.
+      app.log.warn({ err }, 'the 404 page could not be rendered');
+      return plainNotFound(reply);
+    }
+    return reply.code(404).headers(page.headers).send(reply.request.method === 'HEAD' ? undefined : page.body);
+  }
 
   const restRoot = async (request: FastifyRequest<{ Params: { lang: string; '*'?: string } }>, reply: FastifyReply) => {
     const lang = languageOf(request.params.lang);
@@ -160,12 +176,12 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
 
   /** Public pages of the site under `/<lang>/…` (GET and HEAD only). */
   const publicPage = async (request: FastifyRequest, reply: FastifyReply, lang: Lang) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(reply);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(reply, lang);
     const raw = request.url.split('?')[0]!;
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === 'string') query[k] = v;
     const page = await renderPublicPath(app, lang, raw.slice(lang.length + 1), query);
-    if (!page) return notFound(reply);
+    if (!page) return notFound(reply, lang);
     return reply.code(page.status).headers(page.headers).send(request.method === 'HEAD' ? undefined : page.body);
   };
   server.route({
@@ -200,7 +216,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   await registerWebRoutes(server, app);
   registerHealthRoutes(server, app);
 
-  server.setNotFoundHandler((_request, reply) => notFound(reply));
+  server.setNotFoundHandler((request, reply) => notFound(reply, request.url.startsWith('/de/') ? 'de' : 'en'));
 
   server.setErrorHandler((error: { code?: string; statusCode?: number; message?: string }, request, reply) => {
     const lang = languageOf((request.params as { lang?: string } | undefined)?.lang) ?? 'en';
@@ -242,7 +258,7 @@ function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, str
 }
 
 /**
- * Security headers of HTML documents the adapter itself answers with (the 404 page) and of
+ * Security headers of HTML documents the adapter itself answers with (the plain 404 page) and of
  * HTML the REST API returns raw (the email report preview): nothing runs, nothing is loaded
  * but styles and images, no framing by other sites, no referrer.
  */
@@ -253,7 +269,7 @@ export const HTML_DOCUMENT_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'SAMEORIGIN',
 };
 
-function notFound(reply: FastifyReply): FastifyReply {
+function plainNotFound(reply: FastifyReply): FastifyReply {
   return reply
     .code(404)
     .header('Content-Type', 'text/html; charset=UTF-8')

@@ -17,6 +17,7 @@ import type { AppServices } from '../../app.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { localize } from './model.ts';
+import { linksInLanguage } from './links.ts';
 import { fullSlider, modalHtml, publicSlide } from './render.ts';
 import { getSlide, getSliderByAlias, getSliderById, getSlides, getSlidesByIds, listSliders, type StoredSlider } from './store.ts';
 
@@ -56,7 +57,7 @@ async function slidesFor(app: AppServices, slider: StoredSlider, slideFilter: st
     const wanted = new Set(ids);
     slides = slides.filter((s) => wanted.has(s.id));
   }
-  return slides;
+  return linksInLanguage(app, slides, lang);
 }
 
 export interface SliderQuery {
@@ -124,7 +125,7 @@ export async function getStream(app: AppServices, idsText: string, lang: Lang): 
       order.push(id);
     }
   }
-  const found = await getSlidesByIds(app, order);
+  const found = new Map((await linksInLanguage(app, [...(await getSlidesByIds(app, order)).values()], lang)).map((s) => [s.id, s]));
   const missing = order.filter((id) => !found.has(id));
   if (found.size === 0) throw err('sliderx_slides_not_found', MSG.slidesNotFound, 404, lang);
   const aliases = new Map<number, string>();
@@ -142,7 +143,7 @@ export async function getStream(app: AppServices, idsText: string, lang: Lang): 
 export async function getModal(app: AppServices, key: string, q: SliderQuery, lang: Lang): Promise<Record<string, unknown>> {
   const slider = await findSlider(app, key, q.aliasFlag ?? false);
   if (!slider) throw err('sliderx_not_found', MSG.notFound, 404, lang);
-  const slides = await getSlides(app, slider.id);
+  const slides = await linksInLanguage(app, await getSlides(app, slider.id), lang);
   const m = slider.settings.modal;
   const bg = m.cover ? m.bg : '';
   const sp = m.cover ? m.sp : '';
