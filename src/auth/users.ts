@@ -158,7 +158,8 @@ export async function setUserStatus(app: AppServices, userId: number, status: Us
     await app.activity.log(
       {
         logger: USER_LOGGER,
-        messageKey: 'user_updated_profile',
+        // Their own messages, not "Edited the profile": disabling someone is not a profile edit.
+        messageKey: after.status === 'disabled' ? 'user_disabled' : 'user_enabled',
         context: {
           edited_user_id: after.id,
           edited_user_login: after.login,

@@ -1,5 +1,6 @@
 // `content-site app-password …`: application passwords from the command line.
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
+import { utcToZone } from '../site/time.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
 import type { CliCommand } from './command.ts';
 import { requireUserByLogin, table } from './user-commands.ts';
@@ -41,10 +42,13 @@ const list: CliCommand = {
     const items = await listAppPasswords(app, user.id);
     if (flags.json) ctx.stdout.write(JSON.stringify(items, null, 2) + '\n');
     else {
+      // In the site's time zone, as the web pages show times, and the zone named in the header.
+      const zone = app.options.timeZone();
+      const local = (iso: string | null) => (iso === null ? '-' : utcToZone(iso.replace('T', ' '), zone));
       ctx.stdout.write(
         table(
-          ['UUID', 'NAME', 'CREATED', 'LAST USED', 'LAST IP'],
-          items.map((p) => [p.uuid, p.name, p.created, p.last_used ?? '-', p.last_ip ?? '-']),
+          ['UUID', 'NAME', `CREATED (${zone})`, `LAST USED (${zone})`, 'LAST IP'],
+          items.map((p) => [p.uuid, p.name, local(p.created), local(p.last_used), p.last_ip ?? '-']),
         ),
       );
     }

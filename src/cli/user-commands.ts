@@ -40,7 +40,7 @@ const list: CliCommand = {
     const { flags } = parseCommandArgs(this, args, { options: { json: { type: 'boolean' } } });
     const users = await listUsers(await ctx.openApp());
     if (flags.json) {
-      const out = users.map((u) => ({ id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role, status: u.status, created: u.created_at.replace(' ', 'T') }));
+      const out = users.map((u) => ({ id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role, status: u.status, created: `${u.created_at.replace(' ', 'T')}Z` }));
       ctx.stdout.write(JSON.stringify(out, null, 2) + '\n');
     } else {
       ctx.stdout.write(table(['ID', 'LOGIN', 'EMAIL', 'ROLE', 'STATUS', 'DISPLAY NAME'], users.map((u) => [String(u.id), u.login, u.email, u.role, u.status, u.display_name])));

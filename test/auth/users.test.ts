@@ -121,7 +121,7 @@ for (const target of dbTargets()) {
         logged.map((l) => [l.entry.logger, l.entry.messageKey, l.origin.initiator]),
         [
           ['SimpleUserLogger', 'user_role_updated', 'cms_cli'],
-          ['SimpleUserLogger', 'user_updated_profile', 'cms_cli'],
+          ['SimpleUserLogger', 'user_disabled', 'cms_cli'],
         ],
       );
       assert.deepEqual(logged[0]!.entry.context, { edited_user_id: alice.id, edited_user_login: 'alice', new_role: 'administrator', old_role: 'editor' });

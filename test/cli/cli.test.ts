@@ -8,6 +8,7 @@ import { BIN, ROOT, runCli, type CliResult } from './run.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { findUserByLogin, listUsers } from '../../src/auth/users.ts';
 import { listAppPasswords } from '../../src/auth/app-passwords.ts';
+import { utcToZone } from '../../src/site/time.ts';
 import { RestError } from '../../src/rest/types.ts';
 
 /** A user mistake: exit 1, exactly one line on stderr, nothing on stdout. */
@@ -105,7 +106,10 @@ for (const target of dbTargets()) {
       assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), ['Laptop', 'Phone']);
       assert.ok(!JSON.stringify(listed).includes(created.password.slice(0, 4) + ' '), 'no secrets in the list');
       const table = await runCli(t, ['app-password', 'list', 'hanna']);
-      assert.match(table.stdout, /^UUID +NAME +CREATED +LAST USED +LAST IP\n/);
+      // Times in the site's zone, which the header names (the pages show times in it too).
+      assert.match(table.stdout, /^UUID +NAME +CREATED \(Europe\/Berlin\) +LAST USED \(Europe\/Berlin\) +LAST IP\n/);
+      const phone = (await listAppPasswords(t.app, (await findUserByLogin(t.app, 'hanna'))!.id)).find((p) => p.name === 'Phone')!;
+      assert.ok(table.stdout.includes(utcToZone(phone.created.replace('T', ' '), 'Europe/Berlin')), table.stdout);
 
       const revoked = await runCli(t, ['app-password', 'revoke', 'hanna', created.uuid]);
       assert.equal(revoked.code, 0, revoked.stderr);
@@ -154,8 +158,8 @@ for (const target of dbTargets()) {
         'user_application_password_created',
         'user_application_password_revoked',
         'user_role_updated',
-        'user_updated_profile',
-        'user_updated_profile',
+        'user_disabled',
+        'user_enabled',
         'user_deleted',
         ...Array(6).fill('user_created'), // seed --demo: one demo user per role
       ]);
