@@ -8,31 +8,18 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { environmentProblem, runCli } from '../../src/cli/main.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { needs } from '../support/environment.ts';
 import { BIN, NODE } from '../cli/run.ts';
-
-function sink(): { stream: Writable; text(): string } {
-  const chunks: string[] = [];
-  return {
-    stream: new Writable({
-      write(chunk, _encoding, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    }),
-    text: () => chunks.join(''),
-  };
-}
+import { capture } from './support.ts';
 
 /** Runs the command in this process with exactly the given environment. */
 async function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = sink();
-  const err = sink();
+  const out = capture();
+  const err = capture();
   const code = await runCli(args, { stdout: out.stream, stderr: err.stream, env: { LOG_LEVEL: 'silent', ...env } });
   return { code, stdout: out.text(), stderr: err.text() };
 }

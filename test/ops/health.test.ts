@@ -3,7 +3,6 @@
 // answer is measured with autocannon, not asserted here: on a shared machine times say little.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { pino } from 'pino';
@@ -11,6 +10,7 @@ import type { AppServices } from '../../src/app.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { registerHealthRoutes } from '../../src/server/health.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { listenOnLoopback } from './support.ts';
 
 for (const target of dbTargets()) {
   describe(`health checks (${target.name})`, () => {
@@ -20,8 +20,7 @@ for (const target of dbTargets()) {
     before(async () => {
       t = await createTestApp(target);
       server = await buildServer(t.app);
-      await server.listen({ port: 0, host: '127.0.0.1' });
-      base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+      base = await listenOnLoopback(server);
     });
     after(async () => {
       await server.close();

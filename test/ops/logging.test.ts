@@ -2,27 +2,13 @@
 // one record per request with method, path (secrets redacted), status, time, bytes.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { readableLine, readableStream, wantsReadable } from '../../src/server/console-log.ts';
 import { redactedPath } from '../../src/server/access-log.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
-
-function capture(): { stream: Writable; lines(): string[] } {
-  let text = '';
-  return {
-    stream: new Writable({
-      write(chunk, _encoding, done) {
-        text += String(chunk);
-        done();
-      },
-    }),
-    lines: () => text.split('\n').filter(Boolean),
-  };
-}
+import { capture, listenOnLoopback } from './support.ts';
 
 describe('console log lines', () => {
   test('a record is one readable line: time, level, message, fields; an error adds its stack below', () => {
@@ -71,8 +57,7 @@ describe('access log', () => {
         t = await createTestApp({ name: 'sqlite' }, { ACCESS_LOG: accessLog });
         t.app.log = pino({ level: 'info' }, out.stream);
         server = await buildServer(t.app);
-        await server.listen({ port: 0, host: '127.0.0.1' });
-        base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+        base = await listenOnLoopback(server);
       });
       after(async () => {
         await server.close();

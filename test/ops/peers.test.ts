@@ -3,23 +3,17 @@
 // an SQLite file.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server/start.ts';
 import { peerWarnings, watchPeers } from '../../src/server/peers.ts';
 import { formatUtc } from '../../src/site/time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { capture } from './support.ts';
 
 function capturingLogger(): { log: Logger; warnings(): string[] } {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { log: pino({ level: 'warn' }, stream), warnings: () => lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((r) => r.level === 40).map((r) => r.msg) };
+  const out = capture();
+  return { log: pino({ level: 'warn' }, out.stream), warnings: () => out.lines().map((l) => JSON.parse(l) as { level: number; msg: string }).filter((r) => r.level === 40).map((r) => r.msg) };
 }
 
 for (const target of dbTargets()) {
