@@ -19,7 +19,8 @@ describe('siteAddress', () => {
     }
   });
   test('https and base path', () => {
-    assert.deepEqual(SUBDIR, { origin: 'https://portal.example.com', basePath: '/site', https: true, local: false });
+    assert.deepEqual(SUBDIR, { origin: 'https://portal.example.com', host: 'portal.example.com', basePath: '/site', https: true, local: false });
+    assert.equal(siteAddress('http://localhost:8080').host, 'localhost:8080', 'the port only when not the default');
   });
 });
 
