@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import * as op from '../../src/namespaces/sched/service.ts';
-import { normalizeTemplate, renderTemplate, validateTemplate, TemplateError } from '../../src/namespaces/sched/twig.ts';
+import { normalizeTemplate, renderTemplate, validateTemplate, TemplateError, TemplateLimitError, type TemplateLimit } from '../../src/namespaces/sched/twig.ts';
 import { renderPreview } from '../../src/namespaces/sched/preview.ts';
 import { sanitizeHtml } from '../../src/namespaces/sched/sanitize.ts';
 import { DEMO_NOTIFICATIONS } from '../../src/namespaces/sched/seed.ts';
@@ -75,23 +75,24 @@ describe('sched template sandbox', () => {
   });
 
   test('resource limits: no template can exhaust memory or time', () => {
-    const cases: [string, RegExp][] = [
-      ['{% for i in range(1, 100000000) %}x{% endfor %}', /range\(\) is limited/],
-      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', /longer than/],
-      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', /longer than/],
-      ['{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}', /too much work/],
+    assert.match(validateTemplate('{% for i in range(1, 100000000) %}x{% endfor %}').error!, /range\(\) is limited/);
+    const limits: [string, TemplateLimit, RegExp][] = [
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', 'size', /longer than/],
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', 'size', /longer than/],
+      ['{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}', 'work', /too much work/],
     ];
-    for (const [s, re] of cases) {
-      const r = validateTemplate(s);
-      assert.equal(r.success, false, s);
-      assert.match(r.error!, re, s);
+    for (const [s, limit, re] of limits) {
+      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === limit && re.test(e.message), s);
     }
     assert.deepEqual(validateTemplate('{% for i in range(1, 1000) %}{{ i }}{% endfor %}'), { success: true });
-    // Too many tags, pathological nesting and markup: answered, never thrown.
+    // Too many tags, pathological nesting and markup: answered, or refused as too big to compile.
     assert.match(validateTemplate('{{ a }}'.repeat(2001)).error!, /more than 2000 tags/);
     assert.deepEqual(validateTemplate('{{ a }}'.repeat(1000)), { success: true });
-    assert.equal(validateTemplate('{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}').success, false);
-    assert.equal(validateTemplate('{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}').success, false);
+    for (const s of ['{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}', '{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}', '{{ ' + 'a~'.repeat(40000) + 'a }}']) {
+      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'work' && /too big to compile/.test(e.message));
+    }
+    assert.deepEqual(validateTemplate('{{ ' + '('.repeat(1000) + 'a' + ')'.repeat(1000) + ' }}'), { success: true });
+    assert.deepEqual(validateTemplate('{{ ' + '['.repeat(1000) + ']'.repeat(1000) + ' }}'), { success: true });
     assert.deepEqual(validateTemplate('< '.repeat(100000)), { success: true });
     assert.deepEqual(validateTemplate('<a '.repeat(50000)), { success: true });
   });
@@ -153,10 +154,11 @@ for (const target of dbTargets()) {
     });
     const admin = fakeUser('administrator');
 
-    test('templates/validate operation', () => {
-      assert.deepEqual(op.validateTemplateOp('Hi {{ x }}'), { success: true });
-      assert.equal((op.validateTemplateOp('{% if %}') as { success: boolean }).success, false);
-      assert.equal((op.validateTemplateOp(42) as { success: boolean }).success, false);
+    test('templates/validate operation', async () => {
+      const c = callerFor(t.app, admin);
+      assert.deepEqual(await op.validateTemplateOp(c, 'Hi {{ x }}'), { success: true });
+      assert.equal(((await op.validateTemplateOp(c, '{% if %}')) as { success: boolean }).success, false);
+      assert.equal(((await op.validateTemplateOp(c, 42)) as { success: boolean }).success, false);
     });
 
     test('preview renders realistic example data, localized', async () => {
