@@ -79,11 +79,16 @@ describe('sched template sandbox', () => {
     const limits: [string, TemplateLimit, RegExp][] = [
       ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', 'size', /longer than/],
       ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', 'size', /longer than/],
-      ['{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}', 'work', /too much work/],
+      ["{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}", 'work', /too much work/],
     ];
     for (const [s, limit, re] of limits) {
       assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === limit && re.test(e.message), s);
     }
+    // A billion loop steps: the step budget or, on a busy machine, the time limit stops it.
+    assert.throws(
+      () => validateTemplate('{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}'),
+      (e: unknown) => e instanceof TemplateLimitError && (e.limit === 'work' || e.limit === 'time'),
+    );
     assert.deepEqual(validateTemplate('{% for i in range(1, 1000) %}{{ i }}{% endfor %}'), { success: true });
     // Too many tags, pathological nesting and markup: answered, or refused as too big to compile.
     assert.match(validateTemplate('{{ a }}'.repeat(2001)).error!, /more than 2000 tags/);

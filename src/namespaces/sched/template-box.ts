@@ -6,12 +6,15 @@
 import { Worker } from 'node:worker_threads';
 import { RENDER_TIME_MS, TemplateError, TemplateLimitError, toSandboxData, type TemplateLimit, type ValidationResult } from './twig.ts';
 
-/** Workers in the pool: jobs beyond that wait their turn. */
-export const BOX_WORKERS = 2;
-/** A job is killed (with its worker) after this long: twice the sandbox's own time limit. */
-export const BOX_KILL_MS = 2 * RENDER_TIME_MS;
-/** Heap of one worker (old generation; the young generation gets a quarter of it). */
-export const BOX_HEAP_MB = 64;
+/** The box's limits (read when a job starts or a worker is spawned; tests shorten them). */
+export const BOX = {
+  /** Workers in the pool: jobs beyond that wait their turn. */
+  workers: 2,
+  /** A job is killed (with its worker) after this long: twice the sandbox's own time limit. */
+  killMs: 2 * RENDER_TIME_MS,
+  /** Heap of one worker (old generation; the young generation gets a quarter of it). */
+  heapMb: 64,
+};
 
 export type BoxJob = { kind: 'validate'; source: string } | { kind: 'render'; source: string; context: Record<string, unknown>; lang: 'en' | 'de' };
 export type BoxReply =
@@ -38,9 +41,8 @@ const queue: Task[] = [];
 
 function spawn(): void {
   const worker = new Worker(new URL('./template-worker.ts', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: BOX_HEAP_MB, maxYoungGenerationSizeMb: BOX_HEAP_MB / 4, stackSizeMb: 4 },
+    resourceLimits: { maxOldGenerationSizeMb: BOX.heapMb, maxYoungGenerationSizeMb: BOX.heapMb / 4, stackSizeMb: 4 },
   });
-  worker.unref();
   const slot: Slot = { worker, ready: false, task: null, timer: null, timedOut: false, error: null };
   slots.add(slot);
   worker.on('message', (message: BoxReply) => {
@@ -66,8 +68,8 @@ function spawn(): void {
 }
 
 function deathOf(slot: Slot): Error {
-  if (slot.timedOut) return new TemplateLimitError('time', `The template takes too long (more than ${BOX_KILL_MS} ms).`);
-  if (slot.error?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new TemplateLimitError('memory', `The template needs too much memory (more than ${BOX_HEAP_MB} MB).`);
+  if (slot.timedOut) return new TemplateLimitError('time', `The template takes too long (more than ${BOX.killMs} ms).`);
+  if (slot.error?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new TemplateLimitError('memory', `The template needs too much memory (more than ${BOX.heapMb} MB).`);
   return new Error(`the template worker stopped: ${slot.error?.message ?? 'it exited'}`);
 }
 
@@ -77,7 +79,6 @@ function finish(slot: Slot, reply: Exclude<BoxReply, { ready: true }>): void {
   if (slot.timer) clearTimeout(slot.timer);
   slot.timer = null;
   slot.task = null;
-  slot.worker.unref();
   if (reply.ok) task.resolve(reply.value);
   else {
     const { kind, message, line, limit } = reply.error;
@@ -85,23 +86,30 @@ function finish(slot: Slot, reply: Exclude<BoxReply, { ready: true }>): void {
   }
 }
 
-/** Hands waiting jobs to idle workers; starts workers (up to BOX_WORKERS) while jobs wait. */
+/**
+ * Hands waiting jobs to idle workers and starts workers (up to BOX.workers) while jobs wait.
+ * Runs after every change of state.
+ */
 function pump(): void {
   for (const slot of slots) {
-    if (!queue.length) return;
+    if (!queue.length) break;
     if (!slot.ready || slot.task) continue;
     const task = queue.shift()!;
     slot.task = task;
     slot.timedOut = false;
-    slot.worker.ref();
     slot.timer = setTimeout(() => {
       slot.timedOut = true;
       void slot.worker.terminate();
-    }, BOX_KILL_MS);
+    }, BOX.killMs);
     slot.worker.postMessage(task.job);
   }
   const starting = [...slots].filter((s) => !s.ready).length;
-  if (queue.length > starting && slots.size < BOX_WORKERS) spawn();
+  if (queue.length > starting && slots.size < BOX.workers) spawn();
+  // Only workers with a job, or starting while jobs wait, keep the process alive.
+  for (const slot of slots) {
+    if (slot.task || (!slot.ready && queue.length)) slot.worker.ref();
+    else slot.worker.unref();
+  }
 }
 
 function run(job: BoxJob): Promise<unknown> {
