@@ -102,6 +102,92 @@ describe('sched template sandbox', () => {
     assert.deepEqual(validateTemplate('<a '.repeat(50000)), { success: true });
   });
 
+  test('every argument that sizes a result is bounded, filter by filter and function by function', () => {
+    const big = "{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}"; // s: 256 KiB
+    const refused: [string, RegExp][] = [
+      ["{{ 'ab'|split('', 0) }}", /chunk size and must be at least 1/],
+      ["{{ 'ab'|split('', -1) }}", /chunk size and must be at least 1/],
+      ["{{ 'ab'|split(',', 'x') }}", /split limit must be a whole number/],
+      [`${big}{{ s|trim(s) }}`, /trim mask is limited to 256 characters/],
+      ["{{ 'x'|trim(' ', 'middle') }}", /side must be/],
+      ['{{ 1|number_format(536000000) }}', /decimals must be a whole number from -20 to 20/],
+      ['{{ 1|number_format(2.5) }}', /decimals must be a whole number/],
+      [`${big}{{ 1234567|number_format(0, '.', s) }}`, /thousands separator is limited to 256 characters/],
+      [`${big}{{ 1.5|number_format(1, s) }}`, /decimal point is limited to 256 characters/],
+      ["{{ 1|round(0, 'constructor') }}", /method must be "common", "floor" or "ceil"/],
+      ['{{ 1|round(100) }}', /precision must be a whole number/],
+      [`${big}{{ 'now'|date(s) }}`, /date format is limited to 256 characters/],
+      [`${big}{{ 'now'|date('Y', s) }}`, /timezone is limited to 256 characters/],
+      [`${big}{{ s|date('Y') }}`, /date is limited to 256 characters/],
+      [`${big}{{ date(s) }}`, /date is limited to 256 characters/],
+      [`${big}{{ 'x'|striptags(s) }}`, /allowed tags is limited to 256 characters/],
+      ["{{ 'abc'|replace('a') }}", /replace expects a mapping/],
+      ["{{ 'abc'|replace({'a': [1]}) }}", /every replacement must be a text or a number/],
+      ['{{ range(1, 10, 0)|join }}', /step other than 0/],
+      ['{{ range(1, 2000)|join }}', /limited to 1000 items/],
+      ['{{ range(1, 2000, -1)|join }}', /limited to 1000 items/],
+      ['{{ (1..5000)|join }}', /limited to 1000 items/],
+      ["{{ range('a', 'z', 0.001)|join }}", /limited to 1000 items/],
+      ['{{ cycle([], 1) }}', /non-empty list/],
+      ["{{ cycle([1, 2], 'x') }}", /position must be a whole number/],
+    ];
+    for (const [tpl, re] of refused) {
+      const r = validateTemplate(tpl);
+      assert.equal(r.success, false, tpl);
+      assert.match(r.error!, re, tpl);
+    }
+    const tooBig: string[] = [
+      `${big}{{ s|split('')|length }}`, // 262 144 items
+      `${big}{{ (s ~ 'x')|split('x')|length }}`,
+      `${big}{{ [s, s]|join }}`,
+      `${big}{{ ['a', 'b']|join(s ~ s) }}`,
+      `${big}{{ 'aaaa'|replace({'a': s}) }}`,
+      `${big}{{ s|replace({'x': 'xx'}) }}`,
+      `${big}{% for i in range(1, 5) %}{{ s }}{% endfor %}`, // 1.25 MiB of output
+      `${big}{{ s ~ s }}`,
+    ];
+    for (const tpl of tooBig) {
+      assert.throws(() => validateTemplate(tpl), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'size', tpl);
+    }
+    // Within the bounds, the filters work as in Twig.
+    const ok: [string, string][] = [
+      ["{{ 'abcde'|split('', 2)|join('|') }}", 'ab|cd|e'],
+      ["{{ 'a,b,c,d'|split(',', 2)|join('|') }}", 'a|b,c,d'],
+      ["{{ 'a,b,c,d'|split(',', -1)|join('|') }}", 'a|b|c'],
+      ["{{ 'a,b'|split(',', 0)|join('|') }}", 'a,b'],
+      ["{{ 'xxabxx'|trim('x') }}|{{ 'xxabxx'|trim('x', 'left') }}|{{ 'xxabxx'|trim('x', 'right') }}|{{ '  ab '|trim }}", 'ab|abxx|xxab|ab'],
+      ["{{ 1234567.891|number_format(2, ',', '.') }}|{{ 1234.5|number_format }}|{{ 0.5|number_format(20)|length }}", '1.234.567,89|1,235|22'],
+      ["{{ 2.45|round(1) }}|{{ 2.45|round(1, 'floor') }}|{{ 2.41|round(1, 'ceil') }}", '2.5|2.4|2.5'],
+      ["{{ 'abcabc'|replace({'a': 'x', 'bc': '$&'}) }}", 'x$&x$&'],
+      ["{{ '<p>a<b>b</b><!-- c -->d<<i>script>e</p> 1 < 2'|striptags }}", 'abde 1 < 2'],
+      ["{{ range(5, 1, 2)|join(',') }}|{{ range('a', 'e', 2)|join }}|{{ (3..1)|join }}", '5,3,1|ace|321'],
+      ['{{ cycle([1, 2, 3], 4) }}{{ cycle([1, 2, 3], -1) }}', '23'],
+      ["{{ max([1, 5, 3]) }}{{ min(4, 2) }}{{ ['a', 'b']|first }}{{ {'x': 1, 'y': 2}|last }}", '52a2'],
+    ];
+    for (const [tpl, out] of ok) assert.equal(renderTemplate(tpl, {}), out, tpl);
+  });
+
+  test('only allow-listed tests resolve; lookups never reach inherited members', () => {
+    for (const [tpl, re] of [
+      ['{% set t = 1 is valueOf %}{{ t.iterable }}', /Test "valueOf" is not allowed/],
+      ["{{ '__proto__' is __lookupGetter__ }}", /Test "__lookupGetter__" is not allowed/],
+      ["{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}", /Test "valueOf" is not allowed/],
+      ['{{ 1 is constructor }}', /Test "constructor" is not allowed/],
+      ['{{ 1 is divisibleby(1) }}', /Test "divisibleby" is not allowed/],
+      ["{{ {'_keys': ['constructor']}|first }}", /Key "_keys" is not allowed/],
+      ["{{ {('_ke' ~ 'ys'): 1} }}", /Key "_keys" is not allowed/],
+      ['{{ s[constructor:] }}', /Slice bounds must be whole numbers/],
+      ["{{ 'a' matches '/(a+)+$/' }}", /"matches" operator is not allowed/],
+    ] as const) {
+      const r = validateTemplate(tpl);
+      assert.equal(r.success, false, tpl);
+      assert.match(r.error!, re, tpl);
+    }
+    assert.equal(renderTemplate('{{ 1 is defined }}{{ x is defined }}{{ 3 is odd }}{{ [] is empty }}{{ 6 is divisible by(3) }}{{ 1 is same as(1) }}{{ l is iterable }}{{ null is none }}', { l: [1] }), 'truefalsetruetruetruetruetruetrue');
+    // Inside a loop the context is a plain object: inherited names still resolve to nothing.
+    assert.equal(renderTemplate('{% for i in [1] %}[{{ loop.parent.x }}{{ loop.index }}]{% endfor %}', { x: 'y' }), '[y1]');
+  });
+
   test('JavaScript is refused', () => {
     for (const s of ['<script>alert(1)</script>', '<SCRIPT src="x"></SCRIPT>', '<a onclick="steal()">x</a>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">x</a>', '<a href="JaVaScRiPt&#58;alert(1)">x</a>', '<div onmouseover = "x()">', '{% set o = "<" %}{% set c = ">" %}{{ o }}script{{ c }}alert(1){{ o }}/script{{ c }}', '<a href="{{ "java" ~ "script:x()" }}">x</a>']) {
       assert.deepEqual(validateTemplate(s), { success: false, error: 'JavaScript is not allowed in Twig templates.' }, s);
