@@ -3,12 +3,21 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import * as op from '../../src/namespaces/sched/service.ts';
-import { normalizeTemplate, renderTemplate, validateTemplate, TemplateError } from '../../src/namespaces/sched/twig.ts';
+import { normalizeTemplate, renderTemplate, validateTemplate, TemplateError, TemplateLimitError, type TemplateLimit } from '../../src/namespaces/sched/twig.ts';
 import { renderPreview } from '../../src/namespaces/sched/preview.ts';
 import { sanitizeHtml } from '../../src/namespaces/sched/sanitize.ts';
 import { DEMO_NOTIFICATIONS } from '../../src/namespaces/sched/seed.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { callerFor, fakeUser, unwrap } from './helpers.ts';
+
+/** Each template fails validation with an error matching its pattern. */
+function assertRefused(cases: readonly (readonly [string, RegExp])[]): void {
+  for (const [tpl, re] of cases) {
+    const r = validateTemplate(tpl);
+    assert.equal(r.success, false, tpl);
+    assert.match(r.error!, re, tpl);
+  }
+}
 
 describe('sched template sandbox', () => {
   test('valid templates pass', () => {
@@ -41,11 +50,7 @@ describe('sched template sandbox', () => {
       ['{{ dump(a) }}', /Function "dump" is not allowed/],
       ['{{ random() }}', /Function "random" is not allowed/],
     ];
-    for (const [s, re] of cases) {
-      const r = validateTemplate(s);
-      assert.equal(r.success, false, s);
-      assert.match(r.error!, re, s);
-    }
+    assertRefused(cases);
   });
 
   test('sandbox escapes are refused', () => {
@@ -75,25 +80,109 @@ describe('sched template sandbox', () => {
   });
 
   test('resource limits: no template can exhaust memory or time', () => {
-    const cases: [string, RegExp][] = [
-      ['{% for i in range(1, 100000000) %}x{% endfor %}', /range\(\) is limited/],
-      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', /longer than/],
-      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', /longer than/],
-      ['{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}', /too much work/],
+    assert.match(validateTemplate('{% for i in range(1, 100000000) %}x{% endfor %}').error!, /range\(\) is limited/);
+    const limits: [string, TemplateLimit, RegExp][] = [
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', 'size', /longer than/],
+      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', 'size', /longer than/],
+      ["{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}", 'work', /too much work/],
     ];
-    for (const [s, re] of cases) {
-      const r = validateTemplate(s);
-      assert.equal(r.success, false, s);
-      assert.match(r.error!, re, s);
+    for (const [s, limit, re] of limits) {
+      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === limit && re.test(e.message), s);
     }
+    // A billion loop steps: the step budget or, on a busy machine, the time limit stops it.
+    assert.throws(
+      () => validateTemplate('{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}'),
+      (e: unknown) => e instanceof TemplateLimitError && (e.limit === 'work' || e.limit === 'time'),
+    );
     assert.deepEqual(validateTemplate('{% for i in range(1, 1000) %}{{ i }}{% endfor %}'), { success: true });
-    // Too many tags, pathological nesting and markup: answered, never thrown.
+    // Too many tags, pathological nesting and markup: answered, or refused as too big to compile.
     assert.match(validateTemplate('{{ a }}'.repeat(2001)).error!, /more than 2000 tags/);
     assert.deepEqual(validateTemplate('{{ a }}'.repeat(1000)), { success: true });
-    assert.equal(validateTemplate('{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}').success, false);
-    assert.equal(validateTemplate('{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}').success, false);
+    for (const s of ['{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}', '{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}', '{{ ' + 'a~'.repeat(40000) + 'a }}']) {
+      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'work' && /too big to compile/.test(e.message));
+    }
+    assert.deepEqual(validateTemplate('{{ ' + '('.repeat(1000) + 'a' + ')'.repeat(1000) + ' }}'), { success: true });
+    assert.deepEqual(validateTemplate('{{ ' + '['.repeat(1000) + ']'.repeat(1000) + ' }}'), { success: true });
     assert.deepEqual(validateTemplate('< '.repeat(100000)), { success: true });
     assert.deepEqual(validateTemplate('<a '.repeat(50000)), { success: true });
+  });
+
+  test('every argument that sizes a result is bounded, filter by filter and function by function', () => {
+    const big = "{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}"; // s: 256 KiB
+    const refused: [string, RegExp][] = [
+      ["{{ 'ab'|split('', 0) }}", /chunk size and must be at least 1/],
+      ["{{ 'ab'|split('', -1) }}", /chunk size and must be at least 1/],
+      ["{{ 'ab'|split(',', 'x') }}", /split limit must be a whole number/],
+      [`${big}{{ s|trim(s) }}`, /trim mask is limited to 256 characters/],
+      ["{{ 'x'|trim(' ', 'middle') }}", /side must be/],
+      ['{{ 1|number_format(536000000) }}', /decimals must be a whole number from -20 to 20/],
+      ['{{ 1|number_format(2.5) }}', /decimals must be a whole number/],
+      [`${big}{{ 1234567|number_format(0, '.', s) }}`, /thousands separator is limited to 256 characters/],
+      [`${big}{{ 1.5|number_format(1, s) }}`, /decimal point is limited to 256 characters/],
+      ["{{ 1|round(0, 'constructor') }}", /method must be "common", "floor" or "ceil"/],
+      ['{{ 1|round(100) }}', /precision must be a whole number/],
+      [`${big}{{ 'now'|date(s) }}`, /date format is limited to 256 characters/],
+      [`${big}{{ 'now'|date('Y', s) }}`, /timezone is limited to 256 characters/],
+      [`${big}{{ s|date('Y') }}`, /date is limited to 256 characters/],
+      [`${big}{{ date(s) }}`, /date is limited to 256 characters/],
+      [`${big}{{ 'x'|striptags(s) }}`, /allowed tags is limited to 256 characters/],
+      ["{{ 'abc'|replace('a') }}", /replace expects a mapping/],
+      ["{{ 'abc'|replace({'a': [1]}) }}", /every replacement must be a text or a number/],
+      ['{{ range(1, 10, 0)|join }}', /step other than 0/],
+      ['{{ range(1, 2000)|join }}', /limited to 1000 items/],
+      ['{{ range(1, 2000, -1)|join }}', /limited to 1000 items/],
+      ['{{ (1..5000)|join }}', /limited to 1000 items/],
+      ["{{ range('a', 'z', 0.001)|join }}", /limited to 1000 items/],
+      ['{{ cycle([], 1) }}', /non-empty list/],
+      ["{{ cycle([1, 2], 'x') }}", /position must be a whole number/],
+    ];
+    assertRefused(refused);
+    const tooBig: string[] = [
+      `${big}{{ s|split('')|length }}`, // 262 144 items
+      `${big}{{ (s ~ 'x')|split('x')|length }}`,
+      `${big}{{ [s, s]|join }}`,
+      `${big}{{ ['a', 'b']|join(s ~ s) }}`,
+      `${big}{{ 'aaaa'|replace({'a': s}) }}`,
+      `${big}{{ s|replace({'x': 'xx'}) }}`,
+      `${big}{% for i in range(1, 5) %}{{ s }}{% endfor %}`, // 1.25 MiB of output
+      `${big}{{ s ~ s }}`,
+    ];
+    for (const tpl of tooBig) {
+      assert.throws(() => validateTemplate(tpl), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'size', tpl);
+    }
+    // Within the bounds, the filters work as in Twig.
+    const ok: [string, string][] = [
+      ["{{ 'abcde'|split('', 2)|join('|') }}", 'ab|cd|e'],
+      ["{{ 'a,b,c,d'|split(',', 2)|join('|') }}", 'a|b,c,d'],
+      ["{{ 'a,b,c,d'|split(',', -1)|join('|') }}", 'a|b|c'],
+      ["{{ 'a,b'|split(',', 0)|join('|') }}", 'a,b'],
+      ["{{ 'xxabxx'|trim('x') }}|{{ 'xxabxx'|trim('x', 'left') }}|{{ 'xxabxx'|trim('x', 'right') }}|{{ '  ab '|trim }}", 'ab|abxx|xxab|ab'],
+      ["{{ 1234567.891|number_format(2, ',', '.') }}|{{ 1234.5|number_format }}|{{ 0.5|number_format(20)|length }}", '1.234.567,89|1,235|22'],
+      ["{{ 2.45|round(1) }}|{{ 2.45|round(1, 'floor') }}|{{ 2.41|round(1, 'ceil') }}", '2.5|2.4|2.5'],
+      ["{{ 'abcabc'|replace({'a': 'x', 'bc': '$&'}) }}", 'x$&x$&'],
+      ["{{ '<p>a<b>b</b><!-- c -->d<<i>script>e</p> 1 < 2'|striptags }}", 'abde 1 < 2'],
+      ["{{ range(5, 1, 2)|join(',') }}|{{ range('a', 'e', 2)|join }}|{{ (3..1)|join }}", '5,3,1|ace|321'],
+      ['{{ cycle([1, 2, 3], 4) }}{{ cycle([1, 2, 3], -1) }}', '23'],
+      ["{{ max([1, 5, 3]) }}{{ min(4, 2) }}{{ ['a', 'b']|first }}{{ {'x': 1, 'y': 2}|last }}", '52a2'],
+    ];
+    for (const [tpl, out] of ok) assert.equal(renderTemplate(tpl, {}), out, tpl);
+  });
+
+  test('only allow-listed tests resolve; lookups never reach inherited members', () => {
+    assertRefused([
+      ['{% set t = 1 is valueOf %}{{ t.iterable }}', /Test "valueOf" is not allowed/],
+      ["{{ '__proto__' is __lookupGetter__ }}", /Test "__lookupGetter__" is not allowed/],
+      ["{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}", /Test "valueOf" is not allowed/],
+      ['{{ 1 is constructor }}', /Test "constructor" is not allowed/],
+      ['{{ 1 is divisibleby(1) }}', /Test "divisibleby" is not allowed/],
+      ["{{ {'_keys': ['constructor']}|first }}", /Key "_keys" is not allowed/],
+      ["{{ {('_ke' ~ 'ys'): 1} }}", /Key "_keys" is not allowed/],
+      ['{{ s[constructor:] }}', /Slice bounds must be whole numbers/],
+      ["{{ 'a' matches '/(a+)+$/' }}", /"matches" operator is not allowed/],
+    ]);
+    assert.equal(renderTemplate('{{ 1 is defined }}{{ x is defined }}{{ 3 is odd }}{{ [] is empty }}{{ 6 is divisible by(3) }}{{ 1 is same as(1) }}{{ l is iterable }}{{ null is none }}', { l: [1] }), 'truefalsetruetruetruetruetruetrue');
+    // Inside a loop the context is a plain object: inherited names still resolve to nothing.
+    assert.equal(renderTemplate('{% for i in [1] %}[{{ loop.parent.x }}{{ loop.index }}]{% endfor %}', { x: 'y' }), '[y1]');
   });
 
   test('JavaScript is refused', () => {
@@ -153,10 +242,11 @@ for (const target of dbTargets()) {
     });
     const admin = fakeUser('administrator');
 
-    test('templates/validate operation', () => {
-      assert.deepEqual(op.validateTemplateOp('Hi {{ x }}'), { success: true });
-      assert.equal((op.validateTemplateOp('{% if %}') as { success: boolean }).success, false);
-      assert.equal((op.validateTemplateOp(42) as { success: boolean }).success, false);
+    test('templates/validate operation', async () => {
+      const c = callerFor(t.app, admin);
+      assert.deepEqual(await op.validateTemplateOp(c, 'Hi {{ x }}'), { success: true });
+      assert.equal(((await op.validateTemplateOp(c, '{% if %}')) as { success: boolean }).success, false);
+      assert.equal(((await op.validateTemplateOp(c, 42)) as { success: boolean }).success, false);
     });
 
     test('preview renders realistic example data, localized', async () => {

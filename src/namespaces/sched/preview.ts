@@ -8,7 +8,8 @@ import { isValidTimeZone, formatUtc } from '../../site/time.ts';
 import { formatPhpDate } from './dates.ts';
 import { readSectionValues } from './settings.ts';
 import { sanitizeHtml } from './sanitize.ts';
-import { containsJavaScript, errorSummaryHtml, renderTemplate, TemplateError } from './twig.ts';
+import { containsJavaScript, errorSummaryHtml, TemplateError, TemplateLimitError } from './twig.ts';
+import { renderInBox } from './template-box.ts';
 
 export interface PreviewOptions {
   appointmentTypeId?: number;
@@ -124,7 +125,10 @@ export async function exampleContext(app: AppServices, lang: Lang, opts: Preview
   };
 }
 
-/** Renders the preview HTML; a template problem yields the escaped error summary. */
+/**
+ * Renders the preview HTML (in the template box); a template problem yields the escaped error
+ * summary. A template beyond the box's limits throws its TemplateLimitError.
+ */
 export async function renderPreview(app: AppServices, lang: Lang, template: string, opts: PreviewOptions = {}): Promise<{ preview: string; error: string | null }> {
   if (containsJavaScript(template)) {
     const err = new TemplateError('security', 'JavaScript is not allowed in Twig templates.', null);
@@ -132,9 +136,10 @@ export async function renderPreview(app: AppServices, lang: Lang, template: stri
   }
   const context = await exampleContext(app, lang, opts);
   try {
-    const html = renderTemplate(template, context, lang);
+    const html = await renderInBox(template, context, lang);
     return { preview: sanitizeHtml(html), error: null };
   } catch (err) {
+    if (err instanceof TemplateLimitError) throw err;
     const te = err instanceof TemplateError ? err : new TemplateError('runtime', err instanceof Error ? err.message : String(err), null);
     return { preview: errorSummaryHtml(template, te), error: te.message };
   }

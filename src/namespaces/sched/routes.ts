@@ -55,7 +55,7 @@ export const schedNamespace: NamespaceDef = namespace('sched/v1', [
     endpoint('POST', {
       args: { message: { type: 'string', description: l('The Twig template to validate.', 'Die zu prüfende Twig-Vorlage.'), required: true } },
       permission: ADMIN,
-      handler: (req) => op.validateTemplateOp(req.params.message),
+      handler: (req) => op.validateTemplateOp(caller(req), req.params.message),
     }),
   ]),
   route('/notifications/preview', [

@@ -9,7 +9,8 @@ import { SCHED_LOGGER } from './logger.ts';
 import { getAllSettings, getSection, resetSection, SECTION_BY_SLUG, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
 import { dismissNotice, getNotice, listNotices, NOTICE_BY_ID, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
 import { errorNotices } from './errors.ts';
-import { validateTemplate } from './twig.ts';
+import { TemplateLimitError, type TemplateLimit } from './twig.ts';
+import { validateInBox } from './template-box.ts';
 import { renderPreview } from './preview.ts';
 import { createTicket, supportStatus, validateTicket } from './support.ts';
 import { clearDebugLog, logExists, readDebugLog, readWholeLog, schedDebug, type LogKind } from './debuglog.ts';
@@ -56,6 +57,24 @@ async function log(c: Caller, messageKey: string, context: Record<string, unknow
   }
 }
 
+const LIMIT_TEXT: Record<TemplateLimit, [string, string]> = {
+  work: ['The template needs more work than a render may do.', 'Die Vorlage braucht mehr Rechenschritte, als eine Darstellung darf.'],
+  size: ['The template produces more text than a render may.', 'Die Vorlage erzeugt mehr Text, als eine Darstellung darf.'],
+  time: ['The template takes longer than a render may.', 'Die Vorlage braucht länger, als eine Darstellung darf.'],
+  memory: ['The template needs more memory than a render may use.', 'Die Vorlage braucht mehr Speicher, als eine Darstellung darf.'],
+};
+
+/** A template beyond the template box's limits becomes 422 `sched_template_limit`; other errors pass unchanged. */
+function templateLimitError(c: Caller, err: unknown): unknown {
+  if (!(err instanceof TemplateLimitError)) return err;
+  const [en, de] = LIMIT_TEXT[err.limit];
+  return restError(c, 'sched_template_limit', l(`${en} ${err.message}`, `${de} ${err.message}`), 422, {
+    limit: err.limit,
+    line: err.line,
+    ...(err.param ? { params: { [err.param]: err.message } } : {}),
+  });
+}
+
 function invalidParams(c: Caller, problems: Record<string, string[] | string>): RestError {
   const params = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, Array.isArray(v) ? v.join('; ') : v]));
   return restError(c, 'rest_invalid_param', l(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, `Ungültige(r) Parameter: ${Object.keys(params).join(', ')}`), 400, { params });
@@ -87,7 +106,7 @@ export async function postSettingsOp(c: Caller, input: Record<string, unknown>):
     return envelope(settings);
   } catch (err) {
     if (err instanceof SettingsValidationError) throw invalidParams(c, err.problems);
-    throw err;
+    throw templateLimitError(c, err);
   }
 }
 
@@ -106,7 +125,7 @@ export async function updateSettingOp(c: Caller, id: string, input: Record<strin
     return envelope(section);
   } catch (err) {
     if (err instanceof SettingsValidationError) throw invalidParams(c, err.problems);
-    throw err;
+    throw templateLimitError(c, err);
   }
 }
 
@@ -167,9 +186,13 @@ export async function noticesErrorsOp(c: Caller): Promise<unknown> {
 
 // ---- templates -------------------------------------------------------------------------------
 
-export function validateTemplateOp(message: unknown): unknown {
+export async function validateTemplateOp(c: Caller, message: unknown): Promise<unknown> {
   if (typeof message !== 'string') return { success: false, error: 'Error: message must be a string' };
-  return validateTemplate(message);
+  try {
+    return await validateInBox(message);
+  } catch (err) {
+    throw templateLimitError(c, err);
+  }
 }
 
 export async function previewOp(c: Caller, template: unknown, raw: Record<string, unknown>): Promise<unknown> {
@@ -184,7 +207,9 @@ export async function previewOp(c: Caller, template: unknown, raw: Record<string
     if (!Number.isInteger(n) || n < 1) throw invalidParams(c, { appointment_type_id: 'appointment_type_id must be a positive integer' });
     typeId = n;
   }
-  const r = await renderPreview(c.app, c.lang, template, { appointmentTypeId: typeId });
+  const r = await renderPreview(c.app, c.lang, template, { appointmentTypeId: typeId }).catch((err) => {
+    throw templateLimitError(c, err);
+  });
   if (r.error) await schedDebug(c.app, 'template preview error', { error: r.error });
   return envelope({ preview: r.preview });
 }
@@ -250,7 +275,7 @@ export async function importOp(c: Caller, content: unknown): Promise<unknown> {
     if (err instanceof ImportError) {
       throw restError(c, 'sched_import_invalid', l('The import was refused; nothing was changed.', 'Der Import wurde abgelehnt; nichts wurde geändert.'), 400, { problems: err.problems });
     }
-    throw err;
+    throw templateLimitError(c, err);
   }
 }
 

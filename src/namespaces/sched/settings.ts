@@ -7,15 +7,11 @@ import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { userCan } from './caps.ts';
 import { deleteSection, getMeta, loadSectionForUpdate, loadSections, saveMeta, saveSection } from './store.ts';
-import { publishSchema, registerCheck, validateValue, type FieldSchema } from './validate.ts';
-import { normalizeTemplate, validateTemplate } from './twig.ts';
+import { collectChecked, publishSchema, validateValue, type FieldSchema } from './validate.ts';
+import { normalizeTemplate, TemplateLimitError } from './twig.ts';
+import { validateInBox } from './template-box.ts';
 
 export const REDACTED = 'redacted-writeonly-secret';
-
-registerCheck('twig-template', (v) => {
-  const r = validateTemplate(String(v));
-  return r.success ? null : (r.error ?? 'invalid template');
-});
 
 export interface SettingsCtx {
   app: AppServices;
@@ -402,6 +398,27 @@ export class SettingsValidationError extends Error {
 }
 
 /**
+ * Checks the templates among the written fields in the template box, one after another (outside
+ * any transaction: a write may carry hundreds). Problems go to `problems[<section>.<field>]`; a
+ * template beyond the box's limits throws its TemplateLimitError, naming the field.
+ */
+async function checkTemplates(def: SectionDef, input: Record<string, unknown>, problems: Record<string, string[]>): Promise<void> {
+  for (const [name, value] of Object.entries(input)) {
+    const f = Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
+    if (!f) continue;
+    for (const { path, source } of collectChecked(f.schema, value, name, 'twig-template')) {
+      try {
+        const r = await validateInBox(source);
+        if (!r.success) (problems[`${def.slug}.${name}`] ??= []).push(`${path}: ${r.error ?? 'invalid template'}`);
+      } catch (err) {
+        if (err instanceof TemplateLimitError) err.param = `${def.slug}.${path}`;
+        throw err;
+      }
+    }
+  }
+}
+
+/**
  * Validates fields for a section. `replace` = the section object replaces the stored one
  * (POST settings, import); otherwise fields merge into it. Returns the fields to store.
  * Problems are collected into `problems[<section>.<field>]`.
@@ -464,13 +481,15 @@ export async function updateSection(ctx: SettingsCtx, slug: string, input: Recor
   if (!def) return null;
   if (def.readOnlySection) throw new SettingsValidationError({ [def.slug]: ['this section is read-only: it lists the modules of this server'] });
   const meta = await getMeta(ctx.app);
+  const templateProblems: Record<string, string[]> = {};
+  await checkTemplates(def, input, templateProblems);
   const now = utcNow();
   // Read-modify-write in one transaction; on PostgreSQL the row is locked, so concurrent
   // field updates of the same section never lose each other's changes.
   const next = await ctx.app.db.transaction().execute(async (tx) => {
     const stored = await loadSectionForUpdate(tx, def.slug, ctx.app.dialect === 'postgres');
     const current = rawSection(def, stored, ctx);
-    const problems: Record<string, string[]> = {};
+    const problems: Record<string, string[]> = { ...templateProblems };
     const fields = prepareSectionWrite(def, input, current, ctx, false, problems);
     if (Object.keys(problems).length) throw new SettingsValidationError(problems);
     await saveSection(tx, def.slug, fields, now);
@@ -480,7 +499,7 @@ export async function updateSection(ctx: SettingsCtx, slug: string, input: Recor
 }
 
 /** Validates a whole settings object (POST settings, import). Returns the sections to store. */
-export function prepareSettingsWrite(ctx: SettingsCtx, input: Record<string, unknown>, stored: Map<string, { fields: Record<string, unknown> }>, problems: Record<string, string[]>): Map<string, Record<string, unknown>> {
+export async function prepareSettingsWrite(ctx: SettingsCtx, input: Record<string, unknown>, stored: Map<string, { fields: Record<string, unknown> }>, problems: Record<string, string[]>): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const [slug, value] of Object.entries(input)) {
     if (slug === 'last_updated') continue;
@@ -494,6 +513,7 @@ export function prepareSettingsWrite(ctx: SettingsCtx, input: Record<string, unk
       continue;
     }
     if (def.readOnlySection) continue; // exported with the settings; this server's modules are fixed
+    await checkTemplates(def, value, problems);
     const current = rawSection(def, stored.get(slug)?.fields, ctx);
     out.set(slug, prepareSectionWrite(def, value, current, ctx, true, problems));
   }
@@ -505,7 +525,7 @@ export async function updateSettings(ctx: SettingsCtx, input: Record<string, unk
   const meta = await getMeta(ctx.app);
   const stored = await loadSections(ctx.app.db);
   const problems: Record<string, string[]> = {};
-  const writes = prepareSettingsWrite(ctx, input, stored, problems);
+  const writes = await prepareSettingsWrite(ctx, input, stored, problems);
   if (Object.keys(problems).length) throw new SettingsValidationError(problems);
   const now = utcNow();
   await ctx.app.db.transaction().execute(async (tx) => {

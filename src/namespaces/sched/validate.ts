@@ -28,8 +28,6 @@ export interface FieldSchema {
 
 export type CheckName = 'timezone' | 'color' | 'php-date-format' | 'twig-template' | 'css' | 'locale' | 'date' | 'recipient' | 'css-length' | 'font';
 
-export type ExtraCheck = (value: unknown) => string | null;
-
 const EMAIL_RE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 const HEX_RE = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const RGBA_RE = /^rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*(0|1|0?\.\d+|1\.0+)\s*)?\)$/;
@@ -42,12 +40,6 @@ export function isColor(v: string): boolean {
   if (HEX_RE.test(v)) return true;
   const m = RGBA_RE.exec(v);
   return !!m && [m[1], m[2], m[3]].every((n) => Number(n) <= 255);
-}
-
-/** Checks that may be plugged in from other modules (twig templates live in templates.ts). */
-const extraChecks = new Map<CheckName, ExtraCheck>();
-export function registerCheck(name: CheckName, fn: ExtraCheck): void {
-  extraChecks.set(name, fn);
 }
 
 function runCheck(name: CheckName, value: unknown): string | null {
@@ -73,10 +65,8 @@ function runCheck(name: CheckName, value: unknown): string | null {
       return /^(0|\d+(\.\d+)?(px|rem|em|%|vh|vw|pt))$/.test(value) ? null : `"${value}" is not a CSS length such as 1rem or 12px`;
     case 'font':
       return /^[A-Za-z0-9 ,'"_-]{0,100}$/.test(value) ? null : `"${value}" is not a font family name`;
-    default: {
-      const fn = extraChecks.get(name);
-      return fn ? fn(value) : null;
-    }
+    case 'twig-template':
+      return null; // checked in the template box, before the write (settings.ts checkTemplates)
   }
 }
 
@@ -160,6 +150,26 @@ export function publishSchema(schema: FieldSchema): Record<string, unknown> {
     else if (k === 'properties' && val) out.properties = Object.fromEntries(Object.entries(val as Record<string, FieldSchema>).map(([p, s]) => [p, publishSchema(s)]));
     else if (k === 'additionalProperties' && val && typeof val === 'object') out.additionalProperties = publishSchema(val as FieldSchema);
     else out[k] = val;
+  }
+  return out;
+}
+
+/**
+ * The strings in `value` that `schema` marks with `check`, with their paths, for checks that
+ * run elsewhere (templates: in the template box). Strings and lists beyond their schema's
+ * bounds are left out: the schema check refuses them anyway.
+ */
+export function collectChecked(schema: FieldSchema, value: unknown, path: string, check: CheckName, out: { path: string; source: string }[] = []): { path: string; source: string }[] {
+  if (typeof value === 'string') {
+    if (schema['x-check'] === check && value.length <= (schema.maxLength ?? Infinity)) out.push({ path, source: value });
+  } else if (Array.isArray(value)) {
+    const items = schema.items;
+    if (items) value.slice(0, schema.maxItems ?? value.length).forEach((item, i) => collectChecked(items, item, `${path}[${i}]`, check, out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const ps = schema.properties && Object.hasOwn(schema.properties, k) ? schema.properties[k] : typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+      if (ps) collectChecked(ps, v, `${path}.${k}`, check, out);
+    }
   }
   return out;
 }
