@@ -153,7 +153,7 @@ export class RestApi {
               },
             },
             required: true,
-            validate: (value, req) =>
+            validate: (value: unknown, req: RestRequest) =>
               Array.isArray(value) && value.length > 0
                 ? true
                 : l('requests must contain at least 1 item.', 'requests muss mindestens 1 Element enthalten.')[req.lang],

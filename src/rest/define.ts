@@ -1,5 +1,5 @@
 // Small constructors that keep route declarations short and declarative.
-import type { Args, EndpointDef, HttpMethod, Lang, Localized, NamespaceDef, Permission, RestRequest, RouteDef } from './types.ts';
+import type { Args, EndpointDef, Handler, HttpMethod, Lang, Localized, NamespaceDef, ParamsOf, Permission, RestRequest, RouteDef } from './types.ts';
 import { RestError } from './types.ts';
 
 /** A text in English and German. */
@@ -20,8 +20,17 @@ export function custom(label: string, check: (req: RestRequest) => boolean | Res
   return { kind: 'custom', label, check, ...(capability ? { cap: capability } : {}) };
 }
 
-export function endpoint(methods: HttpMethod | HttpMethod[], def: Omit<EndpointDef, 'methods' | 'args'> & { args?: Args }): EndpointDef {
-  return { methods: Array.isArray(methods) ? methods : [methods], args: def.args ?? {}, ...def };
+/**
+ * An endpoint. Its handler's `params` are typed from its `args` (ParamsOf): the pipeline has
+ * validated, sanitised and defaulted them, so handlers and services trust them as they are.
+ */
+export function endpoint<const A extends Args = {}>(
+  methods: HttpMethod | HttpMethod[],
+  def: Omit<EndpointDef, 'methods' | 'args' | 'handler'> & { args?: A; handler: Handler<ParamsOf<A>> },
+): EndpointDef {
+  // The one place where typed params meet the registry's untyped ones: sound, because the
+  // pipeline only calls the handler with params that passed these very args.
+  return { ...def, methods: Array.isArray(methods) ? methods : [methods], args: def.args ?? {}, handler: def.handler as Handler };
 }
 
 export function route(path: string, endpoints: EndpointDef[], schema?: () => unknown): RouteDef {

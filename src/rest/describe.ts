@@ -33,9 +33,9 @@ export function describeArg(arg: ArgSchema, lang: Lang): Record<string, unknown>
   return out;
 }
 
-/** Endpoint `args`: an empty JSON array when there are none, as the reference emits. */
+/** Endpoint `args`: an empty JSON array when there are none, as the reference emits. Internal args are not listed. */
 export function describeArgs(args: Args, lang: Lang): Record<string, unknown> | [] {
-  const names = Object.keys(args);
+  const names = Object.keys(args).filter((name) => !args[name]!.internal);
   if (!names.length) return [];
   const out: Record<string, unknown> = {};
   for (const name of names) out[name] = describeArg(args[name]!, lang);

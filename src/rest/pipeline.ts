@@ -52,6 +52,8 @@ export interface PreparedRequest {
   req: RestRequest;
   match: EndpointMatch;
   input: RestInput;
+  /** The `_fields` parameter of any layer (a global parameter, never declared). */
+  fields: unknown;
 }
 
 export function errorOutput(err: RestError, input: Pick<RestInput, 'query' | 'body' | 'auth'>, headers: Record<string, string> = {}): RestOutput {
@@ -119,7 +121,7 @@ export class RestPipeline {
     if (!match) return { status: 200, body: [], headers: {}, ...base };
     const lang = this.languageOf(input);
     const body = describeRoute(match.route, { lang, help: true, restUrl: (r) => restUrl(this.app.config.siteUrl, input.rootLang, r) });
-    const req = this.buildRequest(input, 'OPTIONS', match.urlParams, [input.query], {}, lang);
+    const req = this.buildRequest(input, 'OPTIONS', match.urlParams, [input.query], lang);
     return { status: 200, body, headers: await this.allowHeader(match.route, req), ...base };
   }
 
@@ -159,21 +161,25 @@ export class RestPipeline {
     // Copies: sanitised values replace raw ones without touching the caller's input.
     const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, url, { ...plan.defaults }];
 
-    const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, {}, lang);
+    const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, layers, lang);
     const problem = this.validate(match.endpoint, layers, req);
     if (problem) return endpointError(match.endpoint, problem, req, input, await this.allowHeader(match.route, req));
-    return { req, match, input };
+    return { req, match, input, fields: lookup(layers, '_fields') };
   }
 
-  /** Required params first, then each supplied arg validated and sanitised (reference §3.1). */
+  /**
+   * Required params first, then each supplied arg validated and sanitised (reference §3.1).
+   * `req.params` receives every arg that passed, even when the request is refused, so that an
+   * endpoint's error renderer can read what it understood (oEmbed's `format`).
+   */
   private validate(endpoint: EndpointDef, layers: Layers, req: RestRequest): RestError | null {
     const plan = argPlan(endpoint);
     const missing = plan.required.filter((name) => lookup(layers, name) === undefined);
-    if (missing.length) {
-      return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
-    }
 
     let invalid: InvalidArgs | null = null;
+    // A sanitize callback's result is final, even undefined (the arg is then absent): it must
+    // not fall through to a lower layer's raw value.
+    const sanitized = new Map<string, unknown>();
     for (const [name, arg] of plan.args) {
       for (const layer of layers) {
         if (!arg.type || !(name in layer)) continue;
@@ -189,8 +195,17 @@ export class RestPipeline {
       if (custom instanceof RestError) {
         invalid = addInvalid(invalid, name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
       } else if (custom.changed) {
-        layers[0]![name] = custom.value; // the sanitised value outranks every layer
+        sanitized.set(name, custom.value);
       }
+    }
+    // Final, merged view of the declared args that passed.
+    for (const [name] of plan.args) {
+      if (invalid && name in invalid.messages) continue;
+      const value = sanitized.has(name) ? sanitized.get(name) : lookup(layers, name);
+      if (value !== undefined) req.params[name] = value;
+    }
+    if (missing.length) {
+      return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
     }
     if (invalid) {
       return new RestError('rest_invalid_param', fill(MSG.invalidParams[req.lang], Object.keys(invalid.messages).join(', ')), 400, {
@@ -198,16 +213,12 @@ export class RestPipeline {
         details: Object.keys(invalid.details).length ? invalid.details : [],
       });
     }
-    // Final, merged view of the declared args.
-    for (const [name] of plan.args) {
-      const value = lookup(layers, name);
-      if (value !== undefined) req.params[name] = value;
-    }
+    if (endpoint.undeclaredParams) collectUndeclared(endpoint, layers, req.undeclared);
     return null;
   }
 
   /** Permission check and handler (steps 7h–7i), then Allow, `_fields`, `_envelope`. */
-  async execute({ req, match, input }: PreparedRequest): Promise<RestOutput> {
+  async execute({ req, match, input, fields }: PreparedRequest): Promise<RestOutput> {
     // Each endpoint of the route checked once: for Allow, and the matched one to run it.
     const permissions = await permissionsOf(match.route, req);
     const allow = allowFrom(match.route, permissions);
@@ -226,8 +237,8 @@ export class RestPipeline {
     }
     Object.assign(result.headers, allow, result.headers);
     if (result.status < 400 && result.body !== undefined && !result.raw) {
-      const fields = parseFieldsParam(req.rawParams._fields);
-      if (fields) result.body = filterFields(result.body, fields);
+      const wanted = parseFieldsParam(fields);
+      if (wanted) result.body = filterFields(result.body, wanted);
     }
     if ('_envelope' in input.query && !result.raw) {
       result = {
@@ -259,7 +270,6 @@ export class RestPipeline {
     method: RestRequest['method'],
     urlParams: Record<string, string>,
     layers: Layers,
-    params: Record<string, unknown>,
     lang: Lang,
   ): RestRequest {
     const raw: Record<string, unknown> = {};
@@ -270,8 +280,9 @@ export class RestPipeline {
       route: input.route,
       lang,
       rootLang: input.rootLang,
-      params,
+      params: {},
       rawParams: raw,
+      undeclared: Object.create(null) as Record<string, unknown>,
       has: (name) => layers.some((layer) => name in layer),
       urlParams,
       query: input.query,
@@ -283,6 +294,16 @@ export class RestPipeline {
       app: this.app,
       restUrl: (route, query) => restUrl(siteUrl, input.rootLang, route, query),
     };
+  }
+}
+
+/** The query and body parameters an endpoint does not declare, lowest layer first (so higher ones win). */
+function collectUndeclared(endpoint: EndpointDef, layers: Layers, into: Record<string, unknown>): void {
+  const [json, form, query] = layers as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+  for (const layer of [query, form, json]) {
+    for (const [name, value] of Object.entries(layer)) {
+      if (!Object.hasOwn(endpoint.args, name) && !name.startsWith('_') && name !== 'rest_route') into[name] = value;
+    }
   }
 }
 

@@ -24,7 +24,7 @@ export interface ArgSchema {
   title?: string;
   description?: Localized | string;
   default?: unknown;
-  type?: JsonType | JsonType[];
+  type?: JsonType | readonly JsonType[];
   format?: 'date-time' | 'email' | 'ip' | 'uuid' | 'hex-color' | 'uri' | 'text-field' | 'textarea-field';
   enum?: readonly unknown[];
   items?: ArgSchema;
@@ -44,10 +44,10 @@ export interface ArgSchema {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
-  anyOf?: ArgSchema[];
-  oneOf?: ArgSchema[];
+  anyOf?: readonly ArgSchema[];
+  oneOf?: readonly ArgSchema[];
   /** Top level: boolean (required arg). Inside an object schema: list of required properties. */
-  required?: boolean | string[];
+  required?: boolean | readonly string[];
   /**
    * Extra check run after the schema check, on the sanitised value (the reference's
    * validate_callback). Return true when valid, or a message / RestError when not.
@@ -58,11 +58,59 @@ export interface ArgSchema {
    * `user_id` for the `id` of `/users/(?P<user_id>\d+)/card` (query and body still outrank it).
    */
   urlParam?: string;
-  /** Extra transformation after schema sanitisation (the reference's sanitize_callback). */
+  /**
+   * Extra transformation after schema sanitisation (the reference's sanitize_callback). Its
+   * return type is the type the handler sees (e.g. a parsed list).
+   */
   sanitize?: (value: unknown, req: RestRequest, name: string) => unknown;
+  /**
+   * Validated, sanitised and typed like any arg, but not listed in the index or OPTIONS: for
+   * parameters the original understands without declaring them (the contract lists exactly
+   * the declared ones).
+   */
+  internal?: boolean;
 }
 
 export type Args = Record<string, ArgSchema>;
+
+// ---- Typed arguments: what a handler's `params` hold, derived from its endpoint's `args` ----
+
+type ValueOfType<T, S> = T extends 'integer' | 'number'
+  ? number
+  : T extends 'string'
+    ? string
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : T extends 'array'
+          ? S extends { items: infer I }
+            ? ArgValue<I>[]
+            : unknown[]
+          : T extends 'object'
+            ? Record<string, unknown>
+            : unknown;
+
+/** The type of a validated value of schema S: its sanitizer's result, its enum, or its JSON type. */
+export type ArgValue<S> = S extends { sanitize: (...args: never[]) => infer R }
+  ? R
+  : S extends { enum: readonly (infer E)[] }
+    ? E
+    : S extends { type: infer T }
+      ? T extends readonly (infer U)[]
+        ? ValueOfType<U, S>
+        : ValueOfType<T, S>
+      : unknown;
+
+/** An arg the handler always receives: required, or with a non-null default. */
+type AlwaysPresent<S> = S extends { required: true } ? true : S extends { default: null | undefined } ? false : S extends { default: unknown } ? true : false;
+
+/** The validated, sanitised and defaulted arguments of an endpoint whose args are A. */
+export type ParamsOf<A extends Args> = {
+  -readonly [K in keyof A as AlwaysPresent<A[K]> extends true ? K : never]: ArgValue<A[K]>;
+} & {
+  -readonly [K in keyof A as AlwaysPresent<A[K]> extends true ? never : K]?: ArgValue<A[K]>;
+};
 
 /**
  * Who may call an endpoint. Declared once per endpoint; the pipeline, the `Allow` header,
@@ -81,7 +129,7 @@ export type Permission =
       check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>;
     };
 
-export type Handler = (req: RestRequest) => unknown | Promise<unknown>;
+export type Handler<P = Record<string, unknown>> = (req: RestRequest<P>) => unknown | Promise<unknown>;
 
 export interface EndpointDef {
   methods: HttpMethod[];
@@ -97,6 +145,8 @@ export interface EndpointDef {
    * oEmbed's XML; null keeps the JSON error.
    */
   renderError?: (err: RestError, req: RestRequest) => RestResponse | null;
+  /** Collect the parameters it does not declare into `req.undeclared` (an open body). */
+  undeclaredParams?: boolean;
   /**
    * In a batch, consecutive items on this endpoint may run concurrently: each item's effect
    * is independent of the others' (e.g. appending a log event), so starting them together
@@ -119,8 +169,11 @@ export interface NamespaceDef {
   routes: RouteDef[];
 }
 
-/** One incoming REST request, after matching, as handlers and permission checks see it. */
-export interface RestRequest {
+/**
+ * One incoming REST request, after matching, as handlers and permission checks see it. P is
+ * the type of its validated arguments (ParamsOf the endpoint's args for a handler).
+ */
+export interface RestRequest<P = Record<string, unknown>> {
   method: HttpMethod | 'HEAD' | 'OPTIONS';
   /** Route path, e.g. /history/v1/events/5 (no API prefix, no query). */
   route: string;
@@ -129,9 +182,15 @@ export interface RestRequest {
   /** Language of the API root the request came through (URLs are built under it). */
   rootLang: Lang;
   /** Validated, sanitised arguments merged over all layers (declared args only). */
-  params: Record<string, unknown>;
+  params: P;
   /** Every parameter of every layer, raw (undeclared ones included). */
   rawParams: Record<string, unknown>;
+  /**
+   * The parameters the endpoint does not declare (query and body, not the URL's, not the
+   * framework's `_…`), in a map without a prototype; empty unless the endpoint sets
+   * `undeclaredParams`: for open bodies such as a settings section's fields.
+   */
+  undeclared: Record<string, unknown>;
   /** Whether the caller supplied the parameter (any layer, even null). */
   has(name: string): boolean;
   urlParams: Record<string, string>;

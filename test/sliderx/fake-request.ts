@@ -16,6 +16,7 @@ export function fakeRequest(app: AppServices, opts: { route?: string; lang?: Lan
     rootLang: lang,
     params,
     rawParams: raw,
+    undeclared: {},
     has: (name: string) => name in raw,
     urlParams: Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === 'string')) as Record<string, string>,
     query,

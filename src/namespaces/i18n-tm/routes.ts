@@ -183,7 +183,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
           description: l('Id of the job to assign.', 'ID des zuzuweisenden Auftrags.'),
           required: true,
           validate: check(ASSIGN_CHECKS.jobId),
-          sanitize: (v) => parsePositiveInt(v),
+          sanitize: (v: unknown) => parsePositiveInt(v),
         },
         type: {
           description: l('Job type: post (default), string, package or st-batch_strings.', 'Auftragstyp: post (Standard), string, package oder st-batch_strings.'),
@@ -193,7 +193,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
           description: l('User id of the translator (must hold the translate capability).', 'Benutzer-ID des Übersetzers (braucht die Berechtigung translate).'),
           required: true,
           validate: check(ASSIGN_CHECKS.translatorId),
-          sanitize: (v) => parsePositiveInt(v),
+          sanitize: (v: unknown) => parsePositiveInt(v),
         },
       },
       permission: MANAGER_OR_TRANSLATOR,

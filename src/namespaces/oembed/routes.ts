@@ -45,12 +45,12 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
         format: {
           description: l('The oEmbed format to use (json or xml).', 'Das zu verwendende oEmbed-Format (json oder xml).'),
           default: 'json',
-          sanitize: (v) => (v === 'xml' ? 'xml' : 'json'),
+          sanitize: (v: unknown) => (v === 'xml' ? 'xml' : 'json'),
         },
         maxwidth: {
           description: l('The maximum width of the embed frame in pixels.', 'Die maximale Breite des Einbettungsrahmens in Pixeln.'),
           default: 600,
-          sanitize: (v) => absint(v),
+          sanitize: (v: unknown) => absint(v),
         },
       },
       permission: PUBLIC,
@@ -77,12 +77,12 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
           description: l('The maximum width of the embed frame in pixels.', 'Die maximale Breite des Einbettungsrahmens in Pixeln.'),
           type: 'integer',
           default: 600,
-          sanitize: (v) => absint(v),
+          sanitize: (v: unknown) => absint(v),
         },
         maxheight: {
           description: l('The maximum height of the embed frame in pixels.', 'Die maximale Höhe des Einbettungsrahmens in Pixeln.'),
           type: 'integer',
-          sanitize: (v) => absint(v),
+          sanitize: (v: unknown) => absint(v),
         },
         discover: {
           description: l('Whether to perform an oEmbed discovery request for unsanctioned providers.', 'Ob für nicht freigegebene Anbieter eine oEmbed-Discovery-Anfrage ausgeführt wird.'),

@@ -2,27 +2,37 @@
 // /sliders/<slider>, which would capture them. Success and error bodies have the reference's
 // `{success, message, …}` shape; statuses are honest; reads carry ETag and Cache-Control and
 // answer 304 to a matching If-None-Match.
-import { endpoint, namespace, PUBLIC, route } from '../../rest/define.ts';
-import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
+import { endpoint, l, namespace, PUBLIC, route } from '../../rest/define.ts';
+import type { NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
 import { etagOf, getModal, getSlider, getSliderOfSlide, getSliders, getStream, matchesIfNoneMatch, type SliderQuery } from './service.ts';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
-function str(v: unknown): string | undefined {
+/** A query value the original reads as text: a string, or a number as its digits. */
+function text(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
-function queryOf(req: RestRequest): SliderQuery {
-  const raw = req.rawParams;
-  const q: SliderQuery = {};
-  const alias = str(raw.alias);
-  const id = str(raw.id);
-  const slideid = str(raw.slideid);
+/**
+ * The query parameters the original reads without declaring them (so the index lists none):
+ * `alias` and `id` choose a slider, `slideid` one slide of it.
+ */
+const SLIDER_QUERY_ARGS = {
+  alias: {
+    description: l('The slider alias, or on /sliders/<slider> "true" when the path value is an alias.', 'Der Slider-Alias, oder auf /sliders/<slider> "true", wenn der Pfadwert ein Alias ist.'),
+    internal: true,
+    sanitize: text,
+  },
+  id: { description: l('The slider id.', 'Die Slider-ID.'), internal: true, sanitize: text },
+  slideid: { description: l('Only this slide of the slider.', 'Nur diese Folie des Sliders.'), internal: true, sanitize: text },
+} as const;
+
+function queryOf({ alias, id, slideid }: ParamsOf<typeof SLIDER_QUERY_ARGS>): SliderQuery {
+  const q: SliderQuery = { aliasFlag: alias !== undefined && ['true', '1'].includes(alias.toLowerCase()) };
   if (alias !== undefined) q.alias = alias;
   if (id !== undefined) q.id = id;
   if (slideid !== undefined) q.slideid = slideid;
-  q.aliasFlag = alias !== undefined && ['true', '1'].includes(alias.toLowerCase());
   return q;
 }
 
@@ -46,9 +56,10 @@ export async function cachedRead(req: RestRequest, read: () => Promise<Record<st
 export const sliderxNamespace: NamespaceDef = namespace('sliderx', [
   route('/sliders', [
     endpoint('GET', {
+      args: SLIDER_QUERY_ARGS,
       permission: PUBLIC,
       handler: (req) => {
-        const q = queryOf(req);
+        const q = queryOf(req.params);
         // On /sliders `alias` is the alias itself, not the flag.
         return cachedRead(req, () => getSliders(req.app, q, req.lang));
       },
@@ -56,26 +67,29 @@ export const sliderxNamespace: NamespaceDef = namespace('sliderx', [
   ]),
   route('/sliders/slides/(?P<slide_id>\\d+)', [
     endpoint('GET', {
+      args: SLIDER_QUERY_ARGS,
       permission: PUBLIC,
-      handler: (req) => cachedRead(req, () => getSliderOfSlide(req.app, String(req.urlParams.slide_id ?? req.params.slide_id), queryOf(req), req.lang)),
+      handler: (req) => cachedRead(req, () => getSliderOfSlide(req.app, req.urlParams.slide_id!, queryOf(req.params), req.lang)),
     }),
   ]),
   route('/sliders/stream/(?P<slide_ids>[\\d,]+)', [
     endpoint('GET', {
       permission: PUBLIC,
-      handler: (req) => cachedRead(req, () => getStream(req.app, String(req.urlParams.slide_ids ?? req.params.slide_ids), req.lang)),
+      handler: (req) => cachedRead(req, () => getStream(req.app, req.urlParams.slide_ids!, req.lang)),
     }),
   ]),
   route('/sliders/modal/(?P<slider>[a-zA-Z0-9_-]+)', [
     endpoint('GET', {
+      args: SLIDER_QUERY_ARGS,
       permission: PUBLIC,
-      handler: (req) => cachedRead(req, () => getModal(req.app, String(req.urlParams.slider ?? req.params.slider), queryOf(req), req.lang)),
+      handler: (req) => cachedRead(req, () => getModal(req.app, req.urlParams.slider!, queryOf(req.params), req.lang)),
     }),
   ]),
   route('/sliders/(?P<slider>[a-zA-Z0-9_-]+)', [
     endpoint('GET', {
+      args: SLIDER_QUERY_ARGS,
       permission: PUBLIC,
-      handler: (req) => cachedRead(req, () => getSlider(req.app, String(req.urlParams.slider ?? req.params.slider), queryOf(req), req.lang)),
+      handler: (req) => cachedRead(req, () => getSlider(req.app, req.urlParams.slider!, queryOf(req.params), req.lang)),
     }),
   ]),
 ]);
