@@ -393,3 +393,23 @@ export interface Database {
   web_sessions: WebSessionsTable;
   web_keys: WebKeysTable;
 }
+
+// --- authentication state shared by every process (issue 25) ---
+export interface LoginThrottleTable {
+  ip: string;
+  /** Milliseconds since the epoch. */
+  window_start: number;
+  attempts: number;
+  refused: number;
+  unlogged_refused: number;
+}
+
+export interface AuthCountersTable {
+  name: string;
+  value: number;
+}
+
+export interface Database {
+  login_throttle: LoginThrottleTable;
+  auth_counters: AuthCountersTable;
+}
