@@ -176,12 +176,21 @@ async function logRevoked(app: AppServices, user: UserRow, row: AppPasswordRow, 
   );
 }
 
-/** The user's first stored password (in creation order) that matches, as the reference checks. */
-export async function matchAppPassword(app: AppServices, userId: number, password: string): Promise<AppPasswordRow | null> {
-  const candidate = normalizePassword(password);
-  if (!candidate) return null;
-  for (const row of await rowsOf(app, userId)) {
-    if (verifyAppPassword(candidate, row.password_hash)) return row;
+/** Checked when there is nothing to check against, so that no failure is cheaper than a wrong password. */
+const THROWAWAY_HASH = hashAppPassword(generatePassword());
+
+/**
+ * The user's first stored password (in creation order) that matches, as the reference checks.
+ * Costs one hash per stored password, and one for a user with none or no user (`undefined`).
+ */
+export async function matchAppPassword(app: AppServices, userId: number | undefined, password: string): Promise<AppPasswordRow | null> {
+  const rows = userId === undefined ? [] : await rowsOf(app, userId);
+  if (!rows.length) {
+    verifyAppPassword(password, THROWAWAY_HASH);
+    return null;
+  }
+  for (const row of rows) {
+    if (verifyAppPassword(password, row.password_hash)) return row;
   }
   return null;
 }

@@ -1,6 +1,7 @@
 // Site users: creation with validation, look-ups, role and status changes, deletion.
 // Every write drops the user's cached credentials (credential-cache.ts) and, when an
 // origin is given, is recorded in the activity log.
+import crypto from 'node:crypto';
 import type { Selectable, Transaction } from 'kysely';
 import type { AppServices } from '../app.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
@@ -207,9 +208,26 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
   return row;
 }
 
-/** Checks an interactive-login password (users without one can only use app passwords). */
-export async function verifyUserPassword(row: UserRow, password: string): Promise<boolean> {
-  return row.password_hash !== null && row.status === 'active' && (await verifyPassword(password, row.password_hash));
+let throwaway: Promise<string> | undefined;
+
+/**
+ * The hash of a random password, made once per process and checked where there is no real one.
+ * Servers make it before they serve, so that the first such check costs no more than the others.
+ */
+export function throwawayPasswordHash(): Promise<string> {
+  return (throwaway ??= hashPassword(crypto.randomBytes(16).toString('base64url')));
+}
+
+/**
+ * Checks an interactive-login password (users without one can only use app passwords). Costs
+ * one password hash whatever the outcome: for no user, a user without a password or a disabled
+ * one, the throwaway hash is checked instead, so that the time of a failure tells nothing.
+ */
+export async function verifyUserPassword(row: UserRow | undefined, password: string): Promise<boolean> {
+  const usable = row !== undefined && row.status === 'active' && row.password_hash !== null;
+  const stored = usable ? row.password_hash! : await throwawayPasswordHash();
+  const matches = await verifyPassword(password, stored);
+  return usable && matches;
 }
 
 export function toAuthUser(row: UserRow): AuthUser {

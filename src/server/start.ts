@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { openApp, type AppServices } from '../app.ts';
 import { buildServer } from './http.ts';
 import { startContextIndexer } from '../namespaces/history/context-index.ts';
+import { startLoginThrottleSweeper } from '../auth/throttle.ts';
 
 export interface RunningServer {
   app: AppServices;
@@ -38,11 +39,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
   const contextIndexer = startContextIndexer(app);
+  const throttleSweeper = startLoginThrottleSweeper(app);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       await server.close(); // stops accepting, waits for in-flight requests
       await contextIndexer.stop();
+      await throttleSweeper.stop();
       await app.close();
     })();
     return stopping;

@@ -5,7 +5,7 @@ import { basicAuth, userWithRole } from '../support/http.ts';
 import { authenticateRequest, parseBasicAuth } from '../../src/auth/authenticate.ts';
 import { chunkPassword, createAppPassword, getAppPassword, revokeAllAppPasswords, revokeAppPassword } from '../../src/auth/app-passwords.ts';
 import { CACHE_TTL_MS, CredentialCache } from '../../src/auth/credential-cache.ts';
-import { LoginThrottle, MAX_FAILURES, WINDOW_MS } from '../../src/auth/throttle.ts';
+import { MAX_FAILURES } from '../../src/auth/throttle.ts';
 import { createUser, deleteUser, setUserRole, setUserStatus, toAuthUser } from '../../src/auth/users.ts';
 import { RestError } from '../../src/rest/types.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
@@ -37,7 +37,7 @@ describe('Basic credentials parsing', () => {
   });
 });
 
-describe('credential cache and throttle (unit)', () => {
+describe('credential cache (unit)', () => {
   test('cache entries expire and are dropped on invalidation', () => {
     const cache = new CredentialCache();
     const user = toAuthUser({ id: 7, login: 'u', email: 'u@example.com', display_name: 'u', role: 'editor', password_hash: null, status: 'active', created_at: '' });
@@ -52,14 +52,6 @@ describe('credential cache and throttle (unit)', () => {
     cache.forgetUser(99);
     cache.set('Basic x', user, 'uuid-1', stale);
     assert.equal(cache.get('Basic x'), null, 'a verification older than an invalidation is not cached');
-  });
-
-  test('throttle opens again when failures leave the window', () => {
-    const throttle = new LoginThrottle();
-    for (let i = 0; i < MAX_FAILURES; i++) throttle.recordFailure('ip', 1000 + i * 1000);
-    assert.equal(throttle.retryAfter('other', 10_000), 0);
-    assert.equal(throttle.retryAfter('ip', 10_000), (1000 + WINDOW_MS - 10_000) / 1000);
-    assert.equal(throttle.retryAfter('ip', 1000 + WINDOW_MS), 0, 'the oldest failure left the window');
   });
 });
 
