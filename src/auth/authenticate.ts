@@ -40,12 +40,21 @@ export async function authenticateRequest(app: AppServices, authorization: strin
   const cache = credentialCache(app);
   // Credentials verified moments ago pass even while the IP is throttled: only someone who
   // knows the password can produce this exact header. (Only headers that parsed are cached.)
-  const cached = cache.get(authorization);
+  let cached = cache.get(authorization);
+  if (cached && cache.stale()) {
+    // Another process may have revoked them meanwhile: look (at most every FRESH_MS).
+    await cache.sync();
+    cached = cache.get(authorization);
+  }
   if (cached) return cached;
   const credentials = parseBasicAuth(authorization);
   if (!credentials) return null;
-  const header = authorization;
+  return cache.verifyOnce(ip, authorization, () => verify(app, authorization, credentials, ip));
+}
 
+/** Checks credentials that are not cached; caches them when good. */
+async function verify(app: AppServices, header: string, credentials: { username: string; password: string }, ip: string): Promise<Authenticated> {
+  const cache = credentialCache(app);
   // Counted before the password is checked: concurrent attempts cannot overtake the limit.
   const attempt = await reserveLoginAttempt(app.db, ip);
   if (!attempt.granted) {

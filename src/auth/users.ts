@@ -1,6 +1,6 @@
 // Site users: creation with validation, look-ups, role and status changes, deletion.
-// Every write drops the user's cached credentials (credential-cache.ts) and, when an
-// origin is given, is recorded in the activity log.
+// Every write ends the user's cached credentials in every process (credential-cache.ts) and,
+// when an origin is given, is recorded in the activity log.
 import crypto from 'node:crypto';
 import type { Selectable, Transaction } from 'kysely';
 import type { AppServices } from '../app.ts';
@@ -8,7 +8,7 @@ import type { Database, UsersTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
-import { credentialCache } from './credential-cache.ts';
+import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
@@ -179,6 +179,7 @@ async function updateUser(app: AppServices, userId: number, changes: Partial<Pic
     const before = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (!before) throw unknownUser();
     const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    await markCredentialsChanged(tx);
     return { before, after };
   });
   credentialCache(app).forgetUser(userId);
@@ -192,6 +193,7 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
     if (!existing) throw unknownUser();
     await tx.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
     await tx.deleteFrom('users').where('id', '=', userId).execute();
+    await markCredentialsChanged(tx);
     return existing;
   });
   credentialCache(app).forgetUser(userId);

@@ -128,6 +128,11 @@ for (const target of dbTargets()) {
       assert.equal((await rest(server, uncachedRight(), ip)).statusCode, 200, 'the last attempt under the limit is still let through');
     });
 
+    test(`${N} requests at once with good credentials not cached share one verification: none is throttled`, async () => {
+      const statuses = (await Promise.all(Array.from({ length: N }, (_, i) => rest(server, i ? right : uncachedRight(), '198.51.100.10')))).map((r) => r.statusCode);
+      assert.deepEqual(tally(statuses), { 200: N });
+    });
+
     test('a window opens with the first attempt and lasts WINDOW_MS', async () => {
       const ip = '198.51.100.8';
       const start = 1_000_000;
