@@ -30,7 +30,9 @@ export type LoginAttempt =
   | { granted: false; /** Seconds until the address may try again. */ retryAfter: number };
 
 /** Counts an attempt from `ip`, before its password is checked; refused beyond the limit. */
-export async function reserveLoginAttempt(db: Kysely<Database>, ip: string, now = Date.now()): Promise<LoginAttempt> {
+export async function reserveLoginAttempt(db: Kysely<Database>, address: string, now = Date.now()): Promise<LoginAttempt> {
+  // As long as the column (an IPv6 address with a zone could be longer).
+  const ip = address.slice(0, 45);
   const expired = sql<boolean>`login_throttle.window_start <= ${now - WINDOW_MS}`;
   const reserved = await db
     .insertInto('login_throttle')
