@@ -14,7 +14,7 @@ import type { AppPasswordsTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { formatUtc, utcNow } from '../site/time.ts';
-import { credentialCache } from './credential-cache.ts';
+import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
 import { findUserById, type UserRow } from './users.ts';
 
@@ -149,7 +149,11 @@ function notFound(): RestError {
 /** Revokes one password; returns it as it was. */
 export async function revokeAppPassword(app: AppServices, userId: number, uuid: string, origin?: ActivityOrigin): Promise<AppPasswordItem> {
   const user = await requireUser(app, userId);
-  const row = await app.db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).returningAll().executeTakeFirst();
+  const row = await app.db.transaction().execute(async (tx) => {
+    const deleted = await tx.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).returningAll().executeTakeFirst();
+    if (deleted) await markCredentialsChanged(tx);
+    return deleted;
+  });
   if (!row) throw notFound();
   credentialCache(app).forgetAppPassword(uuid);
   if (origin) await logRevoked(app, user, row, origin);
@@ -159,7 +163,11 @@ export async function revokeAppPassword(app: AppServices, userId: number, uuid: 
 /** Revokes every password of the user; returns how many there were. */
 export async function revokeAllAppPasswords(app: AppServices, userId: number, origin?: ActivityOrigin): Promise<number> {
   const user = await requireUser(app, userId);
-  const rows = await app.db.deleteFrom('app_passwords').where('user_id', '=', userId).returningAll().execute();
+  const rows = await app.db.transaction().execute(async (tx) => {
+    const deleted = await tx.deleteFrom('app_passwords').where('user_id', '=', userId).returningAll().execute();
+    if (deleted.length) await markCredentialsChanged(tx);
+    return deleted;
+  });
   credentialCache(app).forgetUser(userId);
   if (origin) for (const row of rows) await logRevoked(app, user, row, origin);
   return rows.length;
@@ -176,12 +184,21 @@ async function logRevoked(app: AppServices, user: UserRow, row: AppPasswordRow, 
   );
 }
 
-/** The user's first stored password (in creation order) that matches, as the reference checks. */
-export async function matchAppPassword(app: AppServices, userId: number, password: string): Promise<AppPasswordRow | null> {
-  const candidate = normalizePassword(password);
-  if (!candidate) return null;
-  for (const row of await rowsOf(app, userId)) {
-    if (verifyAppPassword(candidate, row.password_hash)) return row;
+/** Checked when there is nothing to check against, so that no failure is cheaper than a wrong password. */
+const THROWAWAY_HASH = hashAppPassword(generatePassword());
+
+/**
+ * The user's first stored password (in creation order) that matches, as the reference checks.
+ * Costs one hash per stored password, and one for a user with none or no user (`undefined`).
+ */
+export async function matchAppPassword(app: AppServices, userId: number | undefined, password: string): Promise<AppPasswordRow | null> {
+  const rows = userId === undefined ? [] : await rowsOf(app, userId);
+  if (!rows.length) {
+    verifyAppPassword(password, THROWAWAY_HASH);
+    return null;
+  }
+  for (const row of rows) {
+    if (verifyAppPassword(password, row.password_hash)) return row;
   }
   return null;
 }

@@ -5,8 +5,8 @@ import type { AppServices } from '../app.ts';
 import { RestError } from '../rest/types.ts';
 import { matchAppPassword, recordAppPasswordUse } from './app-passwords.ts';
 import { credentialCache } from './credential-cache.ts';
-import { USER_LOGGER } from './logger.ts';
-import { loginThrottle } from './throttle.ts';
+import { failedLoginEntry, USER_LOGGER } from './logger.ts';
+import { reserveLoginAttempt } from './throttle.ts';
 import type { AuthUser } from './types.ts';
 import { findUserByEmail, findUserByLogin, isEmail, toAuthUser } from './users.ts';
 
@@ -30,8 +30,6 @@ const UNKNOWN_EMAIL = '<strong>Error:</strong> Unknown email address. Check agai
 const UNKNOWN_USERNAME = '<strong>Error:</strong> Unknown username. Check again or try your email address.';
 const INCORRECT_PASSWORD = 'The provided password is an invalid application password.';
 const DISABLED_FOR_USER = 'Application passwords are not available for your account. Please contact the site administrator for assistance.';
-// Failed logins of one user/IP group into one occasion in the activity log, as the reference's logger does.
-const FAILED_LOGIN_OCCASION = `${USER_LOGGER}/failed_user_login`;
 
 /**
  * Returns null for anonymous requests (no Basic credentials); throws a RestError (401, or
@@ -42,15 +40,25 @@ export async function authenticateRequest(app: AppServices, authorization: strin
   const cache = credentialCache(app);
   // Credentials verified moments ago pass even while the IP is throttled: only someone who
   // knows the password can produce this exact header. (Only headers that parsed are cached.)
-  const cached = cache.get(authorization);
+  let cached = cache.get(authorization);
+  if (cached && cache.stale()) {
+    // Another process may have revoked them meanwhile: look (at most every FRESH_MS).
+    await cache.sync();
+    cached = cache.get(authorization);
+  }
   if (cached) return cached;
   const credentials = parseBasicAuth(authorization);
   if (!credentials) return null;
-  const header = authorization;
+  return cache.verifyOnce(ip, authorization, () => verify(app, authorization, credentials, ip));
+}
 
-  const throttle = loginThrottle(app);
-  const wait = throttle.retryAfter(ip);
-  if (wait) {
+/** Checks credentials that are not cached; caches them when good. */
+async function verify(app: AppServices, header: string, credentials: { username: string; password: string }, ip: string): Promise<Authenticated> {
+  const cache = credentialCache(app);
+  // Counted before the password is checked: concurrent attempts cannot overtake the limit.
+  const attempt = await reserveLoginAttempt(app.db, ip);
+  if (!attempt.granted) {
+    const wait = attempt.retryAfter;
     const err = new RestError('too_many_login_attempts', `Too many failed login attempts from your address. Try again in ${wait} seconds.`, 429, { retry_after: wait });
     err.headers['Retry-After'] = String(wait);
     throw err;
@@ -59,36 +67,16 @@ export async function authenticateRequest(app: AppServices, authorization: strin
   const generation = cache.generation;
   const { username, password } = credentials;
   const row = (await findUserByLogin(app, username)) ?? (isEmail(username) ? await findUserByEmail(app, username) : undefined);
-  if (!row) {
-    throttle.recordFailure(ip);
-    await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_unknown_login_failed',
-        level: 'warning',
-        context: { failed_username: username, _occasionsID: FAILED_LOGIN_OCCASION },
-      },
-      { user: null, ip, rest: true, initiator: 'web_user' },
-    );
+  // Checked for unknown users too (against a throwaway hash): a failure costs the same either way.
+  const match = await matchAppPassword(app, row?.id, password);
+  if (!row || !match) {
+    await app.activity.log(failedLoginEntry(username, row), { user: null, ip, rest: true, initiator: 'web_user' });
+    if (row) throw new RestError('incorrect_password', INCORRECT_PASSWORD, 401);
     throw isEmail(username) ? new RestError('invalid_email', UNKNOWN_EMAIL, 401) : new RestError('invalid_username', UNKNOWN_USERNAME, 401);
-  }
-
-  const match = await matchAppPassword(app, row.id, password);
-  if (!match) {
-    throttle.recordFailure(ip);
-    await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_login_failed',
-        level: 'warning',
-        context: { login_id: row.id, login_email: row.email, login: row.login, _occasionsID: FAILED_LOGIN_OCCASION },
-      },
-      { user: null, ip, rest: true, initiator: 'web_user' },
-    );
-    throw new RestError('incorrect_password', INCORRECT_PASSWORD, 401);
   }
   // Checked after the password so that guessers learn nothing about the account's state.
   if (row.status !== 'active') throw new RestError('application_passwords_disabled_for_user', DISABLED_FOR_USER, 401);
+  await attempt.release();
 
   const user = toAuthUser(row);
   // A "login" is the first use of a password in 24 hours: logging every request would

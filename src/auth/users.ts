@@ -1,13 +1,14 @@
 // Site users: creation with validation, look-ups, role and status changes, deletion.
-// Every write drops the user's cached credentials (credential-cache.ts) and, when an
-// origin is given, is recorded in the activity log.
+// Every write ends the user's cached credentials in every process (credential-cache.ts) and,
+// when an origin is given, is recorded in the activity log.
+import crypto from 'node:crypto';
 import type { Selectable, Transaction } from 'kysely';
 import type { AppServices } from '../app.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
-import { credentialCache } from './credential-cache.ts';
+import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
@@ -179,6 +180,7 @@ async function updateUser(app: AppServices, userId: number, changes: Partial<Pic
     const before = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (!before) throw unknownUser();
     const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+    await markCredentialsChanged(tx);
     return { before, after };
   });
   credentialCache(app).forgetUser(userId);
@@ -192,6 +194,7 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
     if (!existing) throw unknownUser();
     await tx.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
     await tx.deleteFrom('users').where('id', '=', userId).execute();
+    await markCredentialsChanged(tx);
     return existing;
   });
   credentialCache(app).forgetUser(userId);
@@ -208,9 +211,26 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
   return row;
 }
 
-/** Checks an interactive-login password (users without one can only use app passwords). */
-export async function verifyUserPassword(row: UserRow, password: string): Promise<boolean> {
-  return row.password_hash !== null && row.status === 'active' && (await verifyPassword(password, row.password_hash));
+let throwaway: Promise<string> | undefined;
+
+/**
+ * The hash of a random password, made once per process and checked where there is no real one.
+ * Servers make it before they serve, so that the first such check costs no more than the others.
+ */
+export function throwawayPasswordHash(): Promise<string> {
+  return (throwaway ??= hashPassword(crypto.randomBytes(16).toString('base64url')));
+}
+
+/**
+ * Checks an interactive-login password (users without one can only use app passwords). Costs
+ * one password hash whatever the outcome: for no user, a user without a password or a disabled
+ * one, the throwaway hash is checked instead, so that the time of a failure tells nothing.
+ */
+export async function verifyUserPassword(row: UserRow | undefined, password: string): Promise<boolean> {
+  const usable = row !== undefined && row.status === 'active' && row.password_hash !== null;
+  const stored = usable ? row.password_hash! : await throwawayPasswordHash();
+  const matches = await verifyPassword(password, stored);
+  return usable && matches;
 }
 
 export function toAuthUser(row: UserRow): AuthUser {

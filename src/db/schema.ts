@@ -409,6 +409,23 @@ export interface ServerProcessesTable {
   seen_at: string;
 }
 
+// --- authentication state shared by every process (issue 25) ---
+export interface LoginThrottleTable {
+  ip: string;
+  /** Milliseconds since the epoch. */
+  window_start: number;
+  attempts: number;
+  refused: number;
+  unlogged_refused: number;
+}
+
+export interface AuthCountersTable {
+  name: string;
+  value: number;
+}
+
 export interface Database {
   server_processes: ServerProcessesTable;
+  login_throttle: LoginThrottleTable;
+  auth_counters: AuthCountersTable;
 }

@@ -8,6 +8,7 @@ import { buildServer } from './http.ts';
 import { readableStream, wantsReadable } from './console-log.ts';
 import { watchPeers } from './peers.ts';
 import { startContextIndexer } from '../namespaces/history/context-index.ts';
+import { startLoginThrottleSweeper } from '../auth/throttle.ts';
 
 export interface RunningServer {
   app: AppServices;
@@ -56,12 +57,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const listening = server;
   const contextIndexer = startContextIndexer(app);
   const peers = await watchPeers(app, address);
+  const throttleSweeper = startLoginThrottleSweeper(app);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       await listening.close(); // stops accepting, waits for in-flight requests
       await peers.stop();
       await contextIndexer.stop();
+      await throttleSweeper.stop();
       await app.close();
     })();
     return stopping;

@@ -15,10 +15,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app.ts';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
-import { USER_LOGGER } from '../auth/logger.ts';
-import { loginThrottle } from '../auth/throttle.ts';
-import { findUserByEmail, findUserByLogin, isEmail, toAuthUser, verifyUserPassword, type UserRow } from '../auth/users.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { failedLoginEntry, USER_LOGGER } from '../auth/logger.ts';
+import { reserveLoginAttempt } from '../auth/throttle.ts';
+import { findUserByEmail, findUserByLogin, isEmail, throwawayPasswordHash, toAuthUser, verifyUserPassword, type UserRow } from '../auth/users.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
@@ -35,8 +34,6 @@ import {
 } from './urls.ts';
 
 const CSS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'static', 'web.css');
-// Failed logins of one user/IP group into one occasion in the activity log (as authenticate.ts does).
-const FAILED_LOGIN_OCCASION = `${USER_LOGGER}/failed_user_login`;
 
 /**
  * Security headers of every page and redirect. `formAction: false` on the authorize page:
@@ -89,9 +86,8 @@ interface Ctx {
 export async function registerWebRoutes(server: FastifyInstance, app: AppServices): Promise<void> {
   const site = siteAddress(app.config.siteUrl);
   const css = fs.readFileSync(CSS_FILE, 'utf8');
-  // Measures the cost of a password check for unknown logins, so that they take as long as
-  // wrong passwords and the response time does not tell which logins exist.
-  const dummyHash = await hashPassword(randomToken());
+  // Failed logins without a real hash to check use this one (see verifyUserPassword).
+  await throwawayPasswordHash();
 
   const cookie = (name: string, value: string, maxAge?: number): string => {
     const parts = [`${name}=${value}`, `Path=${site.basePath || '/'}`, 'HttpOnly', 'SameSite=Lax'];
@@ -254,33 +250,28 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     }
     const login = textParam(ctx.body.log) ?? '';
     const password = textParam(ctx.body.pwd) ?? '';
-    const throttle = loginThrottle(app);
-    const wait = throttle.retryAfter(request.ip);
-    if (wait) {
-      return showLogin(ctx, 429, {
-        login,
-        notice: { kind: 'error', text: fmt(ctx.t.loginThrottled, { seconds: wait }) },
-        redirectTo: target,
-        headers: { 'Retry-After': String(wait) },
-      });
-    }
     if (login.trim() === '' || password === '') {
       return showLogin(ctx, 200, { login, notice: { kind: 'error', text: ctx.t.loginEmpty }, redirectTo: target });
+    }
+    const attempt = await reserveLoginAttempt(app.db, request.ip);
+    if (!attempt.granted) {
+      return showLogin(ctx, 429, {
+        login,
+        notice: { kind: 'error', text: fmt(ctx.t.loginThrottled, { seconds: attempt.retryAfter }) },
+        redirectTo: target,
+        headers: { 'Retry-After': String(attempt.retryAfter) },
+      });
     }
     const name = login.trim();
     // Logins are at most 60 and e-mail addresses 100 characters: longer input is no user.
     const row = name.length > 100 ? undefined : ((await findUserByLogin(app, name)) ?? (isEmail(name) ? await findUserByEmail(app, name) : undefined));
-    let ok = false;
-    if (row) ok = await verifyUserPassword(row, password);
-    else await verifyPassword(password, dummyHash);
+    // One password hash whatever the reason of a failure (see verifyUserPassword).
+    const ok = await verifyUserPassword(row, password);
     if (!row || !ok) {
-      throttle.recordFailure(request.ip);
-      const entry = row
-        ? { logger: USER_LOGGER, messageKey: 'user_login_failed', level: 'warning' as const, context: { login_id: row.id, login_email: row.email, login: row.login, _occasionsID: FAILED_LOGIN_OCCASION } }
-        : { logger: USER_LOGGER, messageKey: 'user_unknown_login_failed', level: 'warning' as const, context: { failed_username: name, _occasionsID: FAILED_LOGIN_OCCASION } };
-      await app.activity.log(entry, origin(ctx, null));
+      await app.activity.log(failedLoginEntry(name, row), origin(ctx, null));
       return showLogin(ctx, 200, { login, notice: { kind: 'error', text: ctx.t.loginFailed }, redirectTo: target });
     }
+    await attempt.release();
     // A fresh session id on every login (no session fixation); the previous one ends.
     if (ctx.session) await destroySession(app, ctx.session.idHash);
     const { cookieValue, session } = await createSession(app, row.id, request.ip, String(request.headers['user-agent'] ?? ''));

@@ -15,6 +15,7 @@ import { historyAddrCollationMigration } from './0012_history_addr_collation.ts'
 import { historyContextTermsMigration } from './0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './0014_history_search_trigrams.ts';
 import { serverProcessesMigration } from './0015_server_processes.ts';
+import { authSharedStateMigration } from './0016_auth_shared_state.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -32,4 +33,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historyContextTermsMigration,
   historySearchTrigramsMigration,
   serverProcessesMigration,
+  authSharedStateMigration,
 ];

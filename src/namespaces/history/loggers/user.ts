@@ -9,6 +9,8 @@ export const userLogger = logger({
   messages: {
     user_login_failed: t('Failed to login with username "{login}" (incorrect password entered)', 'Anmeldung mit Benutzername „{login}“ fehlgeschlagen (falsches Passwort eingegeben)'),
     user_unknown_login_failed: t('Failed to login with username "{failed_username}" (username does not exist)', 'Anmeldung mit Benutzername „{failed_username}“ fehlgeschlagen (Benutzername existiert nicht)'),
+    // Ours (src/auth/throttle.ts): the attempts the login throttle refused in one window, without checking them.
+    user_login_attempts_refused: t('Refused {refused_attempts} more login attempts after too many failed logins', 'Nach zu vielen fehlgeschlagenen Anmeldungen {refused_attempts} weitere Anmeldeversuche abgewiesen'),
     user_logged_in: t('Logged in', 'Angemeldet'),
     user_unknown_logged_in: t('Unknown user logged in', 'Unbekannter Benutzer angemeldet'),
     user_logged_out: t('Logged out', 'Abgemeldet'),
@@ -30,9 +32,9 @@ export const userLogger = logger({
     user_admin_page_access_denied: t('Attempted to access restricted admin page "{admin_page}"', 'Versuchter Zugriff auf gesperrte Admin-Seite „{admin_page}“'),
   },
   searchLabels: [
-    { label: t('All user activity', 'Alle Benutzeraktivitäten'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_logged_in', 'user_unknown_logged_in', 'user_logged_out', 'user_updated_profile', 'user_created', 'user_deleted', 'user_password_reseted', 'user_requested_password_reset_link', 'user_session_destroy_others', 'user_session_destroy_everywhere', 'user_disabled', 'user_enabled', 'user_role_updated', 'user_role_added', 'user_role_removed', 'user_application_password_created', 'user_application_password_revoked'] },
+    { label: t('All user activity', 'Alle Benutzeraktivitäten'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_login_attempts_refused', 'user_logged_in', 'user_unknown_logged_in', 'user_logged_out', 'user_updated_profile', 'user_created', 'user_deleted', 'user_password_reseted', 'user_requested_password_reset_link', 'user_session_destroy_others', 'user_session_destroy_everywhere', 'user_disabled', 'user_enabled', 'user_role_updated', 'user_role_added', 'user_role_removed', 'user_application_password_created', 'user_application_password_revoked'] },
     { label: t('Successful user logins', 'Erfolgreiche Anmeldungen'), messageKeys: ['user_logged_in', 'user_unknown_logged_in'] },
-    { label: t('Failed user logins', 'Fehlgeschlagene Anmeldungen'), messageKeys: ['user_login_failed', 'user_unknown_login_failed'] },
+    { label: t('Failed user logins', 'Fehlgeschlagene Anmeldungen'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_login_attempts_refused'] },
     { label: t('User logouts', 'Abmeldungen'), messageKeys: ['user_logged_out'] },
     { label: t('Created users', 'Angelegte Benutzer'), messageKeys: ['user_created'] },
     { label: t('User profile updates', 'Profiländerungen'), messageKeys: ['user_updated_profile'] },
