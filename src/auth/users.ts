@@ -9,7 +9,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { credentialCache } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
 import type { AuthUser } from './types.ts';
 
@@ -207,9 +207,18 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
   return row;
 }
 
-/** Checks an interactive-login password (users without one can only use app passwords). */
-export async function verifyUserPassword(row: UserRow, password: string): Promise<boolean> {
-  return row.password_hash !== null && row.status === 'active' && (await verifyPassword(password, row.password_hash));
+/**
+ * Checks an interactive-login password (users without one can only use app passwords). With
+ * `app`, a hash in an imported format (WordPress's) is replaced by ours once it matched.
+ */
+export async function verifyUserPassword(row: UserRow, password: string, app?: AppServices): Promise<boolean> {
+  const stored = row.password_hash;
+  if (stored === null || row.status !== 'active' || !(await verifyPassword(password, stored))) return false;
+  if (app && needsRehash(stored)) {
+    // Only if unchanged meanwhile: a password set concurrently wins.
+    await app.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', row.id).where('password_hash', '=', stored).execute();
+  }
+  return true;
 }
 
 export function toAuthUser(row: UserRow): AuthUser {

@@ -268,7 +268,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     // Logins are at most 60 and e-mail addresses 100 characters: longer input is no user.
     const row = name.length > 100 ? undefined : ((await findUserByLogin(app, name)) ?? (isEmail(name) ? await findUserByEmail(app, name) : undefined));
     let ok = false;
-    if (row) ok = await verifyUserPassword(row, password);
+    if (row) ok = await verifyUserPassword(row, password, app);
     else await verifyPassword(password, dummyHash);
     if (!row || !ok) {
       throttle.recordFailure(request.ip);
