@@ -43,7 +43,7 @@ export const importWordPressCommand: CliCommand = {
     if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--uploads: ${uploads} is not a folder`);
     let from = strings.from!;
     let dropScratch: (() => Promise<void>) | null = null;
-    if (!/^(mysql|mariadb):\/\//.test(from)) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
       if (!strings.scratch) throw new CliError('--from names a dump file: give --scratch mysql://user:pass@host:3306 (a server where it is loaded into a temporary database)');
       const loaded = await loadDump(from, strings.scratch, ctx.stderr);
       from = loaded.url;
