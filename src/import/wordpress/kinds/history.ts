@@ -110,7 +110,7 @@ export const historyKind: ImportKind = {
       );
       if (!rows.length) return null;
       const ctxRows = await wp.db.query<SourceContext & Record<string, unknown>>(
-        `SELECT history_id, \`key\`, value FROM ${contexts} WHERE history_id BETWEEN ? AND ? ORDER BY history_id, context_id`,
+        `SELECT history_id, \`key\`, value FROM ${contexts} FORCE INDEX (history_id) WHERE history_id BETWEEN ? AND ? ORDER BY history_id, context_id`,
         [Number(rows[0]!.id), Number(rows[rows.length - 1]!.id)],
       );
       return { events: rows, contexts: ctxRows };
