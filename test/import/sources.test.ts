@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createUser } from '../../src/auth/users.ts';
 import { createContent } from '../../src/pages/store.ts';
-import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { createTestApp, dbTargets } from '../support/db.ts';
 import { cli, createSource, skipReason, snapshot, type SourceDb } from './support.ts';
 
 const reason = await skipReason();

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { CLI_ORIGIN, parseCommandArgs } from '../../cli/args.ts';
 import { CliError, type CliCommand } from '../../cli/command.ts';
+import { reexecWithServerFlags } from '../../server/v8-flags.ts';
 import { CONFLICT_RULES, type ConflictRule } from './context.ts';
 import { loadDump } from './source/dump.ts';
 import { ONLY_NAMES, importWordPress } from './run.ts';
@@ -41,6 +42,8 @@ export const importWordPressCommand: CliCommand = {
     }
     const uploads = strings.uploads;
     if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--uploads: ${uploads} is not a folder`);
+    // As the command itself (not run in-process by tests): the server's V8 memory caps keep a long import's RSS bounded.
+    if (ctx.stdout === process.stdout) reexecWithServerFlags();
     let from = strings.from!;
     let dropScratch: (() => Promise<void>) | null = null;
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {

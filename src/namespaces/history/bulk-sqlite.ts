@@ -15,12 +15,12 @@ export class SqliteBulkWriter {
   private readonly db: SqliteDatabase.Database;
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
 
-  constructor(file: string) {
+  constructor(file: string, cacheMb = 128) {
     this.db = new SqliteDatabase(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('cache_size = -131072');
+    this.db.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   }
 
   private statement(kind: 'events' | 'contexts', rows: number): SqliteDatabase.Statement {
@@ -124,8 +124,8 @@ export class SqliteSink implements EventSink {
   readonly canDefer = true;
   private readonly writer: SqliteBulkWriter;
 
-  constructor(file: string) {
-    this.writer = new SqliteBulkWriter(file);
+  constructor(file: string, cacheMb?: number) {
+    this.writer = new SqliteBulkWriter(file, cacheMb);
   }
 
   async begin(): Promise<void> {

@@ -214,7 +214,7 @@ export function presetRunsForRebuild(batch: PreparedEvent[]): void {
   }
 }
 
-export async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
+async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
   if (bulk && app.dialect === 'postgres' && app.dbHandle.pgPool) return PostgresSink.open(app.dbHandle.pgPool);
   if (bulk && app.dialect === 'sqlite' && app.dbHandle.location !== ':memory:') return new SqliteSink(app.dbHandle.location);
   return new KyselySink(app.db, app.dialect);

@@ -11,7 +11,9 @@
 import { analyzeAfterBulkLoad } from '../../../db/index.ts';
 import type { LogLevel } from '../../../site/activity.ts';
 import { clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from '../../../namespaces/history/context-index.ts';
-import { presetRunsForRebuild, sinkFor, type EventSink, type IndexDefinition } from '../../../namespaces/history/generate.ts';
+import { presetRunsForRebuild, type EventSink, type IndexDefinition } from '../../../namespaces/history/generate.ts';
+import { SqliteSink } from '../../../namespaces/history/bulk-sqlite.ts';
+import { PostgresSink } from '../../../namespaces/history/bulk-postgres.ts';
 import { rebuildRuns } from '../../../namespaces/history/runs.ts';
 import { COUNTER_TOTAL, LOG_LEVELS, contextJson, readCounter, searchTextOf, storableText, type PreparedEvent } from '../../../namespaces/history/store.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
@@ -21,6 +23,9 @@ import type { KindReport } from '../report.ts';
 const BATCH = 5000;
 /** Loads at least this big into a log no bigger than the load build the indexes afterwards (as the generator does). */
 const DEFER_MIN = 50_000;
+
+/** Page cache of the SQLite writer (the generator's 128 MB would take half of the import's 300 MB). */
+const SQLITE_CACHE_MB = 48;
 
 /** Simple History's initiators → ours. */
 const INITIATORS: Record<string, string> = { wp_user: 'cms_user', wp: 'cms', wp_cli: 'cms_cli', web_user: 'web_user', other: 'other' };
@@ -117,9 +122,10 @@ export const historyKind: ImportKind = {
     };
 
     const targetCount = await readCounter(app.db, COUNTER_TOTAL);
-    const dialectOk = app.dialect === 'postgres' ? Boolean(app.dbHandle.pgPool) : app.dbHandle.location !== ':memory:';
-    if (!ctx.dryRun && !dialectOk) throw new Error('importing the activity log needs a database file or a PostgreSQL pool');
-    const sink: EventSink | null = ctx.dryRun ? null : await sinkFor(app, true);
+    const pool = app.dbHandle.pgPool;
+    if (!ctx.dryRun && (app.dialect === 'postgres' ? !pool : app.dbHandle.location === ':memory:')) throw new Error('importing the activity log needs a database file or a PostgreSQL pool');
+    // The bulk writers of the activity log; on SQLite with a page cache that leaves room in the import's memory budget.
+    const sink: EventSink | null = ctx.dryRun ? null : pool ? await PostgresSink.open(pool) : new SqliteSink(app.dbHandle.location, SQLITE_CACHE_MB);
     // (Not when replacing events: that deletes through another connection, which would wait for the load's.)
     const defer = sink !== null && sink.canDefer && pending >= DEFER_MIN && targetCount <= pending && ctx.onConflict !== 'overwrite';
     let indexes: IndexDefinition[] = [];
