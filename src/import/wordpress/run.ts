@@ -11,6 +11,9 @@ import { contentKind } from './kinds/content.ts';
 import { schedKind } from './kinds/sched.ts';
 import { siteKind } from './kinds/site.ts';
 import { usersKind } from './kinds/users.ts';
+import { stringsKind } from './kinds/strings.ts';
+import { jobsKind } from './kinds/jobs.ts';
+import { slidersKind } from './kinds/sliders.ts';
 import { importerLogger } from './logger.ts';
 import { Progress } from './progress.ts';
 import { ImportReport, type KindName } from './report.ts';
@@ -19,7 +22,7 @@ import { WordPressSource } from './source/site.ts';
 import { RunState } from './state.ts';
 
 /** Every kind, in the order of a run (users before what they wrote; content before the log that links to it). */
-export const KINDS: ImportKind[] = [siteKind, schedKind, usersKind, contentKind, historyKind];
+export const KINDS: ImportKind[] = [siteKind, schedKind, usersKind, contentKind, historyKind, stringsKind, jobsKind, slidersKind];
 
 /** `--only` names: the issue's (settings = site and appointment settings) and each kind's own. */
 export const ONLY_NAMES: Record<string, KindName[]> = {
