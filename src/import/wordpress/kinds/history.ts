@@ -24,6 +24,8 @@ const BATCH = 5000;
 /** Loads at least this big into a log no bigger than the load build the indexes afterwards (as the generator does). */
 const DEFER_MIN = 50_000;
 
+/** A load in one transaction reads the events already here above the mark beforehand: at most this many. */
+const PRELOAD_MAX = 100_000;
 /** Page cache of the SQLite writer (the generator's 128 MB would take half of the import's 300 MB). */
 const SQLITE_CACHE_MB = 48;
 
@@ -89,6 +91,14 @@ export function convertEvent(e: SourceEvent, contexts: SourceContext[], userIds:
   };
 }
 
+/** An event of this site, as far as telling an earlier import of the same event from a conflict needs. */
+interface HereEvent {
+  id: number;
+  date: string;
+  logger: string;
+  occasions_id: string;
+}
+
 interface Batch {
   events: SourceEvent[];
   contexts: SourceContext[];
@@ -126,15 +136,26 @@ export const historyKind: ImportKind = {
     if (!ctx.dryRun && (app.dialect === 'postgres' ? !pool : app.dbHandle.location === ':memory:')) throw new Error('importing the activity log needs a database file or a PostgreSQL pool');
     // The bulk writers of the activity log; on SQLite with a page cache that leaves room in the import's memory budget.
     const sink: EventSink | null = ctx.dryRun ? null : pool ? await PostgresSink.open(pool) : new SqliteSink(app.dbHandle.location, SQLITE_CACHE_MB);
-    // (Not when replacing events: that deletes through another connection, which would wait for the load's.)
-    const defer = sink !== null && sink.canDefer && pending >= DEFER_MIN && targetCount <= pending && ctx.onConflict !== 'overwrite';
+    // The load's transaction drops indexes (on PostgreSQL that locks the table): the events
+    // already here above the mark are read beforehand, and none is replaced meanwhile (that
+    // deletes through another connection, which would wait for the load's).
+    let deferrable = sink !== null && sink.canDefer && pending >= DEFER_MIN && targetCount <= pending && ctx.onConflict !== 'overwrite';
+    let preloaded: Map<number, HereEvent> | null = null;
+    if (deferrable) {
+      const rows = await app.db.selectFrom('history_events').select(['id', 'date', 'logger', 'occasions_id']).where('id', '>', mark).limit(PRELOAD_MAX + 1).execute();
+      if (rows.length > PRELOAD_MAX) deferrable = false;
+      else preloaded = new Map(rows.map((r) => [r.id, r]));
+    }
+    const defer = deferrable;
+    const existing = async (first: number, last: number): Promise<Map<number, HereEvent>> =>
+      preloaded ?? new Map((await app.db.selectFrom('history_events').select(['id', 'date', 'logger', 'occasions_id']).where('id', '>=', first).where('id', '<=', last).execute()).map((r) => [r.id, r]));
     let indexes: IndexDefinition[] = [];
     let inserted = 0;
     let minId = Infinity;
     let maxId = 0;
     let seen = 0;
     try {
-      if (defer) {
+      if (defer && sink) {
         await sink.begin();
         indexes = await sink.secondaryIndexes();
         for (const index of indexes) await sink.dropIndex(index);
@@ -144,7 +165,7 @@ export const historyKind: ImportKind = {
         const last = Number(batch.events[batch.events.length - 1]!.id);
         // Read the next batch while this one is written.
         const next = read(last);
-        const { prepared, ids } = await prepareBatch(ctx, report, batch, userIds);
+        const { prepared, ids } = await prepareBatch(ctx, report, batch, userIds, existing);
         if (sink && prepared.length) {
           presetRunsForRebuild(prepared);
           if (!defer) await sink.begin();
@@ -192,7 +213,13 @@ export const historyKind: ImportKind = {
  * the same id are conflicts, resolved by --on-conflict (skip; overwrite replaces ours; rename is
  * refused, since links to an event go by its id).
  */
-async function prepareBatch(ctx: ImportContext, report: KindReport, batch: Batch, userIds: Map<string, string>): Promise<{ prepared: PreparedEvent[]; ids: number[] }> {
+async function prepareBatch(
+  ctx: ImportContext,
+  report: KindReport,
+  batch: Batch,
+  userIds: Map<string, string>,
+  existingIn: (first: number, last: number) => Promise<Map<number, HereEvent>>,
+): Promise<{ prepared: PreparedEvent[]; ids: number[] }> {
   const byEvent = new Map<number, SourceContext[]>();
   for (const c of batch.contexts) {
     const id = Number(c.history_id);
@@ -202,11 +229,7 @@ async function prepareBatch(ctx: ImportContext, report: KindReport, batch: Batch
   }
   const first = Number(batch.events[0]!.id);
   const last = Number(batch.events[batch.events.length - 1]!.id);
-  const existing = new Map(
-    (
-      await ctx.app.db.selectFrom('history_events').select(['id', 'date', 'logger', 'occasions_id']).where('id', '>=', first).where('id', '<=', last).execute()
-    ).map((r) => [r.id, r]),
-  );
+  const existing = await existingIn(first, last);
   const prepared: PreparedEvent[] = [];
   const ids: number[] = [];
   const replace: number[] = [];
