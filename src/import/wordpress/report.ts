@@ -25,6 +25,20 @@ export class KindReport {
     this.kind = kind;
   }
 
+  /**
+   * Counts an item against its earlier import (its mapping's fingerprint): unchanged, updated or
+   * new. Returns whether it has to be written.
+   */
+  tally(previous: { checksum: string } | undefined, checksum: string): boolean {
+    if (previous?.checksum === checksum) {
+      this.unchanged++;
+      return false;
+    }
+    if (previous) this.updated++;
+    else this.imported++;
+    return true;
+  }
+
   skip(reason: string, n = 1): void {
     if (n > 0) this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + n);
   }

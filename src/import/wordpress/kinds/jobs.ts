@@ -127,13 +127,7 @@ export const jobsKind: ImportKind = {
           }));
         const checksum = fingerprint({ row, jobFields });
         const previous = known.get(String(j.job_id));
-        if (previous?.checksum === checksum) {
-          report.unchanged++;
-          continue;
-        }
-        if (previous) report.updated++;
-        else report.imported++;
-        if (ctx.dryRun) continue;
+        if (!report.tally(previous, checksum) || ctx.dryRun) continue;
         await app.db.transaction().execute(async (tx) => {
           let id = previous ? Number(previous.targetId) : null;
           if (id !== null && (await tx.selectFrom('tm_jobs').select('id').where('id', '=', id).executeTakeFirst())) {

@@ -55,14 +55,7 @@ export const schedKind: ImportKind = {
         else valid[name] = value;
       }
       const checksum = fingerprint(valid);
-      const previous = known.get(slug);
-      if (previous?.checksum === checksum) {
-        report.unchanged++;
-        continue;
-      }
-      if (previous) report.updated++;
-      else report.imported++;
-      if (ctx.dryRun) continue;
+      if (!report.tally(known.get(slug), checksum) || ctx.dryRun) continue;
       const fields = prepareSectionWrite(def, valid, stored.get(slug)?.fields ?? {}, sctx, false, {});
       await app.db.transaction().execute(async (tx) => {
         await saveSection(tx, slug, fields);

@@ -41,15 +41,7 @@ export const siteKind: ImportKind = {
     const known = await state.mappings('options');
     const changed: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(wanted)) {
-      const checksum = fingerprint(value);
-      const previous = known.get(name);
-      if (previous?.checksum === checksum) {
-        report.unchanged++;
-        continue;
-      }
-      if (previous) report.updated++;
-      else report.imported++;
-      changed[name] = value;
+      if (report.tally(known.get(name), fingerprint(value))) changed[name] = value;
     }
     if (!ctx.dryRun && Object.keys(changed).length) {
       await app.options.setMany(changed);

@@ -184,13 +184,7 @@ async function importSlider(ctx: ImportContext, report: KindReport, s: RevSlider
   }
   const slider: SliderData = sliders[0]!;
   const checksum = fingerprint(slider);
-  if (previous?.checksum === checksum) {
-    report.unchanged++;
-    return;
-  }
-  if (previous) report.updated++;
-  else report.imported++;
-  if (ctx.dryRun) return;
+  if (!report.tally(previous, checksum) || ctx.dryRun) return;
   // sliderx's import replaces a slider of the same alias, slides included.
   const [result] = await importSliders(app, [slider], { user: null, ip: '', initiator: 'cms_cli' });
   await state.map(app.db, 'sliders', s.id, result!.id, checksum);
