@@ -13,6 +13,9 @@
 //   --only <regex>   run only the scenarios whose name matches
 //   --profile        run the servers with --cpu-prof and print where their time went
 //   --sqlite-only    skip PostgreSQL even when BENCH_DATABASE_URL is set
+// - `import wordpress`: BENCH_EVENTS Simple History events from a WordPress-shaped MariaDB
+//   database generated for it (bench/import-wordpress.ts; BENCH_MYSQL_URL, default
+//   mysql://root@127.0.0.1:3306) into an empty site, timed, with the importer's peak RSS.
 // Sizes: BENCH_EVENTS, BENCH_STRINGS, BENCH_JOBS; times: BENCH_DURATION, BENCH_WARMUP (s).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

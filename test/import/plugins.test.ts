@@ -8,6 +8,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildServer } from '../../src/server/http.ts';
+import { basicAuth } from '../support/http.ts';
 import { createTestApp, dbTargets } from '../support/db.ts';
 import { cli, createSource, skipReason, snapshot, type SourceDb } from './support.ts';
 
@@ -39,6 +40,11 @@ const PLUGIN_DATA = `
     (2, 0, 'body', '', 'base64', 1, TO_BASE64('We build software for partners in 14 countries.'), TO_BASE64('Wir entwickeln Software für Partner in 14 Ländern.'), 1),
     (3, 0, 'title', '', 'base64', 1, TO_BASE64('Welcome to the Partner Portal'), '', 0);
 
+  INSERT INTO wp_simple_history (id, date, logger, level, message, occasionsID, initiator) VALUES
+    (5000, '2026-11-25 08:00:00', 'AcmeBookingLogger', 'notice', 'Booked {room} for {guest}', MD5('booking'), 'wp_user');
+  INSERT INTO wp_simple_history_contexts (history_id, \`key\`, value) VALUES
+    (5000, 'room', 'Room 3'), (5000, 'guest', 'Ms. Weber'), (5000, '_message_key', 'room_booked'), (5000, '_user_id', '1'), (5000, '_user_login', 'admin');
+
   CREATE TABLE wp_revslider_sliders (id int(9) NOT NULL AUTO_INCREMENT, title tinytext NOT NULL, alias tinytext, params longtext NOT NULL, settings text, type varchar(191) NOT NULL DEFAULT '', UNIQUE KEY id (id));
   CREATE TABLE wp_revslider_slides (id int(9) NOT NULL AUTO_INCREMENT, slider_id int(9) NOT NULL, slide_order int(11) NOT NULL, params longtext NOT NULL, layers longtext NOT NULL, settings text NOT NULL, UNIQUE KEY id (id));
   INSERT INTO wp_revslider_sliders (id, title, alias, params, settings) VALUES
@@ -62,7 +68,7 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
     test(`into ${target.name}`, async () => {
       const t = await createTestApp(target);
       try {
-        const res = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,strings,jobs,sliders']);
+        const res = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,history,strings,jobs,sliders']);
         assert.equal(res.code, 0, res.stderr);
         assert.match(res.stdout, /strings: 4 at the source; imported 3, updated 0, unchanged 0, skipped 2/);
         assert.match(res.stdout, /skipped 1: source language "fr"/);
@@ -102,6 +108,11 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
 
         const server = await buildServer(t.app);
         try {
+          // A logger this site does not have keeps its event and shows its stored template.
+          const booking = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events/5000', headers: { authorization: basicAuth('admin', 'vEpt DF1D RlmT pLcO 0inK RSjo') } });
+          assert.equal(booking.statusCode, 200, booking.body.slice(0, 300));
+          const event = JSON.parse(booking.body);
+          assert.deepEqual([event.logger, event.message, event.message_key, event.loglevel, event.initiator], ['AcmeBookingLogger', 'Booked Room 3 for Ms. Weber', 'room_booked', 'notice', 'cms_user']);
           const slider = await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/summit' });
           assert.equal(slider.statusCode, 200, slider.body.slice(0, 300));
           const body = JSON.parse(slider.body);
@@ -117,7 +128,7 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
         assert.deepEqual([settings.layout, settings.width, settings.height, settings.autoplay, settings.navigation.bullets], ['fullwidth', 1200, 500, false, false]);
 
         const once = await snapshot(t);
-        const again = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,strings,jobs,sliders']);
+        const again = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,history,strings,jobs,sliders']);
         assert.equal(again.code, 0, again.stderr);
         assert.equal(await snapshot(t), once, 'a second run changes nothing');
       } finally {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createUser } from '../../src/auth/users.ts';
 import { createContent } from '../../src/pages/store.ts';
 import { createTestApp, dbTargets } from '../support/db.ts';
-import { cli, createSource, skipReason, snapshot, type SourceDb } from './support.ts';
+import { FIXTURE_DIR, MYSQL_URL, cli, createSource, skipReason, snapshot, type SourceDb } from './support.ts';
 
 const reason = await skipReason();
 
@@ -149,3 +149,29 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
     }
   });
 });
+
+describe('import wordpress: from a dump file', { skip: reason ?? false }, () => {
+  test('--from dump.sql.gz --scratch: loaded into a temporary database, imported, the temporary database dropped', async () => {
+    const t = await createTestApp(dbTargets()[0]!);
+    try {
+      const before = await listScratchDatabases();
+      const res = await cli(t, ['import', 'wordpress', '--from', `${FIXTURE_DIR}/wordpress-7.1.sql.gz`, '--scratch', MYSQL_URL, '--only', 'users']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /users: 8 at the source; imported 8/);
+      assert.deepEqual(await listScratchDatabases(), before, 'no scratch database left behind');
+      const missing = await cli(t, ['import', 'wordpress', '--from', `${FIXTURE_DIR}/wordpress-7.1.sql.gz`]);
+      assert.match(missing.stderr, /--from names a dump file: give --scratch/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+async function listScratchDatabases(): Promise<string[]> {
+  const probe = await createSource({ fixture: false });
+  try {
+    return (await probe.query<{ name: string }>("SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'content\\_site\\_import\\_%'")).map((r) => r.name).sort();
+  } finally {
+    await probe.drop();
+  }
+}

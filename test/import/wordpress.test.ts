@@ -163,7 +163,7 @@ describe('import wordpress: the fixture', { skip: reason ?? false }, () => {
         }
       });
 
-      test('rendered messages: known loggers in our words, unknown ones from their stored template', async () => {
+      test('rendered messages are filled from the imported context', async () => {
         const admin = basicAuth('admin', APP_PASSWORDS[0]![1]);
         const custom = JSON.parse((await server.inject({ method: 'GET', url: `${EVENTS}/41`, headers: { authorization: admin } })).body);
         assert.match(custom.message, /Site launched in beta/);
