@@ -5,9 +5,20 @@ import { CLI_ORIGIN, parseCommandArgs } from '../../cli/args.ts';
 import { CliError, type CliCommand } from '../../cli/command.ts';
 import { reexecWithServerFlags } from '../../server/v8-flags.ts';
 import { CONFLICT_RULES, type ConflictRule } from './context.ts';
-import { loadDump } from './source/dump.ts';
-import { ONLY_NAMES, importWordPress } from './run.ts';
 import type { KindName } from './report.ts';
+
+/** `--only` names: the issue's (settings = site and appointment settings) and each kind's own. */
+const ONLY_NAMES: Record<string, KindName[]> = {
+  settings: ['site', 'sched'],
+  users: ['users'],
+  content: ['content'],
+  history: ['history'],
+  strings: ['strings'],
+  jobs: ['jobs'],
+  sliders: ['sliders'],
+  site: ['site'],
+  sched: ['sched'],
+};
 
 export const importWordPressCommand: CliCommand = {
   name: 'import wordpress',
@@ -44,10 +55,13 @@ export const importWordPressCommand: CliCommand = {
     if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--uploads: ${uploads} is not a folder`);
     // As the command itself (not run in-process by tests): the server's V8 memory caps keep a long import's RSS bounded.
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
+    // Loaded here so that the other commands (serve above all) start without the importer's modules.
+    const { importWordPress } = await import('./run.ts');
     let from = strings.from!;
     let dropScratch: (() => Promise<void>) | null = null;
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
       if (!strings.scratch) throw new CliError('--from names a dump file: give --scratch mysql://user:pass@host:3306 (a server where it is loaded into a temporary database)');
+      const { loadDump } = await import('./source/dump.ts');
       const loaded = await loadDump(from, strings.scratch, ctx.stderr);
       from = loaded.url;
       dropScratch = loaded.drop;

@@ -24,19 +24,6 @@ import { RunState } from './state.ts';
 /** Every kind, in the order of a run (users before what they wrote; content before the log that links to it). */
 export const KINDS: ImportKind[] = [siteKind, schedKind, usersKind, contentKind, historyKind, stringsKind, jobsKind, slidersKind];
 
-/** `--only` names: the issue's (settings = site and appointment settings) and each kind's own. */
-export const ONLY_NAMES: Record<string, KindName[]> = {
-  settings: ['site', 'sched'],
-  users: ['users'],
-  content: ['content'],
-  history: ['history'],
-  strings: ['strings'],
-  jobs: ['jobs'],
-  sliders: ['sliders'],
-  site: ['site'],
-  sched: ['sched'],
-};
-
 export interface ImportOptions {
   /** mysql://user:password@host:port/database */
   from: string;
