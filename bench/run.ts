@@ -13,6 +13,9 @@
 //   --only <regex>   run only the scenarios whose name matches
 //   --profile        run the servers with --cpu-prof and print where their time went
 //   --sqlite-only    skip PostgreSQL even when BENCH_DATABASE_URL is set
+// - `import wordpress`: BENCH_EVENTS Simple History events from a WordPress-shaped MariaDB
+//   database generated for it (bench/import-wordpress.ts; BENCH_MYSQL_URL, default
+//   mysql://root@127.0.0.1:3306) into an empty site, timed, with the importer's peak RSS.
 // Sizes: BENCH_EVENTS, BENCH_STRINGS, BENCH_JOBS; times: BENCH_DURATION, BENCH_WARMUP (s).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +26,7 @@ import { parseArgs } from 'node:util';
 import type { LoadJob, LoadResult, RequestShape } from './loadgen.ts';
 import { SEQ, wrkAvailable } from './loadgen.ts';
 import { formatSummary, summarize } from './profile.ts';
+import { createWordPressSource, measureImport, mysqlProblem, type WordPressSource } from './import-wordpress.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NODE = process.execPath;
@@ -611,6 +615,36 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
   }
 }
 
+// ---- moving a WordPress site over (src/import/wordpress) -----------------------------------
+
+const IMPORT_SCENARIO = 'import wordpress';
+const IMPORT_RSS_LIMIT_MB = 300;
+let wordpressSource: Promise<WordPressSource> | null = null;
+
+/** `import wordpress --only history` of EVENTS Simple History events from a generated MariaDB source into an empty site. */
+async function benchImport(db: string, databaseUrl: string, dataDir: string): Promise<void> {
+  if (!selected(IMPORT_SCENARIO)) return;
+  const problem = await mysqlProblem();
+  if (problem) {
+    notes.push(`${db}: the WordPress import was not measured (${problem}; set BENCH_MYSQL_URL).`);
+    return;
+  }
+  if (!wordpressSource) {
+    const started = performance.now();
+    wordpressSource = createWordPressSource(EVENTS);
+    const source = await wordpressSource;
+    cleanups.push(() => source.drop());
+    log(`WordPress source with ${EVENTS.toLocaleString('en')} events generated in MariaDB: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const source = await wordpressSource;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
+  const m = await measureImport(env, source.url);
+  const what = `${EVENTS.toLocaleString('en')} activity-log events imported from WordPress (Simple History, 8 context rows each)`;
+  generation.push({ db, what, command: 'content-site import wordpress --from mysql://… --only history', seconds: m.seconds, target: (120 * EVENTS) / 1_000_000 });
+  keyRatios.push(`${db}: importing ${EVENTS.toLocaleString('en')} WordPress activity-log events took ${m.seconds.toFixed(1)} s with a peak RSS of ${m.peakRssMb} MB (target ≤ ${IMPORT_RSS_LIMIT_MB} MB: ${m.peakRssMb <= IMPORT_RSS_LIMIT_MB ? 'met' : '**missed**'}).`);
+  log(`${db}: ${what}: ${m.seconds.toFixed(1)} s, peak RSS ${m.peakRssMb} MB`);
+}
+
 // ---- report -------------------------------------------------------------------------------
 
 function fmtMs(v: number): string {
@@ -687,6 +721,7 @@ log(`load generator: ${process.env.BENCH_LOADGEN ?? (wrkAvailable() ? 'wrk' : 'a
 let failed = false;
 try {
   await benchDatabase('sqlite', `sqlite:${path.join(tmp, 'bench.db')}`, path.join(tmp, 'sqlite-data'));
+  await benchImport('sqlite', `sqlite:${path.join(tmp, 'import.db')}`, path.join(tmp, 'sqlite-import-data'));
   if (PG_URL && !opts['sqlite-only']) {
     const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
     const { default: pg } = await import('pg');
@@ -701,6 +736,10 @@ try {
     const url = new URL(PG_URL);
     url.searchParams.set('options', `-c search_path=${schema}`);
     await benchDatabase('postgres', url.toString(), path.join(tmp, 'pg-data'));
+    await client.query(`CREATE SCHEMA ${schema}_import`);
+    cleanups.push(() => client.query(`DROP SCHEMA IF EXISTS ${schema}_import CASCADE`).then(() => {}));
+    url.searchParams.set('options', `-c search_path=${schema}_import`);
+    await benchImport('postgres', url.toString(), path.join(tmp, 'pg-import-data'));
   } else if (!PG_URL) {
     notes.push('PostgreSQL not measured: set BENCH_DATABASE_URL=postgres://… to include it.');
   }

@@ -16,6 +16,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import { formatUtc, utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
+import { verifyWordPressAppPassword } from './wordpress-hashes.ts';
 import { findUserById, type UserRow } from './users.ts';
 
 export type AppPasswordRow = Selectable<AppPasswordsTable>;
@@ -63,9 +64,10 @@ export function hashAppPassword(password: string): string {
   return `$hmac-sha256$${salt.toString('base64url')}$${digest(salt, password).toString('base64url')}`;
 }
 
+/** Checks a password against a stored hash: ours, or one imported from WordPress (wordpress-hashes.ts). */
 export function verifyAppPassword(password: string, stored: string): boolean {
   const m = /^\$hmac-sha256\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/.exec(stored);
-  if (!m) return false;
+  if (!m) return verifyWordPressAppPassword(normalizePassword(password), stored);
   const expected = Buffer.from(m[2]!, 'base64url');
   const actual = digest(Buffer.from(m[1]!, 'base64url'), normalizePassword(password));
   return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);

@@ -3,6 +3,7 @@
 // breaking stored hashes.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { verifyWordPressPassword } from './wordpress-hashes.ts';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
@@ -15,7 +16,13 @@ export async function hashPassword(password: string): Promise<string> {
   return `$scrypt$N=${COST.N},r=${COST.r},p=${COST.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
+/** Whether a stored hash is in another format than ours (a WordPress one): replaced after the next successful sign-in. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith('$scrypt$');
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (needsRehash(stored)) return verifyWordPressPassword(password, stored);
   const m = /^\$scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/.exec(stored);
   if (!m) return false;
   const expected = Buffer.from(m[5]!, 'base64url');

@@ -10,7 +10,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
 import type { AuthUser } from './types.ts';
 
@@ -225,12 +225,18 @@ export function throwawayPasswordHash(): Promise<string> {
  * Checks an interactive-login password (users without one can only use app passwords). Costs
  * one password hash whatever the outcome: for no user, a user without a password or a disabled
  * one, the throwaway hash is checked instead, so that the time of a failure tells nothing.
+ * With `app`, a hash in an imported format (WordPress's) is replaced by ours once it matched.
  */
-export async function verifyUserPassword(row: UserRow | undefined, password: string): Promise<boolean> {
+export async function verifyUserPassword(row: UserRow | undefined, password: string, app?: AppServices): Promise<boolean> {
   const usable = row !== undefined && row.status === 'active' && row.password_hash !== null;
   const stored = usable ? row.password_hash! : await throwawayPasswordHash();
   const matches = await verifyPassword(password, stored);
-  return usable && matches;
+  if (!usable || !matches) return false;
+  if (app && needsRehash(stored)) {
+    // Only if unchanged meanwhile: a password set concurrently wins.
+    await app.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', row.id).where('password_hash', '=', stored).execute();
+  }
+  return true;
 }
 
 export function toAuthUser(row: UserRow): AuthUser {

@@ -9,6 +9,7 @@ import { userCommands } from './user-commands.ts';
 import { eventsCommands } from './commands/events.ts';
 import { generateCommands } from './commands/generate.ts';
 import { sliderCommands } from './commands/slider.ts';
+import { importCommands } from '../import/wordpress/command.ts';
 import { reexecWithServerFlags } from '../server/v8-flags.ts';
 
 const serve: CliCommand = {
@@ -59,4 +60,4 @@ const seed: CliCommand = {
   },
 };
 
-export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...eventsCommands, ...sliderCommands, ...generateCommands];
+export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...eventsCommands, ...sliderCommands, ...generateCommands, ...importCommands];

@@ -424,8 +424,37 @@ export interface AuthCountersTable {
   value: number;
 }
 
+// --- imports from other systems (src/import, migration 0017) ---
+export interface ImportRunsTable {
+  id: Generated<number>;
+  source: string;
+  started_at: string;
+  finished_at: string | null;
+  /** running | done | failed. */
+  status: string;
+  /** JSON text of the report. */
+  report: string;
+}
+
+export interface ImportMapTable {
+  source: string;
+  kind: string;
+  source_id: string;
+  target_id: string;
+  checksum: string;
+}
+
+export interface ImportMarksTable {
+  source: string;
+  kind: string;
+  mark: number;
+}
+
 export interface Database {
   server_processes: ServerProcessesTable;
   login_throttle: LoginThrottleTable;
   auth_counters: AuthCountersTable;
+  import_runs: ImportRunsTable;
+  import_map: ImportMapTable;
+  import_marks: ImportMarksTable;
 }

@@ -266,7 +266,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     // Logins are at most 60 and e-mail addresses 100 characters: longer input is no user.
     const row = name.length > 100 ? undefined : ((await findUserByLogin(app, name)) ?? (isEmail(name) ? await findUserByEmail(app, name) : undefined));
     // One password hash whatever the reason of a failure (see verifyUserPassword).
-    const ok = await verifyUserPassword(row, password);
+    const ok = await verifyUserPassword(row, password, app);
     if (!row || !ok) {
       await app.activity.log(failedLoginEntry(name, row), origin(ctx, null));
       return showLogin(ctx, 200, { login, notice: { kind: 'error', text: ctx.t.loginFailed }, redirectTo: target });

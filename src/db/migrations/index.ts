@@ -16,6 +16,7 @@ import { historyContextTermsMigration } from './0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './0014_history_search_trigrams.ts';
 import { serverProcessesMigration } from './0015_server_processes.ts';
 import { authSharedStateMigration } from './0016_auth_shared_state.ts';
+import { importMigration } from './0017_import.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -34,4 +35,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historySearchTrigramsMigration,
   serverProcessesMigration,
   authSharedStateMigration,
+  importMigration,
 ];

@@ -75,9 +75,10 @@ export class KyselySink implements EventSink {
     throw new Error('indexes cannot be deferred here');
   }
 
-  async insert(batch: PreparedEvent[]): Promise<number> {
-    const ids = await insertEvents(this.trx, batch);
-    return ids[ids.length - 1];
+  async insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number> {
+    if (ids) throw new Error('the query-builder sink assigns ids itself');
+    const inserted = await insertEvents(this.trx, batch);
+    return inserted[inserted.length - 1];
   }
 
   async close(): Promise<void> {
@@ -207,11 +208,15 @@ export class PostgresSink extends KyselySink {
     return query.done;
   }
 
-  override async insert(batch: PreparedEvent[]): Promise<number> {
+  /** Inserts the events with new ids from the sequence, or with the given ids (imports keep their source's). */
+  override async insert(batch: PreparedEvent[], given?: readonly number[]): Promise<number> {
     const trx = this.trx;
-    this.sequence ??= (await sql<{ seq: string }>`select pg_get_serial_sequence('history_events', 'id') as seq`.execute(trx)).rows[0].seq;
-    const { rows } = await sql<{ id: number }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
-    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    let ids = given;
+    if (!ids) {
+      this.sequence ??= (await sql<{ seq: string }>`select pg_get_serial_sequence('history_events', 'id') as seq`.execute(trx)).rows[0].seq;
+      const { rows } = await sql<{ id: number }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
+      ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    }
     let events = '';
     let contexts = '';
     for (let n = 0; n < batch.length; n++) {

@@ -15,12 +15,12 @@ export class SqliteBulkWriter {
   private readonly db: SqliteDatabase.Database;
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
 
-  constructor(file: string) {
+  constructor(file: string, cacheMb = 128) {
     this.db = new SqliteDatabase(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('cache_size = -131072');
+    this.db.pragma(`cache_size = ${-Math.round(cacheMb * 1024)}`);
   }
 
   private statement(kind: 'events' | 'contexts', rows: number): SqliteDatabase.Statement {
@@ -80,22 +80,24 @@ export class SqliteBulkWriter {
   }
 
   /**
-   * Inserts events with ids firstId, firstId + 1, … and their contexts, and counts them
-   * (inside a transaction; `or rollback` spares the statement journals, see store.ts).
+   * Inserts events with ids firstId, firstId + 1, … (or the given ids, for imports that keep
+   * their source's) and their contexts, and counts them (inside a transaction; `or rollback`
+   * spares the statement journals, see store.ts).
    */
-  insert(events: PreparedEvent[], firstId: number): void {
+  insert(events: PreparedEvent[], firstId: number | readonly number[]): void {
+    const idOf = typeof firstId === 'number' ? (n: number) => firstId + n : (n: number) => firstId[n]!;
     for (let i = 0; i < events.length; i += EVENT_ROWS) {
       const end = Math.min(events.length, i + EVENT_ROWS);
       const values: unknown[] = [];
       for (let n = i; n < end; n++) {
         const r = events[n].row;
         // The id, then EVENT_COLUMNS in order, unrolled (the generator's hottest loop).
-        values.push(firstId + n, r.date, r.logger, r.level, r.message, r.message_key ?? null, r.occasions_id, r.initiator, r.user_id ?? null, r.remote_addr ?? null,
+        values.push(idOf(n), r.date, r.logger, r.level, r.message, r.message_key ?? null, r.occasions_id, r.initiator, r.user_id ?? null, r.remote_addr ?? null,
           r.sticky ?? 0, r.backfilled ?? 0, r.run_head ?? 1, r.run_size ?? 1, r.search_text, r.meta_text);
       }
       this.statement('events', end - i).run(values);
       const contexts: unknown[] = [];
-      for (let n = i; n < end; n++) contexts.push(firstId + n, events[n].context);
+      for (let n = i; n < end; n++) contexts.push(idOf(n), events[n].context);
       this.statement('contexts', end - i).run(contexts);
     }
     const counts = hourlyCounts(events);
@@ -122,8 +124,8 @@ export class SqliteSink implements EventSink {
   readonly canDefer = true;
   private readonly writer: SqliteBulkWriter;
 
-  constructor(file: string) {
-    this.writer = new SqliteBulkWriter(file);
+  constructor(file: string, cacheMb?: number) {
+    this.writer = new SqliteBulkWriter(file, cacheMb);
   }
 
   async begin(): Promise<void> {
@@ -168,7 +170,11 @@ export class SqliteSink implements EventSink {
     this.writer.createIndex(index);
   }
 
-  async insert(batch: PreparedEvent[]): Promise<number> {
+  async insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number> {
+    if (ids) {
+      this.writer.insert(batch, ids);
+      return ids[ids.length - 1]!;
+    }
     const first = this.writer.nextId();
     this.writer.insert(batch, first);
     return first + batch.length - 1;

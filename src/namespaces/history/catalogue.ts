@@ -20,6 +20,7 @@ import { i18nStLogger } from '../i18n-st/logger.ts';
 import { i18nTmLogger } from '../i18n-tm/logger.ts';
 import { sliderxLogger } from '../sliderx/logger.ts';
 import { contentLogger } from '../../pages/logger.ts';
+import { importerLogger } from '../../import/wordpress/logger.ts';
 
 export const LOGGERS: LoggerDef[] = [
   availableUpdatesLogger,
@@ -60,6 +61,7 @@ export const LOGGERS: LoggerDef[] = [
   i18nLogger,
   i18nStLogger,
   i18nTmLogger,
+  importerLogger,
 ];
 
 /** Capability needed to read events of a logger the catalogue does not know. */

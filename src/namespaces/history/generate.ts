@@ -68,8 +68,8 @@ export interface EventSink {
   /** Before creating the indexes again. */
   beforeCreateIndexes(): Promise<void>;
   createIndex(index: IndexDefinition): Promise<void>;
-  /** Inserts the events (new ids, ascending in batch order); returns the last id. */
-  insert(batch: PreparedEvent[]): Promise<number>;
+  /** Inserts the events (new ids, ascending in batch order, unless given); returns the last id. */
+  insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -203,7 +203,7 @@ function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (
  * heads get their size and other rows (0, 0) — what the rebuild writes — so that it only
  * changes the rows next to older events the batch interleaves with.
  */
-function presetRunsForRebuild(batch: PreparedEvent[]): void {
+export function presetRunsForRebuild(batch: PreparedEvent[]): void {
   let size = 0;
   for (let i = 0; i < batch.length; i++) {
     const row = batch[i].row;

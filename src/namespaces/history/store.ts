@@ -161,10 +161,6 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   initiator ??= user ? 'cms_user' : origin.ip ? 'web_user' : 'other';
 
   const userId = map.get('_user_id');
-  const placeholders = cataloguePlaceholders();
-  const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
-  const searchParts = [template, entry.logger, level];
-  for (const [k, v] of map) if (v !== null && (placeholders.has(k) || own.has(k))) searchParts.push(v);
 
   return {
     row: {
@@ -179,11 +175,20 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
       remote_addr: map.get('_server_remote_addr') || null,
       sticky: map.has('_sticky') ? 1 : 0,
       backfilled: map.has('_backfilled_event') ? 1 : 0,
-      search_text: storableText(searchParts.join('\n').toLowerCase()),
+      search_text: searchTextOf(template, entry.logger, level, map),
       meta_text: '',
     },
     context: contextJson(map),
   };
+}
+
+/** What `search` scans: the lower-cased template, logger, level and the context's placeholder values. */
+export function searchTextOf(template: string, logger: string, level: string, context: Map<string, string | null>): string {
+  const placeholders = cataloguePlaceholders();
+  const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
+  const parts = [template, logger, level];
+  for (const [k, v] of context) if (v !== null && (placeholders.has(k) || own.has(k))) parts.push(v);
+  return storableText(parts.join('\n').toLowerCase());
 }
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,92 @@
+// `content-site import wordpress --from mysql://… [--prefix wp_] [--dry-run] [--only …]
+// [--on-conflict skip|rename|overwrite] [--include-trash] [--uploads DIR] [--scratch mysql://…]`
+import fs from 'node:fs';
+import { CLI_ORIGIN, parseCommandArgs } from '../../cli/args.ts';
+import { CliError, type CliCommand } from '../../cli/command.ts';
+import { reexecWithServerFlags } from '../../server/v8-flags.ts';
+import { CONFLICT_RULES, type ConflictRule } from './context.ts';
+import type { KindName } from './report.ts';
+
+/** `--only` names: the issue's (settings = site and appointment settings) and each kind's own. */
+const ONLY_NAMES: Record<string, KindName[]> = {
+  settings: ['site', 'sched'],
+  users: ['users'],
+  content: ['content'],
+  history: ['history'],
+  strings: ['strings'],
+  jobs: ['jobs'],
+  sliders: ['sliders'],
+  site: ['site'],
+  sched: ['sched'],
+};
+
+export const importWordPressCommand: CliCommand = {
+  name: 'import wordpress',
+  usage:
+    'import wordpress --from mysql://user:pass@host:3306/db|dump.sql[.gz] [--prefix wp_] [--dry-run] [--only users,content,history,strings,jobs,settings,sliders] ' +
+    '[--on-conflict skip|rename|overwrite] [--include-trash] [--uploads DIR] [--scratch mysql://…]',
+  summary: 'Bring a WordPress site over (read-only on the source; repeatable: later runs bring what changed since)',
+  async run(args, ctx) {
+    const { strings, flags } = parseCommandArgs(this, args, {
+      options: {
+        from: { type: 'string' },
+        prefix: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        only: { type: 'string' },
+        'on-conflict': { type: 'string' },
+        'include-trash': { type: 'boolean' },
+        uploads: { type: 'string' },
+        scratch: { type: 'string' },
+      },
+      required: ['from'],
+    });
+    const onConflict = (strings['on-conflict'] ?? 'skip') as ConflictRule;
+    if (!CONFLICT_RULES.includes(onConflict)) throw new CliError(`--on-conflict must be one of ${CONFLICT_RULES.join(', ')}, got "${onConflict}"`);
+    let only: KindName[] | undefined;
+    if (strings.only !== undefined) {
+      only = [];
+      for (const name of strings.only.split(',').map((s) => s.trim()).filter(Boolean)) {
+        const kinds = ONLY_NAMES[name];
+        if (!kinds) throw new CliError(`--only: unknown kind "${name}" (kinds: ${Object.keys(ONLY_NAMES).join(', ')})`);
+        only.push(...kinds);
+      }
+    }
+    const uploads = strings.uploads;
+    if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--uploads: ${uploads} is not a folder`);
+    // As the command itself (not run in-process by tests): the server's V8 memory caps keep a long import's RSS bounded.
+    if (ctx.stdout === process.stdout) reexecWithServerFlags();
+    // Loaded here so that the other commands (serve above all) start without the importer's modules.
+    const { importWordPress } = await import('./run.ts');
+    let from = strings.from!;
+    let dropScratch: (() => Promise<void>) | null = null;
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
+      if (!strings.scratch) throw new CliError('--from names a dump file: give --scratch mysql://user:pass@host:3306 (a server where it is loaded into a temporary database)');
+      const { loadDump } = await import('./source/dump.ts');
+      const loaded = await loadDump(from, strings.scratch, ctx.stderr);
+      from = loaded.url;
+      dropScratch = loaded.drop;
+    } else if (strings.scratch) {
+      throw new CliError('--scratch is only for --from <dump file>');
+    }
+    try {
+      const app = await ctx.openApp();
+      const report = await importWordPress(app, {
+        from,
+        prefix: strings.prefix,
+        dryRun: flags['dry-run'],
+        only,
+        onConflict,
+        includeTrash: flags['include-trash'],
+        uploadsDir: uploads ?? null,
+        progressStream: ctx.stderr,
+        origin: CLI_ORIGIN,
+      });
+      ctx.stdout.write(report.format());
+    } finally {
+      await dropScratch?.();
+    }
+    return 0;
+  },
+};
+
+export const importCommands: CliCommand[] = [importWordPressCommand];

@@ -1,0 +1,14 @@
+// Activity-log logger of the importer: one event per finished run, with its report.
+import type { LoggerDef } from '../../site/activity.ts';
+
+export const importerLogger: LoggerDef = {
+  slug: 'ImporterLogger',
+  name: { en: 'Importer Logger', de: 'Import-Logger' },
+  via: null,
+  capability: 'import',
+  messages: {
+    import_finished: { en: 'Imported from WordPress site {source_url}: {import_summary}', de: 'Aus der WordPress-Website {source_url} importiert: {import_summary}' },
+    import_failed: { en: 'Import from WordPress site {source_url} stopped: {import_error}', de: 'Import aus der WordPress-Website {source_url} abgebrochen: {import_error}' },
+  },
+  searchLabels: [{ label: { en: 'Imports', de: 'Importe' }, messageKeys: ['import_finished', 'import_failed'] }],
+};
