@@ -17,6 +17,7 @@ import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';
 import { isLocalUrl } from '../../pages/urls.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
+import { ownValue } from '../../util.ts';
 import { getLocalOembed, invalidUrlError } from './embed.ts';
 import { FetchError, safeFetch, type FetchLimits, type FetchResult } from './net.ts';
 import { findProvider } from './providers.ts';
@@ -111,13 +112,16 @@ export function mediaEmbedHtml(url: string, width: number): string | null {
   if (!safe || safe.startsWith('/')) return null;
   const ext = new URL(safe).pathname.split('.').pop()?.toLowerCase() ?? '';
   const link = `<a href="${escapeAttr(safe)}">${escapeHtml(safe)}</a>`;
-  if (AUDIO[ext]) {
-    return `<audio class="wp-audio-shortcode" preload="none" style="width: 100%;" controls="controls"><source type="${AUDIO[ext]}" src="${escapeAttr(safe)}" />${link}</audio>`;
+  // The extension is the caller's: a file named x.constructor is no audio file.
+  const audio = ownValue(AUDIO, ext);
+  if (audio) {
+    return `<audio class="wp-audio-shortcode" preload="none" style="width: 100%;" controls="controls"><source type="${audio}" src="${escapeAttr(safe)}" />${link}</audio>`;
   }
-  if (VIDEO[ext]) {
+  const video = ownValue(VIDEO, ext);
+  if (video) {
     const w = Math.max(width, 1);
     const h = Math.ceil((w * 9) / 16);
-    return `<video class="wp-video-shortcode" width="${w}" height="${h}" preload="metadata" controls="controls"><source type="${VIDEO[ext]}" src="${escapeAttr(safe)}" />${link}</video>`;
+    return `<video class="wp-video-shortcode" width="${w}" height="${h}" preload="metadata" controls="controls"><source type="${video}" src="${escapeAttr(safe)}" />${link}</video>`;
   }
   return null;
 }

@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
 import { isValidTimeZone } from '../../site/time.ts';
+import { ownValue } from '../../util.ts';
 import { formatPhpDate } from './dates.ts';
 
 const require = createRequire(import.meta.url);
@@ -214,7 +215,7 @@ const MONTHS_DE: Record<string, string> = {
 
 Twig.extendFilter('trans', (value) => {
   const s = value === null || value === undefined ? '' : String(value);
-  return renderLang === 'de' ? (TRANSLATIONS[s] ?? s) : s;
+  return renderLang === 'de' ? (ownValue(TRANSLATIONS, s) ?? s) : s;
 });
 Twig.extendFilter('internationalize', (value) => {
   const s = value === null || value === undefined ? '' : String(value);
