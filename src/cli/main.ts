@@ -3,6 +3,7 @@
 import { pino } from 'pino';
 import { openApp, type AppServices } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { StorageError } from '../db/index.ts';
 import { DatabaseTooNewError } from '../db/migrate.ts';
 import { RestError } from '../rest/types.ts';
 import { CliError, type CliCommand, type CliContext } from './command.ts';
@@ -66,13 +67,14 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const ctx: CliContext = {
       config,
       // Logs go to stderr so that stdout stays clean for --json output.
-      openApp: () => (opened.app ??= openApp(config, { logger: pino({ level: io.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) })),
+      // The database must exist: a mistyped SQLite path is refused, not made a new empty site.
+      openApp: () => (opened.app ??= openApp(config, { mustExist: true, logger: pino({ level: io.env.LOG_LEVEL ?? 'warn' }, pino.destination(2)) })),
       stdout: io.stdout,
       stderr: io.stderr,
     };
     return await command.run(args, ctx);
   } catch (err) {
-    if (err instanceof CliError || err instanceof RestError || err instanceof DatabaseTooNewError) return fail(err.message);
+    if (err instanceof CliError || err instanceof RestError || err instanceof DatabaseTooNewError || err instanceof StorageError) return fail(err.message);
     io.stderr.write(`content-site: ${command.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   } finally {

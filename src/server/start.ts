@@ -1,4 +1,5 @@
-// `content-site serve`: open the database, prepare a first start, listen, shut down gracefully.
+// `content-site serve`: check the files, open the database, prepare a first start, listen, shut
+// down gracefully.
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +7,7 @@ import type { Config } from '../config.ts';
 import { openApp, type AppServices } from '../app.ts';
 import { buildServer } from './http.ts';
 import { startContextIndexer } from '../namespaces/history/context-index.ts';
+import { exposedFiles, prepareStorage } from './storage.ts';
 
 export interface RunningServer {
   app: AppServices;
@@ -33,7 +35,12 @@ function serverLogger(config: Config): Logger {
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  prepareStorage(config);
   const app = await openApp(config, { logger: serverLogger(config) });
+  const exposed = exposedFiles(config);
+  if (exposed.length) {
+    app.log.warn({ files: exposed }, 'others than the owner may open the data folder or the database files, which hold password hashes and the site secrets: chmod 700 the folder, 600 the files');
+  }
   if (opts.prepare) await opts.prepare(app);
   const server = await buildServer(app);
   const address = await server.listen({ port: config.port, host: config.host });
