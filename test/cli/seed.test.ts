@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { sql } from 'kysely';
-import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
+import { dbTargets, createTestApp, tableNames, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { openApp } from '../../src/app.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
@@ -96,11 +96,8 @@ async function countingWrites<T>(fail: (i: number) => Error | null, body: () => 
 
 /** Rows per table, except the activity log's (an interrupted step may lose its event) and app_passwords (replaced). */
 async function rowCounts(t: TestApp): Promise<Record<string, number>> {
-  const tables = t.app.dialect === 'postgres'
-    ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(t.app.db)
-    : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(t.app.db);
   const counts: Record<string, number> = {};
-  for (const { name } of tables.rows) {
+  for (const name of await tableNames(t.app)) {
     if (/^history_|^app_passwords$|^kysely_/.test(name)) continue;
     const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(t.app.db);
     counts[name] = Number(row.rows[0]!.n);
