@@ -8,6 +8,14 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value;
 }
 
+/**
+ * The value a table holds under a key of its own: a key from a request ("constructor",
+ * "__proto__", "toString") never reaches what every object inherits.
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** Lower-cases A–Z only, as PHP's strtolower and SQLite's LIKE do. */
 export function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());

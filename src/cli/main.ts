@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { pino } from 'pino';
 import { openApp, type AppServices } from '../app.ts';
 import { ConfigError, loadConfig, maskPassword, type Config } from '../config.ts';
+import { StorageError } from '../db/index.ts';
 import { DatabaseTooNewError } from '../db/migrate.ts';
 import { RestError } from '../rest/types.ts';
 import { CliError, type CliCommand, type CliContext } from './command.ts';
@@ -71,7 +72,8 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     const ctx: CliContext = {
       config,
       // Logs go to stderr so that stdout stays clean for --json output.
-      openApp: () => (opened.app ??= openApp(appConfig, { logger: cliLogger(appConfig, io.stderr) })),
+      // The database must exist: a mistyped SQLite path is refused, not made a new empty site.
+      openApp: () => (opened.app ??= openApp(appConfig, { mustExist: true, logger: cliLogger(appConfig, io.stderr) })),
       stdout: io.stdout,
       stderr: io.stderr,
     };
@@ -109,7 +111,7 @@ interface ErrorFields {
  * to do. Null for anything else — a bug, which keeps its stack trace.
  */
 export function environmentProblem(err: unknown, config: Config | null): string | null {
-  if (err instanceof CliError || err instanceof ConfigError || err instanceof RestError || err instanceof DatabaseTooNewError) return err.message;
+  if (err instanceof CliError || err instanceof ConfigError || err instanceof RestError || err instanceof DatabaseTooNewError || err instanceof StorageError) return err.message;
   if (!(err instanceof Error)) return null;
   // Connecting to every address of a name fails as one AggregateError of the same kind.
   const first = err instanceof AggregateError && err.errors[0] instanceof Error ? err.errors[0] : err;

@@ -1,6 +1,6 @@
 // Demo content and the first start of a new site.
 import type { AppServices } from '../app.ts';
-import { chunkPassword, createAppPassword } from '../auth/app-passwords.ts';
+import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
 import { ROLES, type Role } from '../auth/roles.ts';
 import { createUser, findUserByLogin } from '../auth/users.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
@@ -44,11 +44,28 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = SYSTEM
 }
 
 export const FIRST_ADMIN_LOGIN = 'admin';
+const FIRST_PASSWORD_NAME = 'First start';
 
 /**
- * On a site without users: stores the default site options, seeds the demo content, creates
- * the administrator `admin` with an application password and prints how to use it. Later
- * starts do nothing. Returns whether this was the first start.
+ * The site option that records the first start: `started` once it has written anything,
+ * `completed` once every step is done.
+ */
+export const FIRST_START_OPTION = 'first_start';
+
+async function firstStartState(app: AppServices): Promise<string | undefined> {
+  // Read from the database: another process may have completed it while this one waited.
+  const row = await app.db.selectFrom('options').select('value').where('name', '=', FIRST_START_OPTION).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as string) : undefined;
+}
+
+/**
+ * The first start of a new site: stores the default site options, seeds the demo content,
+ * creates the administrator `admin` with an application password and prints how to use it.
+ * All or nothing: it is recorded as `started` before its first write and as `completed` after
+ * its last, and every step may run again, so a start interrupted anywhere (a crash, a full
+ * disk) is completed by the next one; the password is then made and printed anew (one never
+ * shown is revoked). Later starts do nothing, as on a site with users but no record (made
+ * before the record existed). Returns whether this start completed the first start.
  *
  * On PostgreSQL an advisory lock makes concurrently starting processes wait for the one
  * doing the first start, so only one seeds.
@@ -57,14 +74,25 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
   const lockClient = app.dbHandle.pgPool ? await app.dbHandle.pgPool.connect() : null;
   try {
     if (lockClient) await lockClient.query("SELECT pg_advisory_lock(hashtext('content-site first start'))");
-    const anyUser = await app.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-    if (anyUser) return false;
-    await app.options.setMany({ ...DEFAULT_OPTIONS });
+    const state = await firstStartState(app);
+    if (state === 'completed') return false;
+    if (state === undefined && (await app.db.selectFrom('users').select('id').limit(1).executeTakeFirst())) {
+      await app.options.set(FIRST_START_OPTION, 'completed');
+      return false;
+    }
+    await app.options.set(FIRST_START_OPTION, 'started');
+    const unstored = Object.entries(DEFAULT_OPTIONS).filter(([name]) => !app.options.isStored(name));
+    if (unstored.length) await app.options.setMany(Object.fromEntries(unstored));
     await seedDemo(app, SYSTEM_ORIGIN);
-    const admin = await createUser(app, { login: FIRST_ADMIN_LOGIN, email: 'admin@example.com', role: 'administrator', displayName: 'Administrator' }, SYSTEM_ORIGIN);
-    const created = await createAppPassword(app, admin.id, { name: 'First start' }, SYSTEM_ORIGIN);
+    const admin = (await findUserByLogin(app, FIRST_ADMIN_LOGIN))
+      ?? (await createUser(app, { login: FIRST_ADMIN_LOGIN, email: 'admin@example.com', role: 'administrator', displayName: 'Administrator' }, SYSTEM_ORIGIN));
+    // A password of an interrupted first start may never have been shown: replaced.
+    for (const earlier of await listAppPasswords(app, admin.id)) {
+      if (earlier.name === FIRST_PASSWORD_NAME) await revokeAppPassword(app, admin.id, earlier.uuid, SYSTEM_ORIGIN);
+    }
+    const created = await createAppPassword(app, admin.id, { name: FIRST_PASSWORD_NAME }, SYSTEM_ORIGIN);
     const password = chunkPassword(created.password);
-    stdout.write(
+    await new Promise<void>((resolve, reject) => stdout.write(
       [
         '',
         'First start: created the site options, the demo content and the administrator "admin".',
@@ -75,7 +103,9 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
         '',
         '',
       ].join('\n'),
-    );
+      (err) => (err ? reject(err) : resolve()),
+    ));
+    await app.options.set(FIRST_START_OPTION, 'completed');
     return true;
   } finally {
     if (lockClient) {

@@ -32,18 +32,56 @@ export interface OpenOptions {
   /** PostgreSQL only: schema to create and use (isolates parallel test runs). */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * SQLite: refuse a file that does not exist instead of creating an empty database. Every
+   * command but `serve` and `migrate`: a mistyped path listed an empty new site's users.
+   */
+  mustExist?: boolean;
+}
+
+/** Storage the process cannot use as asked: one line for the operator, no stack trace. */
+export class StorageError extends Error {}
+
+/** The database file of a `sqlite:` DATABASE_URL (absolute), or null for `:memory:` and PostgreSQL. */
+export function sqliteFile(url: string): string | null {
+  if (!url.startsWith('sqlite:')) return null;
+  const file = url.slice('sqlite:'.length);
+  return file === ':memory:' ? null : path.resolve(file);
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${url}"`);
 }
 
-function openSqlite(file: string): DatabaseHandle {
-  const memory = file === ':memory:';
-  const location = memory ? file : path.resolve(file);
-  if (!memory) fs.mkdirSync(path.dirname(location), { recursive: true });
+/**
+ * The files of an SQLite database: the database, its write-ahead log and shared-memory index.
+ * They hold password hashes and the site's secrets.
+ */
+export function sqliteFiles(location: string): string[] {
+  return [location, `${location}-wal`, `${location}-shm`];
+}
+
+/**
+ * A new database file, owner-only (0600), in an owner-only folder (0700) when that is new too:
+ * SQLite gives the -wal and -shm files it creates the database file's mode.
+ */
+function createDatabaseFile(location: string): void {
+  try {
+    fs.mkdirSync(path.dirname(location), { recursive: true, mode: 0o700 });
+    fs.closeSync(fs.openSync(location, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new StorageError(`cannot create the database ${location}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function openSqlite(location: string, mustExist: boolean): DatabaseHandle {
+  if (location !== ':memory:' && !fs.existsSync(location)) {
+    if (mustExist) throw new StorageError(`no database at ${location} (DATABASE_URL); content-site migrate or serve creates one`);
+    createDatabaseFile(location);
+  }
   const sqlite = new SqliteDatabase(location);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (kill -9); only power loss could drop the last commit.

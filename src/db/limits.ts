@@ -12,3 +12,6 @@ export const MAX_LIST_ITEMS = 1000;
  * than 1,000 levels.
  */
 export const MAX_ALTERNATIVES = 100;
+
+/** Largest value both databases store in an `integer` column (PostgreSQL's int4): larger ids cannot exist. */
+export const MAX_DB_INT = 2147483647;

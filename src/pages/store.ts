@@ -5,6 +5,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { RestError } from '../rest/types.ts';
 import { utcNow } from '../site/time.ts';
+import { MAX_DB_INT } from '../db/limits.ts';
 import { contentLogger } from './logger.ts';
 
 export type ContentType = 'page' | 'post';
@@ -58,8 +59,6 @@ export interface Author {
   displayName: string;
 }
 
-/** Largest id both databases store in an `integer` column; larger ids cannot exist. */
-export const MAX_DB_INT = 2147483647;
 
 /** Path segments the public site uses itself; they cannot be slugs. */
 export const RESERVED_SLUGS = new Set(['cms-json', 'cms-admin', 'embed', 'author', 'feed', 'page']);

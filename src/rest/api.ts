@@ -109,7 +109,8 @@ export class RestApi {
   }
 
   private namespaceIndex(req: RestRequest): unknown {
-    const ns = String(req.params.namespace);
+    // Untyped (as in the reference), so a map may arrive; String() of one from the query throws.
+    const ns = typeof req.params.namespace === 'string' ? req.params.namespace : '';
     const routes = this.registry.routesOf(ns);
     if (!routes) throw new RestError('rest_invalid_namespace', MSG.invalidNamespace[req.lang], 404);
     const help = req.params.context === 'help';

@@ -1,9 +1,11 @@
 // `_fields`: keep only the listed top-level keys and dot paths (reference rest-core §2.9).
+import { setOwn } from '../util.ts';
 
 /** Parses `_fields` from a comma/whitespace list or an array of such lists. */
 export function parseFieldsParam(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
-  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(/[\s,]+/));
+  // Only texts name fields: String() of a map from the query (`_fields[a]=b`, no prototype) throws.
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(/[\s,]+/) : []));
   const fields = parts.map((p) => p.trim()).filter(Boolean);
   return fields;
 }
@@ -12,8 +14,12 @@ interface FieldTree {
   [key: string]: FieldTree | true;
 }
 
+/**
+ * Nodes without a prototype: the keys are the caller's, and `_fields=__proto__.x` walked into
+ * Object.prototype and set `x` on every object of the process.
+ */
 function buildTree(fields: string[]): FieldTree {
-  const tree: FieldTree = {};
+  const tree: FieldTree = Object.create(null);
   for (const field of fields) {
     const path = field.split('.');
     let node: FieldTree = tree;
@@ -23,7 +29,7 @@ function buildTree(fields: string[]): FieldTree {
       if (i === path.length - 1) {
         node[key] = true;
       } else {
-        node[key] ??= {};
+        node[key] ??= Object.create(null) as FieldTree;
         node = node[key] as FieldTree;
       }
     }
@@ -35,9 +41,9 @@ function applyTree(data: unknown, tree: FieldTree): unknown {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
   const out: Record<string, unknown> = {};
   for (const [key, sub] of Object.entries(tree)) {
-    if (!Object.prototype.hasOwnProperty.call(data, key)) continue;
+    if (!Object.hasOwn(data, key)) continue;
     const value = (data as Record<string, unknown>)[key];
-    out[key] = sub === true ? value : applyTree(value, sub);
+    setOwn(out, key, sub === true ? value : applyTree(value, sub));
   }
   return out;
 }

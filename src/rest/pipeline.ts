@@ -12,6 +12,7 @@ import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';
 import { restUrl } from './urls.ts';
+import { setOwn } from '../util.ts';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -89,7 +90,7 @@ type Layers = Record<string, unknown>[];
 /** Looks a parameter up through the layers: the first with a non-null value wins. */
 function lookup(layers: Layers, name: string): unknown {
   for (const layer of layers) {
-    const v = layer[name];
+    const v = Object.hasOwn(layer, name) ? layer[name] : undefined;
     if (v !== undefined && v !== null) return v;
   }
   return undefined;
@@ -156,7 +157,7 @@ export class RestPipeline {
     const plan = argPlan(match.endpoint);
     const url: Record<string, unknown> = { ...match.urlParams };
     for (const [name, urlParam] of plan.fromUrl) {
-      if (match.urlParams[urlParam] !== undefined && !(name in url)) url[name] = match.urlParams[urlParam];
+      if (match.urlParams[urlParam] !== undefined && !Object.hasOwn(url, name)) url[name] = match.urlParams[urlParam];
     }
     // Copies: sanitised values replace raw ones without touching the caller's input.
     const layers: Layers = [{ ...json }, { ...form }, { ...input.query }, url, { ...plan.defaults }];
@@ -182,7 +183,7 @@ export class RestPipeline {
     const sanitized = new Map<string, unknown>();
     for (const [name, arg] of plan.args) {
       for (const layer of layers) {
-        if (!arg.type || !(name in layer)) continue;
+        if (!arg.type || !Object.hasOwn(layer, name)) continue;
         const result = checkValue(layer[name], arg, name);
         if (result.ok) layer[name] = result.value;
         else invalid = addInvalid(invalid, name, result.error.message, result.error);
@@ -273,7 +274,8 @@ export class RestPipeline {
     lang: Lang,
   ): RestRequest {
     const raw: Record<string, unknown> = {};
-    for (let i = layers.length - 1; i >= 0; i--) Object.assign(raw, layers[i]);
+    // setOwn: Object.assign would make a body's "__proto__" key the prototype of every parameter.
+    for (let i = layers.length - 1; i >= 0; i--) for (const [key, value] of Object.entries(layers[i]!)) setOwn(raw, key, value);
     const siteUrl = this.app.config.siteUrl;
     return {
       method,
@@ -283,7 +285,7 @@ export class RestPipeline {
       params: {},
       rawParams: raw,
       undeclared: Object.create(null) as Record<string, unknown>,
-      has: (name) => layers.some((layer) => name in layer),
+      has: (name) => layers.some((layer) => Object.hasOwn(layer, name)),
       urlParams,
       query: input.query,
       headers: input.headers,

@@ -196,7 +196,7 @@ function validateForType(value: unknown, schema: Schema, type: string | undefine
     case 'number':
       return validateNumber(value, schema, name, 'number');
     case 'integer':
-      return validateNumber(value, schema, name, 'integer') ?? (isIntegerLike(value) ? null : invalidType(name, 'integer'));
+      return validateNumber(value, schema, name, 'integer') ?? (isIntegerLike(value) ? unsafeInteger(toNumber(value), name) : invalidType(name, 'integer'));
     case 'string':
       return validateString(value, schema, name);
     default:
@@ -242,6 +242,17 @@ function validateBounds(n: number, schema: Schema, name: string): SchemaFailure 
     }
   }
   return null;
+}
+
+/**
+ * Beyond ±(2^53 − 1) a number no longer names one integer (1e16 + 1 reads as 1e16), and
+ * nothing this server counts, stores or dates comes near: such an integer is refused, where
+ * the reference's PHP would wrap or saturate it (a deliberate difference, docs/decisions.md).
+ */
+function unsafeInteger(n: number, name: string): SchemaFailure | null {
+  if (Number.isSafeInteger(n)) return null;
+  const max = phpIntString(Number.MAX_SAFE_INTEGER);
+  return failure('rest_out_of_bounds', `${name} must be between -${max} (inclusive) and ${max} (inclusive)`);
 }
 
 // --- string: minLength, maxLength, pattern ---------------------------------------------------

@@ -1,4 +1,5 @@
-// `content-site serve`: open the database, prepare a first start, listen, shut down gracefully.
+// `content-site serve`: check the files, open the database, prepare a first start, listen, shut
+// down gracefully.
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import { readableStream, wantsReadable } from './console-log.ts';
 import { watchPeers } from './peers.ts';
 import { startContextIndexer } from '../namespaces/history/context-index.ts';
 import { startLoginThrottleSweeper } from '../auth/throttle.ts';
+import { exposedFiles, prepareStorage } from './storage.ts';
 
 export interface RunningServer {
   app: AppServices;
@@ -41,7 +43,12 @@ export function serverLogger(config: Config): Logger {
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  prepareStorage(config);
   const app = await openApp(config, { logger: opts.logger ?? serverLogger(config) });
+  const exposed = exposedFiles(config);
+  if (exposed.length) {
+    app.log.warn({ files: exposed }, 'others than the owner may open the data folder or the database files, which hold password hashes and the site secrets: chmod 700 the folder, 600 the files');
+  }
   let server: FastifyInstance | null = null;
   let address: string;
   try {

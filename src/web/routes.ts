@@ -57,7 +57,7 @@ export function pageHeaders(opts: { formAction?: boolean } = {}): Record<string,
 }
 
 export function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null); // the names are the client's
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;

@@ -1,6 +1,7 @@
 // oembed/1.0 over HTTP: the lead's pipeline (buildServer + inject).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -139,11 +140,36 @@ describe('oembed/1.0/proxy over HTTP refuses private targets by default', () => 
     await t.close();
   });
 
+  const proxy = (url: string) => server.inject({ method: 'GET', url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(url)}`, headers: { authorization: contributor } });
+
   test('loopback, private and IPv6 special targets are 400', async () => {
-    for (const url of ['http://127.0.0.1/', 'http://localhost/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://10.0.0.5/', 'http://169.254.169.254/latest/']) {
-      const res = await server.inject({ method: 'GET', url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(url)}`, headers: { authorization: contributor } });
+    for (const url of ['http://127.0.0.1/', 'http://localhost/', 'http://foo.localhost/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://10.0.0.5/', 'http://169.254.169.254/latest/']) {
+      const res = await proxy(url);
       assert.equal(res.statusCode, 400, url);
       assert.equal(res.json().code, 'oembed_forbidden_url', url);
     }
+  });
+
+  test('how internal names resolve stays in the log: a name of a private address is answered as one that does not resolve', async (ctx) => {
+    // The system resolver, as the server uses it: `vm` is this machine, `nx` is no name at all.
+    ctx.mock.method(dns.promises, 'lookup', async (host: string) => {
+      if (host === 'vm') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'intra.example') return [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    });
+    const logged = ctx.mock.method(t.app.log, 'warn');
+    const answers = [];
+    for (const host of ['vm', 'intra.example', 'nx']) {
+      const res = await proxy(`http://${host}/page`);
+      assert.equal(res.statusCode, 502, host);
+      assert.doesNotMatch(res.body, /127\.0\.0\.1|10\.1\.2\.3|ENOTFOUND|resolve|not public/, host);
+      answers.push(res.body.replace(host, 'HOST'));
+    }
+    assert.equal(new Set(answers).size, 1, `one answer for all three: ${answers.join(' | ')}`);
+    assert.deepEqual(JSON.parse(answers[0]!).data, { status: 502, url: 'http://HOST/page', reason: 'the URL could not be fetched' });
+    // The refusals are in the server log, with what the caller is not told.
+    const details = logged.mock.calls.map((c) => JSON.stringify(c.arguments[0]));
+    assert.ok(details.some((d) => d.includes('vm resolves to 127.0.0.1, which is not public')), details.join('\n'));
+    assert.ok(details.some((d) => d.includes('intra.example resolves to 10.1.2.3')), details.join('\n'));
   });
 });

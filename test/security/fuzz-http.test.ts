@@ -5,12 +5,11 @@
 // requests change nothing in the database. Fixed seed in CI; FUZZ_SEED/FUZZ_RUNS for soak runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
 import { BODY_LIMIT } from '../../src/server/http.ts';
 import type { CompiledRoute } from '../../src/rest/registry.ts';
+import { databaseDigest } from '../support/db.ts';
 import { OUTBOUND_ROUTES, assertWellFormedAnswer, samplePath, siteUnderTest } from '../support/registry.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 7);
@@ -20,17 +19,6 @@ const site = siteUnderTest();
 
 function assertWellFormed(res: LightMyRequestResponse, where: string): void {
   assertWellFormedAnswer(res.statusCode, res.headers['content-type'], res.body, where);
-}
-
-/** A digest of every row of every table, to prove rejected requests wrote nothing. */
-async function databaseDigest(): Promise<string> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(site.t.app.db);
-  const hash = crypto.createHash('sha256');
-  for (const { name } of tables.rows) {
-    const rows = await sql.raw(`select * from "${name}" order by 1`).execute(site.t.app.db);
-    hash.update(name).update(JSON.stringify(rows.rows));
-  }
-  return hash.digest('hex');
 }
 
 const nasty = fc.constantFrom(
@@ -57,7 +45,7 @@ test('adversarial query strings on every route, both roots: never a 500', async 
 });
 
 test('rejected requests leave the database unchanged', async () => {
-  const before = await databaseDigest();
+  const before = await databaseDigest(site.t.app);
   const writes = site.server.restApi.registry.routes.flatMap((route) =>
     route.endpoints.filter((e) => e.methods[0] !== 'GET' && !OUTBOUND_ROUTES.has(route.pattern)).map((e) => ({ route, method: e.methods[0]! })),
   );
@@ -76,7 +64,7 @@ test('rejected requests leave the database unchanged', async () => {
       assertWellFormed(res, `${method} ${url}`);
     }
   }
-  assert.equal(await databaseDigest(), before);
+  assert.equal(await databaseDigest(site.t.app), before);
 });
 
 test('bodies: exactly at the limit is read, one byte over is a 413', async () => {

@@ -102,18 +102,19 @@ test('each request checks its own answer: public first, private next → refused
   for (let i = 1; i < answers.length; i++) {
     await assert.rejects(resolveChecked(url, limits), (err: unknown) => {
       assert.ok(err instanceof FetchError);
-      assert.equal(err.kind, 'forbidden');
+      assert.equal(err.kind, 'private');
       assert.match(err.message, /not public/);
       return true;
     });
   }
-  // Through the proxy: the rebound host is refused as a whole (400), nothing is fetched.
+  // Through the proxy: the rebound host is refused as a whole, answered as a host that does
+  // not resolve (the caller learns nothing of internal names), nothing is fetched.
   const before = hits;
   let n = 0;
   const proxyLimits: ProxyLimits = { ...DEFAULT_PROXY_LIMITS, timeoutMs: 1000, resolve: async () => (n++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]) };
   await assert.rejects(proxyOembed(t.app, { url: 'http://flip2.test/page' }, 'en', proxyLimits), (err: RestError) => {
-    assert.equal(err.code, 'oembed_forbidden_url');
-    assert.equal(err.status, 400);
+    assert.equal(err.code, 'oembed_fetch_failed');
+    assert.equal(err.status, 502);
     return true;
   });
   assert.equal(hits, before);

@@ -246,7 +246,7 @@ export async function sendEmailReportPreview(app: AppServices, user: AuthUser, l
     }
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
     const dir = path.join(app.config.dataDir, 'outbox');
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 }); // DATA_DIR too when new: owner-only
     const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`);
     fs.writeFileSync(file, info.message as Buffer);
     return {

@@ -14,7 +14,7 @@ import { contextPairs } from './store.ts';
 import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from './context-index.ts';
 import { asciiLower } from '../../util.ts';
 import {
-  addDays, endOfDayUtc, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc,
+  addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
 } from './site-time.ts';
 
 export interface EventFilter {
@@ -136,6 +136,17 @@ function int(value: unknown): number | undefined {
   return value === undefined || value === null || value === '' ? undefined : Number(value);
 }
 
+export const dateBoundMessage = (name: string) =>
+  `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time (YYYY-MM-DD HH:MM:SS), from the year 1000 to 9999.`;
+export const MONTHS_ITEMS = 'months items must have the form YYYY-MM (years 1000 to 9999).';
+export const DATES_ITEMS = `dates items must be month:YYYY-MM (years 1000 to 9999), lastdays:N (N from 1 to ${MAX_LASTDAYS}), yesterday or allDates.`;
+export const LASTDAYS_RANGE = `lastdays must be 0 (no limit) or a number of days from 1 to ${MAX_LASTDAYS}.`;
+
+/** `lastdays`: the start of the day N − 1 days ago (N = 1 is today), as UTC text. */
+function lastdaysFrom(zone: string, today: Ymd, days: number): string {
+  return startOfDayUtc(zone, addDays(today, -(days - 1)));
+}
+
 export interface FilterOptions {
   scope: LoggerScope;
   zone: string;
@@ -160,7 +171,7 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
     const raw = p[name];
     if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 0) continue;
     const ts = parseDateBound(zone, String(raw), end);
-    if (ts === null) throw invalidParam(name, `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time.`);
+    if (ts === null) throw invalidParam(name, dateBoundMessage(name));
     if (ts === 0) continue;
     if (end) f.dateTo = unixToUtc(ts);
     else f.dateFrom = unixToUtc(ts);
@@ -179,24 +190,27 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
         ranges.push([startOfDayUtc(zone, y), endOfDayUtc(zone, y)]);
       } else if (item.startsWith('month:')) {
         const range = monthRangeUtc(zone, item.slice(6));
-        if (!range) throw invalidParam('dates', 'dates items must be month:YYYY-MM, lastdays:N, yesterday or allDates.');
+        if (!range) throw invalidParam('dates', DATES_ITEMS);
         ranges.push(range);
-      } else if (/^lastdays:\d+$/.test(item) && Number(item.slice(9)) > 0) {
+      } else if (/^lastdays:\d+$/.test(item) && isLastdays(Number(item.slice(9)))) {
         lastdays = Math.max(lastdays, Number(item.slice(9)));
       } else {
-        throw invalidParam('dates', 'dates items must be month:YYYY-MM, lastdays:N, yesterday or allDates.');
+        throw invalidParam('dates', DATES_ITEMS);
       }
     }
-    if (lastdays) ranges.push([startOfDayUtc(zone, addDays(today, -(lastdays - 1))), null]);
+    if (lastdays) ranges.push([lastdaysFrom(zone, today, lastdays), null]);
     if (!all && ranges.length) f.ranges = ranges;
   } else {
     const lastdays = int(p.lastdays);
-    if (lastdays !== undefined && lastdays > 0) f.lastdaysFrom = startOfDayUtc(zone, addDays(today, -(lastdays - 1)));
+    if (lastdays !== undefined && lastdays !== 0) {
+      if (!isLastdays(lastdays)) throw invalidParam('lastdays', LASTDAYS_RANGE);
+      f.lastdaysFrom = lastdaysFrom(zone, today, lastdays);
+    }
     const months = strings(p.months);
     if (months) {
       f.ranges = months.map((m) => {
         const range = monthRangeUtc(zone, m);
-        if (!range) throw invalidParam('months', 'months items must have the form YYYY-MM.');
+        if (!range) throw invalidParam('months', MONTHS_ITEMS);
         return range;
       });
     }

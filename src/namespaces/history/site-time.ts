@@ -2,6 +2,26 @@
 // converted to the UTC text the events table stores.
 import { formatUtc, utcToZone, zoneOffsetHours } from '../../site/time.ts';
 
+/**
+ * The instants a filter may name: four-digit years, 1000-01-01 00:00:00 to 9999-12-31 23:59:59
+ * UTC. Dates are compared as `YYYY-MM-DD HH:MM:SS` text, which cannot name others, and a Date
+ * beyond ±8.64e15 ms cannot be formatted at all (date_from=99999999999999999999 was a 500).
+ */
+export const FIRST_UNIX = Date.UTC(1000, 0, 1) / 1000;
+export const LAST_UNIX = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
+
+export function isFilterTime(seconds: number): boolean {
+  return seconds >= FIRST_UNIX && seconds <= LAST_UNIX;
+}
+
+/** The most days `lastdays` may reach back: about a thousand years, so the first day stays within FIRST_UNIX. */
+export const MAX_LASTDAYS = 365_000;
+
+/** A `lastdays` count that names days: 1 (today) to MAX_LASTDAYS. */
+export function isLastdays(days: number): boolean {
+  return Number.isInteger(days) && days >= 1 && days <= MAX_LASTDAYS;
+}
+
 export interface Ymd {
   y: number;
   m: number;
@@ -59,7 +79,9 @@ export function monthRangeUtc(zone: string, month: string): [string, string] | n
   const mo = Number(m[2]);
   if (mo < 1 || mo > 12) return null;
   const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return [zoneToUtc(zone, y, mo, 1), zoneToUtc(zone, y, mo, last, 23, 59, 59)];
+  const from = zoneToUtcMs(zone, y, mo, 1) / 1000;
+  const to = zoneToUtcMs(zone, y, mo, last, 23, 59, 59) / 1000;
+  return isFilterTime(from) && isFilterTime(to) ? [unixToUtc(from), unixToUtc(to)] : null;
 }
 
 export function unixToUtc(seconds: number): string {
@@ -80,10 +102,15 @@ export function isStrictUtcDate(text: string): boolean {
 /**
  * A `date_from`/`date_to` value as a Unix timestamp: digits are a timestamp; `YYYY-MM-DD`
  * is the start (or end) of that day in the zone; `YYYY-MM-DD HH:MM[:SS]` a wall time in the
- * zone; other ISO 8601 texts with an offset are parsed as such. null when unparseable.
+ * zone; other ISO 8601 texts with an offset are parsed as such. null when unparseable or
+ * outside FIRST_UNIX…LAST_UNIX (0, "no bound", is returned as it is).
  */
 export function parseDateBound(zone: string, text: string, endOfDay: boolean): number | null {
-  const s = text.trim();
+  const ts = parseTimestamp(zone, text.trim(), endOfDay);
+  return ts !== null && (ts === 0 || isFilterTime(ts)) ? ts : null;
+}
+
+function parseTimestamp(zone: string, s: string, endOfDay: boolean): number | null {
   if (/^-?\d+$/.test(s)) return Number(s);
   const day = parseYmd(s);
   if (day) return zoneToUtcMs(zone, day.y, day.m, day.d, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0) / 1000;

@@ -102,7 +102,7 @@ export function occasionsIdOf(logger: string, level: string, template: string, c
     return md5(phpJsonEncode({ _occasionsID: context._occasionsID, _loggerSlug: logger }));
   }
   const data: Record<string, unknown> = { logger, level, message: template };
-  for (const [key, value] of Object.entries(context)) if (!(key in data)) data[key] = value;
+  for (const [key, value] of Object.entries(context)) if (!Object.hasOwn(data, key)) setOwn(data, key, value);
   if (messageKey !== null && !('_message_key' in data)) data._message_key = messageKey;
   const compute = () => md5(phpJsonEncode(data));
   // Repeated events have the same data (a custom entry's message text is not part of it): with

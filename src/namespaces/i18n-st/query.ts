@@ -88,7 +88,7 @@ function parseComponentType(v: unknown): number | null {
   if (absent(v)) return null;
   const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : '';
   if (/^[0-3]$/.test(s)) return Number(s);
-  if (s in COMPONENT_TYPES) return COMPONENT_TYPES[s as keyof typeof COMPONENT_TYPES];
+  if (Object.hasOwn(COMPONENT_TYPES, s)) return COMPONENT_TYPES[s as keyof typeof COMPONENT_TYPES];
   throw new FilterError('type', l('type must be 0 (unknown), 1 (plugin), 2 (theme) or 3 (core).', 'type muss 0 (unbekannt), 1 (Plugin), 2 (Theme) oder 3 (Kern) sein.'));
 }
 

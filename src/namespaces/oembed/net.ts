@@ -12,7 +12,11 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-export type FetchFailure = 'forbidden' | 'timeout' | 'network' | 'too_large' | 'too_many_redirects';
+/**
+ * `forbidden`: refused for what the URL says (scheme, credentials, port, an address or a
+ * localhost name in it); `private`: refused for what its host resolved to.
+ */
+export type FetchFailure = 'forbidden' | 'private' | 'timeout' | 'network' | 'too_large' | 'too_many_redirects';
 
 export class FetchError extends Error {
   kind: FetchFailure;
@@ -80,6 +84,8 @@ export function checkUrlShape(url: URL, allowPrivate: boolean): string | null {
   if (url.username || url.password) return 'URLs with credentials are not fetched';
   if (!url.hostname) return 'the URL has no host';
   if (!allowPrivate && !ALLOWED_PORTS.has(url.port)) return `port ${url.port} is not allowed`;
+  // RFC 6761: localhost and its subdomains are this machine, whatever a resolver says.
+  if (!allowPrivate && /^(?:.+\.)?localhost\.?$/i.test(url.hostname)) return `${url.hostname} is this machine`;
   return null;
 }
 
@@ -120,7 +126,7 @@ export async function resolveChecked(url: URL, limits: FetchLimits, deadline = D
   if (!addresses.length) throw new FetchError('network', `cannot resolve ${host}`, href);
   if (!lenient) {
     const bad = addresses.find((a) => !isPublicAddress(a.address));
-    if (bad) throw new FetchError('forbidden', `${host} resolves to ${bad.address}, which is not public`, href);
+    if (bad) throw new FetchError('private', `${host} resolves to ${bad.address}, which is not public`, href);
   }
   return addresses;
 }
@@ -208,7 +214,7 @@ function requestOnce(url: URL, addresses: { address: string; family: number }[],
         // Defence in depth: the peer must be one of the checked addresses.
         const peer = socket.remoteAddress ?? '';
         if (!allowed.has(peer) && !allowed.has(peer.replace(/^::ffff:/, ''))) {
-          finish(new FetchError('forbidden', `connected to unexpected address ${peer}`, href));
+          finish(new FetchError('private', `connected to unexpected address ${peer}`, href));
           req.destroy();
         }
       });

@@ -5,10 +5,14 @@
 // Error statuses (our decisions, the reference answers most failures with 404):
 //   404 oembed_invalid_url   no provider, nothing discovered, page or provider says 404/410
 //   400 oembed_forbidden_url the URL (or a redirect / discovered endpoint) is not http(s),
-//                            carries credentials, uses another port than 80/443/8080, or
-//                            resolves to a private, loopback, link-local… address
-//   502 oembed_fetch_failed / oembed_provider_error / oembed_invalid_response / oembed_response_too_large
+//                            carries credentials, uses another port than 80/443/8080, names a
+//                            private, loopback, link-local… address or a localhost name
+//   502 oembed_fetch_failed  as well when its host resolves to such an address: the answer is
+//                            that of a host that does not resolve, so that callers cannot map
+//                            the internal network's names (the log tells which it was)
+//   502 oembed_provider_error / oembed_invalid_response / oembed_response_too_large
 //   504 oembed_timeout
+// `data.reason` is generic; addresses, resolver errors and the refused detail go to the log.
 import crypto from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import type { AppServices } from '../../app.ts';
@@ -17,8 +21,9 @@ import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';
 import { isLocalUrl } from '../../pages/urls.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
+import { ownValue } from '../../util.ts';
 import { getLocalOembed, invalidUrlError } from './embed.ts';
-import { FetchError, safeFetch, type FetchLimits, type FetchResult } from './net.ts';
+import { FetchError, safeFetch, type FetchFailure, type FetchLimits, type FetchResult } from './net.ts';
 import { findProvider } from './providers.ts';
 import { discoverLinks, sanitizeDiscoveredHtml } from './sanitize.ts';
 
@@ -54,9 +59,21 @@ const MSG = {
   tooLarge: { en: 'The oEmbed provider response is too large.', de: 'Die Antwort des oEmbed-Anbieters ist zu groß.' },
 };
 
-function fetchError(err: unknown, lang: Lang): RestError {
+/** What the caller is told of a failed fetch: never an address or a resolver's answer. */
+const REASON: Record<FetchFailure, string> = {
+  forbidden: 'only http(s) URLs of public hosts on port 80, 443 or 8080, without credentials, are fetched',
+  private: 'the URL could not be fetched',
+  network: 'the URL could not be fetched',
+  timeout: 'no answer in time',
+  too_large: 'the response is too large',
+  too_many_redirects: 'too many redirects',
+};
+
+function fetchError(app: AppServices, err: unknown, lang: Lang): RestError {
   if (!(err instanceof FetchError)) throw err;
-  const data = { url: err.url, reason: err.message };
+  const refused = err.kind === 'forbidden' || err.kind === 'private';
+  app.log[refused ? 'warn' : 'info']({ url: err.url, kind: err.kind, reason: err.message }, refused ? 'oembed proxy: URL refused' : 'oembed proxy: fetch failed');
+  const data = { url: err.url, reason: REASON[err.kind] };
   switch (err.kind) {
     case 'forbidden':
       return new RestError('oembed_forbidden_url', MSG.forbidden[lang], 400, data);
@@ -111,13 +128,16 @@ export function mediaEmbedHtml(url: string, width: number): string | null {
   if (!safe || safe.startsWith('/')) return null;
   const ext = new URL(safe).pathname.split('.').pop()?.toLowerCase() ?? '';
   const link = `<a href="${escapeAttr(safe)}">${escapeHtml(safe)}</a>`;
-  if (AUDIO[ext]) {
-    return `<audio class="wp-audio-shortcode" preload="none" style="width: 100%;" controls="controls"><source type="${AUDIO[ext]}" src="${escapeAttr(safe)}" />${link}</audio>`;
+  // The extension is the caller's: a file named x.constructor is no audio file.
+  const audio = ownValue(AUDIO, ext);
+  if (audio) {
+    return `<audio class="wp-audio-shortcode" preload="none" style="width: 100%;" controls="controls"><source type="${audio}" src="${escapeAttr(safe)}" />${link}</audio>`;
   }
-  if (VIDEO[ext]) {
+  const video = ownValue(VIDEO, ext);
+  if (video) {
     const w = Math.max(width, 1);
     const h = Math.ceil((w * 9) / 16);
-    return `<video class="wp-video-shortcode" width="${w}" height="${h}" preload="metadata" controls="controls"><source type="${VIDEO[ext]}" src="${escapeAttr(safe)}" />${link}</video>`;
+    return `<video class="wp-video-shortcode" width="${w}" height="${h}" preload="metadata" controls="controls"><source type="${video}" src="${escapeAttr(safe)}" />${link}</video>`;
   }
   return null;
 }
@@ -200,7 +220,7 @@ async function fetchProviderData(app: AppServices, endpoint: string, params: { u
     try {
       res = await safeFetch(target.toString(), fetchLimits);
     } catch (err) {
-      throw fetchError(err, lang);
+      throw fetchError(app, err, lang);
     }
     if (res.status === 501 && format === 'json') continue;
     if (res.status === 404 || res.status === 410) throw invalidUrlError(lang);
@@ -241,7 +261,7 @@ export async function proxyOembed(app: AppServices, params: ProxyParams, lang: L
     try {
       page = await safeFetch(parsed.toString(), limitsFor(app, limits, true));
     } catch (err) {
-      throw fetchError(err, lang);
+      throw fetchError(app, err, lang);
     }
     if (page.status < 200 || page.status >= 300) throw invalidUrlError(lang);
     const links = discoverLinks(page.body.toString('utf8'), page.url);

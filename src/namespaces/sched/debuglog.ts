@@ -97,7 +97,7 @@ export async function logExists(app: AppServices, kind: LogKind): Promise<boolea
 export async function schedDebug(app: AppServices, message: string, context: Record<string, unknown> = {}): Promise<void> {
   try {
     if (!(await debugFlagOn(app, 'ssa'))) return;
-    await fs.promises.mkdir(logDir(app), { recursive: true });
+    await fs.promises.mkdir(logDir(app), { recursive: true, mode: 0o700 }); // DATA_DIR too when new: owner-only
     const line = `[${new Date().toISOString()}] ${message.replace(/[\r\n]+/g, ' ')}${Object.keys(context).length ? ' ' + JSON.stringify(context) : ''}\n`;
     await fs.promises.appendFile(logPath(app, 'ssa'), line, 'utf8');
   } catch (err) {

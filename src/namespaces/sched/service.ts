@@ -4,6 +4,7 @@ import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { l, restError } from '../../rest/define.ts';
 import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest/types.ts';
+import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
 import { SCHED_LOGGER } from './logger.ts';
 import { getAllSettings, getSection, resetSection, SECTION_BY_SLUG, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
@@ -35,7 +36,7 @@ const RESERVED = new Set(['i18n_language', 'setting_id', 'notice_id', 'context',
 /** The body fields of a write: every raw parameter except the framework's and the route's own. */
 export function bodyFields(req: RestRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(req.rawParams)) if (!RESERVED.has(k) && !k.startsWith('_')) out[k] = v;
+  for (const [k, v] of Object.entries(req.rawParams)) if (!RESERVED.has(k) && !k.startsWith('_')) setOwn(out, k, v);
   return out;
 }
 

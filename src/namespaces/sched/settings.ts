@@ -5,6 +5,7 @@ import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
+import { ownValue } from '../../util.ts';
 import { userCan } from './caps.ts';
 import { deleteSection, getMeta, loadSectionForUpdate, loadSections, saveMeta, saveSection } from './store.ts';
 import { collectChecked, publishSchema, validateValue, type FieldSchema } from './validate.ts';
@@ -162,7 +163,7 @@ export function phpToMoment(format: string): string {
       i++;
       continue;
     }
-    if (ch in PHP_TO_MOMENT) out += PHP_TO_MOMENT[ch];
+    if (Object.hasOwn(PHP_TO_MOMENT, ch)) out += PHP_TO_MOMENT[ch];
     else if (/[A-Za-z]/.test(ch)) out += `[${ch}]`;
     else out += ch;
   }
@@ -331,7 +332,7 @@ function defaultOf(f: FieldDef, ctx: SettingsCtx): unknown {
 function rawSection(def: SectionDef, stored: Record<string, unknown> | undefined, ctx: SettingsCtx): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(def.fields)) {
-    out[name] = !def.readOnlySection && stored && name in stored && !f.readOnly ? stored[name] : defaultOf(f, ctx);
+    out[name] = !def.readOnlySection && stored && Object.hasOwn(stored, name) && !f.readOnly ? stored[name] : defaultOf(f, ctx);
   }
   return out;
 }
@@ -435,7 +436,8 @@ export function prepareSectionWrite(
   const ignorable = ignorableKeys(def);
   for (const [name, value] of Object.entries(input)) {
     const key = `${def.slug}.${name}`;
-    const f = def.fields[name];
+    // A field of the section's own: {"constructor":1} found Object's constructor (a 500).
+    const f = ownValue(def.fields, name);
     if (!f) {
       if (!ignorable.has(name)) (problems[key] ??= []).push(`unknown field "${name}" of section "${def.slug}"`);
       continue;
@@ -489,7 +491,7 @@ export async function updateSection(ctx: SettingsCtx, slug: string, input: Recor
   const next = await ctx.app.db.transaction().execute(async (tx) => {
     const stored = await loadSectionForUpdate(tx, def.slug, ctx.app.dialect === 'postgres');
     const current = rawSection(def, stored, ctx);
-    const problems: Record<string, string[]> = { ...templateProblems };
+    const problems: Record<string, string[]> = Object.assign(Object.create(null), templateProblems); // keyed by the caller's section names
     const fields = prepareSectionWrite(def, input, current, ctx, false, problems);
     if (Object.keys(problems).length) throw new SettingsValidationError(problems);
     await saveSection(tx, def.slug, fields, now);
@@ -524,7 +526,7 @@ export async function prepareSettingsWrite(ctx: SettingsCtx, input: Record<strin
 export async function updateSettings(ctx: SettingsCtx, input: Record<string, unknown>): Promise<{ settings: Record<string, unknown>; sections: string[] }> {
   const meta = await getMeta(ctx.app);
   const stored = await loadSections(ctx.app.db);
-  const problems: Record<string, string[]> = {};
+  const problems: Record<string, string[]> = Object.create(null); // keyed by the caller's section names
   const writes = await prepareSettingsWrite(ctx, input, stored, problems);
   if (Object.keys(problems).length) throw new SettingsValidationError(problems);
   const now = utcNow();

@@ -108,7 +108,7 @@ export async function applyImport(app: AppServices, user: AuthUser | null, lang:
     const s = obj.settings;
     if (!s || typeof s !== 'object' || Array.isArray(s)) problems.push('settings must be an object keyed by section');
     else {
-      const sp: Record<string, string[]> = {};
+      const sp: Record<string, string[]> = Object.create(null); // keyed by the caller's section names
       sections = await prepareSettingsWrite({ app, user, lang }, s as Record<string, unknown>, stored, sp);
       for (const [k, msgs] of Object.entries(sp)) for (const m of msgs) problems.push(`settings.${k}: ${m}`);
     }

@@ -23,6 +23,7 @@
 import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
 import { isValidTimeZone } from '../../site/time.ts';
+import { ownValue } from '../../util.ts';
 import { formatPhpDate } from './dates.ts';
 
 const require = createRequire(import.meta.url);
@@ -257,7 +258,7 @@ const MONTHS_DE: Record<string, string> = {
 
 Twig.extendFilter('trans', (value) => {
   const s = textOf(value);
-  return renderLang === 'de' && Object.hasOwn(TRANSLATIONS, s) ? TRANSLATIONS[s] : s;
+  return renderLang === 'de' ? (ownValue(TRANSLATIONS, s) ?? s) : s;
 });
 Twig.extendFilter('internationalize', (value) => {
   const s = textOf(value);

@@ -2,6 +2,7 @@
 // plain JSON Schema (so GET settings/schema can publish them as they are) plus optional
 // `x-check` names resolved to the checks below (timezone, colour, date format…).
 import { isValidTimeZone } from '../../site/time.ts';
+import { ownValue, setOwn } from '../../util.ts';
 
 export interface FieldSchema {
   type?: string | string[];
@@ -111,6 +112,8 @@ export function validateValue(schema: FieldSchema, value: unknown, path: string,
     if (schema.pattern && !new RegExp(schema.pattern).test(v)) errors.push(`${path} does not match the pattern ${schema.pattern}`);
   }
   if (typeof v === 'number') {
+    // Beyond 2^53 a number names no one integer (the REST kernel refuses such integers too).
+    if (types.includes('integer') && !types.includes('number') && !Number.isSafeInteger(v)) errors.push(`${path} must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
     if (schema.minimum !== undefined && v < schema.minimum) errors.push(`${path} must be at least ${schema.minimum}`);
     if (schema.maximum !== undefined && v > schema.maximum) errors.push(`${path} must be at most ${schema.maximum}`);
   }
@@ -124,13 +127,15 @@ export function validateValue(schema: FieldSchema, value: unknown, path: string,
   } else if (v && typeof v === 'object' && (schema.properties || schema.additionalProperties !== undefined)) {
     const obj = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const req of schema.required ?? []) if (!(req in obj)) errors.push(`${path}.${req} is required`);
+    for (const req of schema.required ?? []) if (!Object.hasOwn(obj, req)) errors.push(`${path}.${req} is required`);
+    // The keys are the caller's: only the schema's own properties match ("constructor" is no
+    // property), and "__proto__" stays an ordinary key of the copy.
     for (const [k, val] of Object.entries(obj)) {
-      const ps = schema.properties?.[k];
-      if (ps) out[k] = validateValue(ps, val, `${path}.${k}`, errors);
+      const ps = schema.properties && ownValue(schema.properties, k);
+      if (ps) setOwn(out, k, validateValue(ps, val, `${path}.${k}`, errors));
       else if (schema.additionalProperties === false) errors.push(`${path}.${k} is not a known property`);
-      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') out[k] = validateValue(schema.additionalProperties, val, `${path}.${k}`, errors);
-      else out[k] = val;
+      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') setOwn(out, k, validateValue(schema.additionalProperties, val, `${path}.${k}`, errors));
+      else setOwn(out, k, val);
     }
     v = out;
   }

@@ -2,7 +2,7 @@
 import type { AppServices } from '../../app.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
-import { MAX_DB_INT } from '../../pages/store.ts';
+import { MAX_DB_INT } from '../../db/limits.ts';
 import { localize, type Layer, type SlideData, type SliderData, type SliderSettings, type SlideParams, type Text } from './model.ts';
 import { sliderxLogger } from './logger.ts';
 
