@@ -94,11 +94,14 @@ async function countingWrites<T>(fail: (i: number) => Error | null, body: () => 
   }
 }
 
-/** Rows per table, except the activity log's (an interrupted step may lose its event) and app_passwords (replaced). */
+/**
+ * Rows per table, except the activity log's (an interrupted step may lose its event),
+ * app_passwords (replaced) and login_throttle (the test's own sign-ins count there).
+ */
 async function rowCounts(t: TestApp): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const name of await tableNames(t.app)) {
-    if (/^history_|^app_passwords$|^kysely_/.test(name)) continue;
+    if (/^history_|^app_passwords$|^kysely_|^login_throttle$/.test(name)) continue;
     const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(t.app.db);
     counts[name] = Number(row.rows[0]!.n);
   }

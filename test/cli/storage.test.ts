@@ -90,14 +90,15 @@ describe('the files of a site (SQLite, child processes)', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(first.whileListening, { data: 0o700, db: 0o600, wal: 0o600, shm: 0o600 });
     assert.equal(fs.statSync(path.dirname(env.DATABASE_URL.slice('sqlite:'.length))).mode & 0o777, 0o700, 'a new database folder too');
-    assert.ok(!first.stdout.includes(EXPOSED_WARNING), 'nothing to warn about');
+    assert.ok(!first.stderr.includes(EXPOSED_WARNING), 'nothing to warn about');
 
     fs.chmodSync(env.DATA_DIR, 0o755);
     fs.chmodSync(env.DATABASE_URL.slice('sqlite:'.length), 0o644);
     const again = await serveOnce(env);
     assert.equal(again.code, 0, again.stderr);
-    const warnings = again.stdout.split('\n').filter((line) => line.includes(EXPOSED_WARNING));
-    assert.equal(warnings.length, 1, again.stdout);
+    // The server's log goes to stderr (JSON lines when it is not a terminal).
+    const warnings = again.stderr.split('\n').filter((line) => line.includes(EXPOSED_WARNING));
+    assert.equal(warnings.length, 1, again.stderr);
     const files = JSON.parse(warnings[0]!).files as string[];
     assert.ok(files.includes(env.DATA_DIR) && files.includes(env.DATABASE_URL.slice('sqlite:'.length)), files.join(', '));
   });
