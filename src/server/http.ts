@@ -12,6 +12,7 @@ import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
 import { registerWebRoutes } from '../web/routes.ts';
 import { authenticateCookie } from '../web/rest-cookie-auth.ts';
+import { registerConsole } from '../console/index.ts';
 import { renderPublicPath } from '../pages/public.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -197,6 +198,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.route({ method: ['GET', 'HEAD'], url: '/', handler: (_request, reply) => reply.redirect('/en/', 302) });
 
   await registerWebRoutes(server, app);
+  await registerConsole(server, app);
 
   server.setNotFoundHandler((_request, reply) => notFound(reply));
 

@@ -72,6 +72,13 @@ export async function destroySession(app: AppServices, idHash: string): Promise<
   await app.db.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
 }
 
+/** Ends every session of a user (after a password change), but the one of `keepIdHash`. */
+export async function destroyUserSessions(app: AppServices, userId: number, keepIdHash?: string): Promise<void> {
+  let q = app.db.deleteFrom('web_sessions').where('user_id', '=', userId);
+  if (keepIdHash) q = q.where('id_hash', '!=', keepIdHash);
+  await q.execute();
+}
+
 // --- CSRF ---
 
 const keys = new WeakMap<AppServices, Promise<Buffer>>();

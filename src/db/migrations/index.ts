@@ -14,6 +14,7 @@ import { historyEventContextsMigration } from './0011_history_event_contexts.ts'
 import { historyAddrCollationMigration } from './0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './0014_history_search_trigrams.ts';
+import { userLocaleMigration } from './0015_user_locale.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -30,4 +31,5 @@ export const MIGRATIONS: SiteMigration[] = [
   historyAddrCollationMigration,
   historyContextTermsMigration,
   historySearchTrigramsMigration,
+  userLocaleMigration,
 ];
