@@ -305,8 +305,9 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
     out = await ctx.api('POST', `/history/v1/events/${id}/${action}`);
     done = action === 'stick' ? 'stuck' : 'unstuck';
   } else if (action === 'add_entry') {
-    const args: Record<string, unknown> = { message: text(ctx.body.message), level: text(ctx.body.level) || 'info' };
-    if (text(ctx.body.note)) args.note = text(ctx.body.note);
+    // Empty fields are not sent: an empty message is the API's missing one.
+    const args: Record<string, unknown> = { level: text(ctx.body.level) || 'info' };
+    for (const name of ['message', 'note']) if (text(ctx.body[name])) args[name] = text(ctx.body[name]);
     out = await ctx.api('POST', '/history/v1/events', args);
     done = 'added';
   } else {
