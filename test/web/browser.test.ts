@@ -203,26 +203,26 @@ for (const [index, target] of dbTargets().entries()) {
       await shoot(page, 'password-shown', screenshots);
     });
 
-    test('the list page shows and revokes passwords', async () => {
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+    test('the profile lists and revokes passwords', async () => {
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       const rows = page.locator('tbody tr');
       const count = await rows.count();
       assert.ok(count >= 3);
       assert.match((await rows.first().textContent()) ?? '', /Example App/);
       await shoot(page, 'passwords', screenshots);
       await page.getByRole('button', { name: 'Revoke “Example App”' }).click();
-      await page.waitForURL(/revoked=1/);
+      await page.waitForURL(/done=revoked/);
       assert.match((await page.getByRole('status').first().textContent()) ?? '', /has been revoked/);
       assert.equal(await page.locator('tbody tr').count(), count - 1);
     });
 
     test('log out', async () => {
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       await page.getByRole('button', { name: 'Log Out' }).click();
       await page.waitForURL(/loggedout=true/);
       assert.match((await page.getByRole('status').textContent()) ?? '', /You are now logged out\./);
       await shoot(page, 'logged-out', screenshots);
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       assert.match(page.url(), /cms-login\.php/);
     });
 
