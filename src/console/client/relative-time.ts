@@ -11,9 +11,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ];
 
+const formats = new Map<string, Intl.RelativeTimeFormat>();
+
 export function relativeTime(date: Date, now: Date, lang: string): string {
   const seconds = Math.round((date.getTime() - now.getTime()) / 1000);
-  const format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+  let format = formats.get(lang);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' });
+    formats.set(lang, format);
+  }
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === 'second') {
       // Under a minute reads as "now"/"jetzt" rather than a count of seconds.

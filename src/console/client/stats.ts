@@ -3,7 +3,7 @@
 import uPlot from 'uplot';
 
 function drawActivity(holder: HTMLElement): void {
-  const series = JSON.parse(holder.dataset.series ?? '{}') as { dates: string[]; counts: number[]; label: string };
+  const series = JSON.parse(holder.dataset.series ?? '{}') as { dates: string[]; counts: number[]; label: string; dateLabel: string };
   if (!series.dates?.length) return;
   const xs = series.dates.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
   const lang = document.body.dataset.lang ?? 'en';
@@ -22,7 +22,7 @@ function drawActivity(holder: HTMLElement): void {
         { stroke: '#3c434a', values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? s.toLocaleString(lang) : '')) },
       ],
       series: [
-        { value: (_u, v) => (v === null ? '' : day.format(new Date(v * 1000))) },
+        { label: series.dateLabel, value: (_u, v) => (v === null ? '' : day.format(new Date(v * 1000))) },
         {
           label: series.label,
           stroke: '#135e96',

@@ -61,10 +61,21 @@ export interface ViewOptions {
   t: ConsoleStrings;
   initiatorLabels: Map<string, string>;
   now?: Date;
+  /** The site's zone (read once for a list). */
+  zone?: string;
 }
 
+const absoluteFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A date and time in the site's zone, as the console writes them (formats made once: they are costly). */
 export function absoluteTime(date: Date, lang: Lang, timeZone: string): string {
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(date);
+  const key = `${lang}|${timeZone}`;
+  let format = absoluteFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone });
+    absoluteFormats.set(key, format);
+  }
+  return format.format(date);
 }
 
 /** The address of what an event concerns, if the viewer may open it (the event's own link otherwise ''). */
@@ -103,7 +114,7 @@ export async function eventView(e: ApiEvent, o: ViewOptions): Promise<EventView>
     via: e.via ?? '',
     logger: e.logger,
     dateIso: date.toISOString(),
-    dateAbsolute: absoluteTime(date, o.lang, o.app.options.timeZone()),
+    dateAbsolute: absoluteTime(date, o.lang, o.zone ?? o.app.options.timeZone()),
     dateRelative: relativeTime(date, o.now ?? new Date(), o.lang),
     initiator: initiatorOf(e, o),
     sticky: e.sticky,
@@ -121,6 +132,6 @@ export async function eventView(e: ApiEvent, o: ViewOptions): Promise<EventView>
 }
 
 export function eventViews(events: ApiEvent[], o: ViewOptions): Promise<EventView[]> {
-  const now = o.now ?? new Date();
-  return Promise.all(events.map((e) => eventView(e, { ...o, now })));
+  const shared = { ...o, now: o.now ?? new Date(), zone: o.zone ?? o.app.options.timeZone() };
+  return Promise.all(events.map((e) => eventView(e, shared)));
 }

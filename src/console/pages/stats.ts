@@ -76,9 +76,10 @@ async function showStats(ctx: ConsoleContext) {
   // Activity per local day, every day of the range.
   const perDay = new Map<string, number>(overview ? overview.activity_by_date.map((d) => [d.date, Number(d.count)]) : [...(counts?.perDay ?? [])]);
   const days: { date: string; label: string; count: number }[] = [];
+  const dayFormat = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
   for (let d = from, i = 0; ymdText(d) <= ymdText(to) && i <= MAX_DAYS; d = addDays(d, 1), i++) {
     const date = ymdText(d);
-    days.push({ date, label: new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`)), count: perDay.get(date) ?? 0 });
+    days.push({ date, label: dayFormat.format(new Date(`${date}T12:00:00Z`)), count: perDay.get(date) ?? 0 });
   }
   const total = days.reduce((s, d) => s + d.count, 0);
   const peak = days.reduce((best, d) => (d.count > best.count ? d : best), days[0]!);
@@ -123,7 +124,7 @@ async function showStats(ctx: ConsoleContext) {
     activity: {
       days: days.map((d) => ({ ...d, countText: number(d.count) })),
       alt: total ? fmt(t.activityOverTimeAlt, { from: formatDay(from), to: formatDay(to), total: number(total), peakDay: peak.label, peak: number(peak.count) }) : t.noData,
-      series: JSON.stringify({ dates: days.map((d) => d.date), counts: days.map((d) => d.count), label: t.colEvents }),
+      series: JSON.stringify({ dates: days.map((d) => d.date), counts: days.map((d) => d.count), label: t.colEvents, dateLabel: t.colDate }),
     },
     weekdays: heat(weekdays),
     weekdaysAlt: busyDay.count ? fmt(t.peakAlt, { label: busyDay.label, n: number(busyDay.count) }) : t.noData,
