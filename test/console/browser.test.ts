@@ -9,7 +9,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -19,6 +18,7 @@ import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp } from '../web/support.ts';
 import { PASSWORD, seedConsoleSite, type SiteUser } from './support.ts';
+import { freePort } from '../support/net.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
@@ -29,17 +29,6 @@ const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
 
 if (SKIP) console.log(`# ${SKIP}`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** axe-core's serious and critical violations of the page (its script evaluated over the debugging protocol, which the page's CSP does not govern). */
 function isFocused(locator: Locator): Promise<boolean> {

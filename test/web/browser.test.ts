@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,6 +15,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { makeUser, createWebTestApp } from './support.ts';
+import { freePort } from '../support/net.ts';
 
 // CHROMIUM_PATH only for trying the skip path; CI uses Debian's /usr/bin/chromium.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,17 +28,6 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 740 };
 
 if (SKIP) console.log(`# ${SKIP}`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The "application": records every request it receives and answers with a small page. */
 function startApplication(): Promise<{ server: http.Server; base: string; received: { url: string; referer: string | undefined }[] }> {

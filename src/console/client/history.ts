@@ -81,7 +81,9 @@ let poll: ReturnType<typeof setTimeout> | null = null;
 
 function startPolling(): void {
   if (poll) clearTimeout(poll);
-  const region = listRegion();
+  // A single event's page or similar events on their own have no list to keep current.
+  const region = document.getElementById('event-list');
+  if (!region) return;
   const interval = Math.max(2000, Number(region.dataset.checkInterval) || 10000);
   const check = async () => {
     poll = setTimeout(check, interval);
@@ -297,14 +299,19 @@ async function exportFile(link: HTMLAnchorElement): Promise<void> {
 
 // ---- wiring ----------------------------------------------------------------------------------
 
+/** Runs `action` instead of the element's own behaviour (following the link, posting the form). */
+function instead(el: HTMLElement, type: 'click' | 'submit', action: () => Promise<void>): void {
+  el.addEventListener(type, (event) => {
+    event.preventDefault();
+    void action();
+  });
+}
+
 function enhance(root: HTMLElement | Document): void {
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a.occasions-toggle')) {
     link.setAttribute('role', 'button');
     link.setAttribute('aria-expanded', 'false');
-    link.addEventListener('click', (event) => {
-      event.preventDefault();
-      void toggleOccasions(link);
-    });
+    instead(link, 'click', () => toggleOccasions(link));
     // A button is pressed with the space bar too.
     link.addEventListener('keydown', (event) => {
       if (event.key === ' ') {
@@ -314,10 +321,7 @@ function enhance(root: HTMLElement | Document): void {
     });
   }
   for (const form of root.querySelectorAll<HTMLFormElement>('form[data-rest="stick"], form[data-rest="unstick"]')) {
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void stickOrUnstick(form);
-    });
+    instead(form, 'submit', () => stickOrUnstick(form));
   }
 }
 
@@ -328,14 +332,6 @@ export function init(): void {
   setUpDialog();
   setUpUserSuggestions();
   const entry = document.getElementById('add-entry-form') as HTMLFormElement | null;
-  entry?.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void addEntry(entry);
-  });
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-export]')) {
-    link.addEventListener('click', (event) => {
-      event.preventDefault();
-      void exportFile(link);
-    });
-  }
+  if (entry) instead(entry, 'submit', () => addEntry(entry));
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-export]')) instead(link, 'click', () => exportFile(link));
 }

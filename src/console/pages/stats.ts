@@ -69,7 +69,8 @@ async function showStats(ctx: ConsoleContext) {
     get<{ peak_times: { hour: string; count: string; time_span: string }[] }>(ctx, '/history/v1/stats/peak-times', span),
     get<{ summary: Record<string, number> }>(ctx, '/history/v1/stats/content', span),
     get<{ summary: Record<string, number>; details: { updates: { name: string; version: string; when: string }[]; installations: { name: string }[]; activations: { name: string }[] } }>(ctx, '/history/v1/stats/plugins', { ...span, include_details: true, limit: 10 }),
-    problem ? null : breakdown(ctx.app, ctx.user, lang, filters, { fromUtc, toUtc }),
+    // The days come from stats/activity-overview unless filtered.
+    problem ? null : breakdown(ctx.app, ctx.user, lang, filters, { fromUtc, toUtc }, { perDay: filtered }),
   ]);
   const overview = filtered ? null : await get<{ activity_by_date: { date: string; count: string | number }[] }>(ctx, '/history/v1/stats/activity-overview', span);
 
@@ -119,7 +120,7 @@ async function showStats(ctx: ConsoleContext) {
     logUrl: ctx.url(`${ADMIN_PHP}?page=history_admin_menu_page`) + (logFilters.length ? '&' + logFilters.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&') : ''),
     totals: [
       { label: t.totalEvents, value: number(filtered ? total : summary.total_events) },
-      { label: t.activeUsers, value: number(counts?.byUser.length ?? 0) },
+      { label: t.activeUsers, value: number(counts?.activeUsers ?? 0) },
     ],
     activity: {
       days: days.map((d) => ({ ...d, countText: number(d.count) })),
