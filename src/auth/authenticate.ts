@@ -12,7 +12,8 @@ import { findUserByEmail, findUserByLogin, isEmail, toAuthUser } from './users.t
 
 export interface Authenticated {
   user: AuthUser;
-  appPasswordUuid: string;
+  /** The application password used; null for the web session's cookie (with its nonce). */
+  appPasswordUuid: string | null;
 }
 
 /** `Basic <base64>` (scheme case-insensitive, base64 alphabet, ≤ 2 `=`), split at the first colon. */

@@ -175,16 +175,86 @@ export async function setUserStatus(app: AppServices, userId: number, status: Us
   return after;
 }
 
-async function updateUser(app: AppServices, userId: number, changes: Partial<Pick<UserRow, 'role' | 'status'>>): Promise<{ before: UserRow; after: UserRow }> {
-  const result = await app.db.transaction().execute(async (tx) => {
-    const before = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-    if (!before) throw unknownUser();
-    const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
-    await markCredentialsChanged(tx);
-    return { before, after };
-  });
+type UserChanges = Partial<Pick<UserRow, 'role' | 'status' | 'display_name' | 'email' | 'locale' | 'password_hash'>>;
+
+async function updateUser(app: AppServices, userId: number, changes: UserChanges): Promise<{ before: UserRow; after: UserRow }> {
+  let result: { before: UserRow; after: UserRow };
+  try {
+    result = await app.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+      if (!before) throw unknownUser();
+      if (changes.email !== undefined) {
+        const email = changes.email.toLowerCase();
+        const clash = await tx.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).where('id', '!=', userId).executeTakeFirst();
+        if (clash) throw duplicate('', changes.email, []);
+      }
+      const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+      await markCredentialsChanged(tx);
+      return { before, after };
+    });
+  } catch (err) {
+    // A concurrent change took the e-mail address between the check and the update.
+    if (changes.email !== undefined && isUniqueViolation(err)) throw duplicate('', changes.email, []);
+    throw err;
+  }
   credentialCache(app).forgetUser(userId);
   return result;
+}
+
+export const LOCALES = ['', 'en', 'de'] as const;
+const PASSWORD_MIN = 8;
+
+export interface ProfileChanges {
+  displayName?: string;
+  email?: string;
+  /** 'en', 'de', or '' for none (the browser's language). */
+  locale?: string;
+}
+
+/** Changes a user's display name, e-mail address or language; a change is logged as a profile edit. */
+export async function updateUserProfile(app: AppServices, userId: number, input: ProfileChanges, origin?: ActivityOrigin): Promise<UserRow> {
+  const changes: UserChanges = {};
+  if (input.displayName !== undefined) {
+    const name = input.displayName.trim();
+    if (!name) throw invalid('empty_display_name', 'The display name may not be empty.');
+    if (name.length > DISPLAY_NAME_MAX) throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+    changes.display_name = name;
+  }
+  if (input.email !== undefined) {
+    const email = input.email.trim();
+    if (email.length > EMAIL_MAX || !isEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+    changes.email = email;
+  }
+  if (input.locale !== undefined) {
+    if (!(LOCALES as readonly string[]).includes(input.locale)) throw invalid('invalid_locale', `Unknown language "${input.locale}"; languages are: en, de.`);
+    changes.locale = input.locale;
+  }
+  const { before, after } = await updateUser(app, userId, changes);
+  const changed: Record<string, string> = {};
+  for (const [column, field] of [['display_name', 'display_name'], ['email', 'user_email'], ['locale', 'locale']] as const) {
+    if (before[column] !== after[column]) Object.assign(changed, { [`user_prev_${field}`]: before[column], [`user_new_${field}`]: after[column] });
+  }
+  if (origin && Object.keys(changed).length) await logProfileEdit(app, after, changed, origin);
+  return after;
+}
+
+/** Sets a user's login password (at least 8 characters); logged as a profile edit. */
+export async function setUserPassword(app: AppServices, userId: number, password: string, origin?: ActivityOrigin): Promise<UserRow> {
+  if (password.length < PASSWORD_MIN) throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
+  const { after } = await updateUser(app, userId, { password_hash: await hashPassword(password) });
+  if (origin) await logProfileEdit(app, after, { user_password_changed: '1' }, origin);
+  return after;
+}
+
+async function logProfileEdit(app: AppServices, user: UserRow, details: Record<string, string>, origin: ActivityOrigin): Promise<void> {
+  await app.activity.log(
+    {
+      logger: USER_LOGGER,
+      messageKey: 'user_updated_profile',
+      context: { edited_user_id: user.id, edited_user_login: user.login, edited_user_email: user.email, ...details },
+    },
+    origin,
+  );
 }
 
 /** Deletes the user and their application passwords; returns the deleted row. */
@@ -239,7 +309,7 @@ export async function verifyUserPassword(row: UserRow | undefined, password: str
   return true;
 }
 
-export function toAuthUser(row: UserRow): AuthUser {
+export function toAuthUser(row: Omit<UserRow, 'locale'>): AuthUser {
   // Roles are validated on every write; a row with a role this code no longer knows gets
   // the least privileges rather than failing every request.
   const role = isRole(row.role) ? row.role : 'subscriber';

@@ -18,6 +18,8 @@ export interface UsersTable {
   status: string;
   /** UTC `YYYY-MM-DD HH:MM:SS`. */
   created_at: string;
+  /** The user's language ('en', 'de'), or '' when they chose none. */
+  locale: Generated<string>;
 }
 
 export interface AppPasswordsTable {

@@ -169,7 +169,7 @@ export class RestApi {
   private async runBatch(req: RestRequest): Promise<RestResponse> {
     type Item = { method?: string; path: string; body?: Record<string, unknown>; headers?: Record<string, string | string[]> };
     const items = req.params.requests as Item[];
-    const auth = req.user && req.appPasswordUuid ? { user: req.user, appPasswordUuid: req.appPasswordUuid } : null;
+    const auth = req.user ? { user: req.user, appPasswordUuid: req.appPasswordUuid } : null;
 
     // Phase 1: match and validate every item; nothing runs yet.
     const prepared = [];

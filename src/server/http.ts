@@ -12,6 +12,8 @@ import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../namespaces/index.ts';
 import { registerWebRoutes } from '../web/routes.ts';
+import { authenticateCookie } from '../web/rest-cookie-auth.ts';
+import { registerConsole } from '../console/index.ts';
 import { renderNotFound, renderPublicPath } from '../pages/public.ts';
 import { logAccess } from './access-log.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -138,15 +140,20 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     const body: BodyInput = (request.body as BodyInput | undefined) ?? { type: 'none' };
     let input: RestInput = { method: request.method, route: routePath ?? '/', query, body, headers: request.headers, rootLang: lang, ip: request.ip, auth: null };
     if (routePath === null) return send(reply, lang, request, errorOutput(new RestError('rest_no_route', MSG.noRoute[lang], 404), input));
+    let refreshedNonce: string | null = null;
     try {
-      input = { ...input, auth: await authenticateRequest(app, request.headers.authorization, request.ip) };
+      let auth = await authenticateRequest(app, request.headers.authorization, request.ip);
+      if (!auth) ({ auth, refreshedNonce } = await authenticateCookie(app, { headers: request.headers, query, body }, lang));
+      input = { ...input, auth };
     } catch (err) {
       // Before routing: the language is the root's, or an i18n_language of the query.
       const effective = query.i18n_language === 'en' || query.i18n_language === 'de' ? query.i18n_language : lang;
       if (err instanceof RestError) return send(reply, lang, request, errorOutput(authErrorIn(err, effective), input));
       throw err;
     }
-    return send(reply, lang, request, await restApi.dispatch(input));
+    const out = await restApi.dispatch(input);
+    if (refreshedNonce) out.headers['X-WP-Nonce'] = refreshedNonce;
+    return send(reply, lang, request, out);
   }
 
   const allMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -215,6 +222,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
 
   await registerWebRoutes(server, app);
   registerHealthRoutes(server, app);
+  await registerConsole(server, app);
 
   server.setNotFoundHandler((request, reply) => notFound(reply, request.url.startsWith('/de/') ? 'de' : 'en'));
 
@@ -248,7 +256,7 @@ function indexResponseHeaders(siteUrl: string, lang: Lang): Record<string, strin
  * bytes before the framework is involved. Anything else takes the full pipeline.
  */
 function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, string>>, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (req.method !== 'GET' || req.headers.authorization || req.headers.origin || req.headers['x-http-method-override']) return false;
+  if (req.method !== 'GET' || req.headers.authorization || req.headers['x-wp-nonce'] || req.headers.origin || req.headers['x-http-method-override']) return false;
   const lang = INDEX_PATHS[req.url ?? ''];
   if (!lang) return false;
   const { bytes } = api.siteDescriptor(lang, lang, false);

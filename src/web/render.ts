@@ -1,4 +1,4 @@
-// Twig templates (src/web/templates/*.twig) with auto-escaping on: every `{{ value }}` is
+// Twig templates (src/web/templates/*.twig, and the console's) with auto-escaping on: every `{{ value }}` is
 // HTML-escaped (text and attribute values alike); the templates never use `|raw`.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -17,16 +17,19 @@ const TEMPLATE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'te
 
 const compiled = new Map<string, TwigTemplate>();
 
-function template(name: string): TwigTemplate {
-  let t = compiled.get(name);
+function template(file: string): TwigTemplate {
+  let t = compiled.get(file);
   if (!t) {
-    t = Twig.twig({ path: path.join(TEMPLATE_DIR, name), async: false, autoescape: true, rethrow: true });
-    compiled.set(name, t);
+    t = Twig.twig({ path: file, async: false, autoescape: true, rethrow: true });
+    compiled.set(file, t);
   }
   return t;
 }
 
-/** Renders `templates/<name>` with the context; returns the HTML text. */
-export function render(name: string, context: Record<string, unknown>): string {
-  return String(template(name).render(context));
+/** A renderer of the templates in `dir` (`{% extends %}` and `{% include %}` resolve there). */
+export function templateRenderer(dir: string): (name: string, context: Record<string, unknown>) => string {
+  return (name, context) => String(template(path.join(dir, name)).render(context));
 }
+
+/** Renders `templates/<name>` with the context; returns the HTML text. */
+export const render = templateRenderer(TEMPLATE_DIR);

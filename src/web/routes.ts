@@ -1,9 +1,9 @@
 // The site's own HTML pages outside the API: login and the application authorization flow
-// (reference rest-core §6.5), plus a page to list and revoke one's application passwords.
+// (reference rest-core §6.5); the former list of application passwords is now the console's profile.
 //
 //   {base_url}/cms-login.php                          GET form, POST log in; POST ?action=logout
 //   {base_url}/cms-admin/authorize-application.php    GET form, POST approve / reject
-//   {base_url}/cms-admin/application-passwords.php    GET list, POST revoke
+//   {base_url}/cms-admin/application-passwords.php    now part of the console's profile: redirects there
 //   {base_url}/cms-includes/web.css                   the pages' one style sheet
 //
 // Every page is rendered by Twig with auto-escaping, carries the security headers of
@@ -14,14 +14,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app.ts';
-import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
+import { chunkPassword, createAppPassword } from '../auth/app-passwords.ts';
 import { failedLoginEntry, USER_LOGGER } from '../auth/logger.ts';
 import { reserveLoginAttempt } from '../auth/throttle.ts';
 import { findUserByEmail, findUserByLogin, isEmail, throwawayPasswordHash, toAuthUser, verifyUserPassword, type UserRow } from '../auth/users.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
-import { utcToZone } from '../site/time.ts';
 import { chooseLang, fmt, segments, STRINGS, type Strings } from './i18n.ts';
 import { render } from './render.ts';
 import {
@@ -131,7 +130,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       loggedInAs: user ? fmt(ctx.t.loggedInAs, { user: user.display_name }) : '',
       csrf: ctx.session ? await csrfToken(app, { kind: 'session', idHash: ctx.session.idHash }) : '',
       logoutUrl: pageUrl(site, PATHS.login, { action: 'logout', lang: ctx.lang }),
-      passwordsUrl: pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }),
+      passwordsUrl: `${pageUrl(site, PATHS.profile)}#application-passwords`,
       mainClass: wide ? 'wide' : '',
     };
   }
@@ -232,7 +231,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     if (!atSiteAddress(site, request.headers)) return redirect(ctx, 302, site.origin + site.basePath + request.url);
     const target = sameSiteRedirect(site, ctx.query.redirect_to);
     // Logged in already: straight on, unless asked to log in again (`reauth=1`, as the reference).
-    if (ctx.session && ctx.query.reauth !== '1') return redirect(ctx, 302, target ?? pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }));
+    if (ctx.session && ctx.query.reauth !== '1') return redirect(ctx, 302, target ?? pageUrl(site, PATHS.dashboard));
     let notice: { kind: string; text: string } | null = null;
     if (ctx.query.loggedout === 'true') notice = { kind: 'success', text: ctx.t.loggedOut };
     else if (target) notice = { kind: 'info', text: ctx.t.loginToContinue };
@@ -278,7 +277,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
     ctx.setCookies.push(cookie(SESSION_COOKIE, cookieValue), cookie(LOGIN_NONCE_COOKIE, '', 0));
     await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_logged_in', context: { user_login: session.user.login } }, origin(ctx, session.user));
-    return redirect(ctx, 302, target ?? pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }));
+    return redirect(ctx, 302, target ?? pageUrl(site, PATHS.dashboard));
   }));
 
   async function logout(ctx: Ctx): Promise<FastifyReply> {
@@ -288,7 +287,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       return redirect(ctx, 303, done);
     }
     if (!(await checkCsrf(app, { kind: 'session', idHash: ctx.session.idHash }, ctx.body._csrf))) {
-      return csrfFailed(ctx, pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }), { path: PATHS.passwords });
+      return csrfFailed(ctx, pageUrl(site, PATHS.dashboard), { path: PATHS.login });
     }
     await destroySession(app, ctx.session.idHash);
     ctx.setCookies.push(cookie(SESSION_COOKIE, '', 0));
@@ -316,7 +315,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
         message: p.code === 'app_name_too_long' ? fmt(ctx.t[p.code], { max: APP_NAME_MAX }) : ctx.t[p.code],
         value: typeof source[p.param] === 'string' ? truncate(source[p.param] as string, 300) : '',
       })),
-      backUrl: pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }),
+      backUrl: pageUrl(site, PATHS.profile),
       // The language links keep the request as it was (only its text parameters).
       canonical: { path: PATHS.authorize, query: ctx.request.method === 'GET' ? textOnly(ctx.query) : {} },
     });
@@ -366,13 +365,13 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     const getUrl = pageUrl(site, PATHS.authorize, authorizeQuery(problems.length ? { appName: '', appId: '', successUrl: '', rejectUrl: '' } : params, langArg(ctx)));
     if (!ctx.session) return toLogin(ctx, getUrl, 303);
     if (!(await checkCsrf(app, { kind: 'session', idHash: ctx.session.idHash }, ctx.body._csrf))) {
-      return csrfFailed(ctx, problems.length ? pageUrl(site, PATHS.passwords, { lang: langArg(ctx) }) : getUrl, { path: PATHS.authorize });
+      return csrfFailed(ctx, problems.length ? pageUrl(site, PATHS.profile) : getUrl, { path: PATHS.authorize });
     }
     if (problems.length) return badRequest(ctx, problems, ctx.body);
     const user = ctx.session.user;
     const action = ctx.body.action;
     if (action === 'reject') {
-      return redirect(ctx, 302, rejectTarget(params) ?? pageUrl(site, PATHS.passwords, { rejected: '1', lang: langArg(ctx) }));
+      return redirect(ctx, 302, rejectTarget(params) ?? pageUrl(site, PATHS.profile, { rejected: '1' }));
     }
     if (action !== 'approve') return showAuthorize(ctx, 400, params, ctx.t.unknownAction);
     let created;
@@ -392,7 +391,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       return redirect(ctx, 302, addQueryArgs(params.successUrl, { site_url: app.config.siteUrl, user_login: user.login, password: created.password }));
     }
     const html = render('created.twig', {
-      ...(await layout(ctx, ctx.t.createdTitle, { path: PATHS.passwords })),
+      ...(await layout(ctx, ctx.t.createdTitle, { path: PATHS.profile })),
       heading: segments(ctx.t.createdHeading, { app: created.name }),
       password: chunkPassword(created.password),
       copy: segments(ctx.t.createdCopy, { login: user.login }),
@@ -400,59 +399,16 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     return sendHtml(ctx, 200, html);
   }));
 
-  // --- list and revoke application passwords ---
+  // --- the former application-passwords page: now part of the console's profile ---
 
-  async function showPasswords(ctx: Ctx, status: number, notices: { kind: string; text: string }[]): Promise<FastifyReply> {
-    const t = ctx.t;
-    // In the site's time zone, as the rest of the site shows times.
-    const zone = app.options.timeZone();
-    const local = (iso: string) => utcToZone(iso.replace('T', ' '), zone);
-    const items = (await listAppPasswords(app, ctx.session!.user.id)).map((i) => ({
-      uuid: i.uuid,
-      name: i.name,
-      appId: i.app_id || t.none,
-      created: local(i.created),
-      lastUsed: i.last_used ? local(i.last_used) : t.never,
-      lastIp: i.last_ip ?? t.none,
-      revokeLabel: fmt(t.revokeLabel, { name: i.name }),
-    }));
-    const html = render('passwords.twig', {
-      ...(await layout(ctx, t.passwordsTitle, { path: PATHS.passwords }, true)),
-      notices,
-      items,
-      timesIn: fmt(t.timesIn, { zone }),
-      formAction: pageUrl(site, PATHS.passwords, { lang: ctx.lang }),
-    });
-    return sendHtml(ctx, status, html);
-  }
-
-  server.get(PATHS.passwords, guarded(async (request, reply) => {
-    const ctx = await context(request, reply);
-    if (!ctx.session) return toLogin(ctx, site.origin + site.basePath + request.url);
-    const notices: { kind: string; text: string }[] = [];
-    if (ctx.query.revoked === '1') notices.push({ kind: 'success', text: ctx.t.revoked });
-    if (ctx.query.rejected === '1') notices.push({ kind: 'info', text: ctx.t.rejected });
-    return showPasswords(ctx, 200, notices);
-  }));
-
-  server.post(PATHS.passwords, guarded(async (request, reply) => {
-    const ctx = await context(request, reply);
-    const listUrl = pageUrl(site, PATHS.passwords, { lang: langArg(ctx) });
-    if (!ctx.session) return toLogin(ctx, listUrl, 303);
-    if (!(await checkCsrf(app, { kind: 'session', idHash: ctx.session.idHash }, ctx.body._csrf))) {
-      return csrfFailed(ctx, listUrl, { path: PATHS.passwords });
-    }
-    const uuid = textParam(ctx.body.uuid);
-    if (ctx.body.action !== 'revoke' || !uuid) return showPasswords(ctx, 400, [{ kind: 'error', text: ctx.t.notFound }]);
-    const user = ctx.session.user;
-    try {
-      await revokeAppPassword(app, user.id, uuid, origin(ctx, user));
-    } catch (err) {
-      if (err instanceof RestError && err.status === 404) return showPasswords(ctx, 404, [{ kind: 'error', text: ctx.t.notFound }]);
-      throw err;
-    }
-    return redirect(ctx, 303, addQueryArgs(listUrl, { revoked: '1' }));
-  }));
+  server.route({
+    method: ['GET', 'POST'],
+    url: PATHS.legacyPasswords,
+    handler: (request, reply) => {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      return reply.code(request.method === 'GET' ? 302 : 303).headers({ ...pageHeaders(), Location: `${site.origin}${site.basePath}${PATHS.profile}${query}#application-passwords` }).send();
+    },
+  });
 }
 
 function textOnly(query: Record<string, unknown>): Record<string, string> {

@@ -72,6 +72,13 @@ export async function destroySession(app: AppServices, idHash: string): Promise<
   await app.db.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
 }
 
+/** Ends every session of a user (after a password change), but the one of `keepIdHash`. */
+export async function destroyUserSessions(app: AppServices, userId: number, keepIdHash?: string): Promise<void> {
+  let q = app.db.deleteFrom('web_sessions').where('user_id', '=', userId);
+  if (keepIdHash) q = q.where('id_hash', '!=', keepIdHash);
+  await q.execute();
+}
+
 // --- CSRF ---
 
 const keys = new WeakMap<AppServices, Promise<Buffer>>();
@@ -102,15 +109,24 @@ function csrfKey(app: AppServices): Promise<Buffer> {
 
 export type CsrfBinding = { kind: 'session'; idHash: string } | { kind: 'login'; nonce: string };
 
-export async function csrfToken(app: AppServices, binding: CsrfBinding): Promise<string> {
+/** HMAC-SHA256 (base64url, 43 characters) of `subject` under the site's secret key. */
+export async function signWithSiteKey(app: AppServices, subject: string): Promise<string> {
   const key = await csrfKey(app);
-  const subject = binding.kind === 'session' ? `session|${binding.idHash}` : `login|${binding.nonce}`;
   return crypto.createHmac('sha256', key).update(subject, 'utf8').digest('base64url');
+}
+
+export async function csrfToken(app: AppServices, binding: CsrfBinding): Promise<string> {
+  return signWithSiteKey(app, binding.kind === 'session' ? `session|${binding.idHash}` : `login|${binding.nonce}`);
 }
 
 export async function checkCsrf(app: AppServices, binding: CsrfBinding | null, submitted: unknown): Promise<boolean> {
   if (!binding || typeof submitted !== 'string' || submitted.length !== 43) return false;
-  const expected = Buffer.from(await csrfToken(app, binding));
-  const given = Buffer.from(submitted);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  return sameToken(submitted, await csrfToken(app, binding));
+}
+
+/** Compares a submitted token with the expected one in constant time. */
+export function sameToken(submitted: string, expected: string): boolean {
+  const a = Buffer.from(submitted);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }

@@ -5,7 +5,11 @@
 export const PATHS = {
   login: '/cms-login.php',
   authorize: '/cms-admin/authorize-application.php',
-  passwords: '/cms-admin/application-passwords.php',
+  /** The console (src/console): where a login goes by default, and the profile with one's application passwords. */
+  dashboard: '/cms-admin/',
+  profile: '/cms-admin/profile.php',
+  /** The former list of application passwords, now part of the profile. */
+  legacyPasswords: '/cms-admin/application-passwords.php',
   css: '/cms-includes/web.css',
 } as const;
 

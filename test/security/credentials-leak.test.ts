@@ -1,7 +1,7 @@
 // Credentials never leak: the real server (child process, logging at `trace`) is asked every
 // route of the registry in both roots — as administrator, as subscriber, anonymously, with
 // wrong passwords until it throttles — and the web pages (login with a wrong and the right
-// password, the application-passwords list). No response body or header and nothing the
+// password, the profile with its application passwords). No response body or header and nothing the
 // process prints may contain an application password (raw or chunked), a stored hash of
 // one, a user's password hash, the CSRF key, the sched site secret, a session id (outside
 // its own Set-Cookie), a valid Authorization header, or the database password.
@@ -90,7 +90,7 @@ for (const target of targets) {
       assert.equal(ok.res.status, 302, ok.body.slice(0, 300));
       const sessionId = /cms_session=([^;]+)/.exec(ok.res.headers.get('set-cookie') ?? '')?.[1] ?? '';
       assert.ok(sessionId, 'a session cookie');
-      const list = await call('/cms-admin/application-passwords.php', { headers: { cookie: `cms_session=${sessionId}` } });
+      const list = await call('/cms-admin/profile.php', { headers: { cookie: `cms_session=${sessionId}` } });
       assert.equal(list.res.status, 200);
       requests += 4;
       // A write-only secret of the sched settings.

@@ -231,7 +231,7 @@ test('login, authorize and error pages: parameters are text', async () => {
   const approved = await client.post('/cms-admin/authorize-application.php', { _csrf: csrfOf(good.body), action: 'approve', app_name: `App ${TEXT}` });
   assert.equal(approved.status, 200);
   assertInert(approved.body, 'password created page');
-  const list = await client.get('/cms-admin/application-passwords.php');
+  const list = await client.get('/cms-admin/profile.php');
   assert.equal(list.status, 200);
-  assertInert(list.body, 'application passwords page');
+  assertInert(list.body, 'profile with application passwords');
 });

@@ -103,7 +103,7 @@ test('web pages: login (form, failure, throttled), authorize, created, list, CSR
   seen.push(['authorize', authorize]);
   seen.push(['authorize, bad request', await c.get('/cms-admin/authorize-application.php?success_url=javascript%3Aalert(1)')]);
   seen.push(['password created', await c.post('/cms-admin/authorize-application.php', { _csrf: csrfOf(authorize.body), action: 'approve', app_name: 'Headers' })]);
-  seen.push(['application passwords', await c.get('/cms-admin/application-passwords.php')]);
+  seen.push(['profile with application passwords', await c.get('/cms-admin/profile.php')]);
   const throttled = new WebClient(server, '10.20.30.41');
   const form = await throttled.get('/cms-login.php');
   let last: WebResponse = form;
@@ -117,7 +117,7 @@ test('web pages: login (form, failure, throttled), authorize, created, list, CSR
     assertCookies(res.setCookies, what);
   }
   // Redirects of the web pages carry the headers too (they may have a body in some clients).
-  const out = await c.post('/cms-login.php?action=logout', { _csrf: csrfOf((await c.get('/cms-admin/application-passwords.php')).body) });
+  const out = await c.post('/cms-login.php?action=logout', { _csrf: csrfOf((await c.get('/cms-admin/profile.php')).body) });
   assert.equal(out.status, 303);
   assert.equal(out.headers['x-content-type-options'], 'nosniff');
   assertCookies(out.setCookies, 'logout');

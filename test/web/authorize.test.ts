@@ -1,10 +1,10 @@
-// The authorize-application page (reference rest-core §6.5) and the application-passwords
-// page: login requirement, parameter validation, approve, reject, CSRF, escaping, headers,
-// and the created password working against the REST API. Runs on every database target.
+// The authorize-application page (reference rest-core §6.5): login requirement, parameter
+// validation, approve, reject, CSRF, escaping, headers, and the created password working
+// against the REST API (its list is the console's profile, test/console). Every database target.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { createAppPassword, listAppPasswords } from '../../src/auth/app-passwords.ts';
+import { listAppPasswords } from '../../src/auth/app-passwords.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
@@ -13,7 +13,8 @@ import { WebClient, assertSecurityHeaders, csrfOf, decodeEntities, fieldOf, logI
 
 const PASSWORD = 'a long interactive password';
 const AUTHORIZE = '/cms-admin/authorize-application.php';
-const LIST = '/cms-admin/application-passwords.php';
+// The application passwords are listed in the console's profile.
+const LIST = '/cms-admin/profile.php';
 const APP_ID = '7d0b1c2e-5a3f-4b6c-8d9e-0f1a2b3c4d5e';
 const XSS_NAME = `"><script>alert('x')</script><img src=x onerror=alert(1)>`;
 
@@ -33,7 +34,7 @@ async function restStatus(server: FastifyInstance, path: string, authorization: 
 }
 
 function assertNoMarkupInjection(res: WebResponse): void {
-  assert.doesNotMatch(res.body, /<script/i, 'no script element');
+  assert.doesNotMatch(res.body, /<script(?! type="module" src="\/cms-admin\/assets\/)/i, 'no script element but the console’s own');
   assert.doesNotMatch(res.body, /<img/i, 'no injected img');
   assert.doesNotMatch(res.body, /onerror=alert\(1\)>/, 'no live attribute');
 }
@@ -210,7 +211,7 @@ for (const target of dbTargets()) {
       const custom = await c.post(AUTHORIZE, { ...formOf(page.body), success_url: '', reject_url: 'myapp://callback', action: 'reject' });
       assert.equal(custom.location, 'myapp://callback?success=false');
       const neither = await c.post(AUTHORIZE, { ...formOf(page.body), success_url: '', reject_url: '', action: 'reject' });
-      assert.equal(neither.location, 'http://localhost:8080/cms-admin/application-passwords.php?rejected=1');
+      assert.equal(neither.location, 'http://localhost:8080/cms-admin/profile.php?rejected=1');
       assert.match((await c.get(neither.location!)).body, /You did not approve the connection; no application password was created\./);
       // Rejecting needs no name.
       const noName = await c.post(AUTHORIZE, { ...formOf(page.body), app_name: '', action: 'reject' });
@@ -272,94 +273,6 @@ for (const target of dbTargets()) {
       assert.equal(err.status, 400);
       assertNoMarkupInjection(err);
       assert.match(err.body, /&lt;img src=x onerror=alert\(1\)&gt;/);
-    });
-  });
-
-  describe(`application passwords page (${target.name})`, () => {
-    let t: TestApp;
-    let server: FastifyInstance;
-    let c: WebClient;
-    let aliceId: number;
-    let bobId: number;
-    before(async () => {
-      t = await createWebTestApp(target);
-      server = await buildServer(t.app);
-      aliceId = (await makeUser(t.app, 'alice', PASSWORD)).id;
-      bobId = (await makeUser(t.app, 'bob', PASSWORD)).id;
-      c = new WebClient(server);
-      await logIn(c, 'alice', PASSWORD);
-    });
-    after(async () => {
-      await server.close();
-      await t.close();
-    });
-
-    test('requires login', async () => {
-      const res = await new WebClient(server).get(LIST);
-      assert.equal(res.status, 302);
-      assert.equal(new URL(res.location!).searchParams.get('redirect_to'), `http://localhost:8080${LIST}`);
-    });
-
-    test('lists only your own passwords with name, app id, created, last used and last IP (escaped)', async () => {
-      const empty = await c.get(LIST);
-      assert.equal(empty.status, 200);
-      assertSecurityHeaders(empty, 'list page');
-      assert.match(empty.body, /You have no application passwords yet\./);
-      const used = await createAppPassword(t.app, aliceId, { name: 'Used <b>one</b> & "quoted"', appId: APP_ID });
-      await createAppPassword(t.app, aliceId, { name: 'Fresh' });
-      await createAppPassword(t.app, bobId, { name: 'Bobs secret app' });
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', used.password)), 200);
-      assert.doesNotMatch((await c.get(LIST)).body, /Bobs secret app/);
-      // Times in the site's time zone (Kathmandu: UTC+05:45, so no whole-hour shift passes by chance).
-      const zoneBefore = t.app.options.get('timezone_string');
-      await t.app.options.set('timezone_string', 'Asia/Kathmandu');
-      let res: Awaited<ReturnType<typeof c.get>>;
-      let unknownZone: Awaited<ReturnType<typeof c.get>>;
-      try {
-        res = await c.get(LIST);
-        // A zone the option cannot name: UTC, as the rest of the site falls back.
-        await t.app.options.set('timezone_string', 'Not/A_Zone');
-        unknownZone = await c.get(LIST);
-      } finally {
-        await t.app.options.set('timezone_string', zoneBefore);
-      }
-      assert.match(res.body, /<th scope="col">Last IP<\/th>/);
-      assert.match(res.body, /<td data-label="Name">Used one &amp; &quot;quoted&quot;<\/td>/);
-      assert.match(res.body, new RegExp(`<td data-label="App ID"><span class="url">${APP_ID}</span></td>`));
-      const [stored] = (await listAppPasswords(t.app, aliceId)).filter((p) => p.uuid === used.uuid);
-      const shifted = (iso: string) => new Date(Date.parse(`${iso}Z`) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
-      assert.match(res.body, /\(times in Asia\/Kathmandu\)/);
-      assert.equal(unknownZone.status, 200);
-      assert.match(unknownZone.body, /\(times in UTC\)/);
-      assert.ok(res.body.includes(`<td data-label="Created" class="nowrap">${shifted(stored!.created)}</td>`), shifted(stored!.created));
-      assert.ok(res.body.includes(`<td data-label="Last Used" class="nowrap">${shifted(stored!.last_used!)}</td>`));
-      assert.match(res.body, /<td data-label="Last Used" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>\s*<td data-label="Last IP" class="nowrap">127\.0\.0\.1<\/td>/);
-      assert.match(res.body, /<td data-label="Name">Fresh<\/td>[\s\S]*?<td data-label="Last Used" class="nowrap">Never<\/td>/);
-      assert.match(res.body, /aria-label="Revoke “Fresh”"/);
-      const de = await c.get(`${LIST}?lang=de`);
-      assert.match(de.body, /<th scope="col">Zuletzt verwendet<\/th>/);
-      assert.match(de.body, /\(Zeiten in Europe\/Berlin\)/);
-    });
-
-    test('revoke: POST with CSRF; without → 403; someone else’s → 404', async () => {
-      const victim = await createAppPassword(t.app, aliceId, { name: 'To revoke' });
-      const bobs = await createAppPassword(t.app, bobId, { name: 'Bob keeps this' });
-      const page = await c.get(LIST);
-      const token = csrfOf(page.body);
-      const forged = await c.post(LIST, { action: 'revoke', uuid: victim.uuid });
-      assert.equal(forged.status, 403);
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', victim.password)), 200, 'still valid');
-      const res = await c.post(`${LIST}?lang=en`, { _csrf: token, action: 'revoke', uuid: victim.uuid });
-      assert.equal(res.status, 303);
-      assert.equal(res.location, 'http://localhost:8080/cms-admin/application-passwords.php?lang=en&revoked=1');
-      assert.match((await c.get(res.location!)).body, /The application password has been revoked\./);
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', victim.password)), 401, 'revoked password refused');
-      const foreign = await c.post(LIST, { _csrf: token, action: 'revoke', uuid: bobs.uuid });
-      assert.equal(foreign.status, 404);
-      assert.match(foreign.body, /Application password not found\./);
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('bob', bobs.password)), 200, "bob's password untouched");
-      const logged = await t.app.db.selectFrom('history_events').select('message_key').where('message_key', '=', 'user_application_password_revoked').execute();
-      assert.equal(logged.length, 1);
     });
   });
 }

@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { makeUser, createWebTestApp } from './support.ts';
-import { freePort } from '../reliability/child-server.ts';
+import { freePort } from '../support/net.ts';
 import { needs } from '../support/environment.ts';
 
 // CHROMIUM_PATH only for trying the skip path; CI uses Debian's /usr/bin/chromium.
@@ -191,26 +191,26 @@ for (const [index, target] of dbTargets().entries()) {
       await shoot(page, 'password-shown', screenshots);
     });
 
-    test('the list page shows and revokes passwords', async () => {
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+    test('the profile lists and revokes passwords', async () => {
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       const rows = page.locator('tbody tr');
       const count = await rows.count();
       assert.ok(count >= 3);
       assert.match((await rows.first().textContent()) ?? '', /Example App/);
       await shoot(page, 'passwords', screenshots);
       await page.getByRole('button', { name: 'Revoke “Example App”' }).click();
-      await page.waitForURL(/revoked=1/);
+      await page.waitForURL(/done=revoked/);
       assert.match((await page.getByRole('status').first().textContent()) ?? '', /has been revoked/);
       assert.equal(await page.locator('tbody tr').count(), count - 1);
     });
 
     test('log out', async () => {
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       await page.getByRole('button', { name: 'Log Out' }).click();
       await page.waitForURL(/loggedout=true/);
       assert.match((await page.getByRole('status').textContent()) ?? '', /You are now logged out\./);
       await shoot(page, 'logged-out', screenshots);
-      await page.goto(`${siteUrl}/cms-admin/application-passwords.php`);
+      await page.goto(`${siteUrl}/cms-admin/profile.php`);
       assert.match(page.url(), /cms-login\.php/);
     });
 

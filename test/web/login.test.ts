@@ -89,7 +89,7 @@ for (const target of dbTargets()) {
     test('a good login starts a session: cookie attributes, stored hashed, logged, default redirect', async () => {
       const c = new WebClient(server);
       const res = await logIn(c, 'alice', PASSWORD);
-      assert.equal(res.location, 'http://localhost:8080/cms-admin/application-passwords.php');
+      assert.equal(res.location, 'http://localhost:8080/cms-admin/');
       assertSecurityHeaders(res, 'login redirect');
       const attrs = cookieAttrs(res.setCookies, 'cms_session');
       assert.ok(attrs.includes('HttpOnly'));
@@ -104,7 +104,7 @@ for (const target of dbTargets()) {
       assert.ok(rows.some((r) => r.id_hash === crypto.createHash('sha256').update(value).digest('hex')));
       const page = await c.get(res.location!);
       assert.equal(page.status, 200);
-      assert.match(page.body, /Logged in as alice/);
+      assert.match(page.body, /class="me">[\s\S]*?<span>alice<\/span>/);
       const logged = (await events(t, 'user_logged_in')).filter((e) => e.context.user_login === 'alice');
       assert.ok(logged.length >= 1);
       assert.equal(logged.at(-1)!.logger, 'SimpleUserLogger');
@@ -121,7 +121,7 @@ for (const target of dbTargets()) {
       assert.equal((await c.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'alice', pwd: PASSWORD })).status, 302);
       const second = c.cookies.get('cms_session')!;
       assert.notEqual(first, second);
-      const res = await stale.get('/cms-admin/application-passwords.php');
+      const res = await stale.get('/cms-admin/profile.php');
       assert.equal(res.status, 302, 'the replaced session no longer works');
     });
 
@@ -135,7 +135,7 @@ for (const target of dbTargets()) {
         assert.ok(cookieAttrs(page.setCookies, 'cms_login_nonce').includes('Secure'));
         const res = await logIn(c, 'carol', PASSWORD);
         assert.ok(cookieAttrs(res.setCookies, 'cms_session').includes('Secure'));
-        assert.equal(res.location, 'https://portal.example.com/cms-admin/application-passwords.php');
+        assert.equal(res.location, 'https://portal.example.com/cms-admin/');
       } finally {
         await s.close();
         await secure.close();
@@ -230,25 +230,25 @@ for (const target of dbTargets()) {
         assert.equal(fieldOf(page.body, 'redirect_to'), '', `not carried: ${evil}`);
         const res = await d.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'alice', pwd: PASSWORD, redirect_to: evil });
         assert.equal(res.status, 302);
-        assert.equal(res.location, 'http://localhost:8080/cms-admin/application-passwords.php', evil);
+        assert.equal(res.location, 'http://localhost:8080/cms-admin/', evil);
       }
       // Already logged in: the login page forwards at once (same-site only).
       assert.equal((await c.get('/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php%3Flang%3Dde')).location, 'http://localhost:8080/cms-admin/application-passwords.php?lang=de');
-      assert.equal((await c.get('/cms-login.php?redirect_to=https%3A%2F%2Fevil.example%2F')).location, 'http://localhost:8080/cms-admin/application-passwords.php');
+      assert.equal((await c.get('/cms-login.php?redirect_to=https%3A%2F%2Fevil.example%2F')).location, 'http://localhost:8080/cms-admin/');
     });
 
     test('logout: POST with CSRF ends the session; without it → 403', async () => {
       const c = new WebClient(server, '10.0.0.5');
       await logIn(c, 'alice', PASSWORD);
-      const page = await c.get('/cms-admin/application-passwords.php');
-      const logoutForm = /<form method="post" action="([^"]+)">\s*<input type="hidden" name="_csrf" value="([^"]+)">\s*<button type="submit" class="button-link">Log Out/.exec(page.body);
+      const page = await c.get('/cms-admin/profile.php');
+      const logoutForm = /<form method="post" action="([^"]+)"[^>]*>\s*<input type="hidden" name="_csrf" value="([^"]+)">\s*<button type="submit" class="button-link">Log Out/.exec(page.body);
       assert.ok(logoutForm, 'logout form in the header');
       const action = logoutForm[1]!.replace(/&amp;/g, '&');
       const forged = await c.post(action, {});
       assert.equal(forged.status, 403);
       const wrong = await c.post(action, { _csrf: 'x'.repeat(43) });
       assert.equal(wrong.status, 403);
-      assert.equal((await c.get('/cms-admin/application-passwords.php')).status, 200, 'still logged in');
+      assert.equal((await c.get('/cms-admin/profile.php')).status, 200, 'still logged in');
       const cookieValue = c.cookies.get('cms_session')!;
       const res = await c.post(action, { _csrf: logoutForm[2]! });
       assert.equal(res.status, 303);
@@ -256,7 +256,7 @@ for (const target of dbTargets()) {
       assert.ok(cookieAttrs(res.setCookies, 'cms_session').includes('Max-Age=0'));
       const replay = new WebClient(server);
       replay.cookies.set('cms_session', cookieValue);
-      assert.equal((await replay.get('/cms-admin/application-passwords.php')).status, 302, 'the old cookie is dead');
+      assert.equal((await replay.get('/cms-admin/profile.php')).status, 302, 'the old cookie is dead');
       const done = await c.get(res.location!);
       assert.match(done.body, /You are now logged out\./);
       assert.ok((await events(t, 'user_logged_out')).length >= 1);
@@ -271,11 +271,11 @@ for (const target of dbTargets()) {
       const other = await openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) });
       const otherServer = await buildServer(other);
       try {
-        const res = await new WebClient(otherServer).get('/cms-admin/application-passwords.php', { cookie: c.cookieHeader()! });
+        const res = await new WebClient(otherServer).get('/cms-admin/profile.php', { cookie: c.cookieHeader()! });
         assert.equal(res.status, 200);
-        assert.match(res.body, /Logged in as alice/);
+        assert.match(res.body, /class="me">[\s\S]*?<span>alice<\/span>/);
         // The CSRF key is shared too: a token from one process is accepted by the other.
-        const token = csrfOf((await c.get('/cms-admin/application-passwords.php')).body);
+        const token = csrfOf((await c.get('/cms-admin/profile.php')).body);
         assert.equal(csrfOf(res.body), token);
       } finally {
         await otherServer.close();
@@ -283,7 +283,7 @@ for (const target of dbTargets()) {
       }
       await t.app.db.updateTable('web_sessions').set({ expires_at: '2000-01-01 00:00:00' }).execute();
       const expiredHash = crypto.createHash('sha256').update(c.cookies.get('cms_session')!).digest('hex');
-      const expired = await c.get('/cms-admin/application-passwords.php');
+      const expired = await c.get('/cms-admin/profile.php');
       assert.equal(expired.status, 302);
       assert.ok(cookieAttrs(expired.setCookies, 'cms_session').includes('Max-Age=0'), 'the dead cookie is dropped');
       assert.equal((await t.app.db.selectFrom('web_sessions').select('id_hash').where('id_hash', '=', expiredHash).execute()).length, 0, 'an expired row is deleted when seen');
@@ -296,7 +296,7 @@ for (const target of dbTargets()) {
       const c = new WebClient(server, '10.0.0.7');
       await logIn(c, 'dave', PASSWORD);
       await setUserStatus(t.app, u.id, 'disabled');
-      assert.equal((await c.get('/cms-admin/application-passwords.php')).status, 302);
+      assert.equal((await c.get('/cms-admin/profile.php')).status, 302);
     });
 
     test('an unexpected failure is a 500 HTML page with the security headers, no details', async () => {

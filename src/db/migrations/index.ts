@@ -17,6 +17,7 @@ import { historySearchTrigramsMigration } from './0014_history_search_trigrams.t
 import { serverProcessesMigration } from './0015_server_processes.ts';
 import { authSharedStateMigration } from './0016_auth_shared_state.ts';
 import { importMigration } from './0017_import.ts';
+import { userLocaleMigration } from './0018_user_locale.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -36,4 +37,5 @@ export const MIGRATIONS: SiteMigration[] = [
   serverProcessesMigration,
   authSharedStateMigration,
   importMigration,
+  userLocaleMigration,
 ];

@@ -1,0 +1,115 @@
+// What the statistics page shows beyond the stats/* routes: events of a date range counted
+// per local day, logger, level and user, under the activity log's filters. The routes count
+// only the whole log, and not by level or user; these counts use the filters exactly as
+// GET /history/v1/events reads them (eventFilterFromParams, filterCondition), so a chart agrees
+// with the list it was drawn from. Arguments are checked by the events route first (stats.ts).
+// Without filters nothing reads the events of the range (a year holds a million of them).
+import { sql } from 'kysely';
+import type { AppServices } from '../../app.ts';
+import type { AuthUser } from '../../auth/types.ts';
+import type { Lang } from '../../rest/types.ts';
+import { utcToZone } from '../../site/time.ts';
+import { findLogger, loggerScope } from '../../namespaces/history/catalogue.ts';
+import { eventFilterFromParams, filterCondition } from '../../namespaces/history/filters.ts';
+import { countsByMessage, type StatsRange } from '../../namespaces/history/stats.ts';
+import { LOG_LEVELS } from '../../namespaces/history/store.ts';
+
+export interface Breakdown {
+  /** Local day `YYYY-MM-DD` → events (days without events absent). */
+  perDay: Map<string, number>;
+  byLogger: { slug: string; name: string; count: number }[];
+  byLevel: { level: string; count: number }[];
+  byUser: { id: number; name: string; login: string; count: number }[];
+  /** Distinct users with events. */
+  activeUsers: number;
+}
+
+/** Users counted one by one (an index count each) when the log is not filtered, up to this many. */
+const USERS_COUNTED_SEPARATELY = 500;
+
+export async function breakdown(
+  app: AppServices,
+  viewer: AuthUser,
+  lang: Lang,
+  filters: Record<string, unknown>,
+  range: StatsRange,
+  opts: { filtered: boolean; users?: number },
+): Promise<Breakdown> {
+  const zone = app.options.timeZone();
+  const f = eventFilterFromParams(filters, { scope: loggerScope(viewer), zone, lang, dialect: app.dialect });
+  const cond = filterCondition(f);
+  if (!cond) return { perDay: new Map(), byLogger: [], byLevel: [], byUser: [], activeUsers: 0 };
+  const counts = opts.filtered ? await filteredCounts(app, cond, range, zone) : await wholeLogCounts(app, range);
+  const top = [...counts.users].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, opts.users ?? 10);
+  const names = top.length ? await app.db.selectFrom('users').select(['id', 'login', 'display_name']).where('id', 'in', top.map(([id]) => id)).execute() : [];
+  const byId = new Map(names.map((u) => [u.id, u]));
+  const desc = <T extends { count: number }>(rows: T[]) => rows.filter((r) => r.count > 0).sort((a, b) => b.count - a.count);
+  return {
+    perDay: counts.perDay,
+    byLogger: desc([...counts.loggers].map(([slug, count]) => ({ slug, name: findLogger(slug)?.name[lang] ?? slug, count }))),
+    byLevel: desc([...counts.levels].map(([level, count]) => ({ level, count }))),
+    byUser: top.map(([id, count]) => ({ id, name: byId.get(id)?.display_name ?? `#${id}`, login: byId.get(id)?.login ?? '', count })),
+    activeUsers: [...counts.users.values()].filter((n) => n > 0).length,
+  };
+}
+
+interface Counts {
+  perDay: Map<string, number>;
+  loggers: Map<string, number>;
+  levels: Map<string, number>;
+  users: Map<number, number>;
+}
+
+function add<K>(map: Map<K, number>, key: K, n: number): void {
+  map.set(key, (map.get(key) ?? 0) + n);
+}
+
+/**
+ * Under filters: the matching events of the range read twice at most, per hour and per
+ * logger, level and user at once (a few hundred groups), which the breakdowns are summed from.
+ */
+async function filteredCounts(app: AppServices, cond: NonNullable<ReturnType<typeof filterCondition>>, range: { fromUtc: string; toUtc: string }, zone: string): Promise<Counts> {
+  const inRange = () => app.db.selectFrom('history_events').where(cond).where('date', '>=', range.fromUtc).where('date', '<=', range.toUtc);
+  const hour = sql<string>`substr(${sql.ref('date')}, 1, 13)`;
+  const [hours, groups] = await Promise.all([
+    inRange().select([hour.as('hour'), sql<number>`count(*)`.as('n')]).groupBy(hour).execute(),
+    inRange().select(['logger', 'level', 'user_id', sql<number>`count(*)`.as('n')]).groupBy(['logger', 'level', 'user_id']).execute(),
+  ]);
+  const counts: Counts = { perDay: new Map(), loggers: new Map(), levels: new Map(), users: new Map() };
+  // Hours, not days, are grouped in the database: a local day is not a UTC day.
+  for (const row of hours) add(counts.perDay, utcToZone(`${row.hour}:00:00`, zone).slice(0, 10), Number(row.n));
+  for (const g of groups) {
+    add(counts.loggers, g.logger, Number(g.n));
+    add(counts.levels, g.level, Number(g.n));
+    if (g.user_id !== null) add(counts.users, g.user_id, Number(g.n));
+  }
+  return counts;
+}
+
+/**
+ * The whole log (a range of a year holds a million events): loggers from the hourly counts the
+ * stats routes read, levels and users by counting in their indexes (level or user, then date),
+ * never by reading the events themselves. The days come from stats/activity-overview.
+ */
+async function wholeLogCounts(app: AppServices, range: StatsRange): Promise<Counts> {
+  const counts: Counts = { perDay: new Map(), loggers: new Map(), levels: new Map(), users: new Map() };
+  for (const [key, n] of await countsByMessage(app, range)) add(counts.loggers, key.slice(0, key.indexOf(':')), n);
+  const countWhere = (column: 'level' | 'user_id', value: string | number) =>
+    app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(column, '=', value).where('date', '>=', range.fromUtc).where('date', '<=', range.toUtc).executeTakeFirstOrThrow();
+  for (const level of LOG_LEVELS) counts.levels.set(level, Number((await countWhere('level', level)).n));
+  const people = await app.db.selectFrom('users').select('id').orderBy('id').limit(USERS_COUNTED_SEPARATELY + 1).execute();
+  if (people.length <= USERS_COUNTED_SEPARATELY) {
+    for (const { id } of people) counts.users.set(id, Number((await countWhere('user_id', id)).n));
+  } else {
+    const rows = await app.db
+      .selectFrom('history_events')
+      .select(['user_id', sql<number>`count(*)`.as('n')])
+      .where('user_id', 'is not', null)
+      .where('date', '>=', range.fromUtc)
+      .where('date', '<=', range.toUtc)
+      .groupBy('user_id')
+      .execute();
+    for (const row of rows) counts.users.set(row.user_id!, Number(row.n));
+  }
+  return counts;
+}

@@ -1,0 +1,341 @@
+// The activity log at /cms-admin/admin.php?page=history_admin_menu_page (the address of every
+// event's `link` and `permalink`): the grouped list with sticky events on top, its filters in
+// the address, paging pinned to the newest id of the first page, a single event's view, the
+// actions (stick, unstick, custom entry) and the streamed export. The page's script (client/
+// history.ts) expands occasions, announces new events, opens `#history/event/<id>` and runs the
+// actions through the REST API; without it, links and forms do the same through this page.
+import type { FastifyReply } from 'fastify';
+import { LOG_LEVELS } from '../../namespaces/history/store.ts';
+import qs from 'qs';
+import type { ConsoleContext, Notice } from '../context.ts';
+import { text } from '../context.ts';
+import { fmt } from '../../web/i18n.ts';
+import { ADMIN_PHP, pagePath, type ConsolePage } from '../pages.ts';
+import { startExport, type ExportFormat } from '../history/export.ts';
+import { contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery } from '../history/query.ts';
+import { eventView, eventViews, type ApiEvent, type ViewOptions } from '../history/view.ts';
+import { statsPage } from './stats.ts';
+
+export const HISTORY_PAGE = 'history_admin_menu_page';
+
+interface SearchOptions {
+  dates: { result_months: { yearMonth: string }[] };
+  loggers: { slug: string; name: string; search_data: SearchData | unknown[] }[];
+  initiators: { value: string; label: string }[];
+  new_events_check_interval: number;
+}
+
+interface SearchData {
+  search?: { label: string; options: string[] };
+  search_all?: { label: string; options: string[] };
+  search_options?: { label: string; options?: string[]; value?: string[] }[];
+}
+
+/** The message-type choices of one logger: each a label and the pairs it stands for. */
+function messageChoices(data: SearchData | unknown[]): { label: string; value: string }[] {
+  if (Array.isArray(data)) return [];
+  const seen = new Set<string>();
+  const out: { label: string; value: string }[] = [];
+  const add = (label: string, pairs: string[] | undefined) => {
+    const value = (pairs ?? []).join(',');
+    if (value && !seen.has(value)) {
+      seen.add(value);
+      out.push({ label, value });
+    }
+  };
+  if (data.search_all) add(data.search_all.label, data.search_all.options);
+  if (data.search) add(data.search.label, data.search.options);
+  for (const o of data.search_options ?? []) add(o.label, o.value ?? o.options);
+  return out;
+}
+
+async function searchOptions(ctx: ConsoleContext): Promise<SearchOptions> {
+  const out = await ctx.api('GET', '/history/v1/search-options');
+  if (out.status !== 200) throw new Error(`search-options answered ${out.status}`);
+  return out.body as SearchOptions;
+}
+
+export function viewOptions(ctx: ConsoleContext, options: Pick<SearchOptions, 'initiators'>): ViewOptions {
+  return { app: ctx.app, viewer: ctx.user, lang: ctx.lang, t: ctx.t, initiatorLabels: new Map(options.initiators.map((i) => [i.value, i.label])) };
+}
+
+function logUrl(ctx: ConsoleContext, query: [string, string][] = [], hash = ''): string {
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return ctx.url(`${ADMIN_PHP}?page=${HISTORY_PAGE}${qs ? `&${qs}` : ''}`) + hash;
+}
+
+/** The pieces of the filter form: choices and what is chosen. */
+async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOptions) {
+  const { t } = ctx;
+  const checked = (list: string[]) => new Set(list);
+  const levels = checked(f.loglevels.values);
+  const messages = checked(f.messages.values);
+  const initiators = checked(f.initiator.values);
+  const canListUsers = ctx.user.can('list_users');
+  // The chosen users by name (search-user finds an id exactly).
+  const users = [];
+  if (canListUsers) {
+    for (const id of f.users.values) {
+      const found = await ctx.api('GET', '/history/v1/search-user', { q: id });
+      const u = (found.status === 200 ? (found.body as { ID: string; user_login: string; display_name: string }[]) : []).find((r) => r.ID === id);
+      users.push({ id, label: u ? `${u.display_name} (${u.user_login})` : `#${id}` });
+    }
+  }
+  const dateChoices = [
+    { value: '', label: t.allDates },
+    { value: 'lastdays:1', label: t.today },
+    { value: 'yesterday', label: t.yesterday },
+    ...[7, 14, 30, 60, 90].map((n) => ({ value: `lastdays:${n}`, label: fmt(t.lastDays, { n }) })),
+  ];
+  const months = options.dates.result_months.slice(0, 36).map((m) => ({ value: `month:${m.yearMonth}`, label: monthLabel(m.yearMonth, ctx.lang) }));
+  const loggers = options.loggers
+    .map((l) => ({ name: l.name, choices: messageChoices(l.search_data).map((c) => ({ ...c, checked: messages.has(c.value) })) }))
+    .filter((l) => l.choices.length);
+  const more = !!(f.messages.values.length || f.users.values.length || f.initiator.values.length || f.ip || f.context || f.excludeSearch || f.metadataSearch);
+  return {
+    f,
+    more,
+    dateChoices: dateChoices.map((d) => ({ ...d, selected: d.value === f.dates })),
+    months: months.map((d) => ({ ...d, selected: d.value === f.dates })),
+    custom: f.dates === 'custom',
+    levels: LOG_LEVELS.map((l) => ({ value: l, label: t[`level_${l}`], checked: levels.has(l) })),
+    loggers,
+    messagesChosen: f.messages.values.length,
+    initiators: options.initiators.map((i) => ({ ...i, checked: initiators.has(i.value) })),
+    canListUsers,
+    users,
+    showIp: options.loggers.some((l) => l.slug === 'SimpleUserLogger'),
+    contextInvalid: f.context !== '' && contextFilters(f.context) === null,
+  };
+}
+
+function monthLabel(yearMonth: string, lang: string): string {
+  const [y, m] = yearMonth.split('-').map(Number);
+  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y!, m! - 1, 15)));
+}
+
+interface ListResult {
+  events: Awaited<ReturnType<typeof eventViews>>;
+  sticky: Awaited<ReturnType<typeof eventViews>>;
+  total: number;
+  pages: number;
+  maxId: number;
+  error: { message: string; params: string[] } | null;
+}
+
+async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions): Promise<ListResult> {
+  if (q.filters.context !== '' && contextFilters(q.filters.context) === null) {
+    return { events: [], sticky: [], total: 0, pages: 0, maxId: 0, error: { message: ctx.t.contextInvalid, params: ['context'] } };
+  }
+  const out = await ctx.api('GET', '/history/v1/events', listArgs(q));
+  if (out.status !== 200) {
+    const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
+    const params = Object.keys(body.data?.params ?? {});
+    const detail = Object.values(body.data?.params ?? {}).join(' ');
+    return { events: [], sticky: [], total: 0, pages: 0, maxId: 0, error: { message: [body.message ?? '', detail].filter(Boolean).join(' '), params } };
+  }
+  const views = await eventViews(out.body as ApiEvent[], viewOptions(ctx, options));
+  return {
+    events: views.filter((e) => !e.stickyAppended),
+    sticky: views.filter((e) => e.stickyAppended),
+    total: Number(out.headers['X-WP-Total'] ?? 0),
+    pages: Number(out.headers['X-WP-TotalPages'] ?? 0),
+    maxId: q.maxId ?? Number(out.headers['X-History-MaxId'] ?? 0),
+    error: null,
+  };
+}
+
+/** Everything the list part of the page shows (also sent alone as a fragment). */
+async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, options: SearchOptions) {
+  const { t } = ctx;
+  const base = filterQuery(q.filters);
+  const returnTo = logUrl(ctx, [...base, ...(q.paged > 1 ? [['paged', String(q.paged)], ['max_id', String(list.maxId)]] as [string, string][] : [])]);
+  const pageLink = (paged: number) => logUrl(ctx, [...base, ...(paged > 1 ? [['paged', String(paged)], ['max_id', String(list.maxId)]] as [string, string][] : [])]);
+  const grouped = !q.filters.search && !q.filters.metadataSearch;
+  return {
+    list,
+    grouped,
+    summary: list.error ? '' : fmt(grouped ? t.eventsCountGroups : t.eventsCount, { total: list.total.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
+    timesIn: fmt(t.timesInZone, { zone: ctx.app.options.timeZone() }),
+    pager: list.pages > 1
+      ? {
+          page: q.paged,
+          pages: list.pages,
+          label: fmt(t.pageOf, { page: q.paged, pages: list.pages }),
+          first: q.paged > 1 ? pageLink(1) : '',
+          prev: q.paged > 1 ? pageLink(Math.min(q.paged - 1, list.pages)) : '',
+          next: q.paged < list.pages ? pageLink(q.paged + 1) : '',
+          last: q.paged < list.pages ? pageLink(list.pages) : '',
+          hidden: [['page', HISTORY_PAGE], ...base, ['max_id', String(list.maxId)]].map(([name, value]) => ({ name, value })),
+        }
+      : null,
+    pageFormAction: ctx.url(ADMIN_PHP),
+    occasionsUrl: logUrl(ctx, [['view', 'occasions'], ['return_to', returnTo]]),
+    canStick: ctx.user.can('manage_options'),
+    csrf: await ctx.csrf(),
+    actionUrl: ctx.url(ADMIN_PHP) + `?page=${HISTORY_PAGE}`,
+    returnTo,
+    // What the page's script needs to poll has-updates and to reload the list.
+    apiQuery: qs.stringify(filterArgs(q.filters), { arrayFormat: 'brackets', encodeValuesOnly: true }),
+    listUrl: logUrl(ctx, base),
+    fragmentUrl: logUrl(ctx, [...base, ['partial', 'list']]),
+    checkInterval: options.new_events_check_interval,
+    newestId: list.maxId,
+  };
+}
+
+/** Texts the page's script shows. */
+const CLIENT_STRINGS = ['newEvent', 'newEvents', 'showNewEvents', 'eventHeading', 'loadFailed', 'stuck', 'unstuck', 'entryAdded', 'exportProgress', 'exportDone', 'exportFailed'] as const;
+
+const DONE: Record<string, keyof ConsoleContext['t']> = { stuck: 'stuck', unstuck: 'unstuck', added: 'entryAdded' };
+
+/**
+ * "Add a user" of the filter form without the page's script: the user whose id, login or
+ * e-mail address is the text (or the only one search-user finds) joins the users filter.
+ */
+async function addUserFilter(ctx: ConsoleContext, q: LogQuery, wanted: string): Promise<FastifyReply | Notice> {
+  const out = await ctx.api('GET', '/history/v1/search-user', { q: wanted });
+  const found = out.status === 200 ? (out.body as { ID: string; user_login: string; user_email: string }[]) : [];
+  const w = wanted.toLowerCase();
+  const exact = found.filter((u) => u.ID === wanted || u.user_login.toLowerCase() === w || u.user_email.toLowerCase() === w);
+  const user = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : undefined;
+  if (!user) return { kind: 'error', text: ctx.t.noUserFound };
+  const users = { ...q.filters.users, values: [...new Set([...q.filters.users.values, user.ID])] };
+  return ctx.redirect(logUrl(ctx, filterQuery({ ...q.filters, users })), 303);
+}
+
+async function showLog(ctx: ConsoleContext, notices: Notice[], status = 200): Promise<FastifyReply> {
+  const q = readLogQuery(ctx.query);
+  const wanted = text(ctx.query.add_user).trim();
+  if (wanted && ctx.user.can('list_users')) {
+    const added = await addUserFilter(ctx, q, wanted);
+    if ('kind' in added) notices.push(added);
+    else return added;
+  }
+  const options = await searchOptions(ctx);
+  const singleId = text(ctx.query.event);
+  if (/^\d+$/.test(singleId)) return showEvent(ctx, Number(singleId), options, false);
+  const list = await readList(ctx, q, options);
+  if (ctx.query.partial === 'list') return ctx.fragment('history-list.twig', await listModel(ctx, q, list, options), list.error ? 400 : 200);
+  const done = DONE[text(ctx.query.done)];
+  if (done) notices.push({ kind: 'success', text: ctx.t[done] });
+  if (list.error) notices.push({ kind: 'error', text: list.error.message });
+  return ctx.html('history.twig', ctx.t.historyTitle, {
+    notices,
+    form: { ...(await filterForm(ctx, q.filters, options)), action: ctx.url(ADMIN_PHP), invalid: list.error?.params ?? [], filtered: isFiltered(q.filters), resetUrl: logUrl(ctx) },
+    ...(await listModel(ctx, q, list, options)),
+    levels: LOG_LEVELS.map((l) => ({ value: l, label: ctx.t[`level_${l}`] })),
+    canAddEntry: ctx.user.can('manage_options'),
+    actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
+    exportCsv: logUrl(ctx, [...filterQuery(q.filters), ['export', 'csv']]),
+    exportJson: logUrl(ctx, [...filterQuery(q.filters), ['export', 'json']]),
+    clientStrings: JSON.stringify(Object.fromEntries(CLIENT_STRINGS.map((k) => [k, ctx.t[k]]))),
+    statsUrl: ctx.user.can(statsPage.capability!) ? ctx.url(pagePath(statsPage, Object.fromEntries(filterQuery(q.filters)))) : '',
+  }, list.error ? 400 : status);
+}
+
+/** One event: a fragment for the page's dialog (`#history/event/<id>`), or a page of its own. */
+async function showEvent(ctx: ConsoleContext, id: number, options: SearchOptions, fragment: boolean): Promise<FastifyReply> {
+  const out = await ctx.api('GET', `/history/v1/events/${id}`);
+  const error = out.status === 404 ? fmt(ctx.t.eventNotFound, { id }) : out.status !== 200 ? fmt(ctx.t.eventForbidden, { id }) : '';
+  const event = error ? null : await eventView(out.body as ApiEvent, viewOptions(ctx, options));
+  const model = {
+    event, error, heading: fmt(ctx.t.eventHeading, { id }), canStick: ctx.user.can('manage_options'), csrf: await ctx.csrf(),
+    returnTo: logUrl(ctx, [['event', String(id)]]), actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
+  };
+  if (fragment) return ctx.fragment('history-event.twig', model, out.status === 200 ? 200 : out.status === 404 ? 404 : 403);
+  return ctx.html('history-single.twig', fmt(ctx.t.eventHeading, { id }), { ...model, backUrl: logUrl(ctx) }, out.status === 200 ? 200 : out.status === 404 ? 404 : 403);
+}
+
+/**
+ * The hidden members of a group (type=occasions), below its head: a fragment the page's script
+ * inserts under the group, or (without it) a page of their own.
+ */
+async function showOccasions(ctx: ConsoleContext, fragment: boolean): Promise<FastifyReply> {
+  const out = await ctx.api('GET', '/history/v1/events', {
+    type: 'occasions',
+    occasionsID: text(ctx.query.occasions_id),
+    logRowID: Number(text(ctx.query.below)) || 0,
+    occasionsCount: Number(text(ctx.query.count)) || 0,
+  });
+  const error = out.status === 200 ? '' : String((out.body as { message?: string }).message ?? '');
+  const options = await searchOptions(ctx);
+  const back = ctx.returnTo(ctx.query.return_to, logUrl(ctx));
+  const model = {
+    events: error ? [] : await eventViews(out.body as ApiEvent[], viewOptions(ctx, options)),
+    error,
+    grouped: false,
+    canStick: ctx.user.can('manage_options'),
+    csrf: await ctx.csrf(),
+    actionUrl: ctx.url(ADMIN_PHP) + `?page=${HISTORY_PAGE}`,
+    returnTo: back,
+  };
+  if (fragment) return ctx.fragment('history-events.twig', model, out.status);
+  return ctx.html('history-occasions.twig', ctx.t.similarHeading, { ...model, backUrl: back }, out.status);
+}
+
+async function exportLog(ctx: ConsoleContext, format: ExportFormat): Promise<FastifyReply> {
+  const q = readLogQuery(ctx.query);
+  const result = await startExport(ctx, filterArgs(q.filters), format);
+  if (!result.stream) return ctx.message(result.status, ctx.t.exportFailed, result.error ?? '');
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+  result.stream.on('error', (err) => ctx.app.log.error({ err }, 'activity log export failed'));
+  return ctx.reply
+    .code(200)
+    .headers({
+      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+      'Content-Disposition': `attachment; filename="activity-log-${stamp}.${format}"`,
+      'X-Export-Total': String(result.total),
+      'Cache-Control': 'no-store, private',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(result.stream);
+}
+
+/** Form posts (without the page's script): stick, unstick, add a custom entry. */
+async function act(ctx: ConsoleContext): Promise<FastifyReply> {
+  if (!(await ctx.csrfOk())) return ctx.csrfFailed();
+  const back = ctx.returnTo(ctx.body.return_to, logUrl(ctx));
+  const action = text(ctx.body.action);
+  let out;
+  let done = '';
+  if (action === 'stick' || action === 'unstick') {
+    const id = text(ctx.body.event_id);
+    if (!/^\d+$/.test(id)) return showLog(ctx, [{ kind: 'error', text: fmt(ctx.t.eventNotFound, { id }) }], 400);
+    out = await ctx.api('POST', `/history/v1/events/${id}/${action}`);
+    done = action === 'stick' ? 'stuck' : 'unstuck';
+  } else if (action === 'add_entry') {
+    // Empty fields are not sent: an empty message is the API's missing one.
+    const args: Record<string, unknown> = { level: text(ctx.body.level) || 'info' };
+    for (const name of ['message', 'note']) if (text(ctx.body[name])) args[name] = text(ctx.body[name]);
+    out = await ctx.api('POST', '/history/v1/events', args);
+    done = 'added';
+  } else {
+    return showLog(ctx, [{ kind: 'error', text: ctx.t.badAction }], 400);
+  }
+  if (out.status >= 300) {
+    const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
+    return showLog(ctx, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: [body.message, ...Object.values(body.data?.params ?? {})].filter(Boolean).join(' ') }) }], out.status);
+  }
+  const url = new URL(back);
+  url.searchParams.set('done', done);
+  return ctx.redirect(url.toString());
+}
+
+export const historyPage: ConsolePage = {
+  path: ADMIN_PHP,
+  adminPage: HISTORY_PAGE,
+  capability: null,
+  title: 'historyTitle',
+  navOrder: 20,
+  async handle(ctx) {
+    if (ctx.isPost) return act(ctx);
+    const exportFormat = text(ctx.query.export);
+    if (exportFormat === 'csv' || exportFormat === 'json') return exportLog(ctx, exportFormat);
+    if (ctx.query.view === 'occasions') return showOccasions(ctx, ctx.query.partial === 'occasions');
+    if (ctx.query.partial === 'event') return showEvent(ctx, Number(text(ctx.query.event)) || 0, await searchOptions(ctx), true);
+    return showLog(ctx, []);
+  },
+};
+
+export const historyPages: ConsolePage[] = [historyPage, statsPage];

@@ -1,0 +1,391 @@
+// The console in real Chromium (Debian's, driven by playwright-core) on every database target:
+// signing in per role and what each role sees, the activity log's filters against the API's
+// answer, similar events, sticky events, a custom entry, live news of events another client
+// posts, the export, `#history/event/<id>`, the statistics' charts and tables, German
+// throughout, keyboard-only use, and axe-core on every page (no serious or critical
+// violations). Only 127.0.0.1 is ever contacted: any other request fails the test.
+// CONSOLE_SCREENSHOTS=1 writes the documented screenshots to docs/screenshots/ (SQLite run);
+// otherwise they go to test-artifacts/console/.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import qs from 'qs';
+import { buildServer } from '../../src/server/http.ts';
+import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
+import { dbTargets, type TestApp } from '../support/db.ts';
+import { createWebTestApp } from '../web/support.ts';
+import { PASSWORD, seedConsoleSite, type SiteUser } from './support.ts';
+import { freePort } from '../support/net.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
+const SKIP = fs.existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is missing (apt-get install -y chromium); console browser tests skipped`;
+const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'screenshots') : path.resolve('test-artifacts', 'console');
+const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
+const STATS = '/cms-admin/admin.php?page=history_stats_page';
+
+if (SKIP) console.log(`# ${SKIP}`);
+
+/** axe-core's serious and critical violations of the page (its script evaluated over the debugging protocol, which the page's CSP does not govern). */
+function isFocused(locator: Locator): Promise<boolean> {
+  // (Runs in the page: `document` is the page's; the test's own TypeScript has no DOM types.)
+  return locator.evaluate((el: unknown) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+}
+
+for (const [index, target] of dbTargets().entries()) {
+  describe(`console in Chromium (${target.name})`, { skip: SKIP }, () => {
+    const screenshots = index === 0;
+    let t: TestApp;
+    let server: FastifyInstance;
+    let site: string;
+    let users: Record<string, SiteUser>;
+    let browser: Browser;
+    const outside: string[] = [];
+    const cspViolations: string[] = [];
+    const pageErrors: string[] = [];
+
+    async function newContext(locale = 'en-US'): Promise<BrowserContext> {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, acceptDownloads: true });
+      context.setDefaultTimeout(15_000);
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (new URL(url).hostname === '127.0.0.1') return route.continue();
+        outside.push(url);
+        return route.abort();
+      });
+      context.on('page', watch);
+      return context;
+    }
+
+    function watch(page: Page): void {
+      page.on('console', (msg) => {
+        if (/Content.Security.Policy|Refused to/i.test(msg.text())) cspViolations.push(msg.text());
+      });
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+    }
+
+    /** Signs in through the login form the console sends an anonymous visitor to. */
+    async function signIn(page: Page, login: string, path = '/cms-admin/'): Promise<void> {
+      await page.goto(site + path);
+      assert.match(page.url(), /\/cms-login\.php\?redirect_to=/);
+      await page.locator('#user_login').fill(login);
+      await page.locator('#user_pass').fill(PASSWORD);
+      await page.locator('#user_pass').press('Enter');
+      await page.waitForURL((url) => url.pathname.startsWith('/cms-admin/'));
+    }
+
+    async function apiIds(user: SiteUser, args: Record<string, unknown>): Promise<number[]> {
+      const res = await server.inject({ method: 'GET', url: `/en/cms-json/history/v1/events?${qs.stringify(args)}`, headers: { authorization: user.authorization } });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { id: number; sticky_appended: boolean }[]).filter((e) => !e.sticky_appended).map((e) => e.id);
+    }
+
+    /** The API's arguments for the list a page shows: its filters, cut at the newest id it read (using the API may log a login). */
+    async function argsOf(page: Page): Promise<Record<string, unknown>> {
+      const newest = Number(await page.locator('#event-list').getAttribute('data-newest-id'));
+      return { ...listArgs(readLogQuery(qs.parse(new URL(page.url()).search.slice(1)))), ...(newest ? { max_id_first_page: newest } : {}) };
+    }
+
+    async function listedIds(page: Page): Promise<number[]> {
+      return page.locator('section[aria-labelledby="events-heading"] li.event').evaluateAll((els: { dataset: { eventId: string } }[]) => els.map((el) => Number(el.dataset.eventId)));
+    }
+
+    async function shoot(page: Page, name: string): Promise<void> {
+      // Nothing may scroll sideways at phone width.
+      await page.setViewportSize({ width: 375, height: 800 });
+      const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+      assert.ok(overflow <= 0, `${name}: no horizontal scrolling at 375 px (overflow ${overflow}px)`);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      if (screenshots) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: name.startsWith('stats') });
+    }
+
+    before(async () => {
+      fs.mkdirSync(SHOTS, { recursive: true });
+      const port = await freePort();
+      site = `http://127.0.0.1:${port}`;
+      t = await createWebTestApp(target, { SITE_URL: site, PORT: String(port) });
+      await t.app.options.set('blogname', 'Partner Portal');
+      users = await seedConsoleSite(t.app, 400);
+      server = await buildServer(t.app);
+      await server.listen({ port, host: '127.0.0.1' });
+      const { chromium } = await import('playwright-core');
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+    });
+
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+      await t?.close();
+    });
+
+    test('each role signs in and sees only what it may', async () => {
+      const expected: Record<string, { nav: string[]; stats: boolean }> = {
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Users', 'Profile'], stats: true },
+        emil: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
+        tom: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
+        sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
+      };
+      for (const [login, want] of Object.entries(expected)) {
+        const context = await newContext();
+        const page = await context.newPage();
+        await signIn(page, login, LOG);
+        assert.equal(new URL(page.url()).search, '?page=history_admin_menu_page', `${login} is back where they wanted to go`);
+        assert.deepEqual(await page.locator('nav.main-nav a').allTextContents(), want.nav, login);
+        assert.equal(await page.locator('nav.main-nav a[aria-current="page"]').textContent(), 'Activity Log');
+        assert.deepEqual(await listedIds(page), await apiIds(users[login]!, await argsOf(page)), `${login}: the list is the API's`);
+        assert.equal(await page.locator('#add-entry-form').count(), login === 'ada' ? 1 : 0, `${login}: custom entries`);
+        const stats = await page.goto(site + STATS);
+        assert.equal(stats?.status(), want.stats ? 200 : 403, `${login}: statistics`);
+        if (!want.stats) assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Access denied');
+        await context.close();
+      }
+    });
+
+    test('the activity log: filters in the address match the API; occasions expand in place; stick; a custom entry', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', LOG);
+      await shoot(page, 'activity-log-en');
+
+      // Levels and a date range, chosen in the form: the address holds just the filters.
+      await page.getByRole('checkbox', { name: 'Warning' }).check();
+      await page.getByLabel('Date range').selectOption('lastdays:14');
+      await page.getByRole('button', { name: 'Show events' }).click();
+      await page.waitForURL(/loglevels/);
+      const query = new URL(page.url()).search;
+      assert.equal(query, '?page=history_admin_menu_page&dates=lastdays%3A14&loglevels%5B%5D=warning');
+      assert.deepEqual(await listedIds(page), await apiIds(users.ada!, await argsOf(page)));
+      // More filters: an initiator excluded and a user picked from the suggestions.
+      await page.getByText('More filters').click();
+      await page.locator('#mode-initiator').selectOption('exclude');
+      await page.getByRole('checkbox', { name: 'Anonymous web user' }).check();
+      await page.getByLabel('Add a user').fill('emi');
+      await page.locator('#user-suggestions option').first().waitFor({ state: 'attached' });
+      const suggestion = await page.locator('#user-suggestions option').first().getAttribute('value');
+      assert.equal(suggestion, 'Emil Editor (emil)');
+      await page.getByLabel('Add a user').fill(suggestion!);
+      await page.locator('#chosen-users input[value="' + users.emil!.id + '"]').waitFor();
+      await page.getByRole('button', { name: 'Show events' }).click();
+      await page.waitForURL(/users/);
+      const filtered = qs.parse(new URL(page.url()).search.slice(1));
+      assert.deepEqual(filtered.users, [String(users.emil!.id)]);
+      assert.equal(filtered.initiator_mode, 'exclude');
+      assert.deepEqual(await listedIds(page), await apiIds(users.ada!, await argsOf(page)));
+      await page.getByRole('link', { name: 'Reset filters' }).click();
+      await page.waitForURL((url) => url.search === '?page=history_admin_menu_page');
+
+      // Similar events expand under their group and fold again.
+      const toggle = page.locator('a.occasions-toggle').first();
+      const count = Number(await toggle.getAttribute('data-count'));
+      await toggle.click();
+      const group = page.locator('.occasions-list').first();
+      await group.locator('li.event').nth(count - 1).waitFor();
+      assert.equal(await group.locator('li.event').count(), count);
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      assert.equal(await toggle.textContent(), 'Hide similar events');
+      await toggle.click();
+      assert.equal(await page.locator('.occasions-list').count(), 0);
+
+      // Stick an event through the REST API: it goes on top, without leaving the page.
+      const id = (await listedIds(page))[3]!;
+      const item = page.locator(`li#event-${id}`);
+      await item.locator('summary').click();
+      await item.getByRole('button', { name: `Stick event ${id} to the top` }).click();
+      await page.locator(`li#event-${id}-sticky`).waitFor();
+      assert.match((await page.locator('#new-events').textContent()) ?? '', /The event is now sticky\./);
+      await shoot(page, 'activity-log-sticky-en');
+      await page.locator(`li#event-${id}-sticky summary`).click();
+      await page.locator(`li#event-${id}-sticky`).getByRole('button', { name: `Unstick event ${id}` }).click();
+      await page.locator(`li#event-${id}-sticky`).waitFor({ state: 'detached' });
+
+      // A custom entry with a note, through the REST API.
+      await page.getByLabel('Message', { exact: true }).fill('Console release 1.0');
+      await page.getByLabel('Note', { exact: true }).fill('Shipped with the activity log.');
+      await page.getByLabel('Level', { exact: true }).selectOption('notice');
+      await page.getByRole('button', { name: 'Add entry' }).click();
+      await page.locator('section[aria-labelledby="events-heading"] li.event').first().filter({ hasText: 'Console release 1.0' }).waitFor();
+      const row = await t.app.db.selectFrom('history_events').select(['level', 'user_id']).where('message_key', '=', 'custom_entry_added').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      assert.deepEqual(row, { level: 'notice', user_id: users.ada!.id });
+      assert.deepEqual(await axeViolations(page), []);
+      await context.close();
+    });
+
+    test('live: an event another client posts is announced, and shown on request', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', LOG);
+      const res = await fetch(`${site}/en/cms-json/history/v1/events`, {
+        method: 'POST',
+        headers: { authorization: users.ada!.authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Posted by another client' }),
+      });
+      assert.equal(res.status, 201);
+      // The page polls has-updates every 10 s, as the original's screen does.
+      const live = page.locator('#new-events');
+      await live.getByRole('button', { name: 'Show them' }).waitFor({ timeout: 25_000 });
+      assert.match((await live.textContent()) ?? '', /1 new event since the list was loaded\./);
+      await live.getByRole('button', { name: 'Show them' }).click();
+      await page.locator('section[aria-labelledby="events-heading"] li.event').first().filter({ hasText: 'Posted by another client' }).waitFor();
+      assert.equal(await page.evaluate('document.activeElement.id'), 'events-summary', 'focus moves to the refreshed list');
+      await context.close();
+    });
+
+    test('export: CSV and JSON of the filtered view, with progress, every event', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', `${LOG}&loglevels[]=info`);
+      const total = (await apiIds(users.ada!, { loglevels: ['info'], ungrouped: true, per_page: 100 })).length;
+      for (const format of ['csv', 'json'] as const) {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`a[data-export="${format}"]`).click()]);
+        const file = await download.path();
+        const text = fs.readFileSync(file, 'utf8');
+        const expected = Number((await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?loglevels[]=info&ungrouped=1&per_page=1', headers: { authorization: users.ada!.authorization } })).headers['x-wp-total']);
+        const rows = format === 'json' ? (JSON.parse(text) as unknown[]).length : text.trim().split('\r\n').length - 1;
+        assert.equal(rows, expected, format);
+        assert.ok(expected >= total);
+        assert.match(download.suggestedFilename(), new RegExp(`^activity-log-\\d{12}\\.${format}$`));
+        assert.equal(await page.locator('#export-status').textContent(), `Export complete: ${expected} events.`);
+      }
+      await context.close();
+    });
+
+    test('#history/event/<id> opens that event; unknown ids say so; Escape closes', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada');
+      const events = (await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?per_page=3', headers: { authorization: users.ada!.authorization } })).json() as { id: number; link: string; message: string }[];
+      const event = events[1]!;
+      await page.goto(event.link);
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Context of the event').waitFor();
+      assert.equal(await dialog.getByRole('heading', { level: 2 }).textContent(), `Event ${event.id}`);
+      assert.match((await dialog.textContent()) ?? '', new RegExp(event.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.deepEqual(await axeViolations(page), []);
+      await shoot(page, 'event-en');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(new URL(page.url()).hash, '');
+      await page.goto(`${site}${LOG}#history/event/99999999`);
+      await dialog.getByText('There is no event with the ID 99999999.').waitFor();
+      await context.close();
+    });
+
+    test('statistics: the chart and a table behind every chart, text alternatives', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', STATS);
+      await page.locator('[data-chart="activity"] canvas').first().waitFor();
+      assert.equal(await page.locator('details[data-chart-table]').getAttribute('open'), null, 'with the chart drawn, its table folds away');
+      assert.equal(await page.locator('main table:not(.u-legend)').count(), 8);
+      assert.match((await page.locator('#activity-alt').textContent()) ?? '', /^Events per day from .+: \d[\d,]* in total, most on .+ \(\d[\d,]*\)\.$/);
+      assert.equal(await page.locator('[data-chart="activity"]').getAttribute('aria-describedby'), 'activity-alt');
+      assert.deepEqual(await axeViolations(page), []);
+      await shoot(page, 'stats-en');
+      await context.close();
+    });
+
+    test('keyboard only: sign in, reach the log, search, open details and similar events', async () => {
+      const context = await newContext();
+      const page = await context.newPage();
+      await page.goto(`${site}/cms-admin/`);
+      // Login form: the skip link, then (in the header) the language links, then the fields.
+      await page.locator('#user_login').focus();
+      await page.keyboard.type('emil');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${site}/cms-admin/`);
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement.className'), 'skip-link', 'the first stop is the skip link');
+      // Through the header to the navigation's "Activity Log".
+      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.textContent')) !== 'Activity Log'; i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/history_admin_menu_page/);
+      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.id')) !== 'f-search'; i++) await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate('document.activeElement.id'), 'f-search', 'the search field is reachable');
+      await page.keyboard.type('Updated');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/search=Updated/);
+      // The first event's details open with the keyboard.
+      const firstSummary = page.locator('section[aria-labelledby="events-heading"] li.event summary').first();
+      for (let i = 0; i < 80 && !(await isFocused(firstSummary)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator('section[aria-labelledby="events-heading"] li.event details').first().getAttribute('open'), '');
+      // Similar events expand with the space bar, on the unfiltered list.
+      await page.goto(`${site}${LOG}`);
+      const toggle = page.locator('a.occasions-toggle').first();
+      for (let i = 0; i < 200 && !(await isFocused(toggle)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press(' ');
+      await page.locator('.occasions-list li.event').first().waitFor();
+      // Focus is always visible.
+      const outline = await page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+      assert.notEqual(outline, 'none');
+      await context.close();
+    });
+
+    test('German throughout, and axe finds nothing serious on any page in either language', async () => {
+      for (const lang of ['en', 'de'] as const) {
+        const context = await newContext(lang === 'de' ? 'de-DE' : 'en-US');
+        const page = await context.newPage();
+        await signIn(page, 'ada');
+        const pages: [string, string, string][] = [
+          ['dashboard', '/cms-admin/', lang === 'de' ? 'Übersicht' : 'Dashboard'],
+          ['activity-log', LOG, lang === 'de' ? 'Aktivitätsprotokoll' : 'Activity Log'],
+          ['stats', STATS, lang === 'de' ? 'Aktivitätsstatistik' : 'Activity Statistics'],
+          ['profile', '/cms-admin/profile.php', lang === 'de' ? 'Profil' : 'Profile'],
+          ['users', '/cms-admin/users.php', lang === 'de' ? 'Benutzer' : 'Users'],
+          ['user-edit', `/cms-admin/user-edit.php?user_id=${users.emil!.id}`, lang === 'de' ? 'Benutzer bearbeiten: Emil Editor' : 'Edit User: Emil Editor'],
+        ];
+        for (const [name, url, heading] of pages) {
+          await page.goto(site + url);
+          assert.equal(await page.locator('html').getAttribute('lang'), lang, url);
+          assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), heading, url);
+          if (lang === 'de') {
+            const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+            for (const english of ['Activity Log', 'Show events', 'Log Out', 'Filter events', 'Profile', 'Dashboard', 'Events', 'Save', 'Last 30 days']) {
+              assert.ok(!new RegExp(`\\b${english}\\b`).test(text), `${url}: "${english}" in German`);
+            }
+          }
+          if (name === 'stats') await page.locator('[data-chart="activity"] canvas').first().waitFor();
+          assert.deepEqual(await axeViolations(page), [], `${lang} ${url}`);
+          if (name !== 'activity-log' || lang === 'de') await shoot(page, `${name}-${lang}`);
+        }
+        if (lang === 'de') {
+          // The user's own choice: switched in the header, remembered for every page.
+          await page.getByRole('button', { name: 'English' }).click();
+          await page.waitForLoadState();
+          assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+          await page.getByRole('button', { name: 'Deutsch' }).click();
+          await page.waitForLoadState();
+          assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+          const event = (await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?per_page=1', headers: { authorization: users.ada!.authorization } })).json()[0];
+          await page.goto(event.link);
+          await page.getByRole('dialog').getByText('Kontext des Ereignisses').waitFor();
+          await shoot(page, 'event-de');
+        }
+        await context.close();
+      }
+    });
+
+    test('no request left the machine, no CSP violation, no script error', () => {
+      assert.deepEqual(outside, []);
+      assert.deepEqual(cspViolations, []);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+}
