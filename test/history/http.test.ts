@@ -375,7 +375,7 @@ for (const target of dbTargets()) {
     test('cards and user search', async () => {
       const admin = await call('GET', '/search-user?q=administrator', 'administrator');
       assert.equal(admin.body.length, 1);
-      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name']);
+      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name', 'id']);
       assert.equal(typeof admin.body[0].ID, 'string');
       const byMail = await call('GET', `/search-user?q=${encodeURIComponent(emails.editor!)}`, 'administrator');
       assert.equal(byMail.body[0].user_email, emails.editor);
