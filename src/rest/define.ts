@@ -24,7 +24,7 @@ export function endpoint(methods: HttpMethod | HttpMethod[], def: Omit<EndpointD
   return { methods: Array.isArray(methods) ? methods : [methods], args: def.args ?? {}, ...def };
 }
 
-export function route(path: string, endpoints: EndpointDef[], schema?: () => unknown): RouteDef {
+export function route(path: string, endpoints: EndpointDef[], schema?: (lang: Lang) => unknown): RouteDef {
   return schema ? { path, endpoints, schema } : { path, endpoints };
 }
 
