@@ -171,8 +171,7 @@ for (const target of dbTargets()) {
         _user_id: String(admin.id),
         _user_login: 'writer',
         _user_email: 'writer@example.test',
-        _user_role: 'administrator',
-        _rest_api_request: '1',
+        _rest_api_request: 'true',
         _server_remote_addr: '192.0.2.x',
       });
     });

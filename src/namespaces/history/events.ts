@@ -502,8 +502,8 @@ function invalidEventId(lang: Lang): RestError {
   return new RestError('rest_event_invalid_id', lang === 'de' ? 'Ungültige Ereignis-ID.' : 'Invalid event ID.', 404);
 }
 
-/** GET /events/<id>: the event if it exists (404) and the viewer may read its logger (401/403). */
-export async function getEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+/** The event if it exists (else 404 rest_event_invalid_id) and the viewer may read its logger (else 401/403). */
+async function readableEventRow(app: AppServices, id: number, viewer: Viewer): Promise<EventRow> {
   const row = await app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
   if (!canReadLogger(viewer.user, row.logger)) {
@@ -513,7 +513,26 @@ export async function getEvent(app: AppServices, id: number, viewer: Viewer): Pr
       viewer.user ? 403 : 401,
     );
   }
-  const [item] = await renderEvents(app, [row], { lang: viewer.lang, viewer: viewer.user });
+  return row;
+}
+
+/**
+ * Whether the viewer may read the event: true, or the error to answer with. The reference
+ * checks this in the permission callback of the event's routes (so their 404/403 carry no Allow).
+ */
+export async function eventReadable(app: AppServices, id: number, viewer: Viewer): Promise<true | RestError> {
+  return readableEventRow(app, id, viewer).then(() => true, (err: unknown) => (err instanceof RestError ? err : Promise.reject(err)));
+}
+
+/** Whether the event exists: true, or 404 rest_event_invalid_id (the permission check of stick/unstick). */
+export async function eventExists(app: AppServices, id: number, lang: Lang): Promise<true | RestError> {
+  const row = await app.db.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
+  return row ? true : invalidEventId(lang);
+}
+
+/** GET /events/<id>. */
+export async function getEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+  const [item] = await renderEvents(app, [await readableEventRow(app, id, viewer)], { lang: viewer.lang, viewer: viewer.user });
   return item;
 }
 

@@ -149,7 +149,7 @@ export async function searchUsers(app: AppServices, q: string) {
 export async function userCard(app: AppServices, userId: number, viewer: AuthUser, lang: Lang) {
   const user = await app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw new RestError('rest_user_not_found', lang === 'de' ? 'Benutzer nicht gefunden.' : 'User not found.', 404);
-  const profile = viewer.can('edit_users') ? userProfileUrl(app, user.id) : '';
+  const profile = userProfileUrl(app, viewer, user.id);
   return {
     user_id: user.id,
     display_name: user.display_name,
@@ -160,7 +160,8 @@ export async function userCard(app: AppServices, userId: number, viewer: AuthUse
     roles: [user.role],
     has_premium_add_on: false,
     details: [],
-    actions: profile ? [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }] : [],
+    // The action is there for every viewer; its link is empty for those who may not follow it.
+    actions: [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }],
   };
 }
 

@@ -331,10 +331,11 @@ function humanAgo(fromUtc: string, lang: Lang, now = Date.now()): string {
 
 export async function statsPlugins(app: AppServices, params: Record<string, unknown>, lang: Lang) {
   const r = statsRange(app, params);
+  const { updates, installations, activations, total } = pluginsSummary(await countsByMessage(app, r));
   const out: Record<string, unknown> = {
     date_range: dateRangeInfo(app, r),
-    // The site has no plugin updater: nothing is ever pending.
-    summary: { ...pluginsSummary(await countsByMessage(app, r)), available_updates: 0 },
+    // The reference's order. The site has no plugin updater: nothing is ever pending.
+    summary: { updates, installations, activations, available_updates: 0, total },
   };
   if (params.include_details !== true) return out;
   const limit = limitOf(params);
@@ -350,9 +351,6 @@ export async function statsPlugins(app: AppServices, params: Record<string, unkn
     activations: await list(['plugin_activated']),
     available_updates: [],
   };
-  // Reorder so the summary keys match the reference's order.
-  const s = out.summary as Record<string, number>;
-  out.summary = { updates: s.updates, installations: s.installations, activations: s.activations, available_updates: 0, total: s.total };
   return out;
 }
 
