@@ -211,5 +211,47 @@ for (const target of dbTargets()) {
       assert.deepEqual(Object.keys(r.body.info.theme), ['name', 'version', 'author', 'child_theme']);
       assert.match(r.body.plain_text, /=== Active Plugins \(0\) ===/);
     });
+
+    // Last: its events are dated in the future and head the unfiltered list.
+    test('3. a group is headed by its highest-id row; groups ordered by newest date, then highest id', async () => {
+      const post = async (level: string, date: string) => {
+        assert.equal((await call('POST', '/events', 'administrator', { message: `${level} ${date}`, level, date })).status, 201);
+        return (await t.app.db.selectFrom('history_events').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+      };
+      // Filtered (walked): a run of one occasion whose back-dated member has the highest id.
+      const a1 = await post('critical', '2025-05-01 10:00:00');
+      await post('alert', '2025-05-01 11:00:00');
+      const a2 = await post('critical', '2025-05-01 12:00:00');
+      const a3 = await post('critical', '2025-05-01 11:30:00');
+      const may = await call('GET', '/events?date_from=2025-05-01&date_to=2025-05-01', 'administrator');
+      assert.deepEqual(may.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]).slice(0, 1), [[a3, 2]]);
+      assert.equal(may.headers['x-history-maxid'], String(a3));
+      assert.equal(may.headers['x-history-maxdate'], '2025-05-01 11:30:00');
+      // Expanding the group from its head finds its other member, not the older run's.
+      const head = may.body[0];
+      const occasions = await call('GET', `/events?type=occasions&logRowID=${head.id}&occasionsID=${head.occasions_id}&occasionsCount=1`, 'administrator');
+      assert.deepEqual(occasions.body.map((e: { id: number }) => e.id), [a2]);
+      assert.ok(a1 < a2);
+
+      // Two groups starting at the same second: the one holding a back-dated higher id goes first.
+      for (const [prefix, query] of [['2025-06-01', 'date_from=2025-06-01&date_to=2025-06-01&'], ['2099-01-01', '']] as const) {
+        const q1 = await post('error', `${prefix} 10:00:00`);
+        const p1 = await post('notice', `${prefix} 10:00:00`);
+        const q2 = await post('error', `${prefix} 09:00:00`);
+        assert.ok(q1 < p1 && p1 < q2);
+        const page = async (n: number, perPage: number) => {
+          const r = await call('GET', `/events?${query}per_page=${perPage}&page=${n}`, 'administrator');
+          return { items: r.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]), maxId: r.headers['x-history-maxid'], maxDate: r.headers['x-history-maxdate'] };
+        };
+        assert.deepEqual((await page(1, 1)).items, [[q2, 2]], prefix);
+        assert.deepEqual((await page(2, 1)).items, [[p1, 1]], prefix);
+        // A page's rows by their own dates, as the original orders them.
+        const both = await page(1, 2);
+        assert.deepEqual(both.items, [[p1, 1], [q2, 2]], prefix);
+        assert.equal(both.maxId, String(p1));
+        const updates = await call('GET', `/events/has-updates?${query}since_id=${both.maxId}&since_date=${encodeURIComponent(both.maxDate as string)}`, 'administrator');
+        assert.deepEqual(updates.body, { new_events_count: 0 }, prefix);
+      }
+    });
   });
 }
