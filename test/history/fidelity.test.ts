@@ -149,6 +149,7 @@ for (const target of dbTargets()) {
       const index = await call('GET', '?context=help', null);
       assert.ok(index.body.routes['/history/v1/events'].schema, 'the index with context=help');
       assert.equal(index.body.routes['/history/v1/events/has-updates'].schema, undefined, 'has-updates has none, as in the original');
+      assert.equal(index.body.routes['/history/v1/stats/summary'].schema.title, 'history-stats');
       const [get, post] = options.body.endpoints;
       assert.deepEqual(get.args.context_filters.additionalProperties, { type: 'string' });
       assert.deepEqual(Object.keys(post.args.message), ['type', 'description', 'required']);

@@ -114,6 +114,28 @@ for (const target of dbTargets()) {
       );
     });
 
+    test('a long run shows its highest id, found among the ids above it or by date', async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      const log = (option: string, date: string) =>
+        t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date, context: { option, option_page: 'p' } }, { user: null, ip: '' });
+      const minute = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+      // A flood of one occasion longer than a run read by date at once (2,000 rows).
+      await Promise.all(Array.from({ length: 2100 }, (_, i) => log('flood', minute(i))));
+      // Every page as the original's (groupedBothWays compares the walk with the model).
+      const check = async () => {
+        const { fast, slow } = await groupedBothWays(t, 3);
+        assert.deepEqual(fast, slow);
+      };
+      // Back-dated into it: the newest row heads the maintained run, the back-dated one has the highest id.
+      await log('flood', minute(1000));
+      await check();
+      // Many newer rows above it (in a few runs): its highest id is read by date.
+      await Promise.all(Array.from({ length: 2200 }, (_, i) => log(`o${Math.floor(i / 500)}`, minute(3000 + i))));
+      await log('flood', minute(1500));
+      await check();
+    });
+
     test('concurrent writes are group-committed and grouped correctly', async () => {
       await t.app.db.deleteFrom('history_events').execute();
       await t.app.db.deleteFrom('history_counters').execute();

@@ -104,7 +104,7 @@ export function renderMessage(row: Pick<EventRow, 'logger' | 'message' | 'messag
  * Text without markup, as the CMS's strip-all-tags gives it: script and style elements with
  * their content, comments and every tag removed (a `<` before a space is text), then trimmed.
  */
-export function stripAllTags(text: string): string {
+function stripAllTags(text: string): string {
   return text
     .replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')
     .replace(/<!--[\s\S]*?(?:-->|$)/g, '')

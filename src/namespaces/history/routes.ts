@@ -16,7 +16,7 @@ import { eventItemSchema } from './items.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
 import { isStrictUtcDate, monthRangeUtc, parseDateBound } from './site-time.ts';
 import {
-  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSummary, statsUsers,
+  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
 } from './stats.ts';
 import { INITIATORS, LOG_LEVELS } from './store.ts';
 import { healthCheck, supportInfo } from './support-info.ts';
@@ -300,7 +300,7 @@ function initiatorCardHandler(req: RestRequest) {
 }
 
 const stats = (path: string, handler: (req: RestRequest) => unknown) =>
-  route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })]);
+  route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })], statsSchema);
 
 export const historyNamespace: NamespaceDef = namespace('history/v1', [
   route('/email-report/preview/email', [

@@ -237,7 +237,7 @@ interface RunRange {
   size: number;
 }
 
-/** Rows of a range read by date up to which it is read so, whatever the ids above it. */
+/** A range of at most this many rows is read by date, whatever the ids above it. */
 const RANGE_READ_ROWS = 2000;
 
 /**
@@ -253,7 +253,7 @@ async function runMaxIds(db: Db, ranges: RunRange[]): Promise<number[]> {
   const columns = ranges.map((r, i) => {
     if (r.size > RANGE_READ_ROWS && newestId - r.first.id < r.size) {
       // Expressions on date/id keep the planner on the id range above the first row.
-      const inRange = sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${r.first.date}, ${r.first.id})` ;
+      const inRange = sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${r.first.date}, ${r.first.id})`;
       let q = db.selectFrom('history_events').select('id').where('id', '>', r.first.id).where(inRange);
       if (r.below) q = q.where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) > (${r.below.date}, ${r.below.id})`);
       return q.orderBy('id', 'desc').limit(1).as(`m${i}`);

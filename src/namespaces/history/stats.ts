@@ -24,6 +24,28 @@ export function statsRange(app: AppServices, params: Record<string, unknown>, no
   return { from: fromTs, to: toTs, fromUtc: unixToUtc(fromTs), toUtc: unixToUtc(toTs) };
 }
 
+/** The JSON schema the stats routes show with context=help, as the reference declares it. */
+export function statsSchema(lang: Lang) {
+  const d = (en: string, de: string) => (lang === 'de' ? de : en);
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'history-stats',
+    type: 'object',
+    properties: {
+      date_range: {
+        description: d('Date range for the stats.', 'Zeitraum der Statistik.'),
+        type: 'object',
+        properties: {
+          from: { description: d('Start date as Unix timestamp.', 'Startzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
+          to: { description: d('End date as Unix timestamp.', 'Endzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
+        },
+      },
+      summary: { description: d('Summary of stats.', 'Zusammenfassung der Statistik.'), type: 'object' },
+      details: { description: d('Detailed stats.', 'Detaillierte Statistik.'), type: 'object' },
+    },
+  };
+}
+
 export function dateRangeInfo(app: AppServices, r: StatsRange) {
   const zone = app.options.get('timezone_string');
   return {
