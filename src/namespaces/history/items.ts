@@ -112,17 +112,21 @@ function stripAllTags(text: string): string {
     .trim();
 }
 
-/** A Gravatar URL as the CMS builds it: SHA-256 of the trimmed, lower-cased address (none: no hash). */
-export function gravatarUrl(email: string | null | undefined, size: number): string {
-  const hash = email ? crypto.createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : '';
+/** The Gravatar hash of an address as the CMS computes it: SHA-256 of it trimmed and lower-cased ("" for none). */
+export function gravatarHash(email: string | null | undefined): string {
+  return email ? crypto.hash('sha256', email.trim().toLowerCase(), 'hex') : '';
+}
+
+/** A Gravatar URL as the CMS builds it (with an empty hash when there is no address). */
+export function gravatarUrl(hash: string, size: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
 }
 
 /** The CMS's avatar image: the URL and its double size for 2x screens, `&` written as the CMS's URL escaping does. */
-export function avatarImage(email: string | null | undefined, size: number): string {
-  const attr = (url: string) => escapeHtml(url).replaceAll('&amp;', '&#038;');
+function avatarImage(hash: string, size: number): string {
+  const attr = (url: string) => url.replaceAll('&', '&#038;');
   return (
-    `<img alt='' src='${attr(gravatarUrl(email, size))}' srcset='${attr(gravatarUrl(email, 2 * size))} 2x' ` +
+    `<img alt='' src='${attr(gravatarUrl(hash, size))}' srcset='${attr(gravatarUrl(hash, 2 * size))} 2x' ` +
     `class='avatar avatar-${size} photo' height='${size}' width='${size}' loading='lazy' decoding='async'/>`
   );
 }
@@ -156,7 +160,7 @@ export async function renderEvents(app: AppServices, rows: EventRow[], opts: Ren
   const users = userIds.length
     ? await app.db.selectFrom('users').select(['id', 'display_name', 'email']).where('id', 'in', userIds).execute()
     : [];
-  const byId = new Map(users.map((u) => [u.id, { displayName: u.display_name, email: u.email }]));
+  const byId = new Map(users.map((u) => [u.id, { displayName: u.display_name, avatarHash: gravatarHash(u.email) }]));
   return rows.map((row) => renderEvent(app, row, contexts.get(row.id) ?? new Map(), byId, opts));
 }
 
@@ -164,7 +168,7 @@ function renderEvent(
   app: AppServices,
   row: EventRow,
   context: Map<string, string | null>,
-  users: Map<number, { displayName: string; email: string }>,
+  users: Map<number, { displayName: string; avatarHash: string }>,
   opts: RenderOptions,
 ): EventItem {
   const { lang } = opts;
@@ -204,8 +208,8 @@ function renderEvent(
       user_id: userId,
       user_login: context.get('_user_login') ?? null,
       user_email: context.get('_user_email') ?? null,
-      user_image: row.initiator === 'cms_user' && numericUserId !== null && numericUserId > 0 ? avatarImage(user?.email, 32) : '',
-      user_avatar_url: gravatarUrl(user?.email, 96),
+      user_image: row.initiator === 'cms_user' && numericUserId !== null && numericUserId > 0 ? avatarImage(user?.avatarHash ?? '', 32) : '',
+      user_avatar_url: gravatarUrl(user?.avatarHash ?? '', 96),
       user_profile_url: user ? userProfileUrl(app, opts.viewer, numericUserId!) : '',
       user_display_name: user?.displayName ?? null,
     },

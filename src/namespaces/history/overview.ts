@@ -9,7 +9,7 @@ import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
 import { filterCondition, type EventFilter } from './filters.ts';
 import { likeContains } from '../../db/like.ts';
 import { countRows } from './slices.ts';
-import { gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
+import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
 import { addDays, startOfDayUtc, todayIn } from './site-time.ts';
@@ -155,7 +155,7 @@ export async function userCard(app: AppServices, userId: number, viewer: AuthUse
     display_name: user.display_name,
     user_login: user.login,
     user_email: user.email,
-    avatar_url: gravatarUrl(user.email, 96),
+    avatar_url: gravatarUrl(gravatarHash(user.email), 96),
     profile_url: profile,
     roles: [user.role],
     has_premium_add_on: false,

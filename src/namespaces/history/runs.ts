@@ -332,7 +332,8 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
   const window = await groupsFrom(skip, wanted - skip + 1);
   if (!window.length) return { ids: [], counts: new Map(), total };
   const tiedBefore: Occasion[] = [];
-  if (skip > 0) {
+  // Groups further before the page matter only when the group before it ties with its first.
+  if (skip > 0 && window.length > 1 && window[0]!.first.date === window[1]!.first.date) {
     const first = window[0]!.first;
     let q = db.selectFrom('history_events').select(['id', 'date', 'run_size']).where('run_head', '=', 1).where('date', '=', first.date).where('id', '>', first.id);
     if (below) q = q.where(pos('<', below));
