@@ -11,8 +11,13 @@ export const contentLogger: LoggerDef = {
     content_updated: { en: 'Updated {content_type} "{content_title}" ({content_lang})', de: '{content_type} „{content_title}“ ({content_lang}) aktualisiert' },
     front_page_set: { en: 'Set the front page to "{content_title}"', de: 'Startseite auf „{content_title}“ gesetzt' },
   },
-  searchLabels: [
-    { label: { en: 'Pages and posts created', de: 'Erstellte Seiten und Beiträge' }, messageKeys: ['content_created'] },
-    { label: { en: 'Pages and posts updated', de: 'Aktualisierte Seiten und Beiträge' }, messageKeys: ['content_updated'] },
-  ],
+  search: {
+    label: { en: 'Pages and posts', de: 'Seiten und Beiträge' },
+    labelAll: { en: 'All page and post activity', de: 'Alle Aktivitäten zu Seiten und Beiträgen' },
+    options: [
+      { label: { en: 'Pages and posts created', de: 'Erstellte Seiten und Beiträge' }, messageKeys: ['content_created'] },
+      { label: { en: 'Pages and posts updated', de: 'Aktualisierte Seiten und Beiträge' }, messageKeys: ['content_updated'] },
+      { label: { en: 'Front page changes', de: 'Änderungen der Startseite' }, messageKeys: ['front_page_set'] },
+    ],
+  },
 };

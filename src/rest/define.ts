@@ -33,7 +33,7 @@ export function endpoint<const A extends Args = {}>(
   return { ...def, methods: Array.isArray(methods) ? methods : [methods], args: def.args ?? {}, handler: def.handler as Handler };
 }
 
-export function route(path: string, endpoints: EndpointDef[], schema?: () => unknown): RouteDef {
+export function route(path: string, endpoints: EndpointDef[], schema?: (lang: Lang) => unknown): RouteDef {
   return schema ? { path, endpoints, schema } : { path, endpoints };
 }
 

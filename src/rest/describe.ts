@@ -56,7 +56,7 @@ export function describeRoute(route: CompiledRoute, opts: DescribeOptions): Reco
     methods: route.endpoints.flatMap((e) => e.methods),
     endpoints: route.endpoints.map((e) => ({ methods: e.methods, args: describeArgs(e.args, opts.lang) })),
   };
-  if (opts.help && route.schema) out.schema = route.schema();
+  if (opts.help && route.schema) out.schema = route.schema(opts.lang);
   if (!route.hasVariables) out._links = { self: [{ href: opts.restUrl(route.pattern) }] };
   return out;
 }

@@ -37,12 +37,13 @@ function buildTree(fields: string[]): FieldTree {
   return tree;
 }
 
+/** The kept keys in the data's own order (the reference intersects the item with the fields). */
 function applyTree(data: unknown, tree: FieldTree): unknown {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
   const out: Record<string, unknown> = {};
-  for (const [key, sub] of Object.entries(tree)) {
-    if (!Object.hasOwn(data, key)) continue;
-    const value = (data as Record<string, unknown>)[key];
+  for (const [key, value] of Object.entries(data)) {
+    if (!Object.hasOwn(tree, key)) continue;
+    const sub = tree[key]!;
     setOwn(out, key, sub === true ? value : applyTree(value, sub));
   }
   return out;

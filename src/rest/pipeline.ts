@@ -150,7 +150,9 @@ export class RestPipeline {
         if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
       } catch {
         const err = new RestError('rest_invalid_json', MSG.invalidJson[lang], 400, { json_error_code: 4, json_error_message: 'Syntax error' });
-        return errorOutput(err, input);
+        // The route matched: Allow as on any answer of it (the reference sends it here too).
+        const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, [input.query], lang);
+        return errorOutput(err, input, await this.allowHeader(match.route, req));
       }
     }
     const form = input.body.type === 'form' && lookupMethod !== 'GET' ? input.body.params : {};
@@ -193,7 +195,9 @@ export class RestPipeline {
       const value = lookup(layers, name);
       if (value === undefined) continue;
       const custom = runCustomCallbacks(arg, value, req, name);
-      if (custom instanceof RestError) {
+      if ('refused' in custom) {
+        invalid = addInvalid(invalid, name, custom.refused);
+      } else if (custom instanceof RestError) {
         invalid = addInvalid(invalid, name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
       } else if (custom.changed) {
         sanitized.set(name, custom.value);
@@ -359,10 +363,15 @@ function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, 
   return out;
 }
 
-function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { changed: boolean; value: unknown } {
+/**
+ * The validate and sanitize callbacks of an arg. A validate callback that answers false is a
+ * plain refusal: "Invalid parameter." without an entry in `details`, as the reference has it.
+ */
+function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { refused: string } | { changed: boolean; value: unknown } {
   if (arg.validate) {
     const verdict = arg.validate(value, req, name);
     if (verdict instanceof RestError) return verdict;
+    if (verdict === false) return { refused: MSG.invalidParameter[req.lang] };
     if (verdict !== true) return new RestError('rest_invalid_param', typeof verdict === 'string' ? verdict : MSG.invalidParameter[req.lang], 400);
   }
   if (arg.sanitize) return { changed: true, value: arg.sanitize(value, req, name) };

@@ -1,6 +1,6 @@
 // The route registry: every route of the site, declared once, compiled for matching.
 // The index, namespace indexes, OPTIONS, Allow, validation and batch dispatch all read it.
-import type { ArgSchema, EndpointDef, HttpMethod, NamespaceDef, RouteDef } from './types.ts';
+import type { ArgSchema, EndpointDef, HttpMethod, Lang, NamespaceDef, RouteDef } from './types.ts';
 import { l } from './define.ts';
 
 /** Added to every endpoint of every route (contract §4: "Every route accepts i18n_language"). */
@@ -21,7 +21,7 @@ export interface CompiledRoute {
   /** True when the pattern has named groups (no `_links.self` in the index). */
   hasVariables: boolean;
   endpoints: EndpointDef[];
-  schema?: () => unknown;
+  schema?: (lang: Lang) => unknown;
 }
 
 export interface RouteMatch {

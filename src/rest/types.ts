@@ -50,9 +50,10 @@ export interface ArgSchema {
   required?: boolean | readonly string[];
   /**
    * Extra check run after the schema check, on the sanitised value (the reference's
-   * validate_callback). Return true when valid, or a message / RestError when not.
+   * validate_callback). Return true when valid, or a message / RestError when not; false is
+   * the reference's plain "Invalid parameter." (no entry in the error's `details`).
    */
-  validate?: (value: unknown, req: RestRequest, name: string) => true | string | RestError;
+  validate?: (value: unknown, req: RestRequest, name: string) => boolean | string | RestError;
   /**
    * The path variable this arg takes its value from when the caller does not give it, e.g.
    * `user_id` for the `id` of `/users/(?P<user_id>\d+)/card` (query and body still outrank it).
@@ -160,8 +161,8 @@ export interface RouteDef {
   /** Path relative to the namespace, with `(?P<name>…)` groups; '' for the namespace index. */
   path: string;
   endpoints: EndpointDef[];
-  /** JSON schema shown with context=help, when the route has one. */
-  schema?: () => unknown;
+  /** JSON schema shown with context=help, when the route has one (in the request's language). */
+  schema?: (lang: Lang) => unknown;
 }
 
 export interface NamespaceDef {

@@ -45,6 +45,14 @@ export interface LoggerDef {
   /** Capability needed to read this logger's events. */
   capability: string;
   messages: Record<string, { en: string; de: string }>;
-  /** Labels for search-options: label → message keys. */
-  searchLabels?: { label: { en: string; de: string }; messageKeys: string[] }[];
+  /**
+   * The message types a UI can filter by (the reference's `labels.search`, shown by
+   * search-options as `search_data`): a label for the logger's messages, optionally one for
+   * "all of them", and labelled sets of message keys.
+   */
+  search?: {
+    label: { en: string; de: string };
+    labelAll?: { en: string; de: string };
+    options: { label: { en: string; de: string }; messageKeys: string[] }[];
+  };
 }

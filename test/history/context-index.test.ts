@@ -142,7 +142,7 @@ for (const target of dbTargets()) {
       ['a value JSON escapes', [['note', 'say "hi" \\ there']]],
       ['a value outside the BMP', [['emoji', 'x😀y']]],
       ['a context written in another format', [['k2', 'w']]],
-      ['a common pair', [['_rest_api_request', '1']]],
+      ['a common pair', [['_rest_api_request', 'true']]],
       ['two pairs', [['k', 'v'], ['name', 'match']]],
       ['a pair found nowhere', [['nokey', 'none']]],
       ['a key found nowhere with a common value', [['nokey', '1']]],
@@ -165,8 +165,8 @@ for (const target of dbTargets()) {
         return f.contextIndex !== undefined;
       };
       assert.equal(await led([['post_id', 'rare-1']]), true);
-      assert.equal(await led([['_rest_api_request', '1']]), false);
-      assert.ok((await truth([['_rest_api_request', '1']])).length > 2000);
+      assert.equal(await led([['_rest_api_request', 'true']]), false);
+      assert.ok((await truth([['_rest_api_request', 'true']])).length > 2000);
       assert.deepEqual(await truth([['post_id', 'rare-1']]), [special.rare, special['rare-tail']]);
       assert.deepEqual(await truth([['k', 'v']]), [special.match, special.option, special['match-tail']]);
       assert.deepEqual(await truth([['k2', 'w']]), [special['other-format']]);
@@ -193,7 +193,7 @@ for (const target of dbTargets()) {
 
     test('grouped pages read through the candidates in one read equal pages walked by date', async () => {
       const newest = await newestId();
-      for (const pairs of [[['_rest_api_request', '1']], [['k', 'v']], [['name', 'match']]] as [string, string][][]) {
+      for (const pairs of [[['_rest_api_request', 'true']], [['k', 'v']], [['name', 'match']]] as [string, string][][]) {
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         const byDate = filterCondition(f)!;
         await markNarrowContext(t.app.db, f, newest, 100_000);
@@ -399,7 +399,7 @@ for (const target of dbTargets()) {
       const newest = await newestId();
       assert.ok(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 10_000));
       assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 100), undefined, 'more than 100 events above the index');
-      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', '1']], newest, 2000), undefined, 'the pair lists more than 2,000 events');
+      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', 'true']], newest, 2000), undefined, 'the pair lists more than 2,000 events');
     });
 
     if (target.name === 'sqlite') {

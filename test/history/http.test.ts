@@ -71,13 +71,13 @@ for (const target of dbTargets()) {
       const list = await call('GET', '/events?loggers=CustomEntryLogger', 'administrator');
       assert.equal(list.status, 200);
       const item = list.body[0];
-      assert.equal(item.message, 'Added a custom entry: Hello <b>world</b>');
+      assert.equal(item.message, 'Added a custom entry: Hello world');
       assert.equal(item.message_html, 'Added a custom entry: Hello &lt;b&gt;world&lt;/b&gt;');
       assert.equal(item.loglevel, 'notice');
       assert.equal(item.initiator, 'cms_user');
-      assert.equal(item.context._rest_api_request, '1');
+      assert.equal(item.context._rest_api_request, 'true');
       assert.equal(item.context._server_remote_addr, '127.0.0.x');
-      assert.deepEqual(item.details_data, [{ title: null, items: [{ name: 'Entry notes', new_value: 'Deployed' }] }]);
+      assert.deepEqual(item.details_data, [{ title: null, items: [{ name: 'Entry notes', new_value: 'Deployed', slug_new: 'note' }] }]);
       assert.ok(list.headers['x-history-maxid']);
       const dated = await call('POST', '/events', 'administrator', { message: 'Old', date: '2020-01-02 03:04:05' });
       assert.equal(dated.status, 201);
@@ -130,7 +130,7 @@ for (const target of dbTargets()) {
         assert.equal(r.body.code, 'rest_invalid_param', query);
         assert.equal(typeof r.body.data.params, 'object', query);
       }
-      const ok = await call('GET', '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=1', 'administrator');
+      const ok = await call('GET', '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=true', 'administrator');
       assert.equal(ok.status, 200);
     });
 
@@ -375,7 +375,7 @@ for (const target of dbTargets()) {
     test('cards and user search', async () => {
       const admin = await call('GET', '/search-user?q=administrator', 'administrator');
       assert.equal(admin.body.length, 1);
-      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name']);
+      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name', 'id']);
       assert.equal(typeof admin.body[0].ID, 'string');
       const byMail = await call('GET', `/search-user?q=${encodeURIComponent(emails.editor!)}`, 'administrator');
       assert.equal(byMail.body[0].user_email, emails.editor);

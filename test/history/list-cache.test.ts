@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser } from './fixture.ts';
+import { referenceOverview } from './occasions-model.ts';
 import { listEvents, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 
@@ -32,17 +33,11 @@ const FILTERS: { name: string; params: Record<string, unknown>; match: (r: Row) 
   { name: 'max_id_first_page + loglevels', params: { loglevels: ['info'] }, match: (r) => r.level === 'info', grouped: true, cut: true },
 ];
 
-/** The expected page: [newest id, group size] per item, and the total. */
+/** The expected page: [shown id, group size] per item, and the total (the original's rule, occasions-model.ts). */
 function expected(rows: Row[], match: (r: Row) => boolean, grouped: boolean, page: number, perPage: number): { items: [number, number][]; total: number } {
-  const sorted = rows.filter(match).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
-  const groups: [number, number][] = [];
-  let occasions: string | null = null;
-  for (const r of sorted) {
-    if (grouped && r.occasions_id === occasions) groups[groups.length - 1][1]++;
-    else groups.push([r.id, 1]);
-    occasions = r.occasions_id;
-  }
-  return { items: groups.slice((page - 1) * perPage, page * perPage), total: groups.length };
+  const matching = rows.filter(match);
+  // Ungrouped: every row a group of its own.
+  return referenceOverview(grouped ? matching : matching.map((r) => ({ ...r, occasions_id: String(r.id) })), page, perPage);
 }
 
 type Op = { kind: 'append'; option: number; warning: boolean } | { kind: 'backdate'; option: number } | { kind: 'stick' } | { kind: 'unstick' };

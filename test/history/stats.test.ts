@@ -98,7 +98,7 @@ for (const target of dbTargets()) {
       assert.equal(options.stats.num_events_today, 1);
       assert.deepEqual(options.initiators.map((i) => i.value), ['cms_user', 'web_user', 'cms', 'cms_cli', 'other']);
       const user = options.loggers.find((l) => l.slug === 'SimpleUserLogger')!;
-      assert.deepEqual((user.search_data as { search: { options: string[] } }).search.options.slice(0, 2), ['SimpleUserLogger:user_login_failed', 'SimpleUserLogger:user_unknown_login_failed']);
+      assert.deepEqual((user.search_data as { search: { options: string[] } }).search.options.slice(0, 2), ['SimpleUserLogger:user_logged_in', 'SimpleUserLogger:user_unknown_logged_in']);
       const editorOptions = await searchOptions(t.app, fx.users.editor, 'de');
       assert.ok(editorOptions.loggers.every((l) => ['CustomEntryLogger', 'NotesLogger', 'PluginEnableMediaReplaceLogger', 'SimpleCommentsLogger', 'SimpleLogger', 'SimpleMediaLogger', 'SimplePostLogger', 'ContentLogger'].includes(l.slug)));
       assert.equal(editorOptions.loggers.find((l) => l.slug === 'SimplePostLogger')!.name, 'Beitrags-Protokoll');

@@ -62,8 +62,27 @@ describe('encoding and addresses', () => {
         const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
         assert.deepEqual(names(text.de), names(text.en), `${def.slug}:${key}`);
       }
-      for (const label of def.searchLabels ?? []) for (const key of label.messageKeys) assert.ok(def.messages[key], `${def.slug}:${key}`);
     }
+  });
+
+  test('every logger with messages describes its message types in both languages, with keys it has', () => {
+    const own = new Set(['ContentLogger', 'SchedLogger', 'SliderxLogger', 'I18nConfigLogger', 'I18nStringsLogger', 'I18nTmLogger']);
+    for (const def of LOGGERS) {
+      if (!Object.keys(def.messages).length) {
+        assert.equal(def.search, undefined, def.slug);
+        continue;
+      }
+      const search = def.search;
+      assert.ok(search, `${def.slug} has no search description`);
+      for (const text of [search.label, ...(search.labelAll ? [search.labelAll] : []), ...search.options.map((o) => o.label)]) {
+        assert.ok(text.en && text.de && text.en !== '' && text.de !== '', def.slug);
+      }
+      const keys = search.options.flatMap((o) => o.messageKeys);
+      for (const key of keys) assert.ok(def.messages[key], `${def.slug}:${key}`);
+      // The site's own loggers offer every one of their messages as a filter.
+      if (own.has(def.slug)) assert.deepEqual([...new Set(keys)].sort(), Object.keys(def.messages).sort(), def.slug);
+    }
+    assert.equal(LOGGERS.filter((d) => own.has(d.slug)).length, own.size);
   });
 });
 
@@ -152,8 +171,7 @@ for (const target of dbTargets()) {
         _user_id: String(admin.id),
         _user_login: 'writer',
         _user_email: 'writer@example.test',
-        _user_role: 'administrator',
-        _rest_api_request: '1',
+        _rest_api_request: 'true',
         _server_remote_addr: '192.0.2.x',
       });
     });

@@ -56,6 +56,7 @@ export interface EmailReport {
 const T = {
   en: {
     subject: (site: string) => `Weekly Activity Summary for ${site}`,
+    preview: 'preview',
     header: 'Website Activity Summary',
     events: (n: number) => `${n} ${n === 1 ? 'event' : 'events'} last week`,
     busiest: (day: string) => `${day} was the busiest day`,
@@ -77,6 +78,7 @@ const T = {
   },
   de: {
     subject: (site: string) => `Wöchentliche Aktivitätsübersicht für ${site}`,
+    preview: 'Vorschau',
     header: 'Aktivitätsübersicht der Website',
     events: (n: number) => `${n} ${n === 1 ? 'Ereignis' : 'Ereignisse'} letzte Woche`,
     busiest: (day: string) => `${day} war der aktivste Tag`,
@@ -98,8 +100,25 @@ const T = {
   },
 };
 
-/** The report data of the last 7 days (00:00 six days ago to 23:59:59 today, site time). */
-export async function buildEmailReport(app: AppServices, lang: Lang, now: Date = new Date()): Promise<EmailReport> {
+/**
+ * The period as the original writes it: the site's date format without the year, after the
+ * weekday, and the year once at the end ("Thu November 19 – Wed November 25, 2026").
+ */
+export function reportPeriod(first: string, last: string, lang: Lang): string {
+  const locale = lang === 'de' ? 'de-DE' : 'en-US';
+  const part = (ymd: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(`${ymd}T12:00:00Z`));
+  const day = (ymd: string) =>
+    lang === 'de'
+      ? `${part(ymd, { weekday: 'short' })} ${part(ymd, { day: 'numeric' })}. ${part(ymd, { month: 'long' })}`
+      : `${part(ymd, { weekday: 'short' })} ${part(ymd, { month: 'long' })} ${part(ymd, { day: 'numeric' })}`;
+  return `${day(first)} – ${day(last)}, ${last.slice(0, 4)}`;
+}
+
+/**
+ * The report data of the last 7 days (00:00 six days ago to 23:59:59 today, site time).
+ * A preview's subject says so, as the original's does (its HTML title too).
+ */
+export async function buildEmailReport(app: AppServices, lang: Lang, { now = new Date(), preview = false }: { now?: Date; preview?: boolean } = {}): Promise<EmailReport> {
   const zone = app.options.get('timezone_string');
   const today = todayIn(zone, now);
   const first = addDays(today, -6);
@@ -132,16 +151,13 @@ export async function buildEmailReport(app: AppServices, lang: Lang, now: Date =
   const mostActiveUsers = users.map((u) => ({ name: u.display_name ?? `#${u.user_id}`, count: Number(u.n) }));
   while (mostActiveUsers.length < 3) mostActiveUsers.push({ name: '', count: 0 });
   const site = app.options.get('blogname');
-  const fmt = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
-  const asDate = (ymd: string) => new Date(`${ymd}T12:00:00Z`);
-  const dateRange = `${fmt.format(asDate(days[0].date))} – ${fmt.format(asDate(days[6].date))}, ${today.y}`;
   const U = 'SimpleUserLogger';
   return {
     site_name: site,
     site_url: app.config.siteUrl,
     site_url_domain: new URL(app.config.siteUrl).host,
-    date_range: dateRange,
-    email_subject: T[lang].subject(site),
+    date_range: reportPeriod(days[0].date, days[6].date, lang),
+    email_subject: preview ? `${T[lang].subject(site)} (${T[lang].preview})` : T[lang].subject(site),
     total_events_this_week: total,
     most_active_days: mostActiveDays,
     busiest_day_name: busiest ? busiest.day_name : T[lang].noActivity,
@@ -201,7 +217,6 @@ export function renderEmailReport(r: EmailReport, lang: Lang): string {
 <p style="font-size:18px"><strong>${e(headline)}</strong></p>
 <h2 style="font-size:16px;margin:24px 0 8px">${e(t.byDay)}</h2>
 <table role="presentation" width="100%"><tr>${bars}</tr></table>
-${activeUsers.length ? section(t.activeUsers, activeUsers.map((u) => [u.name, u.count])) : ''}
 ${section(t.users, [[t.logins, r.successful_logins], [t.failed, r.failed_logins], [t.created, r.users_created], [t.profiles, r.users_updated]])}
 ${section(t.posts, [[t.postsCreated, r.posts_created], [t.updates, r.posts_updated]])}
 ${section(t.plugins, [[t.activations, r.plugin_activations], [t.deactivations, r.plugin_deactivations]])}
@@ -210,14 +225,16 @@ ${r.comments_enabled ? section(t.comments, [[t.newComments, r.comments_added], [
 ${section(t.themes, [[t.switches, r.theme_switches], [t.updates, r.theme_updates]])}
 ${section(t.cms, [[t.updatesDone, r.wordpress_updates]])}
 ${r.notes_enabled ? section(t.notes, [[t.notesAdded, r.notes_added], [t.notesResolved, r.notes_resolved]]) : ''}
+${activeUsers.length ? section(t.activeUsers, activeUsers.map((u) => [u.name, u.count])) : ''}
 <p style="text-align:center;margin:32px 0"><a href="${e(r.history_admin_url)}" style="background:#2271b1;color:#fff;padding:12px 24px;text-decoration:none;border-radius:4px">${e(t.button)}</a></p>
 <p style="font-size:12px;color:#787c82">${e(t.unsubscribe)} <a href="${e(r.settings_url)}">${e(t.settings)}</a>.</p>
 </div></body></html>
 `;
 }
 
+/** GET /email-report/preview/html. */
 export async function emailReportHtml(app: AppServices, lang: Lang): Promise<string> {
-  return renderEmailReport(await buildEmailReport(app, lang), lang);
+  return renderEmailReport(await buildEmailReport(app, lang, { preview: true }), lang);
 }
 
 export interface SentPreview {
@@ -229,11 +246,11 @@ export interface SentPreview {
 
 /** Sends the preview to the caller's address (SMTP_URL), or writes it to <dataDir>/outbox. */
 export async function sendEmailReportPreview(app: AppServices, user: AuthUser, lang: Lang): Promise<SentPreview> {
-  const report = await buildEmailReport(app, lang);
+  const report = await buildEmailReport(app, lang, { preview: true });
   const message = {
     from: `"${report.site_name.replace(/["\\\r\n]/g, '')}" <no-reply@${report.site_url_domain.replace(/:\d+$/, '')}>`,
     to: user.email,
-    subject: `${report.email_subject} (${lang === 'de' ? 'Vorschau' : 'preview'})`,
+    subject: report.email_subject,
     html: renderEmailReport(report, lang),
   };
   try {

@@ -13,8 +13,8 @@ import { canReadLogger, loggerScope } from './catalogue.ts';
 import {
   candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';
-import { cutRunCount, headBelow, headsPage, pos } from './runs.ts';
-import { countRows, newestFirst, type MatchRow, type Position, type Slices } from './slices.ts';
+import { cutRunCount, headBelow, headsPage, inReferenceOrder, pos, type Occasion } from './runs.ts';
+import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
 import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
 import { renderEvents, type EventItem, type EventRow } from './items.ts';
 import { indexChangedContext } from './context-index.ts';
@@ -57,10 +57,12 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
 
 /**
  * A page of events (grouped into occasions or flat) matching a condition, plus the total.
- * A group is a maximal run of consecutive rows (date desc, id desc) with equal occasions id,
- * shown by its newest row. `unfiltered` requests (every row readable, no filter) page
- * through the run heads maintained on write (runs.ts); others walk the matching rows newest
- * first and stop once the page is complete, so a page costs what it shows, not the log's size.
+ * A group is a maximal run of consecutive rows (date desc, id desc) with equal occasions id;
+ * as in the reference, groups are ordered by their newest date, then their highest id, and
+ * each is shown by its highest-id row, the page's rows ordered by date, then id.
+ * `unfiltered` requests (every row readable, no filter) page through the run heads maintained
+ * on write (runs.ts); others walk the matching rows newest first and stop once the page is
+ * complete, so a page costs what it shows, not the log's size.
  */
 export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
@@ -73,22 +75,33 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   let cutTotal: number | null = null;
   if (req.unfiltered) {
     const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
-    if (page) return { rows: await loadRows(app, page.ids), counts: page.counts, total: page.total };
+    if (page) return { rows: newestFirstRows(await loadRows(app, page.ids)), counts: page.counts, total: page.total };
     // Events newer than the cut were back-dated between older ones: the page is walked below,
     // the total taken from the maintained runs when few rows lie above the cut.
     if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
   }
-  const counts = await walkGroups(app, cond, offset, req.perPage, req);
-  return { rows: await loadRows(app, [...counts.keys()]), counts, total: cutTotal ?? (await totalOf('groups')) };
+  const groups = await walkGroups(app, cond, offset, req.perPage, req);
+  return {
+    rows: newestFirstRows(await loadRows(app, groups.map((g) => g.maxId))),
+    counts: new Map(groups.map((g) => [g.maxId, g.size])),
+    total: cutTotal ?? (await totalOf('groups')),
+  };
+}
+
+/** Rows by date, then id, newest first: the order of a page's rows in the reference. */
+function newestFirstRows(rows: EventRow[]): EventRow[] {
+  return rows.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
 }
 
 /** Rows of one group read one by one before the walk skips to the end of its maintained run. */
 const LONG_GROUP_ROWS = 1000;
 
 /**
- * Groups `offset … offset + limit` of the matching rows: their newest rows' ids → sizes, in
- * order. Reads the rows newest first in growing chunks (keyset on date, id) and stops once the
- * last wanted group has ended; in one read when at most `rowsAtMost` rows can match.
+ * Groups `offset … offset + limit` of the matching rows in the reference's order
+ * (inReferenceOrder), with their highest ids and sizes. Reads the rows newest first in growing
+ * chunks (keyset on date, id) and stops once a group starts past the page at another date
+ * than the page's last (ties of equal dates are read whole: sorting moves groups within them);
+ * in one read when at most `rowsAtMost` rows can match.
  * A long group is not read row by row: the matching rows of one maintained run (runs.ts) all
  * belong to the group of its first matching row, whatever the filter, since every row between
  * them has the same occasions id. So once a group has run long, its rows down to the end of
@@ -101,16 +114,19 @@ async function walkGroups(
   offset: number,
   limit: number,
   { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS, slices }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
-): Promise<Map<number, number>> {
-  const groups = new Map<number, number>();
+): Promise<Occasion[]> {
   const wanted = offset + limit;
-  let started = 0;
-  let occasions: string | null = null;
-  let head = 0;
+  // The groups from the tie (of equal first dates) before the page on: sorting moves a group
+  // by one place at most, but for a tie's last group, which may move ahead of the others.
+  let kept: (Occasion & { occasions_id: string })[] = [];
+  let from = 0; // walk index of kept[0]
+  let index = -1; // walk index of the current group
+  let current = null as (typeof kept)[number] | null;
   /** Rows of the current group read since it started or since its last skip. */
   let streak = 0;
   /** Where the next read starts: below this position, or at it when `inclusive`. */
   let after: Position | null = null;
+  const page = () => inReferenceOrder(kept).slice(offset - from, wanted - from);
   // Each read of candidates of the context index looks them all up: one read takes them all
   // (and no group is skipped: counting a run by date would read more than the candidates).
   const oneRead = rowsAtMost < 50_000;
@@ -120,25 +136,37 @@ async function walkGroups(
     const rows = await newestFirst(app, cond, after, chunk, { slices });
     let skipped = false;
     for (const row of rows) {
-      if (row.occasions_id !== occasions) {
-        if (++started > wanted) return groups;
-        occasions = row.occasions_id;
-        head = row.id;
+      if (row.occasions_id !== current?.occasions_id) {
+        index++;
+        if (index >= wanted && row.date !== kept[wanted - 1 - from]!.first.date) return page();
+        if (index < offset && current && row.date !== current.first.date) {
+          kept = [];
+          from = index;
+        }
+        current = { first: { id: row.id, date: row.date }, maxId: row.id, size: 0, occasions_id: row.occasions_id };
+        kept.push(current);
         streak = 0;
       }
-      if (started > offset) groups.set(head, (groups.get(head) ?? 0) + 1);
+      current.size++;
+      if (row.id > current.maxId) current.maxId = row.id;
       if (++streak < skipAfter) continue;
       const end = await headBelow(app.db, row);
       const inRun = end ? [cond, pos('<', row), pos('>', end)] : [cond, pos('<', row)];
-      if (started > offset) groups.set(head, groups.get(head)! + (await countRows(app, eb.and(inRun))));
-      if (!end) return groups;
+      // Counted where the group may be on the page: before it, only the group just before it
+      // can move into it (and a group before that holds one date only, its first row the highest id).
+      if (index >= offset - 1) {
+        const rest = await tallyRows(app, eb.and(inRun), { maxId: true });
+        current.size += rest.n;
+        current.maxId = Math.max(current.maxId, rest.maxId);
+      }
+      if (!end) return page();
       after = { date: end.date, id: end.id, inclusive: true };
       streak = 0;
       skipped = true;
       break;
     }
     if (!skipped) {
-      if (rows.length < chunk) return groups;
+      if (rows.length < chunk) return page();
       after = rows[rows.length - 1];
     }
     // SQLite reads on the server's only thread: other requests go first between chunks.
@@ -502,8 +530,8 @@ function invalidEventId(lang: Lang): RestError {
   return new RestError('rest_event_invalid_id', lang === 'de' ? 'Ungültige Ereignis-ID.' : 'Invalid event ID.', 404);
 }
 
-/** GET /events/<id>: the event if it exists (404) and the viewer may read its logger (401/403). */
-export async function getEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+/** The event if it exists (else 404 rest_event_invalid_id) and the viewer may read its logger (else 401/403). */
+async function readableEventRow(app: AppServices, id: number, viewer: Viewer): Promise<EventRow> {
   const row = await app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
   if (!canReadLogger(viewer.user, row.logger)) {
@@ -513,7 +541,26 @@ export async function getEvent(app: AppServices, id: number, viewer: Viewer): Pr
       viewer.user ? 403 : 401,
     );
   }
-  const [item] = await renderEvents(app, [row], { lang: viewer.lang, viewer: viewer.user });
+  return row;
+}
+
+/**
+ * Whether the viewer may read the event: true, or the error to answer with. The reference
+ * checks this in the permission callback of the event's routes (so their 404/403 carry no Allow).
+ */
+export async function eventReadable(app: AppServices, id: number, viewer: Viewer): Promise<true | RestError> {
+  return readableEventRow(app, id, viewer).then(() => true, (err: unknown) => (err instanceof RestError ? err : Promise.reject(err)));
+}
+
+/** Whether the event exists: true, or 404 rest_event_invalid_id (the permission check of stick/unstick). */
+export async function eventExists(app: AppServices, id: number, lang: Lang): Promise<true | RestError> {
+  const row = await app.db.selectFrom('history_events').select('id').where('id', '=', id).executeTakeFirst();
+  return row ? true : invalidEventId(lang);
+}
+
+/** GET /events/<id>. */
+export async function getEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
+  const [item] = await renderEvents(app, [await readableEventRow(app, id, viewer)], { lang: viewer.lang, viewer: viewer.user });
   return item;
 }
 

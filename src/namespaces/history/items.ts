@@ -20,8 +20,9 @@ export interface EventItem {
   message: string;
   message_html: string;
   message_uninterpolated: string;
-  details_data: unknown[];
-  details_html: string;
+  /** Null when the event has no details. */
+  details_data: unknown[] | null;
+  details_html: string | null;
   link: string;
   logger: string;
   message_key: string | null;
@@ -37,6 +38,41 @@ export interface EventItem {
   context: Record<string, string | null>;
   permalink: string;
   action_links: unknown[];
+}
+
+/** The JSON schema of an event item (shown by the events route with context=help), as the reference declares it. */
+export function eventItemSchema(lang: Lang) {
+  const prop = (type: unknown, en: string, de: string, extra: Record<string, unknown> = {}) => ({ description: lang === 'de' ? de : en, type, ...extra });
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'history-event',
+    type: 'object',
+    properties: {
+      id: prop('integer', 'Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'),
+      type: prop('string', 'Type of result to return.', 'Art des Ergebnisses.', { enum: ['overview', 'occasions'] }),
+      date_local: prop(['string', 'null'], "The date the event was added, in the site's timezone.", 'Datum des Ereignisses in der Zeitzone der Website.', { format: 'date-time' }),
+      date_gmt: prop(['string', 'null'], 'The date the event was added, as GMT.', 'Datum des Ereignisses in UTC.', { format: 'date-time' }),
+      link: prop('string', 'URL to the event.', 'URL des Ereignisses.', { format: 'uri' }),
+      message: prop('string', 'The interpolated message of the event.', 'Die Meldung des Ereignisses mit eingesetzten Werten.'),
+      message_html: prop('string', 'The interpolated message of the event, with possible markup applied.', 'Die Meldung des Ereignisses mit eingesetzten Werten, als HTML.'),
+      details_html: prop('string', 'The details of the event, with possible markup applied.', 'Die Details des Ereignisses als HTML.'),
+      details_data: prop('object', 'The details of the event.', 'Die Details des Ereignisses.'),
+      message_uninterpolated: prop('string', 'The uninterpolated message of the event.', 'Die Vorlage der Meldung des Ereignisses.'),
+      logger: prop('string', 'The logger of the event.', 'Der Protokollierer des Ereignisses.'),
+      via: prop('string', 'The via of the event.', 'Worüber das Ereignis entstand.'),
+      message_key: prop('string', 'The message key of the event.', 'Der Meldungsschlüssel des Ereignisses.'),
+      loglevel: prop('string', 'The log level of the event.', 'Die Protokollstufe des Ereignisses.'),
+      initiator: prop('string', 'The initiator of the event.', 'Der Auslöser des Ereignisses.'),
+      initiator_data: prop('object', 'Details of the initiator.', 'Details zum Auslöser.'),
+      ip_addresses: prop('array', 'The IP addresses of the event.', 'Die IP-Adressen des Ereignisses.'),
+      occasions_id: prop('string', 'The occasions ID of the event.', 'Die Wiederholungs-ID des Ereignisses.'),
+      subsequent_occasions_count: prop('integer', 'The subsequent occasions count of the event.', 'Die Anzahl der Wiederholungen des Ereignisses.'),
+      context: prop('object', 'The context of the event.', 'Der Kontext des Ereignisses.'),
+      permalink: prop('string', 'The permalink of the event.', 'Der Permalink des Ereignisses.'),
+      sticky: prop('boolean', 'Whether the event is sticky.', 'Ob das Ereignis angeheftet ist.'),
+      sticky_appended: prop('boolean', 'Whether the event is sticky and appended to the result set.', 'Ob das Ereignis angeheftet und dem Ergebnis vorangestellt ist.'),
+    },
+  };
 }
 
 const IP_MESSAGE_KEYS = new Set(['user_logged_in', 'user_login_failed', 'user_unknown_login_failed', 'user_unknown_logged_in']);
@@ -64,17 +100,48 @@ export function renderMessage(row: Pick<EventRow, 'logger' | 'message' | 'messag
   return interpolate(templateOf(row, lang), context);
 }
 
-export function gravatarUrl(email: string | null | undefined, size: number): string {
-  const hash = email ? crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex') : '';
+/**
+ * Text without markup, as the CMS's strip-all-tags gives it: script and style elements with
+ * their content, comments and every tag removed (a `<` before a space is text), then trimmed.
+ */
+function stripAllTags(text: string): string {
+  return text
+    .replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/<(?!\s)[^>]*(?:>|$)/g, '')
+    .trim();
+}
+
+/** The Gravatar hash of an address as the CMS computes it: SHA-256 of it trimmed and lower-cased ("" for none). */
+export function gravatarHash(email: string | null | undefined): string {
+  return email ? crypto.hash('sha256', email.trim().toLowerCase(), 'hex') : '';
+}
+
+/** A Gravatar URL as the CMS builds it (with an empty hash when there is no address). */
+export function gravatarUrl(hash: string, size: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
+}
+
+/** The CMS's avatar image: the URL and its double size for 2x screens, `&` written as the CMS's URL escaping does. */
+function avatarImage(hash: string, size: number): string {
+  const attr = (url: string) => url.replaceAll('&', '&#038;');
+  return (
+    `<img alt='' src='${attr(gravatarUrl(hash, size))}' srcset='${attr(gravatarUrl(hash, 2 * size))} 2x' ` +
+    `class='avatar avatar-${size} photo' height='${size}' width='${size}' loading='lazy' decoding='async'/>`
+  );
 }
 
 export function historyAdminUrl(app: AppServices): string {
   return `${app.config.siteUrl}/cms-admin/admin.php?page=history_admin_menu_page`;
 }
 
-export function userProfileUrl(app: AppServices, userId: number): string {
-  return `${app.config.siteUrl}/cms-admin/user-edit.php?user_id=${userId}`;
+/**
+ * The link to a user's profile for this viewer, as the CMS gives it: the viewer's own profile
+ * page, another user's edit page for those who may edit users, else "".
+ */
+export function userProfileUrl(app: AppServices, viewer: AuthUser | null, userId: number): string {
+  if (viewer?.id === userId) return `${app.config.siteUrl}/cms-admin/profile.php`;
+  return viewer?.can('edit_users') ? `${app.config.siteUrl}/cms-admin/user-edit.php?user_id=${userId}` : '';
 }
 
 export interface RenderOptions {
@@ -91,17 +158,17 @@ export async function renderEvents(app: AppServices, rows: EventRow[], opts: Ren
   const contexts = await loadContexts(app.db, rows.map((r) => r.id));
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   const users = userIds.length
-    ? await app.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', userIds).execute()
+    ? await app.db.selectFrom('users').select(['id', 'display_name', 'email']).where('id', 'in', userIds).execute()
     : [];
-  const displayNames = new Map(users.map((u) => [u.id, u.display_name]));
-  return rows.map((row) => renderEvent(app, row, contexts.get(row.id) ?? new Map(), displayNames, opts));
+  const byId = new Map(users.map((u) => [u.id, { displayName: u.display_name, avatarHash: gravatarHash(u.email) }]));
+  return rows.map((row) => renderEvent(app, row, contexts.get(row.id) ?? new Map(), byId, opts));
 }
 
 function renderEvent(
   app: AppServices,
   row: EventRow,
   context: Map<string, string | null>,
-  displayNames: Map<number, string>,
+  users: Map<number, { displayName: string; avatarHash: string }>,
   opts: RenderOptions,
 ): EventItem {
   const { lang } = opts;
@@ -109,10 +176,10 @@ function renderEvent(
   const message = renderMessage(row, context, lang);
   const link = `${historyAdminUrl(app)}#history/event/${row.id}`;
   const userId = context.get('_user_id') ?? null;
-  const userEmail = context.get('_user_email') ?? null;
   const numericUserId = userId !== null && /^\d+$/.test(userId) ? Number(userId) : null;
-  const displayName = numericUserId !== null ? (displayNames.get(numericUserId) ?? null) : null;
-  const avatar = gravatarUrl(userEmail, 32);
+  // Avatars and names are the user's as they are now, as the original reads them (a deleted
+  // user has none).
+  const user = numericUserId !== null ? users.get(numericUserId) : undefined;
   const ipAddresses: Record<string, string> = {};
   if (row.logger === 'SimpleUserLogger' && row.message_key && IP_MESSAGE_KEYS.has(row.message_key)) {
     for (const [k, v] of context) {
@@ -127,7 +194,7 @@ function renderEvent(
     date_local: utcToZone(row.date, app.options.get('timezone_string')),
     date_gmt: row.date,
     via: def ? (def.via ? def.via[lang] : null) : '',
-    message,
+    message: stripAllTags(message),
     message_html: escapeHtml(message),
     message_uninterpolated: row.message,
     details_data: details.data,
@@ -140,11 +207,11 @@ function renderEvent(
     initiator_data: {
       user_id: userId,
       user_login: context.get('_user_login') ?? null,
-      user_email: userEmail,
-      user_image: row.initiator === 'cms_user' ? `<img alt='' src='${escapeHtml(avatar)}' class='avatar avatar-32 photo' height='32' width='32' />` : '',
-      user_avatar_url: avatar,
-      user_profile_url: displayName !== null && opts.viewer?.can('edit_users') ? userProfileUrl(app, numericUserId!) : '',
-      user_display_name: displayName,
+      user_email: context.get('_user_email') ?? null,
+      user_image: row.initiator === 'cms_user' && numericUserId !== null && numericUserId > 0 ? avatarImage(user?.avatarHash ?? '', 32) : '',
+      user_avatar_url: gravatarUrl(user?.avatarHash ?? '', 96),
+      user_profile_url: user ? userProfileUrl(app, opts.viewer, numericUserId!) : '',
+      user_display_name: user?.displayName ?? null,
     },
     ip_addresses: ipAddresses,
     occasions_id: row.occasions_id,
@@ -158,15 +225,17 @@ function renderEvent(
   };
 }
 
-function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lang): { data: unknown[]; html: string } {
+/** Structured details of an event and their HTML; both null when it has none. */
+function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lang): { data: unknown[] | null; html: string | null } {
   const note = context.get('note');
-  if (row.logger !== 'CustomEntryLogger' || typeof note !== 'string' || note === '') return { data: [], html: '' };
+  if (row.logger !== 'CustomEntryLogger' || typeof note !== 'string' || note === '') return { data: null, html: null };
   const label = lang === 'de' ? 'Notizen zum Eintrag' : 'Entry notes';
   return {
-    data: [{ title: null, items: [{ name: label, new_value: note }] }],
+    // An item names the context key its value comes from (`slug_new`), as the original's do.
+    data: [{ title: null, items: [{ name: label, new_value: note, slug_new: 'note' }] }],
     html:
       '<table class="SimpleHistoryLogitem__keyValueTable"><tbody><tr>' +
-      `<td>${escapeHtml(label)}</td><td>${escapeHtml(note)}</td>` +
+      `<td>${escapeHtml(label)}</td><td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escapeHtml(note)}</span></td>` +
       '</tr></tbody></table>',
   };
 }

@@ -4,12 +4,12 @@ import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import type { Initiator } from '../../site/activity.ts';
+import type { Initiator, LoggerDef } from '../../site/activity.ts';
 import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
 import { filterCondition, type EventFilter } from './filters.ts';
 import { likeContains } from '../../db/like.ts';
 import { countRows } from './slices.ts';
-import { gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
+import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
 import { addDays, startOfDayUtc, todayIn } from './site-time.ts';
@@ -110,14 +110,21 @@ export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang
   };
 }
 
-function searchDataOf(def: ReturnType<typeof allLoggers>[number], lang: Lang): Record<string, unknown> | unknown[] {
-  const labels = def.searchLabels ?? [];
-  if (!labels.length) return [];
-  const options = (keys: string[]) => keys.map((k) => `${def.slug}:${k}`);
-  const [first, ...rest] = labels;
+/**
+ * A logger's `search_data` as the reference builds it from its search labels: `search` with
+ * every message key of its options (merged in order, as PHP's array_merge does), `search_all`
+ * when the logger labels "all of them", and one `search_options` entry per option; `[]` when
+ * the logger describes no message types.
+ */
+function searchDataOf(def: LoggerDef, lang: Lang): Record<string, unknown> | unknown[] {
+  const search = def.search;
+  if (!search) return [];
+  const keys = (messageKeys: string[]) => messageKeys.map((k) => `${def.slug}:${k}`);
+  const all = keys(search.options.flatMap((o) => o.messageKeys));
   return {
-    search: { label: first.label[lang], options: options(first.messageKeys) },
-    search_options: rest.map((s) => ({ label: s.label[lang], options: options(s.messageKeys) })),
+    search: { label: search.label[lang], options: all },
+    ...(search.labelAll ? { search_all: { label: search.labelAll[lang], options: all } } : {}),
+    search_options: search.options.map((o) => ({ label: o.label[lang], options: keys(o.messageKeys) })),
   };
 }
 
@@ -134,24 +141,27 @@ export async function searchUsers(app: AppServices, q: string) {
     query = query.where((eb) => eb.or(['login', 'email', 'display_name'].map(has)));
   }
   const rows = await query.orderBy('login').limit(20).execute();
-  return rows.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name }));
+  // `id` repeats `ID`, as the CMS adds it to user rows fetched by field list (the original's
+  // screens build their user suggestions from it).
+  return rows.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) }));
 }
 
 export async function userCard(app: AppServices, userId: number, viewer: AuthUser, lang: Lang) {
   const user = await app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw new RestError('rest_user_not_found', lang === 'de' ? 'Benutzer nicht gefunden.' : 'User not found.', 404);
-  const profile = viewer.can('edit_users') ? userProfileUrl(app, user.id) : '';
+  const profile = userProfileUrl(app, viewer, user.id);
   return {
     user_id: user.id,
     display_name: user.display_name,
     user_login: user.login,
     user_email: user.email,
-    avatar_url: gravatarUrl(user.email, 96),
+    avatar_url: gravatarUrl(gravatarHash(user.email), 96),
     profile_url: profile,
     roles: [user.role],
     has_premium_add_on: false,
     details: [],
-    actions: profile ? [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }] : [],
+    // The action is there for every viewer; its link is empty for those who may not follow it.
+    actions: [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }],
   };
 }
 

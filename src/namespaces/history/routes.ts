@@ -1,4 +1,5 @@
 // history/v1: the activity log. Declarations only; the logic lives in the service modules.
+import qs from 'qs';
 import { cap, custom, endpoint, l, LOGGED_IN, namespace, route } from '../../rest/define.ts';
 import type { ArgSchema, Args, NamespaceDef, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
@@ -6,15 +7,16 @@ import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './backfill.ts';
 import { emailReportHtml, sendEmailReportPreview } from './email-report.ts';
 import {
-  countNewEvents, createCustomEntry, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
+  countNewEvents, createCustomEntry, eventExists, eventReadable, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
 } from './events.ts';
 import { DATES_ITEMS, dateBoundMessage, invalidParam, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './filters.ts';
 import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { isIpFilterPattern } from './ip.ts';
+import { eventItemSchema } from './items.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
 import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from './site-time.ts';
 import {
-  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSummary, statsUsers,
+  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
 } from './stats.ts';
 import { INITIATORS, LOG_LEVELS } from './store.ts';
 import { healthCheck, supportInfo } from './support-info.ts';
@@ -27,11 +29,13 @@ const viewer = (req: RestRequest): Viewer => ({ user: req.user, lang: req.lang }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
-function validInitiators(value: unknown, _req: RestRequest, name: string): true | string {
-  if (typeof value !== 'string' && !Array.isArray(value)) return `${name} must be a string or array of strings`;
+/** Refused as the reference refuses: an error whose details carry `data: {status: 400}`. */
+function validInitiators(value: unknown, _req: RestRequest, name: string): true | RestError {
+  const refuse = (message: string) => new RestError('rest_invalid_param', message, 400, { status: 400 });
+  if (typeof value !== 'string' && !Array.isArray(value)) return refuse(`${name} must be a string or array of strings`);
   return list(value).every((v) => typeof v === 'string' && v.split(',').every((one) => (INITIATORS as string[]).includes(one.trim())))
     ? true
-    : `${name} is not one of ${INITIATORS.join(', ')}`;
+    : refuse(`${name} is not one of ${INITIATORS.join(', ')}`);
 }
 
 function validDateBound(value: unknown, req: RestRequest, name: string): true | string {
@@ -81,8 +85,9 @@ function validMessages(value: unknown, _req: RestRequest, name: string): true | 
   }
 }
 
-function validIp(value: unknown): true | string {
-  return value === '' || isIpFilterPattern(String(value)) ? true : 'ip_address must be an IPv4 address (octets may be x, e.g. 192.168.1.x) or IPv6 characters.';
+/** The reference's plain refusal: "Invalid parameter." and no details. */
+function validIp(value: unknown): boolean {
+  return value === '' || isIpFilterPattern(String(value));
 }
 
 function validContextFilters(value: unknown): true | string {
@@ -152,7 +157,12 @@ function eventFilterArgs(sinceIdRequired: boolean): Args {
       type: ['string', 'array'], items: { type: 'string' }, validate: atMost(MAX_LIST_ITEMS, validInitiators),
     },
     ip_address: { description: l('Limit result set to this IP address; anonymised addresses may end in .x.', 'Nur diese IP-Adresse; anonymisierte Adressen dürfen auf .x enden.'), type: 'string', validate: validIp },
-    context_filters: { description: l('Limit result set to events with these context key/value pairs.', 'Nur Ereignisse mit diesen Kontext-Schlüssel/Wert-Paaren.'), type: 'object', validate: validContextFilters },
+    context_filters: {
+      description: l('Limit result set to events with these context key/value pairs.', 'Nur Ereignisse mit diesen Kontext-Schlüssel/Wert-Paaren.'),
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      validate: validContextFilters,
+    },
     metadata_search: { description: l('Plain-text search over all event metadata; slower than search.', 'Volltextsuche über alle Metadaten der Ereignisse; langsamer als search.'), type: 'string' },
     ungrouped: { description: l('Return events without occasions grouping.', 'Ereignisse ohne Gruppierung der Wiederholungen.'), type: 'boolean', default: false },
     surrounding_event_id: integer(l('Return the events before and after this event id, ignoring other filters (administrators only).', 'Ereignisse vor und nach dieser Ereignis-ID, andere Filter werden ignoriert (nur Administratoren).')),
@@ -206,8 +216,19 @@ const readEvents = custom('logged in (surrounding_event_id: manage_options)', (r
 
 const eventsRead = { permission: readEvents, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
 const loggedInRead = { permission: LOGGED_IN, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
+// The single event's routes check the event in their permission, as the reference does: its
+// 404 and 403 are then answers of the permission check (no Allow header).
+const eventRead = {
+  permission: custom('logged in, the event exists and its logger is readable', (req) => (req.user ? eventReadable(req.app, eventId(req), viewer(req)) : false)),
+  forbiddenCode: 'rest_forbidden_context',
+  forbiddenMessage: VIEW_EVENTS,
+};
 const updateEvents = {
-  permission: cap('manage_options'),
+  permission: custom(
+    'manage_options, the event exists',
+    (req) => (req.user?.can('manage_options') ? eventExists(req.app, eventId(req), req.lang) : false),
+    'manage_options',
+  ),
   forbiddenCode: 'rest_forbidden_context',
   forbiddenMessage: l('Sorry, you are not allowed to update events.', 'Du darfst keine Ereignisse ändern.'),
 };
@@ -229,10 +250,23 @@ const viewCards = {
 
 // ---- handlers --------------------------------------------------------------------------------
 
+/** PHP's true and false in a query string. */
+function phpScalars(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (Array.isArray(value)) return value.map(phpScalars);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, phpScalars(v)]));
+  return value;
+}
+
 async function listEventsHandler(req: RestRequest): Promise<RestResponse> {
+  // The Link header's query is rebuilt from the request's query parameters as the reference
+  // rebuilds it: declared args as they were parsed (lists indexed, booleans as 1 or 0), the
+  // others as given, in the order given.
+  const query: Record<string, unknown> = {};
+  for (const key of Object.keys(req.query)) query[key] = Object.hasOwn(req.params, key) ? req.params[key] : req.query[key];
   const result = await listEvents(req.app, req.params, viewer(req), {
-    query: req.query,
-    urlFor: (query) => req.restUrl('/history/v1/events', query),
+    query,
+    urlFor: (q) => `${req.restUrl('/history/v1/events')}?${qs.stringify(phpScalars(q), { arrayFormat: 'indices', format: 'RFC1738', skipNulls: true })}`,
   });
   return new RestResponse(result.items, 200, result.headers);
 }
@@ -279,7 +313,7 @@ function initiatorCardHandler(req: RestRequest) {
 }
 
 const stats = (path: string, handler: (req: RestRequest) => unknown) =>
-  route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })]);
+  route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })], statsSchema);
 
 export const historyNamespace: NamespaceDef = namespace('history/v1', [
   route('/email-report/preview/email', [
@@ -297,23 +331,24 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
   route('/events', [
     endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler }),
     endpoint('POST', {
+      // Keys in the reference's order (`type` first), which the index shows as declared.
       args: {
-        message: { description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), type: 'string', required: true },
-        note: { description: l('Optional details of the event.', 'Optionale Details des Ereignisses.'), type: 'string' },
-        level: { description: l('Log level of the event.', 'Protokollstufe des Ereignisses.'), type: 'string', default: 'info', enum: LOG_LEVELS },
-        date: { description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.'), type: 'string', format: 'date-time' },
+        message: { type: 'string', description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), required: true },
+        note: { type: 'string', description: l('Optional details of the event.', 'Optionale Details des Ereignisses.') },
+        level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: l('Log level of the event.', 'Protokollstufe des Ereignisses.') },
+        date: { type: 'string', format: 'date-time', description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.') },
       },
       permission: cap('manage_options'),
       handler: createEventHandler,
       // Independent writes: a batch of them is written in one transaction by the activity log.
       concurrentInBatch: true,
     }),
-  ]),
+  ], eventItemSchema),
   route('/events/has-updates', [
     endpoint('GET', { args: eventFilterArgs(true), ...eventsRead, handler: (req) => countNewEvents(req.app, req.params, viewer(req)) }),
   ]),
   route('/events/(?P<event_id>\\d+)', [
-    endpoint('GET', { args: EVENT_ID_ARG, ...loggedInRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),
+    endpoint('GET', { args: EVENT_ID_ARG, ...eventRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),
   ]),
   route('/events/(?P<event_id>\\d+)/stick', [
     endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => stickEvent(req.app, eventId(req), viewer(req), req) }),

@@ -106,22 +106,38 @@ async function nthRow(app: AppServices, from: Position | null, n: number): Promi
 
 /** Rows matching `cond`. */
 export async function countRows(app: AppServices, cond: Expression<SqlBool>, slices: Slices = SLICES): Promise<number> {
-  const count = (where: Expression<SqlBool>) => app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(where);
-  const whole = count(cond);
-  if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return Number((await whole.executeTakeFirstOrThrow()).n);
+  return (await tallyRows(app, cond, { slices })).n;
+}
+
+/** Rows matching `cond` and, with `maxId`, the highest id among them (0 when none) in the same read. */
+export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { slices = SLICES, maxId = false }: { slices?: Slices; maxId?: boolean } = {}): Promise<{ n: number; maxId: number }> {
+  const tally = (where: Expression<SqlBool>) =>
+    app.db
+      .selectFrom('history_events')
+      .select(sql<number>`count(*)`.as('n'))
+      .$if(maxId, (q) => q.select(sql<number | null>`max(${sql.ref('id')})`.as('m')))
+      .where(where);
+  const read = async (where: Expression<SqlBool>) => {
+    const row = (await tally(where).executeTakeFirstOrThrow()) as { n: number; m?: number | null };
+    return { n: Number(row.n), maxId: Number(row.m ?? 0) };
+  };
+  const whole = tally(cond);
+  if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return read(cond);
   const newest = await app.db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
-  let n = 0;
+  const total = { n: 0, maxId: 0 };
   let size = Math.min(slices.countFirst, slices.countMost);
   for (let below = Number(newest.id ?? 0); below > 0; ) {
     const started = performance.now();
     const above = Math.max(0, below - size);
     // Bare `id` bounds: SQLite reads just that range of the table.
-    n += Number((await count(eb.and([cond, eb('id', '>', above), eb('id', '<=', below)])).executeTakeFirstOrThrow()).n);
+    const part = await read(eb.and([cond, eb('id', '>', above), eb('id', '<=', below)]));
+    total.n += part.n;
+    total.maxId = Math.max(total.maxId, part.maxId);
     below = above;
     size = nextSize(size, performance.now() - started, slices.countMost, slices.ms);
     if (below > 0) await nextTurn();
   }
-  return n;
+  return total;
 }
 
 /** How SQLite reads the log for a statement. */

@@ -24,6 +24,28 @@ export function statsRange(app: AppServices, params: Record<string, unknown>, no
   return { from: fromTs, to: toTs, fromUtc: unixToUtc(fromTs), toUtc: unixToUtc(toTs) };
 }
 
+/** The JSON schema the stats routes show with context=help, as the reference declares it. */
+export function statsSchema(lang: Lang) {
+  const d = (en: string, de: string) => (lang === 'de' ? de : en);
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'history-stats',
+    type: 'object',
+    properties: {
+      date_range: {
+        description: d('Date range for the stats.', 'Zeitraum der Statistik.'),
+        type: 'object',
+        properties: {
+          from: { description: d('Start date as Unix timestamp.', 'Startzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
+          to: { description: d('End date as Unix timestamp.', 'Endzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
+        },
+      },
+      summary: { description: d('Summary of stats.', 'Zusammenfassung der Statistik.'), type: 'object' },
+      details: { description: d('Detailed stats.', 'Detaillierte Statistik.'), type: 'object' },
+    },
+  };
+}
+
 export function dateRangeInfo(app: AppServices, r: StatsRange) {
   const zone = app.options.get('timezone_string');
   return {
@@ -331,10 +353,11 @@ function humanAgo(fromUtc: string, lang: Lang, now = Date.now()): string {
 
 export async function statsPlugins(app: AppServices, params: Record<string, unknown>, lang: Lang) {
   const r = statsRange(app, params);
+  const { updates, installations, activations, total } = pluginsSummary(await countsByMessage(app, r));
   const out: Record<string, unknown> = {
     date_range: dateRangeInfo(app, r),
-    // The site has no plugin updater: nothing is ever pending.
-    summary: { ...pluginsSummary(await countsByMessage(app, r)), available_updates: 0 },
+    // The reference's order. The site has no plugin updater: nothing is ever pending.
+    summary: { updates, installations, activations, available_updates: 0, total },
   };
   if (params.include_details !== true) return out;
   const limit = limitOf(params);
@@ -350,9 +373,6 @@ export async function statsPlugins(app: AppServices, params: Record<string, unkn
     activations: await list(['plugin_activated']),
     available_updates: [],
   };
-  // Reorder so the summary keys match the reference's order.
-  const s = out.summary as Record<string, number>;
-  out.summary = { updates: s.updates, installations: s.installations, activations: s.activations, available_updates: 0, total: s.total };
   return out;
 }
 

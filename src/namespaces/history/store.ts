@@ -146,9 +146,9 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
   if (messageKey !== null) map.set('_message_key', messageKey);
   const user = origin.user;
   if (user) {
-    map.set('_user_id', String(user.id)).set('_user_login', user.login).set('_user_email', user.email).set('_user_role', user.role);
+    map.set('_user_id', String(user.id)).set('_user_login', user.login).set('_user_email', user.email);
   }
-  if (isRestOrigin(origin)) map.set('_rest_api_request', '1');
+  if (isRestOrigin(origin)) map.set('_rest_api_request', 'true');
   const ip = origin.ip;
   const remoteAddr = ip ? addressCache(ip, () => anonymizeIp(ip)) : '';
   if (remoteAddr) map.set('_server_remote_addr', remoteAddr);

@@ -62,7 +62,14 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
     const row = await app.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
     tableStats[table] = { table_name: table, size_in_mb: mb(await tableBytes(app, table)), num_rows: Number(row.n) };
   }
-  const oldest = await app.db.selectFrom('history_events').selectAll().orderBy('date', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+  // The fields of the original's event row, under our names (not our own bookkeeping columns).
+  const oldest = await app.db
+    .selectFrom('history_events')
+    .select(['id', 'date', 'logger', 'level', 'message', 'occasions_id', 'initiator'])
+    .orderBy('date', 'asc')
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
   const perLogger = await app.db
     .selectFrom('history_events')
     .select(['logger', sql<number>`count(*)`.as('n')])
@@ -101,26 +108,37 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
       premium: 'Not active',
       total_events: await readCounter(app.db, COUNTER_TOTAL),
       table_stats: tableStats,
-      // How far the background indexer of context_filters has come (events up to this id).
-      context_index_through_id: Math.max(0, (await readCounter(app.db, COUNTER_INDEXED_BLOCKS)) * BLOCK_EVENTS - 1),
       oldest_event: oldest ?? false,
       db_engine: app.dialect,
       retention_days: 'Forever (no auto-cleanup)',
-      backfill_days: BACKFILL_DAYS,
       items_per_page: 20,
+      // How far the background indexer of context_filters has come (events up to this id).
+      context_index_through_id: Math.max(0, (await readCounter(app.db, COUNTER_INDEXED_BLOCKS)) * BLOCK_EVENTS - 1),
+      backfill_days: BACKFILL_DAYS,
     },
     warnings,
+    // The original's keys, so that its clients find them: the site has no themes, plugins,
+    // must-use plugins or drop-ins of its own.
+    theme: { name: '', version: '', author: '', child_theme: 'No' },
+    plugins: [],
+    mu_plugins: [],
+    dropins: [],
     loggers,
     browser: { user_agent: userAgent },
   };
   return { info, plain_text: supportText(info) };
 }
 
+/** `info` in the original's shape under our names: `wordpress` is `cms`, `simple_history` is `history`. */
 interface SupportInfoData {
   cms: Record<string, unknown>;
   server: Record<string, unknown>;
   history: Record<string, unknown> & { table_stats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }> };
   warnings: string[];
+  theme: { name: string; version: string; author: string; child_theme: string };
+  plugins: { name: string; version: string }[];
+  mu_plugins: { name: string; version: string }[];
+  dropins: { file: string; name: string }[];
   loggers: { slug: string; count: number }[];
   browser: { user_agent: string };
 }
@@ -138,9 +156,14 @@ function supportText(info: SupportInfoData): string {
   };
   section('CMS', info.cms);
   section('Server', info.server);
+  section('Theme', info.theme);
   section('History', info.history);
   lines.push('=== Database Tables ===');
   for (const t of Object.values(info.history.table_stats)) lines.push(`- ${t.table_name}: ${t.num_rows} rows, ${t.size_in_mb ?? '?'} MB`);
+  for (const [title, list] of [['Active Plugins', info.plugins], ['Must-Use Plugins', info.mu_plugins], ['Drop-ins', info.dropins]] as const) {
+    lines.push('', `=== ${title} (${list.length}) ===`);
+    for (const item of list) lines.push(`- ${item.name}${'version' in item ? ` ${item.version}` : ''}`);
+  }
   lines.push('', `=== Loggers (${info.loggers.length}) ===`);
   for (const l of info.loggers) lines.push(`- ${l.slug}: ${l.count}`);
   lines.push('', '=== Browser ===', `User agent: ${info.browser.user_agent}`);

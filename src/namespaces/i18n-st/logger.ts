@@ -18,10 +18,12 @@ export const i18nStLogger: LoggerDef = {
       de: '{registered} neue automatisch erfasste Strings aus der Warteschlange registriert und {updated} aktualisiert ({quarantined} in Quarantäne, {remaining_pages} Seiten verbleibend)',
     },
   },
-  searchLabels: [
-    {
-      label: { en: 'String translation', de: 'String-Übersetzung' },
-      messageKeys: ['string_settings_updated', 'strings_queue_processed'],
-    },
-  ],
+  search: {
+    label: { en: 'String translation', de: 'String-Übersetzung' },
+    labelAll: { en: 'All string translation activity', de: 'Alle Aktivitäten der String-Übersetzung' },
+    options: [
+      { label: { en: 'String translation settings', de: 'Einstellungen der String-Übersetzung' }, messageKeys: ['string_settings_updated'] },
+      { label: { en: 'Registered strings', de: 'Registrierte Strings' }, messageKeys: ['strings_queue_processed'] },
+    ],
+  },
 };

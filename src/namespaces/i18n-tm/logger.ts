@@ -38,11 +38,15 @@ export const i18nTmLogger: LoggerDef = {
       de: 'Maschinelle Übersetzungsdienste aktualisiert (aktiviert: {enabled_engines})',
     },
   },
-  searchLabels: [
-    { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'ate_jobs_created', 'ate_job_stored'] },
-    {
-      label: { en: 'Translation service settings', de: 'Einstellungen des Übersetzungsdienstes' },
-      messageKeys: ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],
-    },
-  ],
+  search: {
+    label: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
+    labelAll: { en: 'All translation management activity', de: 'Alle Aktivitäten der Übersetzungsverwaltung' },
+    options: [
+      { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'ate_jobs_created', 'ate_job_stored'] },
+      {
+        label: { en: 'Translation service settings', de: 'Einstellungen des Übersetzungsdienstes' },
+        messageKeys: ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],
+      },
+    ],
+  },
 };

@@ -18,10 +18,12 @@ export const i18nLogger: LoggerDef = {
       de: 'Benutzerdefinierte XML-Übersetzungskonfiguration geleert',
     },
   },
-  searchLabels: [
-    {
-      label: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
-      messageKeys: ['custom_xml_config_updated', 'custom_xml_config_cleared'],
-    },
-  ],
+  search: {
+    label: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
+    labelAll: { en: 'All translation configuration activity', de: 'Alle Aktivitäten der Übersetzungskonfiguration' },
+    options: [
+      { label: { en: 'Updated configuration', de: 'Geänderte Konfiguration' }, messageKeys: ['custom_xml_config_updated'] },
+      { label: { en: 'Cleared configuration', de: 'Geleerte Konfiguration' }, messageKeys: ['custom_xml_config_cleared'] },
+    ],
+  },
 };

@@ -20,9 +20,13 @@ export const schedLogger: LoggerDef = {
     import_applied: { en: 'Imported scheduling data ({parts})', de: 'Terminplanungsdaten importiert ({parts})' },
     debug_log_cleared: { en: 'Cleared the debug log "{log}"', de: 'Debug-Protokoll „{log}“ geleert' },
   },
-  searchLabels: [
-    { label: { en: 'Scheduling settings', de: 'Terminplanungs-Einstellungen' }, messageKeys: ['settings_updated', 'section_reset', 'import_applied'] },
-    { label: { en: 'Scheduling notices', de: 'Terminplanungs-Hinweise' }, messageKeys: ['notice_dismissed', 'notice_restored', 'notice_pinned', 'notice_unpinned'] },
-    { label: { en: 'Scheduling support', de: 'Terminplanungs-Support' }, messageKeys: ['ticket_created', 'export_created', 'debug_log_cleared'] },
-  ],
+  search: {
+    label: { en: 'Scheduling', de: 'Terminplanung' },
+    labelAll: { en: 'All scheduling activity', de: 'Alle Aktivitäten der Terminplanung' },
+    options: [
+      { label: { en: 'Scheduling settings', de: 'Terminplanungs-Einstellungen' }, messageKeys: ['settings_updated', 'section_reset', 'import_applied'] },
+      { label: { en: 'Scheduling notices', de: 'Terminplanungs-Hinweise' }, messageKeys: ['notice_dismissed', 'notice_restored', 'notice_pinned', 'notice_unpinned'] },
+      { label: { en: 'Scheduling support', de: 'Terminplanungs-Support' }, messageKeys: ['ticket_created', 'export_created', 'debug_log_cleared'] },
+    ],
+  },
 };

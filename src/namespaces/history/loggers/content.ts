@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 export const postLogger = logger({
   slug: 'SimplePostLogger',
@@ -16,14 +16,19 @@ export const postLogger = logger({
     page_set_as_posts_page: t('Set {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite festgelegt'),
     page_removed_as_posts_page: t('Removed {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite entfernt'),
   },
-  searchLabels: [
-    { label: t('All posts & pages activity', 'Alle Aktivitäten zu Beiträgen und Seiten'), messageKeys: ['post_created', 'post_updated', 'post_restored', 'post_deleted', 'post_trashed'] },
-    { label: t('Posts created', 'Erstellte Beiträge'), messageKeys: ['post_created'] },
-    { label: t('Posts updated', 'Aktualisierte Beiträge'), messageKeys: ['post_updated'] },
-    { label: t('Posts trashed', 'Beiträge im Papierkorb'), messageKeys: ['post_trashed'] },
-    { label: t('Posts deleted', 'Gelöschte Beiträge'), messageKeys: ['post_deleted'] },
-    { label: t('Posts restored', 'Wiederhergestellte Beiträge'), messageKeys: ['post_restored'] },
-  ],
+  search: {
+    label: t('Posts & Pages', 'Beiträge & Seiten'),
+    labelAll: t('All posts & pages activity', 'Alle Aktivitäten zu Beiträgen und Seiten'),
+    options: [
+      option(t('Posts created', 'Erstellte Beiträge'), 'post_created'),
+      option(t('Posts updated', 'Aktualisierte Beiträge'), 'post_updated'),
+      option(t('Posts trashed', 'Beiträge im Papierkorb'), 'post_trashed'),
+      option(t('Posts deleted', 'Gelöschte Beiträge'), 'post_deleted'),
+      option(t('Posts restored', 'Wiederhergestellte Beiträge'), 'post_restored'),
+      option(t('Homepage changes', 'Änderungen der Startseite'), 'page_set_as_homepage', 'page_removed_as_homepage'),
+      option(t('Posts page changes', 'Änderungen der Beitragsseite'), 'page_set_as_posts_page', 'page_removed_as_posts_page'),
+    ],
+  },
 });
 
 export const mediaLogger = logger({
@@ -37,12 +42,15 @@ export const mediaLogger = logger({
     attachment_image_edited: t('Edited image "{attachment_title}"', 'Bild „{attachment_title}“ bearbeitet'),
     attachment_deleted: t('Deleted {post_type} "{attachment_title}" ("{attachment_filename}")', '{post_type} „{attachment_title}“ („{attachment_filename}“) gelöscht'),
   },
-  searchLabels: [
-    { label: t('All media activity', 'Alle Medienaktivitäten'), messageKeys: ['attachment_created', 'attachment_updated', 'attachment_image_edited', 'attachment_deleted'] },
-    { label: t('Added media', 'Hinzugefügte Medien'), messageKeys: ['attachment_created'] },
-    { label: t('Updated media', 'Bearbeitete Medien'), messageKeys: ['attachment_updated', 'attachment_image_edited'] },
-    { label: t('Deleted media', 'Gelöschte Medien'), messageKeys: ['attachment_deleted'] },
-  ],
+  search: {
+    label: t('Media', 'Medien'),
+    labelAll: t('All media activity', 'Alle Medienaktivitäten'),
+    options: [
+      option(t('Added media', 'Hinzugefügte Medien'), 'attachment_created'),
+      option(t('Updated media', 'Bearbeitete Medien'), 'attachment_updated', 'attachment_image_edited'),
+      option(t('Deleted media', 'Gelöschte Medien'), 'attachment_deleted'),
+    ],
+  },
 });
 
 const comment = (what: string, was: string) => ({
@@ -70,12 +78,20 @@ export const commentsLogger = logger({
     pingback_status_approve: t('Approved a pingback to "{comment_post_title}" by "{comment_author}"" ({comment_author_email})', 'Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) freigegeben'),
     pingback_status_hold: t('Unapproved a pingback to "{comment_post_title}" by "{comment_author}" ({comment_author_email})', 'Freigabe für Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) zurückgenommen'),
   },
-  searchLabels: [
-    { label: t('All comments activity', 'Alle Kommentaraktivitäten'), messageKeys: ['anon_comment_added', 'user_comment_added', 'comment_status_approve', 'comment_status_hold', 'comment_status_spam', 'comment_status_trash', 'comment_untrashed', 'comment_deleted', 'comment_edited'] },
-    { label: t('Added comments', 'Neue Kommentare'), messageKeys: ['anon_comment_added', 'user_comment_added'] },
-    { label: t('Approved comments', 'Freigegebene Kommentare'), messageKeys: ['comment_status_approve'] },
-    { label: t('Spam comments', 'Spam-Kommentare'), messageKeys: ['comment_status_spam'] },
-  ],
+  search: {
+    label: t('Comments', 'Kommentare'),
+    labelAll: t('All comments activity', 'Alle Kommentaraktivitäten'),
+    options: [
+      option(t('Added comments', 'Neue Kommentare'), 'anon_comment_added', 'user_comment_added', 'anon_trackback_added', 'user_trackback_added', 'anon_pingback_added', 'user_pingback_added'),
+      option(t('Edited comments', 'Bearbeitete Kommentare'), 'comment_edited', 'trackback_edited', 'pingback_edited'),
+      option(t('Approved comments', 'Freigegebene Kommentare'), 'comment_status_approve', 'trackback_status_approve', 'pingback_status_approve'),
+      option(t('Held comments', 'Zurückgehaltene Kommentare'), 'comment_status_hold', 'trackback_status_hold', 'pingback_status_hold'),
+      option(t('Comments status changed to spam', 'Als Spam markierte Kommentare'), 'comment_status_spam', 'trackback_status_spam', 'pingback_status_spam'),
+      option(t('Trashed comments', 'Kommentare im Papierkorb'), 'comment_status_trash', 'trackback_status_trash', 'pingback_status_trash'),
+      option(t('Untrashed comments', 'Aus dem Papierkorb geholte Kommentare'), 'comment_untrashed', 'trackback_untrashed', 'pingback_untrashed'),
+      option(t('Deleted comments', 'Gelöschte Kommentare'), 'comment_deleted', 'trackback_deleted', 'pingback_deleted'),
+    ],
+  },
 });
 
 export const categoriesLogger = logger({
@@ -87,6 +103,15 @@ export const categoriesLogger = logger({
     created_term: t('Added term "{term_name}" in taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ in Taxonomie „{term_taxonomy}“ hinzugefügt'),
     deleted_term: t('Deleted term "{term_name}" from taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ aus Taxonomie „{term_taxonomy}“ gelöscht'),
     edited_term: t('Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"', 'Begriff „{to_term_name}“ in Taxonomie „{to_term_taxonomy}“ bearbeitet'),
+  },
+  search: {
+    label: t('Categories', 'Kategorien'),
+    labelAll: t('All category activity', 'Alle Kategorie-Aktivitäten'),
+    options: [
+      option(t('Term created', 'Begriff erstellt'), 'created_term'),
+      option(t('Term deleted', 'Begriff gelöscht'), 'deleted_term'),
+      option(t('Term edited', 'Begriff bearbeitet'), 'edited_term'),
+    ],
   },
 });
 
@@ -102,6 +127,15 @@ export const menuLogger = logger({
     edited_menu_item: t('Edited a menu item', 'Einen Menüeintrag bearbeitet'),
     edited_menu_locations: t('Updated menu locations', 'Menüpositionen aktualisiert'),
   },
+  search: {
+    label: t('Menus', 'Menüs'),
+    labelAll: t('All menu activity', 'Alle Menüaktivitäten'),
+    options: [
+      option(t('Created menus', 'Erstellte Menüs'), 'created_menu'),
+      option(t('Edited menus', 'Bearbeitete Menüs'), 'edited_menu', 'edited_menu_item', 'edited_menu_locations'),
+      option(t('Deleted menus', 'Gelöschte Menüs'), 'deleted_menu'),
+    ],
+  },
 });
 
 export const notesLogger = logger({
@@ -116,5 +150,16 @@ export const notesLogger = logger({
     note_deleted: t('Deleted a note from {post_type} "{post_title}"', 'Notiz aus {post_type} „{post_title}“ gelöscht'),
     note_resolved: t('Marked a note as resolved in {post_type} "{post_title}"', 'Notiz in {post_type} „{post_title}“ als erledigt markiert'),
     note_reopened: t('Reopened a resolved note in {post_type} "{post_title}"', 'Erledigte Notiz in {post_type} „{post_title}“ wieder geöffnet'),
+  },
+  search: {
+    label: t('Notes', 'Notizen'),
+    options: [
+      option(t('Added notes', 'Neue Notizen'), 'note_added'),
+      option(t('Replied to notes', 'Antworten auf Notizen'), 'note_reply_added'),
+      option(t('Edited notes', 'Bearbeitete Notizen'), 'note_edited'),
+      option(t('Deleted notes', 'Gelöschte Notizen'), 'note_deleted'),
+      option(t('Resolved notes', 'Erledigte Notizen'), 'note_resolved'),
+      option(t('Reopened notes', 'Wieder geöffnete Notizen'), 'note_reopened'),
+    ],
   },
 });

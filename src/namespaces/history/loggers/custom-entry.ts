@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 /** Events posted through POST /history/v1/events. */
 export const customEntryLogger = logger({
@@ -8,6 +8,10 @@ export const customEntryLogger = logger({
   capability: 'edit_pages',
   messages: {
     custom_entry_added: t('Added a custom entry: {message}', 'Eigener Eintrag hinzugefügt: {message}'),
+  },
+  search: {
+    label: t('Custom entries', 'Eigene Einträge'),
+    options: [option(t('Custom entry added', 'Eigener Eintrag hinzugefügt'), 'custom_entry_added')],
   },
 });
 

@@ -7,6 +7,11 @@ export function t(en: string, de: string): Text {
   return { en, de };
 }
 
+/** A search option of a logger: a label for these message keys. */
+export function option(label: Text, ...messageKeys: string[]): { label: Text; messageKeys: string[] } {
+  return { label, messageKeys };
+}
+
 export function logger(def: LoggerDef): LoggerDef {
   return def;
 }

@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 /** The activity log's own operations (backfill, settings, purges). */
 export const historyLogger = logger({
@@ -17,5 +17,16 @@ export const historyLogger = logger({
     log_forwarding_settings_updated: t('Updated Log Forwarding settings', 'Einstellungen der Protokoll-Weiterleitung aktualisiert'),
     event_stuck: t('Made event {event_id} sticky', 'Ereignis {event_id} angeheftet'),
     event_unstuck: t('Made event {event_id} no longer sticky', 'Ereignis {event_id} nicht mehr angeheftet'),
+  },
+  search: {
+    label: t('Activity log', 'Aktivitätsprotokoll'),
+    labelAll: t('All activity log activity', 'Alle Aktivitäten des Aktivitätsprotokolls'),
+    options: [
+      option(t('Settings changes', 'Einstellungsänderungen'), 'modified_settings', 'regenerated_rss_feed_secret', 'log_forwarding_settings_updated'),
+      option(t('Log maintenance', 'Protokollpflege'), 'cleared_log', 'purged_events'),
+      option(t('Backfill operations', 'Befüllungen'), 'auto_backfill_completed', 'manual_backfill_completed'),
+      option(t('Channel events', 'Kanal-Ereignisse'), 'channel_auto_disabled'),
+      option(t('Sticky events', 'Angeheftete Ereignisse'), 'event_stuck', 'event_unstuck'),
+    ],
   },
 });

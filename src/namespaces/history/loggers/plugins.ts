@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 const via = (name: string) => t(`Using plugin ${name}`, `Über das Plugin ${name}`);
 
@@ -21,6 +21,16 @@ export const beaverBuilderLogger = logger({
     draft_saved: t('Draft "{layout_name}" updated', 'Entwurf „{layout_name}“ aktualisiert'),
     admin_saved: t('Beaver Builder settings saved', 'Beaver-Builder-Einstellungen gespeichert'),
   },
+  search: {
+    label: t('Beaver Builder', 'Beaver Builder'),
+    labelAll: t('All Beaver Builder activity', 'Alle Beaver-Builder-Aktivitäten'),
+    options: [
+      option(t('Saved layouts', 'Gespeicherte Layouts'), 'layout_saved'),
+      option(t('Saved templates', 'Gespeicherte Vorlagen'), 'template_saved'),
+      option(t('Saved drafts', 'Gespeicherte Entwürfe'), 'draft_saved'),
+      option(t('Saved settings', 'Gespeicherte Einstellungen'), 'admin_saved'),
+    ],
+  },
 });
 
 export const duplicatePostLogger = logger({
@@ -29,6 +39,10 @@ export const duplicatePostLogger = logger({
   via: via('Duplicate Post'),
   capability: 'manage_options',
   messages: { post_duplicated: t('Cloned "{duplicated_post_title}" to a new post', '„{duplicated_post_title}“ in einen neuen Beitrag kopiert') },
+  search: {
+    label: t('Duplicate Post', 'Beitrag duplizieren'),
+    options: [option(t('Cloned posts', 'Kopierte Beiträge'), 'post_duplicated')],
+  },
 });
 
 export const enableMediaReplaceLogger = logger({
@@ -38,6 +52,10 @@ export const enableMediaReplaceLogger = logger({
   capability: 'upload_files',
   messages: {
     replaced_file: t('Replaced attachment "{prev_attachment_title}" with new attachment "{new_attachment_title}"', 'Anhang „{prev_attachment_title}“ durch neuen Anhang „{new_attachment_title}“ ersetzt'),
+  },
+  search: {
+    label: t('Enable Media Replace', 'Medien ersetzen'),
+    options: [option(t('Replaced attachments', 'Ersetzte Anhänge'), 'replaced_file')],
   },
 });
 
@@ -49,6 +67,14 @@ export const jetpackLogger = logger({
   messages: {
     module_activated: t('Activated Jetpack module "{module_name}"', 'Jetpack-Modul „{module_name}“ aktiviert'),
     module_deactivated: t('Deactivated Jetpack module "{module_name}"', 'Jetpack-Modul „{module_name}“ deaktiviert'),
+  },
+  search: {
+    label: t('Jetpack', 'Jetpack'),
+    labelAll: t('All Jetpack activity', 'Alle Jetpack-Aktivitäten'),
+    options: [
+      option(t('Activated modules', 'Aktivierte Module'), 'module_activated'),
+      option(t('Deactivated modules', 'Deaktivierte Module'), 'module_deactivated'),
+    ],
   },
 });
 
@@ -64,6 +90,15 @@ export const limitLoginAttemptsLogger = logger({
     reseted_lockout_count: t('Reset lockout count', 'Sperrzähler zurückgesetzt'),
     cleared_current_lockouts: t('Cleared current lockouts', 'Aktuelle Sperren aufgehoben'),
     updated_options: t('Updated options', 'Optionen aktualisiert'),
+  },
+  search: {
+    label: t('Limit Login Attempts', 'Anmeldeversuche begrenzen'),
+    labelAll: t('All Limit Login Attempts activity', 'Alle Aktivitäten zum Begrenzen der Anmeldeversuche'),
+    options: [
+      option(t('Failed logins', 'Fehlgeschlagene Anmeldungen'), 'failed_login_whitelisted', 'failed_login'),
+      option(t('Cleared lockouts', 'Aufgehobene Sperren'), 'cleared_ip_log', 'reseted_lockout_count', 'cleared_current_lockouts'),
+      option(t('Settings changes', 'Einstellungsänderungen'), 'updated_options'),
+    ],
   },
 });
 
@@ -86,6 +121,17 @@ export const redirectionLogger = logger({
     redirection_group_disabled: t('Disabled {items_count} redirection group(s)', '{items_count} Weiterleitungsgruppe(n) deaktiviert'),
     redirection_group_deleted: t('Deleted {items_count} redirection group(s)', '{items_count} Weiterleitungsgruppe(n) gelöscht'),
   },
+  search: {
+    label: t('Redirection', 'Weiterleitungen'),
+    labelAll: t('All redirection activity', 'Alle Weiterleitungsaktivitäten'),
+    options: [
+      option(t('Added redirections', 'Hinzugefügte Weiterleitungen'), 'redirection_redirection_added'),
+      option(t('Edited redirections', 'Bearbeitete Weiterleitungen'), 'redirection_redirection_edited', 'redirection_redirection_enabled', 'redirection_redirection_disabled'),
+      option(t('Deleted redirections', 'Gelöschte Weiterleitungen'), 'redirection_redirection_deleted'),
+      option(t('Redirection groups', 'Weiterleitungsgruppen'), 'redirection_group_added', 'redirection_group_edited', 'redirection_group_enabled', 'redirection_group_disabled', 'redirection_group_deleted'),
+      option(t('Redirection options', 'Weiterleitungsoptionen'), 'redirection_options_saved', 'redirection_options_removed_all'),
+    ],
+  },
 });
 
 export const userSwitchingLogger = logger({
@@ -98,6 +144,14 @@ export const userSwitchingLogger = logger({
     switched_back_user: t('Switched back to user "{user_login_to}" from user "{user_login_from}"', 'Von Benutzer „{user_login_from}“ zurück zu Benutzer „{user_login_to}“ gewechselt'),
     switched_back_themself: t('Switched back to user "{user_login_to}"', 'Zurück zu Benutzer „{user_login_to}“ gewechselt'),
     switched_off_user: t('Switched off user "{user_login}"', 'Benutzer „{user_login}“ abgemeldet'),
+  },
+  search: {
+    label: t('User Switching', 'Benutzerwechsel'),
+    labelAll: t('All user switching activity', 'Alle Benutzerwechsel'),
+    options: [
+      option(t('Switched users', 'Gewechselte Benutzer'), 'switched_to_user', 'switched_back_user', 'switched_back_themself'),
+      option(t('Switched off users', 'Abgemeldete Benutzer'), 'switched_off_user'),
+    ],
   },
 });
 
@@ -116,5 +170,13 @@ export const cronControlLogger = logger({
     edited_event: t('Edited cron event "{event_hook}"', 'Cron-Ereignis „{event_hook}“ bearbeitet'),
     added_new_schedule: t('Added cron schedule "{schedule_name}"', 'Cron-Zeitplan „{schedule_name}“ hinzugefügt'),
     deleted_schedule: t('Deleted cron schedule "{schedule_name}"', 'Cron-Zeitplan „{schedule_name}“ gelöscht'),
+  },
+  search: {
+    label: t('Cron Control', 'Cron-Steuerung'),
+    labelAll: t('All cron activity', 'Alle Cron-Aktivitäten'),
+    options: [
+      option(t('Cron events', 'Cron-Ereignisse'), 'added_new_event', 'ran_event', 'deleted_event', 'deleted_all_with_hook', 'paused_hook', 'resumed_hook', 'edited_event'),
+      option(t('Cron schedules', 'Cron-Zeitpläne'), 'added_new_schedule', 'deleted_schedule'),
+    ],
   },
 });

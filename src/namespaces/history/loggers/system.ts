@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 export const availableUpdatesLogger = logger({
   slug: 'AvailableUpdatesLogger',
@@ -9,6 +9,15 @@ export const availableUpdatesLogger = logger({
     core_update_available: t('Found an update to the CMS', 'Update für das CMS gefunden'),
     plugin_update_available: t('Found an update to plugin "{plugin_name}"', 'Update für Plugin „{plugin_name}“ gefunden'),
     theme_update_available: t('Found an update to theme "{theme_name}"', 'Update für Theme „{theme_name}“ gefunden'),
+  },
+  search: {
+    label: t('CMS and plugin updates found', 'Gefundene Updates für CMS und Plugins'),
+    labelAll: t('All found updates', 'Alle gefundenen Updates'),
+    options: [
+      option(t('CMS updates found', 'Gefundene CMS-Updates'), 'core_update_available'),
+      option(t('Plugin updates found', 'Gefundene Plugin-Updates'), 'plugin_update_available'),
+      option(t('Theme updates found', 'Gefundene Theme-Updates'), 'theme_update_available'),
+    ],
   },
 });
 
@@ -21,6 +30,15 @@ export const coreFilesLogger = logger({
     core_files_modified: t('Detected modifications to {file_count} CMS core files', 'Änderungen an {file_count} Kerndateien des CMS erkannt'),
     core_files_restored: t('Verified integrity restored for {file_count} CMS core files', 'Integrität von {file_count} Kerndateien des CMS wiederhergestellt'),
     core_files_check_failed: t('Could not check CMS core files integrity: {error_message}', 'Integrität der Kerndateien des CMS konnte nicht geprüft werden: {error_message}'),
+  },
+  search: {
+    label: t('CMS core files', 'Kerndateien des CMS'),
+    labelAll: t('All core files activity', 'Alle Aktivitäten zu Kerndateien'),
+    options: [
+      option(t('Modified core files', 'Geänderte Kerndateien'), 'core_files_modified'),
+      option(t('Restored core files', 'Wiederhergestellte Kerndateien'), 'core_files_restored'),
+      option(t('Failed core files checks', 'Fehlgeschlagene Prüfungen der Kerndateien'), 'core_files_check_failed'),
+    ],
   },
 });
 
@@ -37,6 +55,10 @@ export const coreUpdatesLogger = logger({
     core_major_auto_updates_setting_enabled: t('Enabled automatic updates for all new versions of the CMS', 'Automatische Updates für alle neuen CMS-Versionen aktiviert'),
     core_major_auto_updates_setting_disabled: t('Switched to automatic updates for maintenance and security releases of the CMS only', 'Automatische Updates nur noch für Wartungs- und Sicherheitsversionen des CMS'),
   },
+  search: {
+    label: t('CMS Core', 'CMS-Kern'),
+    options: [option(t('CMS core updates', 'Updates des CMS-Kerns'), 'core_updated', 'core_auto_updated', 'core_update_failed')],
+  },
 });
 
 export const exportLogger = logger({
@@ -45,6 +67,10 @@ export const exportLogger = logger({
   via: null,
   capability: 'export',
   messages: { created_export: t('Created XML export', 'XML-Export erstellt') },
+  search: {
+    label: t('Export', 'Export'),
+    options: [option(t('Created exports', 'Erstellte Exporte'), 'created_export')],
+  },
 });
 
 export const fileEditsLogger = logger({
@@ -56,6 +82,14 @@ export const fileEditsLogger = logger({
     theme_file_edited: t('Edited file "{file_name}" in theme "{theme_name}"', 'Datei „{file_name}“ im Theme „{theme_name}“ bearbeitet'),
     plugin_file_edited: t('Edited file "{file_name}" in plugin "{plugin_name}"', 'Datei „{file_name}“ im Plugin „{plugin_name}“ bearbeitet'),
   },
+  search: {
+    label: t('File edits', 'Dateibearbeitungen'),
+    labelAll: t('All file edits', 'Alle Dateibearbeitungen'),
+    options: [
+      option(t('Edited theme files', 'Bearbeitete Theme-Dateien'), 'theme_file_edited'),
+      option(t('Edited plugin files', 'Bearbeitete Plugin-Dateien'), 'plugin_file_edited'),
+    ],
+  },
 });
 
 export const optionsLogger = logger({
@@ -66,7 +100,10 @@ export const optionsLogger = logger({
   messages: {
     option_updated: t('Updated setting "{option}" on the "{option_page}" settings page', 'Einstellung „{option}“ auf der Einstellungsseite „{option_page}“ aktualisiert'),
   },
-  searchLabels: [{ label: t('Settings changes', 'Einstellungsänderungen'), messageKeys: ['option_updated'] }],
+  search: {
+    label: t('Options', 'Einstellungen'),
+    options: [option(t('Changed options', 'Geänderte Einstellungen'), 'option_updated')],
+  },
 });
 
 export const pluginLogger = logger({
@@ -89,12 +126,19 @@ export const pluginLogger = logger({
     plugin_auto_updates_enabled: t('Enabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ aktiviert'),
     plugin_auto_updates_disabled: t('Disabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ deaktiviert'),
   },
-  searchLabels: [
-    { label: t('All plugin activity', 'Alle Plugin-Aktivitäten'), messageKeys: ['plugin_activated', 'plugin_deactivated', 'plugin_installed', 'plugin_updated', 'plugin_deleted', 'plugin_bulk_updated'] },
-    { label: t('Activated plugins', 'Aktivierte Plugins'), messageKeys: ['plugin_activated'] },
-    { label: t('Deactivated plugins', 'Deaktivierte Plugins'), messageKeys: ['plugin_deactivated'] },
-    { label: t('Updated plugins', 'Aktualisierte Plugins'), messageKeys: ['plugin_updated', 'plugin_bulk_updated'] },
-  ],
+  search: {
+    label: t('Plugins', 'Plugins'),
+    labelAll: t('All plugin activity', 'Alle Plugin-Aktivitäten'),
+    options: [
+      option(t('Activated plugins', 'Aktivierte Plugins'), 'plugin_activated'),
+      option(t('Deactivated plugins', 'Deaktivierte Plugins'), 'plugin_deactivated', 'plugin_disabled_because_error'),
+      option(t('Installed plugins', 'Installierte Plugins'), 'plugin_installed'),
+      option(t('Failed plugin installs', 'Fehlgeschlagene Plugin-Installationen'), 'plugin_installed_failed'),
+      option(t('Updated plugins', 'Aktualisierte Plugins'), 'plugin_updated', 'plugin_bulk_updated'),
+      option(t('Failed plugin updates', 'Fehlgeschlagene Plugin-Updates'), 'plugin_update_failed', 'plugin_bulk_updated_failed'),
+      option(t('Deleted plugins', 'Gelöschte Plugins'), 'plugin_deleted'),
+    ],
+  },
 });
 
 export const privacyLogger = logger({
@@ -117,6 +161,22 @@ export const privacyLogger = logger({
     data_erasure_request_removed: t('Removed personal data removal request for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ entfernt'),
     data_erasure_erasure_erased: t('Erased personal data for "{user_email}"', 'Personenbezogene Daten für „{user_email}“ gelöscht'),
   },
+  search: {
+    label: t('Privacy', 'Datenschutz'),
+    labelAll: t('All privacy activity', 'Alle Datenschutz-Aktivitäten'),
+    options: [
+      option(t('Privacy page changes', 'Änderungen der Datenschutzseite'), 'privacy_page_created', 'privacy_page_set'),
+      option(
+        t('Personal data exports', 'Exporte personenbezogener Daten'),
+        'privacy_data_export_requested', 'privacy_data_export_admin_downloaded', 'privacy_data_export_emailed', 'privacy_data_export_request_confirmed',
+        'privacy_data_export_completed', 'privacy_data_export_removed',
+      ),
+      option(
+        t('Personal data erasures', 'Löschungen personenbezogener Daten'),
+        'data_erasure_request_added', 'data_erasure_request_confirmed', 'data_erasure_request_completed', 'data_erasure_request_removed', 'data_erasure_erasure_erased',
+      ),
+    ],
+  },
 });
 
 export const roleCapabilityLogger = logger({
@@ -131,6 +191,16 @@ export const roleCapabilityLogger = logger({
     role_caps_removed: t('Removed {cap_count} capabilities from role "{role_name}": {capabilities}', '{cap_count} Rechte von Rolle „{role_name}“ entfernt: {capabilities}'),
     role_display_name_changed: t('Changed display name for role "{role_slug}" from "{old_name}" to "{new_name}"', 'Anzeigename der Rolle „{role_slug}“ von „{old_name}“ zu „{new_name}“ geändert'),
   },
+  search: {
+    label: t('Roles & capabilities', 'Rollen und Rechte'),
+    labelAll: t('All role activity', 'Alle Rollen-Aktivitäten'),
+    options: [
+      option(t('Created roles', 'Erstellte Rollen'), 'role_created'),
+      option(t('Deleted roles', 'Gelöschte Rollen'), 'role_deleted'),
+      option(t('Changed capabilities', 'Geänderte Rechte'), 'role_caps_added', 'role_caps_removed'),
+      option(t('Renamed roles', 'Umbenannte Rollen'), 'role_display_name_changed'),
+    ],
+  },
 });
 
 export const siteHealthLogger = logger({
@@ -142,6 +212,15 @@ export const siteHealthLogger = logger({
     site_health_issue_detected: t('Detected Site Health issue: {site_health_label}', 'Problem im Website-Zustand erkannt: {site_health_label}'),
     site_health_issue_resolved: t('Resolved Site Health issue: {site_health_label}', 'Problem im Website-Zustand behoben: {site_health_label}'),
     site_health_issue_changed: t('Changed Site Health issue severity: {site_health_label}', 'Schweregrad eines Problems im Website-Zustand geändert: {site_health_label}'),
+  },
+  search: {
+    label: t('Site Health', 'Website-Zustand'),
+    labelAll: t('All Site Health activity', 'Alle Aktivitäten zum Website-Zustand'),
+    options: [
+      option(t('Detected issues', 'Erkannte Probleme'), 'site_health_issue_detected'),
+      option(t('Resolved issues', 'Behobene Probleme'), 'site_health_issue_resolved'),
+      option(t('Changed issues', 'Geänderte Probleme'), 'site_health_issue_changed'),
+    ],
   },
 });
 
@@ -163,6 +242,22 @@ export const themeLogger = logger({
     widget_edited: t('Changed widget "{widget_id_base}" in sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert'),
     custom_background_changed: t('Changed settings for the theme custom background', 'Einstellungen für den Theme-Hintergrund geändert'),
   },
+  search: {
+    label: t('Themes & Widgets', 'Themes & Widgets'),
+    labelAll: t('All theme activity', 'Alle Theme-Aktivitäten'),
+    options: [
+      option(t('Updated themes', 'Aktualisierte Themes'), 'theme_updated'),
+      option(t('Deleted themes', 'Gelöschte Themes'), 'theme_deleted'),
+      option(t('Installed themes', 'Installierte Themes'), 'theme_installed'),
+      option(t('Switched themes', 'Gewechselte Themes'), 'theme_switched'),
+      option(t('Changed appearance of themes', 'Geänderte Theme-Darstellung'), 'appearance_customized'),
+      option(t('Added widgets', 'Hinzugefügte Widgets'), 'widget_added'),
+      option(t('Removed widgets', 'Entfernte Widgets'), 'widget_removed'),
+      option(t('Changed widgets order', 'Geänderte Widget-Reihenfolge'), 'widget_order_changed'),
+      option(t('Edited widgets', 'Bearbeitete Widgets'), 'widget_edited'),
+      option(t('Background of themes changed', 'Geänderter Theme-Hintergrund'), 'custom_background_changed'),
+    ],
+  },
 });
 
 export const translationsLogger = logger({
@@ -172,5 +267,9 @@ export const translationsLogger = logger({
   capability: 'manage_options',
   messages: {
     translations_updated: t('Updated translations for "{name}" ({language})', 'Übersetzungen für „{name}“ ({language}) aktualisiert'),
+  },
+  search: {
+    label: t('Translations', 'Übersetzungen'),
+    options: [option(t('Updated translations', 'Aktualisierte Übersetzungen'), 'translations_updated')],
   },
 });

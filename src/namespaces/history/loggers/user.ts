@@ -1,4 +1,4 @@
-import { logger, t } from './define.ts';
+import { logger, option, t } from './define.ts';
 
 /** Logins, failed logins, users and application passwords. Written by the auth code. */
 export const userLogger = logger({
@@ -31,15 +31,23 @@ export const userLogger = logger({
     user_application_password_revoked: t('Revoked application password "{application_password_name}" for user "{edited_user_login}"', 'Anwendungspasswort „{application_password_name}“ für Benutzer „{edited_user_login}“ widerrufen'),
     user_admin_page_access_denied: t('Attempted to access restricted admin page "{admin_page}"', 'Versuchter Zugriff auf gesperrte Admin-Seite „{admin_page}“'),
   },
-  searchLabels: [
-    { label: t('All user activity', 'Alle Benutzeraktivitäten'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_login_attempts_refused', 'user_logged_in', 'user_unknown_logged_in', 'user_logged_out', 'user_updated_profile', 'user_created', 'user_deleted', 'user_password_reseted', 'user_requested_password_reset_link', 'user_session_destroy_others', 'user_session_destroy_everywhere', 'user_disabled', 'user_enabled', 'user_role_updated', 'user_role_added', 'user_role_removed', 'user_application_password_created', 'user_application_password_revoked'] },
-    { label: t('Successful user logins', 'Erfolgreiche Anmeldungen'), messageKeys: ['user_logged_in', 'user_unknown_logged_in'] },
-    { label: t('Failed user logins', 'Fehlgeschlagene Anmeldungen'), messageKeys: ['user_login_failed', 'user_unknown_login_failed', 'user_login_attempts_refused'] },
-    { label: t('User logouts', 'Abmeldungen'), messageKeys: ['user_logged_out'] },
-    { label: t('Created users', 'Angelegte Benutzer'), messageKeys: ['user_created'] },
-    { label: t('User profile updates', 'Profiländerungen'), messageKeys: ['user_updated_profile'] },
-    { label: t('User deletions', 'Gelöschte Benutzer'), messageKeys: ['user_deleted'] },
-    { label: t('Disabled and enabled users', 'Deaktivierte und aktivierte Benutzer'), messageKeys: ['user_disabled', 'user_enabled'] },
-    { label: t('Application passwords', 'Anwendungspasswörter'), messageKeys: ['user_application_password_created', 'user_application_password_revoked'] },
-  ],
+  search: {
+    label: t('Users', 'Benutzer'),
+    labelAll: t('All user activity', 'Alle Benutzeraktivitäten'),
+    options: [
+      option(t('Successful user logins', 'Erfolgreiche Anmeldungen'), 'user_logged_in', 'user_unknown_logged_in'),
+      option(t('Failed user logins', 'Fehlgeschlagene Anmeldungen'), 'user_login_failed', 'user_unknown_login_failed', 'user_login_attempts_refused'),
+      option(t('Failed login (known user)', 'Fehlgeschlagene Anmeldung (bekannter Benutzer)'), 'user_login_failed'),
+      option(t('Failed login (unknown user)', 'Fehlgeschlagene Anmeldung (unbekannter Benutzer)'), 'user_unknown_login_failed'),
+      option(t('User logouts', 'Abmeldungen'), 'user_logged_out'),
+      option(t('Created users', 'Angelegte Benutzer'), 'user_created'),
+      option(t('User profile updates', 'Profiländerungen'), 'user_updated_profile'),
+      option(t('User role changes', 'Rollenänderungen'), 'user_role_updated'),
+      option(t('User deletions', 'Gelöschte Benutzer'), 'user_deleted'),
+      option(t('Disabled and enabled users', 'Deaktivierte und aktivierte Benutzer'), 'user_disabled', 'user_enabled'),
+      option(t('User application password created', 'Angelegte Anwendungspasswörter'), 'user_application_password_created'),
+      option(t('User application password deletion', 'Widerrufene Anwendungspasswörter'), 'user_application_password_revoked'),
+      option(t('Admin page access denied', 'Verweigerter Zugriff auf Admin-Seiten'), 'user_admin_page_access_denied'),
+    ],
+  },
 });
