@@ -1,26 +1,14 @@
-// The services every handler reaches through `req.app`: configuration, database, site
-// options, the activity log and the process logger.
+// Opens the site: the database (migrated), the site options, the activity log and the
+// process logger, assembled into the services every handler reaches through `req.app`.
 import { pino, type Logger } from 'pino';
-import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
-import { openDatabase, type DatabaseHandle, type DialectName, type OpenOptions } from './db/index.ts';
+import { openDatabase, type OpenOptions } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import type { Database } from './db/schema.ts';
 import { SiteOptions } from './site/options.ts';
+import type { AppServices } from './site/services.ts';
 import type { ActivityLog } from './site/activity.ts';
 import { createActivityLog } from './namespaces/history/activity.ts';
 import { syncAdminTexts } from './namespaces/i18n/xml-config.ts';
-
-export interface AppServices {
-  config: Config;
-  db: Kysely<Database>;
-  dialect: DialectName;
-  dbHandle: DatabaseHandle;
-  options: SiteOptions;
-  activity: ActivityLog;
-  log: Logger;
-  close(): Promise<void>;
-}
 
 export interface OpenAppOptions extends OpenOptions {
   logger?: Logger;

@@ -1,5 +1,5 @@
 // Demo content and the first start of a new site.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
 import { ROLES, type Role } from '../auth/roles.ts';
 import { createUser, findUserByLogin } from '../auth/users.ts';

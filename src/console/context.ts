@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { AuthUser } from '../auth/types.ts';
 import type { RestApi } from '../rest/api.ts';
 import type { BodyInput, RestOutput } from '../rest/pipeline.ts';

@@ -2,7 +2,7 @@
 // the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
 import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';

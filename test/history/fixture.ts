@@ -1,6 +1,6 @@
 // A known data set for the activity-log tests: four users and 18 events with fixed dates
 // (plus two relative to now), written through the real logging function.
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import type { Role } from '../../src/auth/roles.ts';

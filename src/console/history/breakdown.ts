@@ -5,7 +5,7 @@
 // with the list it was drawn from. Arguments are checked by the events route first (stats.ts).
 // Without filters nothing reads the events of the range (a year holds a million of them).
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';

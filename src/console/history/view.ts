@@ -1,7 +1,7 @@
 // Events of the REST API (history/v1 event items) as the console's templates show them: the
 // initiator with avatar and name, times relative and absolute in the site's zone, the level,
 // the context as a table, IP addresses, and a link to the object an event concerns.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { getContent } from '../../pages/store.ts';

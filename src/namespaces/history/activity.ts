@@ -11,7 +11,7 @@
 // a row are stored; the rest are only counted until any other event is logged.
 import type { Transaction } from 'kysely';
 import type pg from 'pg';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {

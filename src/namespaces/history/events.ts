@@ -2,7 +2,7 @@
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';

@@ -12,7 +12,7 @@
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';

@@ -2,7 +2,7 @@
 // rows: messages interpolated in the request's language, initiator data, IP addresses.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { HistoryEventsTable } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';

@@ -1,6 +1,6 @@
 // Small read models of history/v1: search options, user and initiator cards, user search.
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';

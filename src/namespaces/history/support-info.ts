@@ -2,7 +2,7 @@
 // about this installation, as data and as plain text.
 import os from 'node:os';
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { utcNow, utcToZone } from '../../site/time.ts';
 import { allLoggers } from './catalogue.ts';
 import { COUNTER_TOTAL, readCounter } from './store.ts';

@@ -1,7 +1,7 @@
 // A small key/value store for the translation namespaces (custom XML configuration, string
 // settings, the queue lock). Values are text; callers JSON-encode structured values.
 import type { Kysely } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import { utcNow } from '../../site/time.ts';
 

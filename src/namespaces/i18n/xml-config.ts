@@ -7,7 +7,7 @@
 // there is no external entity and no entity expansion), a 1 MiB size limit, and a nesting
 // limit checked before the tree is built.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
 import { kvGet, kvGetJson, kvSet } from './kv.ts';

@@ -1,5 +1,5 @@
 // oembed/1.0/embed: oEmbed data for pages and posts of this site (rest-core §9.1).
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, randomAlnum } from '../../pages/html.ts';

@@ -15,7 +15,7 @@
 // `data.reason` is generic; addresses, resolver errors and the refused detail go to the log.
 import crypto from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';

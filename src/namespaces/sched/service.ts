@@ -1,6 +1,6 @@
 // The operations behind the sched/v1 routes: each takes the app (and caller) and returns the
 // response body, so handlers stay one line and tests can call these directly.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { l, restError } from '../../rest/define.ts';
 import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest/types.ts';
