@@ -4,7 +4,7 @@
 import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
 import { pageLabels, siteTexts, type Labels } from './labels.ts';
-import { cspHash, escapeAttr, escapeHtml, safeUrl } from './html.ts';
+import { cspHash, escapeAttr, escapeHtml, safeUrl } from '../site/html.ts';
 import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
 import { apiLinkHeader, apiRoot, authorUrl, configuredPage, homeUrl, isFrontPage, isViewable, permalink } from './urls.ts';
 

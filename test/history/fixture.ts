@@ -6,7 +6,7 @@ import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 import { formatUtc } from '../../src/site/time.ts';
-import { addDays, todayIn, zoneToUtc } from '../../src/namespaces/history/site-time.ts';
+import { addDays, todayIn, zoneToUtc } from '../../src/site/zone-time.ts';
 
 export interface Fixture {
   users: Record<'admin' | 'editor' | 'author' | 'subscriber', AuthUser>;

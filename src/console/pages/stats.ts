@@ -6,7 +6,7 @@
 import type { ConsoleContext } from '../context.ts';
 import { text } from '../context.ts';
 import { fmt } from '../../web/i18n.ts';
-import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, utcToUnix, ymdText, type Ymd } from '../../namespaces/history/site-time.ts';
+import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, utcToUnix, ymdText, type Ymd } from '../../site/zone-time.ts';
 import { ADMIN_PHP, type ConsolePage } from '../pages.ts';
 import { filterArgs, filterQuery, isFiltered, readLogQuery } from '../history/query.ts';
 import { breakdown } from '../history/breakdown.ts';

@@ -14,7 +14,7 @@ import { escapeHtml, historyAdminUrl } from './items.ts';
 import {
   countFor, countsByMessage, countsPerLocalDay, dayNames, FAILED_LOGIN_KEYS, LOGIN_KEYS, weekdayOf, type StatsRange,
 } from './stats.ts';
-import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from './site-time.ts';
+import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../site/zone-time.ts';
 
 export interface EmailReport {
   site_name: string;

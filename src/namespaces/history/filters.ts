@@ -15,7 +15,7 @@ import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type
 import { asciiLower } from '../../util.ts';
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
-} from './site-time.ts';
+} from '../../site/zone-time.ts';
 
 export interface EventFilter {
   scope: LoggerScope;

@@ -12,7 +12,7 @@ import { countRows } from './slices.ts';
 import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
-import { addDays, startOfDayUtc, todayIn } from './site-time.ts';
+import { addDays, startOfDayUtc, todayIn } from '../../site/zone-time.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },

@@ -6,7 +6,7 @@ import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
 import { contextPairs, COUNTER_TOTAL, loadContexts, readCounter } from './store.ts';
-import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from './site-time.ts';
+import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from '../../site/zone-time.ts';
 
 export interface StatsRange {
   from: number;

@@ -12,7 +12,7 @@ import { utcFormatter } from '../../site/time.ts';
 import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
-import { isStrictUtcDate } from './site-time.ts';
+import { isStrictUtcDate } from '../../site/zone-time.ts';
 
 export const LOG_LEVELS: LogLevel[] = ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'];
 export const INITIATORS: Initiator[] = ['cms_user', 'web_user', 'cms', 'cms_cli', 'other'];

@@ -2,7 +2,7 @@
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import { escapeAttr, escapeHtml, randomAlnum } from '../../pages/html.ts';
+import { escapeAttr, escapeHtml, randomAlnum } from '../../site/html.ts';
 import { getAuthor, type ContentItem } from '../../pages/store.ts';
 import { authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl } from '../../pages/urls.ts';
 

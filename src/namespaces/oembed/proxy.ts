@@ -18,7 +18,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';
+import { escapeAttr, escapeHtml, safeUrl } from '../../site/html.ts';
 import { isLocalUrl } from '../../pages/urls.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
 import { ownValue } from '../../util.ts';

@@ -1,6 +1,6 @@
 // Dates in the site's timezone: days, months and ranges of the filters and statistics,
 // converted to the UTC text the events table stores.
-import { formatUtc, utcToZone, zoneOffsetHours } from '../../site/time.ts';
+import { formatUtc, utcToZone, zoneOffsetHours } from './time.ts';
 
 /**
  * The instants a filter may name: four-digit years, 1000-01-01 00:00:00 to 9999-12-31 23:59:59
