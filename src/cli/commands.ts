@@ -6,9 +6,9 @@ import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
 import { CliError, type CliCommand } from './command.ts';
 import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
-import { eventsCommands } from './commands/events.ts';
-import { generateCommands } from './commands/generate.ts';
-import { sliderCommands } from './commands/slider.ts';
+import { eventsCommands } from '../namespaces/history/commands.ts';
+import { generateCommands } from './generate.ts';
+import { sliderCommands } from '../namespaces/sliderx/commands.ts';
 import { importCommands } from '../import/wordpress/command.ts';
 import { reexecWithServerFlags } from '../server/v8-flags.ts';
 

@@ -12,7 +12,7 @@ import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
 import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
-import { loggerScope, type LoggerScope } from '../../src/namespaces/history/catalogue.ts';
+import { loggerScope, type LoggerScope } from '../../src/site/loggers.ts';
 import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
 import {
   addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,

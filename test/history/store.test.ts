@@ -10,7 +10,7 @@ import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
 import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
 import { searchOptions } from '../../src/namespaces/history/overview.ts';
-import { LOGGERS } from '../../src/namespaces/history/catalogue.ts';
+import { LOGGERS } from '../../src/site/loggers.ts';
 import { interpolate, renderEvents } from '../../src/namespaces/history/items.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');

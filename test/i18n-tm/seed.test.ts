@@ -7,7 +7,7 @@ import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
 import { getAteJob } from '../../src/namespaces/i18n-tm/ate.ts';
 import { parseXliff } from './fixtures.ts';
-import { generateCommands } from '../../src/cli/commands/generate.ts';
+import { generateCommands } from '../../src/cli/generate.ts';
 
 const jobsGenerateCommand = generateCommands.find((c) => c.name === 'jobs generate')!;
 import { CliError } from '../../src/cli/command.ts';

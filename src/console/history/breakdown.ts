@@ -9,7 +9,7 @@ import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { findLogger, loggerScope } from '../../namespaces/history/catalogue.ts';
+import { findLogger, loggerScope } from '../../site/loggers.ts';
 import { eventFilterFromParams, filterCondition } from '../../namespaces/history/filters.ts';
 import { countsByMessage, type StatsRange } from '../../namespaces/history/stats.ts';
 import { LOG_LEVELS } from '../../namespaces/history/store.ts';

@@ -9,7 +9,7 @@ import type { DialectName } from '../../db/index.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
-import { canReadLogger, loggerScope } from './catalogue.ts';
+import { canReadLogger, loggerScope } from '../../site/loggers.ts';
 import {
   candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';

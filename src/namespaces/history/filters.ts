@@ -8,7 +8,7 @@ import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
 import { MAX_ALTERNATIVES } from '../../db/limits.ts';
 import { RestError } from '../../rest/types.ts';
-import { allLoggers, type LoggerScope } from './catalogue.ts';
+import { allLoggers, type LoggerScope } from '../../site/loggers.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
 import { contextPairs } from './store.ts';
 import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from './context-index.ts';

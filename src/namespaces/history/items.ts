@@ -7,7 +7,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { HistoryEventsTable } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { findLogger } from './catalogue.ts';
+import { findLogger } from '../../site/loggers.ts';
 import { loadContexts } from './store.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;

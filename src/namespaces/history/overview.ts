@@ -5,7 +5,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { Initiator, LoggerDef } from '../../site/activity.ts';
-import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
+import { allLoggers, loggerScope, type LoggerScope } from '../../site/loggers.ts';
 import { filterCondition, type EventFilter } from './filters.ts';
 import { likeContains } from '../../db/like.ts';
 import { countRows } from './slices.ts';

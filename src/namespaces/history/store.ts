@@ -9,7 +9,7 @@ import type { Database, HistoryEventsTable } from '../../db/schema.ts';
 import { setOwn } from '../../util.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
-import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
+import { cataloguePlaceholders, findLogger, placeholdersOf } from '../../site/loggers.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
 import { isStrictUtcDate } from '../../site/zone-time.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import { utcNow, utcToZone } from '../../site/time.ts';
-import { allLoggers } from './catalogue.ts';
+import { allLoggers } from '../../site/loggers.ts';
 import { COUNTER_TOTAL, readCounter } from './store.ts';
 import { BACKFILL_DAYS } from './backfill.ts';
 import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from './context-index.ts';

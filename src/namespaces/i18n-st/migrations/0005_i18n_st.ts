@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
-import { withIdColumn } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { withIdColumn } from '../../../db/migration.ts';
 
 // Translation configuration (i18n/v1) and the string registry (i18n/st/v1): strings, their
 // per-language translations, string packages, the run-time capture queue, and a small

@@ -1,5 +1,5 @@
-import type { SiteMigration } from '../migration.ts';
-import { withIdColumn } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { withIdColumn } from '../../../db/migration.ts';
 
 // sched/v1: settings sections, notice state (dismissals, pins), support tickets and export backups.
 export const schedMigration: SiteMigration = {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // Event counts per UTC hour, logger and message key, kept by triggers on history_events, so the
 // statistics (stats/summary and the other stats routes) add up a few hundred rows per month

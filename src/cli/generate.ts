@@ -1,9 +1,9 @@
 // Bulk data for benchmarks and load tests: `strings generate` and `jobs generate`.
 // (`events generate` lives with the activity log's commands.)
-import { parseCommandArgs, wholeNumberOption } from '../args.ts';
-import type { CliCommand } from '../command.ts';
-import { generateStrings } from '../../namespaces/i18n-st/seed.ts';
-import { generateJobs } from '../../namespaces/i18n-tm/seed.ts';
+import { parseCommandArgs, wholeNumberOption } from './args.ts';
+import type { CliCommand } from './command.ts';
+import { generateStrings } from '../namespaces/i18n-st/seed.ts';
+import { generateJobs } from '../namespaces/i18n-tm/seed.ts';
 
 const MAX_COUNT = 1_000_000;
 

@@ -2,11 +2,11 @@
 // progress bar), `content-site events backfill` (import existing users and content) and
 // `content-site events index [--rebuild]` (the context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
-import type { CliCommand, CliContext } from '../command.ts';
-import { parseCommandArgs, wholeNumberOption } from '../args.ts';
-import { generateEvents } from '../../namespaces/history/generate.ts';
-import { ensureBackfill } from '../../namespaces/history/backfill.ts';
-import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from '../../namespaces/history/context-index.ts';
+import type { CliCommand, CliContext } from '../../cli/command.ts';
+import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
+import { generateEvents } from './generate.ts';
+import { ensureBackfill } from './backfill.ts';
+import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './context-index.ts';
 
 const MAX_COUNT = 50_000_000;
 

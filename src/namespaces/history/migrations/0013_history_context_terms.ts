@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // An inverted index of event contexts for context_filters (src/namespaces/history/context-index.ts):
 // for each block of 4,096 consecutive event ids, one row per (key, value) pair that occurs in

@@ -1,5 +1,5 @@
-import type { SiteMigration } from '../migration.ts';
-import { withIdColumn } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { withIdColumn } from '../../../db/migration.ts';
 
 // State of imports from other systems (src/import): each run with its report, which source
 // item became which of ours (so that a run repeated or resumed updates instead of duplicating),

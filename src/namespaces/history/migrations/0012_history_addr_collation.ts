@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // The `ip_address` filter with `.x` wildcards is a prefix match on history_events.remote_addr
 // (`10.0.%`). PostgreSQL serves a prefix match from a B-tree only when the column compares byte

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../db/migration.ts';
 
 // Browser sessions of the site's own HTML pages (login, authorize-application, application
 // passwords), shared by every process through the database, and the secret key that signs

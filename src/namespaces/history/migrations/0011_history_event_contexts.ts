@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // An event's context moves from rows of history_contexts (one per key, eight for a typical
 // event) into one row per event of history_event_contexts: JSON text of an object,

@@ -1,26 +1,26 @@
 // The logger catalogue: every logger the activity log knows, as data. Namespaces export their
 // own logger from src/namespaces/<ns>/logger.ts and are appended to LOGGERS.
-import type { LoggerDef } from '../../site/activity.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
-import { userLogger } from './loggers/user.ts';
-import { historyLogger } from './loggers/history.ts';
-import { categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger } from './loggers/content.ts';
+import type { LoggerDef } from './activity.ts';
+import type { AuthUser } from '../auth/types.ts';
+import { customEntryLogger, simpleLogger } from '../namespaces/history/loggers/custom-entry.ts';
+import { userLogger } from '../namespaces/history/loggers/user.ts';
+import { historyLogger } from '../namespaces/history/loggers/history.ts';
+import { categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger } from '../namespaces/history/loggers/content.ts';
 import {
   availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger, pluginLogger,
   privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
-} from './loggers/system.ts';
+} from '../namespaces/history/loggers/system.ts';
 import {
   acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger,
   limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
-} from './loggers/plugins.ts';
-import { schedLogger } from '../sched/logger.ts';
-import { i18nLogger } from '../i18n/logger.ts';
-import { i18nStLogger } from '../i18n-st/logger.ts';
-import { i18nTmLogger } from '../i18n-tm/logger.ts';
-import { sliderxLogger } from '../sliderx/logger.ts';
-import { contentLogger } from '../../pages/logger.ts';
-import { importerLogger } from '../../import/wordpress/logger.ts';
+} from '../namespaces/history/loggers/plugins.ts';
+import { schedLogger } from '../namespaces/sched/logger.ts';
+import { i18nLogger } from '../namespaces/i18n/logger.ts';
+import { i18nStLogger } from '../namespaces/i18n-st/logger.ts';
+import { i18nTmLogger } from '../namespaces/i18n-tm/logger.ts';
+import { sliderxLogger } from '../namespaces/sliderx/logger.ts';
+import { contentLogger } from '../pages/logger.ts';
+import { importerLogger } from '../import/wordpress/logger.ts';
 
 export const LOGGERS: LoggerDef[] = [
   availableUpdatesLogger,

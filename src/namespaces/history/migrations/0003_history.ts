@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
-import { withIdColumn } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { withIdColumn } from '../../../db/migration.ts';
 
 // The activity log (history/v1): one row per event, its context key/values, and counters.
 // Every filter of GET /events is served by an index: the values the reference keeps only in

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // Inserts into history_events are counted into history_stats_hourly by the writers themselves
 // (store.ts hourlyCounts: one upsert per hour, logger and message key of a whole group), no

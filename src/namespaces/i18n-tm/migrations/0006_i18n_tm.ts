@@ -1,5 +1,5 @@
-import type { SiteMigration } from '../migration.ts';
-import { withIdColumn } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { withIdColumn } from '../../../db/migration.ts';
 
 // Translation management (i18n/tm/v1): batches, jobs, the translatable fields of each job
 // (what its XLIFF carries) and the local records of Advanced Translation Editor jobs.

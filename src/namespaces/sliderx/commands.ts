@@ -1,9 +1,9 @@
 // `content-site slider import <file.json>` and `content-site slider export [<slider>]`.
 import fs from 'node:fs';
-import type { CliCommand, CliContext } from '../command.ts';
-import { CliError } from '../command.ts';
-import { parseImport } from '../../namespaces/sliderx/model.ts';
-import { exportSliders, getSliderByAlias, getSliderById, importSliders } from '../../namespaces/sliderx/store.ts';
+import type { CliCommand, CliContext } from '../../cli/command.ts';
+import { CliError } from '../../cli/command.ts';
+import { parseImport } from './model.ts';
+import { exportSliders, getSliderByAlias, getSliderById, importSliders } from './store.ts';
 
 const MAX_FILE = 10 * 1024 * 1024;
 const CLI_ORIGIN = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' as const };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SiteMigration } from '../migration.ts';
+import type { SiteMigration } from '../../../db/migration.ts';
 
 // The context index (migration 0013) now also holds each block's search-text trigrams, which
 // serve `search`. Blocks indexed before lack them: the index starts over, and the background
