@@ -7,8 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { SiteOptions } from './site/options.ts';
 import type { AppServices } from './site/services.ts';
 import type { ActivityLog } from './site/activity.ts';
-import { createActivityLog } from './namespaces/history/activity.ts';
-import { syncAdminTexts } from './namespaces/i18n/xml-config.ts';
+import { LOGGER_CATALOGUE, MIGRATIONS, MODULES } from './modules.ts';
 
 export interface OpenAppOptions extends OpenOptions {
   logger?: Logger;
@@ -19,7 +18,7 @@ export interface OpenAppOptions extends OpenOptions {
 export async function openApp(config: Config, opts: OpenAppOptions = {}): Promise<AppServices> {
   const handle = openDatabase(config.databaseUrl, opts);
   try {
-    if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect);
+    if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
     const options = new SiteOptions(handle.db, handle.pgPool);
     await options.load();
     await options.listen();
@@ -32,6 +31,7 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       dbHandle: handle,
       options,
       activity: undefined as unknown as ActivityLog,
+      loggers: LOGGER_CATALOGUE,
       log: opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
       async close() {
         await options.close();
@@ -39,18 +39,26 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
         await handle.destroy();
       },
     };
-    app.activity = createActivityLog(app);
-    // Options named as admin texts by the custom XML configuration are translatable strings:
-    // keep their source values in the string registry in step with the options.
-    options.onChange(() => {
-      background = background.then(() => syncAdminTexts(app)).then(
-        () => {},
-        (err: unknown) => app.log.warn({ err }, 'admin texts not synchronised'),
-      );
-    });
+    app.activity = activityLogOf(app);
+    for (const { name, onOptionsChange } of MODULES) {
+      if (!onOptionsChange) continue;
+      options.onChange(() => {
+        background = background.then(() => onOptionsChange(app)).then(
+          () => {},
+          (err: unknown) => app.log.warn({ err, module: name }, 'a module could not follow a change of the site options'),
+        );
+      });
+    }
     return app;
   } catch (err) {
     await handle.destroy();
     throw err;
   }
+}
+
+/** The activity log's store, from the one module that provides it. */
+function activityLogOf(app: AppServices): ActivityLog {
+  const providers = MODULES.filter((m) => m.activityLog);
+  if (providers.length !== 1) throw new Error(`exactly one module must provide the activity log (found ${providers.length})`);
+  return providers[0]!.activityLog!(app);
 }

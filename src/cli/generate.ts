@@ -1,13 +1,12 @@
-// Bulk data for benchmarks and load tests: `strings generate` and `jobs generate`.
-// (`events generate` lives with the activity log's commands.)
+// Bulk data for benchmarks and load tests: the `<noun> generate --count N` commands modules
+// contribute (`strings generate` of i18n-st, `jobs generate` of i18n-tm).
 import { parseCommandArgs, wholeNumberOption } from './args.ts';
 import type { CliCommand } from './command.ts';
-import { generateStrings } from '../namespaces/i18n-st/seed.ts';
-import { generateJobs } from '../namespaces/i18n-tm/seed.ts';
+import type { AppServices } from '../site/services.ts';
 
 const MAX_COUNT = 1_000_000;
 
-function generateCommand(noun: string, summary: string, generate: (app: Parameters<typeof generateJobs>[0], count: number) => Promise<number>): CliCommand {
+export function generateCommand(noun: string, summary: string, generate: (app: AppServices, count: number) => Promise<number>): CliCommand {
   return {
     name: `${noun} generate`,
     usage: `${noun} generate --count N`,
@@ -22,8 +21,3 @@ function generateCommand(noun: string, summary: string, generate: (app: Paramete
     },
   };
 }
-
-export const generateCommands: CliCommand[] = [
-  generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings),
-  generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs),
-];

@@ -38,7 +38,7 @@ export class RestApi {
   /** Serialized index documents, per root, effective language and context (never rebuilt per request). */
   private readonly indexCache = new Map<string, IndexDocument>();
 
-  constructor(app: AppServices, namespaces: NamespaceDef[]) {
+  constructor(app: AppServices, namespaces: readonly NamespaceDef[]) {
     this.app = app;
     this.registry = new Registry([this.rootRoute(), this.batchRoute()], namespaces, (ns) => this.namespaceIndexRoute(ns));
     this.pipeline = new RestPipeline(this.registry, app);

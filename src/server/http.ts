@@ -10,7 +10,7 @@ import { errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, typ
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
-import { NAMESPACES } from '../namespaces/index.ts';
+import { NAMESPACES } from '../modules.ts';
 import { registerWebRoutes } from '../web/routes.ts';
 import { authenticateCookie } from '../web/rest-cookie-auth.ts';
 import { registerConsole } from '../console/index.ts';
@@ -49,7 +49,7 @@ function fixedHeaders(siteUrl: string, lang: Lang): Record<string, string> {
 
 export interface BuildOptions {
   /** The namespaces to serve (default: the site's); tests pass their own. */
-  namespaces?: NamespaceDef[];
+  namespaces?: readonly NamespaceDef[];
 }
 
 export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {

@@ -8,6 +8,7 @@ import type { DatabaseHandle, DialectName } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { SiteOptions } from './options.ts';
 import type { ActivityLog } from './activity.ts';
+import type { LoggerCatalogue } from './loggers.ts';
 
 export interface AppServices {
   config: Config;
@@ -16,6 +17,8 @@ export interface AppServices {
   dbHandle: DatabaseHandle;
   options: SiteOptions;
   activity: ActivityLog;
+  /** Every logger of the activity log (from the module list). */
+  loggers: LoggerCatalogue;
   log: Logger;
   close(): Promise<void>;
 }

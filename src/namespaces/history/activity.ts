@@ -388,7 +388,7 @@ export function createActivityLog(app: AppServices): ActivityLog {
     log(entry: ActivityEntry, origin: ActivityOrigin): Promise<number> {
       let event: PreparedEvent;
       try {
-        event = prepareEvent(entry, origin);
+        event = prepareEvent(app.loggers, entry, origin);
       } catch (err) {
         return Promise.reject(err);
       }

@@ -12,6 +12,7 @@
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
+import type { LoggerCatalogue } from '../../site/loggers.ts';
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
@@ -115,7 +116,7 @@ async function actors(app: AppServices): Promise<AuthUser[]> {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The generation's events in date order: each call prepares the next `n`. */
-function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
+function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
   const days = opts.days ?? 30;
   const rnd = random(opts.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
@@ -190,7 +191,7 @@ function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
         const at = startMs + produced * step + rnd() * step * 0.5;
-        batch.push(prepareEvent({ ...entry, date: format(Math.min(at, endMs)) }, origin, now));
+        batch.push(prepareEvent(loggers, { ...entry, date: format(Math.min(at, endMs)) }, origin, now));
         produced++;
       }
     }
@@ -223,7 +224,7 @@ async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
 export async function generateEvents(app: AppServices, opts: GenerateOptions): Promise<number> {
   const total = Math.max(0, Math.floor(opts.count));
   if (total === 0) return 0;
-  const next = eventSource(await actors(app), opts, total);
+  const next = eventSource(app.loggers, await actors(app), opts, total);
   const bulk = opts.bulk ?? true;
   const sink = await sinkFor(app, bulk);
   const BATCH = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH));
