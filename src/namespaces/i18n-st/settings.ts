@@ -4,7 +4,7 @@ import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
-import { kvGetJson, kvSet } from '../i18n/kv.ts';
+import { kvGetJson, kvSet } from './kv.ts';
 import { ACTIVE_LANGUAGES, languageName } from './languages.ts';
 
 export const AUTOREGISTER_ONLY_ADMINS = 0;

@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
-import { kvGet, kvGetJson, kvSet } from './kv.ts';
+import { kvGet, kvGetJson, kvSet } from '../i18n-st/kv.ts';
 import { registerString, translateString } from '../i18n-st/registry.ts';
 
 export const MAX_XML_BYTES = 1024 * 1024;
