@@ -7,10 +7,10 @@
 import type { FastifyReply } from 'fastify';
 import { LOG_LEVELS } from '../../namespaces/history/store.ts';
 import qs from 'qs';
-import type { ConsoleContext, Notice } from '../context.ts';
+import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import { fmt } from '../../web/i18n.ts';
-import { ADMIN_PHP, pagePath, type ConsolePage } from '../pages.ts';
+import { ADMIN_PHP, pagePath } from '../pages.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
 import { contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery } from '../history/query.ts';
 import { eventView, eventViews, type ApiEvent, type ViewOptions } from '../history/view.ts';

@@ -12,10 +12,9 @@ import { utcToZone } from '../../site/time.ts';
 import { fmt } from '../../web/i18n.ts';
 import { destroyUserSessions } from '../../web/session.ts';
 import { avatarOf } from '../avatar.ts';
-import type { ConsoleContext, Notice } from '../context.ts';
+import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import type { ConsoleStringKey } from '../i18n.ts';
-import type { ConsolePage } from '../pages.ts';
 
 const PROFILE = '/cms-admin/profile.php';
 const USER_EDIT = '/cms-admin/user-edit.php';
