@@ -9,10 +9,10 @@ import type { RestApi } from '../rest/api.ts';
 import type { BodyInput, RestOutput } from '../rest/pipeline.ts';
 import type { Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
-import { templateRenderer } from '../web/render.ts';
-import { pageHeaders } from '../web/routes.ts';
-import { checkCsrf, csrfToken, type WebSession } from '../web/session.ts';
-import { addQueryArgs, sameSiteRedirect, type SiteAddress } from '../web/urls.ts';
+import {
+  templateRenderer, pageHeaders, checkCsrf, csrfToken, type WebSession, addQueryArgs, sameSiteRedirect,
+  type SiteAddress,
+} from '../web/api.ts';
 import type { ConsoleStringKey, ConsoleStrings } from './i18n.ts';
 
 export const renderTemplate = templateRenderer(path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates'));

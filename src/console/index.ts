@@ -11,11 +11,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../site/services.ts';
 import { toAuthUser } from '../auth/users.ts';
 import type { Lang } from '../rest/types.ts';
-import { chooseLang, isLang } from '../web/i18n.ts';
-import { parseCookies } from '../web/routes.ts';
-import { restNonce } from '../web/rest-cookie-auth.ts';
-import { SESSION_COOKIE, loadSession } from '../web/session.ts';
-import { PATHS, pageUrl, siteAddress } from '../web/urls.ts';
+import {
+  chooseLang, isLang, parseCookies, restNonce, SESSION_COOKIE, loadSession, PATHS, pageUrl, siteAddress,
+} from '../web/api.ts';
 import { OUT_DIR, ensureClientBuild } from './build.ts';
 import { ConsoleContext, consoleHeaders, renderTemplate, type LayoutData, type ConsolePage } from './context.ts';
 import { CONSOLE_STRINGS } from './i18n.ts';

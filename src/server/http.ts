@@ -6,15 +6,16 @@ import type { AppServices } from '../site/services.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
-import { errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
+import {
+  errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput,
+} from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
 import { NAMESPACES } from '../modules.ts';
-import { registerWebRoutes } from '../web/routes.ts';
-import { authenticateCookie } from '../web/rest-cookie-auth.ts';
-import { registerConsole } from '../console/index.ts';
-import { renderNotFound, renderPublicPath } from '../pages/public.ts';
+import { registerWebRoutes, authenticateCookie } from '../web/api.ts';
+import { registerConsole } from '../console/api.ts';
+import { renderNotFound, renderPublicPath } from '../pages/api.ts';
 import { logAccess } from './access-log.ts';
 import { registerHealthRoutes } from './health.ts';
 

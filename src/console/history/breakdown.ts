@@ -9,9 +9,9 @@ import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { eventFilterFromParams, filterCondition } from '../../namespaces/history/filters.ts';
-import { countsByMessage, type StatsRange } from '../../namespaces/history/stats.ts';
-import { LOG_LEVELS } from '../../namespaces/history/store.ts';
+import {
+  eventFilterFromParams, filterCondition, countsByMessage, type StatsRange, LOG_LEVELS,
+} from '../../namespaces/history/api.ts';
 
 export interface Breakdown {
   /** Local day `YYYY-MM-DD` → events (days without events absent). */

@@ -4,8 +4,7 @@
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
-import { getContent } from '../../pages/store.ts';
-import { isViewable, permalink } from '../../pages/urls.ts';
+import { getContent, isViewable, permalink } from '../../pages/api.ts';
 import { avatarOf, type Avatar } from '../avatar.ts';
 import { fromGmt, relativeTime } from '../client/relative-time.ts';
 import type { ConsoleStrings } from '../i18n.ts';

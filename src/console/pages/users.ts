@@ -6,11 +6,13 @@
 import type { FastifyReply } from 'fastify';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../../auth/app-passwords.ts';
 import { ROLES } from '../../auth/roles.ts';
-import { findUserById, listUsers, setUserPassword, setUserRole, setUserStatus, updateUserProfile, verifyUserPassword, type UserRow } from '../../auth/users.ts';
+import {
+  findUserById, listUsers, setUserPassword, setUserRole, setUserStatus, updateUserProfile, verifyUserPassword,
+  type UserRow,
+} from '../../auth/users.ts';
 import { RestError } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { fmt } from '../../web/i18n.ts';
-import { destroyUserSessions } from '../../web/session.ts';
+import { fmt, destroyUserSessions } from '../../web/api.ts';
 import { avatarOf } from '../avatar.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';

@@ -10,8 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
-import { kvGet, kvGetJson, kvSet } from '../i18n-st/kv.ts';
-import { registerString, translateString } from '../i18n-st/registry.ts';
+import { kvGet, kvGetJson, kvSet, registerString, translateString } from '../i18n-st/api.ts';
 
 export const MAX_XML_BYTES = 1024 * 1024;
 export const MAX_XML_DEPTH = 256;

@@ -3,8 +3,9 @@ import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, randomAlnum } from '../../site/html.ts';
-import { getAuthor, type ContentItem } from '../../pages/store.ts';
-import { authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl } from '../../pages/urls.ts';
+import {
+  getAuthor, type ContentItem, authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl,
+} from '../../pages/api.ts';
 
 export const DEFAULT_WIDTH = 600;
 export const MIN_WIDTH = 200;

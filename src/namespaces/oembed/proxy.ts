@@ -19,7 +19,7 @@ import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, safeUrl } from '../../site/html.ts';
-import { isLocalUrl } from '../../pages/urls.ts';
+import { isLocalUrl } from '../../pages/api.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
 import { ownValue } from '../../util.ts';
 import { getLocalOembed, invalidUrlError } from './embed.ts';

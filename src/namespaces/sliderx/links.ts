@@ -4,8 +4,7 @@
 // are shown as stored.
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
-import { getTranslations } from '../../pages/store.ts';
-import { isViewable, permalink, resolveContentUrl, siteUrl } from '../../pages/urls.ts';
+import { getTranslations, isViewable, permalink, resolveContentUrl, siteUrl } from '../../pages/api.ts';
 import type { StoredSlide } from './store.ts';
 
 /** The slides with their links to this site's pages pointing at the pages in `lang`. */

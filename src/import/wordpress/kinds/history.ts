@@ -11,14 +11,11 @@
 import { analyzeAfterBulkLoad } from '../../../db/index.ts';
 import type { LogLevel } from '../../../site/activity.ts';
 import type { LoggerCatalogue } from '../../../site/loggers.ts';
-import { clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from '../../../namespaces/history/context-index.ts';
-import { presetRunsForRebuild } from '../../../namespaces/history/generate.ts';
-import type { EventSink, IndexDefinition } from '../../../namespaces/history/event-sink.ts';
-import { SqliteSink } from '../../../namespaces/history/bulk-sqlite.ts';
-import { PostgresSink } from '../../../namespaces/history/bulk-postgres.ts';
-import { rebuildRuns } from '../../../namespaces/history/runs.ts';
-import { stickEvent, unstickEvent } from '../../../namespaces/history/events.ts';
-import { COUNTER_TOTAL, LOG_LEVELS, contextJson, readCounter, searchTextOf, storableText, type PreparedEvent } from '../../../namespaces/history/store.ts';
+import {
+  clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS, presetRunsForRebuild, type EventSink,
+  type IndexDefinition, SqliteSink, PostgresSink, rebuildRuns, stickEvent, unstickEvent, COUNTER_TOTAL, LOG_LEVELS,
+  contextJson, readCounter, searchTextOf, storableText, type PreparedEvent,
+} from '../../../namespaces/history/api.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
 
