@@ -47,8 +47,9 @@ export async function recordWrite(app: { activity: ActivityLog; log: Logger }, e
 
 /**
  * A logger of the activity log: who may read its events and the messages it writes.
- * Templates use `{placeholder}` names from the event context. Each namespace exports its
- * logger from `src/namespaces/<ns>/logger.ts`; the history catalogue lists them all.
+ * Templates use `{placeholder}` names from the event context. Each module declares its
+ * loggers in its `logger.ts` and lists them in its SiteModule; the LoggerCatalogue
+ * (`app.loggers`) holds them all.
  */
 export interface LoggerDef {
   slug: string;
