@@ -155,6 +155,8 @@ export interface EndpointDef {
    * and the items start in order. Off by default: batch items run one after the other.
    */
   concurrentInBatch?: boolean;
+  /** A GET answers with a list of the route's schema items rather than one (the OpenAPI document says so). */
+  returnsList?: boolean;
 }
 
 export interface RouteDef {

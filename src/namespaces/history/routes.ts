@@ -329,7 +329,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
     }),
   ]),
   route('/events', [
-    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler }),
+    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler, returnsList: true }),
     endpoint('POST', {
       // Keys in the reference's order (`type` first), which the index shows as declared.
       args: {
