@@ -317,7 +317,7 @@ class Builder {
               required: ['status'],
               properties: {
                 status: { type: 'integer' },
-                params: { type: 'object', additionalProperties: { type: 'string' } },
+                params: { description: 'rest_invalid_param: name → message; rest_missing_callback_param: the names.', type: ['object', 'array'] },
                 details: { type: 'object' },
               },
             },
