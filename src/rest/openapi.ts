@@ -48,7 +48,7 @@ const T = {
   public: l('Public: no credentials needed (credentials may widen what is returned).', 'Öffentlich: keine Anmeldung nötig (mit Anmeldung kann die Antwort mehr enthalten).'),
   loggedIn: l('Any logged-in user.', 'Jeder angemeldete Benutzer.'),
   capability: l('Needs the capability `%s`.', 'Erfordert die Berechtigung `%s`.'),
-  custom: l('Permission: %s.', 'Berechtigung: %s.'),
+  custom: l('Permission: %s', 'Berechtigung: %s'),
   fields: l('Comma-separated list of the fields to return (dot paths reach into objects).', 'Kommagetrennte Liste der zurückzugebenden Felder (Punktpfade reichen in Objekte).'),
   envelope: l(
     'Answer 200 with `{body, status, headers}` instead of the real status and headers.',
@@ -56,6 +56,10 @@ const T = {
   ),
   pretty: l('Indent the JSON answer.', 'Die JSON-Antwort einrücken.'),
   pathVariable: l('Path variable.', 'Pfadvariable.'),
+  params: l(
+    '`rest_invalid_param`: each invalid parameter with its message; `rest_missing_callback_param`: the names of the missing ones.',
+    '`rest_invalid_param`: jeder ungültige Parameter mit seiner Meldung; `rest_missing_callback_param`: die Namen der fehlenden.',
+  ),
   descriptor: l('The site descriptor.', 'Die Beschreibung der Website.'),
   batch: l('Multi-status: one answer per request, in order.', 'Multi-Status: eine Antwort je Anfrage, in Reihenfolge.'),
 };
@@ -70,6 +74,12 @@ function security(permission: Permission): Json[] {
   return [{ applicationPassword: roles }, { sessionCookie: roles, restNonce: roles }];
 }
 
+/** The permission as data (`x-permission`): its kind and capability, a custom check's description. */
+function permissionData(permission: Permission, lang: Lang): Json {
+  if (permission.kind !== 'custom') return { ...permission };
+  return { kind: 'custom', label: pick(permission.label, lang), ...(permission.cap ? { cap: permission.cap } : {}) };
+}
+
 function permissionText(permission: Permission, lang: Lang): string {
   switch (permission.kind) {
     case 'public':
@@ -79,7 +89,7 @@ function permissionText(permission: Permission, lang: Lang): string {
     case 'cap':
       return T.capability[lang].replace('%s', permission.cap);
     case 'custom':
-      return T.custom[lang].replace('%s', permission.label);
+      return T.custom[lang].replace('%s', pick(permission.label, lang));
   }
 }
 
@@ -243,7 +253,7 @@ class Builder {
       tags: [route.namespace || '/'],
       operationId: id,
       description: permissionText(endpoint.permission, lang),
-      'x-permission': endpoint.permission.kind === 'custom' ? { kind: 'custom', label: endpoint.permission.label, ...(endpoint.permission.cap ? { cap: endpoint.permission.cap } : {}) } : endpoint.permission,
+      'x-permission': permissionData(endpoint.permission, lang),
       security: security(endpoint.permission),
       parameters,
     };
@@ -317,7 +327,7 @@ class Builder {
               required: ['status'],
               properties: {
                 status: { type: 'integer' },
-                params: { description: 'rest_invalid_param: name → message; rest_missing_callback_param: the names.', type: ['object', 'array'] },
+                params: { description: T.params[lang], type: ['object', 'array'] },
                 details: { type: 'object' },
               },
             },

@@ -85,6 +85,17 @@ for (const target of dbTargets()) {
     });
 
     test('descriptions are German in the de document', () => {
+      // Every description differs between the two documents: none was left untranslated.
+      const untranslated: string[] = [];
+      const compare = (en: unknown, de: any, where: string): void => {
+        if (!en || typeof en !== 'object') return;
+        for (const [key, value] of Object.entries(en)) {
+          if (key === 'description' && typeof value === 'string' && value === de?.[key]) untranslated.push(`${where}: ${value}`);
+          else compare(value, de?.[key], `${where}/${key}`);
+        }
+      };
+      compare(docs.en, docs.de, '');
+      assert.deepEqual(untranslated, []);
       const param = (lang: 'en' | 'de', path: string, method: string, name: string) =>
         docs[lang].paths[path][method].parameters.find((p: Json) => p.name === name);
       assert.match(param('de', '/history/v1/events', 'get', 'i18n_language').description, /^Sprache der Antwort/);
@@ -94,6 +105,7 @@ for (const target of dbTargets()) {
       assert.equal(message('en'), 'Short message of the event.');
       assert.equal(docs.de.components.securitySchemes.applicationPassword.description.startsWith('Ein Anwendungspasswort'), true);
       assert.equal(docs.de.paths['/history/v1/stats/summary'].get.description, 'Erfordert die Berechtigung `manage_options`.');
+      assert.equal(docs.de.paths['/history/v1/events/{event_id}/stick'].post.description, 'Berechtigung: manage_options; das Ereignis existiert.');
     });
 
     test('argument schemas come through as declared: enum, default, bounds, required, path patterns', () => {
