@@ -87,11 +87,20 @@ function languageOf(value: string): Lang | null {
   return (LANGS as readonly string[]).includes(value) ? (value as Lang) : null;
 }
 
-export function registerApiDocs(server: FastifyInstance, app: AppServices, api: RestApi): void {
-  const assets = new Map<string, { body: Buffer; type: string }>();
-  for (const [name, asset] of Object.entries(ASSETS)) {
-    assets.set(name, { body: asset.file ? fs.readFileSync(path.join(SWAGGER_DIR, asset.file)) : Buffer.from(asset.text!), type: asset.type });
+/** The page's files, read on first use (1.5 MB that a server nobody reads the reference of never holds). */
+const assetFiles = new Map<string, { body: Buffer; type: string }>();
+function assetOf(name: string): { body: Buffer; type: string } | null {
+  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name]! : null;
+  if (!asset) return null;
+  let loaded = assetFiles.get(name);
+  if (!loaded) {
+    loaded = { body: asset.file ? fs.readFileSync(path.join(SWAGGER_DIR, asset.file)) : Buffer.from(asset.text!), type: asset.type };
+    assetFiles.set(name, loaded);
   }
+  return loaded;
+}
+
+export function registerApiDocs(server: FastifyInstance, app: AppServices, api: RestApi): void {
   // Built once per language; the title is the site's name, so a changed name rebuilds them.
   const documents = new Map<Lang, string>();
   app.options.onChange(() => documents.clear());
@@ -145,7 +154,7 @@ export function registerApiDocs(server: FastifyInstance, app: AppServices, api: 
     method: ['GET', 'HEAD'],
     url: `${API_DOCS_PATH}/assets/:file`,
     handler: (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
-      const asset = assets.get(request.params.file);
+      const asset = assetOf(request.params.file);
       if (!asset) return reply.callNotFound();
       return send(reply, asset.type, asset.body, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=86400' });
     },
