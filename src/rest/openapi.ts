@@ -106,7 +106,7 @@ const SCHEMA_KEYWORDS = new Set([
  */
 export function jsonSchemaOf(arg: ArgSchema, lang: Lang): Json {
   const out: Json = {};
-  if (arg.description !== undefined) out.description = pick(arg.description as Localized | string, lang);
+  if (arg.description !== undefined) out.description = pick(arg.description, lang);
   for (const [key, value] of Object.entries(arg)) {
     if (!SCHEMA_KEYWORDS.has(key) || value === undefined) continue;
     if (key === 'items' || key === 'additionalProperties') out[key] = typeof value === 'object' ? jsonSchemaOf(value as ArgSchema, lang) : value;
@@ -225,19 +225,17 @@ class Builder {
   private operation(route: CompiledRoute, endpoint: EndpointDef, method: HttpMethod, path: string, variables: { name: string; pattern: string }[]): Json {
     const lang = this.lang;
     const args = visibleArgs(endpoint.args);
+    // A path variable is text its pattern accepts, whatever an argument of the same name declares.
     const parameters: Json[] = variables.map((v) => {
-      const arg = endpoint.args[v.name];
-      const schema: Json = { ...(arg ? jsonSchemaOf(arg, lang) : {}), type: 'string', pattern: v.pattern };
-      const description = (schema.description as string | undefined) ?? T.pathVariable[lang];
-      delete schema.description;
-      delete schema.default;
-      return { name: v.name, in: 'path', required: true, description, schema };
+      const declared = endpoint.args[v.name]?.description;
+      const description = declared === undefined ? T.pathVariable[lang] : pick(declared, lang);
+      return { name: v.name, in: 'path', required: true, description, schema: { type: 'string', pattern: v.pattern } };
     });
     const inPath = new Set(variables.map((v) => v.name));
     const rest = args.filter(([name]) => !inPath.has(name));
     let requestBody: Json | undefined;
     if (BODY_METHODS.has(method)) {
-      // i18n_language is a query parameter on every route (it picks the language before the body is read).
+      // i18n_language is read from the query or a form body, never from JSON: a query parameter everywhere.
       parameters.push(...rest.filter(([name]) => name === 'i18n_language').map(([name, arg]) => queryParameter(name, arg, lang)));
       const bodyArgs = rest.filter(([name]) => name !== 'i18n_language');
       if (bodyArgs.length || endpoint.undeclaredParams) requestBody = this.requestBody(bodyArgs);
