@@ -12,8 +12,7 @@ import type { AppServices } from '../site/services.ts';
 import type { RestApi } from '../rest/api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { LANGS, type Lang } from '../rest/types.ts';
-import { pageHeaders } from '../web/routes.ts';
-import { SESSION_COOKIE } from '../web/session.ts';
+import { pageHeaders, SESSION_COOKIE } from '../web/api.ts';
 
 export const API_DOCS_PATH = '/cms-api';
 

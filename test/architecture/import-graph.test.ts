@@ -32,10 +32,12 @@ const SELF_CONTAINED_HOST_FILES = new Set(['src/server/v8-flags.ts']);
  * Host → feature imports outside the module list, each with its reason. The HTTP adapter mounts
  * the HTML front ends (public pages, login pages, console) and the session-cookie authentication
  * of REST requests: Fastify routes and hooks, which SiteModule does not describe; it takes them
- * from the features' api.ts.
+ * from the features' api.ts. The API reference page is an HTML page of the same kind (the login
+ * pages' headers, their session cookie).
  */
 const HOST_TO_FEATURE_API: Record<string, string[]> = {
   'src/server/http.ts': ['pages', 'web', 'console'],
+  'src/server/api-docs.ts': ['web'],
 };
 
 export function layerOf(file: string): Layer {
