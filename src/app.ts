@@ -45,7 +45,7 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       options.onChange(() => {
         background = background.then(() => onOptionsChange(app)).then(
           () => {},
-          (err: unknown) => app.log.warn({ err, module: name }, 'a module could not follow a change of the site options'),
+          (err: unknown) => app.log.warn({ err, module: name }, 'a module did not follow a change of the site options'),
         );
       });
     }
@@ -59,6 +59,6 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
 /** The activity log's store, from the one module that provides it. */
 function activityLogOf(app: AppServices): ActivityLog {
   const providers = MODULES.filter((m) => m.activityLog);
-  if (providers.length !== 1) throw new Error(`exactly one module must provide the activity log (found ${providers.length})`);
+  if (providers.length !== 1) throw new Error(`one module provides the activity log, not ${providers.length}`);
   return providers[0]!.activityLog!(app);
 }

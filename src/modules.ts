@@ -48,6 +48,7 @@ export const LOGGER_CATALOGUE = new LoggerCatalogue(MODULES.flatMap((m) => m.log
  * Every migration, kernel and modules', in name order: the order they were written in and
  * the order Kysely applies them.
  */
-export const MIGRATIONS: readonly SiteMigration[] = [...KERNEL_MIGRATIONS, ...MODULES.flatMap((m) => m.migrations ?? [])].sort((a, b) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-);
+export const MIGRATIONS: readonly SiteMigration[] = [
+  ...KERNEL_MIGRATIONS,
+  ...MODULES.flatMap((m) => m.migrations ?? []),
+].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

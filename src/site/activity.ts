@@ -37,7 +37,11 @@ export interface ActivityLog {
  * Records the activity-log entry of a write that has committed. The write happened, so the
  * answer says so: a failed log write goes to the process log and never turns it into an error.
  */
-export async function recordWrite(app: { activity: ActivityLog; log: Logger }, entry: ActivityEntry, origin: ActivityOrigin): Promise<void> {
+export async function recordWrite(
+  app: { activity: ActivityLog; log: Logger },
+  entry: ActivityEntry,
+  origin: ActivityOrigin,
+): Promise<void> {
   try {
     await app.activity.log(entry, origin);
   } catch (err) {

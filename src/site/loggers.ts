@@ -23,7 +23,9 @@ export class LoggerCatalogue {
   constructor(defs: readonly LoggerDef[]) {
     for (const def of defs) {
       this.bySlug.set(def.slug, def);
-      for (const text of Object.values(def.messages)) for (const name of placeholdersOf(text.en)) this.placeholders.add(name);
+      for (const text of Object.values(def.messages)) {
+        for (const name of placeholdersOf(text.en)) this.placeholders.add(name);
+      }
     }
     this.sorted = [...this.bySlug.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   }

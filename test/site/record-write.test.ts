@@ -18,7 +18,8 @@ function recordingLog() {
 test('recordWrite passes the entry and its origin to the activity log', async () => {
   const seen: [ActivityEntry, ActivityOrigin][] = [];
   const { log, errors } = recordingLog();
-  await recordWrite({ activity: { log: async (entry, origin) => (seen.push([entry, origin]), 1) }, log }, ENTRY, ORIGIN);
+  const activity = { log: async (entry: ActivityEntry, origin: ActivityOrigin) => (seen.push([entry, origin]), 1) };
+  await recordWrite({ activity, log }, ENTRY, ORIGIN);
   assert.deepEqual(seen, [[ENTRY, ORIGIN]]);
   assert.deepEqual(errors, []);
 });
@@ -27,5 +28,7 @@ test('recordWrite reports a failed log write in the process log and resolves', a
   const failure = new Error('disk full');
   const { log, errors } = recordingLog();
   await recordWrite({ activity: { log: async () => Promise.reject(failure) }, log }, ENTRY, ORIGIN);
-  assert.deepEqual(errors, [{ obj: { err: failure, logger: 'TestLogger', messageKey: 'thing_saved' }, msg: 'activity log write failed' }]);
+  assert.deepEqual(errors, [
+    { obj: { err: failure, logger: 'TestLogger', messageKey: 'thing_saved' }, msg: 'activity log write failed' },
+  ]);
 });

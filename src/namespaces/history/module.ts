@@ -10,10 +10,12 @@ import { seedDemo } from './seed.ts';
 import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
 import { userLogger } from './loggers/user.ts';
 import { historyLogger } from './loggers/history.ts';
-import { categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger } from './loggers/content.ts';
 import {
-  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger, pluginLogger,
-  privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
+  categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger,
+} from './loggers/content.ts';
+import {
+  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger,
+  pluginLogger, privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
 } from './loggers/system.ts';
 import {
   acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger,

@@ -10,7 +10,9 @@ export const i18nStModule: SiteModule = {
   name: 'i18n-st',
   namespaces: [i18nStNamespace],
   loggers: [i18nStLogger],
-  commands: [generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings)],
+  commands: [
+    generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings),
+  ],
   migrations: [i18nStMigration],
   seed: seedDemo,
 };

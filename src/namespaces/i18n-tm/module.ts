@@ -10,7 +10,9 @@ export const i18nTmModule: SiteModule = {
   name: 'i18n-tm',
   namespaces: [i18nTmNamespace],
   loggers: [i18nTmLogger],
-  commands: [generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs)],
+  commands: [
+    generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs),
+  ],
   migrations: [i18nTmMigration],
   seed: seedDemo,
 };
