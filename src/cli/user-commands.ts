@@ -1,5 +1,5 @@
 // `content-site user …`: manage site users from the command line.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { createUser, deleteUser, findUserByLogin, listUsers, setUserRole, setUserStatus, type UserRow } from '../auth/users.ts';
 import { ROLES } from '../auth/roles.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';

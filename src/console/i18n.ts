@@ -2,7 +2,7 @@
 // application passwords), which the console shares. `{name}` placeholders are filled with
 // fmt() or Twig's `replace` filter; the templates escape every value.
 import type { Lang } from '../rest/types.ts';
-import { STRINGS, type Strings } from '../web/i18n.ts';
+import { STRINGS, type Strings } from '../web/api.ts';
 
 const en = {
   consoleName: 'Console',

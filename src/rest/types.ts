@@ -1,6 +1,6 @@
 // The vocabulary of the route registry. Every route of the site is declared once with
 // these types; the index, OPTIONS, Allow, validation and batch dispatch all read them.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { AuthUser } from '../auth/types.ts';
 
 export type Lang = 'en' | 'de';

@@ -8,12 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { RestApi } from '../rest/api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { LANGS, type Lang } from '../rest/types.ts';
-import { pageHeaders } from '../web/routes.ts';
-import { SESSION_COOKIE } from '../web/session.ts';
+import { pageHeaders, SESSION_COOKIE } from '../web/api.ts';
 
 export const API_DOCS_PATH = '/cms-api';
 

@@ -3,7 +3,7 @@
 // same questions.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';

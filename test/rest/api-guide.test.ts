@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RestApi } from '../../src/rest/api.ts';
-import { NAMESPACES } from '../../src/namespaces/index.ts';
-import type { AppServices } from '../../src/app.ts';
+import { NAMESPACES } from '../../src/modules.ts';
+import type { AppServices } from '../../src/site/services.ts';
 
 const GUIDE = fs.readFileSync('docs/api.md', 'utf8');
 

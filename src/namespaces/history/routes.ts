@@ -14,7 +14,7 @@ import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts
 import { isIpFilterPattern } from './ip.ts';
 import { eventItemSchema } from './items.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
-import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from './site-time.ts';
+import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
 import {
   statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
 } from './stats.ts';

@@ -1,7 +1,7 @@
 // Reading the string registry: the filters of GET strings / itemscount / filters and
 // GET string-packages (contract §4.7), each served by an index of migration 0005.
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { likeContains } from '../../db/like.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { l } from '../../rest/define.ts';

@@ -7,6 +7,7 @@ import { I18N_ST_LOGGER_SLUG } from './logger.ts';
 import { checkers, countStrings, listPackages, listStrings, parsePackageFilters, parseStringFilters, stringFilterValues } from './query.ts';
 import { processStringsQueue } from './queue.ts';
 import { checkSettingValue, describeStringSettings, updateStringSettings } from './settings.ts';
+import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_translations');
 
@@ -148,7 +149,8 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           setDetectStringsInJS: pick('setDetectStringsInJS'),
           visibleColumns: req.rawParams.visibleColumns,
         }, req.lang);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: I18N_ST_LOGGER_SLUG, messageKey: 'string_settings_updated', context: { settings: changed.length ? changed.join(', ') : 'none' } },
           req,
         );
@@ -198,7 +200,8 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
       handler: async (req) => {
         const report = await processStringsQueue(req.app);
         if (report.wasProcessed) {
-          await req.app.activity.log(
+          await recordWrite(
+            req.app,
             {
               logger: I18N_ST_LOGGER_SLUG,
               messageKey: 'strings_queue_processed',

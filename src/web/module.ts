@@ -1,0 +1,8 @@
+// Login, sessions and application authorization pages.
+import type { SiteModule } from '../site/module.ts';
+import { sessionsMigration } from './migrations/0008_sessions.ts';
+
+export const webModule: SiteModule = {
+  name: 'web',
+  migrations: [sessionsMigration],
+};
