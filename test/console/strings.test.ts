@@ -10,29 +10,13 @@ import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
-import { utcNow } from '../../src/site/time.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
-import { api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
-
-export const STRINGS = '/cms-admin/admin.php?page=i18n-st/menu/string-translation.php';
+import { STRINGS, api, assignStringJob, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
 
 /** Ids of the strings a page lists, in order. */
 function listedStrings(html: string): number[] {
   return [...html.matchAll(/<li class="string-item" id="string-(\d+)">/g)].map((m) => Number(m[1]));
-}
-
-/** Gives `translator` a string job (i18n/tm/v1) for `stringId` into German. */
-export async function assignStringJob(t: TestApp, translator: number, stringId: number): Promise<void> {
-  const now = utcNow();
-  await t.app.db
-    .insertInto('tm_jobs')
-    .values({
-      type: 'string', element_id: stringId, element_type: 'string', title: 'String', element_url: null, source_language: 'en', target_language: 'de',
-      status: 1, needs_update: 0, review_status: null, translator_id: translator, batch_id: null, translation_service: 'local', tp_id: null,
-      ts_status: null, editor: 'classic', editor_job_id: null, automatic: 0, note: null, sent_date: now, deadline_date: null, created_at: now, updated_at: now,
-    })
-    .execute();
 }
 
 for (const target of dbTargets()) {
@@ -124,7 +108,7 @@ for (const target of dbTargets()) {
     });
 
     test('a translator sees and saves only the strings assigned to them', async () => {
-      await assignStringJob(t, users.tom!.id, menuId);
+      await assignStringJob(t.app, users.tom!.id, menuId);
       const page = await tom.get(STRINGS);
       assert.deepEqual(listedStrings(page.body), [menuId]);
       const ok = await tom.post(STRINGS, { _csrf: csrfOf(page.body), action: 'save', string_id: String(menuId), language: 'de', value: 'Menü', status: '3' });
