@@ -45,7 +45,7 @@ function readQuery(q: Record<string, unknown>): PageQuery {
     domain: text(q.domain),
     context: text(q.context),
     package: /^\d{1,15}$/.test(text(q.package)) ? text(q.package) : '',
-    status: FILTER_STATUSES.includes(Number(text(q.status))) && text(q.status) !== '' ? text(q.status) : '',
+    status: FILTER_STATUSES.map(String).includes(text(q.status)) ? text(q.status) : '',
     language: text(q.language) === 'en' || text(q.language) === 'de' ? text(q.language) : '',
     paged: Number.isInteger(paged) && paged > 1 ? paged : 1,
   };

@@ -292,14 +292,15 @@ export async function bulkTranslations(caller: Caller, input: { ids: number[]; a
   const needsText = status !== STATUS.NOT_TRANSLATED;
   const now = utcNow();
   const result = await caller.app.db.transaction().execute(async (tx) => {
-    const pairs = [...wanted].flatMap(([id, languages]) => languages.map((language) => ({ id, language })));
-    const existing = await tx.selectFrom('i18n_st_translations').select(['string_id', 'language', 'value']).where('string_id', 'in', ids).execute();
-    const hasText = new Set(existing.filter((r) => r.value !== null && r.value !== '').map((r) => `${r.string_id}:${r.language}`));
-    const skipped = needsText ? pairs.filter((p) => !hasText.has(`${p.id}:${p.language}`)) : [];
-    const changed = pairs.filter((p) => !skipped.includes(p));
+    const rows = await tx.selectFrom('i18n_st_translations').select(['string_id', 'language', 'value']).where('string_id', 'in', ids).execute();
+    const texts = new Map(rows.map((r) => [`${r.string_id}:${r.language}`, r.value]));
+    const pairs = [...wanted].flatMap(([id, languages]) => languages.map((language) => ({ id, language }))).filter((p) => texts.has(`${p.id}:${p.language}`));
+    const lacksText = (p: { id: number; language: string }) => !texts.get(`${p.id}:${p.language}`);
+    const skipped = needsText ? pairs.filter(lacksText) : [];
+    const changed = needsText ? pairs.filter((p) => !lacksText(p)) : pairs;
+    const set = input.action === 'delete' ? { value: null, status, review_status: null, updated_at: now } : { status, updated_at: now };
     for (const language of new Set(changed.map((p) => p.language))) {
       const of = changed.filter((p) => p.language === language).map((p) => p.id);
-      const set = input.action === 'delete' ? { value: null, status, review_status: null, updated_at: now } : { status, updated_at: now };
       await tx.updateTable('i18n_st_translations').set(set).where('language', '=', language).where('string_id', 'in', of).execute();
     }
     for (const id of new Set(changed.map((p) => p.id))) await recomputeStringStatus(tx, id);
