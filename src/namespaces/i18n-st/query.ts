@@ -283,14 +283,14 @@ function stringsWhere(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters
   if (f.context !== null) q = q.where('s.context', '=', f.context);
   if (f.packageId !== null) q = q.where('s.package_id', '=', f.packageId);
   if (f.assignedTo !== null) {
+    // One IN over a union (not an OR of INs), so the planner starts from the few assigned ids.
     const { userId, batchStringIds } = f.assignedTo;
-    q = q.where((eb) =>
-      eb.or([
-        eb('s.id', 'in', eb.selectFrom('i18n_st_translations as a').select('a.string_id').where('a.translator_id', '=', userId)),
-        eb('s.id', 'in', eb.selectFrom('tm_jobs as j').select('j.element_id').where('j.translator_id', '=', userId).where('j.type', '=', 'string').where('j.status', '!=', JOB_CANCELLED)),
-        ...(batchStringIds.length ? [eb('s.id', 'in', batchStringIds)] : []),
-      ]),
-    );
+    q = q.where('s.id', 'in', (eb) => {
+      const rows = eb.selectFrom('i18n_st_translations as a').select('a.string_id as id').where('a.translator_id', '=', userId);
+      const jobs = eb.selectFrom('tm_jobs as j').select('j.element_id as id').where('j.translator_id', '=', userId).where('j.type', '=', 'string').where('j.status', '!=', JOB_CANCELLED);
+      const batch = eb.selectFrom('i18n_st_strings as b').select('b.id').where('b.id', 'in', batchStringIds.length ? batchStringIds : [0]);
+      return rows.union(jobs).union(batch);
+    });
   }
   if (f.translationStatuses.length) {
     const targets = f.targetLanguageCode ? [f.targetLanguageCode] : [...ACTIVE_LANGUAGES];
