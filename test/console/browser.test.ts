@@ -424,7 +424,9 @@ for (const [index, target] of dbTargets().entries()) {
       assert.deepEqual(row, { value: 'Hauptnavigation', status: 10, translator_id: users.tom!.id });
       await context.close();
 
-      // The manager's page in German, and its forms before (without) the script.
+      // The manager's page in German (her own choice, whatever earlier tests chose), and its forms without the script.
+      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'ada').execute();
       const de = await newContext('de-DE');
       const dePage = await de.newPage();
       await signIn(dePage, 'ada', `${STRINGS}&domain=${LABELS_DOMAIN}`);
@@ -435,11 +437,12 @@ for (const [index, target] of dbTargets().entries()) {
       const noScript = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
       const plain = await noScript.newPage();
       await signIn(plain, 'ada', `${STRINGS}&search=Menu`);
-      await plain.getByLabel('Translation into German', { exact: true }).fill('Menü');
-      await plain.getByRole('button', { name: /^Save the translation into German/ }).click();
+      await plain.getByLabel('Übersetzung nach Deutsch', { exact: true }).fill('Menü');
+      await plain.getByRole('button', { name: /^Die Übersetzung nach Deutsch von „Menu“ speichern/ }).click();
       await plain.waitForURL(/done=saved/);
-      assert.match((await plain.locator('.notice-success').textContent()) ?? '', /The translation has been saved\./);
+      assert.match((await plain.locator('.notice-success').textContent()) ?? '', /Die Übersetzung wurde gespeichert\./);
       await noScript.close();
+      await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
     });
 
     test('no request left the machine, no CSP violation, no script error', () => {
