@@ -147,6 +147,8 @@ for (const target of dbTargets()) {
         [`/strings/${menuId}/translations`, { language: 'en', value: 'Menu' }, 400, 'i18n_st_invalid_language'],
         [`/strings/${menuId}/translations`, { language: 'de', value: 'x'.repeat(65537) }, 400, 'rest_invalid_param'],
         ['/strings/99999999/translations', { language: 'de', value: 'x' }, 404, 'i18n_st_string_not_found'],
+        ['/strings/2147483648/translations', { language: 'de', value: 'x' }, 404, 'i18n_st_string_not_found'],
+        ['/strings/translations/bulk', { ids: [2147483648], action: 'delete' }, 404, 'i18n_st_string_not_found'],
         ['/strings/translations/bulk', { ids: [], action: 'delete' }, 400, 'rest_invalid_param'],
         ['/strings/translations/bulk', { ids: [menuId], action: 'set_status' }, 400, 'rest_missing_callback_param'],
         ['/strings/translations/bulk', { ids: [menuId], action: 'publish' }, 400, 'rest_invalid_param'],
@@ -158,8 +160,7 @@ for (const target of dbTargets()) {
         assert.equal(res.status, status, `${path} ${JSON.stringify(body).slice(0, 80)}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.code, code, `${path} ${JSON.stringify(body).slice(0, 80)}`);
       }
-      const list = await call('GET', '/strings/translations?package=abc');
-      assert.equal(list.status, 400);
+      for (const pkg of ['abc', '2147483648']) assert.equal((await call('GET', `/strings/translations?package=${pkg}`)).status, 400, pkg);
     });
 
     test('translators work on the strings assigned to them only; others are refused', async () => {

@@ -3,6 +3,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../app.ts';
 import { likeContains } from '../../db/like.ts';
+import { MAX_DB_INT } from '../../db/limits.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { l } from '../../rest/define.ts';
 import { MSG, fill } from '../../rest/messages.ts';
@@ -198,7 +199,7 @@ export function parseStringFilters(p: Record<string, unknown>, lang: Lang = 'en'
     offset: parseBound(p.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     sorting: parseSorting(p.sorting, STRING_SORT_COLUMNS),
     context: p.context === undefined || p.context === null ? null : parseContext(p.context),
-    packageId: absent(p.package) ? null : parseBound(p.package, 'package', 0, 1, Number.MAX_SAFE_INTEGER),
+    packageId: absent(p.package) ? null : parseBound(p.package, 'package', 0, 1, MAX_DB_INT),
     assignedTo: null,
   }));
 }
@@ -245,7 +246,7 @@ export const checkers = {
   stringSorting: argCheck((v) => parseSorting(v, STRING_SORT_COLUMNS)),
   packageSorting: argCheck((v) => parseSorting(v, PACKAGE_SORT_COLUMNS)),
   context: argCheck(parseContext),
-  package: argCheck((v) => parseBound(v, 'package', 0, 1, Number.MAX_SAFE_INTEGER)),
+  package: argCheck((v) => parseBound(v, 'package', 0, 1, MAX_DB_INT)),
 };
 
 /** The column contains the text, ignoring case (on PostgreSQL under the column's own collation). */

@@ -7,6 +7,7 @@
 // read the registry on every request (src/pages/labels.ts), so a saved text shows at once.
 import type { AppServices } from '../../app.ts';
 import type { AuthUser } from '../../auth/types.ts';
+import { MAX_DB_INT } from '../../db/limits.ts';
 import { l } from '../../rest/define.ts';
 import { RestError, type Lang, type Localized } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
@@ -145,7 +146,10 @@ interface TargetString {
   value: string;
 }
 
-async function findStrings(caller: Caller, ids: number[]): Promise<Map<number, TargetString>> {
+async function findStrings(caller: Caller, wanted: number[]): Promise<Map<number, TargetString>> {
+  // Ids beyond the column's range name no string (and PostgreSQL would refuse them).
+  const ids = wanted.filter((id) => id <= MAX_DB_INT);
+  if (!ids.length) return new Map();
   const rows = await caller.app.db
     .selectFrom('i18n_st_strings')
     .select(['id', 'language', 'domain', 'context', 'name', 'value'])
