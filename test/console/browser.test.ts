@@ -433,6 +433,13 @@ for (const [index, target] of dbTargets().entries()) {
       assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'String-Übersetzung');
       assert.deepEqual(await axeViolations(dePage), []);
       await shoot(dePage, 'strings-de');
+      // Bulk through the REST API: every string of the page, marked as needing an update.
+      const rows = await dePage.locator('li.string-item').count();
+      await dePage.getByLabel('Alle Strings dieser Seite auswählen').check();
+      await dePage.getByLabel('Aktion für die ausgewählten Strings').selectOption('status:3');
+      await dePage.getByRole('button', { name: 'Anwenden' }).click();
+      await dePage.waitForURL(/done=bulk/);
+      assert.equal(await dePage.locator('.notice-success').textContent(), `${rows} Übersetzungen geändert.`);
       await de.close();
       const noScript = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
       const plain = await noScript.newPage();
