@@ -17,6 +17,7 @@ import { registerConsole } from '../console/index.ts';
 import { renderNotFound, renderPublicPath } from '../pages/public.ts';
 import { logAccess } from './access-log.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerApiDocs } from './api-docs.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -222,6 +223,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
 
   await registerWebRoutes(server, app);
   registerHealthRoutes(server, app);
+  registerApiDocs(server, app, restApi);
   await registerConsole(server, app);
 
   server.setNotFoundHandler((request, reply) => notFound(reply, request.url.startsWith('/de/') ? 'de' : 'en'));

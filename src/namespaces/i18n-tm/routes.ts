@@ -14,7 +14,7 @@ const MANAGE = cap('manage_translations');
 
 /** Managers, and translators for what concerns their own jobs (checked again in the logic). */
 const MANAGER_OR_TRANSLATOR = custom(
-  'manage_translations, or translate for own jobs',
+  l('manage_translations, or translate for own jobs.', 'manage_translations, oder translate für eigene Aufträge.'),
   (req) => !!req.user && (req.user.can('manage_translations') || req.user.can('translate')),
   'manage_translations',
 );
