@@ -40,8 +40,8 @@ function fail(caller: Caller, code: string, text: Localized, status: number, dat
 
 const isManager = (user: AuthUser | null) => !!user?.can('manage_translations');
 
-/** For each of `stringIds`, the languages `userId` is assigned to translate it into. */
-async function assignedLanguages(app: AppServices, userId: number, stringIds: number[]): Promise<Map<number, Set<string>>> {
+/** For each of `stringIds`, the languages `userId` is assigned to translate it into (`batch`: their batchAssignments, when read already). */
+async function assignedLanguages(app: AppServices, userId: number, stringIds: number[], batch?: BatchAssignment[]): Promise<Map<number, Set<string>>> {
   const out = new Map<number, Set<string>>();
   const add = (id: number, language: string) => {
     let set = out.get(id);
@@ -66,12 +66,17 @@ async function assignedLanguages(app: AppServices, userId: number, stringIds: nu
     .execute();
   for (const j of jobs) add(j.element_id, j.target_language);
   const wanted = new Set(stringIds);
-  for (const b of await batchAssignments(app, userId)) if (wanted.has(b.stringId)) add(b.stringId, b.language);
+  for (const b of batch ?? (await batchAssignments(app, userId))) if (wanted.has(b.stringId)) add(b.stringId, b.language);
   return out;
 }
 
+interface BatchAssignment {
+  stringId: number;
+  language: string;
+}
+
 /** The strings of a translator's batch jobs (fields `string-<id>`), with each job's target language. */
-async function batchAssignments(app: AppServices, userId: number): Promise<{ stringId: number; language: string }[]> {
+async function batchAssignments(app: AppServices, userId: number): Promise<BatchAssignment[]> {
   const rows = await app.db
     .selectFrom('tm_job_fields as f')
     .innerJoin('tm_jobs as j', 'j.id', 'f.job_id')
@@ -80,7 +85,7 @@ async function batchAssignments(app: AppServices, userId: number): Promise<{ str
     .where('j.type', '=', 'st-batch_strings')
     .where('j.status', '!=', JOB_CANCELLED)
     .execute();
-  const out: { stringId: number; language: string }[] = [];
+  const out: BatchAssignment[] = [];
   for (const r of rows) {
     const m = /^string-(\d{1,15})$/.exec(r.field_id);
     if (m) out.push({ stringId: Number(m[1]), language: r.target_language });
@@ -91,7 +96,6 @@ async function batchAssignments(app: AppServices, userId: number): Promise<{ str
 // ---------------------------------------------------------------- reading
 
 export interface TranslatableItem extends Omit<StringItem, 'translations'> {
-  context: string | null;
   packageId: number | null;
   translations: Record<string, TranslationDetail & { value: string | null }>;
   /** The languages the caller may save for this string. */
@@ -105,9 +109,8 @@ export interface TranslatableItem extends Omit<StringItem, 'translations'> {
 export async function listTranslatable(caller: Caller, filters: StringFilters): Promise<{ totalCount: number; items: TranslatableItem[] }> {
   const { app, user } = caller;
   const manager = isManager(user);
-  const f: StringFilters = manager
-    ? filters
-    : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set((await batchAssignments(app, user!.id)).map((b) => b.stringId))] } };
+  const batch = manager ? [] : await batchAssignments(app, user!.id);
+  const f: StringFilters = manager ? filters : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set(batch.map((b) => b.stringId))] } };
   const [{ totalCount }, items] = await Promise.all([countStrings(app, f), listStrings(app, f, caller.lang)]);
   if (!items.length) return { totalCount, items: [] };
   const ids = items.map((i) => i.id);
@@ -123,7 +126,7 @@ export async function listTranslatable(caller: Caller, filters: StringFilters): 
     packages.set(r.id, r.package_id);
     if (r.language) values.set(`${r.id}:${r.language}`, r.value);
   }
-  const assigned = manager ? null : await assignedLanguages(app, user!.id, ids);
+  const assigned = manager ? null : await assignedLanguages(app, user!.id, ids, batch);
   return {
     totalCount,
     items: items.map((item) => ({
