@@ -6,6 +6,7 @@
 // strings/filters, string-packages, strings/settings). The page's script (client/strings.ts)
 // saves over HTTP without leaving the page; without it, the forms post here and come back.
 import type { FastifyReply } from 'fastify';
+import { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from '../../namespaces/i18n-st/languages.ts';
 import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/i18n.ts';
 import type { ConsoleContext, Notice } from '../context.ts';
@@ -16,7 +17,6 @@ import { ADMIN_PHP, pagePath, type ConsolePage } from '../pages.ts';
 export const STRINGS_PAGE = 'i18n-st/menu/string-translation.php';
 const PER_PAGE = 20;
 const API = '/i18n/st/v1';
-const LANGUAGE_NAMES: Record<string, Record<string, string>> = { en: { en: 'English', de: 'Englisch' }, de: { en: 'German', de: 'Deutsch' } };
 /** Statuses offered by the filter, and (the first, third and last) set by a translator. */
 const FILTER_STATUSES = [0, 1, 2, 3, 10];
 const EDIT_STATUSES = [0, 3, 10];
@@ -46,7 +46,7 @@ function readQuery(q: Record<string, unknown>): PageQuery {
     context: text(q.context),
     package: /^\d{1,15}$/.test(text(q.package)) ? text(q.package) : '',
     status: FILTER_STATUSES.map(String).includes(text(q.status)) ? text(q.status) : '',
-    language: text(q.language) === 'en' || text(q.language) === 'de' ? text(q.language) : '',
+    language: isActiveLanguage(text(q.language)) ? text(q.language) : '',
     paged: Number.isInteger(paged) && paged > 1 ? paged : 1,
   };
 }
@@ -112,11 +112,11 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
   const base = filterPairs(q);
   const link = (paged: number) => pageUrl(ctx, { ...base, ...(paged > 1 ? { paged: String(paged) } : {}) });
   const returnTo = pageUrl(ctx, { ...base, ...(q.paged > 1 ? { paged: String(q.paged) } : {}) });
-  const languageName = (code: string) => LANGUAGE_NAMES[code]?.[ctx.lang] ?? code;
+  const nameOf = (code: string) => languageName(code, ctx.lang);
   const items = result.items.map((item) => ({
     id: item.id,
     language: item.language,
-    sourceLabel: fmt(t.stSourceIn, { language: languageName(item.language) }),
+    sourceLabel: fmt(t.stSourceIn, { language: nameOf(item.language) }),
     title: item.title,
     meta: [fmt(t.stMeta, { domain: item.domain }), item.context ? fmt(t.stMetaContext, { context: item.context }) : '', fmt(t.stName, { name: item.name })].filter(Boolean).join(' · '),
     selectLabel: fmt(t.stSelect, { text: item.title.slice(0, 60) }),
@@ -126,9 +126,9 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
       status: tr.status,
       statusLabel: t[`stStatus_${tr.status}` as ConsoleStringKey] ?? String(tr.status),
       editable: item.editable.includes(language),
-      label: fmt(t.stTranslationInto, { language: languageName(language) }),
-      statusOf: fmt(t.stStatusOf, { language: languageName(language) }),
-      saveLabel: fmt(t.stSaveLabel, { language: languageName(language), text: item.title.slice(0, 60) }),
+      label: fmt(t.stTranslationInto, { language: nameOf(language) }),
+      statusOf: fmt(t.stStatusOf, { language: nameOf(language) }),
+      saveLabel: fmt(t.stSaveLabel, { language: nameOf(language), text: item.title.slice(0, 60) }),
       choices: (EDIT_STATUSES.includes(tr.status) ? EDIT_STATUSES : [tr.status, ...EDIT_STATUSES]).map((s) => ({ value: s, label: t[`stStatus_${s}` as ConsoleStringKey], selected: s === tr.status })),
     })),
   }));
@@ -151,7 +151,7 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
       domains: domains?.status === 200 ? (domains.body as { domains: string[] }).domains : null,
       packages: packages?.status === 200 ? (packages.body as { id: number; title: string }[]).map((p) => ({ id: String(p.id), title: p.title })) : [],
       statuses: FILTER_STATUSES.map((s) => ({ value: String(s), label: t[`stStatus_${s}` as ConsoleStringKey] })),
-      languages: ['de', 'en'].map((code) => ({ value: code, label: languageName(code) })),
+      languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: nameOf(code) })),
       resetUrl: pageUrl(ctx),
     },
     summary: fmt(t.stCount, { total: result.totalCount.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
