@@ -1,7 +1,7 @@
 // String translation as other modules may use it: registering and translating strings,
 // languages, packages, and the translation plugin's key-value store.
 export { kvGet, kvGetJson, kvSet } from './kv.ts';
-export { isActiveLanguage } from './languages.ts';
+export { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from './languages.ts';
 export { registerPackage } from './packages.ts';
 export {
   findStringId, queueAutoregisteredString, registerString, saveStringTranslation, SOURCE_BACKEND, SOURCE_FRONTEND,
