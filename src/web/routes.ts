@@ -381,10 +381,11 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       if (!(err instanceof RestError) || err.status >= 500) throw err;
       const message =
         err.code === 'application_password_empty_name' ? ctx.t.emptyName
+        : err.code === 'application_password_duplicate_name' ? ctx.t.duplicateName
         : err.code === 'application_password_name_too_long' ? fmt(ctx.t.app_name_too_long, { max: APP_NAME_MAX })
         : err.code === 'invalid_app_id' ? ctx.t.invalid_app_id
         : err.message;
-      return showAuthorize(ctx, 400, params, message);
+      return showAuthorize(ctx, err.status, params, message);
     }
     if (params.successUrl) {
       // Reference order and form: site_url, user_login, then the raw 24-character password.

@@ -119,6 +119,7 @@ for (const target of dbTargets()) {
       assertOneLineError(await runCli(t, ['app-password', 'create', 'nobody', 'x']), /unknown user "nobody"/);
       assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna', '   ']), /An application name is required/);
       assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna']), /missing <app-name>/);
+      assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna', 'Laptop']), /^content-site: Each application name should be unique\.\n$/);
       assert.equal((await listAppPasswords(t.app, (await findUserByLogin(t.app, 'hanna'))!.id)).length, 1);
     });
 
