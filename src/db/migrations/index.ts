@@ -18,6 +18,7 @@ import { serverProcessesMigration } from './0015_server_processes.ts';
 import { authSharedStateMigration } from './0016_auth_shared_state.ts';
 import { importMigration } from './0017_import.ts';
 import { userLocaleMigration } from './0018_user_locale.ts';
+import { passwordResetKeysMigration } from './0019_password_reset_keys.ts';
 
 export const MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -38,4 +39,5 @@ export const MIGRATIONS: SiteMigration[] = [
   authSharedStateMigration,
   importMigration,
   userLocaleMigration,
+  passwordResetKeysMigration,
 ];
