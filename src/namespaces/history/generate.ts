@@ -73,6 +73,12 @@ export interface EventSink {
   close(): Promise<void>;
 }
 
+/**
+ * The context key that marks every generated event (value "1"), so that generated events can
+ * be told from real ones and removed (maintenance.ts).
+ */
+export const GENERATED_KEY = '_generated';
+
 /** Events per transaction (normal path) or per write (deferred indexes). */
 const DEFAULT_BATCH = 10000;
 /** Events prepared between two turns of the event loop (so database I/O goes on meanwhile). */
@@ -190,7 +196,7 @@ function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
         const at = startMs + produced * step + rnd() * step * 0.5;
-        batch.push(prepareEvent({ ...entry, date: format(Math.min(at, endMs)) }, origin, now));
+        batch.push(prepareEvent({ ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) }, origin, now));
         produced++;
       }
     }
