@@ -33,17 +33,17 @@ describe('content-site command (no database)', () => {
   test('--help lists every command; <command> --help shows its usage', async () => {
     const help = await runCli(noDb, ['--help']);
     assert.equal(help.code, 0);
-    for (const name of ['serve', 'migrate', 'user create', 'user list', 'user set-role', 'user disable', 'user enable', 'user delete', 'app-password create', 'app-password list', 'app-password revoke', 'seed --demo']) {
+    for (const name of ['serve', 'migrate', 'user create', 'user list', 'user set-role', 'user disable', 'user enable', 'user delete', 'app-password create', 'app-password list', 'app-password revoke', 'seed', 'events purge', 'events clear', 'user set-password', 'user reset-password']) {
       assert.match(help.stdout, new RegExp(`\\n  ${name}`), name);
     }
     const one = await runCli(noDb, ['user', 'create', '--help']);
     assert.equal(one.code, 0);
-    assert.match(one.stdout, /^usage: content-site user create <login> --email E --role R/);
+    assert.match(one.stdout, /\nSYNOPSIS\n\n  content-site user create <login> --email <address> --role <role>/);
   });
 
   test('unknown commands and incomplete ones', async () => {
     assertOneLineError(await runCli(noDb, ['frobnicate']), /unknown command "frobnicate"/);
-    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, disable, enable, delete/);
+    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, set-password, reset-password, disable, enable, delete \(see content-site help user\)/);
     const none = await runCli(noDb, []);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /^usage: content-site/);
@@ -141,7 +141,7 @@ for (const target of dbTargets()) {
     });
 
     test('seed --demo adds one demo user per role, once', async () => {
-      assertOneLineError(await runCli(t, ['seed']), /seed needs --demo/);
+      assertOneLineError(await runCli(t, ['seed']), /missing --demo/);
       for (let i = 0; i < 2; i++) {
         const r = await runCli(t, ['seed', '--demo']);
         assert.equal(r.code, 0, r.stderr);

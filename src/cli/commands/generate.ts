@@ -10,10 +10,12 @@ const MAX_COUNT = 1_000_000;
 function generateCommand(noun: string, summary: string, generate: (app: Parameters<typeof generateJobs>[0], count: number) => Promise<number>): CliCommand {
   return {
     name: `${noun} generate`,
-    usage: `${noun} generate --count N`,
     summary,
+    description: ['For benchmarks and load tests, not for a live site.'],
+    args: { options: { count: { type: 'string', value: 'n', required: true, help: `How many to add, 0 to ${MAX_COUNT}.` } } },
+    examples: [{ command: `${noun} generate --count 10000`, help: `Adds 10,000 ${noun}.` }],
     async run(args, ctx) {
-      const { strings } = parseCommandArgs(this, args, { options: { count: { type: 'string' } }, required: ['count'] });
+      const { strings } = parseCommandArgs(this, args);
       const count = wholeNumberOption(strings.count, 'count', { min: 0, max: MAX_COUNT });
       const started = performance.now();
       const created = await generate(await ctx.openApp(), count);
@@ -24,6 +26,6 @@ function generateCommand(noun: string, summary: string, generate: (app: Paramete
 }
 
 export const generateCommands: CliCommand[] = [
-  generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings),
-  generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs),
+  generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks).', generateStrings),
+  generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks).', generateJobs),
 ];
