@@ -3,10 +3,11 @@ import { CliError } from './command.ts';
 
 /** Shows `prompt` on `out`, reads one line from the terminal `tty` with echo off. */
 export function readSecret(tty: NodeJS.ReadStream, out: NodeJS.WritableStream, prompt: string): Promise<string> {
-  out.write(prompt);
+  // Echo off before the prompt invites typing.
   tty.setRawMode(true);
-  tty.resume();
   tty.setEncoding('utf8');
+  tty.resume();
+  out.write(prompt);
   return new Promise((resolve, reject) => {
     let text = '';
     const done = (err: Error | null) => {

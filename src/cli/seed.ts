@@ -5,6 +5,8 @@ import { ROLES, type Role } from '../auth/roles.ts';
 import { createUser, findUserByLogin } from '../auth/users.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { DEFAULT_OPTIONS } from '../site/options.ts';
+import { utcToZone } from '../site/time.ts';
+import { setPasswordLink } from './user-commands.ts';
 import { seedDemo as seedSched } from '../namespaces/sched/seed.ts';
 import { seedDemo as seedI18nSt } from '../namespaces/i18n-st/seed.ts';
 import { seedDemo as seedI18nTm } from '../namespaces/i18n-tm/seed.ts';
@@ -92,6 +94,9 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
     }
     const created = await createAppPassword(app, admin.id, { name: FIRST_PASSWORD_NAME }, SYSTEM_ORIGIN);
     const password = chunkPassword(created.password);
+    // The web pages need a login password, which admin chooses with a one-time link.
+    const link = await setPasswordLink(app, admin, undefined, SYSTEM_ORIGIN);
+    const zone = app.options.timeZone();
     await new Promise<void>((resolve, reject) => stdout.write(
       [
         '',
@@ -99,7 +104,10 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
         `Application password for admin (shown only this once): ${password}`,
         'Try it:',
         `  curl -u 'admin:${password}' ${app.config.siteUrl}/en/cms-json/history/v1/events`,
-        'More passwords and users: content-site app-password create <login> <app-name>, content-site user create --help',
+        `To log in to the web pages, choose admin's password with this one-time link (until ${utcToZone(link.expiresAt, zone)} ${zone}):`,
+        `  ${link.url}`,
+        '  (or: npx content-site user set-password admin; a new link: npx content-site user reset-password admin)',
+        'More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user',
         '',
         '',
       ].join('\n'),
