@@ -86,6 +86,12 @@ for (const target of dbTargets()) {
       assert.equal(users.length, 1);
       assert.deepEqual(Object.keys(users[0]), ['id', 'login', 'email', 'display_name', 'role', 'status', 'created']);
       assert.equal(users[0].login, 'hanna');
+      assert.equal((await runCli(t, ['user', 'list', '--format', 'json'])).stdout, json.stdout, '--json is --format json');
+      const csv = await runCli(t, ['user', 'list', '--format', 'csv']);
+      assert.equal(csv.code, 0, csv.stderr);
+      assert.equal(csv.stdout, `id,login,email,display_name,role,status,created\n${users[0].id},hanna,hanna@example.com,Hanna H.,editor,active,${users[0].created}\n`);
+      assert.equal((await runCli(t, ['user', 'list', '--format', 'table'])).stdout, plain.stdout);
+      assertOneLineError(await runCli(t, ['user', 'list', '--json', '--format', 'csv']), /--json and --format csv contradict each other/);
     });
 
     test('app-password create / list / revoke; the printed password logs in', async () => {
@@ -105,6 +111,14 @@ for (const target of dbTargets()) {
       const listed = JSON.parse((await runCli(t, ['app-password', 'list', 'hanna', '--json'])).stdout);
       assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), ['Laptop', 'Phone']);
       assert.ok(!JSON.stringify(listed).includes(created.password.slice(0, 4) + ' '), 'no secrets in the list');
+      // CSV: every field as the API shows it, a name quoted where it needs quotes.
+      await runCli(t, ['app-password', 'create', 'hanna', 'Tablet, "new"']);
+      const csv = await runCli(t, ['app-password', 'list', 'hanna', '--format', 'csv']);
+      assert.match(csv.stdout, /^uuid,app_id,name,created,last_used,last_ip\n/);
+      assert.ok(csv.stdout.includes(',"Tablet, ""new""",'), csv.stdout);
+      assert.equal(csv.stdout.trim().split('\n').length, 4);
+      const tablet = JSON.parse((await runCli(t, ['app-password', 'list', 'hanna', '--format', 'json'])).stdout).find((p: { name: string }) => p.name.startsWith('Tablet'));
+      await runCli(t, ['app-password', 'revoke', 'hanna', tablet.uuid]);
       const table = await runCli(t, ['app-password', 'list', 'hanna']);
       // Times in the site's zone, which the header names (the pages show times in it too).
       assert.match(table.stdout, /^UUID +NAME +CREATED \(Europe\/Berlin\) +LAST USED \(Europe\/Berlin\) +LAST IP\n/);
@@ -157,6 +171,8 @@ for (const target of dbTargets()) {
         'user_created',
         'user_application_password_created',
         'user_application_password_created',
+        'user_application_password_created',
+        'user_application_password_revoked',
         'user_application_password_revoked',
         'user_role_updated',
         'user_disabled',
