@@ -1,26 +1,13 @@
-// The services every handler reaches through `req.app`: configuration, database, site
-// options, the activity log and the process logger.
+// Opens the site: the database (migrated), the site options, the activity log and the
+// process logger, assembled into the services every handler reaches through `req.app`.
 import { pino, type Logger } from 'pino';
-import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
-import { openDatabase, type DatabaseHandle, type DialectName, type OpenOptions } from './db/index.ts';
+import { openDatabase, type OpenOptions } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import type { Database } from './db/schema.ts';
 import { SiteOptions } from './site/options.ts';
+import type { AppServices } from './site/services.ts';
 import type { ActivityLog } from './site/activity.ts';
-import { createActivityLog } from './namespaces/history/activity.ts';
-import { syncAdminTexts } from './namespaces/i18n/xml-config.ts';
-
-export interface AppServices {
-  config: Config;
-  db: Kysely<Database>;
-  dialect: DialectName;
-  dbHandle: DatabaseHandle;
-  options: SiteOptions;
-  activity: ActivityLog;
-  log: Logger;
-  close(): Promise<void>;
-}
+import { LOGGER_CATALOGUE, MIGRATIONS, MODULES } from './modules.ts';
 
 export interface OpenAppOptions extends OpenOptions {
   logger?: Logger;
@@ -31,7 +18,7 @@ export interface OpenAppOptions extends OpenOptions {
 export async function openApp(config: Config, opts: OpenAppOptions = {}): Promise<AppServices> {
   const handle = openDatabase(config.databaseUrl, opts);
   try {
-    if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect);
+    if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
     const options = new SiteOptions(handle.db, handle.pgPool);
     await options.load();
     await options.listen();
@@ -44,6 +31,7 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       dbHandle: handle,
       options,
       activity: undefined as unknown as ActivityLog,
+      loggers: LOGGER_CATALOGUE,
       log: opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
       async close() {
         await options.close();
@@ -51,18 +39,26 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
         await handle.destroy();
       },
     };
-    app.activity = createActivityLog(app);
-    // Options named as admin texts by the custom XML configuration are translatable strings:
-    // keep their source values in the string registry in step with the options.
-    options.onChange(() => {
-      background = background.then(() => syncAdminTexts(app)).then(
-        () => {},
-        (err: unknown) => app.log.warn({ err }, 'admin texts not synchronised'),
-      );
-    });
+    app.activity = activityLogOf(app);
+    for (const { name, onOptionsChange } of MODULES) {
+      if (!onOptionsChange) continue;
+      options.onChange(() => {
+        background = background.then(() => onOptionsChange(app)).then(
+          () => {},
+          (err: unknown) => app.log.warn({ err, module: name }, 'a module did not follow a change of the site options'),
+        );
+      });
+    }
     return app;
   } catch (err) {
     await handle.destroy();
     throw err;
   }
+}
+
+/** The activity log's store, from the one module that provides it. */
+function activityLogOf(app: AppServices): ActivityLog {
+  const providers = MODULES.filter((m) => m.activityLog);
+  if (providers.length !== 1) throw new Error(`one module provides the activity log, not ${providers.length}`);
+  return providers[0]!.activityLog!(app);
 }

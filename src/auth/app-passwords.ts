@@ -9,7 +9,7 @@
 // equal hashes for equal passwords) and is verified in constant time.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { AppPasswordsTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';

@@ -1,7 +1,7 @@
 // Resolves the caller of a request from its HTTP Basic application-password credentials
 // (reference rest-core §6.2–6.3). Credentials are always checked (the reference ignores them
 // until a first application password exists; we do not).
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { RestError } from '../rest/types.ts';
 import { matchAppPassword, recordAppPasswordUse } from './app-passwords.ts';
 import { credentialCache } from './credential-cache.ts';

@@ -19,7 +19,7 @@
 //   process that made the change, the user's or password's entries are dropped at once.
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Database } from '../db/schema.ts';
 import type { AuthUser } from './types.ts';
 

@@ -1,5 +1,5 @@
 // Slug of the activity-log logger that records users, logins and application passwords; its
-// messages are declared with the history catalogue (src/namespaces/history/loggers/user.ts).
+// messages are declared with the activity log's built-in loggers (src/namespaces/history/loggers/user.ts).
 import type { ActivityEntry } from '../site/activity.ts';
 
 export const USER_LOGGER = 'SimpleUserLogger';

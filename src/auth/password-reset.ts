@@ -4,7 +4,7 @@
 // The key has 256 random bits and is stored only as its SHA-256 with an expiry; a user has at
 // most one (a new key replaces the old); using it deletes it, so a link works once.
 import crypto from 'node:crypto';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { formatUtc } from '../site/time.ts';
@@ -13,6 +13,9 @@ import { findUserByLogin, setUserPassword, toAuthUser, validatePassword, type Us
 
 /** How long a link works unless said otherwise: a day, as WordPress's. */
 export const RESET_KEY_HOURS = 24;
+
+/** The login page (src/web), which also serves the form of the links (`action=rp`). */
+export const LOGIN_PAGE_PATH = '/cms-login.php';
 const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function sha256(text: string): string {
@@ -78,4 +81,17 @@ export async function resetPasswordWithKey(app: AppServices, login: unknown, key
   const after = await setUserPassword(app, user.id, password);
   await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_password_reseted', context: {} }, { user: toAuthUser(after), ip });
   return after;
+}
+
+/** A new one-time link for the user to set a password (any earlier one stops working). */
+export async function createPasswordResetLink(
+  app: AppServices,
+  user: UserRow,
+  hours = RESET_KEY_HOURS,
+  origin?: ActivityOrigin,
+): Promise<{ url: string; expiresAt: string }> {
+  const { key, expiresAt } = await createPasswordResetKey(app, user, { hours }, origin);
+  const url = new URL(app.config.siteUrl.replace(/\/+$/, '') + LOGIN_PAGE_PATH);
+  url.search = new URLSearchParams({ action: 'rp', key, login: user.login }).toString();
+  return { url: url.toString(), expiresAt };
 }

@@ -15,7 +15,7 @@
 //   with their count once the window is over (sweepLoginThrottle, run by every server process;
 //   claiming a count is atomic, so each is logged once whichever process sweeps).
 import { sql, type Kysely } from 'kysely';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Database } from '../db/schema.ts';
 import { FAILED_LOGIN_OCCASION, USER_LOGGER } from './logger.ts';
 

@@ -3,7 +3,7 @@
 // when an origin is given, is recorded in the activity log.
 import crypto from 'node:crypto';
 import type { Selectable, Transaction } from 'kysely';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';

@@ -4,7 +4,7 @@ import { utcToZone } from '../site/time.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
 import type { CliCommand } from './command.ts';
 import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';
-import { requireUserByLogin } from './user-commands.ts';
+import { requireUserByLogin } from './input.ts';
 
 const LOGIN = { name: 'login', help: 'The login name of the user the password belongs to.' };
 

@@ -1,9 +1,9 @@
-// One subcommand of the `content-site` CLI. Modules contribute commands; src/cli/main.ts
+// One subcommand of the `content-site` CLI. Modules contribute commands (SiteModule.commands); src/cli/main.ts
 // dispatches on the longest matching name ("app-password create", "events generate", …).
 // Each command declares its arguments once, with their help texts: the parser
 // (src/cli/args.ts) and the help (src/cli/help.ts) both read that declaration.
 import type { Config } from '../config.ts';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 
 export interface CliContext {
   config: Config;

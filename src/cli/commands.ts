@@ -1,4 +1,4 @@
-// Every command of the `content-site` CLI. Modules append theirs here.
+// Every command of the `content-site` CLI: the host's own, then the modules' (src/modules.ts).
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { appPasswordCommands } from './app-password-commands.ts';
@@ -6,10 +6,7 @@ import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
 import type { CliCommand } from './command.ts';
 import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
-import { eventsCommands } from './commands/events.ts';
-import { generateCommands } from './commands/generate.ts';
-import { sliderCommands } from './commands/slider.ts';
-import { importCommands } from '../import/wordpress/command.ts';
+import { MIGRATIONS, MODULE_COMMANDS } from '../modules.ts';
 import { reexecWithServerFlags } from '../server/v8-flags.ts';
 
 const serve: CliCommand = {
@@ -50,7 +47,7 @@ const migrate: CliCommand = {
     parseCommandArgs(this, args);
     const handle = openDatabase(ctx.config.databaseUrl);
     try {
-      const applied = await migrateToLatest(handle.db, handle.dialect);
+      const applied = await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
       ctx.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}.\n` : 'The database is up to date.\n');
     } finally {
       await handle.destroy();
@@ -73,4 +70,4 @@ const seed: CliCommand = {
   },
 };
 
-export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...eventsCommands, ...sliderCommands, ...generateCommands, ...importCommands];
+export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...MODULE_COMMANDS];

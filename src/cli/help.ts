@@ -33,7 +33,13 @@ function definitions(rows: [string, string][], indent = '  '): string[] {
   return out;
 }
 
-export function topLevelHelp(commands: CliCommand[]): string {
+/** The commands with each group's together (modules add to the host's groups), groups in order of appearance. */
+function grouped(commands: readonly CliCommand[]): CliCommand[] {
+  const group = (c: CliCommand) => c.name.split(' ')[0];
+  return [...new Set(commands.map(group))].flatMap((g) => commands.filter((c) => group(c) === g));
+}
+
+export function topLevelHelp(commands: readonly CliCommand[]): string {
   return [
     'usage: content-site <command> [<arguments>]',
     '',
@@ -41,7 +47,7 @@ export function topLevelHelp(commands: CliCommand[]): string {
     'node_modules/.bin).',
     '',
     'Commands:',
-    ...definitions(commands.map((c) => [c.name, c.summary])),
+    ...definitions(grouped(commands).map((c) => [c.name, c.summary])),
     '',
     ...wrap(
       'Environment: DATABASE_URL (sqlite:<path> or postgres://…; default sqlite:data/site.db), PORT, HOST, SITE_URL, DATA_DIR, LOG_LEVEL, LOG_FORMAT; ' +
@@ -54,7 +60,7 @@ export function topLevelHelp(commands: CliCommand[]): string {
 }
 
 /** The subcommands of a group (`content-site user --help`). */
-export function groupHelp(group: string, commands: CliCommand[]): string {
+export function groupHelp(group: string, commands: readonly CliCommand[]): string {
   return [
     `usage: content-site ${group} <subcommand> [<arguments>]`,
     '',

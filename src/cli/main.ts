@@ -3,7 +3,8 @@
 // (configuration, database, network) into one line on stderr and exit 1.
 import fs from 'node:fs';
 import { pino } from 'pino';
-import { openApp, type AppServices } from '../app.ts';
+import { openApp } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { ConfigError, loadConfig, maskPassword, type Config } from '../config.ts';
 import { StorageError } from '../db/index.ts';
 import { DatabaseTooNewError } from '../db/migrate.ts';

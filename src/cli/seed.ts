@@ -1,24 +1,13 @@
 // Demo content and the first start of a new site.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
 import { ROLES, type Role } from '../auth/roles.ts';
+import { createPasswordResetLink } from '../auth/password-reset.ts';
 import { createUser, findUserByLogin } from '../auth/users.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { DEFAULT_OPTIONS } from '../site/options.ts';
 import { utcToZone } from '../site/time.ts';
-import { setPasswordLink } from './user-commands.ts';
-import { seedDemo as seedSched } from '../namespaces/sched/seed.ts';
-import { seedDemo as seedI18nSt } from '../namespaces/i18n-st/seed.ts';
-import { seedDemo as seedI18nTm } from '../namespaces/i18n-tm/seed.ts';
-import { seedDemo as seedSliderx } from '../namespaces/sliderx/seed.ts';
-import { seedDemo as seedPages } from '../pages/seed.ts';
-import { seedDemo as seedHistory } from '../namespaces/history/seed.ts';
-
-/**
- * Demo content of each part of the site that has some (src/namespaces/<ns>/seed.ts,
- * src/pages/seed.ts), run after the demo users exist. Each is safe to run again.
- */
-const SEEDERS: ((app: AppServices, origin: ActivityOrigin) => Promise<unknown>)[] = [seedPages, seedSched, seedSliderx, seedI18nSt, seedI18nTm, seedHistory];
+import { MODULES } from '../modules.ts';
 
 const DEMO_NAMES: Record<Role, string> = {
   administrator: 'Ada Admin',
@@ -42,7 +31,7 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = SYSTEM
     if (await findUserByLogin(app, login)) continue;
     await createUser(app, { login, email: `${login}@example.com`, role, displayName: DEMO_NAMES[role] }, origin);
   }
-  for (const seed of SEEDERS) await seed(app, origin);
+  for (const { seed } of MODULES) if (seed) await seed(app, origin);
 }
 
 export const FIRST_ADMIN_LOGIN = 'admin';
@@ -95,7 +84,7 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
     const created = await createAppPassword(app, admin.id, { name: FIRST_PASSWORD_NAME }, SYSTEM_ORIGIN);
     const password = chunkPassword(created.password);
     // The web pages need a login password, which admin chooses with a one-time link.
-    const link = await setPasswordLink(app, admin, undefined, SYSTEM_ORIGIN);
+    const link = await createPasswordResetLink(app, admin, undefined, SYSTEM_ORIGIN);
     const zone = app.options.timeZone();
     await new Promise<void>((resolve, reject) => stdout.write(
       [

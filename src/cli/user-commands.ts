@@ -1,21 +1,10 @@
 // `content-site user …`: manage site users from the command line.
-import type { AppServices } from '../app.ts';
-import { createPasswordResetKey, RESET_KEY_HOURS } from '../auth/password-reset.ts';
-import { createUser, deleteUser, findUserByLogin, listUsers, setUserPassword, setUserRole, setUserStatus, type UserRow } from '../auth/users.ts';
+import { createUser, deleteUser, listUsers, setUserRole, setUserStatus } from '../auth/users.ts';
 import { ROLES } from '../auth/roles.ts';
-import { utcToZone } from '../site/time.ts';
-import { destroyUserSessions } from '../web/session.ts';
-import { PATHS, pageUrl, siteAddress } from '../web/urls.ts';
-import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from './args.ts';
-import { CliError, type CliCommand, type CliContext } from './command.ts';
+import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
+import { requireUserByLogin } from './input.ts';
+import type { CliCommand } from './command.ts';
 import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';
-import { readSecret } from './secret.ts';
-
-export async function requireUserByLogin(app: AppServices, login: string): Promise<UserRow> {
-  const user = await findUserByLogin(app, login);
-  if (!user) throw new CliError(`unknown user "${login}"`);
-  return user;
-}
 
 const LOGIN = { name: 'login', help: 'The user’s login name.' };
 
@@ -113,85 +102,6 @@ const setRole: CliCommand = {
   },
 };
 
-/** The new password: --password, else asked twice at a terminal, else the first line of standard input. */
-async function newPassword(ctx: CliContext, login: string, given: string | undefined): Promise<string> {
-  if (given !== undefined) return given;
-  const stdin = (ctx.stdin ?? process.stdin) as NodeJS.ReadStream;
-  if (stdin.isTTY) {
-    const first = await readSecret(stdin, ctx.stderr, `New password for ${login}: `);
-    const again = await readSecret(stdin, ctx.stderr, 'Type it again: ');
-    if (first !== again) throw new CliError('the two passwords differ; nothing was changed');
-    return first;
-  }
-  const text = await readAll(stdin);
-  const line = text.split(/\r?\n/)[0] ?? '';
-  if (!line) throw new CliError('no password: give --password, type it at a terminal, or pass it as a line on standard input');
-  return line;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-  return text;
-}
-
-const setPassword: CliCommand = {
-  name: 'user set-password',
-  summary: "Set a user's password for the web pages (login, console).",
-  description: [
-    'At a terminal the password is asked twice without echo. Scripts pass it as the first line of standard input ' +
-      '(or with --password, which ends up in the shell history). At least 8 characters. The user’s web sessions end.',
-  ],
-  args: {
-    positionals: [LOGIN],
-    options: { password: { type: 'string', value: 'password', help: 'The new password (else asked, or read from standard input).' } },
-  },
-  examples: [
-    { command: 'user set-password admin', help: 'Asks for the new password twice.' },
-    { command: 'user set-password alice < secret.txt', help: 'Reads it from a file (first line).' },
-  ],
-  async run(args, ctx) {
-    const { positionals, strings } = parseCommandArgs(this, args);
-    const app = await ctx.openApp();
-    const user = await requireUserByLogin(app, positionals[0]!);
-    const password = await newPassword(ctx, user.login, strings.password);
-    await setUserPassword(app, user.id, password, CLI_ORIGIN);
-    await destroyUserSessions(app, user.id);
-    ctx.stdout.write(`Set the password of ${user.login}; they log in at ${pageUrl(siteAddress(app.config.siteUrl), PATHS.login)}\n`);
-    return 0;
-  },
-};
-
-/** A one-time set-password link for the user (`/cms-login.php?action=rp&key=…&login=…`). */
-export async function setPasswordLink(app: AppServices, user: UserRow, hours = RESET_KEY_HOURS, origin = CLI_ORIGIN): Promise<{ url: string; expiresAt: string }> {
-  const { key, expiresAt } = await createPasswordResetKey(app, user, { hours }, origin);
-  return { url: pageUrl(siteAddress(app.config.siteUrl), PATHS.login, { action: 'rp', key, login: user.login }), expiresAt };
-}
-
-const resetPassword: CliCommand = {
-  name: 'user reset-password',
-  summary: 'Print a one-time link that lets the user choose a new password.',
-  description: [
-    'The link opens a page of the site where the user sets a password; it works once and until it expires. ' +
-      'A new link replaces the user’s earlier one. The current password keeps working until a new one is set.',
-  ],
-  args: {
-    positionals: [LOGIN],
-    options: { hours: { type: 'string', value: 'hours', help: `How long the link works, 1 to 720 hours (default ${RESET_KEY_HOURS}).` } },
-  },
-  examples: [{ command: 'user reset-password alice --hours 72', help: 'A link for alice that works for three days.' }],
-  async run(args, ctx) {
-    const { positionals, strings } = parseCommandArgs(this, args);
-    const hours = wholeNumberOption(strings.hours, 'hours', { min: 1, max: 720 }, RESET_KEY_HOURS);
-    const app = await ctx.openApp();
-    const user = await requireUserByLogin(app, positionals[0]!);
-    const { url, expiresAt } = await setPasswordLink(app, user, hours);
-    const zone = app.options.timeZone();
-    ctx.stdout.write(`One-time link for ${user.login} to set a password (works once, until ${utcToZone(expiresAt, zone)} ${zone}):\n\n  ${url}\n`);
-    return 0;
-  },
-};
-
 function statusCommand(verb: 'disable' | 'enable'): CliCommand {
   return {
     name: `user ${verb}`,
@@ -224,4 +134,4 @@ const remove: CliCommand = {
   },
 };
 
-export const userCommands: CliCommand[] = [create, list, setRole, setPassword, resetPassword, statusCommand('disable'), statusCommand('enable'), remove];
+export const userCommands: CliCommand[] = [create, list, setRole, statusCommand('disable'), statusCommand('enable'), remove];

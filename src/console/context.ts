@@ -3,18 +3,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { AuthUser } from '../auth/types.ts';
 import type { RestApi } from '../rest/api.ts';
 import type { BodyInput, RestOutput } from '../rest/pipeline.ts';
 import type { Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
-import { templateRenderer } from '../web/render.ts';
-import { pageHeaders } from '../web/routes.ts';
-import { checkCsrf, csrfToken, type WebSession } from '../web/session.ts';
-import { addQueryArgs, sameSiteRedirect, type SiteAddress } from '../web/urls.ts';
-import type { ConsoleStrings } from './i18n.ts';
-import type { ConsolePage } from './pages.ts';
+import {
+  templateRenderer, pageHeaders, checkCsrf, csrfToken, type WebSession, addQueryArgs, sameSiteRedirect,
+  type SiteAddress,
+} from '../web/api.ts';
+import type { ConsoleStringKey, ConsoleStrings } from './i18n.ts';
 
 export const renderTemplate = templateRenderer(path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates'));
 
@@ -32,6 +31,22 @@ export interface Notice {
 
 /** Layout data that does not depend on the page (built once per request by index.ts). */
 export type LayoutData = Record<string, unknown>;
+
+/** A page of the console (src/console/pages.ts lists where they live). */
+export interface ConsolePage {
+  /** Path below the site's base address (`/cms-admin/profile.php`, `/cms-admin/admin.php`). */
+  path: string;
+  /** For `/cms-admin/admin.php`: the `page` argument that selects this page. */
+  adminPage?: string;
+  /** Capability needed to open the page; null: every logged-in user. */
+  capability: string | null;
+  /** Its title (a string key), also its label in the navigation. */
+  title: ConsoleStringKey;
+  /** Position in the navigation; pages without one are reached through links only. */
+  navOrder?: number;
+  /** Handles GET (and HEAD) and POST requests of a logged-in user who may open the page. */
+  handle(ctx: ConsoleContext): Promise<FastifyReply>;
+}
 
 export class ConsoleContext {
   readonly app: AppServices;

@@ -8,27 +8,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { toAuthUser } from '../auth/users.ts';
 import type { Lang } from '../rest/types.ts';
-import { chooseLang, isLang } from '../web/i18n.ts';
-import { parseCookies } from '../web/routes.ts';
-import { restNonce } from '../web/rest-cookie-auth.ts';
-import { SESSION_COOKIE, loadSession } from '../web/session.ts';
-import { PATHS, pageUrl, siteAddress } from '../web/urls.ts';
+import {
+  chooseLang, isLang, parseCookies, restNonce, SESSION_COOKIE, loadSession, PATHS, pageUrl, siteAddress,
+} from '../web/api.ts';
 import { OUT_DIR, ensureClientBuild } from './build.ts';
-import { ConsoleContext, consoleHeaders, renderTemplate, type LayoutData } from './context.ts';
+import { ConsoleContext, consoleHeaders, renderTemplate, type LayoutData, type ConsolePage } from './context.ts';
 import { CONSOLE_STRINGS } from './i18n.ts';
-import { ADMIN_PHP, pagePath, type ConsolePage } from './pages.ts';
+import { ADMIN_PHP, pagePath } from './pages.ts';
 import { avatarOf } from './avatar.ts';
 import { dashboardPage } from './pages/dashboard.ts';
 import { historyPages } from './pages/history.ts';
+import { stringsPage } from './pages/strings.ts';
 import { userPages } from './pages/users.ts';
 
 export const ASSETS_PATH = '/cms-admin/assets/';
 
 /** Every page of the console (part 2 appends its own). */
-export const CONSOLE_PAGES: ConsolePage[] = [dashboardPage, ...historyPages, ...userPages];
+export const CONSOLE_PAGES: ConsolePage[] = [dashboardPage, ...historyPages, stringsPage, ...userPages];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

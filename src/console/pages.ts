@@ -1,24 +1,8 @@
-// The console's pages as data: where each lives, who may open it, its place in the navigation.
-// A part of the console adds its pages to CONSOLE_PAGES (part 2: translation, appointments,
-// sliders, pages and posts); index.ts routes to them and builds the navigation from them.
-import type { FastifyReply } from 'fastify';
-import type { ConsoleContext } from './context.ts';
-import type { ConsoleStringKey } from './i18n.ts';
-
-export interface ConsolePage {
-  /** Path below the site's base address (`/cms-admin/profile.php`, `/cms-admin/admin.php`). */
-  path: string;
-  /** For `/cms-admin/admin.php`: the `page` argument that selects this page. */
-  adminPage?: string;
-  /** Capability needed to open the page; null: every logged-in user. */
-  capability: string | null;
-  /** Its title (a string key), also its label in the navigation. */
-  title: ConsoleStringKey;
-  /** Position in the navigation; pages without one are reached through links only. */
-  navOrder?: number;
-  /** Handles GET (and HEAD) and POST requests of a logged-in user who may open the page. */
-  handle(ctx: ConsoleContext): Promise<FastifyReply>;
-}
+// The console's pages as data (ConsolePage, declared beside the context it handles): where each
+// lives, who may open it, its place in the navigation. A part of the console adds its pages to
+// CONSOLE_PAGES (part 2: translation, appointments, sliders, pages and posts); index.ts routes
+// to them and builds the navigation from them.
+import type { ConsolePage } from './context.ts';
 
 export const ADMIN_PHP = '/cms-admin/admin.php';
 

@@ -1,12 +1,15 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { DialectName } from './index.ts';
-import { MIGRATIONS } from './migrations/index.ts';
+import type { SiteMigration } from './migration.ts';
 
 export class DatabaseTooNewError extends Error {}
 
-/** Applies pending migrations; refuses a database migrated by a newer version of the code. */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
-  const known = new Set(MIGRATIONS.map((m) => m.name));
+/**
+ * Applies pending migrations of the site's set (src/modules.ts: the kernel's and every
+ * module's); refuses a database migrated by a newer version of the code.
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, migrations: readonly SiteMigration[]): Promise<string[]> {
+  const known = new Set(migrations.map((m) => m.name));
   // On PostgreSQL, Kysely looks for its own tables in every schema unless told which one: a
   // database shared by several schemas (tests, several sites) would confuse it.
   const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
@@ -24,7 +27,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
     provider: {
       async getMigrations() {
         const out: Record<string, Migration> = {};
-        for (const m of MIGRATIONS) out[m.name] = { up: (tx) => m.up(tx, dialect) };
+        for (const m of migrations) out[m.name] = { up: (tx) => m.up(tx, dialect) };
         return out;
       },
     },

@@ -1,10 +1,13 @@
 // The labels of the page chrome ("Posts", "Read more", …) come from the string registry
 // (i18n/st/v1), so translators change them like any other string of the site. The built-in
 // texts are the fallback; an unknown label is captured for registration at run time.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
-import { SOURCE_BACKEND, SOURCE_FRONTEND, queueAutoregisteredString, registerString, saveStringTranslation, translateStrings } from '../namespaces/i18n-st/registry.ts';
-import { adminTextKey } from '../namespaces/i18n/xml-config.ts';
+import {
+  SOURCE_BACKEND, SOURCE_FRONTEND, queueAutoregisteredString, registerString, saveStringTranslation,
+  translateStrings,
+} from '../namespaces/i18n-st/api.ts';
+import { adminTextKey } from '../namespaces/i18n/api.ts';
 
 export const LABELS_DOMAIN = 'content-site-pages';
 

@@ -1,10 +1,10 @@
 // The public HTML of the site: pages, posts, the posts page, author archives and the embed
 // view used by the oEmbed iframe. Every text from the database is escaped; no inline code
 // runs except our own, allowed by hash in the Content-Security-Policy.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
 import { pageLabels, siteTexts, type Labels } from './labels.ts';
-import { cspHash, escapeAttr, escapeHtml, safeUrl } from './html.ts';
+import { cspHash, escapeAttr, escapeHtml, safeUrl } from '../site/html.ts';
 import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
 import { apiLinkHeader, apiRoot, authorUrl, configuredPage, homeUrl, isFrontPage, isViewable, permalink } from './urls.ts';
 

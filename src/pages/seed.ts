@@ -1,6 +1,6 @@
 // Demo content: home, about, partners, contact (en + de, linked as translations) and a news
 // post; sets the front page and the posts page. Safe to run again (existing slugs are kept).
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { createContent, getContentBySlug, type ContentInput, type ContentItem } from './store.ts';

@@ -1,6 +1,6 @@
 // Site content: pages and posts, each in one language (en/de) and linked to its
 // translations through a shared translation group id (`trid`, the id of the first item).
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { RestError } from '../rest/types.ts';

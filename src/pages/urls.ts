@@ -1,5 +1,5 @@
 // Public addresses of the site content, and the reverse: which page a URL of this site names.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
 import { getContent, getContentBySlug, getTranslations, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
 

@@ -1,7 +1,7 @@
 // The REST API of the site: the registry with its root routes (site descriptor, batch,
 // namespace indexes) and the pipeline that runs requests against it.
 import qs from 'qs';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Lang, NamespaceDef, RestRequest, RouteDef } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import { PUBLIC, endpoint, l, route } from './define.ts';
@@ -38,7 +38,7 @@ export class RestApi {
   /** Serialized index documents, per root, effective language and context (never rebuilt per request). */
   private readonly indexCache = new Map<string, IndexDocument>();
 
-  constructor(app: AppServices, namespaces: NamespaceDef[]) {
+  constructor(app: AppServices, namespaces: readonly NamespaceDef[]) {
     this.app = app;
     this.registry = new Registry([this.rootRoute(), this.batchRoute()], namespaces, (ns) => this.namespaceIndexRoute(ns));
     this.pipeline = new RestPipeline(this.registry, app);

@@ -16,7 +16,7 @@ export const LOGGED_IN: Permission = { kind: 'logged_in' };
 export function cap(capability: string): Permission {
   return { kind: 'cap', cap: capability };
 }
-export function custom(label: string, check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>, capability?: string): Permission {
+export function custom(label: Localized | string, check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>, capability?: string): Permission {
   return { kind: 'custom', label, check, ...(capability ? { cap: capability } : {}) };
 }
 

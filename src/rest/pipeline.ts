@@ -2,7 +2,7 @@
 // JSON check, required → validation/sanitisation → permission → handler, then Allow,
 // `_fields` and `_envelope`. It knows nothing about HTTP servers: the adapter and the
 // batch route both feed it plain inputs, so a batch item runs exactly like a request.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { Authenticated } from '../auth/authenticate.ts';
 import type { ArgSchema, EndpointDef, HttpMethod, Lang, Permission, RestRequest } from './types.ts';
 import { RestError, RestResponse } from './types.ts';

@@ -1,6 +1,6 @@
 // The vocabulary of the route registry. Every route of the site is declared once with
 // these types; the index, OPTIONS, Allow, validation and batch dispatch all read them.
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import type { AuthUser } from '../auth/types.ts';
 
 export type Lang = 'en' | 'de';
@@ -123,8 +123,8 @@ export type Permission =
   | { kind: 'cap'; cap: string }
   | {
       kind: 'custom';
-      /** A short name for docs and tests, e.g. "manage_translations or own job". */
-      label: string;
+      /** A short description for the API's documentation, e.g. "manage_translations or own job". */
+      label: Localized | string;
       /** The capability whose holders always pass (used by the permission-matrix tests). */
       cap?: string;
       check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>;
@@ -155,6 +155,8 @@ export interface EndpointDef {
    * and the items start in order. Off by default: batch items run one after the other.
    */
   concurrentInBatch?: boolean;
+  /** A GET answers with a list of the route's schema items rather than one (the OpenAPI document says so). */
+  returnsList?: boolean;
 }
 
 export interface RouteDef {

@@ -6,7 +6,7 @@
 // Kubernetes' names: the ones load balancers and orchestrators are most often configured with.
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 
 export const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;
 

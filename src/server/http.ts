@@ -2,21 +2,23 @@
 // the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
 import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
-import { errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
+import {
+  errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput,
+} from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';
-import { NAMESPACES } from '../namespaces/index.ts';
-import { registerWebRoutes } from '../web/routes.ts';
-import { authenticateCookie } from '../web/rest-cookie-auth.ts';
-import { registerConsole } from '../console/index.ts';
-import { renderNotFound, renderPublicPath } from '../pages/public.ts';
+import { NAMESPACES } from '../modules.ts';
+import { registerWebRoutes, authenticateCookie } from '../web/api.ts';
+import { registerConsole } from '../console/api.ts';
+import { renderNotFound, renderPublicPath } from '../pages/api.ts';
 import { logAccess } from './access-log.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerApiDocs } from './api-docs.ts';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -49,7 +51,7 @@ function fixedHeaders(siteUrl: string, lang: Lang): Record<string, string> {
 
 export interface BuildOptions {
   /** The namespaces to serve (default: the site's); tests pass their own. */
-  namespaces?: NamespaceDef[];
+  namespaces?: readonly NamespaceDef[];
 }
 
 export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -222,6 +224,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
 
   await registerWebRoutes(server, app);
   registerHealthRoutes(server, app);
+  registerApiDocs(server, app, restApi);
   await registerConsole(server, app);
 
   server.setNotFoundHandler((request, reply) => notFound(reply, request.url.startsWith('/de/') ? 'de' : 'en'));

@@ -8,7 +8,7 @@
 //    per process and are not told of the others' writes); several need PostgreSQL.
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { formatUtc, utcNow } from '../site/time.ts';
 import type { ServerProcessesTable } from '../db/schema.ts';
 

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { openApp, type AppServices } from '../app.ts';
+import { openApp } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { buildServer } from './http.ts';
 import { readableStream, wantsReadable } from './console-log.ts';
 import { watchPeers } from './peers.ts';
-import { startContextIndexer } from '../namespaces/history/context-index.ts';
+import { MODULES } from '../modules.ts';
 import { startLoginThrottleSweeper } from '../auth/throttle.ts';
 import { exposedFiles, prepareStorage } from './storage.ts';
 
@@ -62,7 +63,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     throw err;
   }
   const listening = server;
-  const contextIndexer = startContextIndexer(app);
+  const background = MODULES.flatMap((m) => (m.background ? [m.background(app)] : []));
   const peers = await watchPeers(app, address);
   const throttleSweeper = startLoginThrottleSweeper(app);
   let stopping: Promise<void> | null = null;
@@ -70,7 +71,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     stopping ??= (async () => {
       await listening.close(); // stops accepting, waits for in-flight requests
       await peers.stop();
-      await contextIndexer.stop();
+      for (const work of background) await work.stop();
       await throttleSweeper.stop();
       await app.close();
     })();

@@ -1,5 +1,6 @@
 // The one logging function of the server: every successful write of every namespace, and
 // every login and failed login, is recorded through it into the activity log (history/v1).
+import type { Logger } from 'pino';
 import type { AuthUser } from '../auth/types.ts';
 
 export type LogLevel = 'emergency' | 'alert' | 'critical' | 'error' | 'warning' | 'notice' | 'info' | 'debug';
@@ -33,9 +34,26 @@ export interface ActivityLog {
 }
 
 /**
+ * Records the activity-log entry of a write that has committed. The write happened, so the
+ * answer says so: a failed log write goes to the process log and never turns it into an error.
+ */
+export async function recordWrite(
+  app: { activity: ActivityLog; log: Logger },
+  entry: ActivityEntry,
+  origin: ActivityOrigin,
+): Promise<void> {
+  try {
+    await app.activity.log(entry, origin);
+  } catch (err) {
+    app.log.error({ err, logger: entry.logger, messageKey: entry.messageKey }, 'activity log write failed');
+  }
+}
+
+/**
  * A logger of the activity log: who may read its events and the messages it writes.
- * Templates use `{placeholder}` names from the event context. Each namespace exports its
- * logger from `src/namespaces/<ns>/logger.ts`; the history catalogue lists them all.
+ * Templates use `{placeholder}` names from the event context. Each module declares its
+ * loggers in its `logger.ts` and lists them in its SiteModule; the LoggerCatalogue
+ * (`app.loggers`) holds them all.
  */
 export interface LoggerDef {
   slug: string;

@@ -18,7 +18,7 @@ import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import { parseCookies } from './routes.ts';
 import { SESSION_COOKIE, loadSession, sameToken, signWithSiteKey, type WebSession } from './session.ts';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 
 export const REST_NONCE_ACTION = 'wp_rest';
 const TICK_MS = 12 * 3600 * 1000;

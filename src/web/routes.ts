@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { chunkPassword, createAppPassword } from '../auth/app-passwords.ts';
 import { failedLoginEntry, USER_LOGGER } from '../auth/logger.ts';
 import { checkPasswordResetKey, resetPasswordWithKey } from '../auth/password-reset.ts';

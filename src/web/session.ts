@@ -9,7 +9,7 @@
 //   nonce" cookie. A token is useless without the cookie it is bound to, and cannot be made
 //   without the key.
 import crypto from 'node:crypto';
-import type { AppServices } from '../app.ts';
+import type { AppServices } from '../site/services.ts';
 import { findUserById, type UserRow } from '../auth/users.ts';
 import { formatUtc } from '../site/time.ts';
 

@@ -43,7 +43,7 @@ describe('content-site command (no database)', () => {
 
   test('unknown commands and incomplete ones', async () => {
     assertOneLineError(await runCli(noDb, ['frobnicate']), /unknown command "frobnicate"/);
-    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, set-password, reset-password, disable, enable, delete \(see content-site help user\)/);
+    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, disable, enable, delete, set-password, reset-password \(see content-site help user\)/);
     const none = await runCli(noDb, []);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /^usage: content-site/);

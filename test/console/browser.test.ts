@@ -17,7 +17,11 @@ import { buildServer } from '../../src/server/http.ts';
 import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp } from '../web/support.ts';
-import { PASSWORD, seedConsoleSite, type SiteUser } from './support.ts';
+import { PASSWORD, STRINGS, assignStringJob, seedConsoleSite, type SiteUser } from './support.ts';
+import { seedDemo as seedPages } from '../../src/pages/seed.ts';
+import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
+import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
 import { freePort } from '../support/net.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -135,9 +139,9 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Users', 'Profile'], stats: true },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Users', 'Profile'], stats: true },
         emil: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
-        tom: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
+        tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
       };
       for (const [login, want] of Object.entries(expected)) {
@@ -381,6 +385,71 @@ for (const [index, target] of dbTargets().entries()) {
         }
         await context.close();
       }
+    });
+
+    test('string translation: a translator filters, edits a German translation in place with the keyboard, saves, and the German page shows it', async () => {
+      await seedPages(t.app);
+      await seedStrings(t.app);
+      const menuId = (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'menu' }))!;
+      await assignStringJob(t.app, users.tom!.id, menuId);
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'tom', STRINGS);
+      assert.equal(await page.locator('nav.main-nav a[aria-current="page"]').textContent(), 'String Translation');
+      // Filter with the keyboard: the search field, then Enter.
+      const search = page.getByLabel('Search in the texts');
+      for (let i = 0; i < 40 && !(await isFocused(search)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.type('Menu');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/search=Menu/);
+      assert.deepEqual(await page.locator('li.string-item').evaluateAll((els: { id: string }[]) => els.map((el) => el.id)), [`string-${menuId}`]);
+      // Edit in place: the translation, its status (the last choice, "Complete"), then Save.
+      const field = page.getByLabel('Translation into German', { exact: true });
+      for (let i = 0; i < 40 && !(await isFocused(field)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Hauptnavigation');
+      await page.keyboard.press('Tab');
+      assert.ok(await isFocused(page.getByLabel('Status of the translation into German', { exact: true })));
+      await page.keyboard.press('End');
+      await page.keyboard.press('Tab');
+      const url = page.url();
+      await page.keyboard.press('Enter');
+      await page.locator('.save-state', { hasText: 'Saved.' }).waitFor();
+      assert.equal(page.url(), url, 'saved without leaving the page');
+      assert.deepEqual(await axeViolations(page), []);
+      await shoot(page, 'strings-en');
+      await page.goto(`${site}/de/neuigkeiten/`);
+      assert.equal(await page.locator('header nav').first().getAttribute('aria-label'), 'Hauptnavigation');
+      const row = await t.app.db.selectFrom('i18n_st_translations').select(['value', 'status', 'translator_id']).where('string_id', '=', menuId).where('language', '=', 'de').executeTakeFirstOrThrow();
+      assert.deepEqual(row, { value: 'Hauptnavigation', status: 10, translator_id: users.tom!.id });
+      await context.close();
+
+      // The manager's page in German (her own choice, whatever earlier tests chose), and its forms without the script.
+      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'ada').execute();
+      const de = await newContext('de-DE');
+      const dePage = await de.newPage();
+      await signIn(dePage, 'ada', `${STRINGS}&domain=${LABELS_DOMAIN}`);
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'String-Übersetzung');
+      assert.deepEqual(await axeViolations(dePage), []);
+      await shoot(dePage, 'strings-de');
+      // Bulk through the REST API: every string of the page, marked as needing an update.
+      const rows = await dePage.locator('li.string-item').count();
+      await dePage.getByLabel('Alle Strings dieser Seite auswählen').check();
+      await dePage.getByLabel('Aktion für die ausgewählten Strings').selectOption('status:3');
+      await dePage.getByRole('button', { name: 'Anwenden' }).click();
+      await dePage.waitForURL(/done=bulk/);
+      assert.equal(await dePage.locator('.notice-success').textContent(), `${rows} Übersetzungen geändert.`);
+      await de.close();
+      const noScript = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+      const plain = await noScript.newPage();
+      await signIn(plain, 'ada', `${STRINGS}&search=Menu`);
+      await plain.getByLabel('Übersetzung nach Deutsch', { exact: true }).fill('Menü');
+      await plain.getByRole('button', { name: /^Die Übersetzung nach Deutsch von „Menu“ speichern/ }).click();
+      await plain.waitForURL(/done=saved/);
+      assert.match((await plain.locator('.notice-success').textContent()) ?? '', /Die Übersetzung wurde gespeichert\./);
+      await noScript.close();
+      await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
     });
 
     test('no request left the machine, no CSP violation, no script error', () => {

@@ -3,11 +3,12 @@
 // same questions.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { utcNow } from '../../src/site/time.ts';
 import { basicAuth } from '../support/http.ts';
 import { WebClient, decodeEntities, logIn } from '../web/support.ts';
 
@@ -84,4 +85,19 @@ export function navLabels(html: string): string[] {
 
 export function textOf(html: string): string {
   return decodeEntities(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+}
+
+export const STRINGS = '/cms-admin/admin.php?page=i18n-st/menu/string-translation.php';
+
+/** Gives `translator` a string job (i18n/tm/v1) for `stringId` into German. */
+export async function assignStringJob(app: AppServices, translator: number, stringId: number): Promise<void> {
+  const now = utcNow();
+  await app.db
+    .insertInto('tm_jobs')
+    .values({
+      type: 'string', element_id: stringId, element_type: 'string', title: 'String', element_url: null, source_language: 'en', target_language: 'de',
+      status: 1, needs_update: 0, review_status: null, translator_id: translator, batch_id: null, translation_service: 'local', tp_id: null,
+      ts_status: null, editor: 'classic', editor_job_id: null, automatic: 0, note: null, sent_date: now, deadline_date: null, created_at: now, updated_at: now,
+    })
+    .execute();
 }

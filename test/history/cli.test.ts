@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/cli/commands/events.ts';
+import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/namespaces/history/commands.ts';
 import { BLOCK_EVENTS, contextIndexProgress, SEARCH_INDEXED } from '../../src/namespaces/history/context-index.ts';
 import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';

@@ -12,7 +12,7 @@ import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
 import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
-import { loggerScope, type LoggerScope } from '../../src/namespaces/history/catalogue.ts';
+import type { LoggerScope } from '../../src/site/loggers.ts';
 import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
 import {
   addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
@@ -173,7 +173,7 @@ for (const target of dbTargets()) {
     });
 
     test('GET /events with context_filters answers as the stored contexts, for an administrator and an editor', async () => {
-      const editorScope = loggerScope(editor.user);
+      const editorScope = t.app.loggers.scope(editor.user);
       for (const [name, pairs] of CASES) {
         const query = pairs.map(([k, v]) => `context_filters[${encodeURIComponent(k)}]=${encodeURIComponent(v)}`).join('&');
         for (const who of [admin, editor]) {
@@ -271,7 +271,7 @@ for (const target of dbTargets()) {
       const newest = await newestId();
       for (const words of SEARCHES) {
         const expected = await searchTruth(words);
-        const f = eventFilterFromParams({ search: words.join(' ') }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams({ search: words.join(' ') }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         assert.equal(f.search?.templateMatches.size, 0, `${words}: no template holds the words`);
         assert.deepEqual(await ids(f), expected, `${words}: without the index`);
         await markNarrowContext(t.app.db, f, newest, 100_000);
@@ -283,7 +283,7 @@ for (const target of dbTargets()) {
       assert.ok((await searchTruth(['customentrylogger'])).length > 3, 'a logger\'s slug is in its events\' search texts');
       // The rare words' block is named, and no other; a word found nowhere names none.
       const narrowed = async (search: string) => {
-        const f = eventFilterFromParams({ search }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         await markNarrowContext(t.app.db, f, newest);
         return f.searchIndex?.blocks;
       };
@@ -299,7 +299,7 @@ for (const target of dbTargets()) {
       try {
         assert.deepEqual(await narrowed('Wombat-Sighting'), [0, 1]);
         assert.deepEqual(await narrowed('xyzzy-nowhere'), [older]);
-        const f = eventFilterFromParams({ search: 'wombat' }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams({ search: 'wombat' }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         await markNarrowContext(t.app.db, f, newest, 100_000);
         assert.deepEqual(await ids(f), await searchTruth(['wombat']));
       } finally {
@@ -328,7 +328,7 @@ for (const target of dbTargets()) {
         const start = random(Math.max(1, line.length - 3));
         const piece = line.slice(start, start + 4 + random(9));
         const search = i % 3 ? piece : piece.toUpperCase();
-        const f = eventFilterFromParams({ search }, { scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         if (!f.search) continue;
         const expected = await ids(f);
         await markNarrowContext(t.app.db, f, newest, 100_000);

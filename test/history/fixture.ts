@@ -1,12 +1,12 @@
 // A known data set for the activity-log tests: four users and 18 events with fixed dates
 // (plus two relative to now), written through the real logging function.
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 import { formatUtc } from '../../src/site/time.ts';
-import { addDays, todayIn, zoneToUtc } from '../../src/namespaces/history/site-time.ts';
+import { addDays, todayIn, zoneToUtc } from '../../src/site/zone-time.ts';
 
 export interface Fixture {
   users: Record<'admin' | 'editor' | 'author' | 'subscriber', AuthUser>;

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
-import { unixToUtc } from '../../src/namespaces/history/site-time.ts';
+import { unixToUtc } from '../../src/site/zone-time.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 

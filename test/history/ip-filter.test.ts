@@ -9,7 +9,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture } from './fixture.ts';
 import { filterCondition, markNarrowIpRange, type EventFilter } from '../../src/namespaces/history/filters.ts';
 import { ipFilterCondition } from '../../src/namespaces/history/ip.ts';
-import type { LoggerScope } from '../../src/namespaces/history/catalogue.ts';
+import type { LoggerScope } from '../../src/site/loggers.ts';
 
 const ALL: LoggerScope = { all: true };
 

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { dateBoundMessage, eventFilterFromParams, LASTDAYS_RANGE } from '../../src/namespaces/history/filters.ts';
-import { FIRST_UNIX, LAST_UNIX, MAX_LASTDAYS, monthRangeUtc, parseDateBound } from '../../src/namespaces/history/site-time.ts';
+import { FIRST_UNIX, LAST_UNIX, MAX_LASTDAYS, monthRangeUtc, parseDateBound } from '../../src/site/zone-time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
+import { LOGGER_CATALOGUE } from '../../src/modules.ts';
 
 test('parseDateBound: timestamps and dates of four-digit years only, 0 meaning no bound', () => {
   assert.equal(parseDateBound('UTC', String(LAST_UNIX), true), LAST_UNIX);
@@ -32,7 +33,7 @@ test('monthRangeUtc: months whose first and last second are four-digit years', (
 });
 
 test('eventFilterFromParams: lastdays up to MAX_LASTDAYS, 0 for none; anything else is rest_invalid_param', () => {
-  const opts = { scope: { all: true, slugs: [] }, zone: 'Europe/Berlin', lang: 'en' as const, now: new Date('2026-03-01T12:00:00Z') };
+  const opts = { loggers: LOGGER_CATALOGUE, scope: { all: true, slugs: [] }, zone: 'Europe/Berlin', lang: 'en' as const, now: new Date('2026-03-01T12:00:00Z') };
   assert.equal(eventFilterFromParams({ lastdays: 0 }, opts).lastdaysFrom, undefined);
   assert.match(eventFilterFromParams({ lastdays: MAX_LASTDAYS }, opts).lastdaysFrom!, /^10\d\d-/);
   assert.match(eventFilterFromParams({ dates: [`lastdays:${MAX_LASTDAYS}`] }, opts).ranges![0]![0], /^10\d\d-/);

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { countsByMessage, splitRange } from '../../src/namespaces/history/stats.ts';
 import { generateEvents } from '../../src/namespaces/history/generate.ts';
-import { unixToUtc, utcToUnix } from '../../src/namespaces/history/site-time.ts';
+import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 
 const origin = { user: null, ip: '', initiator: 'cms' as const };
 

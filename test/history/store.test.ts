@@ -10,7 +10,9 @@ import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
 import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
 import { searchOptions } from '../../src/namespaces/history/overview.ts';
-import { LOGGERS } from '../../src/namespaces/history/catalogue.ts';
+import { LOGGER_CATALOGUE } from '../../src/modules.ts';
+
+const LOGGERS = LOGGER_CATALOGUE.sorted;
 import { interpolate, renderEvents } from '../../src/namespaces/history/items.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
@@ -126,7 +128,7 @@ for (const target of dbTargets()) {
           const row = rows.find((r) => r.id === ids[i])!;
           assert.equal(row.logger, 'CustomEntryLogger');
           // The very text the write prepared: same keys, order and escapes.
-          assert.equal(byId.get(ids[i]!), prepareEvent(entry(text), origin).context, text);
+          assert.equal(byId.get(ids[i]!), prepareEvent(LOGGER_CATALOGUE, entry(text), origin).context, text);
           assert.equal((JSON.parse(byId.get(ids[i]!)!) as Record<string, string>).note, storableText(text));
         });
         const stored = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).where('id', 'in', ids).execute();
@@ -230,7 +232,7 @@ for (const target of dbTargets()) {
     });
 
     test('prepareEvent rejects an unknown level', () => {
-      assert.throws(() => prepareEvent({ logger: 'SimpleLogger', messageKey: 'x', level: 'loud' as never }, { user: null, ip: '' }));
+      assert.throws(() => prepareEvent(LOGGER_CATALOGUE, { logger: 'SimpleLogger', messageKey: 'x', level: 'loud' as never }, { user: null, ip: '' }));
     });
   });
 }

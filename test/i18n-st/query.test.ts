@@ -47,8 +47,9 @@ test('parsers accept the forms clients send', () => {
   const f = parseStringFilters({});
   assert.deepEqual(f, {
     kind: null, type: null, source: null, domain: null, translationPriority: null, title: null, sourceLanguageCode: null,
-    targetLanguageCode: null, translationStatuses: [], limit: 10, offset: 0, sorting: null,
+    targetLanguageCode: null, translationStatuses: [], limit: 10, offset: 0, sorting: null, context: null, packageId: null, assignedTo: null,
   });
+  assert.deepEqual([parseStringFilters({ context: '' }).context, parseStringFilters({ context: 'button', package: '7' }).packageId], ['', 7]);
   assert.deepEqual(parseStatuses('0, 10'), [0, 10]);
   assert.deepEqual(parseStatuses(['3', 3, 10]), [3, 10]);
   assert.deepEqual(parseStatuses({ 0: '1' }), [1]);

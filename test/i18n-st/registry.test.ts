@@ -12,7 +12,7 @@ import { describeStringSettings, getStringSettings, updateStringSettings } from 
 import { pendingQueueCount, processStringsQueue } from '../../src/namespaces/i18n-st/queue.ts';
 import { countStrings, listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
 import { RestError } from '../../src/rest/types.ts';
-import { kvSet } from '../../src/namespaces/i18n/kv.ts';
+import { kvSet } from '../../src/namespaces/i18n-st/kv.ts';
 
 async function rejects400(p: Promise<unknown>, code?: string): Promise<RestError> {
   try {

@@ -1,7 +1,7 @@
 // Fixture jobs for the i18n/tm/v1 tests: a small, fully known set inserted directly.
 import type { Insertable } from 'kysely';
 import { XMLParser } from 'fast-xml-parser';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createUser, setUserStatus, toAuthUser } from '../../src/auth/users.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../src/db/schema.ts';

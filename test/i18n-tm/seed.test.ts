@@ -7,9 +7,9 @@ import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
 import { getAteJob } from '../../src/namespaces/i18n-tm/ate.ts';
 import { parseXliff } from './fixtures.ts';
-import { generateCommands } from '../../src/cli/commands/generate.ts';
+import { MODULE_COMMANDS } from '../../src/modules.ts';
 
-const jobsGenerateCommand = generateCommands.find((c) => c.name === 'jobs generate')!;
+const jobsGenerateCommand = MODULE_COMMANDS.find((c) => c.name === 'jobs generate')!;
 import { CliError } from '../../src/cli/command.ts';
 import { PassThrough } from 'node:stream';
 

@@ -19,12 +19,15 @@ for (const target of dbTargets()) {
     let server: FastifyInstance;
     const auth: Record<string, string> = {};
     const logged: ActivityEntry[] = [];
+    /** While set, the activity log's writes fail (a full disk, a lost connection). */
+    let logFails = false;
 
     before(async () => {
       t = await createTestApp(target);
       const real = t.app.activity;
       t.app.activity = {
         async log(entry, origin) {
+          if (logFails) throw new Error('activity log unavailable');
           logged.push(entry);
           return real.log(entry, origin);
         },
@@ -92,6 +95,25 @@ for (const target of dbTargets()) {
       });
       assert.equal(form.statusCode, 200);
       assert.match((await call('GET', '/custom-xml-config')).body, /news/);
+    });
+
+    test('a failed activity-log write after the save is not an error: 200, the configuration stored, the failure in the process log', async () => {
+      const errors: unknown[] = [];
+      const realError = t.app.log.error;
+      t.app.log.error = ((obj: unknown) => errors.push(obj)) as typeof realError;
+      logFails = true;
+      try {
+        const content = '<wpml-config><custom-types><custom-type translate="1">unlogged</custom-type></custom-types></wpml-config>';
+        const saved = await call('POST', '/custom-xml-config', 'administrator', { content });
+        assert.equal(saved.status, 200);
+        assert.equal(saved.body, content);
+      } finally {
+        logFails = false;
+        t.app.log.error = realError;
+      }
+      assert.match((await call('GET', '/custom-xml-config')).body, /unlogged/);
+      assert.equal(errors.length, 1);
+      assert.deepEqual({ ...(errors[0] as object), err: undefined }, { err: undefined, logger: I18N_LOGGER_SLUG, messageKey: 'custom_xml_config_updated' });
     });
 
     test('validate: [] or the list of problems, never stored', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { pino } from 'pino';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { registerHealthRoutes } from '../../src/server/health.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';

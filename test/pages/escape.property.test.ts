@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
-import { escapeHtml, safeUrl } from '../../src/pages/html.ts';
+import { escapeHtml, safeUrl } from '../../src/site/html.ts';
 import { paragraphs } from '../../src/pages/public.ts';
 import { sanitizeDiscoveredHtml } from '../../src/namespaces/oembed/sanitize.ts';
 

@@ -1,5 +1,5 @@
 // Shared helpers of the sched/v1 tests.
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { roleCan, type Role } from '../../src/auth/roles.ts';
 import type { Caller } from '../../src/namespaces/sched/service.ts';

@@ -89,6 +89,14 @@ test('HTML from the REST API: the email report preview', async () => {
   assertHtmlSecurityHeaders(res.headers, 'email report preview');
 });
 
+test('the API reference pages', async () => {
+  for (const path of ['/cms-api/en/', '/cms-api/de/']) {
+    const res = await server.inject({ method: 'GET', url: path });
+    assert.equal(res.statusCode, 200);
+    assertHtmlSecurityHeaders(res.headers, `GET ${path}`);
+  }
+});
+
 test('web pages: login (form, failure, throttled), authorize, created, list, CSRF error; their cookies', async () => {
   const c = new WebClient(server, '10.20.30.40');
   const seen: [string, WebResponse][] = [];

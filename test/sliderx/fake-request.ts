@@ -1,6 +1,6 @@
 // A RestRequest for calling handlers directly in service-level tests (the HTTP pipeline has
 // its own tests). Params are taken as given (already "validated").
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { Lang, RestRequest } from '../../src/rest/types.ts';
 

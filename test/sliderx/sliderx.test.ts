@@ -10,7 +10,7 @@ import { parseImport } from '../../src/namespaces/sliderx/model.ts';
 import { exportSliders, getSlides, importSliders, getSliderByAlias } from '../../src/namespaces/sliderx/store.ts';
 import { getModal, getSlider, getSliderOfSlide, getSliders, getStream, matchesIfNoneMatch } from '../../src/namespaces/sliderx/service.ts';
 import { sliderxNamespace } from '../../src/namespaces/sliderx/routes.ts';
-import { sliderExportCommand, sliderImportCommand } from '../../src/cli/commands/slider.ts';
+import { sliderExportCommand, sliderImportCommand } from '../../src/namespaces/sliderx/commands.ts';
 import { CliError, type CliContext } from '../../src/cli/command.ts';
 import { RestResponse, type RestError } from '../../src/rest/types.ts';
 import { fakeRequest } from './fake-request.ts';

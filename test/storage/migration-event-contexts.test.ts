@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Migrator, sql, type Migration } from 'kysely';
 import { createPgSchema, dropPgSchema, openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { MIGRATIONS } from '../../src/db/migrations/index.ts';
+import { MIGRATIONS } from '../../src/modules.ts';
 import { contextMap } from '../../src/namespaces/history/store.ts';
 import { dbTargets, PG_URL } from '../support/db.ts';
 
@@ -55,7 +55,7 @@ for (const target of dbTargets()) {
           await statement.execute(db);
         }
 
-        assert.deepEqual(await migrateToLatest(db, handle.dialect), MIGRATIONS.slice(BEFORE).map((m) => m.name));
+        assert.deepEqual(await migrateToLatest(db, handle.dialect, MIGRATIONS), MIGRATIONS.slice(BEFORE).map((m) => m.name));
 
         const rows = await db.selectFrom('history_event_contexts').select(['event_id', 'context']).orderBy('event_id').execute();
         assert.deepEqual(rows.map((r) => r.event_id), [1, 2, 3], 'a row for every event');

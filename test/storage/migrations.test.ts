@@ -7,11 +7,48 @@ import { pino } from 'pino';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { runCli } from '../cli/run.ts';
 import { openApp } from '../../src/app.ts';
-import { DatabaseTooNewError, failedBeforeMigrating } from '../../src/db/migrate.ts';
-import { MIGRATIONS } from '../../src/db/migrations/index.ts';
+import { Migrator, type Kysely } from 'kysely';
+import { openDatabase } from '../../src/db/index.ts';
+import { DatabaseTooNewError, failedBeforeMigrating, migrateToLatest } from '../../src/db/migrate.ts';
+import { MIGRATIONS } from '../../src/modules.ts';
 import { utcNow } from '../../src/site/time.ts';
 
 const TOO_NEW = 'The database was migrated by a newer version of content-site (unknown migrations: 9999_from_the_future). Upgrade the code before using this database.';
+
+/**
+ * The names existing databases have recorded, in the order they were applied. Modules keep
+ * their migrations in their own folders; the names and the order never change, or a migrated
+ * database would see unknown migrations (refused) or run one twice.
+ */
+const RECORDED = [
+  '0001_core', '0002_auth', '0003_history', '0004_sched', '0005_i18n_st', '0006_i18n_tm', '0007_content', '0008_sessions',
+  '0009_history_stats', '0010_history_stats_writers', '0011_history_event_contexts', '0012_history_addr_collation',
+  '0013_history_context_terms', '0014_history_search_trigrams', '0015_server_processes', '0016_auth_shared_state',
+  '0017_import', '0018_user_locale',
+];
+
+test('the module list gives the migrations existing databases recorded, in their order', () => {
+  assert.deepEqual(MIGRATIONS.map((m) => m.name).slice(0, RECORDED.length), RECORDED);
+});
+
+test('a database migrated with every recorded migration is up to date', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-migrate-'));
+  try {
+    const handle = openDatabase(`sqlite:${path.join(dir, 'old.db')}`);
+    try {
+      // What an older version leaves behind: the recorded names in kysely_migration.
+      await new Migrator({
+        db: handle.db,
+        provider: { getMigrations: async () => Object.fromEntries(MIGRATIONS.filter((m) => RECORDED.includes(m.name)).map((m) => [m.name, { up: (tx: Kysely<any>) => m.up(tx, handle.dialect) }])) },
+      }).migrateToLatest();
+      assert.deepEqual(await migrateToLatest(handle.db, handle.dialect, MIGRATIONS), MIGRATIONS.map((m) => m.name).filter((name) => !RECORDED.includes(name)));
+    } finally {
+      await handle.destroy();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 describe('migrate on a new database', () => {
   test('content-site migrate applies every migration, then has nothing to do', async () => {

@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import { pino } from 'pino';
 import { sql } from 'kysely';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openApp, type AppServices } from '../../src/app.ts';
+import { openApp } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createPgSchema, dropPgSchema } from '../../src/db/index.ts';
 
 export interface DbTarget {

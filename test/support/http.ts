@@ -1,6 +1,6 @@
 // HTTP test helpers: users with application passwords and their Authorization headers.
 import crypto from 'node:crypto';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { AuthUser } from '../../src/auth/types.ts';

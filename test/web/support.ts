@@ -2,7 +2,7 @@
 // extraction and a log-in shortcut.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../src/app.ts';
+import type { AppServices } from '../../src/site/services.ts';
 import { createUser, type UserRow } from '../../src/auth/users.ts';
 import { createTestApp, type DbTarget, type TestApp } from '../support/db.ts';
 

@@ -42,6 +42,7 @@ const page = document.body.dataset.page;
 const modules: Record<string, () => Promise<{ init(): void }>> = {
   history_admin_menu_page: () => import('./history.ts'),
   history_stats_page: () => import('./stats.ts'),
+  'i18n-st/menu/string-translation.php': () => import('./strings.ts'),
 };
 void (modules[page ?? '']?.() ?? Promise.resolve(null)).then((m) => {
   m?.init();

@@ -5,14 +5,13 @@
 // with the list it was drawn from. Arguments are checked by the events route first (stats.ts).
 // Without filters nothing reads the events of the range (a year holds a million of them).
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { findLogger, loggerScope } from '../../namespaces/history/catalogue.ts';
-import { eventFilterFromParams, filterCondition } from '../../namespaces/history/filters.ts';
-import { countsByMessage, type StatsRange } from '../../namespaces/history/stats.ts';
-import { LOG_LEVELS } from '../../namespaces/history/store.ts';
+import {
+  eventFilterFromParams, filterCondition, countsByMessage, type StatsRange, LOG_LEVELS,
+} from '../../namespaces/history/api.ts';
 
 export interface Breakdown {
   /** Local day `YYYY-MM-DD` → events (days without events absent). */
@@ -36,7 +35,7 @@ export async function breakdown(
   opts: { filtered: boolean; users?: number },
 ): Promise<Breakdown> {
   const zone = app.options.timeZone();
-  const f = eventFilterFromParams(filters, { scope: loggerScope(viewer), zone, lang, dialect: app.dialect });
+  const f = eventFilterFromParams(filters, { loggers: app.loggers, scope: app.loggers.scope(viewer), zone, lang, dialect: app.dialect });
   const cond = filterCondition(f);
   if (!cond) return { perDay: new Map(), byLogger: [], byLevel: [], byUser: [], activeUsers: 0 };
   const counts = opts.filtered ? await filteredCounts(app, cond, range, zone) : await wholeLogCounts(app, range);
@@ -46,7 +45,7 @@ export async function breakdown(
   const desc = <T extends { count: number }>(rows: T[]) => rows.filter((r) => r.count > 0).sort((a, b) => b.count - a.count);
   return {
     perDay: counts.perDay,
-    byLogger: desc([...counts.loggers].map(([slug, count]) => ({ slug, name: findLogger(slug)?.name[lang] ?? slug, count }))),
+    byLogger: desc([...counts.loggers].map(([slug, count]) => ({ slug, name: app.loggers.find(slug)?.name[lang] ?? slug, count }))),
     byLevel: desc([...counts.levels].map(([level, count]) => ({ level, count }))),
     byUser: top.map(([id, count]) => ({ id, name: byId.get(id)?.display_name ?? `#${id}`, login: byId.get(id)?.login ?? '', count })),
     activeUsers: [...counts.users.values()].filter((n) => n > 0).length,

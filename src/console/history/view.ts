@@ -1,11 +1,10 @@
 // Events of the REST API (history/v1 event items) as the console's templates show them: the
 // initiator with avatar and name, times relative and absolute in the site's zone, the level,
 // the context as a table, IP addresses, and a link to the object an event concerns.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
-import { getContent } from '../../pages/store.ts';
-import { isViewable, permalink } from '../../pages/urls.ts';
+import { getContent, isViewable, permalink } from '../../pages/api.ts';
 import { avatarOf, type Avatar } from '../avatar.ts';
 import { fromGmt, relativeTime } from '../client/relative-time.ts';
 import type { ConsoleStrings } from '../i18n.ts';

@@ -1,7 +1,7 @@
 // The console's start page (/cms-admin/): a greeting, the activity of today and the last
 // seven days, and the latest events, as far as the user's role lets them see events.
-import type { ConsolePage } from '../pages.ts';
-import { fmt } from '../../web/i18n.ts';
+import type { ConsolePage } from '../context.ts';
+import { fmt } from '../../web/api.ts';
 import { eventViews, type ApiEvent } from '../history/view.ts';
 import { HISTORY_PAGE, viewOptions } from './history.ts';
 import { STATS_PAGE } from './stats.ts';

@@ -5,15 +5,16 @@
 // history.ts) expands occasions, announces new events, opens `#history/event/<id>` and runs the
 // actions through the REST API; without it, links and forms do the same through this page.
 import type { FastifyReply } from 'fastify';
-import { LOG_LEVELS } from '../../namespaces/history/store.ts';
-import { purgeAndLog } from '../../namespaces/history/maintenance.ts';
+import { LOG_LEVELS, purgeAndLog } from '../../namespaces/history/api.ts';
 import qs from 'qs';
-import type { ConsoleContext, Notice } from '../context.ts';
+import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
-import { fmt } from '../../web/i18n.ts';
-import { ADMIN_PHP, pagePath, type ConsolePage } from '../pages.ts';
+import { fmt } from '../../web/api.ts';
+import { ADMIN_PHP, pagePath } from '../pages.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
-import { contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery } from '../history/query.ts';
+import {
+  contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery,
+} from '../history/query.ts';
 import { eventView, eventViews, type ApiEvent, type ViewOptions } from '../history/view.ts';
 import { statsPage } from './stats.ts';
 

@@ -3,11 +3,13 @@
 // range, optionally under the activity log's filters. Every chart is a table first (numbers a
 // screen reader and a page without scripts read) with a text summary; bars are drawn in the
 // table by the server, the activity over time by uPlot in the browser (client/stats.ts).
-import type { ConsoleContext } from '../context.ts';
+import type { ConsoleContext, ConsolePage } from '../context.ts';
 import { text } from '../context.ts';
-import { fmt } from '../../web/i18n.ts';
-import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, utcToUnix, ymdText, type Ymd } from '../../namespaces/history/site-time.ts';
-import { ADMIN_PHP, type ConsolePage } from '../pages.ts';
+import { fmt } from '../../web/api.ts';
+import {
+  addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, utcToUnix, ymdText, type Ymd,
+} from '../../site/zone-time.ts';
+import { ADMIN_PHP } from '../pages.ts';
 import { filterArgs, filterQuery, isFiltered, readLogQuery } from '../history/query.ts';
 import { breakdown } from '../history/breakdown.ts';
 

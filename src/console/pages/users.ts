@@ -6,16 +6,17 @@
 import type { FastifyReply } from 'fastify';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../../auth/app-passwords.ts';
 import { ROLES } from '../../auth/roles.ts';
-import { findUserById, listUsers, setUserPassword, setUserRole, setUserStatus, updateUserProfile, verifyUserPassword, type UserRow } from '../../auth/users.ts';
+import {
+  findUserById, listUsers, setUserPassword, setUserRole, setUserStatus, updateUserProfile, verifyUserPassword,
+  type UserRow,
+} from '../../auth/users.ts';
 import { RestError } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { fmt } from '../../web/i18n.ts';
-import { destroyUserSessions } from '../../web/session.ts';
+import { fmt, destroyUserSessions } from '../../web/api.ts';
 import { avatarOf } from '../avatar.ts';
-import type { ConsoleContext, Notice } from '../context.ts';
+import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import type { ConsoleStringKey } from '../i18n.ts';
-import type { ConsolePage } from '../pages.ts';
 
 const PROFILE = '/cms-admin/profile.php';
 const USER_EDIT = '/cms-admin/user-edit.php';

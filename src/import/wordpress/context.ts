@@ -1,6 +1,6 @@
 // What every kind of data gets to do its part of a run.
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Progress } from './progress.ts';
 import type { ImportReport, KindName, KindReport } from './report.ts';
 import type { WordPressSource } from './source/site.ts';

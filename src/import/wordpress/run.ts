@@ -2,7 +2,7 @@
 // selected kind do its part in order, and ends with the report: printed, stored with the run
 // and written as one event of the importer's logger. A failure stops the run with one line;
 // what the kinds committed until then stays, with its mappings, for the next run to finish.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { type ConflictRule, type ImportContext, type ImportKind } from './context.ts';
 import { ImportError } from './errors.ts';

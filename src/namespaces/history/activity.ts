@@ -11,7 +11,7 @@
 // a row are stored; the rest are only counted until any other event is logged.
 import type { Transaction } from 'kysely';
 import type pg from 'pg';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
 import {
@@ -388,7 +388,7 @@ export function createActivityLog(app: AppServices): ActivityLog {
     log(entry: ActivityEntry, origin: ActivityOrigin): Promise<number> {
       let event: PreparedEvent;
       try {
-        event = prepareEvent(entry, origin);
+        event = prepareEvent(app.loggers, entry, origin);
       } catch (err) {
         return Promise.reject(err);
       }

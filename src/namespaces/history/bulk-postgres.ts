@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../db/index.ts';
-import type { EventSink, IndexDefinition } from './generate.ts';
+import type { EventSink, IndexDefinition } from './event-sink.ts';
 import { addHourlyCounts, addToCounter, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
 import { lockRuns, newestRow, type RunRow } from './runs.ts';
 

@@ -6,7 +6,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../db/index.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
-import type { EventSink, IndexDefinition } from './generate.ts';
+import type { EventSink, IndexDefinition } from './event-sink.ts';
 import { NEWEST_ROW_SQL, type RunRow } from './runs.ts';
 
 const EVENT_ROWS = 500;

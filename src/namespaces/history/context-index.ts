@@ -24,7 +24,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { readCounter } from './store.ts';
 
 export const BLOCK_EVENTS = 4096;

@@ -2,14 +2,13 @@
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
-import { canReadLogger, loggerScope } from './catalogue.ts';
 import {
   candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './filters.ts';
@@ -406,8 +405,8 @@ export async function listEvents(
   }
   if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
 
-  const scope = loggerScope(viewer.user);
-  const filter = eventFilterFromParams(params, { scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
+  const scope = app.loggers.scope(viewer.user);
+  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
   const page = positiveInt(params.page, 1);
   const perPage = positiveInt(params.per_page, 10);
   const countTotal = params.skip_count_query !== true;
@@ -479,7 +478,7 @@ async function occasionEvents(app: AppServices, params: Record<string, unknown>,
   const below = params.logRowID === undefined || params.logRowID === null ? 0 : Number(params.logRowID);
   // Unlike the reference, the logger permissions apply here too (conventions: each logger's
   // events only to users holding its capability).
-  const scope = filterCondition({ scope: loggerScope(viewer.user) });
+  const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
   if (!scope) return [];
   const rows = await app.db
     .selectFrom('history_events')
@@ -519,7 +518,7 @@ async function surroundingEvents(app: AppServices, centreId: number, count: numb
 
 /** GET /events/has-updates: rows newer than the cursor, flat, without sticky and exclude filters. */
 export async function countNewEvents(app: AppServices, params: Record<string, unknown>, viewer: Viewer): Promise<{ new_events_count: number | null }> {
-  const filter = eventFilterFromParams(params, { scope: loggerScope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
+  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope: app.loggers.scope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
   if (params.skip_count_query === true) return { new_events_count: null };
   // (no ip range here: `id > since_id` finds the few rows newer than a client's cursor)
   const cond = filterCondition(filter);
@@ -534,7 +533,7 @@ function invalidEventId(lang: Lang): RestError {
 async function readableEventRow(app: AppServices, id: number, viewer: Viewer): Promise<EventRow> {
   const row = await app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
-  if (!canReadLogger(viewer.user, row.logger)) {
+  if (!app.loggers.canRead(viewer.user, row.logger)) {
     throw new RestError(
       'rest_forbidden_context',
       viewer.lang === 'de' ? 'Du darfst dieses Ereignis nicht ansehen.' : 'Sorry, you are not allowed to view this event.',

@@ -8,14 +8,14 @@ import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
 import { MAX_ALTERNATIVES } from '../../db/limits.ts';
 import { RestError } from '../../rest/types.ts';
-import { allLoggers, type LoggerScope } from './catalogue.ts';
+import type { LoggerCatalogue, LoggerScope } from '../../site/loggers.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
 import { contextPairs } from './store.ts';
 import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from './context-index.ts';
 import { asciiLower } from '../../util.ts';
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
-} from './site-time.ts';
+} from '../../site/zone-time.ts';
 
 export interface EventFilter {
   scope: LoggerScope;
@@ -94,11 +94,11 @@ export function parseMessagePairs(items: unknown[], name: string): Map<string, s
   return byLogger;
 }
 
-function searchTerms(text: string, scope: LoggerScope, lang: Lang): SearchTerms | undefined {
+function searchTerms(loggers: LoggerCatalogue, text: string, scope: LoggerScope, lang: Lang): SearchTerms | undefined {
   const words = searchWords(text).map((w) => w.toLowerCase());
   if (!words.length) return undefined;
   const templateMatches = new Map<string, string[]>();
-  for (const def of allLoggers()) {
+  for (const def of loggers.sorted) {
     if (!scope.all && !scope.slugs.includes(def.slug)) continue;
     for (const [key, text] of Object.entries(def.messages)) {
       const candidates = [text[lang].toLowerCase(), text.en.toLowerCase()];
@@ -148,6 +148,8 @@ function lastdaysFrom(zone: string, today: Ymd, days: number): string {
 }
 
 export interface FilterOptions {
+  /** The logger catalogue (search matches its templates). */
+  loggers: LoggerCatalogue;
   scope: LoggerScope;
   zone: string;
   lang: Lang;
@@ -235,11 +237,11 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
     const words = searchWords(p.metadata_search);
     if (words.length) f.metadataWords = words;
   }
-  if (typeof p.search === 'string') f.search = searchTerms(p.search, scope, lang);
+  if (typeof p.search === 'string') f.search = searchTerms(opts.loggers, p.search, scope, lang);
   if (opts.ignoreExcludes) return f;
 
   f.onlySticky = p.only_sticky === true;
-  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(p.exclude_search, scope, lang);
+  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(opts.loggers, p.exclude_search, scope, lang);
   f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
   f.excludeLoggers = strings(p.exclude_loggers);
   const excludeMessages = list(p.exclude_messages);

@@ -12,7 +12,8 @@
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
-import type { AppServices } from '../../app.ts';
+import type { LoggerCatalogue } from '../../site/loggers.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
@@ -20,6 +21,7 @@ import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
 import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from './runs.ts';
 import { SqliteSink } from './bulk-sqlite.ts';
 import { KyselySink, PostgresSink } from './bulk-postgres.ts';
+import type { EventSink, IndexDefinition } from './event-sink.ts';
 
 export interface GenerateOptions {
   count: number;
@@ -39,38 +41,6 @@ export interface GenerateOptions {
   batchSize?: number;
   /** false: write through the query builder (insertEvents), as the activity log does; for comparisons. */
   bulk?: boolean;
-}
-
-/** An index as the database defines it: dropped and re-created by a deferred-index load. */
-export interface IndexDefinition {
-  name: string;
-  /** The statement that drops it. */
-  drop: string;
-  /** The statement that creates it again. */
-  sql: string;
-}
-
-/** Where a generation writes: one implementation per way of bulk writing. */
-export interface EventSink {
-  /** Whether indexes can be deferred (they can wherever the load runs in one transaction). */
-  readonly canDefer: boolean;
-  begin(): Promise<void>;
-  commit(): Promise<void>;
-  rollback(): Promise<void>;
-  count(): Promise<number>;
-  newest(): Promise<RunRow | undefined>;
-  /** Sets run_head = 0 on a row. */
-  demote(id: number): Promise<void>;
-  addToCounter(name: string, delta: number): Promise<void>;
-  /** The indexes a deferred-index load drops and builds again afterwards. */
-  secondaryIndexes(): Promise<IndexDefinition[]>;
-  dropIndex(index: IndexDefinition): Promise<void>;
-  /** Before creating the indexes again. */
-  beforeCreateIndexes(): Promise<void>;
-  createIndex(index: IndexDefinition): Promise<void>;
-  /** Inserts the events (new ids, ascending in batch order, unless given); returns the last id. */
-  insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number>;
-  close(): Promise<void>;
 }
 
 /**
@@ -121,7 +91,7 @@ async function actors(app: AppServices): Promise<AuthUser[]> {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The generation's events in date order: each call prepares the next `n`. */
-function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
+function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
   const days = opts.days ?? 30;
   const rnd = random(opts.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
@@ -196,7 +166,7 @@ function eventSource(users: AuthUser[], opts: GenerateOptions, total: number): (
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
         const at = startMs + produced * step + rnd() * step * 0.5;
-        batch.push(prepareEvent({ ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) }, origin, now));
+        batch.push(prepareEvent(loggers, { ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) }, origin, now));
         produced++;
       }
     }
@@ -229,7 +199,7 @@ async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
 export async function generateEvents(app: AppServices, opts: GenerateOptions): Promise<number> {
   const total = Math.max(0, Math.floor(opts.count));
   if (total === 0) return 0;
-  const next = eventSource(await actors(app), opts, total);
+  const next = eventSource(app.loggers, await actors(app), opts, total);
   const bulk = opts.bulk ?? true;
   const sink = await sinkFor(app, bulk);
   const BATCH = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH));

@@ -2,12 +2,12 @@
 // rows: messages interpolated in the request's language, initiator data, IP addresses.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { HistoryEventsTable } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
-import { findLogger } from './catalogue.ts';
+import type { LoggerCatalogue } from '../../site/loggers.ts';
 import { loadContexts } from './store.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;
@@ -90,14 +90,14 @@ export function interpolate(template: string, context: Map<string, string | null
 }
 
 /** The template an event is shown with: the logger's current one in `lang`, else the stored one. */
-export function templateOf(row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, lang: Lang): string {
-  const def = findLogger(row.logger);
+export function templateOf(loggers: LoggerCatalogue, row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, lang: Lang): string {
+  const def = loggers.find(row.logger);
   const text = row.message_key ? def?.messages[row.message_key] : undefined;
   return text ? text[lang] : row.message;
 }
 
-export function renderMessage(row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, context: Map<string, string | null>, lang: Lang): string {
-  return interpolate(templateOf(row, lang), context);
+export function renderMessage(loggers: LoggerCatalogue, row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, context: Map<string, string | null>, lang: Lang): string {
+  return interpolate(templateOf(loggers, row, lang), context);
 }
 
 /**
@@ -172,8 +172,8 @@ function renderEvent(
   opts: RenderOptions,
 ): EventItem {
   const { lang } = opts;
-  const def = findLogger(row.logger);
-  const message = renderMessage(row, context, lang);
+  const def = app.loggers.find(row.logger);
+  const message = renderMessage(app.loggers, row, context, lang);
   const link = `${historyAdminUrl(app)}#history/event/${row.id}`;
   const userId = context.get('_user_id') ?? null;
   const numericUserId = userId !== null && /^\d+$/.test(userId) ? Number(userId) : null;

@@ -7,7 +7,7 @@
 // generated events imitate all of them; and a `_` key, as the original's own internal keys
 // (`_occasionsID`, `_sticky`), which the event details still show.
 import { sql, type SqlBool } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';

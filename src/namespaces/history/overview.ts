@@ -1,18 +1,18 @@
 // Small read models of history/v1: search options, user and initiator cards, user search.
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import type { Initiator, LoggerDef } from '../../site/activity.ts';
-import { allLoggers, loggerScope, type LoggerScope } from './catalogue.ts';
+import type { LoggerScope } from '../../site/loggers.ts';
 import { filterCondition, type EventFilter } from './filters.ts';
 import { likeContains } from '../../db/like.ts';
 import { countRows } from './slices.ts';
 import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
 import { FAILED_LOGIN_LIMIT } from './activity.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
-import { addDays, startOfDayUtc, todayIn } from './site-time.ts';
+import { addDays, startOfDayUtc, todayIn } from '../../site/zone-time.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },
@@ -53,7 +53,7 @@ async function monthsWithEvents(app: AppServices, scope: LoggerScope): Promise<s
 }
 
 export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang) {
-  const scope = loggerScope(user);
+  const scope = app.loggers.scope(user);
   const zone = app.options.get('timezone_string');
   const today = todayIn(zone);
   const pagerSize = 20;
@@ -86,7 +86,7 @@ export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang
       daysToShow,
       result_months: (await monthsWithEvents(app, scope)).map((yearMonth) => ({ yearMonth })),
     },
-    loggers: allLoggers()
+    loggers: app.loggers.sorted
       .filter((def) => scope.all || scope.slugs.includes(def.slug))
       .map((def) => ({ slug: def.slug, name: def.name[lang], search_data: searchDataOf(def, lang) })),
     initiators: (Object.keys(INITIATOR_LABELS) as Initiator[]).map((value) => ({ value, label: INITIATOR_LABELS[value][lang] })),
@@ -166,7 +166,7 @@ export async function userCard(app: AppServices, userId: number, viewer: AuthUse
 }
 
 export async function initiatorCard(app: AppServices, type: Initiator, viewer: AuthUser, lang: Lang) {
-  const scope = loggerScope(viewer);
+  const scope = app.loggers.scope(viewer);
   const starts = dayStarts(app);
   const only = { initiators: [type] };
   const stat = (key: string, en: string, de: string, value: number) => ({ key, label: lang === 'de' ? de : en, value, type: 'stat' });

@@ -14,7 +14,7 @@ import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts
 import { isIpFilterPattern } from './ip.ts';
 import { eventItemSchema } from './items.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
-import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from './site-time.ts';
+import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
 import {
   statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
 } from './stats.ts';
@@ -200,7 +200,7 @@ const STATS_ARGS: Args = {
 const VIEW_EVENTS = l('Sorry, you are not allowed to view events.', 'Du darfst keine Ereignisse ansehen.');
 
 /** Logged in; the surrounding mode additionally needs manage_options. */
-const readEvents = custom('logged in (surrounding_event_id: manage_options)', (req) => {
+const readEvents = custom(l('Logged in (surrounding_event_id: manage_options).', 'Angemeldet (surrounding_event_id: manage_options).'), (req) => {
   if (!req.user) return false;
   if (req.params.surrounding_event_id !== undefined && !req.user.can('manage_options')) {
     return new RestError(
@@ -219,13 +219,13 @@ const loggedInRead = { permission: LOGGED_IN, forbiddenCode: 'rest_forbidden_con
 // The single event's routes check the event in their permission, as the reference does: its
 // 404 and 403 are then answers of the permission check (no Allow header).
 const eventRead = {
-  permission: custom('logged in, the event exists and its logger is readable', (req) => (req.user ? eventReadable(req.app, eventId(req), viewer(req)) : false)),
+  permission: custom(l('Logged in; the event exists and its logger is readable.', 'Angemeldet; das Ereignis existiert und sein Protokollierer ist lesbar.'), (req) => (req.user ? eventReadable(req.app, eventId(req), viewer(req)) : false)),
   forbiddenCode: 'rest_forbidden_context',
   forbiddenMessage: VIEW_EVENTS,
 };
 const updateEvents = {
   permission: custom(
-    'manage_options, the event exists',
+    l('manage_options; the event exists.', 'manage_options; das Ereignis existiert.'),
     (req) => (req.user?.can('manage_options') ? eventExists(req.app, eventId(req), req.lang) : false),
     'manage_options',
   ),
@@ -329,7 +329,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
     }),
   ]),
   route('/events', [
-    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler }),
+    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler, returnsList: true }),
     endpoint('POST', {
       // Keys in the reference's order (`type` first), which the index shows as declared.
       args: {

@@ -1,5 +1,5 @@
 // Demo content of the activity log: a few hundred realistic events of the last two weeks.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { generateEvents } from './generate.ts';
 

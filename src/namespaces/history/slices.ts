@@ -21,7 +21,7 @@
 // on its own connection and holds nobody: one statement each.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery, expressionBuilder, sql, type Compilable, type Expression, type SqlBool } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import { pos } from './runs.ts';
 

@@ -9,10 +9,10 @@ import type { Database, HistoryEventsTable } from '../../db/schema.ts';
 import { setOwn } from '../../util.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
 import { utcFormatter } from '../../site/time.ts';
-import { cataloguePlaceholders, findLogger, placeholdersOf } from './catalogue.ts';
+import { placeholdersOf, type LoggerCatalogue } from '../../site/loggers.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
-import { isStrictUtcDate } from './site-time.ts';
+import { isStrictUtcDate } from '../../site/zone-time.ts';
 
 export const LOG_LEVELS: LogLevel[] = ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'];
 export const INITIATORS: Initiator[] = ['cms_user', 'web_user', 'cms', 'cms_cli', 'other'];
@@ -120,10 +120,10 @@ function isRestOrigin(origin: ActivityOrigin): boolean {
 }
 
 /** Turns one log call into the rows to insert. Throws on an unusable level. */
-export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: string = formatUtcMs(Date.now())): PreparedEvent {
+export function prepareEvent(loggers: LoggerCatalogue, entry: ActivityEntry, origin: ActivityOrigin, now: string = formatUtcMs(Date.now())): PreparedEvent {
   const level = (entry.level ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`unknown log level ${entry.level}`);
-  const def = findLogger(entry.logger);
+  const def = loggers.find(entry.logger);
   const messageKey = entry.messageKey || null;
   // An unknown logger or key is still recorded: its template is the key itself (rendered raw).
   const template = (messageKey && def?.messages[messageKey]?.en) ?? messageKey ?? '';
@@ -175,7 +175,7 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
       remote_addr: map.get('_server_remote_addr') || null,
       sticky: map.has('_sticky') ? 1 : 0,
       backfilled: map.has('_backfilled_event') ? 1 : 0,
-      search_text: searchTextOf(template, entry.logger, level, map),
+      search_text: searchTextOf(loggers, template, entry.logger, level, map),
       meta_text: '',
     },
     context: contextJson(map),
@@ -183,8 +183,8 @@ export function prepareEvent(entry: ActivityEntry, origin: ActivityOrigin, now: 
 }
 
 /** What `search` scans: the lower-cased template, logger, level and the context's placeholder values. */
-export function searchTextOf(template: string, logger: string, level: string, context: Map<string, string | null>): string {
-  const placeholders = cataloguePlaceholders();
+export function searchTextOf(loggers: LoggerCatalogue, template: string, logger: string, level: string, context: Map<string, string | null>): string {
+  const { placeholders } = loggers;
   const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
   const parts = [template, logger, level];
   for (const [k, v] of context) if (v !== null && (placeholders.has(k) || own.has(k))) parts.push(v);

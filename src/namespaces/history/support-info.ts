@@ -2,9 +2,8 @@
 // about this installation, as data and as plain text.
 import os from 'node:os';
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { utcNow, utcToZone } from '../../site/time.ts';
-import { allLoggers } from './catalogue.ts';
 import { COUNTER_TOTAL, readCounter } from './store.ts';
 import { BACKFILL_DAYS } from './backfill.ts';
 import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from './context-index.ts';
@@ -76,7 +75,7 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
     .groupBy('logger')
     .execute();
   const counts = new Map(perLogger.map((r) => [r.logger, Number(r.n)]));
-  const slugs = new Set([...allLoggers().map((d) => d.slug), ...counts.keys()]);
+  const slugs = new Set([...app.loggers.sorted.map((d) => d.slug), ...counts.keys()]);
   const loggers = [...slugs].map((slug) => ({ slug, count: counts.get(slug) ?? 0 })).sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : 1));
   const memory = process.memoryUsage();
   const warnings: string[] = [];

@@ -1,6 +1,6 @@
 // String packages: groups of strings that belong to one piece of content (a form, a widget,
 // a page-builder layout), translated together.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { RestError } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { DEFAULT_LANGUAGE, isActiveLanguage, targetLanguages } from './languages.ts';

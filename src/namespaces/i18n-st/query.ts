@@ -1,8 +1,9 @@
 // Reading the string registry: the filters of GET strings / itemscount / filters and
 // GET string-packages (contract §4.7), each served by an index of migration 0005.
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { likeContains } from '../../db/like.ts';
+import { MAX_DB_INT } from '../../db/limits.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { l } from '../../rest/define.ts';
 import { MSG, fill } from '../../rest/messages.ts';
@@ -12,6 +13,8 @@ import { ACTIVE_LANGUAGES, isActiveLanguage, languageFlagUrl, languageName } fro
 import { COMPONENT_TYPES, STATUS } from './registry.ts';
 
 export const MAX_LIMIT = 1000;
+/** tm_jobs.status of a cancelled job (i18n/tm/v1): it no longer assigns its strings. */
+export const JOB_CANCELLED = 0;
 /** Virtual status: complete, but the review status says it needs review. */
 export const STATUS_NEEDS_REVIEW = 30;
 
@@ -33,6 +36,18 @@ export interface StringFilters {
   limit: number;
   offset: number;
   sorting: Sorting | null;
+  /** gettext context, exactly ('' for strings without one); GET strings/translations only. */
+  context: string | null;
+  /** Package id; GET strings/translations only. */
+  packageId: number | null;
+  /** Only the strings assigned to this translator (set by the service, never read from a request). */
+  assignedTo: Assignment | null;
+}
+
+/** A translator's strings: ids from their translation rows and string jobs (subqueries), and from their batch jobs' fields. */
+export interface Assignment {
+  userId: number;
+  batchStringIds: number[];
 }
 
 export interface PackageFilters {
@@ -183,7 +198,15 @@ export function parseStringFilters(p: Record<string, unknown>, lang: Lang = 'en'
     limit: parseBound(p.limit, 'limit', 10, 1, MAX_LIMIT),
     offset: parseBound(p.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
     sorting: parseSorting(p.sorting, STRING_SORT_COLUMNS),
+    context: p.context === undefined || p.context === null ? null : parseContext(p.context),
+    packageId: absent(p.package) ? null : parseBound(p.package, 'package', 0, 1, MAX_DB_INT),
+    assignedTo: null,
   }));
+}
+
+/** `context`: any text up to the column's length; '' selects the strings without a context. */
+function parseContext(v: unknown): string {
+  return parseText(v, 'context') ?? '';
 }
 
 export function parsePackageFilters(p: Record<string, unknown>, lang: Lang = 'en'): PackageFilters {
@@ -222,6 +245,8 @@ export const checkers = {
   offset: argCheck((v) => parseBound(v, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)),
   stringSorting: argCheck((v) => parseSorting(v, STRING_SORT_COLUMNS)),
   packageSorting: argCheck((v) => parseSorting(v, PACKAGE_SORT_COLUMNS)),
+  context: argCheck(parseContext),
+  package: argCheck((v) => parseBound(v, 'package', 0, 1, MAX_DB_INT)),
 };
 
 /** The column contains the text, ignoring case (on PostgreSQL under the column's own collation). */
@@ -256,6 +281,18 @@ function stringsWhere(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters
   if (f.title !== null) q = q.where(containsCI(app, 's.value', f.title));
   if (f.sourceLanguageCode !== null) q = q.where('s.language', '=', f.sourceLanguageCode);
   if (f.targetLanguageCode !== null) q = q.where('s.language', '!=', f.targetLanguageCode);
+  if (f.context !== null) q = q.where('s.context', '=', f.context);
+  if (f.packageId !== null) q = q.where('s.package_id', '=', f.packageId);
+  if (f.assignedTo !== null) {
+    // One IN over a union (not an OR of INs), so the planner starts from the few assigned ids.
+    const { userId, batchStringIds } = f.assignedTo;
+    q = q.where('s.id', 'in', (eb) => {
+      const rows = eb.selectFrom('i18n_st_translations as a').select('a.string_id as id').where('a.translator_id', '=', userId);
+      const jobs = eb.selectFrom('tm_jobs as j').select('j.element_id as id').where('j.translator_id', '=', userId).where('j.type', '=', 'string').where('j.status', '!=', JOB_CANCELLED);
+      const batch = eb.selectFrom('i18n_st_strings as b').select('b.id').where('b.id', 'in', batchStringIds.length ? batchStringIds : [0]);
+      return rows.union(jobs).union(batch);
+    });
+  }
   if (f.translationStatuses.length) {
     const targets = f.targetLanguageCode ? [f.targetLanguageCode] : [...ACTIVE_LANGUAGES];
     const cond = statusCondition('t', f.translationStatuses);

@@ -3,7 +3,7 @@
 // autoregistered strings (kind 1). Entries that cannot be registered are quarantined.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
 import { KIND_AUTOREGISTERED, forgetQueuedCaptures, normaliseRegistration, registerStringsInTx, type RegisterStringInput } from './registry.ts';
 import { AUTOREGISTER_DISABLED, getStringSettings } from './settings.ts';

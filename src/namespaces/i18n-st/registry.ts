@@ -4,7 +4,7 @@
 // through `queueAutoregisteredString` and are moved into the registry by the queue worker.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';

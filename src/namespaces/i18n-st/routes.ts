@@ -1,14 +1,23 @@
 // i18n/st/v1: the string registry, string packages, string settings and the capture queue
 // (contract §4.7, reference plugins §4). Handlers stay thin; the logic is in query.ts,
 // settings.ts, queue.ts and registry.ts.
-import { cap, endpoint, l, namespace, route } from '../../rest/define.ts';
+import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
 import type { Args, NamespaceDef } from '../../rest/types.ts';
 import { I18N_ST_LOGGER_SLUG } from './logger.ts';
 import { checkers, countStrings, listPackages, listStrings, parsePackageFilters, parseStringFilters, stringFilterValues } from './query.ts';
 import { processStringsQueue } from './queue.ts';
 import { checkSettingValue, describeStringSettings, updateStringSettings } from './settings.ts';
+import { recordWrite } from '../../site/activity.ts';
+import { ACTIVE_LANGUAGES } from './languages.ts';
+import { BULK_ACTIONS, EDITABLE_STATUSES, MAX_BULK_IDS, MAX_TRANSLATION, bulkTranslations, listTranslatable, saveTranslation } from './translate.ts';
 
 const MANAGE = cap('manage_translations');
+/** Managers, and translators for the strings assigned to them (checked per string in translate.ts). */
+const MANAGER_OR_TRANSLATOR = custom(
+  'manage_translations, or translate for the strings assigned to them',
+  (req) => !!req.user && (req.user.can('manage_translations') || req.user.can('translate')),
+  'manage_translations',
+);
 
 const settingArg = (name: string, en: string, de: string) => ({
   description: l(en, de),
@@ -131,6 +140,24 @@ const PACKAGE_ARGS: Args = {
   },
 };
 
+/** GET strings/translations: the string filters, and two of its own. */
+const TRANSLATABLE_ARGS = {
+  ...STRING_FILTER_ARGS,
+  context: {
+    description: l('gettext context of the strings, exactly; empty for strings without one.', 'gettext-Kontext der Strings, genau; leer für Strings ohne Kontext.'),
+    type: 'string',
+    validate: checkers.context,
+  },
+  package: {
+    description: l('Id of the string package the strings belong to.', 'ID des String-Pakets, zu dem die Strings gehören.'),
+    type: 'integer',
+    validate: checkers.package,
+  },
+} satisfies Args;
+
+const languageArg = (en: string, de: string) => ({ description: l(en, de), type: 'string' as const, enum: ACTIVE_LANGUAGES });
+const statusArg = (en: string, de: string) => ({ description: l(en, de), type: 'integer' as const, enum: EDITABLE_STATUSES });
+
 const FILTER_KEYS = ['kind', 'type', 'source', 'domain', 'translationPriority', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses'];
 
 export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
@@ -148,7 +175,8 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           setDetectStringsInJS: pick('setDetectStringsInJS'),
           visibleColumns: req.rawParams.visibleColumns,
         }, req.lang);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: I18N_ST_LOGGER_SLUG, messageKey: 'string_settings_updated', context: { settings: changed.length ? changed.join(', ') : 'none' } },
           req,
         );
@@ -158,6 +186,58 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
     endpoint('GET', {
       permission: MANAGE,
       handler: (req) => describeStringSettings(req.app, req.lang),
+    }),
+  ]),
+  route('/strings/translations', [
+    endpoint('GET', {
+      args: TRANSLATABLE_ARGS,
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => listTranslatable(req, parseStringFilters(req.params, req.lang)),
+    }),
+  ]),
+  route('/strings/translations/bulk', [
+    endpoint('POST', {
+      args: {
+        ids: {
+          description: l('Ids of the strings.', 'IDs der Strings.'),
+          type: 'array',
+          items: { type: 'integer', minimum: 1 },
+          minItems: 1,
+          maxItems: MAX_BULK_IDS,
+          required: true,
+        },
+        action: {
+          description: l('set_status: give the translations `status`; delete: remove their texts (status 0).', 'set_status: den Übersetzungen `status` geben; delete: ihre Texte entfernen (Status 0).'),
+          type: 'string',
+          enum: BULK_ACTIONS,
+          required: true,
+        },
+        status: statusArg(
+          'For set_status: 0 not translated, 3 needs update, 10 complete (translations without a text keep theirs).',
+          'Für set_status: 0 nicht übersetzt, 3 Aktualisierung nötig, 10 fertig (Übersetzungen ohne Text behalten ihren).',
+        ),
+        language: languageArg('Only the translations into this language (default: every target language).', 'Nur die Übersetzungen in diese Sprache (Standard: jede Zielsprache).'),
+      },
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => bulkTranslations(req, req.params),
+    }),
+  ]),
+  route('/strings/(?P<id>[\\d]+)/translations', [
+    endpoint('POST', {
+      args: {
+        language: { ...languageArg('Language of the translation.', 'Sprache der Übersetzung.'), required: true },
+        value: {
+          description: l('The translated text; empty for none.', 'Der übersetzte Text; leer für keinen.'),
+          type: 'string',
+          maxLength: MAX_TRANSLATION,
+        },
+        status: {
+          ...statusArg('0 not translated, 3 needs update, 10 complete.', '0 nicht übersetzt, 3 Aktualisierung nötig, 10 fertig.'),
+          default: 10,
+        },
+      },
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => saveTranslation(req, { stringId: Number(req.urlParams.id), language: req.params.language, value: req.params.value, status: req.params.status }),
     }),
   ]),
   route('/strings/itemscount', [
@@ -198,7 +278,8 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
       handler: async (req) => {
         const report = await processStringsQueue(req.app);
         if (report.wasProcessed) {
-          await req.app.activity.log(
+          await recordWrite(
+            req.app,
             {
               logger: I18N_ST_LOGGER_SLUG,
               messageKey: 'strings_queue_processed',

@@ -3,7 +3,7 @@
 // fast bulk generator for the benchmark.
 import crypto from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { I18nStStringsTable } from '../../db/schema.ts';
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import { utcNow } from '../../site/time.ts';

@@ -1,10 +1,10 @@
 // String settings (GET/POST strings/settings): autoregistration mode, backend strings,
 // JS string detection, the cache-plugin notice, visible columns. Persisted in i18n_kv.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
-import { kvGetJson, kvSet } from '../i18n/kv.ts';
+import { kvGetJson, kvSet } from './kv.ts';
 import { ACTIVE_LANGUAGES, languageName } from './languages.ts';
 
 export const AUTOREGISTER_ONLY_ADMINS = 0;

@@ -3,7 +3,7 @@
 // synchronisation and the engines configuration are stored in site options. Nothing is
 // sent to any vendor service.
 import crypto from 'node:crypto';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

@@ -1,7 +1,7 @@
 // Advanced Translation Editor jobs, kept as local records linked to translation jobs
 // (conventions: nothing is sent to the vendor's editor service).
 import { sql, type Selectable, type Transaction } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database, TmAteJobsTable } from '../../db/schema.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

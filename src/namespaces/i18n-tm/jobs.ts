@@ -1,7 +1,7 @@
 // Translation jobs: the list with every filter of GET /jobs (reference plugins §5.2), the
 // job object, and assignment to a translator with the state rules of §5.1 / §10.
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool, type ExpressionBuilder } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import type { Database, TmJobsTable } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';

@@ -9,12 +9,13 @@ import { ASSIGN_CHECKS, JOB_FILTER_CHECKS, assignJob, listJobs } from './jobs.ts
 import { i18nTmLogger } from './logger.ts';
 import { parsePositiveInt } from './model.ts';
 import { fetchXliff } from './xliff.ts';
+import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_translations');
 
 /** Managers, and translators for what concerns their own jobs (checked again in the logic). */
 const MANAGER_OR_TRANSLATOR = custom(
-  'manage_translations, or translate for own jobs',
+  l('manage_translations, or translate for own jobs.', 'manage_translations, oder translate für eigene Aufträge.'),
   (req) => !!req.user && (req.user.can('manage_translations') || req.user.can('translate')),
   'manage_translations',
 );
@@ -79,7 +80,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       permission: MANAGE,
       handler: async (req) => {
         const stored = await storeAteJob(req.app, { i18n_job_id: req.params.i18n_job_id, ate_job_data: req.params.ate_job_data }, req.lang);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: i18nTmLogger.slug, messageKey: 'ate_job_stored', context: { job_id: stored.jobId, ate_job_id: stored.ateJobId, created: stored.created } },
           req,
         );
@@ -98,7 +100,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       permission: MANAGE,
       handler: async (req) => {
         const result = await registerManager(req.app, req.user!, req.lang);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: i18nTmLogger.slug, messageKey: 'manager_registered', context: { manager_id: result.manager.id, manager_name: result.manager.name, translators: result.translators, managers: result.managers } },
           req,
         );
@@ -111,7 +114,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       permission: MANAGE,
       handler: async (req) => {
         const result = await synchronizeTranslators(req.app);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: i18nTmLogger.slug, messageKey: 'translators_synchronized', context: { count: result.result.translators.length, translator_ids: result.result.translators.map((t) => t.id).join(',') } },
           req,
         );
@@ -124,7 +128,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       permission: MANAGE,
       handler: async (req) => {
         const result = await synchronizeManagers(req.app);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: i18nTmLogger.slug, messageKey: 'managers_synchronized', context: { count: result.result.managers.length, manager_ids: result.result.managers.map((t) => t.id).join(',') } },
           req,
         );
@@ -140,7 +145,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       permission: MANAGE,
       handler: async (req) => {
         const result = await updateEngines(req.app, req.rawParams, req.lang);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           {
             logger: i18nTmLogger.slug,
             messageKey: 'engines_updated',
@@ -158,7 +164,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       handler: async (req) => {
         const result = await createAteJobs(req.app, req.rawParams, req.lang);
         const ids = Object.keys(result.jobs);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           { logger: i18nTmLogger.slug, messageKey: 'ate_jobs_created', context: { count: ids.length, job_ids: ids.join(', '), ate_job_ids: Object.values(result.jobs).join(',') } },
           req,
         );
@@ -200,7 +207,8 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       handler: async (req) => {
         const result = await assignJob(req.app, { jobId: req.params.jobId, type: req.params.type, translatorId: req.params.translatorId }, req.user, req.lang);
         const translator = await req.app.db.selectFrom('users').select(['display_name', 'login']).where('id', '=', result.assigned).executeTakeFirst();
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           {
             logger: i18nTmLogger.slug,
             messageKey: 'job_assigned',

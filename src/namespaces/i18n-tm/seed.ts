@@ -1,6 +1,6 @@
 // Demo content of translation management, and a bulk generator for the benchmark.
 import type { Insertable } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { createUser, findUserByLogin } from '../../auth/users.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../db/schema.ts';
 import { analyzeAfterBulkLoad } from '../../db/index.ts';

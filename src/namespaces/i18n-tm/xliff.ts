@@ -1,6 +1,6 @@
 // XLIFF 1.2 export of a job (reference plugins §5.3) and GET /xliff/fetch/<job_id>.
 import crypto from 'node:crypto';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { findJob, isManager, jobNotFound, type JobRow, type Viewer } from './jobs.ts';
 

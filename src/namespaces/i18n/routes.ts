@@ -3,6 +3,7 @@ import { cap, endpoint, l, namespace, restError, route } from '../../rest/define
 import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
 import { I18N_LOGGER_SLUG } from './logger.ts';
 import { checkContentParam, getCustomXml, saveCustomXml, validateCustomXml } from './xml-config.ts';
+import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_options');
 
@@ -25,7 +26,8 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
       handler: async (req) => {
         const { content, config } = await saveCustomXml(req.app, contentOf(req), req.lang);
         const cleared = !/\w/.test(content);
-        await req.app.activity.log(
+        await recordWrite(
+          req.app,
           {
             logger: I18N_LOGGER_SLUG,
             messageKey: cleared ? 'custom_xml_config_cleared' : 'custom_xml_config_updated',

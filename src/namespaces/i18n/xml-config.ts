@@ -7,11 +7,10 @@
 // there is no external entity and no entity expansion), a 1 MiB size limit, and a nesting
 // limit checked before the tree is built.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
-import { kvGet, kvGetJson, kvSet } from './kv.ts';
-import { registerString, translateString } from '../i18n-st/registry.ts';
+import { kvGet, kvGetJson, kvSet, registerString, translateString } from '../i18n-st/api.ts';
 
 export const MAX_XML_BYTES = 1024 * 1024;
 export const MAX_XML_DEPTH = 256;

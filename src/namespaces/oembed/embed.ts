@@ -1,10 +1,11 @@
 // oembed/1.0/embed: oEmbed data for pages and posts of this site (rest-core §9.1).
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import { escapeAttr, escapeHtml, randomAlnum } from '../../pages/html.ts';
-import { getAuthor, type ContentItem } from '../../pages/store.ts';
-import { authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl } from '../../pages/urls.ts';
+import { escapeAttr, escapeHtml, randomAlnum } from '../../site/html.ts';
+import {
+  getAuthor, type ContentItem, authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl,
+} from '../../pages/api.ts';
 
 export const DEFAULT_WIDTH = 600;
 export const MIN_WIDTH = 200;

@@ -15,11 +15,11 @@
 // `data.reason` is generic; addresses, resolver errors and the refused detail go to the log.
 import crypto from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';
-import { isLocalUrl } from '../../pages/urls.ts';
+import { escapeAttr, escapeHtml, safeUrl } from '../../site/html.ts';
+import { isLocalUrl } from '../../pages/api.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
 import { ownValue } from '../../util.ts';
 import { getLocalOembed, invalidUrlError } from './embed.ts';

@@ -2,7 +2,7 @@
 // oEmbed endpoints in a page's <head>, and sanitising of HTML from providers found only by
 // discovery (rest-core §9.2 step 6).
 import { Parser } from 'htmlparser2';
-import { escapeAttr, escapeHtml, randomAlnum } from '../../pages/html.ts';
+import { escapeAttr, escapeHtml, randomAlnum } from '../../site/html.ts';
 
 export interface DiscoveredLinks {
   json: string | null;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { sql } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { isValidTimeZone } from '../../site/time.ts';
 
 export interface DiskInfo {

@@ -11,7 +11,7 @@
 // administrator-only routes with `?download=true` (no extra route in the contract's list).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import { readSectionValues } from './settings.ts';
 
 export type LogKind = 'wp' | 'ssa';

@@ -1,7 +1,7 @@
 // GET notices-errors: operational error/warning banners this server can detect. Every call
 // re-runs the checks, so a notice disappears as soon as its cause is resolved.
 import fs from 'node:fs';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { checkSmtp, diskInfo, diskLevel, formatBytes, siteTimezoneState, type CheckHooks } from './checks.ts';
 import { readSectionValues } from './settings.ts';

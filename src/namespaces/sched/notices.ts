@@ -1,6 +1,6 @@
 // Notices of sched/v1 (reference plugins.md §2.5): a static catalogue with requirement rules,
 // site-wide or per-user dismissals, site-wide pins.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

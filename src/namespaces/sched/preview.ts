@@ -2,7 +2,7 @@
 // appointment data. This server stores no appointments, so the data is always an example built
 // for the given (or a default) appointment type; a template error becomes an escaped HTML error
 // summary inside the preview instead of an API error.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { isValidTimeZone, formatUtc } from '../../site/time.ts';
 import { formatPhpDate } from './dates.ts';

@@ -1,5 +1,5 @@
 // Demo data of sched/v1: business details, styles and two notification templates.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { SCHED_LOGGER } from './logger.ts';
 import { updateSection } from './settings.ts';

@@ -1,6 +1,6 @@
 // The operations behind the sched/v1 routes: each takes the app (and caller) and returns the
 // response body, so handlers stay one line and tests can call these directly.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { l, restError } from '../../rest/define.ts';
 import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest/types.ts';
@@ -19,6 +19,7 @@ import { applyImport, buildExport, ImportError, parseExportFlags, storeBackup } 
 import { fetchGuides, parseGuideQuery } from './guides.ts';
 import { embedScript } from './embed.ts';
 import type { CheckHooks } from './checks.ts';
+import { recordWrite } from '../../site/activity.ts';
 
 /** What the operations need to know about the caller. */
 export interface Caller {
@@ -46,16 +47,9 @@ export function truthy(v: unknown): boolean | null {
   return null;
 }
 
-/**
- * Records a successful write in the activity log. The write is already committed: if the log
- * fails, the failure goes to the process log and the client still gets the true answer.
- */
-async function log(c: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
-  try {
-    await c.app.activity.log({ logger: SCHED_LOGGER, messageKey, context }, { user: c.user, ip: c.ip, rest: true });
-  } catch (err) {
-    c.app.log.error({ err, logger: SCHED_LOGGER, messageKey }, 'activity log write failed');
-  }
+/** Records a committed write in the activity log (recordWrite: a failed log write is not the caller's error). */
+function log(c: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
+  return recordWrite(c.app, { logger: SCHED_LOGGER, messageKey, context }, { user: c.user, ip: c.ip, rest: true });
 }
 
 const LIMIT_TEXT: Record<TemplateLimit, [string, string]> = {

@@ -1,7 +1,7 @@
 // Settings of sched/v1 (reference plugins.md §2.3): sections with schema versions, defaults,
 // computed fields, per-field capabilities and write-only secrets, stored in `sched_settings`.
 import crypto from 'node:crypto';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

@@ -1,7 +1,7 @@
 // Storage of sched/v1: settings sections (one JSON row each) and module metadata.
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import { utcNow } from '../../site/time.ts';
 

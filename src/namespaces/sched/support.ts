@@ -2,7 +2,7 @@
 // server; tickets are stored locally and logged, never sent anywhere.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

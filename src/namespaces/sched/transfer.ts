@@ -1,7 +1,7 @@
 // support/export and support/import (reference plugins.md §2.10), for what this server stores:
 // the settings and the site-wide notice state. Appointment tables are exported empty (this
 // server stores no appointments) and an import must carry them empty.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';

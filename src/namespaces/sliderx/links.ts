@@ -2,10 +2,9 @@
 // translated content: read under /de/, a slide linking to /en/about/ links to that page's German
 // translation (/de/ueber-uns/). Links elsewhere, or to pages without a published translation,
 // are shown as stored.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
-import { getTranslations } from '../../pages/store.ts';
-import { isViewable, permalink, resolveContentUrl, siteUrl } from '../../pages/urls.ts';
+import { getTranslations, isViewable, permalink, resolveContentUrl, siteUrl } from '../../pages/api.ts';
 import type { StoredSlide } from './store.ts';
 
 /** The slides with their links to this site's pages pointing at the pages in `lang`. */

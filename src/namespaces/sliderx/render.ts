@@ -1,6 +1,6 @@
 // The slider shapes sent to clients (texts in the effective language) and the modal markup.
 import type { Lang } from '../../rest/types.ts';
-import { escapeAttr, escapeHtml, safeUrl } from '../../pages/html.ts';
+import { escapeAttr, escapeHtml, safeUrl } from '../../site/html.ts';
 import { localize } from './model.ts';
 import type { StoredSlide, StoredSlider } from './store.ts';
 

@@ -1,6 +1,6 @@
 // Demo sliders: `home` (three slides, en/de) and `partners` (modal without cover). Existing
 // sliders with these aliases are left as they are.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { parseImport } from './model.ts';
 import { getSliderByAlias, importSliders, type ImportResult } from './store.ts';

@@ -13,7 +13,7 @@
 // - GET /sliders/modal/<slider>: `{id, alias, bg, sp, addons, htmlid, html}`; bg/sp are ""
 //   when the modal cover is off, as the reference.
 import crypto from 'node:crypto';
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { localize } from './model.ts';

@@ -1,5 +1,5 @@
 // Storage of sliders and slides, import (validated, one transaction) and export.
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';

@@ -11,8 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
-import { RESERVED_SLUGS } from '../../../pages/store.ts';
-import { siteUrl as ourSiteUrl } from '../../../pages/urls.ts';
+import { RESERVED_SLUGS, siteUrl as ourSiteUrl } from '../../../pages/api.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
 import { phpValue } from '../source/php.ts';

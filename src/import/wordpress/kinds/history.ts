@@ -10,13 +10,12 @@
 // and goes on. The high-water mark (the last source id brought over) only saves re-reading.
 import { analyzeAfterBulkLoad } from '../../../db/index.ts';
 import type { LogLevel } from '../../../site/activity.ts';
-import { clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from '../../../namespaces/history/context-index.ts';
-import { presetRunsForRebuild, type EventSink, type IndexDefinition } from '../../../namespaces/history/generate.ts';
-import { SqliteSink } from '../../../namespaces/history/bulk-sqlite.ts';
-import { PostgresSink } from '../../../namespaces/history/bulk-postgres.ts';
-import { rebuildRuns } from '../../../namespaces/history/runs.ts';
-import { stickEvent, unstickEvent } from '../../../namespaces/history/events.ts';
-import { COUNTER_TOTAL, LOG_LEVELS, contextJson, readCounter, searchTextOf, storableText, type PreparedEvent } from '../../../namespaces/history/store.ts';
+import type { LoggerCatalogue } from '../../../site/loggers.ts';
+import {
+  clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS, presetRunsForRebuild, type EventSink,
+  type IndexDefinition, SqliteSink, PostgresSink, rebuildRuns, stickEvent, unstickEvent, COUNTER_TOTAL, LOG_LEVELS,
+  contextJson, readCounter, searchTextOf, storableText, type PreparedEvent,
+} from '../../../namespaces/history/api.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
 
@@ -50,7 +49,7 @@ interface SourceContext {
 }
 
 /** A source event as our events row and context; a reason instead when it cannot be stored. */
-export function convertEvent(e: SourceEvent, contexts: SourceContext[], userIds: Map<string, string>, report: KindReport): PreparedEvent | string {
+export function convertEvent(loggers: LoggerCatalogue, e: SourceEvent, contexts: SourceContext[], userIds: Map<string, string>, report: KindReport): PreparedEvent | string {
   const date = mysqlDate(e.date);
   if (!date) return 'no valid date';
   let level = String(e.level ?? '').toLowerCase();
@@ -85,7 +84,7 @@ export function convertEvent(e: SourceEvent, contexts: SourceContext[], userIds:
       remote_addr: map.get('_server_remote_addr')?.toLowerCase() || null,
       sticky: map.has('_sticky') ? 1 : 0,
       backfilled: map.has('_backfilled_event') ? 1 : 0,
-      search_text: searchTextOf(template, logger, level as LogLevel, map),
+      search_text: searchTextOf(loggers, template, logger, level as LogLevel, map),
       meta_text: '',
     },
     context: contextJson(map),
@@ -237,7 +236,7 @@ async function prepareBatch(
   const replace: number[] = [];
   for (const e of batch.events) {
     const id = Number(e.id);
-    const event = convertEvent(e, byEvent.get(id) ?? [], userIds, report);
+    const event = convertEvent(ctx.app.loggers, e, byEvent.get(id) ?? [], userIds, report);
     if (typeof event === 'string') {
       report.skip(`event ${event}`);
       continue;

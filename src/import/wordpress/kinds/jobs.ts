@@ -4,8 +4,8 @@
 // language: the element is the group's original), with the job's fields from `icl_translate`
 // (WPML keeps them base64-encoded). Posts point to our ids of the imported pages and posts;
 // translators to the imported users. Jobs into languages this site lacks are left out.
-import { STORED_STATUS_CODES, STATUS } from '../../../namespaces/i18n-tm/model.ts';
-import { isActiveLanguage } from '../../../namespaces/i18n-st/languages.ts';
+import { STORED_STATUS_CODES, STATUS } from '../../../namespaces/i18n-tm/api.ts';
+import { isActiveLanguage } from '../../../namespaces/i18n-st/api.ts';
 import { mysqlDate, type ImportKind } from '../context.ts';
 import { fingerprint } from '../state.ts';
 

@@ -3,8 +3,9 @@
 // validated as if posted to its REST route; fields it does not know, or values it refuses,
 // are reported and left out. Appointment types and appointments are not modelled here.
 import type { AuthUser } from '../../../auth/types.ts';
-import { SECTION_BY_SLUG, prepareSectionWrite, type SettingsCtx } from '../../../namespaces/sched/settings.ts';
-import { loadSections, saveSection } from '../../../namespaces/sched/store.ts';
+import {
+  SECTION_BY_SLUG, prepareSectionWrite, type SettingsCtx, loadSections, saveSection,
+} from '../../../namespaces/sched/api.ts';
 import type { ImportKind } from '../context.ts';
 import { fingerprint } from '../state.ts';
 

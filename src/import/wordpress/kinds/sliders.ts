@@ -6,8 +6,7 @@
 // their position — and is validated by sliderx's own import (model.parseImport) before
 // sliderx's importSliders writes it. The rest (animations, styles, responsive levels, shapes,
 // groups) is reported and left behind.
-import { parseImport, type SliderData } from '../../../namespaces/sliderx/model.ts';
-import { importSliders } from '../../../namespaces/sliderx/store.ts';
+import { parseImport, type SliderData, importSliders } from '../../../namespaces/sliderx/api.ts';
 import type { ImportContext, ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
 import { fingerprint } from '../state.ts';

@@ -5,9 +5,9 @@
 // site's (en, de) are reported and left out. WPML's statuses are the registry's
 // (0 not translated, 1 waiting, 2 in progress, 3 needs update, 10 complete); others count as
 // not translated.
-import { registerPackage } from '../../../namespaces/i18n-st/packages.ts';
-import { isActiveLanguage } from '../../../namespaces/i18n-st/languages.ts';
-import { findStringId, registerString, saveStringTranslation, STATUS } from '../../../namespaces/i18n-st/registry.ts';
+import {
+  registerPackage, isActiveLanguage, findStringId, registerString, saveStringTranslation, STATUS,
+} from '../../../namespaces/i18n-st/api.ts';
 import type { ImportContext, ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
 import { fingerprint } from '../state.ts';

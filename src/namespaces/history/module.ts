@@ -1,0 +1,81 @@
+// The activity log (history/v1): its routes, the built-in loggers of the original plugin, the
+// `events …` commands, its tables, demo events, the background context indexer and the
+// activity-log store every module writes through.
+import type { SiteModule } from '../../site/module.ts';
+import { historyNamespace } from './routes.ts';
+import { createActivityLog } from './activity.ts';
+import { eventsCommands } from './commands.ts';
+import { startContextIndexer } from './context-index.ts';
+import { seedDemo } from './seed.ts';
+import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
+import { userLogger } from './loggers/user.ts';
+import { historyLogger } from './loggers/history.ts';
+import {
+  categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger,
+} from './loggers/content.ts';
+import {
+  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger,
+  pluginLogger, privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
+} from './loggers/system.ts';
+import {
+  acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger,
+  limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
+} from './loggers/plugins.ts';
+import { historyMigration } from './migrations/0003_history.ts';
+import { historyStatsMigration } from './migrations/0009_history_stats.ts';
+import { historyStatsWritersMigration } from './migrations/0010_history_stats_writers.ts';
+import { historyEventContextsMigration } from './migrations/0011_history_event_contexts.ts';
+import { historyAddrCollationMigration } from './migrations/0012_history_addr_collation.ts';
+import { historyContextTermsMigration } from './migrations/0013_history_context_terms.ts';
+import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
+
+export const historyModule: SiteModule = {
+  name: 'history',
+  namespaces: [historyNamespace],
+  loggers: [
+    availableUpdatesLogger,
+    categoriesLogger,
+    commentsLogger,
+    coreFilesLogger,
+    coreUpdatesLogger,
+    customEntryLogger,
+    exportLogger,
+    fileEditsLogger,
+    mediaLogger,
+    menuLogger,
+    notesLogger,
+    optionsLogger,
+    acfLogger,
+    beaverBuilderLogger,
+    duplicatePostLogger,
+    enableMediaReplaceLogger,
+    jetpackLogger,
+    limitLoginAttemptsLogger,
+    pluginLogger,
+    redirectionLogger,
+    userSwitchingLogger,
+    cronControlLogger,
+    postLogger,
+    privacyLogger,
+    roleCapabilityLogger,
+    historyLogger,
+    simpleLogger,
+    siteHealthLogger,
+    themeLogger,
+    translationsLogger,
+    userLogger,
+  ],
+  commands: eventsCommands,
+  migrations: [
+    historyMigration,
+    historyStatsMigration,
+    historyStatsWritersMigration,
+    historyEventContextsMigration,
+    historyAddrCollationMigration,
+    historyContextTermsMigration,
+    historySearchTrigramsMigration,
+  ],
+  seed: seedDemo,
+  background: startContextIndexer,
+  activityLog: createActivityLog,
+};

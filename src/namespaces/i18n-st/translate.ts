@@ -1,0 +1,324 @@
+// Translating strings (the routes beyond the contract's list; DECISIONS.md): the strings with
+// their translation texts, saving one translation with its status, and bulk status changes or
+// deletions. Managers (manage_translations) work on every string; translators (translate) on
+// the strings assigned to them — a translation row with their id, a string job, or a field
+// `string-<id>` of a strings batch job, each for its language — as i18n/tm/v1 assigns jobs.
+// Every write is recorded in the activity log here, once it has committed. The public pages
+// read the registry on every request (src/pages/labels.ts), so a saved text shows at once.
+import type { AppServices } from '../../site/services.ts';
+import type { AuthUser } from '../../auth/types.ts';
+import { MAX_DB_INT } from '../../db/limits.ts';
+import { l } from '../../rest/define.ts';
+import { RestError, type Lang, type Localized } from '../../rest/types.ts';
+import { utcNow } from '../../site/time.ts';
+import { targetLanguages } from './languages.ts';
+import { I18N_ST_LOGGER_SLUG } from './logger.ts';
+import { JOB_CANCELLED, countStrings, listStrings, type StringFilters, type StringItem, type TranslationDetail } from './query.ts';
+import { STATUS, recomputeStringStatus } from './registry.ts';
+
+/** The statuses a translator sets: not translated, needs update, complete. */
+export const EDITABLE_STATUSES = [STATUS.NOT_TRANSLATED, STATUS.NEEDS_UPDATE, STATUS.COMPLETE] as const;
+export type EditableStatus = (typeof EDITABLE_STATUSES)[number];
+export const BULK_ACTIONS = ['set_status', 'delete'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** Ids one bulk request may name. */
+export const MAX_BULK_IDS = 500;
+/** Longest translation text (the registry's source limit). */
+export const MAX_TRANSLATION = 65536;
+
+/** Who asks, and where from: a RestRequest satisfies it. */
+export interface Caller {
+  app: AppServices;
+  user: AuthUser | null;
+  ip: string;
+  lang: Lang;
+}
+
+function fail(caller: Caller, code: string, text: Localized, status: number, data: Record<string, unknown> = {}): RestError {
+  return new RestError(code, text[caller.lang], status, data);
+}
+
+const isManager = (user: AuthUser | null) => !!user?.can('manage_translations');
+
+/** For each of `stringIds`, the languages `userId` is assigned to translate it into (`batch`: their batchAssignments, when read already). */
+async function assignedLanguages(app: AppServices, userId: number, stringIds: number[], batch?: BatchAssignment[]): Promise<Map<number, Set<string>>> {
+  const out = new Map<number, Set<string>>();
+  const add = (id: number, language: string) => {
+    let set = out.get(id);
+    if (!set) out.set(id, (set = new Set()));
+    set.add(language);
+  };
+  if (!stringIds.length) return out;
+  const rows = await app.db
+    .selectFrom('i18n_st_translations')
+    .select(['string_id', 'language'])
+    .where('translator_id', '=', userId)
+    .where('string_id', 'in', stringIds)
+    .execute();
+  for (const r of rows) add(r.string_id, r.language);
+  const jobs = await app.db
+    .selectFrom('tm_jobs')
+    .select(['element_id', 'target_language'])
+    .where('translator_id', '=', userId)
+    .where('type', '=', 'string')
+    .where('status', '!=', JOB_CANCELLED)
+    .where('element_id', 'in', stringIds)
+    .execute();
+  for (const j of jobs) add(j.element_id, j.target_language);
+  const wanted = new Set(stringIds);
+  for (const b of batch ?? (await batchAssignments(app, userId))) if (wanted.has(b.stringId)) add(b.stringId, b.language);
+  return out;
+}
+
+interface BatchAssignment {
+  stringId: number;
+  language: string;
+}
+
+/** The strings of a translator's batch jobs (fields `string-<id>`), with each job's target language. */
+async function batchAssignments(app: AppServices, userId: number): Promise<BatchAssignment[]> {
+  const rows = await app.db
+    .selectFrom('tm_job_fields as f')
+    .innerJoin('tm_jobs as j', 'j.id', 'f.job_id')
+    .select(['f.field_id', 'j.target_language'])
+    .where('j.translator_id', '=', userId)
+    .where('j.type', '=', 'st-batch_strings')
+    .where('j.status', '!=', JOB_CANCELLED)
+    .execute();
+  const out: BatchAssignment[] = [];
+  for (const r of rows) {
+    const m = /^string-(\d{1,15})$/.exec(r.field_id);
+    if (m) out.push({ stringId: Number(m[1]), language: r.target_language });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- reading
+
+export interface TranslatableItem extends Omit<StringItem, 'translations'> {
+  packageId: number | null;
+  translations: Record<string, TranslationDetail & { value: string | null }>;
+  /** The languages the caller may save for this string. */
+  editable: string[];
+}
+
+/**
+ * GET strings/translations: a page of strings with their translation texts, and the total.
+ * Translators see only the strings assigned to them.
+ */
+export async function listTranslatable(caller: Caller, filters: StringFilters): Promise<{ totalCount: number; items: TranslatableItem[] }> {
+  const { app, user } = caller;
+  const manager = isManager(user);
+  const batch = manager ? [] : await batchAssignments(app, user!.id);
+  const f: StringFilters = manager ? filters : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set(batch.map((b) => b.stringId))] } };
+  const [{ totalCount }, items] = await Promise.all([countStrings(app, f), listStrings(app, f, caller.lang)]);
+  if (!items.length) return { totalCount, items: [] };
+  const ids = items.map((i) => i.id);
+  const extra = await app.db
+    .selectFrom('i18n_st_strings as s')
+    .leftJoin('i18n_st_translations as t', 't.string_id', 's.id')
+    .select(['s.id', 's.package_id', 't.language', 't.value'])
+    .where('s.id', 'in', ids)
+    .execute();
+  const packages = new Map<number, number | null>();
+  const values = new Map<string, string | null>();
+  for (const r of extra) {
+    packages.set(r.id, r.package_id);
+    if (r.language) values.set(`${r.id}:${r.language}`, r.value);
+  }
+  const assigned = manager ? null : await assignedLanguages(app, user!.id, ids, batch);
+  return {
+    totalCount,
+    items: items.map((item) => ({
+      ...item,
+      packageId: packages.get(item.id) ?? null,
+      translations: Object.fromEntries(Object.entries(item.translations).map(([language, d]) => [language, { ...d, value: values.get(`${item.id}:${language}`) ?? null }])),
+      editable: targetLanguages(item.language).filter((language) => !assigned || assigned.get(item.id)?.has(language)),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- writing
+
+interface TargetString {
+  id: number;
+  language: string;
+  domain: string;
+  context: string;
+  name: string;
+  value: string;
+}
+
+async function findStrings(caller: Caller, wanted: number[]): Promise<Map<number, TargetString>> {
+  // Ids beyond the column's range name no string (and PostgreSQL would refuse them).
+  const ids = wanted.filter((id) => id <= MAX_DB_INT);
+  if (!ids.length) return new Map();
+  const rows = await caller.app.db
+    .selectFrom('i18n_st_strings')
+    .select(['id', 'language', 'domain', 'context', 'name', 'value'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Throws 403 unless the caller may translate each string into each of its languages. */
+async function checkAssigned(caller: Caller, wanted: Map<number, string[]>): Promise<void> {
+  if (isManager(caller.user)) return;
+  const assigned = await assignedLanguages(caller.app, caller.user!.id, [...wanted.keys()]);
+  const refused = [...wanted].filter(([id, languages]) => languages.some((language) => !assigned.get(id)?.has(language))).map(([id]) => id);
+  if (refused.length) {
+    throw fail(caller, 'i18n_st_not_assigned', l(
+      'You may only translate strings assigned to you, into the language of your assignment.',
+      'Du darfst nur Strings übersetzen, die dir zugewiesen sind, und nur in die Sprache deiner Zuweisung.',
+    ), 403, { ids: refused });
+  }
+}
+
+function checkTarget(caller: Caller, s: TargetString, language: string): void {
+  if (!targetLanguages(s.language).includes(language as Lang)) {
+    throw fail(caller, 'i18n_st_invalid_language', l(
+      `String ${s.id} is written in ${s.language}: it is translated into ${targetLanguages(s.language).join(', ')}, not ${language}.`,
+      `String ${s.id} ist auf ${s.language} verfasst: er wird nach ${targetLanguages(s.language).join(', ')} übersetzt, nicht nach ${language}.`,
+    ), 400, { params: { language } });
+  }
+}
+
+/** Records a committed write; a failed log write goes to the process log, never to the caller. */
+async function record(caller: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
+  try {
+    await caller.app.activity.log({ logger: I18N_ST_LOGGER_SLUG, messageKey, context }, { user: caller.user, ip: caller.ip, rest: true });
+  } catch (err) {
+    caller.app.log.error({ err, logger: I18N_ST_LOGGER_SLUG, messageKey }, 'activity log write failed');
+  }
+}
+
+/** The first characters of a text, for the activity log's message. */
+function excerpt(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+const SAVED_MESSAGE: Record<EditableStatus, string> = {
+  [STATUS.COMPLETE]: 'string_translated',
+  [STATUS.NEEDS_UPDATE]: 'string_translation_needs_update',
+  [STATUS.NOT_TRANSLATED]: 'string_translation_unfinished',
+};
+
+export interface SavedTranslation {
+  id: number;
+  language: string;
+  value: string | null;
+  status: EditableStatus;
+  /** The string's rolled-up status after the save. */
+  stringStatus: number;
+}
+
+/**
+ * POST strings/<id>/translations: stores the translation of one string into `language` with
+ * its status. Complete and needs-update translations need a text (the public pages show them);
+ * an empty text is stored as none.
+ */
+export async function saveTranslation(caller: Caller, input: { stringId: number; language: string; value: string | undefined; status: EditableStatus }): Promise<SavedTranslation> {
+  const s = (await findStrings(caller, [input.stringId])).get(input.stringId);
+  if (!s) throw fail(caller, 'i18n_st_string_not_found', l(`There is no string with the ID ${input.stringId}.`, `Es gibt keinen String mit der ID ${input.stringId}.`), 404);
+  checkTarget(caller, s, input.language);
+  await checkAssigned(caller, new Map([[s.id, [input.language]]]));
+  const value = input.value === undefined || input.value.trim() === '' ? null : input.value;
+  if (value === null && input.status !== STATUS.NOT_TRANSLATED) {
+    throw fail(caller, 'i18n_st_empty_translation', l(
+      'A complete translation, or one that needs an update, needs a text.',
+      'Eine fertige Übersetzung, oder eine, die aktualisiert werden muss, braucht einen Text.',
+    ), 400, { params: { value: 'empty' } });
+  }
+  const now = utcNow();
+  const set = {
+    value,
+    status: input.status,
+    updated_at: now,
+    method: 'manual',
+    editor: 'classic',
+    ...(isManager(caller.user) ? {} : { translator_id: caller.user!.id }),
+  };
+  const stringStatus = await caller.app.db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('i18n_st_translations')
+      .values({ string_id: s.id, language: input.language, ...set })
+      .onConflict((oc) => oc.columns(['string_id', 'language']).doUpdateSet(set))
+      .execute();
+    return recomputeStringStatus(tx, s.id);
+  });
+  await record(caller, SAVED_MESSAGE[input.status], {
+    string_id: s.id,
+    domain: s.domain,
+    string_context: s.context,
+    string_name: s.name,
+    string_value: excerpt(s.value),
+    language: input.language,
+    translation: value === null ? '' : excerpt(value),
+    status: input.status,
+  });
+  return { id: s.id, language: input.language, value, status: input.status, stringStatus };
+}
+
+const BULK_MESSAGE: Record<EditableStatus | 'delete', string> = {
+  [STATUS.COMPLETE]: 'string_translations_completed',
+  [STATUS.NEEDS_UPDATE]: 'string_translations_need_update',
+  [STATUS.NOT_TRANSLATED]: 'string_translations_unfinished',
+  delete: 'string_translations_deleted',
+};
+
+export interface BulkResult {
+  action: BulkAction;
+  status: EditableStatus | null;
+  /** Translations changed. */
+  updated: number;
+  /** Translations left alone: a status of complete or needs update asks for a text they lack. */
+  skipped: { id: number; language: string }[];
+}
+
+/**
+ * POST strings/translations/bulk: sets the status of, or deletes, the translations of several
+ * strings — into `language`, or into every language each is translated into — all or nothing.
+ */
+export async function bulkTranslations(caller: Caller, input: { ids: number[]; action: BulkAction; status?: EditableStatus; language?: string }): Promise<BulkResult> {
+  const ids = [...new Set(input.ids)];
+  if (input.action === 'set_status' && input.status === undefined) {
+    throw fail(caller, 'rest_missing_callback_param', l('Missing parameter(s): status', 'Fehlende(r) Parameter: status'), 400, { params: ['status'] });
+  }
+  const strings = await findStrings(caller, ids);
+  const missing = ids.filter((id) => !strings.has(id));
+  if (missing.length) {
+    throw fail(caller, 'i18n_st_string_not_found', l(`There are no strings with the IDs ${missing.join(', ')}.`, `Es gibt keine Strings mit den IDs ${missing.join(', ')}.`), 404, { ids: missing });
+  }
+  const wanted = new Map<number, string[]>();
+  for (const s of strings.values()) {
+    if (input.language !== undefined) checkTarget(caller, s, input.language);
+    wanted.set(s.id, input.language !== undefined ? [input.language] : targetLanguages(s.language));
+  }
+  await checkAssigned(caller, wanted);
+  const status = input.action === 'delete' ? STATUS.NOT_TRANSLATED : input.status!;
+  const needsText = status !== STATUS.NOT_TRANSLATED;
+  const now = utcNow();
+  const result = await caller.app.db.transaction().execute(async (tx) => {
+    const rows = await tx.selectFrom('i18n_st_translations').select(['string_id', 'language', 'value']).where('string_id', 'in', ids).execute();
+    const texts = new Map(rows.map((r) => [`${r.string_id}:${r.language}`, r.value]));
+    const pairs = [...wanted].flatMap(([id, languages]) => languages.map((language) => ({ id, language }))).filter((p) => texts.has(`${p.id}:${p.language}`));
+    const lacksText = (p: { id: number; language: string }) => !texts.get(`${p.id}:${p.language}`);
+    const skipped = needsText ? pairs.filter(lacksText) : [];
+    const changed = needsText ? pairs.filter((p) => !lacksText(p)) : pairs;
+    const set = input.action === 'delete' ? { value: null, status, review_status: null, updated_at: now } : { status, updated_at: now };
+    for (const language of new Set(changed.map((p) => p.language))) {
+      const of = changed.filter((p) => p.language === language).map((p) => p.id);
+      await tx.updateTable('i18n_st_translations').set(set).where('language', '=', language).where('string_id', 'in', of).execute();
+    }
+    for (const id of new Set(changed.map((p) => p.id))) await recomputeStringStatus(tx, id);
+    return { updated: changed.length, skipped };
+  });
+  if (result.updated) {
+    await record(caller, BULK_MESSAGE[input.action === 'delete' ? 'delete' : status], {
+      count: result.updated,
+      string_ids: ids.join(', '),
+      language: input.language ?? 'all',
+    });
+  }
+  return { action: input.action, status: input.action === 'delete' ? null : status, ...result };
+}

@@ -1,0 +1,11 @@
+// The site's pages and posts (public HTML under /<lang>/…; their table is in the kernel's
+// 0007_content migration, which also made the sliders' and oEmbed's).
+import type { SiteModule } from '../site/module.ts';
+import { contentLogger } from './logger.ts';
+import { seedDemo } from './seed.ts';
+
+export const pagesModule: SiteModule = {
+  name: 'pages',
+  loggers: [contentLogger],
+  seed: seedDemo,
+};
