@@ -50,7 +50,8 @@ export function topLevelHelp(commands: readonly CliCommand[]): string {
     ...definitions(grouped(commands).map((c) => [c.name, c.summary])),
     '',
     ...wrap(
-      'Environment: DATABASE_URL (sqlite:<path> or postgres://…; default sqlite:data/site.db), PORT, HOST, SITE_URL, DATA_DIR, LOG_LEVEL, LOG_FORMAT; ' +
+      'Environment: DATABASE_URL (sqlite:<path> or postgres://…; default sqlite:data/site.db), PORT, HOST, SITE_URL, DATA_DIR, ' +
+        'LOG_LEVEL, LOG_FORMAT, ACCESS_LOG, TRUST_PROXY, SMTP_URL; ' +
         'read from .env in the working folder too. On PostgreSQL, PGOPTIONS="-c search_path=<schema>" selects a schema.',
     ),
     '',
