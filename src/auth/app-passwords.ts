@@ -116,7 +116,29 @@ export async function createAppPassword(
     last_used: null,
     last_ip: null,
   };
-  await app.db.insertInto('app_passwords').values(row).execute();
+  // One statement, so that of two concurrent requests with the same name only one inserts.
+  const inserted = await app.db
+    .insertInto('app_passwords')
+    .columns(['uuid', 'user_id', 'app_id', 'name', 'password_hash', 'created_at', 'last_used', 'last_ip'])
+    .expression(
+      app.db
+        .selectNoFrom((eb) => [
+          eb.val(row.uuid).as('uuid'),
+          eb.cast<number>(eb.val(row.user_id), 'integer').as('user_id'),
+          eb.val(row.app_id).as('app_id'),
+          eb.val(row.name).as('name'),
+          eb.val(row.password_hash).as('password_hash'),
+          eb.val(row.created_at).as('created_at'),
+          eb.cast<string | null>(eb.lit(null), 'varchar(19)').as('last_used'),
+          eb.cast<string | null>(eb.lit(null), 'varchar(45)').as('last_ip'),
+        ])
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('app_passwords').select('uuid').where('user_id', '=', user.id).where('name', '=', name)))),
+    )
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+    // WordPress's answer (WP_Application_Passwords::create_new_application_password).
+    throw new RestError('application_password_duplicate_name', 'Each application name should be unique.', 409);
+  }
   if (origin) {
     await app.activity.log(
       {

@@ -238,9 +238,14 @@ export async function updateUserProfile(app: AppServices, userId: number, input:
   return after;
 }
 
+/** Refuses a login password that is too short (`password_too_short`). */
+export function validatePassword(password: string): void {
+  if (password.length < PASSWORD_MIN) throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
+}
+
 /** Sets a user's login password (at least 8 characters); logged as a profile edit. */
 export async function setUserPassword(app: AppServices, userId: number, password: string, origin?: ActivityOrigin): Promise<UserRow> {
-  if (password.length < PASSWORD_MIN) throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
+  validatePassword(password);
   const { after } = await updateUser(app, userId, { password_hash: await hashPassword(password) });
   if (origin) await logProfileEdit(app, after, { user_password_changed: '1' }, origin);
   return after;

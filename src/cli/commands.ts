@@ -3,7 +3,7 @@ import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { appPasswordCommands } from './app-password-commands.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
-import { CliError, type CliCommand } from './command.ts';
+import type { CliCommand } from './command.ts';
 import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
 import { MIGRATIONS, MODULE_COMMANDS } from '../modules.ts';
@@ -11,10 +11,20 @@ import { reexecWithServerFlags } from '../server/v8-flags.ts';
 
 const serve: CliCommand = {
   name: 'serve',
-  usage: 'serve',
-  summary: 'Run the HTTP server (PORT, HOST, SITE_URL, DATABASE_URL); seeds a new site on its first start.',
+  summary: 'Run the HTTP server; seeds a new site on its first start.',
+  description: [
+    'Listens on HOST:PORT (default 127.0.0.1:8080) and serves the site at SITE_URL (default http://localhost:PORT), ' +
+      'with the database of DATABASE_URL. On the first start it creates the site options, the demo content and the ' +
+      'administrator "admin", and prints an application password and a one-time link to choose admin’s password. ' +
+      'Several processes may serve one PostgreSQL database; give them all the same SITE_URL.',
+  ],
+  args: {},
+  examples: [
+    { command: 'serve', help: 'The site at http://localhost:8080 on data/site.db.' },
+    { command: 'serve', help: 'With PORT=3000, DATABASE_URL=postgres://cms@db/cms and SITE_URL=https://example.org in the environment or .env: behind a reverse proxy (docs/deploy/).' },
+  ],
   async run(args, ctx) {
-    parseCommandArgs(this, args, {});
+    parseCommandArgs(this, args);
     // Only when this process is the command itself (tests run commands in-process with their own io).
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
     // Loaded here so the other commands start fast and do not depend on the server code.
@@ -29,10 +39,12 @@ const serve: CliCommand = {
 
 const migrate: CliCommand = {
   name: 'migrate',
-  usage: 'migrate',
   summary: 'Apply pending database migrations.',
+  description: ['serve and the other commands migrate too; run it alone before starting several processes of a new version.'],
+  args: {},
+  examples: [{ command: 'migrate', help: 'Brings the database of DATABASE_URL up to date.' }],
   async run(args, ctx) {
-    parseCommandArgs(this, args, {});
+    parseCommandArgs(this, args);
     const handle = openDatabase(ctx.config.databaseUrl);
     try {
       const applied = await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
@@ -46,11 +58,12 @@ const migrate: CliCommand = {
 
 const seed: CliCommand = {
   name: 'seed',
-  usage: 'seed --demo',
   summary: 'Add the demo content (one demo user per role and every namespace’s demo data).',
+  description: ['Safe to run again: what exists is kept. The demo users (demo-<role>) have no password.'],
+  args: { options: { demo: { type: 'boolean', required: true, help: 'The demo content (the only kind of seed data there is).' } } },
+  examples: [{ command: 'seed --demo', help: 'Adds the demo users, pages, sliders, strings and jobs.' }],
   async run(args, ctx) {
-    const { flags } = parseCommandArgs(this, args, { options: { demo: { type: 'boolean' } } });
-    if (!flags.demo) throw new CliError('seed needs --demo (the only kind of seed data there is)');
+    parseCommandArgs(this, args);
     await seedDemo(await ctx.openApp(), CLI_ORIGIN);
     ctx.stdout.write('Demo content added.\n');
     return 0;

@@ -9,10 +9,12 @@ const MAX_COUNT = 1_000_000;
 export function generateCommand(noun: string, summary: string, generate: (app: AppServices, count: number) => Promise<number>): CliCommand {
   return {
     name: `${noun} generate`,
-    usage: `${noun} generate --count N`,
     summary,
+    description: ['For benchmarks and load tests, not for a live site.'],
+    args: { options: { count: { type: 'string', value: 'n', required: true, help: `How many to add, 0 to ${MAX_COUNT}.` } } },
+    examples: [{ command: `${noun} generate --count 10000`, help: `Adds 10,000 ${noun}.` }],
     async run(args, ctx) {
-      const { strings } = parseCommandArgs(this, args, { options: { count: { type: 'string' } }, required: ['count'] });
+      const { strings } = parseCommandArgs(this, args);
       const count = wholeNumberOption(strings.count, 'count', { min: 0, max: MAX_COUNT });
       const started = performance.now();
       const created = await generate(await ctx.openApp(), count);

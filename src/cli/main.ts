@@ -11,16 +11,20 @@ import { DatabaseTooNewError } from '../db/migrate.ts';
 import { RestError } from '../rest/types.ts';
 import { CliError, type CliCommand, type CliContext } from './command.ts';
 import { COMMANDS } from './commands.ts';
+import { commandHelp, groupHelp, topLevelHelp } from './help.ts';
 import { readableStream, wantsReadable } from '../server/console-log.ts';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
+  /** Default: the process's standard input. */
+  stdin?: NodeJS.ReadableStream;
 }
 
-const HELP_FLAGS = new Set(['--help', '-h', 'help']);
+const HELP_FLAGS = new Set(['--help', '-h']);
 
+/** The command whose words start `argv` (the longest such name). */
 function findCommand(argv: string[]): CliCommand | undefined {
   const byLength = [...COMMANDS].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
   return byLength.find((c) => {
@@ -29,19 +33,19 @@ function findCommand(argv: string[]): CliCommand | undefined {
   });
 }
 
-function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
-  return [
-    'usage: content-site <command> [arguments]',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
-    '',
-    'Environment: DATABASE_URL (sqlite:<path> or postgres://…; default sqlite:data/site.db), PORT, HOST, SITE_URL,',
-    'DATA_DIR, LOG_LEVEL. On PostgreSQL, PGOPTIONS="-c search_path=<schema>" selects a schema.',
-    'Run content-site <command> --help for one command.',
-    '',
-  ].join('\n');
+function groupOf(word: string | undefined): CliCommand[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
+}
+
+/**
+ * The help for the leading words of `words` (other words are arguments of the command): a
+ * command's, a group's, the list of all commands for none; null when they name nothing.
+ */
+function helpFor(words: string[]): string | null {
+  if (!words.length) return topLevelHelp(COMMANDS);
+  const command = findCommand(words);
+  if (command) return commandHelp(command);
+  return groupOf(words[0]).length ? groupHelp(words[0]!, groupOf(words[0])) : null;
 }
 
 export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
@@ -49,21 +53,25 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
     io.stderr.write(`content-site: ${message}\n`);
     return 1;
   };
-  if (argv.length === 0 || HELP_FLAGS.has(argv[0]!)) {
-    (argv.length ? io.stdout : io.stderr).write(helpText());
-    return argv.length ? 0 : 1;
+  if (argv.length === 0) {
+    io.stderr.write(topLevelHelp(COMMANDS));
+    return 1;
+  }
+  // `help [<command>]`, `--help`, `<command> [<subcommand>] --help`.
+  if (argv[0] === 'help' || argv.some((a) => HELP_FLAGS.has(a))) {
+    const words = (argv[0] === 'help' ? argv.slice(1) : argv).filter((a) => !a.startsWith('-'));
+    const text = helpFor(words);
+    if (text === null) return fail(`unknown command "${words[0]}" (see content-site help)`);
+    io.stdout.write(text);
+    return 0;
   }
   const command = findCommand(argv);
   if (!command) {
-    const group = COMMANDS.filter((c) => c.name.startsWith(`${argv[0]} `)).map((c) => c.name.split(' ')[1]);
-    if (group.length) return fail(`"${argv[0]}" needs one of: ${group.join(', ')} (see content-site --help)`);
-    return fail(`unknown command "${argv[0]}" (see content-site --help)`);
+    const group = groupOf(argv[0]).map((c) => c.name.split(' ')[1]);
+    if (group.length) return fail(`"${argv[0]}" needs one of: ${group.join(', ')} (see content-site help ${argv[0]})`);
+    return fail(`unknown command "${argv[0]}" (see content-site help)`);
   }
   const args = argv.slice(command.name.split(' ').length);
-  if (args.some((a) => a === '--help' || a === '-h')) {
-    io.stdout.write(`usage: content-site ${command.usage}\n${command.summary}\n`);
-    return 0;
-  }
 
   const opened: { app?: Promise<AppServices> } = {};
   let config: Config | null = null;
@@ -77,6 +85,7 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       openApp: () => (opened.app ??= openApp(appConfig, { mustExist: true, logger: cliLogger(appConfig, io.stderr) })),
       stdout: io.stdout,
       stderr: io.stderr,
+      stdin: io.stdin ?? process.stdin,
     };
     return await command.run(args, ctx);
   } catch (err) {

@@ -2,9 +2,11 @@
 import type { AppServices } from '../site/services.ts';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../auth/app-passwords.ts';
 import { ROLES, type Role } from '../auth/roles.ts';
+import { createPasswordResetLink } from '../auth/password-reset.ts';
 import { createUser, findUserByLogin } from '../auth/users.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { DEFAULT_OPTIONS } from '../site/options.ts';
+import { utcToZone } from '../site/time.ts';
 import { MODULES } from '../modules.ts';
 
 const DEMO_NAMES: Record<Role, string> = {
@@ -81,6 +83,9 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
     }
     const created = await createAppPassword(app, admin.id, { name: FIRST_PASSWORD_NAME }, SYSTEM_ORIGIN);
     const password = chunkPassword(created.password);
+    // The web pages need a login password, which admin chooses with a one-time link.
+    const link = await createPasswordResetLink(app, admin, undefined, SYSTEM_ORIGIN);
+    const zone = app.options.timeZone();
     await new Promise<void>((resolve, reject) => stdout.write(
       [
         '',
@@ -88,7 +93,10 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
         `Application password for admin (shown only this once): ${password}`,
         'Try it:',
         `  curl -u 'admin:${password}' ${app.config.siteUrl}/en/cms-json/history/v1/events`,
-        'More passwords and users: content-site app-password create <login> <app-name>, content-site user create --help',
+        "To log in to the web pages, choose admin's password with this one-time link:",
+        `  ${link.url}`,
+        `  (works once, until ${utcToZone(link.expiresAt, zone)} ${zone}; or: npx content-site user set-password admin)`,
+        'More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user',
         '',
         '',
       ].join('\n'),

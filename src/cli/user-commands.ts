@@ -1,26 +1,35 @@
 // `content-site user …`: manage site users from the command line.
-import type { AppServices } from '../site/services.ts';
-import { createUser, deleteUser, findUserByLogin, listUsers, setUserRole, setUserStatus, type UserRow } from '../auth/users.ts';
+import { createUser, deleteUser, listUsers, setUserRole, setUserStatus } from '../auth/users.ts';
 import { ROLES } from '../auth/roles.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
-import { CliError, type CliCommand } from './command.ts';
+import { requireUserByLogin } from './input.ts';
+import type { CliCommand } from './command.ts';
+import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';
 
-export async function requireUserByLogin(app: AppServices, login: string): Promise<UserRow> {
-  const user = await findUserByLogin(app, login);
-  if (!user) throw new CliError(`unknown user "${login}"`);
-  return user;
-}
+const LOGIN = { name: 'login', help: 'The user’s login name.' };
 
 const create: CliCommand = {
   name: 'user create',
-  usage: 'user create <login> --email E --role R [--password P] [--display-name N]',
-  summary: `Create a user; roles: ${ROLES.join(', ')}.`,
+  summary: 'Create a user.',
+  description: [
+    'Without --password the user can use application passwords but not log in to the web pages until a password is set ' +
+      '(user set-password) or they follow a set-password link (user reset-password).',
+  ],
+  args: {
+    positionals: [{ name: 'login', help: 'Login name: letters, digits and _ . @ - (at most 60).' }],
+    options: {
+      email: { type: 'string', value: 'address', required: true, help: 'E-mail address, unique among the users.' },
+      role: { type: 'string', value: 'role', required: true, help: `One of ${ROLES.join(', ')}.` },
+      password: { type: 'string', value: 'password', help: 'Password for the web pages (it ends up in the shell history: prefer user set-password).' },
+      'display-name': { type: 'string', value: 'name', help: 'Name shown on pages and in the activity log (default: the login).' },
+    },
+  },
+  examples: [
+    { command: 'user create alice --email alice@example.com --role editor', help: 'An editor without a password yet.' },
+    { command: 'user create bob --email bob@example.com --role translator --display-name Bob', help: 'A translator with a display name.' },
+  ],
   async run(args, ctx) {
-    const { positionals, strings } = parseCommandArgs(this, args, {
-      positionals: ['login'],
-      options: { email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, 'display-name': { type: 'string' } },
-      required: ['email', 'role'],
-    });
+    const { positionals, strings } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     const row = await createUser(
       app,
@@ -28,33 +37,63 @@ const create: CliCommand = {
       CLI_ORIGIN,
     );
     ctx.stdout.write(`Created user ${row.login} (id ${row.id}, role ${row.role}).\n`);
+    if (!row.password_hash) {
+      ctx.stdout.write(
+        `${row.login} has no password for the web pages yet: set one with npx content-site user set-password ${row.login},\n` +
+          `or make a one-time link for them with npx content-site user reset-password ${row.login}.\n`,
+      );
+    }
     return 0;
   },
 };
 
+interface UserItem {
+  id: number;
+  login: string;
+  email: string;
+  display_name: string;
+  role: string;
+  status: string;
+  created: string;
+}
+
 const list: CliCommand = {
   name: 'user list',
-  usage: 'user list [--json]',
   summary: 'List all users.',
+  args: { options: FORMAT_OPTIONS },
+  examples: [
+    { command: 'user list', help: 'A table of the users.' },
+    { command: 'user list --format csv > users.csv', help: 'Every field as CSV, times in UTC.' },
+  ],
   async run(args, ctx) {
-    const { flags } = parseCommandArgs(this, args, { options: { json: { type: 'boolean' } } });
-    const users = await listUsers(await ctx.openApp());
-    if (flags.json) {
-      const out = users.map((u) => ({ id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role, status: u.status, created: `${u.created_at.replace(' ', 'T')}Z` }));
-      ctx.stdout.write(JSON.stringify(out, null, 2) + '\n');
-    } else {
-      ctx.stdout.write(table(['ID', 'LOGIN', 'EMAIL', 'ROLE', 'STATUS', 'DISPLAY NAME'], users.map((u) => [String(u.id), u.login, u.email, u.role, u.status, u.display_name])));
-    }
+    const { strings, flags } = parseCommandArgs(this, args);
+    const format = formatOption(strings, flags);
+    const app = await ctx.openApp();
+    const items: UserItem[] = (await listUsers(app)).map((u) => ({
+      id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role, status: u.status, created: `${u.created_at.replace(' ', 'T')}Z`,
+    }));
+    writeList(ctx.stdout, format, items, {
+      fields: ['id', 'login', 'email', 'display_name', 'role', 'status', 'created'],
+      columns: [
+        { header: 'ID', cell: (u) => String(u.id) },
+        { header: 'LOGIN', cell: (u) => u.login },
+        { header: 'EMAIL', cell: (u) => u.email },
+        { header: 'ROLE', cell: (u) => u.role },
+        { header: 'STATUS', cell: (u) => u.status },
+        { header: 'DISPLAY NAME', cell: (u) => u.display_name },
+      ],
+    });
     return 0;
   },
 };
 
 const setRole: CliCommand = {
   name: 'user set-role',
-  usage: 'user set-role <login> <role>',
   summary: "Change a user's role.",
+  args: { positionals: [LOGIN, { name: 'role', help: `One of ${ROLES.join(', ')}.` }] },
+  examples: [{ command: 'user set-role alice administrator', help: 'Make alice an administrator.' }],
   async run(args, ctx) {
-    const { positionals } = parseCommandArgs(this, args, { positionals: ['login', 'role'] });
+    const { positionals } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     const user = await requireUserByLogin(app, positionals[0]!);
     const row = await setUserRole(app, user.id, positionals[1]!, CLI_ORIGIN);
@@ -66,10 +105,11 @@ const setRole: CliCommand = {
 function statusCommand(verb: 'disable' | 'enable'): CliCommand {
   return {
     name: `user ${verb}`,
-    usage: `user ${verb} <login>`,
     summary: verb === 'disable' ? 'Refuse all logins of a user (keeps the account and its data).' : 'Allow a disabled user to log in again.',
+    args: { positionals: [LOGIN] },
+    examples: [{ command: `user ${verb} alice`, help: verb === 'disable' ? 'alice can no longer log in or use her application passwords.' : 'alice can log in again.' }],
     async run(args, ctx) {
-      const { positionals } = parseCommandArgs(this, args, { positionals: ['login'] });
+      const { positionals } = parseCommandArgs(this, args);
       const app = await ctx.openApp();
       const user = await requireUserByLogin(app, positionals[0]!);
       const row = await setUserStatus(app, user.id, verb === 'disable' ? 'disabled' : 'active', CLI_ORIGIN);
@@ -81,10 +121,11 @@ function statusCommand(verb: 'disable' | 'enable'): CliCommand {
 
 const remove: CliCommand = {
   name: 'user delete',
-  usage: 'user delete <login>',
   summary: 'Delete a user and their application passwords.',
+  args: { positionals: [LOGIN] },
+  examples: [{ command: 'user delete alice', help: 'Deletes alice; the activity log keeps her events.' }],
   async run(args, ctx) {
-    const { positionals } = parseCommandArgs(this, args, { positionals: ['login'] });
+    const { positionals } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     const user = await requireUserByLogin(app, positionals[0]!);
     await deleteUser(app, user.id, CLI_ORIGIN);
@@ -92,12 +133,5 @@ const remove: CliCommand = {
     return 0;
   },
 };
-
-/** Plain-text table with left-aligned columns. */
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ') + '\n';
-  return [header, ...rows].map(line).join('');
-}
 
 export const userCommands: CliCommand[] = [create, list, setRole, statusCommand('disable'), statusCommand('enable'), remove];

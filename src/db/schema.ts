@@ -396,6 +396,19 @@ export interface Database {
   web_keys: WebKeysTable;
 }
 
+// --- set-password links (issue 29) ---
+export interface PasswordResetKeysTable {
+  user_id: number;
+  /** SHA-256 (hex) of the key in the link. */
+  key_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Database {
+  password_reset_keys: PasswordResetKeysTable;
+}
+
 // --- server processes sharing the database (issue 29) ---
 export interface ServerProcessesTable {
   /** Random id of one process's run. */

@@ -2,6 +2,7 @@
 // (reference rest-core §6.5); the former list of application passwords is now the console's profile.
 //
 //   {base_url}/cms-login.php                          GET form, POST log in; POST ?action=logout
+//   {base_url}/cms-login.php?action=rp&key=…&login=…  GET/POST: set a password with a one-time link
 //   {base_url}/cms-admin/authorize-application.php    GET form, POST approve / reject
 //   {base_url}/cms-admin/application-passwords.php    now part of the console's profile: redirects there
 //   {base_url}/cms-includes/web.css                   the pages' one style sheet
@@ -16,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../site/services.ts';
 import { chunkPassword, createAppPassword } from '../auth/app-passwords.ts';
 import { failedLoginEntry, USER_LOGGER } from '../auth/logger.ts';
+import { checkPasswordResetKey, resetPasswordWithKey } from '../auth/password-reset.ts';
 import { reserveLoginAttempt } from '../auth/throttle.ts';
 import { findUserByEmail, findUserByLogin, isEmail, throwawayPasswordHash, toAuthUser, verifyUserPassword, type UserRow } from '../auth/users.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
@@ -24,7 +26,7 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import { chooseLang, fmt, segments, STRINGS, type Strings } from './i18n.ts';
 import { render } from './render.ts';
 import {
-  LOGIN_NONCE_COOKIE, SESSION_COOKIE, checkCsrf, createSession, csrfToken, destroySession, isTokenShaped, loadSession,
+  LOGIN_NONCE_COOKIE, SESSION_COOKIE, checkCsrf, createSession, csrfToken, destroySession, destroyUserSessions, isTokenShaped, loadSession,
   randomToken, type CsrfBinding, type WebSession,
 } from './session.ts';
 import {
@@ -229,11 +231,13 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     // Reached at another address (http://127.0.0.1:8080 for SITE_URL http://localhost:8080):
     // the form would post to the site's address, so it is shown there.
     if (!atSiteAddress(site, request.headers)) return redirect(ctx, 302, site.origin + site.basePath + request.url);
+    if (ctx.query.action === 'rp') return showResetPassword(ctx, 200, textParam(ctx.query.login) ?? '', textParam(ctx.query.key) ?? '', null);
     const target = sameSiteRedirect(site, ctx.query.redirect_to);
     // Logged in already: straight on, unless asked to log in again (`reauth=1`, as the reference).
     if (ctx.session && ctx.query.reauth !== '1') return redirect(ctx, 302, target ?? pageUrl(site, PATHS.dashboard));
     let notice: { kind: string; text: string } | null = null;
     if (ctx.query.loggedout === 'true') notice = { kind: 'success', text: ctx.t.loggedOut };
+    else if (ctx.query.password === 'reset') notice = { kind: 'success', text: ctx.t.rpDone };
     else if (target) notice = { kind: 'info', text: ctx.t.loginToContinue };
     return showLogin(ctx, 200, { notice, redirectTo: target });
   }));
@@ -241,6 +245,7 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
   server.post(PATHS.login, guarded(async (request, reply) => {
     const ctx = await context(request, reply);
     if (ctx.query.action === 'logout') return logout(ctx);
+    if (ctx.query.action === 'rp') return resetPassword(ctx);
     const target = sameSiteRedirect(site, ctx.body.redirect_to);
     const nonce = ctx.cookies[LOGIN_NONCE_COOKIE];
     const binding: CsrfBinding | null = isTokenShaped(nonce) ? { kind: 'login', nonce } : null;
@@ -279,6 +284,59 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_logged_in', context: { user_login: session.user.login } }, origin(ctx, session.user));
     return redirect(ctx, 302, target ?? pageUrl(site, PATHS.dashboard));
   }));
+
+  // --- set a password with a one-time link (reference: wp-login.php?action=rp) ---
+
+  /** The form for a valid link, the form again with `problem`, or an error page for a link that does not work. */
+  async function showResetPassword(ctx: Ctx, status: number, login: string, key: string, problem: string | null): Promise<FastifyReply> {
+    const canonical = { path: PATHS.login, query: { action: 'rp', key, login } };
+    let user;
+    try {
+      user = await checkPasswordResetKey(app, login, key);
+    } catch (err) {
+      if (!(err instanceof RestError) || err.status >= 500) throw err;
+      const text = err.code === 'expired_key' ? ctx.t.rpExpired : ctx.t.rpInvalid;
+      return errorPage(ctx, 400, { title: ctx.t.rpTitle, heading: ctx.t.rpTitle, paragraphs: [text], canonical, backUrl: pageUrl(site, PATHS.login, { lang: langArg(ctx) }) });
+    }
+    // The form is bound to the login-nonce cookie, as the login form is.
+    let nonce = ctx.cookies[LOGIN_NONCE_COOKIE];
+    if (!isTokenShaped(nonce)) {
+      nonce = randomToken();
+      ctx.setCookies.push(cookie(LOGIN_NONCE_COOKIE, nonce));
+    }
+    const html = render('reset-password.twig', {
+      ...(await layout(ctx, ctx.t.rpTitle, canonical)),
+      heading: fmt(ctx.t.rpHeading, { user: user.login }),
+      notice: problem,
+      formAction: pageUrl(site, PATHS.login, { action: 'rp', lang: ctx.lang }),
+      csrf: await csrfToken(app, { kind: 'login', nonce }),
+      login: user.login,
+      key,
+    });
+    return sendHtml(ctx, status, html);
+  }
+
+  async function resetPassword(ctx: Ctx): Promise<FastifyReply> {
+    const login = textParam(ctx.body.login) ?? '';
+    const key = textParam(ctx.body.key) ?? '';
+    const nonce = ctx.cookies[LOGIN_NONCE_COOKIE];
+    if (!(await checkCsrf(app, isTokenShaped(nonce) ? { kind: 'login', nonce } : null, ctx.body._csrf))) {
+      return csrfFailed(ctx, pageUrl(site, PATHS.login, { action: 'rp', key, login, lang: langArg(ctx) }), { path: PATHS.login });
+    }
+    const password = textParam(ctx.body.pass1) ?? '';
+    if (password !== (textParam(ctx.body.pass2) ?? '')) return showResetPassword(ctx, 400, login, key, ctx.t.rpMismatch);
+    let user;
+    try {
+      user = await resetPasswordWithKey(app, login, key, password, ctx.request.ip);
+    } catch (err) {
+      if (!(err instanceof RestError) || err.status >= 500) throw err;
+      // A refused password shows the form again; a link that stopped working, its error page.
+      return showResetPassword(ctx, 400, login, key, err.code === 'password_too_short' ? ctx.t.rpTooShort : null);
+    }
+    // As after any new password: the user's sessions end.
+    await destroyUserSessions(app, user.id);
+    return redirect(ctx, 303, pageUrl(site, PATHS.login, { password: 'reset', lang: langArg(ctx) }));
+  }
 
   async function logout(ctx: Ctx): Promise<FastifyReply> {
     const done = pageUrl(site, PATHS.login, { loggedout: 'true', lang: langArg(ctx) });
@@ -381,10 +439,11 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
       if (!(err instanceof RestError) || err.status >= 500) throw err;
       const message =
         err.code === 'application_password_empty_name' ? ctx.t.emptyName
+        : err.code === 'application_password_duplicate_name' ? ctx.t.duplicateName
         : err.code === 'application_password_name_too_long' ? fmt(ctx.t.app_name_too_long, { max: APP_NAME_MAX })
         : err.code === 'invalid_app_id' ? ctx.t.invalid_app_id
         : err.message;
-      return showAuthorize(ctx, 400, params, message);
+      return showAuthorize(ctx, err.status, params, message);
     }
     if (params.successUrl) {
       // Reference order and form: site_url, user_login, then the raw 24-character password.

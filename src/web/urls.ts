@@ -1,9 +1,11 @@
 // Addresses of the web pages, the same-site check for `redirect_to`, and the validation of the
 // authorize-application parameters (reference rest-core §6.5).
 
+import { LOGIN_PAGE_PATH } from '../auth/password-reset.ts';
+
 /** Paths of our pages relative to the site's base address. */
 export const PATHS = {
-  login: '/cms-login.php',
+  login: LOGIN_PAGE_PATH,
   authorize: '/cms-admin/authorize-application.php',
   /** The console (src/console): where a login goes by default, and the profile with one's application passwords. */
   dashboard: '/cms-admin/',

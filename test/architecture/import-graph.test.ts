@@ -19,6 +19,7 @@ const KERNEL_FILES = new Set([
   // with it (SiteModule.commands), so it belongs to the kernel, not to the CLI host.
   'src/cli/command.ts',
   'src/cli/args.ts',
+  'src/cli/input.ts',
   'src/cli/generate.ts',
 ]);
 const FEATURE_DIRS = ['src/pages/', 'src/web/', 'src/console/', 'src/import/wordpress/'];

@@ -89,9 +89,12 @@ for (const target of dbTargets()) {
       });
     });
 
-    test('duplicate names are allowed; empty names, bad app ids and unknown users are refused', async () => {
-      await createAppPassword(t.app, userId, { name: 'My Phone' });
+    test('duplicate names (as WordPress: after cleaning, per user), empty names, bad app ids and unknown users are refused', async () => {
       const reject = (code: string, status: number) => (err: unknown) => err instanceof RestError && err.code === code && err.status === status;
+      await assert.rejects(createAppPassword(t.app, userId, { name: ' My <b>Phone</b>' }), (err: unknown) => reject('application_password_duplicate_name', 409)(err) && (err as Error).message === 'Each application name should be unique.');
+      const otherUser = (await createUser(t.app, { login: 'emil', email: 'emil@example.com', role: 'author' })).id;
+      await createAppPassword(t.app, otherUser, { name: 'My Phone' });
+      await createAppPassword(t.app, userId, { name: 'my phone' });
       await assert.rejects(createAppPassword(t.app, userId, { name: ' <i></i> ' }), reject('application_password_empty_name', 400));
       await assert.rejects(createAppPassword(t.app, userId, { name: 'x', appId: 'NOT-A-UUID' }), reject('invalid_app_id', 400));
       await assert.rejects(createAppPassword(t.app, 999_999, { name: 'x' }), reject('rest_user_invalid_id', 404));

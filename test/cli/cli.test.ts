@@ -33,17 +33,17 @@ describe('content-site command (no database)', () => {
   test('--help lists every command; <command> --help shows its usage', async () => {
     const help = await runCli(noDb, ['--help']);
     assert.equal(help.code, 0);
-    for (const name of ['serve', 'migrate', 'user create', 'user list', 'user set-role', 'user disable', 'user enable', 'user delete', 'app-password create', 'app-password list', 'app-password revoke', 'seed --demo']) {
+    for (const name of ['serve', 'migrate', 'user create', 'user list', 'user set-role', 'user disable', 'user enable', 'user delete', 'app-password create', 'app-password list', 'app-password revoke', 'seed', 'events purge', 'events clear', 'user set-password', 'user reset-password']) {
       assert.match(help.stdout, new RegExp(`\\n  ${name}`), name);
     }
     const one = await runCli(noDb, ['user', 'create', '--help']);
     assert.equal(one.code, 0);
-    assert.match(one.stdout, /^usage: content-site user create <login> --email E --role R/);
+    assert.match(one.stdout, /\nSYNOPSIS\n\n  content-site user create <login> --email <address> --role <role>/);
   });
 
   test('unknown commands and incomplete ones', async () => {
     assertOneLineError(await runCli(noDb, ['frobnicate']), /unknown command "frobnicate"/);
-    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, disable, enable, delete/);
+    assertOneLineError(await runCli(noDb, ['user']), /"user" needs one of: create, list, set-role, disable, enable, delete, set-password, reset-password \(see content-site help user\)/);
     const none = await runCli(noDb, []);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /^usage: content-site/);
@@ -86,6 +86,12 @@ for (const target of dbTargets()) {
       assert.equal(users.length, 1);
       assert.deepEqual(Object.keys(users[0]), ['id', 'login', 'email', 'display_name', 'role', 'status', 'created']);
       assert.equal(users[0].login, 'hanna');
+      assert.equal((await runCli(t, ['user', 'list', '--format', 'json'])).stdout, json.stdout, '--json is --format json');
+      const csv = await runCli(t, ['user', 'list', '--format', 'csv']);
+      assert.equal(csv.code, 0, csv.stderr);
+      assert.equal(csv.stdout, `id,login,email,display_name,role,status,created\n${users[0].id},hanna,hanna@example.com,Hanna H.,editor,active,${users[0].created}\n`);
+      assert.equal((await runCli(t, ['user', 'list', '--format', 'table'])).stdout, plain.stdout);
+      assertOneLineError(await runCli(t, ['user', 'list', '--json', '--format', 'csv']), /--json and --format csv contradict each other/);
     });
 
     test('app-password create / list / revoke; the printed password logs in', async () => {
@@ -105,6 +111,14 @@ for (const target of dbTargets()) {
       const listed = JSON.parse((await runCli(t, ['app-password', 'list', 'hanna', '--json'])).stdout);
       assert.deepEqual(listed.map((p: { name: string }) => p.name).sort(), ['Laptop', 'Phone']);
       assert.ok(!JSON.stringify(listed).includes(created.password.slice(0, 4) + ' '), 'no secrets in the list');
+      // CSV: every field as the API shows it, a name quoted where it needs quotes.
+      await runCli(t, ['app-password', 'create', 'hanna', 'Tablet, "new"']);
+      const csv = await runCli(t, ['app-password', 'list', 'hanna', '--format', 'csv']);
+      assert.match(csv.stdout, /^uuid,app_id,name,created,last_used,last_ip\n/);
+      assert.ok(csv.stdout.includes(',"Tablet, ""new""",'), csv.stdout);
+      assert.equal(csv.stdout.trim().split('\n').length, 4);
+      const tablet = JSON.parse((await runCli(t, ['app-password', 'list', 'hanna', '--format', 'json'])).stdout).find((p: { name: string }) => p.name.startsWith('Tablet'));
+      await runCli(t, ['app-password', 'revoke', 'hanna', tablet.uuid]);
       const table = await runCli(t, ['app-password', 'list', 'hanna']);
       // Times in the site's zone, which the header names (the pages show times in it too).
       assert.match(table.stdout, /^UUID +NAME +CREATED \(Europe\/Berlin\) +LAST USED \(Europe\/Berlin\) +LAST IP\n/);
@@ -119,6 +133,7 @@ for (const target of dbTargets()) {
       assertOneLineError(await runCli(t, ['app-password', 'create', 'nobody', 'x']), /unknown user "nobody"/);
       assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna', '   ']), /An application name is required/);
       assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna']), /missing <app-name>/);
+      assertOneLineError(await runCli(t, ['app-password', 'create', 'hanna', 'Laptop']), /^content-site: Each application name should be unique\.\n$/);
       assert.equal((await listAppPasswords(t.app, (await findUserByLogin(t.app, 'hanna'))!.id)).length, 1);
     });
 
@@ -140,7 +155,7 @@ for (const target of dbTargets()) {
     });
 
     test('seed --demo adds one demo user per role, once', async () => {
-      assertOneLineError(await runCli(t, ['seed']), /seed needs --demo/);
+      assertOneLineError(await runCli(t, ['seed']), /missing --demo/);
       for (let i = 0; i < 2; i++) {
         const r = await runCli(t, ['seed', '--demo']);
         assert.equal(r.code, 0, r.stderr);
@@ -156,6 +171,8 @@ for (const target of dbTargets()) {
         'user_created',
         'user_application_password_created',
         'user_application_password_created',
+        'user_application_password_created',
+        'user_application_password_revoked',
         'user_application_password_revoked',
         'user_role_updated',
         'user_disabled',

@@ -26,11 +26,13 @@ export function cliEnv(t: CliTarget, extra: Record<string, string> = {}): NodeJS
   return env;
 }
 
-export function runCli(t: CliTarget, args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the command; `input` is its standard input (else an empty one). */
+export function runCli(t: CliTarget, args: string[], extraEnv: Record<string, string> = {}, input = ''): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(NODE, [BIN, ...args], { cwd: ROOT, env: cliEnv(t, extraEnv) }, (err, stdout, stderr) => {
+    const child = execFile(NODE, [BIN, ...args], { cwd: ROOT, env: cliEnv(t, extraEnv) }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(input);
   });
 }

@@ -380,6 +380,12 @@ for (const target of dbTargets()) {
       assert.equal(created.status, 201);
       const password = /id="new_password" class="password-field" value="([^"]+)"/.exec(created.body)![1]!.replace(/ /g, '');
       assert.match(created.body, /The new password for Feed &amp; &quot;reader&quot; is shown once/);
+      // The same name again is refused, as WordPress does (409), and nothing is added.
+      const again = await c.post('/cms-admin/profile.php', { _csrf: csrfOf(page.body), action: 'create_app_password', app_name: 'Feed & "reader"' });
+      assert.equal(again.status, 409);
+      assert.match(again.body, /Each application name should be unique\./);
+      assert.match(again.body, /name="app_name" required maxlength="250" aria-invalid="true"/);
+      assert.doesNotMatch(again.body, /id="new_password" class="password-field"/);
       const res = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events', headers: { authorization: `Basic ${Buffer.from(`emil:${password}`).toString('base64')}` } });
       assert.equal(res.statusCode, 200);
       const uuid = /name="uuid" value="([^"]+)"/.exec((await c.get('/cms-admin/profile.php')).body)![1]!;

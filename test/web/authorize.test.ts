@@ -256,6 +256,22 @@ for (const target of dbTargets()) {
       assert.equal(unknown.status, 400);
     });
 
+    test('approving a name the user already has: 409, the form again with WordPress’s message, nothing created', async () => {
+      const count = async () => (await t.app.db.selectFrom('app_passwords').select('uuid').execute()).length;
+      const page = await c.get(`${AUTHORIZE}?${q({ app_name: 'Test', success_url: 'https://app.example/cb' })}`);
+      assert.equal((await c.post(AUTHORIZE, { ...formOf(page.body), action: 'approve' })).status, 302);
+      const before = await count();
+      const again = await c.post(`${AUTHORIZE}?lang=en`, { ...formOf(page.body), action: 'approve' });
+      assert.equal(again.status, 409);
+      assert.equal(again.location, undefined);
+      assert.match(again.body, /role="alert"><p>Each application name should be unique\.<\/p>/);
+      assert.match(again.body, /name="action" value="approve"/, 'the form is shown again');
+      const german = await c.post(`${AUTHORIZE}?lang=de`, { ...formOf(page.body), action: 'approve' });
+      assert.equal(german.status, 409);
+      assert.match(german.body, /Jeder Anwendungsname sollte eindeutig sein\./);
+      assert.equal(await count(), before);
+    });
+
     test('XSS payloads in every parameter render as text', async () => {
       const res = await c.get(`${AUTHORIZE}?${q({ app_name: XSS_NAME, success_url: `https://app.example/cb?x="><script>alert(1)</script>`, reject_url: `myapp://cb/'onmouseover='alert(1)` })}`);
       assert.equal(res.status, 200);

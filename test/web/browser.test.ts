@@ -185,7 +185,13 @@ for (const [index, target] of dbTargets().entries()) {
       await shoot(page, 'password-shown-de', screenshots);
       const res = await fetch(`${siteUrl}/en/cms-json/history/v1/events`, { headers: { authorization: basicAuth('alice', shown) } });
       assert.equal(res.status, 200);
+      // The same name again is refused, as WordPress refuses it.
       await page.goto(`${siteUrl}/cms-admin/authorize-application.php?app_name=Desktop%20Client`);
+      const [duplicate] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Yes, I approve of this connection' }).click()]);
+      assert.equal(duplicate.status(), 409);
+      await page.waitForLoadState();
+      assert.equal(await page.getByRole('alert').textContent(), 'Each application name should be unique.');
+      await page.goto(`${siteUrl}/cms-admin/authorize-application.php?app_name=Laptop%20Client`);
       await page.getByRole('button', { name: 'Yes, I approve of this connection' }).click();
       await page.waitForLoadState();
       await shoot(page, 'password-shown', screenshots);

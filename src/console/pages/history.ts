@@ -5,7 +5,7 @@
 // history.ts) expands occasions, announces new events, opens `#history/event/<id>` and runs the
 // actions through the REST API; without it, links and forms do the same through this page.
 import type { FastifyReply } from 'fastify';
-import { LOG_LEVELS } from '../../namespaces/history/api.ts';
+import { LOG_LEVELS, purgeAndLog } from '../../namespaces/history/api.ts';
 import qs from 'qs';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
@@ -189,7 +189,10 @@ async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, opt
 /** Texts the page's script shows. */
 const CLIENT_STRINGS = ['newEvent', 'newEvents', 'showNewEvents', 'eventHeading', 'loadFailed', 'stuck', 'unstuck', 'entryAdded', 'exportProgress', 'exportDone', 'exportFailed'] as const;
 
-const DONE: Record<string, keyof ConsoleContext['t']> = { stuck: 'stuck', unstuck: 'unstuck', added: 'entryAdded' };
+const DONE: Record<string, keyof ConsoleContext['t']> = { stuck: 'stuck', unstuck: 'unstuck', added: 'entryAdded', cleared: 'cleared' };
+
+/** Who may clear the log: the original offers "Clear log" on its settings page, to those who manage options. */
+const CLEAR_LOG_CAPABILITY = 'manage_options';
 
 /**
  * "Add a user" of the filter form without the page's script: the user whose id, login or
@@ -228,6 +231,7 @@ async function showLog(ctx: ConsoleContext, notices: Notice[], status = 200): Pr
     ...(await listModel(ctx, q, list, options)),
     levels: LOG_LEVELS.map((l) => ({ value: l, label: ctx.t[`level_${l}`] })),
     canAddEntry: ctx.user.can('manage_options'),
+    canClearLog: ctx.user.can(CLEAR_LOG_CAPABILITY),
     actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
     exportCsv: logUrl(ctx, [...filterQuery(q.filters), ['export', 'csv']]),
     exportJson: logUrl(ctx, [...filterQuery(q.filters), ['export', 'json']]),
@@ -294,11 +298,22 @@ async function exportLog(ctx: ConsoleContext, format: ExportFormat): Promise<Fas
     .send(result.stream);
 }
 
-/** Form posts (without the page's script): stick, unstick, add a custom entry. */
+/** Clears the log (the original's "Clear log"): for those who may, after the form's confirmation. */
+async function clearLog(ctx: ConsoleContext, back: string): Promise<FastifyReply> {
+  if (!ctx.user.can(CLEAR_LOG_CAPABILITY)) return ctx.message(403, ctx.t.forbiddenTitle, ctx.t.forbiddenText);
+  if (text(ctx.body.confirm) !== '1') return showLog(ctx, [{ kind: 'error', text: ctx.t.clearLogUnconfirmed }], 400);
+  await purgeAndLog(ctx.app, {}, ctx.origin);
+  const url = new URL(back);
+  url.searchParams.set('done', 'cleared');
+  return ctx.redirect(url.toString());
+}
+
+/** Form posts (without the page's script): stick, unstick, add a custom entry, clear the log. */
 async function act(ctx: ConsoleContext): Promise<FastifyReply> {
   if (!(await ctx.csrfOk())) return ctx.csrfFailed();
   const back = ctx.returnTo(ctx.body.return_to, logUrl(ctx));
   const action = text(ctx.body.action);
+  if (action === 'clear_log') return clearLog(ctx, back);
   let out;
   let done = '';
   if (action === 'stick' || action === 'unstick') {

@@ -33,6 +33,7 @@ const ERROR_TEXTS: Record<string, ConsoleStringKey> = {
   invalid_role: 'errInvalidRole',
   application_password_empty_name: 'emptyName',
   application_password_name_too_long: 'errNameTooLong',
+  application_password_duplicate_name: 'duplicateName',
 };
 
 function problem(ctx: ConsoleContext, err: unknown): Notice {
@@ -154,8 +155,9 @@ async function act(ctx: ConsoleContext, user: UserRow): Promise<FastifyReply> {
   } catch (err) {
     if (err instanceof RestError && err.status === 404) return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.notFound }], status: 404 });
     const notice = problem(ctx, err);
-    const field = (err as RestError).code.includes('email') ? 'email' : (err as RestError).code.includes('display_name') ? 'display_name' : (err as RestError).code.includes('password_') ? 'new_password' : '';
-    return showUser(ctx, user, { notices: [notice], invalid: field ? [field] : [], status: 400 });
+    const code = (err as RestError).code;
+    const field = code.startsWith('application_password_') ? 'app_name' : code.includes('email') ? 'email' : code.includes('display_name') ? 'display_name' : code.includes('password_') ? 'new_password' : '';
+    return showUser(ctx, user, { notices: [notice], invalid: field ? [field] : [], status: (err as RestError).status });
   }
 }
 

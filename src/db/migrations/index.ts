@@ -9,6 +9,7 @@ import { contentMigration } from './0007_content.ts';
 import { serverProcessesMigration } from './0015_server_processes.ts';
 import { authSharedStateMigration } from './0016_auth_shared_state.ts';
 import { userLocaleMigration } from './0018_user_locale.ts';
+import { passwordResetKeysMigration } from './0020_password_reset_keys.ts';
 
 export const KERNEL_MIGRATIONS: SiteMigration[] = [
   coreMigration,
@@ -17,4 +18,5 @@ export const KERNEL_MIGRATIONS: SiteMigration[] = [
   serverProcessesMigration,
   authSharedStateMigration,
   userLocaleMigration,
+  passwordResetKeysMigration,
 ];

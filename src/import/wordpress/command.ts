@@ -22,24 +22,30 @@ const ONLY_NAMES: Record<string, KindName[]> = {
 
 export const importWordPressCommand: CliCommand = {
   name: 'import wordpress',
-  usage:
-    'import wordpress --from mysql://user:pass@host:3306/db|dump.sql[.gz] [--prefix wp_] [--dry-run] [--only users,content,history,strings,jobs,settings,sliders] ' +
-    '[--on-conflict skip|rename|overwrite] [--include-trash] [--uploads DIR] [--scratch mysql://…]',
-  summary: 'Bring a WordPress site over (read-only on the source; repeatable: later runs bring what changed since)',
+  summary: 'Bring a WordPress site over (read-only on the source; repeatable: later runs bring what changed since).',
+  description: [
+    'Reads a WordPress database (or a dump of one) and brings its users, pages and posts, activity log, WPML strings and ' +
+      'translation jobs, site and appointment settings and sliders. Nothing is written to the source. A later run brings ' +
+      'only what changed since the last one.',
+  ],
+  args: {
+    options: {
+      from: { type: 'string', value: 'source', required: true, help: 'mysql://user:pass@host:3306/db, or a dump file (dump.sql or dump.sql.gz).' },
+      prefix: { type: 'string', value: 'prefix', help: 'The WordPress table prefix (default wp_).' },
+      'dry-run': { type: 'boolean', help: 'Read and check everything, write nothing; the report says what would happen.' },
+      only: { type: 'string', value: 'kinds', help: `Only these kinds, comma-separated: ${Object.keys(ONLY_NAMES).join(', ')}.` },
+      'on-conflict': { type: 'string', value: CONFLICT_RULES.join('|'), help: 'An item this site already has (same login, slug…): skip the imported one (default), rename it, or overwrite the site’s.' },
+      'include-trash': { type: 'boolean', help: 'Bring trashed pages and posts too.' },
+      uploads: { type: 'string', value: 'folder', help: 'The wp-content/uploads folder, to copy the media the content uses.' },
+      scratch: { type: 'string', value: 'mysql-url', help: 'With a dump file (required then): a MySQL/MariaDB server, mysql://user:pass@host:3306, to load it into a temporary database.' },
+    },
+  },
+  examples: [
+    { command: 'import wordpress --from mysql://wp:secret@127.0.0.1:3306/wordpress --dry-run', help: 'What an import would bring.' },
+    { command: 'import wordpress --from wp.sql --scratch mysql://root@db --only users,content', help: 'Users and content from a dump, loaded into a scratch database on db.' },
+  ],
   async run(args, ctx) {
-    const { strings, flags } = parseCommandArgs(this, args, {
-      options: {
-        from: { type: 'string' },
-        prefix: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        only: { type: 'string' },
-        'on-conflict': { type: 'string' },
-        'include-trash': { type: 'boolean' },
-        uploads: { type: 'string' },
-        scratch: { type: 'string' },
-      },
-      required: ['from'],
-    });
+    const { strings, flags } = parseCommandArgs(this, args);
     const onConflict = (strings['on-conflict'] ?? 'skip') as ConflictRule;
     if (!CONFLICT_RULES.includes(onConflict)) throw new CliError(`--on-conflict must be one of ${CONFLICT_RULES.join(', ')}, got "${onConflict}"`);
     let only: KindName[] | undefined;

@@ -7,6 +7,7 @@ export { type EventSink, type IndexDefinition } from './event-sink.ts';
 export { stickEvent, unstickEvent } from './events.ts';
 export { eventFilterFromParams, filterCondition } from './filters.ts';
 export { presetRunsForRebuild } from './generate.ts';
+export { purgeAndLog } from './maintenance.ts';
 export { rebuildRuns } from './runs.ts';
 export { countsByMessage, type StatsRange } from './stats.ts';
 export {

@@ -1,10 +1,12 @@
-// `content-site events generate --count N [--days D]` (realistic activity-log data, with a
-// progress bar), `content-site events backfill` (import existing users and content) and
-// `content-site events index [--rebuild]` (the context index, now rather than in the server's idle time).
+// `content-site events generate --count N [--days D] [--force]` (realistic activity-log data,
+// marked as generated, with a progress bar), `events purge` and `events clear` (remove events),
+// `events backfill` (import existing users and content) and `events index [--rebuild]` (the
+// context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
-import type { CliCommand, CliContext } from '../../cli/command.ts';
-import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
-import { generateEvents } from './generate.ts';
+import { CliError, type CliCommand, type CliContext } from '../../cli/command.ts';
+import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
+import { GENERATED_KEY, generateEvents } from './generate.ts';
+import { countRealActivity, purgeAndLog } from './maintenance.ts';
 import { ensureBackfill } from './backfill.ts';
 import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './context-index.ts';
 
@@ -27,13 +29,37 @@ async function withProgressBar<T>(ctx: CliContext, unit: string, total: number, 
 
 export const eventsGenerateCommand: CliCommand = {
   name: 'events generate',
-  usage: 'events generate --count N [--days D]',
-  summary: 'Add N realistic activity-log events spread over the last D days (default 30)',
+  summary: 'Add N realistic, invented activity-log events spread over the last D days (demos, benchmarks).',
+  description: [
+    `Every generated event carries the context key ${GENERATED_KEY} = 1, so that events purge --generated removes them again. ` +
+      'A log that already holds real activity (events of logged-in users or visitors that were not generated) is refused ' +
+      'unless --force: invented logins and edits would be mixed into the site’s audit trail.',
+  ],
+  args: {
+    options: {
+      count: { type: 'string', value: 'n', required: true, help: `How many events, 1 to ${MAX_COUNT}.` },
+      days: { type: 'string', value: 'd', help: 'Spread them over the last D days (default 30).' },
+      force: { type: 'boolean', help: 'Add them even to a log with real activity.' },
+    },
+  },
+  examples: [
+    { command: 'events generate --count 1000000 --days 365', help: 'A year of a busy site, for benchmarks.' },
+    { command: 'events purge --generated', help: 'Removes them again.' },
+  ],
   async run(args, ctx) {
-    const { strings } = parseCommandArgs(this, args, { options: { count: { type: 'string' }, days: { type: 'string' } }, required: ['count'] });
+    const { strings, flags } = parseCommandArgs(this, args);
     const count = wholeNumberOption(strings.count, 'count', { min: 1, max: MAX_COUNT });
     const days = wholeNumberOption(strings.days, 'days', { min: 1, max: 36_500 }, 30);
     const app = await ctx.openApp();
+    if (!flags.force) {
+      const real = await countRealActivity(app);
+      if (real) {
+        throw new CliError(
+          `the activity log holds real activity (${real} events of people); generated events would be mixed into it. ` +
+            'Generate on a database of its own, or add --force (events purge --generated removes them later).',
+        );
+      }
+    }
     const started = performance.now();
     await withProgressBar(ctx, 'events', count, (update) => generateEvents(app, { count, days, onProgress: update }));
     const seconds = (performance.now() - started) / 1000;
@@ -42,12 +68,65 @@ export const eventsGenerateCommand: CliCommand = {
   },
 };
 
+/** `--before 2026-01-01` or `--before "2026-01-01 12:00:00"` (UTC) as `YYYY-MM-DD HH:MM:SS`. */
+function beforeOption(value: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value.trim());
+  const text = m ? `${m[1]} ${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}` : '';
+  // A real date and time: Date would roll 2026-02-30 over into March.
+  const date = new Date(`${text.replace(' ', 'T')}Z`);
+  if (!m || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== text.replace(' ', 'T')) throw new CliError(`--before must be a date (YYYY-MM-DD) or a time (YYYY-MM-DD HH:MM[:SS]) in UTC, got "${value}"`);
+  return text;
+}
+
+export const eventsPurgeCommand: CliCommand = {
+  name: 'events purge',
+  summary: 'Remove generated events, or events older than a date, from the activity log.',
+  description: [
+    'With both options, only generated events before the date. The removal is logged as one event. ' +
+      'To remove every event use events clear.',
+  ],
+  args: {
+    options: {
+      generated: { type: 'boolean', help: 'Only events made by events generate or the demo content.' },
+      before: { type: 'string', value: 'date', help: 'Only events dated before this UTC date or time (YYYY-MM-DD[ HH:MM[:SS]]).' },
+    },
+  },
+  examples: [
+    { command: 'events purge --generated', help: 'Removes every generated event.' },
+    { command: 'events purge --before 2026-01-01', help: 'Removes the events of 2025 and earlier.' },
+  ],
+  async run(args, ctx) {
+    const { strings, flags } = parseCommandArgs(this, args);
+    if (!flags.generated && strings.before === undefined) throw new CliError('events purge needs --generated or --before <date> (events clear removes every event)');
+    const filter = { generated: flags.generated, before: strings.before === undefined ? undefined : beforeOption(strings.before) };
+    const removed = await purgeAndLog(await ctx.openApp(), filter, CLI_ORIGIN);
+    ctx.stdout.write(`Removed ${removed} event${removed === 1 ? '' : 's'}.\n`);
+    return 0;
+  },
+};
+
+export const eventsClearCommand: CliCommand = {
+  name: 'events clear',
+  summary: 'Clear the activity log: remove every event (the original plugin’s “Clear log”).',
+  description: ['The clearing is logged as one event, which is then all the log holds.'],
+  args: { options: { yes: { type: 'boolean', required: true, help: 'Confirms that every event is to be removed.' } } },
+  examples: [{ command: 'events clear --yes', help: 'Empties the log.' }],
+  async run(args, ctx) {
+    parseCommandArgs(this, args);
+    const removed = await purgeAndLog(await ctx.openApp(), {}, CLI_ORIGIN);
+    ctx.stdout.write(`Cleared the activity log: removed ${removed} event${removed === 1 ? '' : 's'}.\n`);
+    return 0;
+  },
+};
+
 export const eventsBackfillCommand: CliCommand = {
   name: 'events backfill',
-  usage: 'events backfill',
-  summary: 'Import existing users, pages and posts into the activity log (once per site)',
+  summary: 'Import existing users, pages and posts into the activity log (once per site).',
+  description: ['What a new site’s activity log does on its first look: the last 60 days, at most 100 each of users, pages and posts.'],
+  args: {},
+  examples: [{ command: 'events backfill', help: 'Records the existing users and content, once.' }],
   async run(args, ctx) {
-    parseCommandArgs(this, args, {});
+    parseCommandArgs(this, args);
     const status = await ensureBackfill(await ctx.openApp());
     for (const [type, s] of Object.entries(status.type_stats)) ctx.stdout.write(`${type}: ${s.imported} of ${s.available} in the log\n`);
     return 0;
@@ -59,12 +138,12 @@ const INDEX_BLOCKS_AT_ONCE = 16;
 
 export const eventsIndexCommand: CliCommand = {
   name: 'events index',
-  usage: 'events index [--rebuild]',
-  summary:
-    "Index the events' contexts and search texts for context_filters, metadata_search and search now (serving processes do it while idle); " +
-    '--rebuild starts over (after processes of an older version indexed blocks)',
+  summary: 'Build the context index of the activity log’s searches now (serving processes build it while idle).',
+  description: ["The index serves the events' context_filters, metadata_search and search."],
+  args: { options: { rebuild: { type: 'boolean', help: 'Start over (after processes of an older version indexed blocks).' } } },
+  examples: [{ command: 'events index', help: 'Indexes every complete block of events.' }],
   async run(args, ctx) {
-    const { flags } = parseCommandArgs(this, args, { options: { rebuild: { type: 'boolean' } } });
+    const { flags } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     if (flags.rebuild) await clearContextIndex(app.db, app.dialect);
     const { indexed, complete } = await contextIndexProgress(app.db);
@@ -84,4 +163,4 @@ export const eventsIndexCommand: CliCommand = {
   },
 };
 
-export const eventsCommands: CliCommand[] = [eventsGenerateCommand, eventsBackfillCommand, eventsIndexCommand];
+export const eventsCommands: CliCommand[] = [eventsGenerateCommand, eventsPurgeCommand, eventsClearCommand, eventsBackfillCommand, eventsIndexCommand];

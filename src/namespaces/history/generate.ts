@@ -43,6 +43,12 @@ export interface GenerateOptions {
   bulk?: boolean;
 }
 
+/**
+ * The context key that marks every generated event (value "1"), so that generated events can
+ * be told from real ones and removed (maintenance.ts).
+ */
+export const GENERATED_KEY = '_generated';
+
 /** Events per transaction (normal path) or per write (deferred indexes). */
 const DEFAULT_BATCH = 10000;
 /** Events prepared between two turns of the event loop (so database I/O goes on meanwhile). */
@@ -160,7 +166,7 @@ function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: Generate
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
         const at = startMs + produced * step + rnd() * step * 0.5;
-        batch.push(prepareEvent(loggers, { ...entry, date: format(Math.min(at, endMs)) }, origin, now));
+        batch.push(prepareEvent(loggers, { ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) }, origin, now));
         produced++;
       }
     }

@@ -12,7 +12,7 @@ export const i18nStModule: SiteModule = {
   namespaces: [i18nStNamespace],
   loggers: [i18nStLogger],
   commands: [
-    generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks)', generateStrings),
+    generateCommand('strings', 'Add N generated translatable strings with translations (benchmarks).', generateStrings),
   ],
   migrations: [i18nStMigration, i18nStTranslationWorkMigration],
   seed: seedDemo,

@@ -11,7 +11,7 @@ export const i18nTmModule: SiteModule = {
   namespaces: [i18nTmNamespace],
   loggers: [i18nTmLogger],
   commands: [
-    generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks)', generateJobs),
+    generateCommand('jobs', 'Add N generated translation jobs spread over the translators (benchmarks).', generateJobs),
   ],
   migrations: [i18nTmMigration],
   seed: seedDemo,

@@ -2,19 +2,74 @@
 import fs from 'node:fs';
 import type { CliCommand, CliContext } from '../../cli/command.ts';
 import { CliError } from '../../cli/command.ts';
-import { parseImport } from './model.ts';
+import { parseCommandArgs } from '../../cli/args.ts';
+import { DEFAULT_SETTINGS, DEFAULT_SLIDE_PARAMS, LAYER_TYPES, LAYOUTS, TRANSITIONS, parseImport } from './model.ts';
 import { exportSliders, getSliderByAlias, getSliderById, importSliders } from './store.ts';
 
 const MAX_FILE = 10 * 1024 * 1024;
+
+/** Lines of the file format: the JSON on the left, what it means aligned on the right. */
+function formatRows(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.filter(([, note]) => note).map(([json]) => json.length)) + 3;
+  return rows.map(([json, note]) => (note ? json.padEnd(width) + note : json));
+}
 const CLI_ORIGIN = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' as const };
 
 export const sliderImportCommand: CliCommand = {
   name: 'slider import',
-  usage: 'slider import <file.json>',
-  summary: 'Import sliders from a JSON file (all or nothing; sliders are matched by alias and replaced)',
+  summary: 'Import sliders from a JSON file (all or nothing; sliders are matched by alias and replaced).',
+  description: [
+    'The file is checked completely before anything is written; every problem is named with its place in the file ' +
+      '(e.g. sliders[0].slides[2].image). A slider whose alias exists replaces that slider with its slides. ' +
+      'slider export writes files in this format.',
+  ],
+  args: { positionals: [{ name: 'file.json', help: `The JSON file (at most ${MAX_FILE / 1024 / 1024} MB), in the format below.` }] },
+  sections: [
+    {
+      title: 'File format',
+      lines: [
+        '{"version": 1, "sliders": [<slider>, …]}, or one <slider> object',
+        '',
+        '<slider>: {',
+        ...formatRows([
+          ['  "alias": "home",', 'required: letters, digits, _ and -, not only digits'],
+          ['  "title": "Home",', 'required; any text may be {"en": "…", "de": "…"}'],
+          ['  "settings": {', 'optional; the defaults:'],
+          [`    "layout": "${DEFAULT_SETTINGS.layout}",`, LAYOUTS.join(' | ')],
+          [`    "width": ${DEFAULT_SETTINGS.width}, "height": ${DEFAULT_SETTINGS.height},`, 'pixels, 1 to 10000'],
+          [`    "autoplay": ${DEFAULT_SETTINGS.autoplay}, "delay": ${DEFAULT_SETTINGS.delay},`, 'delay: ms per slide, 100 to 600000'],
+          ['    "navigation": {"arrows": true, "bullets": true, "thumbnails": false},', ''],
+          [`    "modal": {"cover": true, "sp": ${DEFAULT_SETTINGS.modal.sp},`, 'sp: fade time, 0 to 10 s'],
+          [`      "bg": "${DEFAULT_SETTINGS.modal.bg}"}`, 'a CSS colour'],
+          ['  },', ''],
+          ['  "slides": [<slide>, …]', 'optional, at most 200'],
+          ['}', ''],
+          ['<slide>: {', 'every key optional'],
+          ['  "title": "…", "image": "https://…",', ''],
+          ['  "thumb": "https://…", "link": "https://…",', ''],
+          [`  "params": {"transition": "${DEFAULT_SLIDE_PARAMS.transition}",`, TRANSITIONS.join(' | ')],
+          [`             "duration": ${DEFAULT_SLIDE_PARAMS.duration}},`, 'ms, 0 to 60000'],
+          ['  "layers": [<layer>, …]', 'at most 50'],
+          ['}', ''],
+          ['<layer>: {', ''],
+          ['  "id": "headline",', 'required: 1 to 64 letters, digits, _ and -'],
+          ['  "type": "text",', `required: ${LAYER_TYPES.join(' | ')}`],
+          ['  "content": "…",', 'text, button: the text; image, video: the URL'],
+          ['  "link": "https://…",', 'button only'],
+          ['  "alt": "…",', 'image only'],
+          ['  "position": {"x": 0, "y": 0}', 'pixels, -10000 to 10000'],
+          ['}', ''],
+        ]),
+        'Unknown keys are refused.',
+      ],
+    },
+  ],
+  examples: [
+    { command: 'slider import sliders.json', help: 'Imports the sliders of the file.' },
+    { command: 'slider export home > home.json', help: 'A file to start from: the slider "home" as exported.' },
+  ],
   async run(args: string[], ctx: CliContext): Promise<number> {
-    if (args.length !== 1) throw new CliError('usage: slider import <file.json>');
-    const file = args[0]!;
+    const file = parseCommandArgs(this, args).positionals[0]!;
     let text: string;
     try {
       const stat = fs.statSync(file);
@@ -45,14 +100,19 @@ export const sliderImportCommand: CliCommand = {
 
 export const sliderExportCommand: CliCommand = {
   name: 'slider export',
-  usage: 'slider export [<slider>]',
-  summary: 'Write all sliders, or one (alias or id), as JSON to standard output',
+  summary: 'Write all sliders, or one (alias or id), as JSON to standard output.',
+  description: ['The output is in the file format of slider import (see content-site help slider import).'],
+  args: { positionals: [{ name: 'slider', optional: true, help: 'The alias or id of one slider (default: all).' }] },
+  examples: [
+    { command: 'slider export > sliders.json', help: 'All sliders.' },
+    { command: 'slider export home', help: 'The slider with the alias "home".' },
+  ],
   async run(args: string[], ctx: CliContext): Promise<number> {
-    if (args.length > 1) throw new CliError('usage: slider export [<slider>]');
+    const { positionals } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     let doc;
-    if (args.length === 1) {
-      const key = args[0]!;
+    if (positionals.length === 1) {
+      const key = positionals[0]!;
       const slider = /^\d+$/.test(key) ? await getSliderById(app, key.length > 16 ? 0 : Number(key)) : await getSliderByAlias(app, key);
       if (!slider) throw new CliError(`no slider "${key}"`);
       doc = await exportSliders(app, [slider]);
