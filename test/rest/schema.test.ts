@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArgSchema } from '../../src/rest/types.ts';
-import { checkValue, validateValue, sanitizeValue, isSchemaFailure, compilePcre, matchesPattern, sanitizeTextField, sanitizeUrl } from '../../src/rest/schema.ts';
+import { checkValue, validateValue, sanitizeValue, isSchemaFailure, compilePcre, matchesPattern, sanitizeTextField, sanitizeUrl } from '../../src/rest/schema/engine.ts';
 
 type Expect = { ok: unknown } | { code: string; message: string; data?: unknown };
 type Case = [label: string, value: unknown, schema: ArgSchema, expected: Expect, name?: string];

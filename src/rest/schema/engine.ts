@@ -4,8 +4,8 @@
 // from the query string, real JSON types from bodies); the PHP value model the reference works
 // on is emulated by the small helpers in "PHP values" below. Nothing here throws: every input
 // gives either a value or a SchemaError.
-import type { ArgSchema } from './types.ts';
-import { asciiLower, setOwn } from '../util.ts';
+import type { ArgSchema } from '../types.ts';
+import { asciiLower, setOwn } from '../../util.ts';
 
 export interface SchemaError {
   code: string;
