@@ -52,6 +52,9 @@ export interface GuideQuery {
 }
 
 /** Parses the pass-through query parameters; returns problems for invalid ones. */
+/** The query parameters parseGuideQuery reads. */
+export const GUIDE_QUERY_KEYS = ['search', 's', 'q', 'category', 'tag', 'tags', 'page', 'per_page', 'limit'] as const;
+
 export function parseGuideQuery(raw: Record<string, unknown>): { query: GuideQuery; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
   const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string).trim() : raw[k] === undefined ? undefined : String(raw[k]));
