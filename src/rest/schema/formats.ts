@@ -47,7 +47,11 @@ export function isDateTime(text: string): boolean {
   return true;
 }
 
-/** WordPress is_email(): the basic, non-RFC check. */
+/**
+ * WordPress is_email() (the basic, non-RFC check), as the REST core's `email` format uses it:
+ * the site's one e-mail rule (users, logins by e-mail, sched's fields and tickets). Lengths are
+ * the callers' bounds.
+ */
 export function isEmail(email: string): boolean {
   if (Buffer.byteLength(email, 'utf8') < 6) return false;
   const at = email.indexOf('@', 1);
