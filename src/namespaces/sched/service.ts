@@ -199,7 +199,8 @@ export async function previewOp(c: Caller, template: unknown, raw: { appointment
   }
   let typeId: number | undefined;
   if (raw.appointment_type_id !== undefined && raw.appointment_type_id !== null && raw.appointment_type_id !== '') {
-    const n = Number(raw.appointment_type_id);
+    const id = raw.appointment_type_id;
+    const n = typeof id === 'string' || typeof id === 'number' ? Number(id) : NaN; // a map from a form has no number
     if (!Number.isInteger(n) || n < 1) throw invalidParams(c, { appointment_type_id: 'appointment_type_id must be a positive integer' });
     typeId = n;
   }
