@@ -3,7 +3,7 @@
 // (`path must be …`) and returns the value, lightly coerced where form-encoded input asks for it.
 // Formats are the REST core's (formats.ts); `x-check` names are the caller's own checks.
 import { ownValue, setOwn } from '../../util.ts';
-import { isDateTime, isEmail, isHexColor, isIpAddress, isUuid } from './formats.ts';
+import { matchesFormat } from './formats.ts';
 
 export interface DocumentSchema<Check extends string = string> {
   type?: string | string[];
@@ -43,24 +43,6 @@ export function isCssColor(text: string): boolean {
   if (HEX_CSS_COLOR.test(text)) return true;
   const m = RGBA.exec(text);
   return !!m && [m[1], m[2], m[3]].every((n) => Number(n) <= 255);
-}
-
-/** The REST core's check of a `format` (formats it does not know pass). */
-function matchesFormat(format: string, text: string): boolean {
-  switch (format) {
-    case 'email':
-      return isEmail(text);
-    case 'hex-color':
-      return isHexColor(text);
-    case 'date-time':
-      return isDateTime(text);
-    case 'ip':
-      return isIpAddress(text);
-    case 'uuid':
-      return isUuid(text);
-    default:
-      return true;
-  }
 }
 
 function jsonType(v: unknown): string {

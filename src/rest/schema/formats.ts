@@ -23,6 +23,12 @@ export function validateFormat(value: unknown, format: string, name: string): Sc
   }
 }
 
+/** Whether text has the format (formats without a check pass), for checks outside the engine. */
+export function matchesFormat(format: string, text: string): boolean {
+  const check = Object.hasOwn(FORMAT_CHECKS, format) ? FORMAT_CHECKS[format] : undefined;
+  return !check || check(text);
+}
+
 // PHP's `$` (no D modifier) also matches before a final newline; the format checks keep that.
 const HEX_COLOR = /^#(?:[A-Fa-f0-9]{3}){1,2}\n?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n?$/;
@@ -66,10 +72,19 @@ export function isEmail(email: string): boolean {
   return subs.every((sub) => phpTrim(sub, ' \t\n\r\0\x0B-') === sub && /^[a-z0-9-]+$/i.test(sub));
 }
 
+
 /** rest_is_ip_address: dotted IPv4, or IPv6 as the Requests library checks it. */
 export function isIpAddress(ip: string): boolean {
   return IPV4.test(ip) || isIpv6(ip);
 }
+
+const FORMAT_CHECKS: Record<string, (text: string) => boolean> = {
+  'hex-color': isHexColor,
+  'date-time': isDateTime,
+  email: isEmail,
+  ip: isIpAddress,
+  uuid: isUuid,
+};
 
 function isIpv6(input: string): boolean {
   const ip = uncompressIpv6(input);
