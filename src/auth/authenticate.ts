@@ -8,7 +8,8 @@ import { credentialCache } from './credential-cache.ts';
 import { failedLoginEntry, USER_LOGGER } from './logger.ts';
 import { reserveLoginAttempt } from './throttle.ts';
 import type { AuthUser } from './types.ts';
-import { findUserByEmail, findUserByLogin, isEmail, toAuthUser } from './users.ts';
+import { isEmail } from '../rest/schema/formats.ts';
+import { findUserByEmail, findUserByLogin, toAuthUser } from './users.ts';
 
 export interface Authenticated {
   user: AuthUser;

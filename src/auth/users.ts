@@ -13,6 +13,7 @@ import { USER_LOGGER } from './logger.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
 import type { AuthUser } from './types.ts';
+import { isEmail } from '../rest/schema/formats.ts';
 
 export type UserRow = Selectable<UsersTable>;
 export type UserStatus = 'active' | 'disabled';
@@ -32,10 +33,6 @@ const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
 const LOGIN_MAX = 60;
 const EMAIL_MAX = 100;
 const DISPLAY_NAME_MAX = 250;
-
-export function isEmail(value: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(value);
-}
 
 function invalid(code: string, message: string): RestError {
   return new RestError(code, message, 400);

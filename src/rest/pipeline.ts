@@ -7,7 +7,7 @@ import type { Authenticated } from '../auth/authenticate.ts';
 import type { ArgSchema, EndpointDef, HttpMethod, Lang, Permission, RestRequest } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
-import { checkValue } from './schema.ts';
+import { checkValue } from './schema/engine.ts';
 import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';

@@ -3,10 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
-import { buildServer } from '../../src/server/http.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { reportPeriod } from '../../src/namespaces/history/email-report.ts';
@@ -18,32 +16,21 @@ const BASE = '/en/cms-json/history/v1';
 for (const target of dbTargets()) {
   describe(`history/v1 as the original's screens read it (${target.name})`, () => {
     let t: TestApp;
-    let server: FastifyInstance;
-    const auth: Partial<Record<Role, string>> = {};
     const users: Partial<Record<Role, AuthUser>> = {};
 
     before(async () => {
       t = await createTestApp(target);
-      server = await buildServer(t.app);
       for (const role of ['administrator', 'editor'] as Role[]) {
         const u = await userWithRole(t.app, role);
-        auth[role] = u.authorization;
         users[role] = u.user;
       }
     });
     after(async () => {
-      await server.close();
       await t.close();
     });
 
-    const call = async (method: 'GET' | 'POST' | 'OPTIONS', url: string, role: Role | null, payload?: Record<string, unknown> | string) => {
-      const headers: Record<string, string> = {};
-      if (role) headers.authorization = auth[role]!;
-      if (payload !== undefined) headers['content-type'] = 'application/json';
-      const res = await server.inject({ method, url: BASE + url, headers, ...(payload !== undefined ? { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) } : {}) });
-      const body = res.headers['content-type']?.toString().includes('json') ? res.json() : res.body;
-      return { status: res.statusCode, body, headers: res.headers };
-    };
+    const call = (method: 'GET' | 'POST' | 'OPTIONS', url: string, role: Role | null, payload?: Record<string, unknown> | string) =>
+      callRoute(t.app, method, BASE + url, { user: role ? users[role] : null, ...(typeof payload === 'string' ? { json: payload } : { body: payload }) });
 
     test('1. search-user answers each user with a lowercase id besides ID, both strings', async () => {
       const r = await call('GET', `/search-user?q=${users.editor!.login}`, 'administrator');

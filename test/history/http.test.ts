@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { unixToUtc } from '../../src/site/zone-time.ts';
 import type { Role } from '../../src/auth/roles.ts';
@@ -55,14 +55,8 @@ for (const target of dbTargets()) {
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     });
 
-    const call = async (method: 'GET' | 'POST', url: string, role: Role | null, payload?: Record<string, unknown>) => {
-      const headers: Record<string, string> = {};
-      if (role) headers.authorization = auth[role]!;
-      if (payload) headers['content-type'] = 'application/json';
-      const res = await server.inject({ method, url: BASE + url, headers, ...(payload ? { payload: JSON.stringify(payload) } : {}) });
-      const body = res.headers['content-type']?.toString().includes('json') ? res.json() : res.body;
-      return { status: res.statusCode, body, headers: res.headers };
-    };
+    const call = (method: 'GET' | 'POST', url: string, role: Role | null, payload?: Record<string, unknown>) =>
+      callRoute(t.app, method, BASE + url, { ...(role ? { authorization: auth[role]! } : {}), body: payload });
 
     test('POST /events: 201, then readable as a custom entry by the administrator', async () => {
       const r = await call('POST', '/events', 'administrator', { message: 'Hello <b>world</b>', note: 'Deployed', level: 'notice' });

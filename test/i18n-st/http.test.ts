@@ -10,7 +10,8 @@ import { seedDemo } from '../../src/namespaces/i18n-st/seed.ts';
 import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/registry.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
 
 const NS = '/en/cms-json/i18n/st/v1';
 const PATTERNS = [
@@ -30,6 +31,7 @@ for (const target of dbTargets()) {
     let t: TestApp;
     let server: FastifyInstance;
     const auth: Record<string, string> = {};
+    const users: Record<string, AuthUser> = {};
     const logged: ActivityEntry[] = [];
 
     before(async () => {
@@ -43,22 +45,15 @@ for (const target of dbTargets()) {
         },
       };
       server = await buildServer(t.app);
-      for (const role of ['administrator', 'editor', 'translator', 'subscriber'] as const) auth[role] = (await userWithRole(t.app, role)).authorization;
+      for (const role of ['administrator', 'editor', 'translator', 'subscriber'] as const) ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
     });
     after(async () => {
       await server.close();
       await t.close();
     });
 
-    const call = async (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown, root = NS) => {
-      const res = await server.inject({
-        method,
-        url: `${root}${path}`,
-        headers: { ...(who ? { authorization: auth[who]! } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-      });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null, headers: res.headers };
-    };
+    const call = (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown, root = NS) =>
+      callRoute(t.app, method, `${root}${path}`, { user: who ? users[who] : null, body: payload });
 
     test('the namespace index declares exactly the parameters of contract §4.7', async () => {
       const body = (await call('GET', '', null)).body;

@@ -14,7 +14,8 @@ import { I18N_ST_LOGGER_SLUG } from '../../src/namespaces/i18n-st/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { utcNow } from '../../src/site/time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
 
 const NS = '/en/cms-json/i18n/st/v1';
 
@@ -23,6 +24,7 @@ for (const target of dbTargets()) {
     let t: TestApp;
     let server: FastifyInstance;
     const auth: Record<string, string> = {};
+    const users: Record<string, AuthUser> = {};
     const ids: Record<string, number> = {};
     const all: ActivityEntry[] = [];
     /** The string translation logger's entries (others, e.g. logins, are left out). */
@@ -49,10 +51,12 @@ for (const target of dbTargets()) {
       for (const who of ['administrator', 'translator', 'subscriber', 'editor'] as const) {
         const u = await userWithRole(t.app, who);
         auth[who] = u.authorization;
+        users[who] = u.user;
         ids[who] = u.user.id;
       }
       const other = await userWithRole(t.app, 'translator');
       auth.other = other.authorization;
+      users.other = other.user;
       ids.other = other.user.id;
       menuId = (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'menu' }))!;
     });
@@ -61,15 +65,8 @@ for (const target of dbTargets()) {
       await t.close();
     });
 
-    const call = async (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown, root = NS) => {
-      const res = await server.inject({
-        method,
-        url: `${root}${path}`,
-        headers: { ...(who ? { authorization: auth[who]! } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-      });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
-    };
+    const call = (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown, root = NS) =>
+      callRoute(t.app, method, `${root}${path}`, { user: who ? users[who] : null, body: payload });
     const germanNav = async () => /<nav aria-label="([^"]*)">/.exec((await server.inject({ method: 'GET', url: '/de/neuigkeiten/' })).body)?.[1];
     const assignJob = async (translator: number, fields: { type: 'string'; stringId: number } | { type: 'st-batch_strings'; stringIds: number[] }, status = 1) => {
       const now = utcNow();

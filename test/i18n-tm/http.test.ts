@@ -7,7 +7,8 @@ import { buildServer } from '../../src/server/http.ts';
 import { i18nTmLogger } from '../../src/namespaces/i18n-tm/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { basicAuth } from '../support/http.ts';
+import { basicAuth, callRoute } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import { createFixture, parseXliff, type Fixture } from './fixtures.ts';
 
@@ -34,6 +35,7 @@ for (const target of dbTargets()) {
     let fx: Fixture;
     let server: FastifyInstance;
     const auth: Record<string, string> = {};
+    const users: Record<string, AuthUser> = {};
     const logged: ActivityEntry[] = [];
 
     before(async () => {
@@ -50,6 +52,7 @@ for (const target of dbTargets()) {
       for (const [key, u] of Object.entries({ admin: fx.admin, anna: fx.anna, ben: fx.ben, editor: fx.editor, subscriber: fx.subscriber })) {
         const created = await createAppPassword(t.app, u.id, { name: 'tests' });
         auth[key] = basicAuth(u.login, created.password);
+        users[key] = u;
       }
     });
     after(async () => {
@@ -57,15 +60,8 @@ for (const target of dbTargets()) {
       await t.close();
     });
 
-    const call = async (method: 'GET' | 'POST', path: string, who?: string, payload?: unknown) => {
-      const res = await server.inject({
-        method,
-        url: `${NS}${path}`,
-        headers: { ...(who ? { authorization: auth[who]! } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
-      });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null, headers: res.headers };
-    };
+    const call = (method: 'GET' | 'POST', path: string, who?: string, payload?: unknown) =>
+      callRoute(t.app, method, `${NS}${path}`, { user: who ? users[who] : null, body: payload });
 
     test('the namespace index lists every route of contract §4.8 with its exact parameters', async () => {
       const res = await server.inject({ method: 'GET', url: NS });

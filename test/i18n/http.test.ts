@@ -8,7 +8,8 @@ import { buildServer } from '../../src/server/http.ts';
 import { i18nLogger, I18N_LOGGER_SLUG } from '../../src/namespaces/i18n/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
 import { VALID_CONFIG } from './fixtures.ts';
 
 const NS = '/en/cms-json/i18n/v1';
@@ -18,6 +19,7 @@ for (const target of dbTargets()) {
     let t: TestApp;
     let server: FastifyInstance;
     const auth: Record<string, string> = {};
+    const users: Record<string, AuthUser> = {};
     const logged: ActivityEntry[] = [];
     /** While set, the activity log's writes fail (a full disk, a lost connection). */
     let logFails = false;
@@ -33,22 +35,15 @@ for (const target of dbTargets()) {
         },
       };
       server = await buildServer(t.app);
-      for (const role of ['administrator', 'editor', 'translator'] as const) auth[role] = (await userWithRole(t.app, role)).authorization;
+      for (const role of ['administrator', 'editor', 'translator'] as const) ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
     });
     after(async () => {
       await server.close();
       await t.close();
     });
 
-    const call = async (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown) => {
-      const res = await server.inject({
-        method,
-        url: `${NS}${path}`,
-        headers: { ...(who ? { authorization: auth[who]! } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(payload !== undefined ? { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) } : {}),
-      });
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
-    };
+    const call = (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown) =>
+      callRoute(t.app, method, `${NS}${path}`, { user: who ? users[who] : null, ...(typeof payload === 'string' ? { json: payload } : { body: payload }) });
 
     test('the namespace index lists the three routes, without declared body fields', async () => {
       const body = (await call('GET', '', null)).body;

@@ -3,7 +3,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArgSchema } from '../../src/rest/types.ts';
-import { checkValue, validateValue, sanitizeValue, isSchemaFailure, compilePcre, matchesPattern, sanitizeTextField, sanitizeUrl } from '../../src/rest/schema.ts';
+import { checkValue, validateValue, sanitizeValue } from '../../src/rest/schema/engine.ts';
+import { isSchemaFailure } from '../../src/rest/schema/errors.ts';
+import { compilePcre, matchesPattern } from '../../src/rest/schema/pcre.ts';
+import { sanitizeTextField } from '../../src/rest/schema/text-field.ts';
+import { sanitizeUrl } from '../../src/rest/schema/url.ts';
 
 type Expect = { ok: unknown } | { code: string; message: string; data?: unknown };
 type Case = [label: string, value: unknown, schema: ArgSchema, expected: Expect, name?: string];

@@ -159,11 +159,18 @@ const languageArg = (en: string, de: string) => ({ description: l(en, de), type:
 const statusArg = (en: string, de: string) => ({ description: l(en, de), type: 'integer' as const, enum: EDITABLE_STATUSES });
 
 const FILTER_KEYS = ['kind', 'type', 'source', 'domain', 'translationPriority', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses'];
+/** /strings/filters reads the current filters as sent (parseStringFilters checks them); the contract lists none. */
+const CURRENT_FILTER_ARGS: Args = Object.fromEntries(FILTER_KEYS.map((name) => [name, { description: STRING_FILTER_ARGS[name]!.description, internal: true }]));
+/** The console sends its column choice too; the contract does not list it. */
+const SETTINGS_POST_ARGS: Args = {
+  ...SETTINGS_ARGS,
+  visibleColumns: { description: l('The columns the string list shows ({column: true|false}).', 'Die Spalten, die die Stringliste zeigt ({Spalte: true|false}).'), internal: true },
+};
 
 export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
   route('/strings/settings', [
     endpoint('POST', {
-      args: SETTINGS_ARGS,
+      args: SETTINGS_POST_ARGS,
       permission: MANAGE,
       handler: async (req) => {
         // As in the reference, the four settings take their declared default (0) when omitted.
@@ -173,7 +180,7 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           shouldRegisterBackendStrings: pick('shouldRegisterBackendStrings'),
           setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: pick('setNoticeThatCachePluginCanBlockAutoregisterAsDismissed'),
           setDetectStringsInJS: pick('setDetectStringsInJS'),
-          visibleColumns: req.rawParams.visibleColumns,
+          visibleColumns: req.params.visibleColumns,
         }, req.lang);
         await recordWrite(
           req.app,
@@ -256,13 +263,9 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
   ]),
   route('/strings/filters', [
     endpoint('GET', {
+      args: CURRENT_FILTER_ARGS,
       permission: MANAGE,
-      handler: (req) => {
-        // The contract declares no arguments; like the reference, current filters are read as sent.
-        const raw: Record<string, unknown> = {};
-        for (const k of FILTER_KEYS) if (k in req.rawParams) raw[k] = req.rawParams[k];
-        return stringFilterValues(req.app, parseStringFilters(raw, req.lang));
-      },
+      handler: (req) => stringFilterValues(req.app, parseStringFilters(req.params, req.lang)),
     }),
   ]),
   route('/string-packages', [

@@ -11,7 +11,7 @@ import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import {
   DEFAULT_JOB_TYPE, JOB_TYPES, MAX_ID, NEEDS_UPDATE_VALUES, SCOPES, STATUS, STATUS_NAMES, invalidParam, languageName,
-  parseDate, parseIdList, parsePositiveInt, parseSorting, parseStatusList, parseStringList, scalarText,
+  parseDate, parseJobIdList, parsePositiveInt, parseSorting, parseStatusList, parseStringList, scalarText,
   type JobType, type Scope, type Sorting,
 } from './model.ts';
 
@@ -52,7 +52,7 @@ export interface JobFilters {
 // Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
 export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
   local_job_ids: (v) => {
-    const ids = parseIdList(v);
+    const ids = parseJobIdList(v);
     if (ids === null) return 'local_job_ids must be a comma-separated list of job ids.';
     return ids.length <= MAX_LIST_ITEMS ? true : `local_job_ids may list at most ${MAX_LIST_ITEMS} jobs.`;
   },
@@ -88,7 +88,7 @@ export function parseJobQuery(params: Record<string, unknown>): JobFilters {
   }
   const f: JobFilters = { sorting: [] };
   if (present(params.local_job_ids)) {
-    const ids = parseIdList(params.local_job_ids)!;
+    const ids = parseJobIdList(params.local_job_ids)!;
     if (ids.length) f.localJobIds = ids;
   }
   if (present(params.scope)) f.scope = params.scope as Scope;

@@ -3,6 +3,7 @@
 // by the argument validators and the service functions.
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
+import { parseIdList } from '../../rest/id-list.ts';
 
 export const STATUS = {
   NOT_TRANSLATED: 0,
@@ -116,18 +117,11 @@ export function parsePositiveInt(value: unknown): number | null {
   return null;
 }
 
-/** Comma list of positive integers ("3, 5,8"); null when any piece is not one. */
-export function parseIdList(value: unknown): number[] | null {
+/** Job ids: a comma list ("3, 5,8") or a list of them ('' none); null when any is not an id up to MAX_ID. */
+export function parseJobIdList(value: unknown): number[] | null {
   const text = listText(value);
-  if (text === null) return null;
-  const pieces = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  const ids: number[] = [];
-  for (const p of pieces) {
-    const n = parsePositiveInt(p);
-    if (n === null) return null;
-    ids.push(n);
-  }
-  return ids;
+  const ids = text === null ? null : text === '' ? [] : parseIdList(text);
+  return ids && ids.every((id) => id > 0 && id <= MAX_ID) ? ids : null;
 }
 
 /** Comma list of status codes; null when any piece is not a known code. */

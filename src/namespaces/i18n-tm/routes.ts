@@ -60,6 +60,17 @@ function pathId(req: RestRequest, name: string): number {
   return parsePositiveInt(req.urlParams[name] ?? req.params[name]) ?? 0;
 }
 
+/** The body of POST /ams/engines, as the reference's console sends it; the contract lists none. */
+const ENGINES_ARGS = {
+  engines: { description: l('The engines: a list of {id, enabled, priority}, or {id: enabled}.', 'Die Dienste: eine Liste von {id, enabled, priority} oder {id: enabled}.'), internal: true },
+} as const;
+/** The jobs of POST /ate/jobs, in any of the reference's three shapes; the contract lists none. */
+const ATE_CREATE_ARGS = {
+  jobs: { description: l('A list of {i18n_job_id}.', 'Eine Liste von {i18n_job_id}.'), internal: true },
+  job_ids: { description: l('Job ids (a list or comma-separated).', 'Auftrags-IDs (Liste oder kommagetrennt).'), internal: true },
+  i18n_job_id: { description: l('One job id.', 'Eine Auftrags-ID.'), internal: true },
+} as const;
+
 export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   route('/ate/jobs/store', [
     endpoint('POST', {
@@ -142,9 +153,10 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   route('/ams/engines', [
     endpoint('GET', { permission: MANAGE, handler: (req) => getEngines(req.app) }),
     endpoint('POST', {
+      args: ENGINES_ARGS,
       permission: MANAGE,
       handler: async (req) => {
-        const result = await updateEngines(req.app, req.rawParams, req.lang);
+        const result = await updateEngines(req.app, req.params, req.lang);
         await recordWrite(
           req.app,
           {
@@ -160,9 +172,10 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   ]),
   route('/ate/jobs', [
     endpoint('POST', {
+      args: ATE_CREATE_ARGS,
       permission: MANAGE,
       handler: async (req) => {
-        const result = await createAteJobs(req.app, req.rawParams, req.lang);
+        const result = await createAteJobs(req.app, req.params, req.lang);
         const ids = Object.keys(result.jobs);
         await recordWrite(
           req.app,

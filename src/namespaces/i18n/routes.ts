@@ -1,6 +1,6 @@
 // i18n/v1: the custom XML translation configuration (contract §4.5, reference plugins §3).
 import { cap, endpoint, l, namespace, restError, route } from '../../rest/define.ts';
-import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
+import type { NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { I18N_LOGGER_SLUG } from './logger.ts';
 import { checkContentParam, getCustomXml, saveCustomXml, validateCustomXml } from './xml-config.ts';
 import { recordWrite } from '../../site/activity.ts';
@@ -8,11 +8,15 @@ import { recordWrite } from '../../site/activity.ts';
 const MANAGE = cap('manage_options');
 
 /** `content` is the body field the reference reads; the contract lists no body fields. */
-function contentOf(req: RestRequest): string {
+const CONTENT_ARGS = {
+  content: { description: l('The XML configuration.', 'Die XML-Konfiguration.'), internal: true },
+} as const;
+
+function contentOf(req: RestRequest<ParamsOf<typeof CONTENT_ARGS>>): string {
   if (!req.has('content')) {
     throw restError(req, 'i18n_xml_missing_content', l('Send the XML configuration in the "content" field.', 'Senden Sie die XML-Konfiguration im Feld „content“.'), 400);
   }
-  return checkContentParam(req.rawParams.content, req.lang);
+  return checkContentParam(req.params.content, req.lang);
 }
 
 export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
@@ -22,6 +26,7 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
       handler: (req) => getCustomXml(req.app),
     }),
     endpoint('POST', {
+      args: CONTENT_ARGS,
       permission: MANAGE,
       handler: async (req) => {
         const { content, config } = await saveCustomXml(req.app, contentOf(req), req.lang);
@@ -48,6 +53,7 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
   ]),
   route('/custom-xml-config/validate', [
     endpoint('POST', {
+      args: CONTENT_ARGS,
       permission: MANAGE,
       handler: (req) => validateCustomXml(contentOf(req)),
     }),

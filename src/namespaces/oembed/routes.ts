@@ -12,9 +12,12 @@ export async function handleEmbed(req: RestRequest): Promise<unknown> {
   return req.params.format === 'xml' ? RestResponse.raw(oembedXml(data), XML_TYPE) : data;
 }
 
-/** With format=xml every error of /embed is XML too, with its status (reference §9.1). */
+/**
+ * With format=xml every error of /embed is XML too, with its status (reference §9.1). The
+ * pipeline fills `params` with every arg that passed before an error is rendered; `format` always does.
+ */
 function embedErrorAsXml(err: RestError, req: RestRequest): RestResponse | null {
-  return req.rawParams.format === 'xml' ? RestResponse.raw(oembedXml(err.toBody()), XML_TYPE, err.status) : null;
+  return req.params.format === 'xml' ? RestResponse.raw(oembedXml(err.toBody()), XML_TYPE, err.status) : null;
 }
 
 export async function handleProxy(req: RestRequest): Promise<unknown> {

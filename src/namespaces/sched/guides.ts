@@ -52,13 +52,26 @@ export interface GuideQuery {
 }
 
 /** Parses the pass-through query parameters; returns problems for invalid ones. */
+/** The query parameters parseGuideQuery reads. */
+export const GUIDE_QUERY_KEYS = ['search', 's', 'q', 'category', 'tag', 'tags', 'page', 'per_page', 'limit'] as const;
+
 export function parseGuideQuery(raw: Record<string, unknown>): { query: GuideQuery; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
-  const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string).trim() : raw[k] === undefined ? undefined : String(raw[k]));
+  // Query values may be lists and maps (`tag[]=a`, `page[x]=1`); a map has no text.
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  const str = (k: string) => {
+    const v = raw[k];
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') return v.trim();
+    if (scalar(v)) return String(v);
+    if (Array.isArray(v) && v.every(scalar)) return v.join(',');
+    problems[k] = `${k} must be text`;
+    return undefined;
+  };
   const int = (k: string, def: number, min: number, max: number) => {
     const v = raw[k];
     if (v === undefined || v === '') return def;
-    const n = Number(v);
+    const n = scalar(v) ? Number(v) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       problems[k] = `${k} must be an integer between ${min} and ${max}`;
       return def;

@@ -32,12 +32,13 @@ export interface Caller {
 /** Hooks for tests (simulated disk, SMTP timeout). */
 export const hooks: CheckHooks = {};
 
-const RESERVED = new Set(['i18n_language', 'setting_id', 'notice_id', 'context', 'force', 'rest_route']);
+/** Names the route or the framework gives meaning to, never a field of a section or ticket. */
+const RESERVED = new Set(['setting_id', 'notice_id', 'context', 'force']);
 
-/** The body fields of a write: every raw parameter except the framework's and the route's own. */
+/** The body fields of a write (an open body: `undeclaredParams`), without the route's own names. */
 export function bodyFields(req: RestRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(req.rawParams)) if (!RESERVED.has(k) && !k.startsWith('_')) setOwn(out, k, v);
+  for (const [k, v] of Object.entries(req.undeclared)) if (!RESERVED.has(k)) setOwn(out, k, v);
   return out;
 }
 
@@ -190,7 +191,7 @@ export async function validateTemplateOp(c: Caller, message: unknown): Promise<u
   }
 }
 
-export async function previewOp(c: Caller, template: unknown, raw: Record<string, unknown>): Promise<unknown> {
+export async function previewOp(c: Caller, template: unknown, raw: { appointment_id?: unknown; appointment_type_id?: unknown }): Promise<unknown> {
   if (typeof template !== 'string') throw invalidParams(c, { template: 'template must be a string' });
   if (raw.appointment_id !== undefined && raw.appointment_id !== null && raw.appointment_id !== '') {
     // This server stores no appointments: every appointment id is unknown.
@@ -198,7 +199,8 @@ export async function previewOp(c: Caller, template: unknown, raw: Record<string
   }
   let typeId: number | undefined;
   if (raw.appointment_type_id !== undefined && raw.appointment_type_id !== null && raw.appointment_type_id !== '') {
-    const n = Number(raw.appointment_type_id);
+    const id = raw.appointment_type_id;
+    const n = typeof id === 'string' || typeof id === 'number' ? Number(id) : NaN; // a map from a form has no number
     if (!Number.isInteger(n) || n < 1) throw invalidParams(c, { appointment_type_id: 'appointment_type_id must be a positive integer' });
     typeId = n;
   }

@@ -8,7 +8,7 @@ import { utcNow } from '../../site/time.ts';
 import { ownValue } from '../../util.ts';
 import { userCan } from './caps.ts';
 import { deleteSection, getMeta, loadSectionForUpdate, loadSections, saveMeta, saveSection } from './store.ts';
-import { collectChecked, publishSchema, validateValue, type FieldSchema } from './validate.ts';
+import { checkFieldValue, collectChecked, publishSchema, type FieldSchema } from './validate.ts';
 import { normalizeTemplate, TemplateLimitError } from './twig.ts';
 import { validateInBox } from './template-box.ts';
 
@@ -29,6 +29,8 @@ interface FieldDef {
   /** Read-only fields are ignored on write (e.g. last_updated). */
   readOnly?: boolean;
   beforeSave?: (value: unknown) => unknown;
+  /** beforeSave runs before the schema check, not after it: "UTC+2" is checked as the zone it names. */
+  normalizeBeforeCheck?: boolean;
   /** Check of the whole value after the schema check (message when invalid). */
   check?: (value: unknown) => string | null;
 }
@@ -201,7 +203,7 @@ export const SECTIONS: SectionDef[] = [
     fields: {
       enabled: bool(true),
       wizard_completed: { schema: { type: ['string', 'boolean'], maxLength: 19 }, default: '' },
-      timezone_string: { schema: { type: 'string', maxLength: 64, 'x-check': 'timezone' }, default: siteTimeZone, beforeSave: safeTimeZone },
+      timezone_string: { schema: { type: 'string', maxLength: 64, 'x-check': 'timezone' }, default: siteTimeZone, beforeSave: safeTimeZone, normalizeBeforeCheck: true },
       country_code: { schema: { type: 'string', pattern: '^([A-Z]{2})?$' }, default: '' },
       start_of_week: { schema: { type: 'integer', minimum: 0, maximum: 6 }, default: (c: SettingsCtx) => Number(siteOption(c, 'start_of_week', 1)) },
       date_format: { schema: { type: 'string', minLength: 1, maxLength: 50, 'x-check': 'php-date-format' }, default: (c: SettingsCtx) => siteOption(c, 'date_format', 'F j, Y') },
@@ -452,8 +454,8 @@ export function prepareSectionWrite(
       continue;
     }
     const errors: string[] = [];
-    let v = f.beforeSave && def.slug === 'global' && name === 'timezone_string' ? f.beforeSave(value) : value;
-    v = validateValue(f.schema, v, name, errors);
+    let v = f.beforeSave && f.normalizeBeforeCheck ? f.beforeSave(value) : value;
+    v = checkFieldValue(f.schema, v, name, errors);
     if (!errors.length && f.check) {
       const msg = f.check(v);
       if (msg) errors.push(`${name}: ${msg}`);
@@ -462,7 +464,7 @@ export function prepareSectionWrite(
       (problems[key] ??= []).push(...errors);
       continue;
     }
-    if (f.beforeSave && !(def.slug === 'global' && name === 'timezone_string')) v = f.beforeSave(v);
+    if (f.beforeSave && !f.normalizeBeforeCheck) v = f.beforeSave(v);
     next[name] = v;
   }
   // Readonly fields are never stored.

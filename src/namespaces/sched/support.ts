@@ -10,7 +10,7 @@ import { userCan } from './caps.ts';
 import { checkSmtp, databaseVersion, diskInfo, diskLevel, formatBytes, siteTimezoneState, type CheckHooks } from './checks.ts';
 import { INSTALLED_MODULES } from './settings.ts';
 import { getMeta } from './store.ts';
-import { isEmail } from './validate.ts';
+import { isEmail } from '../../rest/schema/formats.ts';
 
 export type Status = 'good' | 'warning' | 'error';
 export interface StatusItem {

@@ -2,6 +2,7 @@
 // Translatable texts are stored as a plain string (same in every language) or as
 // `{en, de}`; a reader gets the text of the effective language, falling back to English,
 // then to the other language.
+import { checkDocument, isCssColor, type DocumentSchema } from '../../rest/schema/documents.ts';
 import type { Lang } from '../../rest/types.ts';
 
 export type Text = string | { en?: string; de?: string };
@@ -73,7 +74,6 @@ export const DEFAULT_SETTINGS: SliderSettings = {
 export const DEFAULT_SLIDE_PARAMS: SlideParams = { transition: 'fade', duration: 600 };
 
 export const ALIAS_RE = /^[a-zA-Z0-9_-]+$/;
-const CSS_COLOR_RE = /^(#[0-9a-fA-F]{3,8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(,\s*(0|1|0?\.\d+|1\.0+)\s*)?\)|transparent)$/;
 const MAX_TEXT = 5000;
 const MAX_SLIDES = 200;
 const MAX_LAYERS = 50;
@@ -151,27 +151,34 @@ function checkUrl(v: unknown, path: string, issues: Issues, required = false): s
   return '';
 }
 
+/** Whether an imported value (JSON: never coerced) fits the schema of the kernel's document check. */
+function fits(schema: DocumentSchema, v: unknown): boolean {
+  const problems: string[] = [];
+  checkDocument(schema, v, '', problems, { coerce: false });
+  return problems.length === 0;
+}
+
 function checkInt(v: unknown, path: string, issues: Issues, min: number, max: number, fallback: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+  if (!fits({ type: 'integer', minimum: min, maximum: max }, v)) {
     issues.add(path, `must be an integer from ${min} to ${max}`);
     return fallback;
   }
-  return v;
+  return v as number;
 }
 
 function checkBool(v: unknown, path: string, issues: Issues, fallback: boolean): boolean {
   if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') {
+  if (!fits({ type: 'boolean' }, v)) {
     issues.add(path, 'must be true or false');
     return fallback;
   }
-  return v;
+  return v as boolean;
 }
 
 function checkEnum<T extends string>(v: unknown, path: string, issues: Issues, values: readonly T[], fallback: T): T {
   if (v === undefined) return fallback;
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+  if (!fits({ type: 'string', enum: values }, v)) {
     issues.add(path, `must be one of ${values.join(', ')}`);
     return fallback;
   }
@@ -200,7 +207,7 @@ function checkSettings(v: unknown, path: string, issues: Issues): SliderSettings
   if (isObject(modal)) unknownKeys(m, ['cover', 'bg', 'sp'], `${path}.modal`, issues);
   let bg = d.modal.bg;
   if (m.bg !== undefined) {
-    if (typeof m.bg !== 'string' || !CSS_COLOR_RE.test(m.bg.trim())) issues.add(`${path}.modal.bg`, 'must be a CSS colour (#rgb, #rrggbb, rgb(…), rgba(…) or transparent)');
+    if (typeof m.bg !== 'string' || !(m.bg.trim() === 'transparent' || isCssColor(m.bg.trim()))) issues.add(`${path}.modal.bg`, 'must be a CSS colour (#rgb, #rrggbb, rgb(…), rgba(…) or transparent)');
     else bg = m.bg.trim();
   }
   let sp = d.modal.sp;

@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
+import { parseIdList } from '../../rest/id-list.ts';
 import { localize } from './model.ts';
 import { linksInLanguage } from './links.ts';
 import { fullSlider, modalHtml, publicSlide } from './render.ts';
@@ -41,12 +42,6 @@ function err(code: string, msg: { en: string; de: string }, status: number, lang
 
 function ok(payload: Record<string, unknown>): Record<string, unknown> {
   return { success: true, message: '', ...payload };
-}
-
-/** Parses "1,2,3" strictly (no empty items); null when malformed. */
-export function parseIdList(text: string): number[] | null {
-  if (!/^\d+(,\d+)*$/.test(text)) return null;
-  return text.split(',').map((s) => (s.length > 16 ? Number.MAX_SAFE_INTEGER : Number(s)));
 }
 
 async function slidesFor(app: AppServices, slider: StoredSlider, slideFilter: string | undefined, lang: Lang) {
