@@ -32,6 +32,14 @@ export interface NewUser {
 const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
 const LOGIN_MAX = 60;
 const EMAIL_MAX = 100;
+
+/**
+ * The REST format's rule (WordPress's is_email), which lets a newline before `@` through (PHP's
+ * `$`); WordPress strips such characters with sanitize_email before storing, we refuse them.
+ */
+function isUserEmail(email: string): boolean {
+  return email.length <= EMAIL_MAX && isEmail(email) && !/[\u0000-\u001f\u007f]/.test(email);
+}
 const DISPLAY_NAME_MAX = 250;
 
 function invalid(code: string, message: string): RestError {
@@ -53,7 +61,7 @@ export async function createUser(app: AppServices, input: NewUser, origin?: Acti
   if (!login) throw invalid('empty_user_login', 'Cannot create a user with an empty login name.');
   if (login.length > LOGIN_MAX) throw invalid('user_login_too_long', `Logins may not be longer than ${LOGIN_MAX} characters.`);
   if (!LOGIN_PATTERN.test(login)) throw invalid('invalid_username', `Invalid login "${login}": use only letters, digits and _ . @ -.`);
-  if (email.length > EMAIL_MAX || !isEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+  if (!isUserEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
   const role = validateRole(input.role);
   const displayName = input.displayName?.trim() || login;
   if (displayName.length > DISPLAY_NAME_MAX) throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
@@ -219,7 +227,7 @@ export async function updateUserProfile(app: AppServices, userId: number, input:
   }
   if (input.email !== undefined) {
     const email = input.email.trim();
-    if (email.length > EMAIL_MAX || !isEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+    if (!isUserEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
     changes.email = email;
   }
   if (input.locale !== undefined) {
