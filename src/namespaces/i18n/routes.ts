@@ -47,7 +47,7 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
   route('/custom-xml-config/validate', [
     endpoint('POST', {
       permission: MANAGE,
-      handler: (req) => validateCustomXml(contentOf(req)),
+      handler: (req) => validateCustomXml(contentOf(req), req.lang),
     }),
   ]),
 ]);
