@@ -43,15 +43,16 @@ export async function meanwhile(server: FastifyInstance, heavy: InjectOptions): 
 }
 
 /**
- * `meanwhile`, tried up to three times while the unrelated request waits too long: a stall that
- * is the request's own comes back every time, a pause of a loaded machine does not.
+ * `meanwhile`, tried up to three times while the unrelated request waits a little too long: a
+ * stall that is the request's own comes back every time, a pause of a loaded machine does not.
  */
 export async function meanwhileSettled(server: FastifyInstance, heavy: InjectOptions, tries = 3): Promise<Meanwhile> {
   let best: Meanwhile | null = null;
   for (let i = 0; i < tries; i++) {
     const run = await meanwhile(server, heavy);
     if (!best || run.slowestMs < best.slowestMs) best = run;
-    if (run.slowestMs <= MEANWHILE_LIMIT_MS) break;
+    // Within the limit, or so far past it that no pause of the machine explains it.
+    if (run.slowestMs <= MEANWHILE_LIMIT_MS || run.slowestMs > 5 * MEANWHILE_LIMIT_MS) break;
   }
   return best!;
 }
