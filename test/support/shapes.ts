@@ -34,7 +34,10 @@ function repeated(open: string, close: string, bytes: number, item: (i: number) 
 function text(name: string, piece: string, head = ''): BodyShape {
   const pieceBytes = Buffer.byteLength(JSON.stringify(piece)) - 2;
   const headBytes = Buffer.byteLength(JSON.stringify(head)) - 2;
-  return { name, json: (bytes) => JSON.stringify(head + piece.repeat(Math.max(0, Math.floor((bytes - 2 - headBytes) / pieceBytes)))) };
+  return {
+    name,
+    json: (bytes) => (bytes < headBytes + 2 ? '""' : JSON.stringify(head + piece.repeat(Math.floor((bytes - 2 - headBytes) / pieceBytes)))),
+  };
 }
 
 export const BODY_SHAPES: readonly BodyShape[] = [
