@@ -4,8 +4,8 @@
 // shortcodes and blocks are translatable. Admin texts become strings of the registry.
 //
 // Safety: no DTDs at all (DOCTYPE and ENTITY declarations are refused before parsing, so
-// there is no external entity and no entity expansion), a 1 MiB size limit, and nesting and
-// element-count limits checked before the tree is built. Every check before the parser is one
+// there is no external entity and no entity expansion), a 1 MiB size limit, and nesting,
+// element and attribute limits checked before the tree is built. Every check before the parser is one
 // linear pass (no backtracking scan), so a check costs time in proportion to the content.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppServices } from '../../app.ts';
@@ -306,7 +306,7 @@ function toTree(raw: RawNode[]): XNode[] {
 // ---------------------------------------------------------------------------------------
 // Checking
 
-/** Lexical checks the validator leaves out: DTDs, depth, content outside the root, entities. */
+/** Lexical checks the validator leaves out: DTDs, depth, content outside the root, entities; past the element or attribute bound, throws 422. */
 function lexicalIssues(content: string, lang: Lang): XmlIssue[] {
   const at = positions(content);
   const masked = maskNonMarkup(content);
