@@ -10,13 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
-import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
-import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
+import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/read/list.ts';
 import {
   addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
-} from '../../src/namespaces/history/context-index.ts';
+} from '../../src/namespaces/history/index/build.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 
 const ALL: LoggerScope = { all: true };

@@ -6,12 +6,12 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
 import { loadFixture, ORDER, type Fixture } from './fixture.ts';
-import { countNewEvents, getEvent, listEvents, stickEvent } from '../../src/namespaces/history/events.ts';
+import { countNewEvents, getEvent, listEvents, stickEvent } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
-import { rebuildRuns } from '../../src/namespaces/history/runs.ts';
-import { pgValueContainsPattern } from '../../src/namespaces/history/filters.ts';
-import { contextJson, contextMap } from '../../src/namespaces/history/store.ts';
+import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
+import { pgValueContainsPattern } from '../../src/namespaces/history/read/query.ts';
+import { contextJson, contextMap } from '../../src/namespaces/history/model/event.ts';
 import { asciiLower } from '../../src/util.ts';
 
 interface Case {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture } from './fixture.ts';
-import { filterCondition, markNarrowIpRange, type EventFilter } from '../../src/namespaces/history/filters.ts';
-import { ipFilterCondition } from '../../src/namespaces/history/ip.ts';
+import { filterCondition, markNarrowIpRange, type EventFilter } from '../../src/namespaces/history/read/query.ts';
+import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
 
 const ALL: LoggerScope = { all: true };

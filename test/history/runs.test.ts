@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { selectEventPage } from '../../src/namespaces/history/events.ts';
-import { COUNTER_RUN_HEADS, cutRunCount, rebuildRuns } from '../../src/namespaces/history/runs.ts';
-import { readCounter } from '../../src/namespaces/history/store.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { selectEventPage } from '../../src/namespaces/history/read/list.ts';
+import { COUNTER_RUN_HEADS, cutRunCount, rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
+import { readCounter } from '../../src/namespaces/history/model/event.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { referenceOverview } from './occasions-model.ts';
 
 const ALL = sql<boolean>`1 = 1`;

@@ -5,9 +5,9 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture, type Fixture } from './fixture.ts';
 import {
   statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSummary, statsUsers,
-} from '../../src/namespaces/history/stats.ts';
-import { initiatorCard, searchOptions, searchUsers, userCard } from '../../src/namespaces/history/overview.ts';
-import { buildEmailReport } from '../../src/namespaces/history/email-report.ts';
+} from '../../src/namespaces/history/stats/reports.ts';
+import { initiatorCard, searchOptions, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
+import { buildEmailReport } from '../../src/namespaces/history/reports/email-report.ts';
 
 // 2025-01-01 00:00:00 UTC … 2025-03-31 23:59:59 UTC: every fixed-date fixture event.
 const RANGE = { date_from: 1735689600, date_to: 1743465599 };

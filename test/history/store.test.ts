@@ -4,16 +4,16 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser } from './fixture.ts';
-import { phpJsonEncode } from '../../src/namespaces/history/php-json.ts';
-import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/ip.ts';
-import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/history/store.ts';
-import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
-import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
-import { searchOptions } from '../../src/namespaces/history/overview.ts';
+import { phpJsonEncode } from '../../src/namespaces/history/model/php-json.ts';
+import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/model/ip.ts';
+import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/history/model/event.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/append.ts';
+import { listEvents, loadRows } from '../../src/namespaces/history/read/list.ts';
+import { searchOptions } from '../../src/namespaces/history/reports/cards.ts';
 import { LOGGER_CATALOGUE } from '../../src/modules.ts';
 
 const LOGGERS = LOGGER_CATALOGUE.sorted;
-import { interpolate, renderEvents } from '../../src/namespaces/history/items.ts';
+import { interpolate, renderEvents } from '../../src/namespaces/history/read/render.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 

@@ -4,9 +4,9 @@
 import cliProgress from 'cli-progress';
 import type { CliCommand, CliContext } from '../../cli/command.ts';
 import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
-import { generateEvents } from './generate.ts';
-import { ensureBackfill } from './backfill.ts';
-import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './context-index.ts';
+import { generateEvents } from './bulk/generate.ts';
+import { ensureBackfill } from './write/backfill.ts';
+import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './index/build.ts';
 
 const MAX_COUNT = 50_000_000;
 

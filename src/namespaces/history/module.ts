@@ -3,9 +3,9 @@
 // activity-log store every module writes through.
 import type { SiteModule } from '../../site/module.ts';
 import { historyNamespace } from './routes.ts';
-import { createActivityLog } from './activity.ts';
+import { createActivityLog } from './write/append.ts';
 import { eventsCommands } from './commands.ts';
-import { startContextIndexer } from './context-index.ts';
+import { startContextIndexer } from './index/build.ts';
 import { seedDemo } from './seed.ts';
 import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
 import { userLogger } from './loggers/user.ts';

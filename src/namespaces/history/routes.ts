@@ -4,22 +4,22 @@ import { cap, custom, endpoint, l, LOGGED_IN, namespace, route } from '../../res
 import type { ArgSchema, Args, NamespaceDef, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
-import { backfillStatus } from './backfill.ts';
-import { emailReportHtml, sendEmailReportPreview } from './email-report.ts';
+import { backfillStatus } from './write/backfill.ts';
+import { emailReportHtml, sendEmailReportPreview } from './reports/email-report.ts';
 import {
   countNewEvents, createCustomEntry, eventExists, eventReadable, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
-} from './events.ts';
-import { DATES_ITEMS, dateBoundMessage, invalidParam, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './filters.ts';
+} from './read/list.ts';
+import { DATES_ITEMS, dateBoundMessage, invalidParam, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './read/query.ts';
 import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
-import { isIpFilterPattern } from './ip.ts';
-import { eventItemSchema } from './items.ts';
-import { initiatorCard, searchOptions, searchUsers, userCard } from './overview.ts';
+import { isIpFilterPattern } from './model/ip.ts';
+import { eventItemSchema } from './read/render.ts';
+import { initiatorCard, searchOptions, searchUsers, userCard } from './reports/cards.ts';
 import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
 import {
   statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
-} from './stats.ts';
-import { INITIATORS, LOG_LEVELS } from './store.ts';
-import { healthCheck, supportInfo } from './support-info.ts';
+} from './stats/reports.ts';
+import { INITIATORS, LOG_LEVELS } from './model/event.ts';
+import { healthCheck, supportInfo } from './reports/support-info.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 

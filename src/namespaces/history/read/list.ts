@@ -2,21 +2,21 @@
 // One query builder (filters.ts + selectEventPage) serves the list, has-updates and counts.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expressionBuilder, sql, type Expression, type SqlBool, type Transaction } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/index.ts';
-import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
-import type { ActivityOrigin, LogLevel } from '../../site/activity.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { DialectName } from '../../../db/index.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { RestError } from '../../../rest/types.ts';
+import type { ActivityOrigin, LogLevel } from '../../../site/activity.ts';
 import {
   candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
-} from './filters.ts';
-import { cutRunCount, headBelow, headsPage, inReferenceOrder, pos, type Occasion } from './runs.ts';
+} from './query.ts';
+import { cutRunCount, headBelow, headsPage, inReferenceOrder, pos, type Occasion } from '../write/runs.ts';
 import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
-import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from './store.ts';
-import { renderEvents, type EventItem, type EventRow } from './items.ts';
-import { indexChangedContext } from './context-index.ts';
+import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from '../model/event.ts';
+import { renderEvents, type EventItem, type EventRow } from './render.ts';
+import { indexChangedContext } from '../index/build.ts';
 
 export interface Viewer {
   user: AuthUser | null;

@@ -4,15 +4,15 @@
 import crypto from 'node:crypto';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
-import type { DialectName } from '../../db/index.ts';
-import type { Database, HistoryEventsTable } from '../../db/schema.ts';
-import { setOwn } from '../../util.ts';
-import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../site/activity.ts';
-import { utcFormatter } from '../../site/time.ts';
-import { placeholdersOf, type LoggerCatalogue } from '../../site/loggers.ts';
+import type { DialectName } from '../../../db/index.ts';
+import type { Database, HistoryEventsTable } from '../../../db/schema.ts';
+import { setOwn } from '../../../util.ts';
+import type { ActivityEntry, ActivityOrigin, Initiator, LogLevel } from '../../../site/activity.ts';
+import { utcFormatter } from '../../../site/time.ts';
+import { placeholdersOf, type LoggerCatalogue } from '../../../site/loggers.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
-import { isStrictUtcDate } from '../../site/zone-time.ts';
+import { isStrictUtcDate } from '../../../site/zone-time.ts';
 
 export const LOG_LEVELS: LogLevel[] = ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'];
 export const INITIATORS: Initiator[] = ['cms_user', 'web_user', 'cms', 'cms_cli', 'other'];

@@ -1,18 +1,18 @@
 // Small read models of history/v1: search options, user and initiator cards, user search.
 import { sql } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
-import type { Initiator, LoggerDef } from '../../site/activity.ts';
-import type { LoggerScope } from '../../site/loggers.ts';
-import { filterCondition, type EventFilter } from './filters.ts';
-import { likeContains } from '../../db/like.ts';
-import { countRows } from './slices.ts';
-import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from './items.ts';
-import { FAILED_LOGIN_LIMIT } from './activity.ts';
-import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from './store.ts';
-import { addDays, startOfDayUtc, todayIn } from '../../site/zone-time.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { RestError } from '../../../rest/types.ts';
+import type { Initiator, LoggerDef } from '../../../site/activity.ts';
+import type { LoggerScope } from '../../../site/loggers.ts';
+import { filterCondition, type EventFilter } from '../read/query.ts';
+import { likeContains } from '../../../db/like.ts';
+import { countRows } from '../read/slices.ts';
+import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from '../read/render.ts';
+import { FAILED_LOGIN_LIMIT } from '../write/append.ts';
+import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/event.ts';
+import { addDays, startOfDayUtc, todayIn } from '../../../site/zone-time.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },

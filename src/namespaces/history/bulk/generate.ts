@@ -11,17 +11,17 @@
 // exactly as they were: no list of indexes to keep in step with the migrations, nothing to
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
-import { analyzeAfterBulkLoad } from '../../db/index.ts';
-import type { LoggerCatalogue } from '../../site/loggers.ts';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
-import { utcFormatter } from '../../site/time.ts';
-import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from './runs.ts';
-import { SqliteSink } from './bulk-sqlite.ts';
-import { KyselySink, PostgresSink } from './bulk-postgres.ts';
-import type { EventSink, IndexDefinition } from './event-sink.ts';
+import { analyzeAfterBulkLoad } from '../../../db/index.ts';
+import type { LoggerCatalogue } from '../../../site/loggers.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { ActivityEntry, ActivityOrigin, Initiator } from '../../../site/activity.ts';
+import { utcFormatter } from '../../../site/time.ts';
+import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from '../model/event.ts';
+import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from '../write/runs.ts';
+import { SqliteSink } from './sqlite-sink.ts';
+import { KyselySink, PostgresSink } from './postgres-sink.ts';
+import type { EventSink, IndexDefinition } from './sink.ts';
 
 export interface GenerateOptions {
   count: number;

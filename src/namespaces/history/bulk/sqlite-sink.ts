@@ -4,10 +4,10 @@
 // given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
 // the contexts need no RETURNING.
 import SqliteDatabase from 'better-sqlite3';
-import { quoteIdentifier } from '../../db/index.ts';
-import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
-import type { EventSink, IndexDefinition } from './event-sink.ts';
-import { NEWEST_ROW_SQL, type RunRow } from './runs.ts';
+import { quoteIdentifier } from '../../../db/index.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from '../model/event.ts';
+import type { EventSink, IndexDefinition } from './sink.ts';
+import { NEWEST_ROW_SQL, type RunRow } from '../write/runs.ts';
 
 const EVENT_ROWS = 500;
 

@@ -2,13 +2,13 @@
 // rows: messages interpolated in the request's language, initiator data, IP addresses.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { HistoryEventsTable } from '../../db/schema.ts';
-import type { Lang } from '../../rest/types.ts';
-import { utcToZone } from '../../site/time.ts';
-import type { LoggerCatalogue } from '../../site/loggers.ts';
-import { loadContexts } from './store.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { HistoryEventsTable } from '../../../db/schema.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { utcToZone } from '../../../site/time.ts';
+import type { LoggerCatalogue } from '../../../site/loggers.ts';
+import { loadContexts } from '../model/event.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;
 

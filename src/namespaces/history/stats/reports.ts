@@ -2,11 +2,11 @@
 // peak days/times and a per-day overview in the site's timezone. Stats are for
 // administrators and count every logger.
 import { sql } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { Lang } from '../../rest/types.ts';
-import { utcToZone } from '../../site/time.ts';
-import { contextPairs, COUNTER_TOTAL, loadContexts, readCounter } from './store.ts';
-import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from '../../site/zone-time.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { utcToZone } from '../../../site/time.ts';
+import { contextPairs, COUNTER_TOTAL, loadContexts, readCounter } from '../model/event.ts';
+import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from '../../../site/zone-time.ts';
 
 export interface StatsRange {
   from: number;

@@ -5,16 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { RestError } from '../../../rest/types.ts';
 import { sql } from 'kysely';
-import { escapeHtml, historyAdminUrl } from './items.ts';
+import { escapeHtml, historyAdminUrl } from '../read/render.ts';
 import {
   countFor, countsByMessage, countsPerLocalDay, dayNames, FAILED_LOGIN_KEYS, LOGIN_KEYS, weekdayOf, type StatsRange,
-} from './stats.ts';
-import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../site/zone-time.ts';
+} from '../stats/reports.ts';
+import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../../site/zone-time.ts';
 
 export interface EmailReport {
   site_name: string;

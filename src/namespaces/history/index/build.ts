@@ -22,10 +22,10 @@
 // never change once written). Ids above the indexed blocks (the block being filled, and blocks the indexer has not reached)
 // are tested row by row.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/index.ts';
-import type { AppServices } from '../../site/services.ts';
-import { readCounter } from './store.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { DialectName } from '../../../db/index.ts';
+import type { AppServices } from '../../../site/services.ts';
+import { readCounter } from '../model/event.ts';
 
 export const BLOCK_EVENTS = 4096;
 /** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */

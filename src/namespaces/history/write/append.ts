@@ -11,14 +11,14 @@
 // a row are stored; the rest are only counted until any other event is logged.
 import type { Transaction } from 'kysely';
 import type pg from 'pg';
-import type { AppServices } from '../../site/services.ts';
-import type { Database } from '../../db/schema.ts';
-import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../site/activity.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../../site/activity.ts';
 import {
   addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
   hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns, prepareEvent,
   readCounter, type PreparedEvent,
-} from './store.ts';
+} from '../model/event.ts';
 import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, NEWEST_ROW_SQL, newestRow, PG_RUNS_LOCK, setAppendRuns, type RunRow } from './runs.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;

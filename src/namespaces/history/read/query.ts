@@ -2,20 +2,20 @@
 // EventFilter, which becomes one SQL condition. GET /events, has-updates, the cards, the
 // search-options counters and the stats share it.
 import { expressionBuilder, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Lang } from '../../rest/types.ts';
-import type { DialectName } from '../../db/index.ts';
-import { likeContains } from '../../db/like.ts';
-import { MAX_ALTERNATIVES } from '../../db/limits.ts';
-import { RestError } from '../../rest/types.ts';
-import type { LoggerCatalogue, LoggerScope } from '../../site/loggers.ts';
-import { ipFilterCondition, isIpFilterPattern, type IpFilter } from './ip.ts';
-import { contextPairs } from './store.ts';
-import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from './context-index.ts';
-import { asciiLower } from '../../util.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Lang } from '../../../rest/types.ts';
+import type { DialectName } from '../../../db/index.ts';
+import { likeContains } from '../../../db/like.ts';
+import { MAX_ALTERNATIVES } from '../../../db/limits.ts';
+import { RestError } from '../../../rest/types.ts';
+import type { LoggerCatalogue, LoggerScope } from '../../../site/loggers.ts';
+import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip.ts';
+import { contextPairs } from '../model/event.ts';
+import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/build.ts';
+import { asciiLower } from '../../../util.ts';
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
-} from '../../site/zone-time.ts';
+} from '../../../site/zone-time.ts';
 
 export interface EventFilter {
   scope: LoggerScope;

@@ -4,9 +4,9 @@
 // and reads its total from a counter instead of grouping a million rows per request.
 // Writers are serialised (SQLite has one writer; PostgreSQL takes an advisory lock).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { DialectName } from '../../db/index.ts';
-import { addToCounter, COUNTER_CHANGES, isPostgres, readCounter, type PreparedEvent } from './store.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { DialectName } from '../../../db/index.ts';
+import { addToCounter, COUNTER_CHANGES, isPostgres, readCounter, type PreparedEvent } from '../model/event.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
