@@ -6,10 +6,12 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/list.ts';
-import { COUNTER_RUN_HEADS, cutRunCount, rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
+import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { readCounter } from '../../src/namespaces/history/model/event.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { referenceOverview } from './occasions-model.ts';
+import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
+import { cutRunCount } from '../../src/namespaces/history/read/heads.ts';
 
 const ALL = sql<boolean>`1 = 1`;
 

@@ -8,7 +8,8 @@ import type { Database } from '../../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../../db/index.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
 import { addHourlyCounts, addToCounter, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from '../model/event.ts';
-import { lockRuns, newestRow, type RunRow } from '../write/runs.ts';
+import { lockRuns } from '../write/runs.ts';
+import { newestRow, type RunRow } from '../model/runs.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
 export class KyselySink implements EventSink {

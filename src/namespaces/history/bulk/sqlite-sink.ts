@@ -7,7 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../../db/index.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from '../model/event.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
-import { NEWEST_ROW_SQL, type RunRow } from '../write/runs.ts';
+import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
 
 const EVENT_ROWS = 500;
 

@@ -19,7 +19,8 @@ import {
   hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns, prepareEvent,
   readCounter, type PreparedEvent,
 } from '../model/event.ts';
-import { COUNTER_RUN_HEADS, linkIntoRuns, lockRuns, NEWEST_ROW_SQL, newestRow, PG_RUNS_LOCK, setAppendRuns, type RunRow } from './runs.ts';
+import { linkIntoRuns, lockRuns, PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
+import { COUNTER_RUN_HEADS, NEWEST_ROW_SQL, newestRow, type RunRow } from '../model/runs.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
