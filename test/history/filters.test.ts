@@ -11,8 +11,8 @@ import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { pgValueContainsPattern } from '../../src/namespaces/history/read/query.ts';
-import { contextJson, contextMap } from '../../src/namespaces/history/model/event.ts';
 import { asciiLower } from '../../src/util.ts';
+import { contextJson, contextMap } from '../../src/namespaces/history/model/context.ts';
 
 interface Case {
   name: string;

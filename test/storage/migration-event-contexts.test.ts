@@ -10,8 +10,8 @@ import { Migrator, sql, type Migration } from 'kysely';
 import { createPgSchema, dropPgSchema, openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/modules.ts';
-import { contextMap } from '../../src/namespaces/history/model/event.ts';
 import { dbTargets, PG_URL } from '../support/db.ts';
+import { contextMap } from '../../src/namespaces/history/model/context.ts';
 
 const BEFORE = MIGRATIONS.findIndex((m) => m.name === '0011_history_event_contexts');
 

@@ -9,6 +9,6 @@ export { eventFilterFromParams, filterCondition } from './read/query.ts';
 export { presetRunsForRebuild } from './bulk/generate.ts';
 export { rebuildRuns } from './write/runs.ts';
 export { countsByMessage, type StatsRange } from './stats/reports.ts';
-export {
-  contextJson, COUNTER_TOTAL, LOG_LEVELS, type PreparedEvent, readCounter, searchTextOf, storableText,
-} from './model/event.ts';
+export { LOG_LEVELS, type PreparedEvent, searchTextOf } from './model/event.ts';
+export { contextJson, storableText } from './model/context.ts';
+export { COUNTER_TOTAL, readCounter } from './model/counters.ts';

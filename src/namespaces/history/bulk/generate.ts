@@ -17,12 +17,13 @@ import type { AppServices } from '../../../site/services.ts';
 import type { AuthUser } from '../../../auth/types.ts';
 import type { ActivityEntry, ActivityOrigin, Initiator } from '../../../site/activity.ts';
 import { utcFormatter } from '../../../site/time.ts';
-import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from '../model/event.ts';
+import { prepareEvent, type PreparedEvent } from '../model/event.ts';
 import { rebuildRuns, setAppendRuns } from '../write/runs.ts';
 import { SqliteSink } from './sqlite-sink.ts';
 import { KyselySink, PostgresSink } from './postgres-sink.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
 import { COUNTER_RUN_HEADS, type RunRow } from '../model/runs.ts';
+import { COUNTER_TOTAL } from '../model/counters.ts';
 
 export interface GenerateOptions {
   count: number;

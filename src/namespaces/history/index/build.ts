@@ -25,7 +25,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
-import { readCounter } from '../model/event.ts';
+import { readCounter } from '../model/counters.ts';
 
 export const BLOCK_EVENTS = 4096;
 /** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */

@@ -3,10 +3,8 @@
 // heads know the run's size. The unfiltered overview then pages through heads with an index
 // and reads its total from a counter instead of grouping a million rows per request.
 // Writers are serialised (SQLite has one writer; PostgreSQL takes an advisory lock).
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
-
-export type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from 'kysely';
+import { type Db } from './counters.ts';
 
 export const COUNTER_RUN_HEADS = 'run_heads';
 

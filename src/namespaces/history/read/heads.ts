@@ -1,7 +1,7 @@
 // The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the cut of max_id_first_page.
 import { sql } from 'kysely';
-import { readCounter } from '../model/event.ts';
-import { newerNeighbour, olderNeighbour, type Pos, pos, COUNTER_RUN_HEADS, headAtOrAbove, COLUMNS, type Db } from '../model/runs.ts';
+import { newerNeighbour, olderNeighbour, type Pos, pos, COUNTER_RUN_HEADS, headAtOrAbove, COLUMNS } from '../model/runs.ts';
+import { readCounter, type Db } from '../model/counters.ts';
 
 /** A group of the overview: its first row in walk order (the newest), its highest id and its size. */
 export interface Occasion {

@@ -13,11 +13,12 @@ import {
   candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter,
 } from './query.ts';
 import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
-import { addToCounter, contextJson, contextMap, COUNTER_CHANGES, COUNTER_TOTAL } from '../model/event.ts';
 import { renderEvents, type EventItem, type EventRow } from './render.ts';
 import { indexChangedContext } from '../index/build.ts';
 import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
 import { headBelow, pos } from '../model/runs.ts';
+import { addToCounter, COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
+import { contextJson, contextMap } from '../model/context.ts';
 
 export interface Viewer {
   user: AuthUser | null;

@@ -10,12 +10,12 @@ import { MAX_ALTERNATIVES } from '../../../db/limits.ts';
 import { RestError } from '../../../rest/types.ts';
 import type { LoggerCatalogue, LoggerScope } from '../../../site/loggers.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip.ts';
-import { contextPairs } from '../model/event.ts';
 import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/build.ts';
 import { asciiLower } from '../../../util.ts';
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
 } from '../../../site/zone-time.ts';
+import { contextPairs } from '../model/context.ts';
 
 export interface EventFilter {
   scope: LoggerScope;

@@ -8,7 +8,7 @@ import type { HistoryEventsTable } from '../../../db/schema.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import type { LoggerCatalogue } from '../../../site/loggers.ts';
-import { loadContexts } from '../model/event.ts';
+import { loadContexts } from '../model/context.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;
 

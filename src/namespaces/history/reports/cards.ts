@@ -11,8 +11,8 @@ import { likeContains } from '../../../db/like.ts';
 import { countRows } from '../read/slices.ts';
 import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from '../read/render.ts';
 import { FAILED_LOGIN_LIMIT } from '../write/append.ts';
-import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/event.ts';
 import { addDays, startOfDayUtc, todayIn } from '../../../site/zone-time.ts';
+import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/counters.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },

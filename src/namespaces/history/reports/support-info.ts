@@ -4,9 +4,9 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import { utcNow, utcToZone } from '../../../site/time.ts';
-import { COUNTER_TOTAL, readCounter } from '../model/event.ts';
 import { BACKFILL_DAYS } from '../write/backfill.ts';
 import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from '../index/build.ts';
+import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
 
 const VERSION = '0.1.0';
 const TABLES = ['history_events', 'history_event_contexts', 'history_context_terms'] as const;

@@ -5,8 +5,9 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
-import { contextPairs, COUNTER_TOTAL, loadContexts, readCounter } from '../model/event.ts';
 import { addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, unixToUtc, utcToUnix, ymdText } from '../../../site/zone-time.ts';
+import { contextPairs, loadContexts } from '../model/context.ts';
+import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
 
 export interface StatsRange {
   from: number;

@@ -14,13 +14,11 @@ import type pg from 'pg';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../../site/activity.ts';
-import {
-  addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, EVENT_COLUMNS,
-  hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns, prepareEvent,
-  readCounter, type PreparedEvent,
-} from '../model/event.ts';
+import { prepareEvent, type PreparedEvent } from '../model/event.ts';
 import { linkIntoRuns, lockRuns, PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
 import { COUNTER_RUN_HEADS, NEWEST_ROW_SQL, newestRow, type RunRow } from '../model/runs.ts';
+import { addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../model/counters.ts';
+import { EVENT_COLUMNS, hourlyCounts, insertEvents, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns } from './insert.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
 const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);

@@ -5,7 +5,7 @@
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToUnix, unixToUtc } from '../../../site/zone-time.ts';
-import { contextPairs } from '../model/event.ts';
+import { contextPairs } from '../model/context.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';
 export const BACKFILL_DAYS = 60;

@@ -3,8 +3,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import { addToCounter, COUNTER_CHANGES, isPostgres, type PreparedEvent } from '../model/event.ts';
-import { COUNTER_RUN_HEADS, pos, type Pos, COLUMNS, type RunRow, headAtOrAbove, olderNeighbour, newerNeighbour, type Db } from '../model/runs.ts';
+import { type PreparedEvent } from '../model/event.ts';
+import { COUNTER_RUN_HEADS, pos, type Pos, COLUMNS, type RunRow, headAtOrAbove, olderNeighbour, newerNeighbour } from '../model/runs.ts';
+import { addToCounter, COUNTER_CHANGES, type Db } from '../model/counters.ts';
+import { isPostgres } from './insert.ts';
 
 /** The statement every writer of runs takes first (PostgreSQL; SQLite has one writer). */
 export const PG_RUNS_LOCK = 'select pg_advisory_xact_lock(73110017)';
