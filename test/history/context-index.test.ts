@@ -13,11 +13,12 @@ import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
-import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/read/list.ts';
 import {
   addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
 } from '../../src/namespaces/history/index/build.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
+import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
+import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 
 const ALL: LoggerScope = { all: true };
 const BASE = '/en/cms-json/history/v1';

@@ -6,13 +6,15 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
 import { loadFixture, ORDER, type Fixture } from './fixture.ts';
-import { countNewEvents, getEvent, listEvents, stickEvent } from '../../src/namespaces/history/read/list.ts';
+import { countNewEvents, listEvents } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { pgValueContainsPattern } from '../../src/namespaces/history/read/query.ts';
 import { asciiLower } from '../../src/util.ts';
 import { contextJson, contextMap } from '../../src/namespaces/history/model/context.ts';
+import { getEvent } from '../../src/namespaces/history/read/single.ts';
+import { stickEvent } from '../../src/namespaces/history/write/sticky.ts';
 
 interface Case {
   name: string;

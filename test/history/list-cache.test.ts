@@ -9,8 +9,9 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser } from './fixture.ts';
 import { referenceOverview } from './occasions-model.ts';
-import { listEvents, stickEvent, unstickEvent } from '../../src/namespaces/history/read/list.ts';
+import { listEvents } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
+import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 
 interface Row {
   id: number;

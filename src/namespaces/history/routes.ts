@@ -6,13 +6,11 @@ import { RestError, RestResponse } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './write/backfill.ts';
 import { emailReportHtml, sendEmailReportPreview } from './reports/email-report.ts';
-import {
-  countNewEvents, createCustomEntry, eventExists, eventReadable, getEvent, listEvents, stickEvent, unstickEvent, type Viewer,
-} from './read/list.ts';
+import { countNewEvents, listEvents } from './read/list.ts';
 import { DATES_ITEMS, dateBoundMessage, invalidParam, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './read/query.ts';
 import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { isIpFilterPattern } from './model/ip.ts';
-import { eventItemSchema } from './read/render.ts';
+import { eventItemSchema, type Viewer } from './read/render.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './reports/cards.ts';
 import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
 import {
@@ -20,6 +18,9 @@ import {
 } from './stats/reports.ts';
 import { INITIATORS, LOG_LEVELS } from './model/event.ts';
 import { healthCheck, supportInfo } from './reports/support-info.ts';
+import { createCustomEntry } from './write/custom-entry.ts';
+import { eventExists, eventReadable, getEvent } from './read/single.ts';
+import { stickEvent, unstickEvent } from './write/sticky.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 

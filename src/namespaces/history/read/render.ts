@@ -239,3 +239,8 @@ function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lan
       '</tr></tbody></table>',
   };
 }
+
+export interface Viewer {
+  user: AuthUser | null;
+  lang: Lang;
+}
