@@ -11,7 +11,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
-import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
+import { eventFilterFromParams, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
 import {
   addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
@@ -19,6 +19,8 @@ import {
 import type { AuthUser } from '../../src/auth/types.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
+import { candidateCount, FEW_CANDIDATES, markNarrowContext, pageFilter } from '../../src/namespaces/history/read/plan.ts';
+import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 
 const ALL: LoggerScope = { all: true };
 const BASE = '/en/cms-json/history/v1';

@@ -10,11 +10,11 @@ import { countNewEvents, listEvents } from '../../src/namespaces/history/read/li
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
-import { pgValueContainsPattern } from '../../src/namespaces/history/read/query.ts';
 import { asciiLower } from '../../src/util.ts';
 import { contextJson, contextMap } from '../../src/namespaces/history/model/context.ts';
 import { getEvent } from '../../src/namespaces/history/read/single.ts';
 import { stickEvent } from '../../src/namespaces/history/write/sticky.ts';
+import { pgValueContainsPattern } from '../../src/namespaces/history/read/conditions.ts';
 
 interface Case {
   name: string;

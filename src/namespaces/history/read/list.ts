@@ -2,11 +2,13 @@
 // GET /events/has-updates.
 import type { AppServices } from '../../../site/services.ts';
 import { RestError } from '../../../rest/types.ts';
-import { candidateCount, eventFilterFromParams, filterCondition, isUnfiltered, markNarrowContext, markNarrowIpRange, pageFilter, type EventFilter } from './query.ts';
+import { eventFilterFromParams, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedTotal, cachedPage, jsonMaps, logState } from './caches.ts';
+import { candidateCount, markNarrowContext, markNarrowIpRange, pageFilter } from './plan.ts';
+import { filterCondition, isUnfiltered } from './conditions.ts';
 
 export interface ListResult {
   items: EventItem[];

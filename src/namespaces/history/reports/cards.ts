@@ -6,13 +6,14 @@ import type { Lang } from '../../../rest/types.ts';
 import { RestError } from '../../../rest/types.ts';
 import type { Initiator, LoggerDef } from '../../../site/activity.ts';
 import type { LoggerScope } from '../../../site/loggers.ts';
-import { filterCondition, type EventFilter } from '../read/query.ts';
+import { type EventFilter } from '../read/query.ts';
 import { likeContains } from '../../../db/like.ts';
 import { countRows } from '../read/slices.ts';
 import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from '../read/render.ts';
 import { FAILED_LOGIN_LIMIT } from '../write/append.ts';
 import { addDays, startOfDayUtc, todayIn } from '../../../site/zone-time.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/counters.ts';
+import { filterCondition } from '../read/conditions.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },
