@@ -13,14 +13,15 @@ import { buildServer } from '../../src/server/http.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { eventFilterFromParams, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
-import {
-  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
-} from '../../src/namespaces/history/index/build.ts';
+import { COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext } from '../../src/namespaces/history/index/build.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 import { candidateCount, FEW_CANDIDATES, markNarrowContext, pageFilter } from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { addSearchTrigramTerms, blockRows, contextTerm, SEARCH_INDEXED, BLOCK_EVENTS } from '../../src/namespaces/history/index/terms.ts';
+import { contextCandidates, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
+import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 
 const ALL: LoggerScope = { all: true };
 const BASE = '/en/cms-json/history/v1';

@@ -2,7 +2,7 @@
 // context index, event rows) and the console's views (filters, statistics).
 export { PostgresSink } from './bulk/postgres-sink.ts';
 export { SqliteSink } from './bulk/sqlite-sink.ts';
-export { BLOCK_EVENTS, clearContextIndex, COUNTER_INDEXED_BLOCKS } from './index/build.ts';
+export { clearContextIndex, COUNTER_INDEXED_BLOCKS } from './index/build.ts';
 export { type EventSink, type IndexDefinition } from './bulk/sink.ts';
 export { eventFilterFromParams } from './read/query.ts';
 export { presetRunsForRebuild } from './bulk/generate.ts';
@@ -13,3 +13,4 @@ export { contextJson, storableText } from './model/context.ts';
 export { COUNTER_TOTAL, readCounter } from './model/counters.ts';
 export { stickEvent, unstickEvent } from './write/sticky.ts';
 export { filterCondition } from './read/conditions.ts';
+export { BLOCK_EVENTS } from './index/terms.ts';

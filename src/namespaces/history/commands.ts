@@ -6,7 +6,8 @@ import type { CliCommand, CliContext } from '../../cli/command.ts';
 import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
 import { generateEvents } from './bulk/generate.ts';
 import { ensureBackfill } from './write/backfill.ts';
-import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './index/build.ts';
+import { clearContextIndex, contextIndexProgress, indexBlocks } from './index/build.ts';
+import { BLOCK_EVENTS } from './index/terms.ts';
 
 const MAX_COUNT = 50_000_000;
 

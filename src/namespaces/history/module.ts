@@ -5,7 +5,6 @@ import type { SiteModule } from '../../site/module.ts';
 import { historyNamespace } from './routes.ts';
 import { createActivityLog } from './write/append.ts';
 import { eventsCommands } from './commands.ts';
-import { startContextIndexer } from './index/build.ts';
 import { seedDemo } from './seed.ts';
 import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
 import { userLogger } from './loggers/user.ts';
@@ -28,6 +27,7 @@ import { historyEventContextsMigration } from './migrations/0011_history_event_c
 import { historyAddrCollationMigration } from './migrations/0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './migrations/0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
+import { startContextIndexer } from './index/indexer.ts';
 
 export const historyModule: SiteModule = {
   name: 'history',

@@ -4,10 +4,11 @@ import { expressionBuilder, sql, type Expression, type RawBuilder, type SqlBool 
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { likeContains } from '../../../db/like.ts';
-import { BLOCK_EVENTS, type BlockCandidates, type ContextCandidates } from '../index/build.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import { type EventFilter, type SearchTerms } from './query.ts';
+import { type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
+import { BLOCK_EVENTS } from '../index/terms.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 type Cond = Expression<SqlBool>;

@@ -3,8 +3,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import { BLOCK_EVENTS, contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/build.ts';
 import { type EventFilter } from './query.ts';
+import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
+import { BLOCK_EVENTS } from '../index/terms.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
 const NARROW_IP_ROWS = 20_000;

@@ -7,10 +7,10 @@ import { MAX_ALTERNATIVES } from '../../../db/limits.ts';
 import { RestError } from '../../../rest/types.ts';
 import type { LoggerCatalogue, LoggerScope } from '../../../site/loggers.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip.ts';
-import { type BlockCandidates, type ContextCandidates } from '../index/build.ts';
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
 } from '../../../site/zone-time.ts';
+import { type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 
 export interface EventFilter {
   scope: LoggerScope;
