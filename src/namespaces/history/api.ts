@@ -7,7 +7,7 @@ export { type EventSink, type IndexDefinition } from './bulk/sink.ts';
 export { eventFilterFromParams } from './read/query.ts';
 export { presetRunsForRebuild } from './bulk/generate.ts';
 export { rebuildRuns } from './write/runs.ts';
-export { countsByMessage, type StatsRange } from './stats/reports.ts';
+export { countsByMessage, type StatsRange } from './stats/range.ts';
 export { LOG_LEVELS, type PreparedEvent, searchTextOf } from './model/event.ts';
 export { contextJson, storableText } from './model/context.ts';
 export { COUNTER_TOTAL, readCounter } from './model/counters.ts';

@@ -13,14 +13,15 @@ import { isIpFilterPattern } from './model/ip.ts';
 import { eventItemSchema, type Viewer } from './read/render.ts';
 import { initiatorCard, searchOptions, searchUsers, userCard } from './reports/cards.ts';
 import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
-import {
-  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSchema, statsSummary, statsUsers,
-} from './stats/reports.ts';
+import { statsSchema } from './stats/range.ts';
 import { INITIATORS, LOG_LEVELS } from './model/event.ts';
 import { healthCheck, supportInfo } from './reports/support-info.ts';
 import { createCustomEntry } from './write/custom-entry.ts';
 import { eventExists, eventReadable, getEvent } from './read/single.ts';
 import { stickEvent, unstickEvent } from './write/sticky.ts';
+import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/times.ts';
+import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
+import { statsSummary } from './stats/summary.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 
