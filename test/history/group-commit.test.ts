@@ -8,10 +8,10 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openApp } from '../../src/app.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/append.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../../src/namespaces/history/model/counters.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/group.ts';
 
 for (const target of dbTargets()) {
   describe(`group commit (${target.name})`, () => {

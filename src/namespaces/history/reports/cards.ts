@@ -10,10 +10,10 @@ import { type EventFilter } from '../read/query.ts';
 import { likeContains } from '../../../db/like.ts';
 import { countRows } from '../read/slices.ts';
 import { gravatarHash, gravatarUrl, historyAdminUrl, userProfileUrl } from '../read/render.ts';
-import { FAILED_LOGIN_LIMIT } from '../write/append.ts';
 import { addDays, startOfDayUtc, todayIn } from '../../../site/zone-time.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/counters.ts';
 import { filterCondition } from '../read/conditions.ts';
+import { FAILED_LOGIN_LIMIT } from '../write/group.ts';
 
 export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   cms_user: { en: 'CMS user', de: 'CMS-Benutzer' },
