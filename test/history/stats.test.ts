@@ -3,11 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture, type Fixture } from './fixture.ts';
-import { initiatorCard, searchOptions, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
+import { initiatorCard, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
 import { buildEmailReport } from '../../src/namespaces/history/reports/email-report.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
 import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from '../../src/namespaces/history/stats/details.ts';
 import { statsSummary } from '../../src/namespaces/history/stats/summary.ts';
+import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 
 // 2025-01-01 00:00:00 UTC … 2025-03-31 23:59:59 UTC: every fixed-date fixture event.
 const RANGE = { date_from: 1735689600, date_to: 1743465599 };

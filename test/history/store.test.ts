@@ -8,7 +8,6 @@ import { phpJsonEncode } from '../../src/namespaces/history/model/php-json.ts';
 import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/model/ip.ts';
 import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/model/event.ts';
 import { listEvents } from '../../src/namespaces/history/read/list.ts';
-import { searchOptions } from '../../src/namespaces/history/reports/cards.ts';
 import { LOGGER_CATALOGUE } from '../../src/modules.ts';
 
 const LOGGERS = LOGGER_CATALOGUE.sorted;
@@ -16,6 +15,7 @@ import { interpolate, renderEvents } from '../../src/namespaces/history/read/ren
 import { storableText } from '../../src/namespaces/history/model/context.ts';
 import { loadRows } from '../../src/namespaces/history/read/paging.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/group.ts';
+import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 

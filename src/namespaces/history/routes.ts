@@ -11,7 +11,7 @@ import { DATES_ITEMS, dateBoundMessage, invalidParam, LASTDAYS_RANGE, MONTHS_ITE
 import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { isIpFilterPattern } from './model/ip.ts';
 import { eventItemSchema, type Viewer } from './read/render.ts';
-import { initiatorCard, searchOptions, searchUsers, userCard } from './reports/cards.ts';
+import { initiatorCard, searchUsers, userCard } from './reports/cards.ts';
 import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
 import { statsSchema } from './stats/range.ts';
 import { INITIATORS, LOG_LEVELS } from './model/event.ts';
@@ -22,6 +22,7 @@ import { stickEvent, unstickEvent } from './write/sticky.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/times.ts';
 import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
 import { statsSummary } from './stats/summary.ts';
+import { searchOptions } from './reports/search-options.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 
