@@ -10,7 +10,7 @@ import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';
 import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
 import { listEvents } from '../../src/namespaces/history/read/list.ts';
-import { fixtureUser } from './fixture.ts';
+import { fixtureUser, listParams } from './fixture.ts';
 import { SEARCH_INDEXED, BLOCK_EVENTS } from '../../src/namespaces/history/index/terms.ts';
 
 function context(t: TestApp): CliContext & { out: () => string } {
@@ -42,7 +42,7 @@ for (const target of dbTargets()) {
       assert.ok(span > 2.5 && span <= 3, `spread over ${span} days`);
       // Realistic: several loggers, grouped occasions, readable messages.
       const admin = await fixtureUser(t.app, 'cliadmin', 'administrator');
-      const page = await listEvents(t.app, { per_page: 100 }, { user: admin, lang: 'en' });
+      const page = await listEvents(t.app, listParams({ per_page: 100 }), { user: admin, lang: 'en' });
       assert.ok(new Set(page.items.map((i) => i.logger)).size >= 5);
       assert.ok(page.items.some((i) => i.subsequent_occasions_count > 1));
       assert.ok(page.items.every((i) => !/\{\w+\}/.test(i.message)), 'every placeholder filled');
@@ -66,7 +66,7 @@ for (const target of dbTargets()) {
       const ctx = context(t);
       assert.equal(await eventsBackfillCommand.run([], ctx), 0);
       assert.match(ctx.out(), /user: 1 of 1 in the log/);
-      const created = await listEvents(t.app, { messages: ['SimpleUserLogger:user_created'], ungrouped: true }, { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
+      const created = await listEvents(t.app, listParams({ messages: ['SimpleUserLogger:user_created'], ungrouped: true }), { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
       assert.equal(created.items.length, 1);
       assert.equal(created.items[0].backfilled, true);
     });

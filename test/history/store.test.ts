@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { fixtureUser } from './fixture.ts';
+import { fixtureUser, listParams } from './fixture.ts';
 import { phpJsonEncode } from '../../src/namespaces/history/model/php-json.ts';
 import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/model/ip.ts';
 import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/model/event.ts';
@@ -145,11 +145,11 @@ for (const target of dbTargets()) {
         origin,
       );
       const viewer = { user: admin, lang: 'en' as const };
-      const byContext = await listEvents(t.app, { context_filters: { note: 'n\ufffdl \ufffd' }, ungrouped: true }, viewer);
+      const byContext = await listEvents(t.app, listParams({ context_filters: { note: 'n\ufffdl \ufffd' }, ungrouped: true }), viewer);
       assert.deepEqual(byContext.items.map((e) => e.id), [odd2]);
-      const byKey = await listEvents(t.app, { context_filters: { 'k\ufffdey': 'v' }, ungrouped: true }, viewer);
+      const byKey = await listEvents(t.app, listParams({ context_filters: { 'k\ufffdey': 'v' }, ungrouped: true }), viewer);
       assert.deepEqual(byKey.items.map((e) => e.id), [odd2]);
-      const byMetadata = await listEvents(t.app, { metadata_search: 'n\ufffdl', ungrouped: true }, viewer);
+      const byMetadata = await listEvents(t.app, listParams({ metadata_search: 'n\ufffdl', ungrouped: true }), viewer);
       assert.deepEqual(byMetadata.items.map((e) => e.id), [odd2]);
     });
 
@@ -226,10 +226,10 @@ for (const target of dbTargets()) {
       await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: admin, ip: '' });
       assert.notEqual(await fail(), 0);
       // The stored run groups into one occasion in the overview.
-      const page = await listEvents(t.app, { per_page: 5 }, { user: admin, lang: 'en' });
+      const page = await listEvents(t.app, listParams({ per_page: 5 }), { user: admin, lang: 'en' });
       assert.deepEqual(page.items.slice(0, 3).map((i) => i.subsequent_occasions_count), [1, 1, FAILED_LOGIN_LIMIT]);
       // Filtered to the user logger, the option event drops out and the runs join.
-      const users = await listEvents(t.app, { loggers: ['SimpleUserLogger'], per_page: 5 }, { user: admin, lang: 'en' });
+      const users = await listEvents(t.app, listParams({ loggers: ['SimpleUserLogger'], per_page: 5 }), { user: admin, lang: 'en' });
       assert.equal(users.items[0].subsequent_occasions_count, FAILED_LOGIN_LIMIT + 1);
     });
 

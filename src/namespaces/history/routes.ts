@@ -21,7 +21,7 @@ import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/ti
 import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
 import { statsSummary } from './stats/summary.ts';
 import { searchOptions } from './reports/search-options.ts';
-import { integer, EVENT_ID_ARG, eventFilterArgs, STATS_ARGS } from './args.ts';
+import { integer, EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams, STATS_ARGS } from './args.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 
@@ -90,12 +90,13 @@ function phpScalars(value: unknown): unknown {
   return value;
 }
 
-async function listEventsHandler(req: RestRequest): Promise<RestResponse> {
+async function listEventsHandler(req: RestRequest<EventListParams>): Promise<RestResponse> {
   // The Link header's query is rebuilt from the request's query parameters as the reference
   // rebuilds it: declared args as they were parsed (lists indexed, booleans as 1 or 0), the
   // others as given, in the order given.
+  const parsed: Record<string, unknown> = req.params;
   const query: Record<string, unknown> = {};
-  for (const key of Object.keys(req.query)) query[key] = Object.hasOwn(req.params, key) ? req.params[key] : req.query[key];
+  for (const key of Object.keys(req.query)) query[key] = Object.hasOwn(parsed, key) ? parsed[key] : req.query[key];
   const result = await listEvents(req.app, req.params, viewer(req), {
     query,
     urlFor: (q) => `${req.restUrl('/history/v1/events')}?${qs.stringify(phpScalars(q), { arrayFormat: 'indices', format: 'RFC1738', skipNulls: true })}`,
@@ -161,7 +162,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
     }),
   ]),
   route('/events', [
-    endpoint('GET', { args: eventFilterArgs(false), ...eventsRead, handler: listEventsHandler, returnsList: true }),
+    endpoint('GET', { args: EVENT_LIST_ARGS, ...eventsRead, handler: listEventsHandler, returnsList: true }),
     endpoint('POST', {
       // Keys in the reference's order (`type` first), which the index shows as declared.
       args: {
@@ -177,7 +178,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
     }),
   ], eventItemSchema),
   route('/events/has-updates', [
-    endpoint('GET', { args: eventFilterArgs(true), ...eventsRead, handler: (req) => countNewEvents(req.app, req.params, viewer(req)) }),
+    endpoint('GET', { args: HAS_UPDATES_ARGS, ...eventsRead, handler: (req) => countNewEvents(req.app, req.params, viewer(req)) }),
   ]),
   route('/events/(?P<event_id>\\d+)', [
     endpoint('GET', { args: EVENT_ID_ARG, ...eventRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),

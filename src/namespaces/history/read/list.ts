@@ -9,6 +9,7 @@ import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedTotal, cachedPage, jsonMaps, logState } from './caches.ts';
 import { candidateCount, markNarrowContext, markNarrowIpRange, pageFilter } from './plan.ts';
 import { filterCondition, isUnfiltered } from './conditions.ts';
+import type { EventListParams, HasUpdatesParams } from '../args.ts';
 
 export interface ListResult {
   items: EventItem[];
@@ -19,32 +20,27 @@ function zone(app: AppServices): string {
   return app.options.get('timezone_string');
 }
 
-function positiveInt(value: unknown, fallback: number): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 /**
- * GET /events. `linkFor(query)` builds the absolute URL of the events route with that query
- * (for the Link header); `query` is the request's own query string.
+ * GET /events, from its validated and defaulted arguments (args.ts). `link.urlFor(query)` builds
+ * the absolute URL of the events route with that query (for the Link header); `link.query` is
+ * the request's own query string.
  */
 export async function listEvents(
   app: AppServices,
-  params: Record<string, unknown>,
+  params: EventListParams,
   viewer: Viewer,
   link: { query: Record<string, unknown>; urlFor: (query: Record<string, unknown>) => string } | null = null,
 ): Promise<ListResult> {
-  if (params.surrounding_event_id !== undefined && params.surrounding_event_id !== null) {
-    return surroundingEvents(app, Number(params.surrounding_event_id), positiveInt(params.surrounding_count, 5), viewer);
+  if (params.surrounding_event_id !== undefined) {
+    return surroundingEvents(app, params.surrounding_event_id, params.surrounding_count, viewer);
   }
   if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
 
   const scope = app.loggers.scope(viewer.user);
   const filter = eventFilterFromParams(params, { loggers: app.loggers, scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
-  const page = positiveInt(params.page, 1);
-  const perPage = positiveInt(params.per_page, 10);
-  const countTotal = params.skip_count_query !== true;
-  const grouped = params.ungrouped !== true && !filter.search && !filter.metadataWords;
+  const { page, per_page: perPage } = params;
+  const countTotal = !params.skip_count_query;
+  const grouped = !params.ungrouped && !filter.search && !filter.metadataWords;
   // Unfiltered (max_id_first_page aside): served from the occasions maintained on write.
   const { maxId, ...rest } = filter;
   const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(rest as EventFilter), maxId };
@@ -71,7 +67,7 @@ export async function listEvents(
   }
 
   const items = await renderEvents(app, result.rows, { lang: viewer.lang, viewer: viewer.user, counts: result.counts });
-  const sticky = grouped && params.include_sticky === true ? await stickyEvents(app, filter, viewer) : [];
+  const sticky = grouped && params.include_sticky ? await stickyEvents(app, filter, viewer) : [];
 
   const total = result.total ?? 0;
   const totalPages = result.total === null ? 0 : Math.ceil(total / perPage);
@@ -102,14 +98,11 @@ async function stickyEvents(app: AppServices, filter: EventFilter, viewer: Viewe
 }
 
 /** type=occasions (reference §3.3): the hidden members of a group; no other filter applies. */
-async function occasionEvents(app: AppServices, params: Record<string, unknown>, viewer: Viewer): Promise<EventItem[]> {
-  const count = params.occasionsCount;
-  if (count === undefined || count === null || typeof params.occasionsID !== 'string') return [];
-  const max = params.occasionsCountMaxReturn;
-  let limit = Number(count);
-  if (max !== undefined && max !== null && Number(max) < limit) limit = Number(max);
+async function occasionEvents(app: AppServices, params: EventListParams, viewer: Viewer): Promise<EventItem[]> {
+  const { occasionsCount: count, occasionsCountMaxReturn: max, occasionsID, logRowID: below = 0 } = params;
+  if (count === undefined || occasionsID === undefined) return [];
+  const limit = max !== undefined && max < count ? max : count;
   if (!(limit > 0)) return [];
-  const below = params.logRowID === undefined || params.logRowID === null ? 0 : Number(params.logRowID);
   // Unlike the reference, the logger permissions apply here too (conventions: each logger's
   // events only to users holding its capability).
   const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
@@ -119,7 +112,7 @@ async function occasionEvents(app: AppServices, params: Record<string, unknown>,
     .selectAll()
     .where(scope)
     .where('id', '<', below)
-    .where('occasions_id', '=', params.occasionsID)
+    .where('occasions_id', '=', occasionsID)
     .orderBy('date', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -151,9 +144,9 @@ async function surroundingEvents(app: AppServices, centreId: number, count: numb
 }
 
 /** GET /events/has-updates: rows newer than the cursor, flat, without sticky and exclude filters. */
-export async function countNewEvents(app: AppServices, params: Record<string, unknown>, viewer: Viewer): Promise<{ new_events_count: number | null }> {
+export async function countNewEvents(app: AppServices, params: HasUpdatesParams, viewer: Viewer): Promise<{ new_events_count: number | null }> {
   const filter = eventFilterFromParams(params, { loggers: app.loggers, scope: app.loggers.scope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
-  if (params.skip_count_query === true) return { new_events_count: null };
+  if (params.skip_count_query) return { new_events_count: null };
   // (no ip range here: `id > since_id` finds the few rows newer than a client's cursor)
   const cond = filterCondition(filter);
   return { new_events_count: cond ? await countRows(app, cond) : 0 };
