@@ -8,7 +8,9 @@ import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 import { formatUtc } from '../../src/site/time.ts';
 import { addDays, todayIn, zoneToUtc } from '../../src/site/zone-time.ts';
 import type { Args } from '../../src/rest/types.ts';
-import { EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams, type HasUpdatesParams } from '../../src/namespaces/history/args.ts';
+import {
+  EVENT_LIST_ARGS, HAS_UPDATES_ARGS, STATS_ARGS, type EventListParams, type HasUpdatesParams, type StatsParams,
+} from '../../src/namespaces/history/args.ts';
 
 export interface Fixture {
   users: Record<'admin' | 'editor' | 'author' | 'subscriber', AuthUser>;
@@ -75,4 +77,9 @@ export function listParams(params: Record<string, unknown> = {}): EventListParam
 /** GET /events/has-updates' arguments as its handler receives them. */
 export function hasUpdatesParams(params: Record<string, unknown>): HasUpdatesParams {
   return { ...declaredDefaults(HAS_UPDATES_ARGS), ...params } as HasUpdatesParams;
+}
+
+/** A statistics route's arguments as its handler receives them. */
+export function statsParams(params: Record<string, unknown> = {}): StatsParams {
+  return { ...declaredDefaults(STATS_ARGS), ...params } as StatsParams;
 }

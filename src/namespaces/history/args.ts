@@ -177,7 +177,7 @@ export const EVENT_ID_ARG: Args = {
   id: integer(l('Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'), { urlParam: 'event_id' }),
 };
 
-export const STATS_ARGS: Args = {
+export const STATS_ARGS = {
   context: { description: l('Scope under which the request is made; determines fields present in response.', 'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.'), type: 'string' },
   page: { description: l('Current page of the collection.', 'Aktuelle Seite der Sammlung.'), type: 'integer', default: 1, minimum: 1 },
   per_page: { description: l('Maximum number of items to be returned in result set.', 'Höchstzahl der Einträge im Ergebnis.'), type: 'integer', default: 10, minimum: 1, maximum: 100 },
@@ -186,4 +186,6 @@ export const STATS_ARGS: Args = {
   date_to: { description: l('End date as Unix timestamp (default: end of today).', 'Endzeitpunkt als Unix-Zeitstempel (Standard: Ende des heutigen Tages).'), type: 'integer', validate: validTimestamp },
   limit: { description: l('Maximum number of detail items.', 'Höchstzahl der Detaileinträge.'), type: 'integer', default: 50, minimum: 1, maximum: 100 },
   include_details: { description: l('Include detailed stats.', 'Detaillierte Statistik einschließen.'), type: 'boolean', default: false },
-};
+} as const satisfies Args;
+
+export type StatsParams = ParamsOf<typeof STATS_ARGS>;

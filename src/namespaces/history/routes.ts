@@ -21,7 +21,7 @@ import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/ti
 import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
 import { statsSummary } from './stats/summary.ts';
 import { searchOptions } from './reports/search-options.ts';
-import { integer, EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams, STATS_ARGS } from './args.ts';
+import { integer, EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams, STATS_ARGS, type StatsParams } from './args.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 
@@ -145,7 +145,7 @@ function initiatorCardHandler(req: RestRequest) {
   return initiatorCard(req.app, type, req.user!, req.lang);
 }
 
-const stats = (path: string, handler: (req: RestRequest) => unknown) =>
+const stats = (path: string, handler: (req: RestRequest<StatsParams>) => unknown) =>
   route(`/stats/${path}`, [endpoint('GET', { args: STATS_ARGS, ...viewStats, handler })], statsSchema);
 
 export const historyNamespace: NamespaceDef = namespace('history/v1', [

@@ -6,6 +6,7 @@ import type { Lang } from '../../../rest/types.ts';
 import { contextPairs, loadContexts } from '../model/context.ts';
 import { dateRangeInfo, countsByMessage, statsRange, type StatsRange } from './range.ts';
 import { notesSummary, coreSummary, PL, pluginsSummary, M, mediaSummary, P, contentSummary, U, LOGIN_KEYS, FAILED_LOGIN_KEYS, usersSummary } from './summary.ts';
+import type { StatsParams } from '../args.ts';
 
 /** Events of one logger and keys in the range, newest first, with the named context values. */
 async function eventsWithContext(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number | null) {
@@ -51,16 +52,11 @@ async function perUser(app: AppServices, r: StatsRange, logger: string, keys: st
   }));
 }
 
-function limitOf(params: Record<string, unknown>): number {
-  const n = Number(params.limit);
-  return Number.isInteger(n) && n > 0 ? n : 50;
-}
-
-export async function statsUsers(app: AppServices, params: Record<string, unknown>) {
+export async function statsUsers(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: usersSummary(await countsByMessage(app, r)) };
-  if (params.include_details !== true) return out;
-  const limit = limitOf(params);
+  if (!params.include_details) return out;
+  const limit = params.limit;
   const failed = await app.db
     .selectFrom('history_events as e')
     .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
@@ -100,11 +96,11 @@ export async function statsUsers(app: AppServices, params: Record<string, unknow
   return out;
 }
 
-export async function statsContent(app: AppServices, params: Record<string, unknown>) {
+export async function statsContent(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: contentSummary(await countsByMessage(app, r)) };
-  if (params.include_details !== true) return out;
-  const limit = limitOf(params);
+  if (!params.include_details) return out;
+  const limit = params.limit;
   const details: Record<string, unknown> = {};
   for (const [name, key, verb] of [
     ['content_items_created_details', 'post_created', 'created'],
@@ -125,10 +121,10 @@ export async function statsContent(app: AppServices, params: Record<string, unkn
   return out;
 }
 
-export async function statsMedia(app: AppServices, params: Record<string, unknown>) {
+export async function statsMedia(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: mediaSummary(await countsByMessage(app, r)) };
-  if (params.include_details !== true) return out;
+  if (!params.include_details) return out;
   const full = async (key: string) =>
     (await eventsWithContext(app, r, M, [key], null)).map(({ row, context }) => ({
       id: row.id, date: row.date, logger: row.logger, level: row.level, message: row.message,
@@ -155,7 +151,7 @@ function humanAgo(fromUtc: string, lang: Lang, now = Date.now()): string {
   return '';
 }
 
-export async function statsPlugins(app: AppServices, params: Record<string, unknown>, lang: Lang) {
+export async function statsPlugins(app: AppServices, params: StatsParams, lang: Lang) {
   const r = statsRange(app, params);
   const { updates, installations, activations, total } = pluginsSummary(await countsByMessage(app, r));
   const out: Record<string, unknown> = {
@@ -163,8 +159,8 @@ export async function statsPlugins(app: AppServices, params: Record<string, unkn
     // The reference's order. The site has no plugin updater: nothing is ever pending.
     summary: { updates, installations, activations, available_updates: 0, total },
   };
-  if (params.include_details !== true) return out;
-  const limit = limitOf(params);
+  if (!params.include_details) return out;
+  const limit = params.limit;
   const list = async (keys: string[]) =>
     (await eventsWithContext(app, r, PL, keys, limit)).map(({ row, context }) => ({
       name: context.plugin_name ?? '',
@@ -180,12 +176,12 @@ export async function statsPlugins(app: AppServices, params: Record<string, unkn
   return out;
 }
 
-export async function statsCore(app: AppServices, params: Record<string, unknown>) {
+export async function statsCore(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   return { date_range: dateRangeInfo(app, r), summary: coreSummary(await countsByMessage(app, r)) };
 }
 
-export async function statsNotes(app: AppServices, params: Record<string, unknown>) {
+export async function statsNotes(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   return { date_range: dateRangeInfo(app, r), summary: notesSummary(await countsByMessage(app, r)) };
 }

@@ -6,6 +6,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, endOfDayUtc, startOfDayUtc, todayIn, unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
+import type { StatsParams } from '../args.ts';
 
 export interface StatsRange {
   from: number;
@@ -15,11 +16,11 @@ export interface StatsRange {
 }
 
 /** date_from/date_to (Unix timestamps); defaults: 00:00 of the day 29 days ago to 23:59:59 today, site time. */
-export function statsRange(app: AppServices, params: Record<string, unknown>, now: Date = new Date()): StatsRange {
+export function statsRange(app: AppServices, params: Pick<StatsParams, 'date_from' | 'date_to'>, now: Date = new Date()): StatsRange {
   const zone = app.options.get('timezone_string');
   const today = todayIn(zone, now);
-  const fromTs = Number(params.date_from) || utcToUnix(startOfDayUtc(zone, addDays(today, -29)));
-  const toTs = Number(params.date_to) || utcToUnix(endOfDayUtc(zone, today));
+  const fromTs = params.date_from || utcToUnix(startOfDayUtc(zone, addDays(today, -29)));
+  const toTs = params.date_to || utcToUnix(endOfDayUtc(zone, today));
   return { from: fromTs, to: toTs, fromUtc: unixToUtc(fromTs), toUtc: unixToUtc(toTs) };
 }
 

@@ -3,6 +3,7 @@
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
 import { dateRangeInfo, countsByMessage, statsRange, type KeyCounts } from './range.ts';
+import type { StatsParams } from '../args.ts';
 
 function sum(counts: KeyCounts, logger: string, keys: string[]): number {
   return keys.reduce((total, key) => total + (counts.get(`${logger}:${key}`) ?? 0), 0);
@@ -69,7 +70,7 @@ export function notesSummary(c: KeyCounts) {
 }
 export { sum as countFor };
 
-export async function statsSummary(app: AppServices, params: Record<string, unknown>) {
+export async function statsSummary(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const c = await countsByMessage(app, r);
   let total = 0;

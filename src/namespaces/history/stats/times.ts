@@ -6,6 +6,7 @@ import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, parseYmd, ymdText } from '../../../site/zone-time.ts';
 import { dateRangeInfo, statsRange, type StatsRange, splitRange } from './range.ts';
+import type { StatsParams } from '../args.ts';
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */
 async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, number][]> {
@@ -52,7 +53,7 @@ export function weekdayOf(ymd: string): number {
   return new Date(Date.UTC(d.y, d.m - 1, d.d)).getUTCDay();
 }
 
-export async function statsPeakDays(app: AppServices, params: Record<string, unknown>, lang: Lang) {
+export async function statsPeakDays(app: AppServices, params: StatsParams, lang: Lang) {
   const r = statsRange(app, params);
   const zone = app.options.get('timezone_string');
   const perDay = new Map<number, number>();
@@ -64,7 +65,7 @@ export async function statsPeakDays(app: AppServices, params: Record<string, unk
   return { date_range: dateRangeInfo(app, r), peak_days };
 }
 
-export async function statsPeakTimes(app: AppServices, params: Record<string, unknown>) {
+export async function statsPeakTimes(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const zone = app.options.get('timezone_string');
   const perHour = new Map<number, number>();
@@ -91,7 +92,7 @@ export async function countsPerLocalDay(app: AppServices, r: StatsRange): Promis
   return perDay;
 }
 
-export async function statsActivityOverview(app: AppServices, params: Record<string, unknown>) {
+export async function statsActivityOverview(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const zone = app.options.get('timezone_string');
   const perDay = await countsPerLocalDay(app, r);
