@@ -1,7 +1,7 @@
 // Realistic activity-log data in bulk, for demos and benchmarks: logins and failed-login
 // runs, page edits in bursts, media, plugins, settings, comments and custom entries, spread
 // over the last `days` days. Written through the same event preparation as real events, in
-// batches of bulk INSERTs (bulk-sqlite.ts, bulk-postgres.ts); the next batch is prepared while
+// batches of bulk INSERTs (bulk/sqlite-sink.ts, bulk/postgres-sink.ts); the next batch is prepared while
 // the database writes the previous one.
 //
 // A big load into a log that is small beside it runs in ONE transaction that drops the

@@ -1,5 +1,5 @@
 // Where a bulk write of events goes (generation, import): one implementation per way of
-// bulk writing (bulk-sqlite.ts, bulk-postgres.ts), chosen by generate.ts.
+// bulk writing (sqlite-sink.ts, postgres-sink.ts), chosen by generate.ts.
 import type { PreparedEvent } from '../model/event.ts';
 import { type RunRow } from '../model/runs.ts';
 

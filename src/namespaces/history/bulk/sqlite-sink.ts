@@ -83,7 +83,7 @@ export class SqliteBulkWriter {
   /**
    * Inserts events with ids firstId, firstId + 1, … (or the given ids, for imports that keep
    * their source's) and their contexts, and counts them (inside a transaction; `or rollback`
-   * spares the statement journals, see store.ts).
+   * spares the statement journals, see write/insert.ts).
    */
   insert(events: PreparedEvent[], firstId: number | readonly number[]): void {
     const idOf = typeof firstId === 'number' ? (n: number) => firstId + n : (n: number) => firstId[n]!;

@@ -24,7 +24,7 @@ export function contextTerm(key: string, value: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** ASCII letters in lower case (metadata_search folds ASCII case only, see filters.ts). */
+/** ASCII letters in lower case (metadata_search folds ASCII case only, see read/conditions.ts). */
 const foldAscii = (ch: number) => (ch >= 65 && ch <= 90 ? ch + 32 : ch);
 
 /**

@@ -147,7 +147,7 @@ async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal
 
 /** The total at `state`, counted afresh. */
 async function countTotal(app: AppServices, state: LogState, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal> {
-  // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see filters.ts).
+  // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const [value, newest] = await Promise.all([
     countMatching(app, upTo, mode),

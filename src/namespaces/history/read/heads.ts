@@ -1,4 +1,5 @@
-// The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the cut of max_id_first_page.
+// The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the
+// count of groups under max_id_first_page's cut.
 import { sql } from 'kysely';
 import { newerNeighbour, olderNeighbour, type Pos, pos, COUNTER_RUN_HEADS, headAtOrAbove, COLUMNS } from '../model/runs.ts';
 import { readCounter, type Db } from '../model/counters.ts';
@@ -90,7 +91,7 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
   if (maxId === undefined) {
     if (countTotal) total = await readCounter(db, COUNTER_RUN_HEADS);
   } else {
-    // `id + 0` keeps the planner on the date index (see filters.ts).
+    // `id + 0` keeps the planner on the date index (see read/conditions.ts).
     const newest = await db.selectFrom('history_events').select(COLUMNS).where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     if (!newest) return { ids: [], counts: new Map(), total: countTotal ? 0 : null };
     // Expressions on date/id keep the planner on the id range (the few rows after maxId).

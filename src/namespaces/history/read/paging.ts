@@ -43,7 +43,7 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  * as in the reference, groups are ordered by their newest date, then their highest id, and
  * each is shown by its highest-id row, the page's rows ordered by date, then id.
  * `unfiltered` requests (every row readable, no filter) page through the run heads maintained
- * on write (runs.ts); others walk the matching rows newest first and stop once the page is
+ * on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
  * complete, so a page costs what it shows, not the log's size.
  */
 export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
@@ -84,7 +84,7 @@ const LONG_GROUP_ROWS = 1000;
  * chunks (keyset on date, id) and stops once a group starts past the page at another date
  * than the page's last (ties of equal dates are read whole: sorting moves groups within them);
  * in one read when at most `rowsAtMost` rows can match.
- * A long group is not read row by row: the matching rows of one maintained run (runs.ts) all
+ * A long group is not read row by row: the matching rows of one maintained run (model/runs.ts) all
  * belong to the group of its first matching row, whatever the filter, since every row between
  * them has the same occasions id. So once a group has run long, its rows down to the end of
  * the current maintained run are counted in the database and the walk goes on below it (a
