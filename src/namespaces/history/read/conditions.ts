@@ -6,7 +6,8 @@ import type { DialectName } from '../../../db/index.ts';
 import { likeContains } from '../../../db/like.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
-import { type EventFilter, type SearchTerms } from './query.ts';
+import type { EventFilter, SearchTerms } from './query.ts';
+import type { QueryPlan } from './plan.ts';
 import { type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
@@ -124,14 +125,14 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref)]);
 }
 
-/** The WHERE condition of an EventFilter; `null` when nothing can match. */
-export function filterCondition(f: EventFilter): Cond | null {
+/** The WHERE condition of an EventFilter, read as `plan` says (planQuery); `null` when nothing can match. */
+export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | null {
   const c: Cond[] = [];
   const dialect = f.dialect ?? 'sqlite';
   // With the context index's candidates or blocks (a bounded number of look-ups by id, see
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
-  const ref = (f.contextIndex || f.metadataIndex || f.searchIndex) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
+  const ref = (plan.contextIndex || plan.metadataIndex || plan.searchIndex) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
   if (!f.scope.all) {
     if (!f.scope.slugs.length) return null;
     c.push(eb(ref('logger'), 'in', f.scope.slugs));
@@ -158,18 +159,18 @@ export function filterCondition(f: EventFilter): Cond | null {
   if (f.initiators) c.push(eb(ref('initiator'), 'in', f.initiators));
   if (f.ip?.like) {
     // The range is what the address index serves on both databases (SQLite's LIKE would need
-    // NOCASE); a broad prefix is better tested on rows read by date (markNarrowIpRange).
-    if (f.ip.narrow) c.push(eb(ref('remote_addr'), '>=', f.ip.from), eb(ref('remote_addr'), '<', f.ip.below));
+    // NOCASE); a broad prefix is better tested on rows read by date (isNarrowIpRange).
+    if (plan.ipNarrow) c.push(eb(ref('remote_addr'), '>=', f.ip.from), eb(ref('remote_addr'), '<', f.ip.below));
     c.push(sql<SqlBool>`${ref('remote_addr')} like ${f.ip.pattern}`);
   } else if (f.ip) c.push(eb(ref('remote_addr'), '=', f.ip.pattern));
-  if (f.contextIndex) c.push(contextCandidateCondition(dialect, f.contextIndex));
-  if (f.metadataIndex) c.push(blocksCondition(f.metadataIndex));
+  if (plan.contextIndex) c.push(contextCandidateCondition(dialect, plan.contextIndex));
+  if (plan.metadataIndex) c.push(blocksCondition(plan.metadataIndex));
   const contextTests = [
     ...(f.contextFilters ?? []).map(([key, value]) => contextEquals(dialect, key, value)),
     ...(f.metadataWords ?? []).map((w) => contextContains(dialect, w)),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
-  if (f.searchIndex) c.push(blocksCondition(f.searchIndex));
+  if (plan.searchIndex) c.push(blocksCondition(plan.searchIndex));
   if (f.search) c.push(searchCondition(f.search, ref, dialect));
   if (f.onlySticky) c.push(eb(ref('sticky'), '=', 1));
   if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref, dialect)));

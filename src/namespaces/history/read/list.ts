@@ -7,7 +7,7 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedTotal, cachedPage, jsonMaps, logState } from './caches.ts';
-import { candidateCount, markNarrowContext, markNarrowIpRange, pageFilter } from './plan.ts';
+import { candidateCount, pagePlan, planQuery } from './plan.ts';
 import { filterCondition, isUnfiltered } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args.ts';
 
@@ -54,13 +54,11 @@ export async function listEvents(
     const totalKey = JSON.stringify(totalFilter, jsonMaps);
     result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), async () => {
       // Only a page computed anew reads the log: the size of an ip range and the context index's
-      // candidates matter then, not on a cache hit (totalFilter shares the filter's ip). They
-      // change the plan, not the rows.
-      await markNarrowIpRange(app.db, filter);
-      await markNarrowContext(app.db, filter, state.maxId);
-      const forPage = pageFilter(filter, state.maxId, page * perPage, grouped);
-      const cond = filterCondition(forPage)!;
-      const totalCond = filterCondition({ ...totalFilter, contextIndex: filter.contextIndex, metadataIndex: filter.metadataIndex, searchIndex: filter.searchIndex })!;
+      // candidates matter then, not on a cache hit. They change the plan, not the rows.
+      const plan = await planQuery(app.db, filter, state.maxId);
+      const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
+      const cond = filterCondition(filter, forPage)!;
+      const totalCond = filterCondition(totalFilter, plan)!;
       const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });

@@ -10,7 +10,6 @@ import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip
 import {
   addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
 } from '../../../site/zone-time.ts';
-import { type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 
 export interface EventFilter {
   scope: LoggerScope;
@@ -31,16 +30,10 @@ export interface EventFilter {
   initiators?: string[];
   ip?: IpFilter;
   contextFilters?: [string, string][];
-  /** What the context index knows of a context_filters pair (markNarrowContext). */
-  contextIndex?: ContextCandidates;
   metadataWords?: string[];
-  /** The blocks the context index names for the metadata_search words (markNarrowContext). */
-  metadataIndex?: BlockCandidates;
   /** The database the condition is for (context tests, long search words and the context index differ per dialect); not a filter. */
   dialect?: DialectName;
   search?: SearchTerms;
-  /** The blocks the context index names for the search words (markNarrowContext). */
-  searchIndex?: BlockCandidates;
   onlySticky?: boolean;
   excludeSearch?: SearchTerms;
   excludeLoglevels?: string[];
