@@ -4,14 +4,16 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/namespaces/history/commands.ts';
+import {
+  eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand,
+} from '../../src/namespaces/history/commands.ts';
 import { contextIndexProgress } from '../../src/namespaces/history/index/build.ts';
 import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';
-import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
+import { DEMO_EVENT_COUNT, seedDemo } from '../../src/namespaces/history/seed.ts';
 import { listEvents } from '../../src/namespaces/history/read/list.ts';
 import { fixtureUser, listParams } from './fixture.ts';
-import { SEARCH_INDEXED, BLOCK_EVENTS } from '../../src/namespaces/history/index/terms.ts';
+import { BLOCK_EVENTS, SEARCH_INDEXED } from '../../src/namespaces/history/index/terms.ts';
 
 function context(t: TestApp): CliContext & { out: () => string } {
   const stdout = new PassThrough();

@@ -17,9 +17,13 @@ import { COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext } from '../../
 import type { AuthUser } from '../../src/auth/types.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
-import { candidateCount, FEW_CANDIDATES, indexPlan, pagePlan, type QueryPlan } from '../../src/namespaces/history/read/plan.ts';
+import {
+  candidateCount, FEW_CANDIDATES, indexPlan, pagePlan, type QueryPlan,
+} from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
-import { addSearchTrigramTerms, blockRows, contextTerm, SEARCH_INDEXED, BLOCK_EVENTS } from '../../src/namespaces/history/index/terms.ts';
+import {
+  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm, SEARCH_INDEXED,
+} from '../../src/namespaces/history/index/terms.ts';
 import { contextCandidates, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
-import { loadFixture, ORDER, type Fixture, listParams, hasUpdatesParams } from './fixture.ts';
+import { hasUpdatesParams, listParams, loadFixture, ORDER, type Fixture } from './fixture.ts';
 import { countNewEvents, listEvents } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';

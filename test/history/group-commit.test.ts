@@ -10,7 +10,9 @@ import { openApp } from '../../src/app.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
-import { COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../../src/namespaces/history/model/counters.ts';
+import {
+  COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter,
+} from '../../src/namespaces/history/model/counters.ts';
 import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/group.ts';
 
 for (const target of dbTargets()) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture } from './fixture.ts';
-import { type EventFilter } from '../../src/namespaces/history/read/query.ts';
+import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';

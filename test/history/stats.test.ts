@@ -2,11 +2,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { loadFixture, type Fixture, statsParams } from './fixture.ts';
+import { loadFixture, statsParams, type Fixture } from './fixture.ts';
 import { initiatorCard, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
 import { buildEmailReport } from '../../src/namespaces/history/reports/email-report.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
-import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from '../../src/namespaces/history/stats/details.ts';
+import {
+  statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers,
+} from '../../src/namespaces/history/stats/details.ts';
 import { statsSummary } from '../../src/namespaces/history/stats/summary.ts';
 import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 

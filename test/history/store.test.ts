@@ -5,7 +5,9 @@ import crypto from 'node:crypto';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser, listParams } from './fixture.ts';
 import { phpJsonEncode } from '../../src/namespaces/history/model/php-json.ts';
-import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/model/ip.ts';
+import {
+  anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext,
+} from '../../src/namespaces/history/model/ip.ts';
 import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/model/event.ts';
 import { listEvents } from '../../src/namespaces/history/read/list.ts';
 import { LOGGER_CATALOGUE } from '../../src/modules.ts';

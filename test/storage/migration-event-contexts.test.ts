@@ -1,6 +1,6 @@
 // Migration 0011 moves every event's context rows into one row of history_event_contexts: nothing of an
 // existing log may be lost on the way, on either database.
-import { test, describe } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

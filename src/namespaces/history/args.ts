@@ -3,10 +3,12 @@
 import { l } from '../../rest/define.ts';
 import type { ArgSchema, Args, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
-import { DATES_ITEMS, dateBoundMessage, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './read/query.ts';
+import { dateBoundMessage, DATES_ITEMS, LASTDAYS_RANGE, MONTHS_ITEMS, parseMessagePairs } from './read/query.ts';
 import { MAX_ALTERNATIVES, MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { isIpFilterPattern } from './model/ip.ts';
-import { FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound } from '../../site/zone-time.ts';
+import {
+  FIRST_UNIX, isFilterTime, isLastdays, isStrictUtcDate, LAST_UNIX, monthRangeUtc, parseDateBound,
+} from '../../site/zone-time.ts';
 import { INITIATORS } from './model/event.ts';
 
 // ---- argument checks beyond the schema (their failures are 400 rest_invalid_param) ----------

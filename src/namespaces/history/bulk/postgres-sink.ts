@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely
 import type { Database } from '../../../db/schema.ts';
 import { quoteIdentifier, type DialectName } from '../../../db/index.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
-import { type PreparedEvent } from '../model/event.ts';
+import type { PreparedEvent } from '../model/event.ts';
 import { lockRuns } from '../write/runs.ts';
 import { newestRow, type RunRow } from '../model/runs.ts';
 import { addHourlyCounts, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents } from '../write/insert.ts';

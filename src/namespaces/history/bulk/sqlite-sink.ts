@@ -5,10 +5,10 @@
 // the contexts need no RETURNING.
 import SqliteDatabase from 'better-sqlite3';
 import { quoteIdentifier } from '../../../db/index.ts';
-import { type PreparedEvent } from '../model/event.ts';
+import type { PreparedEvent } from '../model/event.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
 import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
-import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY } from '../write/insert.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, SQLITE_ADD_HOURLY, sqliteMultiInsert } from '../write/insert.ts';
 
 const EVENT_ROWS = 500;
 

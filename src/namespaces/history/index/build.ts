@@ -25,7 +25,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
-import { termsOf, blockRows, type IndexedEvent, BLOCK_EVENTS } from './terms.ts';
+import { BLOCK_EVENTS, blockRows, termsOf, type IndexedEvent } from './terms.ts';
 
 /** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */
 export const COUNTER_INDEXED_BLOCKS = 'context_index_blocks';

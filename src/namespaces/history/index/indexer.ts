@@ -1,10 +1,10 @@
 // The background indexer: indexes a complete block whenever the event loop has been idle for a while,
 // and one every few seconds when it never is.
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
-import { indexBlocks, contextIndexProgress } from './build.ts';
+import { contextIndexProgress, indexBlocks } from './build.ts';
 
 /** Indexes the next block if it is complete; a transaction only then (the indexer asks twice a second). */
 async function indexPendingBlock(db: Kysely<Database>, dialect: DialectName): Promise<number> {

@@ -5,7 +5,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
 import { COUNTER_INDEXED_BLOCKS } from './build.ts';
-import { SEARCH_INDEXED, addTrigramTerms, addSearchTrigramTerms, contextTerm, BLOCK_EVENTS } from './terms.ts';
+import { addSearchTrigramTerms, addTrigramTerms, BLOCK_EVENTS, contextTerm, SEARCH_INDEXED } from './terms.ts';
 
 /** Events that may have a context pair, as far as the index knows them. */
 export interface ContextCandidates {

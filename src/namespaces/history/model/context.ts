@@ -3,7 +3,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../../db/index.ts';
 import { setOwn } from '../../../util.ts';
-import { type Db } from './counters.ts';
+import type { Db } from './counters.ts';
 
 /**
  * The stored context (history_event_contexts.context): a JSON object with each key once, where it

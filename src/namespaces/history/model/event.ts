@@ -10,7 +10,7 @@ import { placeholdersOf, type LoggerCatalogue } from '../../../site/loggers.ts';
 import { anonymizeIp, proxyAddressContext } from './ip.ts';
 import { phpJsonEncode } from './php-json.ts';
 import { isStrictUtcDate } from '../../../site/zone-time.ts';
-import { storableText, contextJson, contextText } from './context.ts';
+import { contextJson, contextText, storableText } from './context.ts';
 
 export const LOG_LEVELS: LogLevel[] = ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'];
 export const INITIATORS: Initiator[] = ['cms_user', 'web_user', 'cms', 'cms_cli', 'other'];

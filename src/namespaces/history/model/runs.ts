@@ -4,7 +4,7 @@
 // and reads its total from a counter instead of grouping a million rows per request.
 // Writers are serialised (SQLite has one writer; PostgreSQL takes an advisory lock).
 import { sql } from 'kysely';
-import { type Db } from './counters.ts';
+import type { Db } from './counters.ts';
 
 export const COUNTER_RUN_HEADS = 'run_heads';
 

@@ -6,7 +6,7 @@ import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
-import { countMatching, type CountMode, loadRows, type PageResult } from './paging.ts';
+import { countMatching, loadRows, type CountMode, type PageResult } from './paging.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 

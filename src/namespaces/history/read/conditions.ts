@@ -8,7 +8,7 @@ import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
 import type { QueryPlan } from './plan.ts';
-import { type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
+import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();

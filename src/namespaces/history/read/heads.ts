@@ -1,7 +1,9 @@
 // The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the
 // count of groups under max_id_first_page's cut.
 import { sql } from 'kysely';
-import { newerNeighbour, olderNeighbour, type Pos, pos, COUNTER_RUN_HEADS, headAtOrAbove, COLUMNS } from '../model/runs.ts';
+import {
+  COLUMNS, COUNTER_RUN_HEADS, headAtOrAbove, newerNeighbour, olderNeighbour, pos, type Pos,
+} from '../model/runs.ts';
 import { readCounter, type Db } from '../model/counters.ts';
 
 /** A group of the overview: its first row in walk order (the newest), its highest id and its size. */

@@ -6,7 +6,7 @@ import { eventFilterFromParams, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
-import { cachedTotal, cachedPage, jsonMaps, logState } from './caches.ts';
+import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
 import { candidateCount, pagePlan, planQuery } from './plan.ts';
 import { filterCondition, isUnfiltered } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args.ts';

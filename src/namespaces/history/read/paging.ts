@@ -6,7 +6,7 @@ import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
-import { type EventRow } from './render.ts';
+import type { EventRow } from './render.ts';
 import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
 import { headBelow, pos } from '../model/runs.ts';
 import { FEW_CANDIDATES } from './plan.ts';

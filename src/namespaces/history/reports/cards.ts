@@ -7,7 +7,7 @@ import type { Lang } from '../../../rest/types.ts';
 import { RestError } from '../../../rest/types.ts';
 import type { Initiator } from '../../../site/activity.ts';
 import type { LoggerScope } from '../../../site/loggers.ts';
-import { type EventFilter } from '../read/query.ts';
+import type { EventFilter } from '../read/query.ts';
 import { likeContains } from '../../../db/like.ts';
 import { countRows } from '../read/slices.ts';
 import { gravatarHash, gravatarUrl, userProfileUrl } from '../read/render.ts';

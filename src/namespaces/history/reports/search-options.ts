@@ -11,7 +11,7 @@ import { addDays, startOfDayUtc, todayIn } from '../../../site/zone-time.ts';
 import { COUNTER_SUPPRESSED_FAILED_LOGINS, readCounter } from '../model/counters.ts';
 import { filterCondition } from '../read/conditions.ts';
 import { FAILED_LOGIN_LIMIT } from '../write/group.ts';
-import { countSince, INITIATOR_LABELS, dayStarts } from './cards.ts';
+import { countSince, dayStarts, INITIATOR_LABELS } from './cards.ts';
 
 /** Distinct `YYYY-MM` months (UTC dates) with events, newest first: one index seek per month. */
 async function monthsWithEvents(app: AppServices, scope: LoggerScope): Promise<string[]> {

@@ -4,8 +4,10 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { contextPairs, loadContexts } from '../model/context.ts';
-import { dateRangeInfo, countsByMessage, statsRange, type StatsRange } from './range.ts';
-import { notesSummary, coreSummary, PL, pluginsSummary, M, mediaSummary, P, contentSummary, U, LOGIN_KEYS, FAILED_LOGIN_KEYS, usersSummary } from './summary.ts';
+import { countsByMessage, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
+import {
+  contentSummary, coreSummary, FAILED_LOGIN_KEYS, LOGIN_KEYS, M, mediaSummary, notesSummary, P, PL, pluginsSummary, U, usersSummary,
+} from './summary.ts';
 import type { StatsParams } from '../args.ts';
 
 /** Events of one logger and keys in the range, newest first, with the named context values. */

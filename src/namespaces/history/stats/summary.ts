@@ -2,7 +2,7 @@
 // the original's summaries.
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
-import { dateRangeInfo, countsByMessage, statsRange, type KeyCounts } from './range.ts';
+import { countsByMessage, dateRangeInfo, statsRange, type KeyCounts } from './range.ts';
 import type { StatsParams } from '../args.ts';
 
 function sum(counts: KeyCounts, logger: string, keys: string[]): number {

@@ -5,7 +5,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, parseYmd, ymdText } from '../../../site/zone-time.ts';
-import { dateRangeInfo, statsRange, type StatsRange, splitRange } from './range.ts';
+import { dateRangeInfo, splitRange, statsRange, type StatsRange } from './range.ts';
 import type { StatsParams } from '../args.ts';
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */

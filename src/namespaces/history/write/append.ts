@@ -11,7 +11,7 @@
 import type { AppServices } from '../../../site/services.ts';
 import type { ActivityEntry, ActivityLog, ActivityOrigin } from '../../../site/activity.ts';
 import { prepareEvent, type PreparedEvent } from '../model/event.ts';
-import { isFailedLogin, type Pending, SHARED_FOR_MS, MAX_GROUP, writeGroup } from './group.ts';
+import { isFailedLogin, MAX_GROUP, SHARED_FOR_MS, writeGroup, type Pending } from './group.ts';
 import { writeGroupPg, type LogState } from './group-pg.ts';
 
 /**

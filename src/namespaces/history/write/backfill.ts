@@ -4,7 +4,7 @@
 // reports what it did (reference §4.7).
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
-import { utcToUnix, unixToUtc } from '../../../site/zone-time.ts';
+import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
 import { contextPairs } from '../model/context.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';

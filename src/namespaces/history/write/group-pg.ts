@@ -14,12 +14,16 @@
 //   commit: three round trips.
 // Anything else (back-dated events) is written by `writeGroup` in a Kysely transaction.
 import type pg from 'pg';
-import { type PreparedEvent } from '../model/event.ts';
+import type { PreparedEvent } from '../model/event.ts';
 import { PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
 import { COUNTER_RUN_HEADS, NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
-import { COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL } from '../model/counters.ts';
-import { EVENT_COLUMNS, hourlyCounts, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns } from './insert.ts';
-import { type Pending, appendsInOrder, throttle } from './group.ts';
+import {
+  COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL,
+} from '../model/counters.ts';
+import {
+  EVENT_COLUMNS, hourlyCounts, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns,
+} from './insert.ts';
+import { appendsInOrder, throttle, type Pending } from './group.ts';
 
 /** What a group written on PostgreSQL leaves behind: the log's newest row and consecutive failed logins. */
 export interface LogState {

@@ -5,10 +5,12 @@ import type { Transaction } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { ActivityEntry } from '../../../site/activity.ts';
-import { type PreparedEvent } from '../model/event.ts';
+import type { PreparedEvent } from '../model/event.ts';
 import { linkIntoRuns, lockRuns, setAppendRuns } from './runs.ts';
 import { COUNTER_RUN_HEADS, newestRow, type RunRow } from '../model/runs.ts';
-import { addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../model/counters.ts';
+import {
+  addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter,
+} from '../model/counters.ts';
 import { insertEvents } from './insert.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;

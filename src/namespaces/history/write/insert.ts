@@ -3,8 +3,8 @@
 import type { Insertable } from 'kysely';
 import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { HistoryEventsTable } from '../../../db/schema.ts';
-import { type Db } from '../model/counters.ts';
-import { type PreparedEvent } from '../model/event.ts';
+import type { Db } from '../model/counters.ts';
+import type { PreparedEvent } from '../model/event.ts';
 
 /** The columns of an events row, in the order of the INSERT statements below. */
 export const EVENT_COLUMNS = [

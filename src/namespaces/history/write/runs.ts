@@ -3,8 +3,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import { type PreparedEvent } from '../model/event.ts';
-import { COUNTER_RUN_HEADS, pos, type Pos, COLUMNS, type RunRow, headAtOrAbove, olderNeighbour, newerNeighbour } from '../model/runs.ts';
+import type { PreparedEvent } from '../model/event.ts';
+import {
+  COLUMNS, COUNTER_RUN_HEADS, headAtOrAbove, newerNeighbour, olderNeighbour, pos, type Pos, type RunRow,
+} from '../model/runs.ts';
 import { addToCounter, COUNTER_CHANGES, type Db } from '../model/counters.ts';
 import { isPostgres } from './insert.ts';
 

@@ -1,16 +1,16 @@
 // POST /events/<id>/stick and /unstick: the event's _sticky context entry and column, the context
 // index kept up to date, the change counted (the list caches' version), and the act recorded.
-import { type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { RestError } from '../../../rest/types.ts';
 import type { ActivityOrigin } from '../../../site/activity.ts';
-import { type EventItem, type Viewer } from '../read/render.ts';
+import type { EventItem, Viewer } from '../read/render.ts';
 import { indexChangedContext } from '../index/build.ts';
 import { addToCounter, COUNTER_CHANGES } from '../model/counters.ts';
 import { contextJson, contextMap } from '../model/context.ts';
-import { renderSingle, invalidEventId } from '../read/single.ts';
+import { invalidEventId, renderSingle } from '../read/single.ts';
 
 /** The context of an existing event; 404 rest_event_invalid_id when there is no such event. */
 async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewer): Promise<Map<string, string | null>> {
