@@ -55,24 +55,14 @@ export function weekdayOf(ymd: string): number {
 
 export async function statsPeakDays(app: AppServices, params: StatsParams, lang: Lang) {
   const r = statsRange(app, params);
-  const zone = app.options.get('timezone_string');
-  const perDay = new Map<number, number>();
-  for (const [hour, n] of await eventsPerHour(app, r)) {
-    const day = weekdayOf(localHour(zone, hour).slice(0, 10));
-    perDay.set(day, (perDay.get(day) ?? 0) + n);
-  }
+  const perDay = await countsByLocalHour(app, r, (local) => weekdayOf(local.slice(0, 10)));
   const peak_days = [...perDay].sort((a, b) => a[0] - b[0]).map(([day, n]) => ({ day: String(day), count: String(n), day_name: DAY_NAMES[lang][day] }));
   return { date_range: dateRangeInfo(app, r), peak_days };
 }
 
 export async function statsPeakTimes(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
-  const zone = app.options.get('timezone_string');
-  const perHour = new Map<number, number>();
-  for (const [hour, n] of await eventsPerHour(app, r)) {
-    const h = Number(localHour(zone, hour).slice(11, 13));
-    perHour.set(h, (perHour.get(h) ?? 0) + n);
-  }
+  const perHour = await countsByLocalHour(app, r, (local) => Number(local.slice(11, 13)));
   const peak_times = [...perHour].sort((a, b) => a[0] - b[0]).map(([h, n]) => ({
     hour: String(h),
     count: String(n),
@@ -81,15 +71,20 @@ export async function statsPeakTimes(app: AppServices, params: StatsParams) {
   return { date_range: dateRangeInfo(app, r), peak_times };
 }
 
-/** Events per local calendar day of the range (zero-filled). */
-export async function countsPerLocalDay(app: AppServices, r: StatsRange): Promise<Map<string, number>> {
+/** Events of the range added up by `bucket` of each hour's local time (`YYYY-MM-DD HH`). */
+async function countsByLocalHour<K>(app: AppServices, r: StatsRange, bucket: (local: string) => K): Promise<Map<K, number>> {
   const zone = app.options.get('timezone_string');
-  const perDay = new Map<string, number>();
+  const counts = new Map<K, number>();
   for (const [hour, n] of await eventsPerHour(app, r)) {
-    const day = localHour(zone, hour).slice(0, 10);
-    perDay.set(day, (perDay.get(day) ?? 0) + n);
+    const key = bucket(localHour(zone, hour));
+    counts.set(key, (counts.get(key) ?? 0) + n);
   }
-  return perDay;
+  return counts;
+}
+
+/** Events per local calendar day of the range (days without events are absent). */
+export function countsPerLocalDay(app: AppServices, r: StatsRange): Promise<Map<string, number>> {
+  return countsByLocalHour(app, r, (local) => local.slice(0, 10));
 }
 
 export async function statsActivityOverview(app: AppServices, params: StatsParams) {
