@@ -4,10 +4,11 @@
 // given explicitly (the ids AUTOINCREMENT would give, read inside the write transaction), so
 // the contexts need no RETURNING.
 import SqliteDatabase from 'better-sqlite3';
-import { quoteIdentifier } from '../../db/index.ts';
-import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, sqliteMultiInsert, SQLITE_ADD_HOURLY, type PreparedEvent } from './store.ts';
-import type { EventSink, IndexDefinition } from './event-sink.ts';
-import { NEWEST_ROW_SQL, type RunRow } from './runs.ts';
+import { quoteIdentifier } from '../../../db/index.ts';
+import type { PreparedEvent } from '../model/event.ts';
+import type { EventSink, IndexDefinition } from './sink.ts';
+import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, SQLITE_ADD_HOURLY, sqliteMultiInsert } from '../write/insert.ts';
 
 const EVENT_ROWS = 500;
 
@@ -82,7 +83,7 @@ export class SqliteBulkWriter {
   /**
    * Inserts events with ids firstId, firstId + 1, … (or the given ids, for imports that keep
    * their source's) and their contexts, and counts them (inside a transaction; `or rollback`
-   * spares the statement journals, see store.ts).
+   * spares the statement journals, see write/insert.ts).
    */
   insert(events: PreparedEvent[], firstId: number | readonly number[]): void {
     const idOf = typeof firstId === 'number' ? (n: number) => firstId + n : (n: number) => firstId[n]!;

@@ -2,13 +2,13 @@
 // rows: messages interpolated in the request's language, initiator data, IP addresses.
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { HistoryEventsTable } from '../../db/schema.ts';
-import type { Lang } from '../../rest/types.ts';
-import { utcToZone } from '../../site/time.ts';
-import type { LoggerCatalogue } from '../../site/loggers.ts';
-import { loadContexts } from './store.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { HistoryEventsTable } from '../../../db/schema.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { utcToZone } from '../../../site/time.ts';
+import type { LoggerCatalogue } from '../../../site/loggers.ts';
+import { loadContexts } from '../model/context.ts';
 
 export type EventRow = Selectable<HistoryEventsTable>;
 
@@ -238,4 +238,9 @@ function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lan
       `<td>${escapeHtml(label)}</td><td><span class="SimpleHistoryLogitem__keyValueTable__addedThing">${escapeHtml(note)}</span></td>` +
       '</tr></tbody></table>',
   };
+}
+
+export interface Viewer {
+  user: AuthUser | null;
+  lang: Lang;
 }

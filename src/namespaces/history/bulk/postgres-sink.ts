@@ -4,11 +4,14 @@
 // taken from the sequence beforehand, so the contexts need no RETURNING order.
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, type ControlledTransaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { quoteIdentifier, type DialectName } from '../../db/index.ts';
-import type { EventSink, IndexDefinition } from './event-sink.ts';
-import { addHourlyCounts, addToCounter, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents, type PreparedEvent } from './store.ts';
-import { lockRuns, newestRow, type RunRow } from './runs.ts';
+import type { Database } from '../../../db/schema.ts';
+import { quoteIdentifier, type DialectName } from '../../../db/index.ts';
+import type { EventSink, IndexDefinition } from './sink.ts';
+import type { PreparedEvent } from '../model/event.ts';
+import { lockRuns } from '../write/runs.ts';
+import { newestRow, type RunRow } from '../model/runs.ts';
+import { addHourlyCounts, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents } from '../write/insert.ts';
+import { addToCounter } from '../model/counters.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
 export class KyselySink implements EventSink {

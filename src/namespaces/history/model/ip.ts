@@ -41,9 +41,9 @@ export function isIpFilterPattern(value: string): boolean {
 /**
  * What an `ip_address` filter stands for: an exact address, or a LIKE pattern (each `.x` a `%`)
  * with the range of addresses starting with its literal prefix (`10.0.` ≤ a < `10.0/`), which
- * lets an index find the candidates. `narrow`: the range holds few rows (see markNarrowIpRange).
+ * lets an index find the candidates (read/plan.ts isNarrowIpRange).
  */
-export type IpFilter = { like: false; pattern: string } | { like: true; pattern: string; from: string; below: string; narrow?: boolean };
+export type IpFilter = { like: false; pattern: string } | { like: true; pattern: string; from: string; below: string };
 
 export function ipFilterCondition(value: string): IpFilter {
   const lower = value.toLowerCase();

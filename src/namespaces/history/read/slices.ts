@@ -21,9 +21,9 @@
 // on its own connection and holds nobody: one statement each.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CompiledQuery, expressionBuilder, sql, type Compilable, type Expression, type SqlBool } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { Database } from '../../db/schema.ts';
-import { pos } from './runs.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { Database } from '../../../db/schema.ts';
+import { pos } from '../model/runs.ts';
 
 /** Slice sizes: rows of the date index for walks, ids for counts. */
 export interface Slices {

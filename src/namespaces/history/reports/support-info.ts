@@ -2,11 +2,12 @@
 // about this installation, as data and as plain text.
 import os from 'node:os';
 import { sql } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import { utcNow, utcToZone } from '../../site/time.ts';
-import { COUNTER_TOTAL, readCounter } from './store.ts';
-import { BACKFILL_DAYS } from './backfill.ts';
-import { BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS } from './context-index.ts';
+import type { AppServices } from '../../../site/services.ts';
+import { utcNow, utcToZone } from '../../../site/time.ts';
+import { BACKFILL_DAYS } from '../write/backfill.ts';
+import { COUNTER_INDEXED_BLOCKS } from '../index/build.ts';
+import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
+import { BLOCK_EVENTS } from '../index/terms.ts';
 
 const VERSION = '0.1.0';
 const TABLES = ['history_events', 'history_event_contexts', 'history_context_terms'] as const;

@@ -2,10 +2,10 @@
 // (tagged `_backfilled_event`, dated when they were created), so a fresh activity log is not
 // empty. Runs the first time the backfill status is asked for (or `events backfill`), then
 // reports what it did (reference §4.7).
-import type { AppServices } from '../../site/services.ts';
-import type { Lang } from '../../rest/types.ts';
-import { utcToUnix, unixToUtc } from '../../site/zone-time.ts';
-import { contextPairs } from './store.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
+import { contextPairs } from '../model/context.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';
 export const BACKFILL_DAYS = 60;

@@ -7,14 +7,16 @@
 // generated events imitate all of them; and a `_` key, as the original's own internal keys
 // (`_occasionsID`, `_sticky`), which the event details still show.
 import { sql, type SqlBool } from 'kysely';
-import type { AppServices } from '../../site/services.ts';
-import type { DialectName } from '../../db/index.ts';
-import { likeContains } from '../../db/like.ts';
-import type { ActivityOrigin } from '../../site/activity.ts';
-import { clearContextIndex } from './context-index.ts';
-import { GENERATED_KEY } from './generate.ts';
-import { COUNTER_RUN_HEADS, lockRuns, rebuildRuns } from './runs.ts';
-import { addToCounter, contextPairs, COUNTER_CHANGES, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL } from './store.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { DialectName } from '../../../db/index.ts';
+import { likeContains } from '../../../db/like.ts';
+import type { ActivityOrigin } from '../../../site/activity.ts';
+import { clearContextIndex } from '../index/build.ts';
+import { GENERATED_KEY } from '../bulk/generate.ts';
+import { COUNTER_RUN_HEADS } from '../model/runs.ts';
+import { lockRuns, rebuildRuns } from './runs.ts';
+import { contextPairs } from '../model/context.ts';
+import { addToCounter, COUNTER_CHANGES, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL } from '../model/counters.ts';
 
 const HISTORY_LOGGER = 'SimpleHistoryLogger';
 

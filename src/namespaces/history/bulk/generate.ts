@@ -1,7 +1,7 @@
 // Realistic activity-log data in bulk, for demos and benchmarks: logins and failed-login
 // runs, page edits in bursts, media, plugins, settings, comments and custom entries, spread
 // over the last `days` days. Written through the same event preparation as real events, in
-// batches of bulk INSERTs (bulk-sqlite.ts, bulk-postgres.ts); the next batch is prepared while
+// batches of bulk INSERTs (bulk/sqlite-sink.ts, bulk/postgres-sink.ts); the next batch is prepared while
 // the database writes the previous one.
 //
 // A big load into a log that is small beside it runs in ONE transaction that drops the
@@ -11,17 +11,19 @@
 // exactly as they were: no list of indexes to keep in step with the migrations, nothing to
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
-import { analyzeAfterBulkLoad } from '../../db/index.ts';
-import type { LoggerCatalogue } from '../../site/loggers.ts';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { ActivityEntry, ActivityOrigin, Initiator } from '../../site/activity.ts';
-import { utcFormatter } from '../../site/time.ts';
-import { COUNTER_TOTAL, prepareEvent, type PreparedEvent } from './store.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns, setAppendRuns, type RunRow } from './runs.ts';
-import { SqliteSink } from './bulk-sqlite.ts';
-import { KyselySink, PostgresSink } from './bulk-postgres.ts';
-import type { EventSink, IndexDefinition } from './event-sink.ts';
+import { analyzeAfterBulkLoad } from '../../../db/index.ts';
+import type { LoggerCatalogue } from '../../../site/loggers.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { ActivityEntry, ActivityOrigin, Initiator } from '../../../site/activity.ts';
+import { utcFormatter } from '../../../site/time.ts';
+import { prepareEvent, type PreparedEvent } from '../model/event.ts';
+import { rebuildRuns, setAppendRuns } from '../write/runs.ts';
+import { SqliteSink } from './sqlite-sink.ts';
+import { KyselySink, PostgresSink } from './postgres-sink.ts';
+import type { EventSink, IndexDefinition } from './sink.ts';
+import { COUNTER_RUN_HEADS, type RunRow } from '../model/runs.ts';
+import { COUNTER_TOTAL } from '../model/counters.ts';
 
 export interface GenerateOptions {
   count: number;
@@ -45,7 +47,7 @@ export interface GenerateOptions {
 
 /**
  * The context key that marks every generated event (value "1"), so that generated events can
- * be told from real ones and removed (maintenance.ts).
+ * be told from real ones and removed (write/maintenance.ts).
  */
 export const GENERATED_KEY = '_generated';
 

@@ -1,7 +1,7 @@
 // Where a bulk write of events goes (generation, import): one implementation per way of
-// bulk writing (bulk-sqlite.ts, bulk-postgres.ts), chosen by generate.ts.
-import type { PreparedEvent } from './store.ts';
-import type { RunRow } from './runs.ts';
+// bulk writing (sqlite-sink.ts, postgres-sink.ts), chosen by generate.ts.
+import type { PreparedEvent } from '../model/event.ts';
+import type { RunRow } from '../model/runs.ts';
 
 /** An index as the database defines it: dropped and re-created by a deferred-index load. */
 export interface IndexDefinition {

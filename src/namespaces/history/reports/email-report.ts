@@ -5,16 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { AppServices } from '../../site/services.ts';
-import type { AuthUser } from '../../auth/types.ts';
-import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
+import type { AppServices } from '../../../site/services.ts';
+import type { AuthUser } from '../../../auth/types.ts';
+import type { Lang } from '../../../rest/types.ts';
+import { RestError } from '../../../rest/types.ts';
 import { sql } from 'kysely';
-import { escapeHtml, historyAdminUrl } from './items.ts';
-import {
-  countFor, countsByMessage, countsPerLocalDay, dayNames, FAILED_LOGIN_KEYS, LOGIN_KEYS, weekdayOf, type StatsRange,
-} from './stats.ts';
-import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../site/zone-time.ts';
+import { escapeHtml, historyAdminUrl } from '../read/render.ts';
+import { countsByMessage, type StatsRange } from '../stats/range.ts';
+import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../../site/zone-time.ts';
+import { countsPerLocalDay, dayNames, weekdayOf } from '../stats/times.ts';
+import { countFor, FAILED_LOGIN_KEYS, LOGIN_KEYS } from '../stats/summary.ts';
 
 export interface EmailReport {
   site_name: string;
