@@ -12,9 +12,7 @@ import { getContentBySlug } from '../../src/pages/store.ts';
 import { seedDemo as seedJobs } from '../../src/namespaces/i18n-tm/seed.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
-import { api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
-
-export const JOBS = '/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php';
+import { JOBS, api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
 
 /** Ids of the jobs a list page shows, in order. */
 function listedJobs(html: string): number[] {
@@ -96,7 +94,7 @@ for (const target of dbTargets()) {
       const sent = await ada.post(JOBS, { _csrf: csrfOf(page.body), action: 'send', 'content_ids[]': [String(about.id)], target_language: 'de', deadline: '2030-01-31', batch_name: 'Console batch' });
       assert.equal(sent.status, 303, sent.body);
       const back = await ada.get(sent.location!);
-      assert.match(textOf(back.body), /1 jobs have been created\./);
+      assert.match(textOf(back.body), /Translation jobs created: 1\./);
       jobId = listedJobs(back.body)[0]!;
       assert.match(textOf(back.body), /Console batch/);
       const assigned = await ada.post(JOBS, { _csrf: csrfOf(back.body), action: 'assign', job: String(jobId), translator: String(users.tom!.id), return_to: `http://localhost:8080${JOBS}` });
