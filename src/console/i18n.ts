@@ -375,6 +375,23 @@ const en = {
   tmType_string: 'String',
   tmType_package: 'Package',
   tmType_stbatchstrings: 'Strings',
+  // custom XML configuration
+  xmlTitle: 'Custom XML Configuration',
+  xmlIntro: 'Which post types, taxonomies, custom fields, admin texts and shortcodes are translatable, as a wpml-config.xml would say. Check it before saving: each problem is shown at its line.',
+  xmlContent: 'XML configuration',
+  xmlHelp: 'A <wpml-config> document; no DOCTYPE or entity declarations. Empty to clear the configuration.',
+  xmlValidate: 'Check',
+  xmlSave: 'Save configuration',
+  xmlSavedNotice: 'The configuration has been saved and applied.',
+  xmlValid: 'The configuration is valid.',
+  xmlProblems: 'Problems found: {count}.',
+  xmlIssuesHeading: 'Problems',
+  xmlLinesHeading: 'The lines concerned',
+  xmlAt: 'Line {line}, column {column}',
+  xmlLineIssue: 'Line {line}:',
+  xmlFatal: 'fatal error',
+  xmlError: 'error',
+  xmlWarning: 'warning',
 };
 
 export type ConsoleOnlyKey = keyof typeof en;
@@ -739,6 +756,23 @@ const de: Record<ConsoleOnlyKey, string> = {
   tmType_string: 'String',
   tmType_package: 'Paket',
   tmType_stbatchstrings: 'Strings',
+  // custom XML configuration
+  xmlTitle: 'Benutzerdefinierte XML-Konfiguration',
+  xmlIntro: 'Welche Inhaltstypen, Taxonomien, benutzerdefinierten Felder, Admin-Texte und Shortcodes übersetzbar sind, wie es eine wpml-config.xml sagen würde. Prüfe sie vor dem Speichern: jedes Problem wird bei seiner Zeile gezeigt.',
+  xmlContent: 'XML-Konfiguration',
+  xmlHelp: 'Ein <wpml-config>-Dokument; keine DOCTYPE- oder Entity-Deklarationen. Leer, um die Konfiguration zu entfernen.',
+  xmlValidate: 'Prüfen',
+  xmlSave: 'Konfiguration speichern',
+  xmlSavedNotice: 'Die Konfiguration wurde gespeichert und angewendet.',
+  xmlValid: 'Die Konfiguration ist gültig.',
+  xmlProblems: 'Gefundene Probleme: {count}.',
+  xmlIssuesHeading: 'Probleme',
+  xmlLinesHeading: 'Die betroffenen Zeilen',
+  xmlAt: 'Zeile {line}, Spalte {column}',
+  xmlLineIssue: 'Zeile {line}:',
+  xmlFatal: 'schwerer Fehler',
+  xmlError: 'Fehler',
+  xmlWarning: 'Warnung',
 };
 
 export const CONSOLE_STRINGS: Record<Lang, ConsoleStrings> = {

@@ -3,7 +3,8 @@
 // answer, similar events, sticky events, a custom entry, live news of events another client
 // posts, the export, `#history/event/<id>`, the statistics' charts and tables, string
 // translation, a translation job done end to end (assigned, reassigned, its XLIFF downloaded,
-// translated and uploaded, then corrected in place), German
+// translated and uploaded, then corrected in place), the custom XML configuration's problems
+// at their lines, German
 // throughout, keyboard-only use, and axe-core on every page (no serious or critical
 // violations). Only 127.0.0.1 is ever contacted: any other request fails the test.
 // CONSOLE_SCREENSHOTS=1 writes the documented screenshots to docs/screenshots/ (SQLite run);
@@ -33,6 +34,7 @@ const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'u
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'screenshots') : path.resolve('test-artifacts', 'console');
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
+const XML_CONFIG = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
 
 if (SKIP) console.log(`# ${SKIP}`);
 
@@ -141,7 +143,7 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Translation Management', 'Users', 'Profile'], stats: true },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Users', 'Profile'], stats: true },
         emil: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
         tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
@@ -358,6 +360,7 @@ for (const [index, target] of dbTargets().entries()) {
           ['users', '/cms-admin/users.php', lang === 'de' ? 'Benutzer' : 'Users'],
           ['user-edit', `/cms-admin/user-edit.php?user_id=${users.emil!.id}`, lang === 'de' ? 'Benutzer bearbeiten: Emil Editor' : 'Edit User: Emil Editor'],
           ['jobs', JOBS, lang === 'de' ? 'Übersetzungsverwaltung' : 'Translation Management'],
+          ['xml-config', XML_CONFIG, lang === 'de' ? 'Benutzerdefinierte XML-Konfiguration' : 'Custom XML Configuration'],
         ];
         for (const [name, url, heading] of pages) {
           await page.goto(site + url);
@@ -530,6 +533,35 @@ for (const [index, target] of dbTargets().entries()) {
       await dePage.goto(`${site}/de/partner/`);
       assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Partner werden');
       await de.close();
+      await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
+    });
+
+    test('custom XML configuration: a check shows the problem at its line, and its link selects that line in the field', async () => {
+      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      await t.app.db.updateTable('users').set({ locale: 'en' }).where('login', '=', 'ada').execute();
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', XML_CONFIG);
+      const broken = '<wpml-config>\n  <custom-types>\n    <custom-type translate="1">book</custom-type>\n  </custom-typez>\n</wpml-config>';
+      await page.getByLabel('XML configuration').fill(broken);
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.locator('#xml-issues').waitFor();
+      assert.match((await page.locator('.notice-error').textContent()) ?? '', /^Problems found: \d+\.$/);
+      const link = page.locator('.xml-issue-list a').first();
+      const line = Number(await link.getAttribute('data-line'));
+      assert.equal(line, 4);
+      assert.match((await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '', /^Line 4: /);
+      assert.equal(await page.locator('#xml-line-4 code').textContent(), '  </custom-typez>');
+      assert.deepEqual(await axeViolations(page), []);
+      await link.click();
+      const selected = await page.locator('#xml-content').evaluate((el: unknown) => {
+        const area = el as { value: string; selectionStart: number; selectionEnd: number };
+        return area.value.slice(area.selectionStart, area.selectionEnd);
+      });
+      assert.equal(selected, '  </custom-typez>');
+      assert.ok(await isFocused(page.locator('#xml-content')));
+      await shoot(page, 'xml-config-en');
+      await context.close();
       await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
     });
 
