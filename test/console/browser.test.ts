@@ -550,7 +550,7 @@ for (const [index, target] of dbTargets().entries()) {
       const link = page.locator('.xml-issue-list a').first();
       const line = Number(await link.getAttribute('data-line'));
       assert.equal(line, 4);
-      assert.match((await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '', /^Line 4: /);
+      assert.match((await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '', /^Line 4, column 3: Expected closing tag/);
       assert.equal(await page.locator('#xml-line-4 code').textContent(), '  </custom-typez>');
       assert.deepEqual(await axeViolations(page), []);
       await link.click();

@@ -57,7 +57,7 @@ for (const target of dbTargets()) {
       for (const issue of issues) {
         assert.match(decodeEntities(res.body), new RegExp(`<a href="#xml-line-${issue.line}" data-line="${issue.line}">Line ${issue.line}, column ${issue.column}</a>`));
         // The numbered line shows the text of that line and the problem under it.
-        const item = new RegExp(`<li id="xml-line-${issue.line}" value="${issue.line}" class="has-issue">\\s*<code>([^<]*)</code>\\s*<p class="xml-issue">Line ${issue.line}: ([^<]*)</p>`).exec(res.body);
+        const item = new RegExp(`<li id="xml-line-${issue.line}" value="${issue.line}" class="has-issue">\\s*<code>([^<]*)</code>\\s*<p class="xml-issue">Line ${issue.line}, column ${issue.column}: ([^<]*)</p>`).exec(res.body);
         assert.ok(item, `line ${issue.line} is shown with its problem`);
         assert.equal(decodeEntities(item[1]!), lines[issue.line - 1]);
         assert.ok(decodeEntities(item[2]!).startsWith(issue.message.trim()));

@@ -30,7 +30,7 @@ function issuesOf(out: RestOutput): XmlIssue[] | null {
 }
 
 /** The lines of the text around each problem, numbered, with the problems under their line. */
-function excerpt(content: string, issues: XmlIssue[]) {
+function excerpt(ctx: ConsoleContext, content: string, issues: XmlIssue[]) {
   const lines = content.split(/\r\n|\r|\n/);
   const byLine = new Map<number, XmlIssue[]>();
   for (const i of issues) {
@@ -43,10 +43,10 @@ function excerpt(content: string, issues: XmlIssue[]) {
   }
   const numbers = [...shown].sort((a, b) => a - b);
   // Runs of consecutive lines, each an ordered list starting at its first number.
-  const blocks: { start: number; lines: { number: number; text: string; issues: { text: string }[] }[] }[] = [];
+  const blocks: { start: number; lines: { number: number; text: string; issues: { where: string; text: string }[] }[] }[] = [];
   for (const n of numbers) {
     const last = blocks.at(-1);
-    const entry = { number: n, text: lines[n - 1] ?? '', issues: (byLine.get(n) ?? []).map((i) => ({ text: `${i.message.trim()} (${i.column})` })) };
+    const entry = { number: n, text: lines[n - 1] ?? '', issues: (byLine.get(n) ?? []).map((i) => ({ where: fmt(ctx.t.xmlAt, { line: i.line, column: i.column }), text: i.message.trim() })) };
     if (last && last.lines.at(-1)!.number === n - 1) last.lines.push(entry);
     else blocks.push({ start: n, lines: [entry] });
   }
@@ -74,7 +74,7 @@ async function show(ctx: ConsoleContext, content: string | null, notices: Notice
       kind: t[i.level >= 3 ? 'xmlFatal' : i.level === 2 ? 'xmlError' : 'xmlWarning'],
       text: i.message.trim(),
     })),
-    blocks: excerpt(current, issues),
+    blocks: excerpt(ctx, current, issues),
   }, status);
 }
 
