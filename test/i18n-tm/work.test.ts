@@ -188,6 +188,29 @@ for (const target of dbTargets()) {
       assert.equal(ben.status, 403);
     });
 
+    test('inside one batch request: a correction saved, then the job completed again; a field named like an Object method is no text', async () => {
+      const batch = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        headers: { authorization: auth.anna!, 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          requests: [
+            { method: 'POST', path: `/i18n/tm/v1/jobs/${pageJob}/translations`, body: { fields: { excerpt: 'Wer wir sind.' } } },
+            { method: 'POST', path: `/i18n/tm/v1/jobs/${pageJob}/translations`, body: { fields: {}, complete: true } },
+          ],
+        }),
+      });
+      assert.equal(batch.statusCode, 207, batch.body);
+      const [draft, done] = batch.json().responses;
+      assert.deepEqual([draft.status, draft.body.job.status, done.status, done.body.job.status], [200, 2, 200, 10]);
+      assert.equal((await getContentBySlug(t.app, 'de', 'ueber-uns'))!.excerpt, 'Wer wir sind.');
+      // A job field whose id is an Object method's name, not sent: it has no text (a 400, not a crash).
+      const odd = await t.app.db.insertInto('tm_job_fields').values({ job_id: pageJob, position: 9, field_id: 'toString', label: 'Odd', source: 'x', target: null, tm_suggestion: 0, finished: 0, wrap_tag: null }).returning('id').executeTakeFirstOrThrow();
+      const inherited = await call('POST', `/jobs/${pageJob}/translations`, 'anna', { fields: {}, complete: true });
+      assert.deepEqual([inherited.status, inherited.body.code, inherited.body.data.fields], [400, 'i18n_tm_job_incomplete', ['toString']]);
+      await t.app.db.deleteFrom('tm_job_fields').where('id', '=', odd.id).execute();
+    });
+
     test('jobs that are not local or not under way cannot be written', async () => {
       await t.app.db.updateTable('tm_jobs').set({ status: 20 }).where('id', '=', stringJob).execute();
       const res = await call('POST', `/jobs/${stringJob}/translations`, 'ada', { fields: {} });

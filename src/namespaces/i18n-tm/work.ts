@@ -114,6 +114,8 @@ export async function saveJobTranslations(
   }
   const rows = await fieldsOf(caller.app, job.id);
   const byId = new Map(rows.map((r) => [r.field_id, r]));
+  // Own properties only: a field named like an Object method is not inherited text.
+  const given = (id: string): unknown => (Object.hasOwn(input.fields, id) ? input.fields[id] : undefined);
   for (const [id, value] of Object.entries(input.fields)) {
     if (!byId.has(id)) {
       throw fail(caller, 'i18n_tm_unknown_field', `Job ${job.id} has no field "${id}".`, `Auftrag ${job.id} hat kein Feld „${id}“.`, 400, { params: { fields: id } });
@@ -123,7 +125,7 @@ export async function saveJobTranslations(
         `Der Text des Felds „${id}“ muss eine Zeichenkette mit höchstens ${MAX_FIELD_TEXT} Zeichen sein.`, 400, { params: { fields: id } });
     }
   }
-  const targets = new Map(rows.map((r) => [r.field_id, (input.fields[r.field_id] as string | undefined) ?? r.target ?? '']));
+  const targets = new Map(rows.map((r) => [r.field_id, (given(r.field_id) as string | undefined) ?? r.target ?? '']));
   if (input.complete) {
     const missing = [...targets].filter(([, v]) => v.trim() === '').map(([id]) => id);
     if (missing.length) {
@@ -135,7 +137,7 @@ export async function saveJobTranslations(
   const translatorId = job.translator_id ?? (isManager(caller.user) ? null : caller.user!.id);
   await caller.app.db.transaction().execute(async (tx) => {
     for (const r of rows) {
-      const value = input.fields[r.field_id];
+      const value = given(r.field_id);
       if (typeof value !== 'string') continue;
       await tx.updateTable('tm_job_fields').set({ target: value === '' ? null : value, finished: value.trim() === '' ? 0 : 1, tm_suggestion: 0 }).where('id', '=', r.id).execute();
     }
