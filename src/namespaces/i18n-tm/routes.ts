@@ -7,7 +7,7 @@ import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers
 import { STORE_CHECKS, createAteJobs, getAteJob, storeAteJob } from './ate.ts';
 import { ASSIGN_CHECKS, JOB_FILTER_CHECKS, assignJob, listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
-import { parseDate, parsePositiveInt } from './model.ts';
+import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';
 import { MAX_SEND_ITEMS, MAX_SEND_STRINGS, getJobDetail, saveJobTranslations, sendToTranslation, uploadJobXliff } from './work.ts';
 import { ACTIVE_LANGUAGES } from '../i18n-st/api.ts';
@@ -251,14 +251,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       args: {
         content_ids: {
           description: l('Ids of the pages and posts to translate.', 'IDs der zu übersetzenden Seiten und Beiträge.'),
-          type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: MAX_SEND_ITEMS, default: [],
+          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_ITEMS, default: [],
         },
         string_ids: {
           description: l('Ids of strings to translate (one job for all).', 'IDs zu übersetzender Strings (ein Auftrag für alle).'),
-          type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: MAX_SEND_STRINGS, default: [],
+          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_STRINGS, default: [],
         },
         target_language: { description: l('Language to translate into.', 'Zielsprache.'), type: 'string', enum: ACTIVE_LANGUAGES, required: true },
-        translator_id: { description: l('User id of the translator (default: any translator may take the jobs).', 'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).'), type: 'integer', minimum: 1 },
+        translator_id: { description: l('User id of the translator (default: any translator may take the jobs).', 'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).'), type: 'integer', minimum: 1, maximum: MAX_ID },
         deadline: {
           description: l('Deadline (YYYY-MM-DD).', 'Frist (JJJJ-MM-TT).'),
           type: 'string',
