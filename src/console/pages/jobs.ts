@@ -10,6 +10,7 @@ import type { FastifyReply } from 'fastify';
 import { listUsers } from '../../auth/users.ts';
 import { isRole, roleCan } from '../../auth/roles.ts';
 import { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from '../../namespaces/i18n-st/api.ts';
+import { ASSIGNABLE_STATUSES } from '../../namespaces/i18n-tm/api.ts';
 import { listContent } from '../../pages/api.ts';
 import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/api.ts';
@@ -23,8 +24,6 @@ const API = '/i18n/tm/v1';
 const PER_PAGE = 20;
 /** Statuses the filter offers (reference plugins §5.1). */
 const FILTER_STATUSES = [1, 2, 3, 10, 30, 20, 40, 4, 0];
-/** Statuses from which a job can be assigned (i18n-tm jobs.ts ASSIGNABLE_STATUSES). */
-const ASSIGNABLE = [1, 2, 20, 40];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 interface PageQuery {
@@ -128,7 +127,7 @@ function rowOf(ctx: ConsoleContext, job: ApiJob, now: string, people: { id: numb
     translator: job.translator_name || t.tmNobody,
     progress: job.progress,
     batch: job.batch.name,
-    assign: people && job.translation_service_id === 'local' && ASSIGNABLE.includes(job.status)
+    assign: people && job.translation_service_id === 'local' && ASSIGNABLE_STATUSES.includes(job.status)
       ? {
           label: fmt(t.tmAssignLabel, { id: job.id }),
           choices: people.map((p) => ({ value: p.id, label: p.name, selected: p.id === job.translator_id })),
