@@ -71,12 +71,14 @@ for (const target of dbTargets()) {
     });
 
     test("the filters in the address give the API's answer for the same query", async () => {
+      const today = new Date().toISOString().slice(0, 10);
       const cases: [string, string][] = [
         ['', 'limit=20'],
         ['&status=10', 'limit=20&status=10'],
         ['&title=page&target_language=de', 'limit=20&title=page&target_language=de'],
         [`&translated_by=${(await t.app.db.selectFrom('users').select('id').where('login', '=', 'translator-anna').executeTakeFirstOrThrow()).id}`, ''],
         ['&sent_from=2000-01-01&deadline_to=2100-01-01', 'limit=20&sent_from=2000-01-01&deadline_to=2100-01-01'],
+        [`&sent_to=${today}&deadline_from=${today}`, `limit=20&sent_to=${today}&deadline_from=${today}`],
       ];
       for (const [query, apiQuery] of cases) {
         const page = await ada.get(JOBS + query);

@@ -31,8 +31,10 @@ interface PageQuery {
   status: string;
   target_language: string;
   translated_by: string;
-  deadline_to: string;
   sent_from: string;
+  sent_to: string;
+  deadline_from: string;
+  deadline_to: string;
   paged: number;
 }
 
@@ -44,15 +46,17 @@ function readQuery(q: Record<string, unknown>): PageQuery {
     status: FILTER_STATUSES.map(String).includes(text(q.status)) ? text(q.status) : '',
     target_language: isActiveLanguage(text(q.target_language)) ? text(q.target_language) : '',
     translated_by: /^\d{1,9}$/.test(text(q.translated_by)) ? text(q.translated_by) : '',
-    deadline_to: date(q.deadline_to),
     sent_from: date(q.sent_from),
+    sent_to: date(q.sent_to),
+    deadline_from: date(q.deadline_from),
+    deadline_to: date(q.deadline_to),
     paged: Number.isInteger(paged) && paged > 1 ? paged : 1,
   };
 }
 
 function filterPairs(q: PageQuery): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ['title', 'status', 'target_language', 'translated_by', 'deadline_to', 'sent_from'] as const) if (q[k] !== '') out[k] = q[k];
+  for (const k of ['title', 'status', 'target_language', 'translated_by', 'sent_from', 'sent_to', 'deadline_from', 'deadline_to'] as const) if (q[k] !== '') out[k] = q[k];
   return out;
 }
 
@@ -168,6 +172,8 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
       statuses: FILTER_STATUSES.map((s) => ({ value: String(s), label: t[`tmStatus_${s}` as ConsoleStringKey] })),
       languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: languageName(code, ctx.lang) })),
       translators: people?.map((p) => ({ value: String(p.id), label: p.name })) ?? null,
+      dates: ([['sent_from', t.tmSentFrom], ['sent_to', t.tmSentTo], ['deadline_from', t.tmDeadlineFrom], ['deadline_to', t.tmDeadlineTo]] as const)
+        .map(([name, label]) => ({ name, label, value: q[name] })),
       resetUrl: pageUrl(ctx),
     },
     summary: fmt(t.tmCount, { total: result.total.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
