@@ -57,13 +57,21 @@ for (const target of dbTargets()) {
       assert.deepEqual(listedJobs(mine.body), [], 'nothing is assigned to Tom yet');
     });
 
-    test("every job's edit_url opens that job's page", async () => {
+    test("every job's edit_url opens that job's page, and ams/console's addresses open the page", async () => {
       const all = await api(server, users.ada!, '/i18n/tm/v1/jobs', 'status=0,1,2,4,9,10,20,40,102');
       assert.ok(all.body.jobs.length >= 10);
       for (const job of all.body.jobs as { id: number; edit_url: string; element: { name: string } }[]) {
         const res = await ada.get(job.edit_url);
         assert.equal(res.status, 200, job.edit_url);
         assert.match(decodeEntities(res.body), new RegExp(`<h1>Job ${job.id}: `), job.edit_url);
+      }
+      // The management pages ams/console names.
+      const amsConsole = await api(server, users.ada!, '/i18n/tm/v1/ams/console');
+      for (const url of [amsConsole.body.url, amsConsole.body.jobs_url]) {
+        let res = await ada.get(url);
+        if (res.status === 302) res = await ada.get(res.location!);
+        assert.equal(res.status, 200, url);
+        assert.match(res.body, /<h1>Translation Management<\/h1>/, url);
       }
       const missing = await ada.get(`${JOBS}&job_id=99999999`);
       assert.equal(missing.status, 404);

@@ -335,3 +335,12 @@ export const jobsPage: ConsolePage = {
   navOrder: 45,
   handle,
 };
+
+/** The translation management dashboard `ams/console` names (`url`): the jobs are its dashboard here. */
+export const jobsDashboardPage: ConsolePage = {
+  path: ADMIN_PHP,
+  adminPage: 'i18n-tm/menu/main.php',
+  capability: 'translate',
+  title: 'tmTitle',
+  handle: async (ctx) => ctx.redirect(pageUrl(ctx), 302),
+};
