@@ -131,6 +131,9 @@ for (const target of dbTargets()) {
         ['an unknown unit', xliff.replace('id="excerpt"', 'id="password"'), 'i18n_xliff_unknown_unit'],
         ['a target with markup', xliff.replace(/<target>[^\n]*<\/target>/, '<target><b>x</b></target>'), 'i18n_xliff_bad_unit'],
         ['not XLIFF', '<?xml version="1.0"?><html/>', 'i18n_xliff_not_xliff'],
+        // Refused in a single pass (a lazy regex over these took 20 s at this size).
+        ['an unclosed tag run', '<a b="'.repeat(100_000), 'i18n_xliff_malformed'],
+        ['an unclosed CDATA run', '<![CDATA['.repeat(60_000), 'i18n_xliff_malformed'],
       ];
       for (const [what, body, code] of cases) {
         const res = await call('POST', `/jobs/${pageJob}/xliff`, 'anna', { xliff: body });

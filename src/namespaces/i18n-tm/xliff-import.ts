@@ -28,9 +28,29 @@ function lineColAt(text: string, index: number): { line: number; column: number 
   return { line, column: index - last };
 }
 
-/** The text with CDATA sections and comments blanked (same length), for scanning markup only. */
+const LITERALS = [['<![CDATA[', ']]>'], ['<!--', '-->']] as const;
+
+/**
+ * The text with CDATA sections and comments blanked (same length), for scanning markup only.
+ * Linear: each kind's next opening is searched again only once passed, and an unclosed
+ * section blanks the rest (a lazy regex would rescan the text from every opening).
+ */
 function maskLiterals(text: string): string {
-  return text.replace(/<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g, (m) => m.replace(/[^\n]/g, ' '));
+  const next = LITERALS.map(([open]) => text.indexOf(open));
+  let out = '';
+  let at = 0;
+  for (;;) {
+    let k = -1;
+    for (let i = 0; i < LITERALS.length; i++) if (next[i]! >= 0 && (k < 0 || next[i]! < next[k]!)) k = i;
+    if (k < 0) return out + text.slice(at);
+    const [open, close] = LITERALS[k]!;
+    const start = next[k]!;
+    const closing = text.indexOf(close, start + open.length);
+    const end = closing < 0 ? text.length : closing + close.length;
+    out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
+    at = end;
+    for (let i = 0; i < LITERALS.length; i++) if (next[i]! >= 0 && next[i]! < at) next[i] = text.indexOf(LITERALS[i]![0], at);
+  }
 }
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -114,16 +134,20 @@ export function readXliffTargets(content: string, job: JobRow, fieldIds: readonl
       `The XLIFF file refers to the entity "&${name};"; only &amp; &lt; &gt; &quot; &apos; and character references are allowed (line ${at.line}, column ${at.column}).`,
       `Die XLIFF-Datei verweist auf die Entity „&${name};“; erlaubt sind nur &amp; &lt; &gt; &quot; &apos; und Zeichenreferenzen (Zeile ${at.line}, Spalte ${at.column}).`, at);
   }
-  // Nesting is bounded before a tree is built.
+  // Nesting is bounded before a tree is built (one pass: each tag is skipped to its end).
   let depth = 0;
-  for (const m of masked.matchAll(/<(\/?)[A-Za-z_][^>]*?(\/?)>/g)) {
-    if (m[1]) depth--;
-    else if (!m[2]) depth++;
+  for (let i = masked.indexOf('<'); i >= 0; i = masked.indexOf('<', i)) {
+    const end = masked.indexOf('>', i);
+    if (end < 0) break;
+    const kind = masked[i + 1] ?? '';
+    if (kind === '/') depth--;
+    else if (/[A-Za-z_]/.test(kind) && masked[end - 1] !== '/') depth++;
     if (depth > MAX_DEPTH) {
-      const at = lineColAt(content, m.index);
+      const at = lineColAt(content, i);
       throw refuse('i18n_xliff_malformed', lang, `The XLIFF file nests elements deeper than ${MAX_DEPTH} levels (line ${at.line}).`,
         `Die XLIFF-Datei verschachtelt Elemente tiefer als ${MAX_DEPTH} Ebenen (Zeile ${at.line}).`, at);
     }
+    i = end + 1;
   }
   const verdict = XMLValidator.validate(content, { allowBooleanAttributes: false });
   if (verdict !== true) {
