@@ -1,6 +1,7 @@
 // i18n/tm/v1: translation jobs, the local translation-editor (ATE) records, XLIFF export,
 // and the translation account service (AMS) features answered locally (contract §4.8,
-// reference plugins §5). Handlers are thin; the logic lives in jobs.ts, ate.ts, xliff.ts, ams.ts.
+// reference plugins §5), and doing jobs beyond the contract's list (DECISIONS.md). Handlers are
+// thin; the logic lives in jobs.ts, work.ts, ate.ts, xliff.ts, xliff-import.ts, ams.ts.
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
 import { RestResponse, type ArgSchema, type NamespaceDef, type RestRequest } from '../../rest/types.ts';
 import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines } from './ams.ts';
