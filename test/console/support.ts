@@ -88,6 +88,7 @@ export function textOf(html: string): string {
 }
 
 export const STRINGS = '/cms-admin/admin.php?page=i18n-st/menu/string-translation.php';
+export const JOBS = '/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php';
 
 /** Gives `translator` a string job (i18n/tm/v1) for `stringId` into German. */
 export async function assignStringJob(app: AppServices, translator: number, stringId: number): Promise<void> {

@@ -30,6 +30,13 @@ const PATTERNS = [
   '/i18n/tm/v1/jobs',
   '/i18n/tm/v1/jobs/assign',
 ];
+/** The routes beyond the contract's list: doing jobs (DECISIONS.md). */
+const WORK_PATTERNS = [
+  '/i18n/tm/v1/jobs/send',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)/translations',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)/xliff',
+];
 
 for (const target of dbTargets()) {
   describe(`i18n/tm/v1 over HTTP (${target.name})`, () => {
@@ -69,7 +76,7 @@ for (const target of dbTargets()) {
       const res = await server.inject({ method: 'GET', url: NS });
       assert.equal(res.statusCode, 200);
       const body = JSON.parse(res.body);
-      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'), PATTERNS);
+      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'), [...PATTERNS, ...WORK_PATTERNS]);
       const args = (route: string, method: string) => {
         const ep = body.routes[route].endpoints.find((e: { methods: string[] }) => e.methods.includes(method));
         return ep.args;
@@ -96,6 +103,13 @@ for (const target of dbTargets()) {
       const store = args('/i18n/tm/v1/ate/jobs/store', 'POST');
       assert.deepEqual({ type: store.i18n_job_id.type, required: store.i18n_job_id.required }, { type: 'string', required: true });
       assert.deepEqual({ type: store.ate_job_data.type, required: store.ate_job_data.required }, { type: 'array', required: true });
+      // ate/jobs declares the three ways of naming the jobs, none required alone.
+      const ate = args('/i18n/tm/v1/ate/jobs', 'POST');
+      assert.deepEqual(Object.keys(ate).filter((k) => k !== 'i18n_language').sort(), ['i18n_job_id', 'job_ids', 'jobs']);
+      for (const name of ['i18n_job_id', 'job_ids', 'jobs']) {
+        assert.equal(ate[name].required, false);
+        assert.ok(ate[name].description);
+      }
       for (const route of PATTERNS.filter((p) => !p.endsWith('/jobs') && !p.endsWith('/assign') && !p.endsWith('/store'))) {
         for (const ep of body.routes[route].endpoints) {
           assert.deepEqual(Object.keys(ep.args).filter((k) => k !== 'i18n_language'), [], `${route} has no declared args`);
