@@ -112,6 +112,12 @@ export function init(): void {
       }
       void saveSection(form);
     });
+    // Enter in a field saves (the form's first button may be a template's "Check and preview").
+    form.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox') return;
+      event.preventDefault();
+      void saveSection(form);
+    });
   }
   for (const area of document.querySelectorAll<HTMLTextAreaElement>('textarea.template-source')) {
     let timer: ReturnType<typeof setTimeout> | undefined;
