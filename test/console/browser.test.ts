@@ -459,6 +459,8 @@ for (const [index, target] of dbTargets().entries()) {
       const settings = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sched/v1/settings', headers: { authorization: users.ada!.authorization } })).json().data;
       for (const lang of ['en', 'de'] as const) {
         const de = lang === 'de';
+        // Ada's own choice (an earlier test switched it in the header) is this run's language.
+        await t.app.db.updateTable('users').set({ locale: lang }).where('id', '=', users.ada!.id).execute();
         const context = await newContext(de ? 'de-DE' : 'en-US');
         const page = await context.newPage();
         await signIn(page, 'ada', SCHED);

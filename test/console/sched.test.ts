@@ -197,6 +197,8 @@ for (const target of dbTargets()) {
       assert.match(page.body, /<h1>Termineinstellungen<\/h1>/);
       assert.match(textOf(page.body), /Benachrichtigungen .* Prüfen und Vorschau/);
       assert.match(textOf(page.body), /Für alle ausblenden/);
+      assert.match(page.body, /<label for="notifications-sc-f-notifications-0-message">Nachricht<\/label>/);
+      assert.match(textOf(page.body), /Node-Version Gut 24\./);
     });
   });
 }

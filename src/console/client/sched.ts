@@ -93,7 +93,7 @@ async function checkTemplate(area: HTMLTextAreaElement): Promise<void> {
     frame.className = 'template-preview';
     frame.setAttribute('sandbox', '');
     frame.title = area.closest('.field')?.querySelector('label')?.textContent ?? '';
-    box.after(frame);
+    (box.parentElement!.querySelector('.template-preview-button') ?? box).after(frame);
   }
   frame.srcdoc = preview.body.data.preview;
 }

@@ -60,6 +60,8 @@ function apiProblem(out: RestOutput): string {
 }
 
 const humanize = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
+/** A field's label in the console's language (its name, readable, for a field without one). */
+const labelOf = (ctx: ConsoleContext, name: string) => ctx.t[`scField_${name}` as ConsoleStringKey] ?? humanize(name);
 const idOf = (name: string) => `sc-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
 /** The rows of one field (and of its properties or items), from its schema and current value. */
@@ -130,7 +132,7 @@ function objectRows(ctx: ConsoleContext, schema: PublishedSchema, path: (string 
       if (values[key] !== undefined) rows.push({ kind: 'hidden', name: controlName([...path, key]), value: String(values[key]) });
       continue;
     }
-    fieldRows(ctx, prop, [...path, key], humanize(key), values[key], checks, rows);
+    fieldRows(ctx, prop, [...path, key], labelOf(ctx, key), values[key], checks, rows);
   }
 }
 
@@ -188,7 +190,7 @@ async function showPage(ctx: ConsoleContext, state: PageState): Promise<FastifyR
       // The fields GET settings answered for this user: the API's visibility rules decide.
       const shown = Object.keys(def.properties).filter((f) => Object.hasOwn(current, f) && f !== 'schema_version');
       const rows: Row[] = [];
-      for (const field of shown) fieldRows(ctx, def.readOnly ? { ...def.properties[field]!, readOnly: true } : def.properties[field]!, [field], humanize(field), current[field], checks, rows);
+      for (const field of shown) fieldRows(ctx, def.readOnly ? { ...def.properties[field]!, readOnly: true } : def.properties[field]!, [field], labelOf(ctx, field), current[field], checks, rows);
       // Every section has an `enabled`: ids carry the section.
       for (const row of rows) if (typeof row.id === 'string') row.id = `${slug}-${row.id}`;
       const editable = def.readOnly ? [] : shown.filter((f) => !def.properties[f]!.readOnly);
@@ -227,7 +229,7 @@ async function showPage(ctx: ConsoleContext, state: PageState): Promise<FastifyR
     noticeItems,
     errorNotices,
     statusItems: Object.entries(status).map(([key, item]) => ({
-      label: humanize(key),
+      label: t[`scStatusItem_${key}` as ConsoleStringKey] ?? humanize(key),
       status: item.status,
       statusLabel: t[`scStatus_${item.status}` as ConsoleStringKey] ?? item.status,
       value: typeof item.value === 'boolean' ? (item.value ? t.scYes : t.scNo) : String(item.value),
