@@ -141,7 +141,7 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Appointment Settings', 'Users', 'Profile'], stats: true },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Appointment Settings', 'Sliders', 'Users', 'Profile'], stats: true },
         emil: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
         tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
