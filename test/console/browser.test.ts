@@ -24,6 +24,7 @@ import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
 import { freePort } from '../support/net.ts';
 import { seedDemo as seedSched } from '../../src/namespaces/sched/seed.ts';
+import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
@@ -33,6 +34,7 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'sc
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
 const SCHED = '/cms-admin/admin.php?page=sched-settings';
+const SLIDERS = '/cms-admin/admin.php?page=sliderx-sliders';
 
 if (SKIP) console.log(`# ${SKIP}`);
 
@@ -466,7 +468,7 @@ for (const [index, target] of dbTargets().entries()) {
         await signIn(page, 'ada', SCHED);
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Termineinstellungen' : 'Appointment Settings');
         // A setting, with the keyboard: type, Enter; the script saves through the REST API.
-        const company = page.locator('#section-global').getByLabel('Company name', { exact: true });
+        const company = page.locator('#section-global').getByLabel(de ? 'Firmenname' : 'Company name', { exact: true });
         await company.fill(`Browser ${lang} GmbH`);
         await company.press('Enter');
         await page.locator('#section-global .save-state').getByText(de ? 'Die Einstellungen wurden gespeichert.' : 'The settings have been saved.').waitFor();
@@ -492,6 +494,29 @@ for (const [index, target] of dbTargets().entries()) {
         assert.equal(await message.getAttribute('aria-invalid'), null);
         assert.deepEqual(await axeViolations(page), [], `${lang}: with the preview`);
         await shoot(page, `sched-${lang}`);
+        await context.close();
+      }
+    });
+
+    test('sliders: both languages, a slide moved with the keyboard, axe-clean in English and German', async () => {
+      await seedSliders(t.app);
+      const slides = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/home' })).json().slides as { id: number; title: string }[];
+      for (const lang of ['en', 'de'] as const) {
+        const de = lang === 'de';
+        await t.app.db.updateTable('users').set({ locale: lang }).where('id', '=', users.ada!.id).execute();
+        const context = await newContext();
+        const page = await context.newPage();
+        await signIn(page, 'ada', `${SLIDERS}&slider=home`);
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Slider' : 'Sliders');
+        await page.locator('[lang="de"] h3').getByText('Willkommen').first().waitFor();
+        const before = await slides();
+        const move = page.getByRole('button', { name: de ? `Nach unten: ${before[0]!.title}` : `Move down: ${before[0]!.title}` });
+        await move.focus();
+        await page.keyboard.press('Enter');
+        await page.getByText(de ? 'Die Reihenfolge der Slides wurde gespeichert.' : 'The order of the slides has been saved.').waitFor();
+        assert.deepEqual((await slides()).map((x) => x.id), [before[1]!.id, before[0]!.id, before[2]!.id]);
+        assert.deepEqual(await axeViolations(page), [], `${lang} sliders`);
+        await shoot(page, `sliders-${lang}`);
         await context.close();
       }
     });

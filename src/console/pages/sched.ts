@@ -55,7 +55,8 @@ function pageUrl(ctx: ConsoleContext, query: Record<string, string> = {}, hash =
 function apiProblem(out: RestOutput): string {
   const body = out.body as { message?: string; error?: string; data?: { params?: Record<string, string>; problems?: unknown } } | null;
   const params = Object.entries(body?.data?.params ?? {}).map(([k, v]) => `${k}: ${v}`);
-  const problems = body?.data?.problems ? [JSON.stringify(body.data.problems)] : [];
+  const raw = body?.data?.problems;
+  const problems = Array.isArray(raw) ? raw.map(String) : raw && typeof raw === 'object' ? Object.entries(raw).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join('; ') : String(v)}`) : [];
   return [body?.message ?? body?.error ?? '', ...params, ...problems].filter(Boolean).join(' — ');
 }
 
