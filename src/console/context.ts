@@ -101,7 +101,7 @@ export class ConsoleContext {
    * A REST request run in-process as the signed-in user (the same pipeline, validation and
    * permissions as over HTTP), answered in the console's language.
    */
-  api(method: 'GET' | 'POST', route: string, params: Record<string, unknown> = {}): Promise<RestOutput> {
+  api(method: 'GET' | 'POST' | 'DELETE', route: string, params: Record<string, unknown> = {}): Promise<RestOutput> {
     return this.restApi.dispatch({
       method,
       route,
