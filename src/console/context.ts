@@ -101,12 +101,13 @@ export class ConsoleContext {
    * A REST request run in-process as the signed-in user (the same pipeline, validation and
    * permissions as over HTTP), answered in the console's language.
    */
-  api(method: 'GET' | 'POST', route: string, params: Record<string, unknown> = {}): Promise<RestOutput> {
+  api(method: 'GET' | 'POST' | 'DELETE', route: string, params: Record<string, unknown> = {}): Promise<RestOutput> {
+    const inQuery = method !== 'POST';
     return this.restApi.dispatch({
       method,
       route,
-      query: method === 'GET' ? params : {},
-      body: method === 'GET' ? { type: 'none' } : { type: 'form', params },
+      query: inQuery ? params : {},
+      body: inQuery ? { type: 'none' } : { type: 'form', params },
       headers: {},
       rootLang: this.lang,
       ip: this.request.ip,
