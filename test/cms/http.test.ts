@@ -106,6 +106,12 @@ for (const target of dbTargets()) {
       const titles = (await call('GET', '/pages?orderby=title&order=asc&lang=en&per_page=100')).body.map((p: { title: { rendered: string } }) => p.title.rendered);
       assert.deepEqual(titles, [...titles].sort());
       assert.equal((await call('GET', '/pages?parent=0&per_page=100')).body.length, total);
+      // Date bounds: with a zone as given, without one in the site's; any valid date-time is a 200 or a 400, never a 500.
+      assert.equal((await call('GET', '/pages?per_page=100&after=2000-01-01T00:00:00Z')).body.length, total);
+      assert.equal((await call('GET', '/pages?per_page=100&before=2000-01-01T00:00:00')).body.length, 0);
+      assert.equal((await call('GET', `/pages?per_page=100&modified_before=${encodeURIComponent('2999-01-01T00:00:00-24:59')}`)).body.length, total);
+      assert.equal((await call('GET', '/pages?after=0999-01-01T00:00:00Z')).status, 400);
+      assert.equal((await call('GET', '/pages?after=yesterday')).status, 400);
     });
 
     test('drafts: hidden from visitors, status filter needs edit rights, authors see only their own', async () => {
