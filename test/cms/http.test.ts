@@ -112,6 +112,13 @@ for (const target of dbTargets()) {
       assert.equal((await call('GET', `/pages?per_page=100&modified_before=${encodeURIComponent('2999-01-01T00:00:00-24:59')}`)).body.length, total);
       assert.equal((await call('GET', '/pages?after=0999-01-01T00:00:00Z')).status, 400);
       assert.equal((await call('GET', '/pages?after=yesterday')).status, 400);
+      // Ids beyond what the databases hold, and lists longer than one statement binds, are 400 (PostgreSQL's int4 and SQLite's bound values were a 500).
+      for (const q of ['menu_order=99999999999', 'author=99999999999', 'include=99999999999', 'parent=99999999999', `include=${Array.from({ length: 40_000 }, (_, i) => i + 1).join(',')}`]) {
+        assert.equal((await call('GET', `/pages?${q}`, 'editor')).status, 400, q.slice(0, 30));
+      }
+      for (const body of [{ author: 99999999999 }, { menu_order: 99999999999 }, { parent: 99999999999 }]) {
+        assert.equal((await call('POST', '/pages', 'editor', { title: 'Bounds', ...body })).status, 400, JSON.stringify(body));
+      }
     });
 
     test('drafts: hidden from visitors, status filter needs edit rights, authors see only their own', async () => {

@@ -3,6 +3,7 @@
 // Both types share one declaration; pages add their hierarchy (parent, menu_order).
 import { custom, endpoint, EDITABLE, l, namespace, route } from '../../rest/define.ts';
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
+import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import type { ContentType } from '../../pages/api.ts';
 import { CAPABILITIES } from './permissions.ts';
 import { REST_BASE, type Context } from './present.ts';
@@ -15,7 +16,10 @@ const CONTEXT = {
   default: 'view',
 } as const;
 
-const idList = (en: string, de: string) => ({ description: l(en, de), type: 'array', items: { type: 'integer' }, default: [] }) as const;
+/** Ids as the databases hold them (int4), at most as many as one statement binds. */
+const DB_ID = { type: 'integer', minimum: 0, maximum: MAX_DB_INT } as const;
+const idList = (en: string, de: string) => ({ description: l(en, de), type: 'array', items: DB_ID, maxItems: MAX_LIST_ITEMS, default: [] }) as const;
+const MENU_ORDER = { type: 'integer', minimum: -MAX_DB_INT, maximum: MAX_DB_INT } as const;
 const dateArg = (en: string, de: string) => ({ description: l(en, de), type: 'string', format: 'date-time' }) as const;
 const LANG = { description: l('Language version (en or de).', 'Sprachversion (en oder de).'), type: 'string', enum: ['en', 'de'] } as const;
 
@@ -43,11 +47,12 @@ function collectionArgs(type: ContentType): Args {
       enum: type === 'page' ? [...ORDERBY, 'menu_order'] : ORDERBY,
       default: 'date',
     },
-    slug: { description: l('Limit result set to posts with one or more specific slugs.', 'Ergebnismenge auf Einträge mit bestimmten Slugs beschränken.'), type: 'array', items: { type: 'string' } },
+    slug: { description: l('Limit result set to posts with one or more specific slugs.', 'Ergebnismenge auf Einträge mit bestimmten Slugs beschränken.'), type: 'array', items: { type: 'string' }, maxItems: MAX_LIST_ITEMS },
     status: {
       description: l('Limit result set to posts assigned one or more statuses.', 'Ergebnismenge auf Einträge mit bestimmten Status beschränken.'),
       type: 'array',
       items: { type: 'string', enum: ['publish', 'draft', 'pending', 'private', 'trash', 'any'] },
+      maxItems: MAX_LIST_ITEMS,
       default: ['publish'],
       // The reference's sanitize_post_statuses: other statuses than publish need edit rights.
       validate: (value, req) => {
@@ -59,7 +64,7 @@ function collectionArgs(type: ContentType): Args {
     lang: { ...LANG, description: l('Limit result set to one language version (en or de); all languages when absent.', 'Ergebnismenge auf eine Sprachversion beschränken (en oder de); ohne Angabe alle Sprachen.') },
   };
   if (type === 'page') {
-    args.menu_order = { description: l('Limit result set to posts with a specific menu_order value.', 'Ergebnismenge auf Einträge mit einem bestimmten menu_order-Wert beschränken.'), type: 'integer' };
+    args.menu_order = { description: l('Limit result set to posts with a specific menu_order value.', 'Ergebnismenge auf Einträge mit einem bestimmten menu_order-Wert beschränken.'), ...MENU_ORDER };
     args.parent = idList('Limit result set to items with particular parent IDs.', 'Ergebnismenge auf Einträge mit bestimmten Eltern-IDs beschränken.');
     args.parent_exclude = idList('Limit result set to all items except those of a particular parent ID.', 'Ergebnismenge auf alle Einträge außer denen bestimmter Eltern-IDs beschränken.');
   }
@@ -81,18 +86,18 @@ function itemArgs(type: ContentType): Args {
     title: textArg('The title for the post (a string or {raw}).', 'Der Titel des Eintrags (Zeichenkette oder {raw}).'),
     content: textArg('The content for the post: plain text, blank lines between paragraphs (a string or {raw}).', 'Der Inhalt des Eintrags: reiner Text, Leerzeilen zwischen Absätzen (Zeichenkette oder {raw}).'),
     excerpt: textArg('The excerpt for the post (a string or {raw}).', 'Der Auszug des Eintrags (Zeichenkette oder {raw}).'),
-    author: { description: l('The ID for the author of the post.', 'Die ID des Autors des Eintrags.'), type: 'integer', minimum: 1 },
+    author: { description: l('The ID for the author of the post.', 'Die ID des Autors des Eintrags.'), ...DB_ID, minimum: 1 },
     lang: { ...LANG, description: l('Language version of the post (en or de); on creation the root\'s language when absent.', 'Sprachversion des Eintrags (en oder de); beim Anlegen ohne Angabe die Sprache der Wurzel.') },
     translations: {
       description: l('The linked language versions, {en: id, de: id}; set on creation to make the new item the translation of an existing one.', 'Die verknüpften Sprachversionen, {en: id, de: id}; beim Anlegen angegeben, wird der neue Eintrag zur Übersetzung eines bestehenden.'),
       type: 'object',
-      properties: { en: { type: 'integer', minimum: 1 }, de: { type: 'integer', minimum: 1 } },
+      properties: { en: { ...DB_ID, minimum: 1 }, de: { ...DB_ID, minimum: 1 } },
       additionalProperties: false,
     },
   };
   if (type === 'page') {
-    args.parent = { description: l('The ID for the parent of the post (0 for none).', 'Die ID des übergeordneten Eintrags (0 für keinen).'), type: 'integer', minimum: 0 };
-    args.menu_order = { description: l('The order of the post in relation to other posts.', 'Die Reihenfolge des Eintrags im Verhältnis zu anderen.'), type: 'integer' };
+    args.parent = { description: l('The ID for the parent of the post (0 for none).', 'Die ID des übergeordneten Eintrags (0 für keinen).'), ...DB_ID };
+    args.menu_order = { description: l('The order of the post in relation to other posts.', 'Die Reihenfolge des Eintrags im Verhältnis zu anderen.'), ...MENU_ORDER };
   }
   return args;
 }
