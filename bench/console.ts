@@ -16,7 +16,7 @@ import type { AppServices } from '../src/site/services.ts';
 import { createUser } from '../src/auth/users.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPgSchema, dropPgSchema } from '../src/db/index.ts';
-import { generateEvents } from '../src/namespaces/history/generate.ts';
+import { generateEvents } from '../src/namespaces/history/bulk/generate.ts';
 import { buildServer } from '../src/server/http.ts';
 import { freePort } from '../test/support/net.ts';
 

@@ -5,7 +5,7 @@
 //
 // Used by bench/run.ts; on its own: `node bench/import-wordpress.ts [events]` (SQLite in a
 // temp folder; MariaDB at BENCH_MYSQL_URL, default mysql://root@127.0.0.1:3306).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,8 +99,14 @@ export interface ImportMeasurement {
   output: string;
 }
 
-/** Runs `content-site import wordpress --from <url> --only history` against the database of `env`, sampling its peak RSS. */
+/**
+ * Runs `content-site import wordpress --from <url> --only history` against the database of `env`,
+ * sampling its peak RSS. The site is migrated first, untimed: commands other than `serve` and
+ * `migrate` refuse a database that does not exist yet.
+ */
 export function measureImport(env: NodeJS.ProcessEnv, url: string): Promise<ImportMeasurement> {
+  const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+  if (migrated.status !== 0) return Promise.reject(new Error(`migrate failed (${migrated.status}): ${migrated.stderr}`));
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [CLI, 'import', 'wordpress', '--from', url, '--only', 'history'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'warn' } });

@@ -159,6 +159,25 @@ test('kernel imports kernel; features import others through api.ts; hosts reach 
   assert.deepEqual(wrong, []);
 });
 
+/** The files `from` reaches through its imports (itself included). */
+function reachable(graph: Graph, from: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const to of graph.get(file) ?? []) visit(to);
+  };
+  visit(from);
+  return seen;
+}
+
+test("the activity log's read path never reaches its write path (history/read → history/write)", () => {
+  const wrong = [...graph.keys()]
+    .filter((file) => file.startsWith('src/namespaces/history/read/'))
+    .flatMap((file) => [...reachable(graph, file)].filter((to) => to.startsWith('src/namespaces/history/write/')).map((to) => `${file} → … → ${to}`));
+  assert.deepEqual(wrong, []);
+});
+
 test('the checks see what they check', () => {
   // Type imports, re-exports, dynamic imports and multi-line import lists are all edges.
   assert.deepEqual(

@@ -1,7 +1,10 @@
 // The console in real Chromium (Debian's, driven by playwright-core) on every database target:
 // signing in per role and what each role sees, the activity log's filters against the API's
 // answer, similar events, sticky events, a custom entry, live news of events another client
-// posts, the export, `#history/event/<id>`, the statistics' charts and tables, German
+// posts, the export, `#history/event/<id>`, the statistics' charts and tables, string
+// translation, a translation job done end to end (assigned, reassigned, its XLIFF downloaded,
+// translated and uploaded, then corrected in place), the custom XML configuration's problems
+// at their lines, German
 // throughout, keyboard-only use, and axe-core on every page (no serious or critical
 // violations). Only 127.0.0.1 is ever contacted: any other request fails the test.
 // CONSOLE_SCREENSHOTS=1 writes the documented screenshots to docs/screenshots/ (SQLite run);
@@ -17,7 +20,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp } from '../web/support.ts';
-import { PASSWORD, STRINGS, assignStringJob, seedConsoleSite, type SiteUser } from './support.ts';
+import { JOBS, PASSWORD, STRINGS, assignStringJob, seedConsoleSite, type SiteUser } from './support.ts';
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
@@ -31,6 +34,7 @@ const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'u
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'screenshots') : path.resolve('test-artifacts', 'console');
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
+const XML_CONFIG = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
 
 if (SKIP) console.log(`# ${SKIP}`);
 
@@ -139,9 +143,9 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Users', 'Profile'], stats: true },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Users', 'Profile'], stats: true },
         emil: { nav: ['Dashboard', 'Activity Log', 'Pages and posts', 'Profile'], stats: false },
-        tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Profile'], stats: false },
+        tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
       };
       for (const [login, want] of Object.entries(expected)) {
@@ -355,6 +359,8 @@ for (const [index, target] of dbTargets().entries()) {
           ['profile', '/cms-admin/profile.php', lang === 'de' ? 'Profil' : 'Profile'],
           ['users', '/cms-admin/users.php', lang === 'de' ? 'Benutzer' : 'Users'],
           ['user-edit', `/cms-admin/user-edit.php?user_id=${users.emil!.id}`, lang === 'de' ? 'Benutzer bearbeiten: Emil Editor' : 'Edit User: Emil Editor'],
+          ['jobs', JOBS, lang === 'de' ? 'Übersetzungsverwaltung' : 'Translation Management'],
+          ['xml-config', XML_CONFIG, lang === 'de' ? 'Benutzerdefinierte XML-Konfiguration' : 'Custom XML Configuration'],
         ];
         for (const [name, url, heading] of pages) {
           await page.goto(site + url);
@@ -452,6 +458,113 @@ for (const [index, target] of dbTargets().entries()) {
       await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
     });
 
+    test('translation jobs: a manager sends a page and reassigns it; the translator downloads the XLIFF, uploads it translated, then corrects it in place; the German page shows it', async () => {
+      await seedPages(t.app);
+      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      await t.app.db.updateTable('users').set({ locale: 'en' }).where('login', 'in', ['ada', 'tom']).execute();
+      const manager = await newContext();
+      const admin = await manager.newPage();
+      await signIn(admin, 'ada', JOBS);
+      assert.equal(await admin.getByRole('heading', { level: 1 }).textContent(), 'Translation Management');
+      assert.deepEqual(await axeViolations(admin), []);
+      // Send the Partners page to translation into German, to nobody yet.
+      const send = admin.locator('#tm-send');
+      await send.getByLabel('Partners (English, page)').check();
+      await send.getByLabel('Translate into').selectOption('de');
+      await send.getByRole('button', { name: 'Send to translation' }).click();
+      await admin.waitForURL(/done=sent/);
+      assert.equal(await admin.locator('.notice-success').textContent(), 'Translation jobs created: 1.');
+      const jobId = Number((await admin.locator('table.jobs tbody tr').first().getAttribute('id'))!.slice(4));
+      const row = admin.locator(`#job-${jobId}`);
+      // Assigned to Ada, then reassigned to Tom.
+      for (const name of ['Ada Admin', 'Tom Translator']) {
+        await admin.locator(`#job-${jobId}`).getByLabel(`Translator of job ${jobId}`).selectOption({ label: name });
+        await admin.locator(`#job-${jobId}`).getByRole('button', { name: 'Assign' }).click();
+        await admin.waitForURL(/done=assigned/);
+        assert.equal(await row.locator('.job-translator').textContent(), name);
+      }
+      await manager.close();
+
+      const translator = await newContext();
+      const page = await translator.newPage();
+      await signIn(page, 'tom', JOBS);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Translation Jobs');
+      await page.getByRole('link', { name: `Open job ${jobId}: Partners` }).click();
+      await page.waitForURL(new RegExp(`job_id=${jobId}$`));
+      assert.deepEqual(await axeViolations(page), []);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the XLIFF file' }).click()]);
+      assert.equal(download.suggestedFilename(), `job-${jobId}-en-de-partners.xliff`);
+      const xliff = fs.readFileSync((await download.path())!, 'utf8');
+      const translated = xliff
+        .replace(/(<trans-unit id="title"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/, '$1<![CDATA[Unsere Partner]]>')
+        .replace(/(<trans-unit id="body"[\s\S]*?<target>)<!\[CDATA\[[\s\S]*?\]\]>/, '$1<![CDATA[Werden Sie Partner.\n\nPartner lernen bei uns.]]>');
+      // A wrong file first: its error is shown, nothing changes.
+      await page.locator('#job-xliff-file').setInputFiles({ name: 'wrong.xliff', mimeType: 'application/x-xliff+xml', buffer: Buffer.from(translated.replace('target-language="de"', 'target-language="fr"')) });
+      await page.getByRole('button', { name: 'Upload and complete the job' }).click();
+      await page.locator('.notice-error', { hasText: 'translates en → fr' }).waitFor();
+      assert.deepEqual(await axeViolations(page), []);
+      await page.locator('#job-xliff-file').setInputFiles({ name: 'partners.xliff', mimeType: 'application/x-xliff+xml', buffer: Buffer.from(translated) });
+      await page.getByRole('button', { name: 'Upload and complete the job' }).click();
+      await page.waitForURL(/done=completed/);
+      assert.equal(await page.locator('#job-status').textContent(), 'Complete');
+      await shoot(page, 'job-en');
+      await page.goto(`${site}/de/partner/`);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Unsere Partner');
+      await translator.close();
+
+      // In German: the same job corrected in place with the keyboard, completed again.
+      await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'tom').execute();
+      const de = await newContext('de-DE');
+      const dePage = await de.newPage();
+      await signIn(dePage, 'tom', `${JOBS}&job_id=${jobId}`);
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), `Auftrag ${jobId}: Partners`);
+      assert.deepEqual(await axeViolations(dePage), []);
+      const title = dePage.getByLabel('Title auf Deutsch');
+      for (let i = 0; i < 60 && !(await isFocused(title)); i++) await dePage.keyboard.press('Tab');
+      assert.ok(await isFocused(title), 'the title field is reached with Tab');
+      await dePage.keyboard.press('ControlOrMeta+A');
+      await dePage.keyboard.type('Partner werden');
+      const complete = dePage.getByRole('button', { name: 'Speichern und Auftrag abschließen' });
+      for (let i = 0; i < 20 && !(await isFocused(complete)); i++) await dePage.keyboard.press('Tab');
+      await dePage.keyboard.press('Enter');
+      await dePage.waitForURL(/done=completed/);
+      assert.equal(await dePage.locator('.notice-success').textContent(), 'Der Auftrag ist abgeschlossen: seine Übersetzung ist jetzt auf der Website.');
+      await shoot(dePage, 'job-de');
+      await dePage.goto(`${site}/de/partner/`);
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Partner werden');
+      await de.close();
+      await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
+    });
+
+    test('custom XML configuration: a check shows the problem at its line, and its link selects that line in the field', async () => {
+      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      await t.app.db.updateTable('users').set({ locale: 'en' }).where('login', '=', 'ada').execute();
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'ada', XML_CONFIG);
+      const broken = '<wpml-config>\n  <custom-types>\n    <custom-type translate="1">book</custom-type>\n  </custom-typez>\n</wpml-config>';
+      await page.getByLabel('XML configuration').fill(broken);
+      await page.getByRole('button', { name: 'Check' }).click();
+      await page.locator('#xml-issues').waitFor();
+      assert.match((await page.locator('.notice-error').textContent()) ?? '', /^Problems found: \d+\.$/);
+      const link = page.locator('.xml-issue-list a').first();
+      const line = Number(await link.getAttribute('data-line'));
+      assert.equal(line, 4);
+      assert.match((await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '', /^Line 4, column 3: Expected closing tag/);
+      assert.equal(await page.locator('#xml-line-4 code').textContent(), '  </custom-typez>');
+      assert.deepEqual(await axeViolations(page), []);
+      await link.click();
+      const selected = await page.locator('#xml-content').evaluate((el: unknown) => {
+        const area = el as { value: string; selectionStart: number; selectionEnd: number };
+        return area.value.slice(area.selectionStart, area.selectionEnd);
+      });
+      assert.equal(selected, '  </custom-typez>');
+      assert.ok(await isFocused(page.locator('#xml-content')));
+      await shoot(page, 'xml-config-en');
+      await context.close();
+      await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
+    });
+
     test('pages and posts: an editor edits a page with the keyboard, it saves through cms/v2 in place, and the public site shows it', async () => {
       await seedPages(t.app);
       const partners = (await server.inject({ method: 'GET', url: '/en/cms-json/cms/v2/pages?slug=partners' })).json()[0];
@@ -489,7 +602,8 @@ for (const [index, target] of dbTargets().entries()) {
       const de = await newContext('de-DE');
       const dePage = await de.newPage();
       await signIn(dePage, 'emil', `/cms-admin/post.php?post=${partners.translations.de}&action=preview`);
-      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Partner');
+      const german = (await server.inject({ method: 'GET', url: `/en/cms-json/cms/v2/pages/${partners.translations.de}?context=edit`, headers: { authorization: users.emil!.authorization } })).json();
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), german.title.raw);
       assert.deepEqual(await axeViolations(dePage), []);
       const draft = (await server.inject({ method: 'POST', url: '/de/cms-json/cms/v2/posts', headers: { authorization: users.emil!.authorization }, payload: { title: 'Entwurf' } })).json();
       await dePage.goto(`${site}/cms-admin/edit.php?post_type=post&post_status=draft`);

@@ -51,9 +51,9 @@ for (const target of dbTargets()) {
 
     test('each role sees its navigation and is refused what it may not open', async () => {
       const expected: Record<string, string[]> = {
-        ada: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Users', 'Profile'],
+        ada: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Users', 'Profile'],
         emil: ['Dashboard', 'Activity Log', 'Pages and posts', 'Profile'],
-        tom: ['Dashboard', 'Activity Log', 'String Translation', 'Profile'],
+        tom: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'],
         sina: ['Dashboard', 'Activity Log', 'Profile'],
       };
       for (const [login, nav] of Object.entries(expected)) {
@@ -109,7 +109,7 @@ for (const target of dbTargets()) {
       await logIn(c, 'tom', PASSWORD);
       const de = await c.get('/cms-admin/', { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
       assert.match(de.body, /<html lang="de">/);
-      assert.deepEqual(navLabels(de.body), ['Übersicht', 'Aktivitätsprotokoll', 'String-Übersetzung', 'Profil']);
+      assert.deepEqual(navLabels(de.body), ['Übersicht', 'Aktivitätsprotokoll', 'String-Übersetzung', 'Übersetzungsverwaltung', 'Profil']);
       assert.match(de.body, /<meta name="cms-rest-root" content="\/de\/cms-json\/">/);
       const switched = await c.post('/cms-admin/profile.php', { _csrf: csrfOf(de.body), action: 'language', locale: 'en', return_to: `http://localhost:8080${LOG}` });
       assert.equal(switched.status, 303);

@@ -7,10 +7,10 @@ import type { AppServices } from '../../src/site/services.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { utcNow } from '../../src/site/time.ts';
 import { basicAuth } from '../support/http.ts';
-import { WebClient, decodeEntities, logIn } from '../web/support.ts';
+import { decodeEntities, logIn, WebClient } from '../web/support.ts';
 
 export const PASSWORD = 'console test password';
 
@@ -88,6 +88,7 @@ export function textOf(html: string): string {
 }
 
 export const STRINGS = '/cms-admin/admin.php?page=i18n-st/menu/string-translation.php';
+export const JOBS = '/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php';
 
 /** Gives `translator` a string job (i18n/tm/v1) for `stringId` into German. */
 export async function assignStringJob(app: AppServices, translator: number, stringId: number): Promise<void> {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql, type SqlBool } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { countMatching } from '../../src/namespaces/history/events.ts';
-import { accessFromPlan, countRows, newestFirst, type Position } from '../../src/namespaces/history/slices.ts';
+import { accessFromPlan, countRows, newestFirst, type Position } from '../../src/namespaces/history/read/slices.ts';
+import { countMatching } from '../../src/namespaces/history/read/paging.ts';
 
 const date = (day: number, minute: number) => `2025-01-0${day} 10:0${minute}:00`;
 const pick = (r: { id: number; date: string }) => ({ id: r.id, date: r.date });

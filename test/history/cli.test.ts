@@ -4,13 +4,16 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand } from '../../src/namespaces/history/commands.ts';
-import { BLOCK_EVENTS, contextIndexProgress, SEARCH_INDEXED } from '../../src/namespaces/history/context-index.ts';
+import {
+  eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand,
+} from '../../src/namespaces/history/commands.ts';
+import { contextIndexProgress } from '../../src/namespaces/history/index/build.ts';
 import type { CliContext } from '../../src/cli/command.ts';
 import { CliError } from '../../src/cli/command.ts';
-import { seedDemo, DEMO_EVENT_COUNT } from '../../src/namespaces/history/seed.ts';
-import { listEvents } from '../../src/namespaces/history/events.ts';
-import { fixtureUser } from './fixture.ts';
+import { DEMO_EVENT_COUNT, seedDemo } from '../../src/namespaces/history/seed.ts';
+import { listEvents } from '../../src/namespaces/history/read/list.ts';
+import { fixtureUser, listParams } from './fixture.ts';
+import { BLOCK_EVENTS, SEARCH_INDEXED } from '../../src/namespaces/history/index/terms.ts';
 
 function context(t: TestApp): CliContext & { out: () => string } {
   const stdout = new PassThrough();
@@ -41,7 +44,7 @@ for (const target of dbTargets()) {
       assert.ok(span > 2.5 && span <= 3, `spread over ${span} days`);
       // Realistic: several loggers, grouped occasions, readable messages.
       const admin = await fixtureUser(t.app, 'cliadmin', 'administrator');
-      const page = await listEvents(t.app, { per_page: 100 }, { user: admin, lang: 'en' });
+      const page = await listEvents(t.app, listParams({ per_page: 100 }), { user: admin, lang: 'en' });
       assert.ok(new Set(page.items.map((i) => i.logger)).size >= 5);
       assert.ok(page.items.some((i) => i.subsequent_occasions_count > 1));
       assert.ok(page.items.every((i) => !/\{\w+\}/.test(i.message)), 'every placeholder filled');
@@ -65,7 +68,7 @@ for (const target of dbTargets()) {
       const ctx = context(t);
       assert.equal(await eventsBackfillCommand.run([], ctx), 0);
       assert.match(ctx.out(), /user: 1 of 1 in the log/);
-      const created = await listEvents(t.app, { messages: ['SimpleUserLogger:user_created'], ungrouped: true }, { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
+      const created = await listEvents(t.app, listParams({ messages: ['SimpleUserLogger:user_created'], ungrouped: true }), { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
       assert.equal(created.items.length, 1);
       assert.equal(created.items[0].backfilled, true);
     });

@@ -10,41 +10,49 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
-import { candidateCount, eventFilterFromParams, FEW_CANDIDATES, filterCondition, markNarrowContext, pageFilter, searchWords, type EventFilter } from '../../src/namespaces/history/filters.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { eventFilterFromParams, searchWords, type EventFilter } from '../../src/namespaces/history/read/query.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
-import { selectEventPage, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
-import {
-  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextCandidates, contextTerm, COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext, SEARCH_INDEXED, startContextIndexer, wordBlocks,
-} from '../../src/namespaces/history/context-index.ts';
+import { COUNTER_INDEXED_BLOCKS, indexBlocks, indexChangedContext } from '../../src/namespaces/history/index/build.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
+import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
+import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
+import {
+  candidateCount, FEW_CANDIDATES, indexPlan, pagePlan, type QueryPlan,
+} from '../../src/namespaces/history/read/plan.ts';
+import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import {
+  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm, SEARCH_INDEXED,
+} from '../../src/namespaces/history/index/terms.ts';
+import { contextCandidates, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
+import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 
 const ALL: LoggerScope = { all: true };
 const BASE = '/en/cms-json/history/v1';
 
-test('pageFilter: candidates lead when a walk by date would read far more rows', () => {
-  const f = (ids: number[], through: number): EventFilter => ({ scope: ALL, contextIndex: { through, ids } });
+test('pagePlan: candidates lead when a walk by date would read far more rows', () => {
+  const f = (ids: number[], through: number): QueryPlan => ({ contextIndex: { through, ids } });
   // Three old candidates in a log of 100,000: the walk would read nearly all of it.
-  assert.ok(pageFilter(f([5, 6, 7], 99_000), 100_000, 10, false).contextIndex);
+  assert.ok(pagePlan(f([5, 6, 7], 99_000), 100_000, 10, false).contextIndex);
   // 5,000 recent candidates: ten rows are found after a few hundred rows read by date.
   const recent = Array.from({ length: 5000 }, (_, i) => 90_000 + 2 * i);
-  assert.equal(pageFilter(f(recent, 99_999), 100_000, 10, false).contextIndex, undefined);
+  assert.equal(pagePlan(f(recent, 99_999), 100_000, 10, false).contextIndex, undefined);
   // A grouped page may have to walk to the end of one long group: bounded candidates lead.
-  assert.ok(pageFilter(f(recent, 99_999), 100_000, 10, true).contextIndex);
+  assert.ok(pagePlan(f(recent, 99_999), 100_000, 10, true).contextIndex);
   // Events above the index are candidates too.
-  assert.equal(pageFilter(f([5], 10_000), 100_000, 10, true).contextIndex, undefined);
+  assert.equal(pagePlan(f([5], 10_000), 100_000, 10, true).contextIndex, undefined);
 });
 
-test('pageFilter: blocks named for metadata_search or search lead a page up to FEW_CANDIDATES events', () => {
+test('pagePlan: blocks named for metadata_search or search lead a page up to FEW_CANDIDATES events', () => {
   const blocks = (count: number) => ({ through: 100 * BLOCK_EVENTS - 1, blocks: Array.from({ length: count }, (_, i) => 3 * i) });
   const few = Math.floor(FEW_CANDIDATES / BLOCK_EVENTS);
   const newest = 100 * BLOCK_EVENTS + 10;
   for (const key of ['metadataIndex', 'searchIndex'] as const) {
-    const led = pageFilter({ scope: ALL, [key]: blocks(few) }, newest, 10, false);
+    const led = pagePlan({ [key]: blocks(few) }, newest, 10, false);
     assert.deepEqual(led[key], blocks(few));
     assert.equal(candidateCount(led, newest), few * BLOCK_EVENTS + 11);
     // More: the page walks by date without them (the total still counts in them only).
-    const walked = pageFilter({ scope: ALL, [key]: blocks(few + 1) }, newest, 10, false);
+    const walked = pagePlan({ [key]: blocks(few + 1) }, newest, 10, false);
     assert.equal(walked[key], undefined);
     assert.equal(candidateCount(walked, newest), undefined);
   }
@@ -77,8 +85,8 @@ for (const target of dbTargets()) {
     const truth = async (pairs: [string, string][]) =>
       (await contexts()).filter((r) => pairs.every(([k, v]) => Object.hasOwn(r.context, k) && r.context[k] === v)).map((r) => r.id);
     const newestId = async () => Number((await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m);
-    const ids = async (f: EventFilter) =>
-      (await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('id').execute()).map((r) => Number(r.id));
+    const ids = async (f: EventFilter, plan: QueryPlan = {}) =>
+      (await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f, plan)!).orderBy('id').execute()).map((r) => Number(r.id));
     const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
     /** The rows indexing the block's current contexts gives. */
     const expectedRows = async (block: number) => {
@@ -154,15 +162,15 @@ for (const target of dbTargets()) {
         const expected = await truth(pairs);
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         assert.deepEqual(await ids(f), expected, `${name}: without the index`);
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        assert.ok(f.contextIndex, `${name}: the index is used`);
-        assert.deepEqual(await ids(f), expected, `${name}: through the index`);
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        assert.ok(plan.contextIndex, `${name}: the index is used`);
+        assert.deepEqual(await ids(f, plan), expected, `${name}: through the index`);
       }
       // By default the index leads for a few candidates, not for a twelfth or fortieth of the log.
       const led = async (pairs: [string, string][]) => {
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
-        await markNarrowContext(t.app.db, f, newest);
-        return f.contextIndex !== undefined;
+        const plan = await indexPlan(t.app.db, f, newest);
+        return plan.contextIndex !== undefined;
       };
       assert.equal(await led([['post_id', 'rare-1']]), true);
       assert.equal(await led([['_rest_api_request', 'true']]), false);
@@ -196,12 +204,12 @@ for (const target of dbTargets()) {
       for (const pairs of [[['_rest_api_request', 'true']], [['k', 'v']], [['name', 'match']]] as [string, string][][]) {
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         const byDate = filterCondition(f)!;
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        const rowsAtMost = candidateCount(f, newest);
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        const rowsAtMost = candidateCount(plan, newest);
         assert.ok(rowsAtMost !== undefined && rowsAtMost < 50_000);
         for (const page of [1, 2, 7]) {
           const request = { grouped: true, page, perPage: 10, countTotal: true };
-          const a = await selectEventPage(t.app, filterCondition(f)!, { ...request, rowsAtMost });
+          const a = await selectEventPage(t.app, filterCondition(f, plan)!, { ...request, rowsAtMost });
           const b = await selectEventPage(t.app, byDate, request);
           assert.deepEqual(a.rows.map((r) => r.id), b.rows.map((r) => r.id), `${pairs} page ${page}`);
           assert.deepEqual([...a.counts], [...b.counts]);
@@ -232,23 +240,23 @@ for (const target of dbTargets()) {
         const expected = await wordsTruth(words);
         const f: EventFilter = { scope: ALL, metadataWords: words, dialect: t.app.dialect };
         assert.deepEqual(await ids(f), expected, `${words}: without the index`);
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        assert.ok(f.metadataIndex, `${words}: the index is used`);
-        assert.deepEqual(await ids(f), expected, `${words}: through the index`);
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        assert.ok(plan.metadataIndex, `${words}: the index is used`);
+        assert.deepEqual(await ids(f, plan), expected, `${words}: through the index`);
       }
       assert.deepEqual(await wordsTruth(['quokka']), [special.words, special['words-tail']]);
       // A word found nowhere names no block: only the events above the index are read.
       const f: EventFilter = { scope: ALL, metadataWords: ['xyzzy-nowhere'], dialect: t.app.dialect };
-      await markNarrowContext(t.app.db, f, newest);
-      assert.deepEqual(f.metadataIndex?.blocks, []);
+      const plan = await indexPlan(t.app.db, f, newest);
+      assert.deepEqual(plan.metadataIndex?.blocks, []);
       // Words shorter than a trigram say nothing.
       const short: EventFilter = { scope: ALL, metadataWords: ['ok'], dialect: t.app.dialect };
-      await markNarrowContext(t.app.db, short, newest);
-      assert.equal(short.metadataIndex, undefined);
+      const shortPlan = await indexPlan(t.app.db, short, newest);
+      assert.equal(shortPlan.metadataIndex, undefined);
       // The rare word's block is named, and few others.
       const rare: EventFilter = { scope: ALL, metadataWords: ['zebrafish'], dialect: t.app.dialect };
-      await markNarrowContext(t.app.db, rare, newest);
-      assert.deepEqual(rare.metadataIndex?.blocks, [Math.floor(special.words / BLOCK_EVENTS)]);
+      const rarePlan = await indexPlan(t.app.db, rare, newest);
+      assert.deepEqual(rarePlan.metadataIndex?.blocks, [Math.floor(special.words / BLOCK_EVENTS)]);
     });
 
     /** Events whose stored search text holds every word, lower-cased as the search lower-cases them. */
@@ -274,9 +282,9 @@ for (const target of dbTargets()) {
         const f = eventFilterFromParams({ search: words.join(' ') }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         assert.equal(f.search?.templateMatches.size, 0, `${words}: no template holds the words`);
         assert.deepEqual(await ids(f), expected, `${words}: without the index`);
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        assert.ok(f.searchIndex, `${words}: the index is used`);
-        assert.deepEqual(await ids(f), expected, `${words}: through the index`);
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        assert.ok(plan.searchIndex, `${words}: the index is used`);
+        assert.deepEqual(await ids(f, plan), expected, `${words}: through the index`);
       }
       assert.deepEqual(await searchTruth(['wombat']), [special.search, special['search-tail']]);
       assert.deepEqual(await searchTruth(['ÜBERWEG']), [special.search]);
@@ -284,8 +292,8 @@ for (const target of dbTargets()) {
       // The rare words' block is named, and no other; a word found nowhere names none.
       const narrowed = async (search: string) => {
         const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
-        await markNarrowContext(t.app.db, f, newest);
-        return f.searchIndex?.blocks;
+        const plan = await indexPlan(t.app.db, f, newest);
+        return plan.searchIndex?.blocks;
       };
       assert.deepEqual(await narrowed('Wombat-Sighting'), [Math.floor(special.search / BLOCK_EVENTS)]);
       assert.deepEqual(await narrowed('überweg'), [Math.floor(special.search / BLOCK_EVENTS)]);
@@ -300,8 +308,8 @@ for (const target of dbTargets()) {
         assert.deepEqual(await narrowed('Wombat-Sighting'), [0, 1]);
         assert.deepEqual(await narrowed('xyzzy-nowhere'), [older]);
         const f = eventFilterFromParams({ search: 'wombat' }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        assert.deepEqual(await ids(f), await searchTruth(['wombat']));
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        assert.deepEqual(await ids(f, plan), await searchTruth(['wombat']));
       } finally {
         await t.app.db.insertInto('history_context_terms').values({ block: older, term: SEARCH_INDEXED, ids: '' }).execute();
       }
@@ -331,9 +339,9 @@ for (const target of dbTargets()) {
         const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
         if (!f.search) continue;
         const expected = await ids(f);
-        await markNarrowContext(t.app.db, f, newest, 100_000);
-        if (f.searchIndex) narrowed++;
-        assert.deepEqual(await ids(f), expected, `search=${JSON.stringify(search)}`);
+        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        if (plan.searchIndex) narrowed++;
+        assert.deepEqual(await ids(f, plan), expected, `search=${JSON.stringify(search)}`);
       }
       assert.ok(narrowed > 40, `${narrowed} searches narrowed by the index`);
     });
@@ -360,9 +368,9 @@ for (const target of dbTargets()) {
         await indexChangedContext(tx, t.app.dialect, event, context);
       });
       const f: EventFilter = { scope: ALL, metadataWords: ['platypus'], dialect: t.app.dialect };
-      await markNarrowContext(t.app.db, f, await newestId());
-      assert.deepEqual(f.metadataIndex?.blocks, [Math.floor(event / BLOCK_EVENTS)]);
-      assert.deepEqual(await ids(f), [event]);
+      const plan = await indexPlan(t.app.db, f, await newestId());
+      assert.deepEqual(plan.metadataIndex?.blocks, [Math.floor(event / BLOCK_EVENTS)]);
+      assert.deepEqual(await ids(f, plan), [event]);
       // Back as it was, for the tests that follow.
       await t.app.db.updateTable('history_event_contexts').set({ context: original }).where('event_id', '=', event).execute();
     });
@@ -382,9 +390,9 @@ for (const target of dbTargets()) {
       const event = special.rare;
       const sticky = async () => {
         const f: EventFilter = { scope: ALL, contextFilters: [['_sticky', '{}']], dialect: t.app.dialect };
-        await markNarrowContext(t.app.db, f, await newestId());
-        assert.ok(f.contextIndex);
-        return ids(f);
+        const plan = await indexPlan(t.app.db, f, await newestId());
+        assert.ok(plan.contextIndex);
+        return ids(f, plan);
       };
       assert.deepEqual(await sticky(), []);
       await stickEvent(t.app, event, viewer);
@@ -405,10 +413,10 @@ for (const target of dbTargets()) {
     if (target.name === 'sqlite') {
       test('SQLite reads the candidates by id, not an index of other columns', async () => {
         const f: EventFilter = { scope: ALL, loggers: ['SimpleLogger'], loglevels: ['info'], contextFilters: [['k', 'v']], dialect: 'sqlite' };
-        await markNarrowContext(t.app.db, f, await newestId());
-        const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('date', 'desc').orderBy('id', 'desc').limit(10).compile();
-        const plan = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
-        const text = plan.rows.map((r) => r.detail).join('\n');
+        const plan = await indexPlan(t.app.db, f, await newestId());
+        const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition(f, plan)!).orderBy('date', 'desc').orderBy('id', 'desc').limit(10).compile();
+        const explained = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        const text = explained.rows.map((r) => r.detail).join('\n');
         assert.match(text, /SEARCH history_events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
         assert.doesNotMatch(text, /history_events_(logger|level|date)/);
       });

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import type { Role } from '../../src/auth/roles.ts';
 
 const BASE = '/en/cms-json/history/v1';

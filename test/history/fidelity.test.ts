@@ -7,7 +7,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
-import { reportPeriod } from '../../src/namespaces/history/email-report.ts';
+import { reportPeriod } from '../../src/namespaces/history/reports/email-report.ts';
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 

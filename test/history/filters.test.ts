@@ -5,14 +5,16 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
-import { loadFixture, ORDER, type Fixture } from './fixture.ts';
-import { countNewEvents, getEvent, listEvents, stickEvent } from '../../src/namespaces/history/events.ts';
+import { hasUpdatesParams, listParams, loadFixture, ORDER, type Fixture } from './fixture.ts';
+import { countNewEvents, listEvents } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { RestError } from '../../src/rest/types.ts';
-import { rebuildRuns } from '../../src/namespaces/history/runs.ts';
-import { pgValueContainsPattern } from '../../src/namespaces/history/filters.ts';
-import { contextJson, contextMap } from '../../src/namespaces/history/store.ts';
+import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { asciiLower } from '../../src/util.ts';
+import { contextJson, contextMap } from '../../src/namespaces/history/model/context.ts';
+import { getEvent } from '../../src/namespaces/history/read/single.ts';
+import { stickEvent } from '../../src/namespaces/history/write/sticky.ts';
+import { pgValueContainsPattern } from '../../src/namespaces/history/read/conditions.ts';
 
 interface Case {
   name: string;
@@ -129,7 +131,7 @@ for (const target of dbTargets()) {
     for (const c of CASES) {
       test(c.name, async () => {
         const user: AuthUser = fx.users[c.viewer ?? 'admin'];
-        const result = await listEvents(t.app, await resolve(c.params), { user, lang: c.lang ?? 'en' });
+        const result = await listEvents(t.app, listParams(await resolve(c.params)), { user, lang: c.lang ?? 'en' });
         const got = result.items.map((i) => number(i.id));
         assert.deepEqual(got, c.expect);
         const counts = Object.fromEntries(result.items.filter((i) => i.subsequent_occasions_count !== 1).map((i) => [number(i.id), i.subsequent_occasions_count]));
@@ -141,24 +143,24 @@ for (const target of dbTargets()) {
 
     test('sticky: only_sticky and include_sticky', async () => {
       await stickEvent(t.app, fx.id(9), { user: fx.users.admin, lang: 'en' });
-      const only = await listEvents(t.app, { only_sticky: true }, { user: fx.users.admin, lang: 'en' });
+      const only = await listEvents(t.app, listParams({ only_sticky: true }), { user: fx.users.admin, lang: 'en' });
       assert.deepEqual(only.items.map((i) => number(i.id)), [9]);
       assert.equal(only.items[0].sticky, true);
-      const page = await listEvents(t.app, { include_sticky: true, per_page: 3 }, { user: fx.users.admin, lang: 'en' });
+      const page = await listEvents(t.app, listParams({ include_sticky: true, per_page: 3 }), { user: fx.users.admin, lang: 'en' });
       assert.deepEqual(page.items.map((i) => [number(i.id), i.sticky_appended]), [[9, true], [17, false], [16, false], [15, false]]);
       assert.equal(page.headers['X-WP-Total'], '15');
       assert.equal(page.headers['X-History-MaxId'], String(fx.id(17)));
       // Not readable by the editor: no sticky row is prepended for them.
-      const editor = await listEvents(t.app, { include_sticky: true, per_page: 1 }, { user: fx.users.editor, lang: 'en' });
+      const editor = await listEvents(t.app, listParams({ include_sticky: true, per_page: 1 }), { user: fx.users.editor, lang: 'en' });
       assert.deepEqual(editor.items.map((i) => number(i.id)), [16]);
       // Ignored on ungrouped requests.
-      const flatPage = await listEvents(t.app, { include_sticky: true, ungrouped: true, per_page: 1 }, { user: fx.users.admin, lang: 'en' });
+      const flatPage = await listEvents(t.app, listParams({ include_sticky: true, ungrouped: true, per_page: 1 }), { user: fx.users.admin, lang: 'en' });
       assert.deepEqual(flatPage.items.map((i) => number(i.id)), [17]);
     });
 
     test('headers: totals, max id/date, links', async () => {
       const urls: Record<string, unknown>[] = [];
-      const result = await listEvents(t.app, { per_page: 4, page: 2 }, { user: fx.users.admin, lang: 'en' }, {
+      const result = await listEvents(t.app, listParams({ per_page: 4, page: 2 }), { user: fx.users.admin, lang: 'en' }, {
         query: { per_page: '4', page: '2' },
         urlFor: (q) => (urls.push(q), `U${JSON.stringify(q)}`),
       });
@@ -168,24 +170,24 @@ for (const target of dbTargets()) {
       assert.equal(result.headers['X-History-MaxDate'], '2025-03-01 00:00:00');
       assert.deepEqual(urls, [{ per_page: '4', page: 1 }, { per_page: '4', page: 3 }]);
       assert.match(result.headers.Link, /rel="prev".*rel="next"/);
-      const empty = await listEvents(t.app, { page: 9 }, { user: fx.users.admin, lang: 'en' });
+      const empty = await listEvents(t.app, listParams({ page: 9 }), { user: fx.users.admin, lang: 'en' });
       assert.deepEqual(empty.items, []);
       assert.equal(empty.headers['X-History-MaxId'], '0');
       assert.equal(empty.headers['X-History-MaxDate'], undefined);
-      const skipped = await listEvents(t.app, { skip_count_query: true }, { user: fx.users.admin, lang: 'en' });
+      const skipped = await listEvents(t.app, listParams({ skip_count_query: true }), { user: fx.users.admin, lang: 'en' });
       assert.equal(skipped.headers['X-WP-Total'], '0');
       assert.equal(skipped.headers['X-WP-TotalPages'], '0');
       assert.equal(skipped.items.length, 10);
     });
 
     test('surrounding headers; missing centre is 404', async () => {
-      const r = await listEvents(t.app, { surrounding_event_id: fx.id(9), surrounding_count: 2 }, { user: fx.users.admin, lang: 'en' });
+      const r = await listEvents(t.app, listParams({ surrounding_event_id: fx.id(9), surrounding_count: 2 }), { user: fx.users.admin, lang: 'en' });
       assert.equal(r.headers['X-History-CenterEventId'], String(fx.id(9)));
       assert.equal(r.headers['X-History-EventsBefore'], '2');
       assert.equal(r.headers['X-History-EventsAfter'], '2');
       assert.equal(r.headers['X-WP-Total'], '5');
       assert.equal(r.headers['X-History-MinId'], String(fx.id(7)));
-      await assert.rejects(listEvents(t.app, { surrounding_event_id: 99999 }, { user: fx.users.admin, lang: 'en' }), (e: RestError) => e.code === 'event_not_found' && e.status === 404);
+      await assert.rejects(listEvents(t.app, listParams({ surrounding_event_id: 99999 }), { user: fx.users.admin, lang: 'en' }), (e: RestError) => e.code === 'event_not_found' && e.status === 404);
     });
 
     test('max_id_first_page keeps later pages stable while events arrive', async (ctx) => {
@@ -194,30 +196,30 @@ for (const target of dbTargets()) {
         await rebuildRuns(t.app.db);
       });
       const admin = { user: fx.users.admin, lang: 'en' as const };
-      const first = await listEvents(t.app, { per_page: 3 }, admin);
+      const first = await listEvents(t.app, listParams({ per_page: 3 }), admin);
       const maxId = Number(first.headers['X-History-MaxId']);
-      const secondBefore = await listEvents(t.app, { per_page: 3, page: 2, max_id_first_page: maxId }, admin);
+      const secondBefore = await listEvents(t.app, listParams({ per_page: 3, page: 2, max_id_first_page: maxId }), admin);
       await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option: 'a', option_page: 'b' } }, { user: fx.users.admin, ip: '' });
       await t.app.activity.log({ logger: 'SimpleMenuLogger', messageKey: 'created_menu', context: { menu_name: 'Main' } }, { user: fx.users.admin, ip: '' });
-      const secondAfter = await listEvents(t.app, { per_page: 3, page: 2, max_id_first_page: maxId }, admin);
+      const secondAfter = await listEvents(t.app, listParams({ per_page: 3, page: 2, max_id_first_page: maxId }), admin);
       assert.deepEqual(secondAfter.items.map((i) => i.id), secondBefore.items.map((i) => i.id));
       assert.equal(secondAfter.headers['X-WP-Total'], secondBefore.headers['X-WP-Total']);
-      const shifted = await listEvents(t.app, { per_page: 3, page: 2 }, admin);
+      const shifted = await listEvents(t.app, listParams({ per_page: 3, page: 2 }), admin);
       assert.notDeepEqual(shifted.items.map((i) => i.id), secondBefore.items.map((i) => i.id));
       // The backfilled event 18 has a higher id but an old date: since_date leaves it out.
-      assert.equal((await countNewEvents(t.app, { since_id: maxId }, admin)).new_events_count, 3);
-      const news = await countNewEvents(t.app, { since_id: maxId, since_date: first.headers['X-History-MaxDate'] }, admin);
+      assert.equal((await countNewEvents(t.app, hasUpdatesParams({ since_id: maxId }), admin)).new_events_count, 3);
+      const news = await countNewEvents(t.app, hasUpdatesParams({ since_id: maxId, since_date: first.headers['X-History-MaxDate'] }), admin);
       assert.equal(news.new_events_count, 2);
     });
 
     test('has-updates: flat count newer than the cursor; excludes and sticky ignored', async () => {
       const admin = { user: fx.users.admin, lang: 'en' as const };
-      assert.deepEqual(await countNewEvents(t.app, { since_id: fx.id(15) }, admin), { new_events_count: 3 });
-      assert.deepEqual(await countNewEvents(t.app, { since_id: fx.id(15), since_date: '2025-03-03 10:00:00' }, admin), { new_events_count: 2 });
-      assert.deepEqual(await countNewEvents(t.app, { since_id: fx.id(15), exclude_loggers: ['SimplePostLogger'], only_sticky: true }, admin), { new_events_count: 3 });
-      assert.deepEqual(await countNewEvents(t.app, { since_id: 0, loglevels: ['warning'] }, admin), { new_events_count: 4 });
-      assert.deepEqual(await countNewEvents(t.app, { since_id: 0 }, { user: fx.users.editor, lang: 'en' }), { new_events_count: 7 });
-      assert.deepEqual(await countNewEvents(t.app, { since_id: 0, skip_count_query: true }, admin), { new_events_count: null });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: fx.id(15) }), admin), { new_events_count: 3 });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: fx.id(15), since_date: '2025-03-03 10:00:00' }), admin), { new_events_count: 2 });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: fx.id(15), exclude_loggers: ['SimplePostLogger'], only_sticky: true }), admin), { new_events_count: 3 });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: 0, loglevels: ['warning'] }), admin), { new_events_count: 4 });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: 0 }), { user: fx.users.editor, lang: 'en' }), { new_events_count: 7 });
+      assert.deepEqual(await countNewEvents(t.app, hasUpdatesParams({ since_id: 0, skip_count_query: true }), admin), { new_events_count: null });
     });
 
     test('single event: visible, unknown, not readable', async () => {
@@ -293,7 +295,7 @@ for (const target of dbTargets()) {
     ];
     for (const [params, expected] of cases) {
       test(JSON.stringify(params).replace(/q{100,}/g, (q) => `q×${q.length}`).replace(/Q{100,}/g, (q) => `Q×${q.length}`), async () => {
-        const result = await listEvents(t.app, { ungrouped: true, per_page: 100, loggers: ['SimpleOptionsLogger'], ...params }, { user: fx.users.admin, lang: 'en' });
+        const result = await listEvents(t.app, listParams({ ungrouped: true, per_page: 100, loggers: ['SimpleOptionsLogger'], ...params }), { user: fx.users.admin, lang: 'en' });
         assert.deepEqual(result.items.map((i) => i.id).filter((id) => [tricky, plain, traps, spaced, long].includes(id)), expected());
       });
     }

@@ -7,6 +7,10 @@ import type { Role } from '../../src/auth/roles.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 import { formatUtc } from '../../src/site/time.ts';
 import { addDays, todayIn, zoneToUtc } from '../../src/site/zone-time.ts';
+import type { Args } from '../../src/rest/types.ts';
+import {
+  EVENT_LIST_ARGS, HAS_UPDATES_ARGS, STATS_ARGS, type EventListParams, type HasUpdatesParams, type StatsParams,
+} from '../../src/namespaces/history/args.ts';
 
 export interface Fixture {
   users: Record<'admin' | 'editor' | 'author' | 'subscriber', AuthUser>;
@@ -59,3 +63,23 @@ export async function loadFixture(app: AppServices): Promise<Fixture> {
 
 /** Fixture numbers in the default order (date desc, id desc). */
 export const ORDER = [17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 18];
+
+/** Declared defaults (non-null), as the pipeline applies them before a handler runs. */
+function declaredDefaults(args: Args): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, a]) => a.default !== undefined && a.default !== null).map(([k, a]) => [k, a.default]));
+}
+
+/** GET /events' arguments as its handler receives them: the given ones over the declared defaults. */
+export function listParams(params: Record<string, unknown> = {}): EventListParams {
+  return { ...declaredDefaults(EVENT_LIST_ARGS), ...params } as EventListParams;
+}
+
+/** GET /events/has-updates' arguments as its handler receives them. */
+export function hasUpdatesParams(params: Record<string, unknown>): HasUpdatesParams {
+  return { ...declaredDefaults(HAS_UPDATES_ARGS), ...params } as HasUpdatesParams;
+}
+
+/** A statistics route's arguments as its handler receives them. */
+export function statsParams(params: Record<string, unknown> = {}): StatsParams {
+  return { ...declaredDefaults(STATS_ARGS), ...params } as StatsParams;
+}

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { generateEvents, type GenerateOptions } from '../../src/namespaces/history/generate.ts';
+import { generateEvents, type GenerateOptions } from '../../src/namespaces/history/bulk/generate.ts';
 import { utcFormatter } from '../../src/site/time.ts';
 import { formatUtc } from '../../src/site/time.ts';
 

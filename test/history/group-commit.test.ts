@@ -8,9 +8,12 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openApp } from '../../src/app.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
-import { COUNTER_RUN_HEADS, rebuildRuns } from '../../src/namespaces/history/runs.ts';
-import { COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter } from '../../src/namespaces/history/store.ts';
+import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
+import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
+import {
+  COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter,
+} from '../../src/namespaces/history/model/counters.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/group.ts';
 
 for (const target of dbTargets()) {
   describe(`group commit (${target.name})`, () => {

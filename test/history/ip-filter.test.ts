@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { loadFixture } from './fixture.ts';
-import { filterCondition, markNarrowIpRange, type EventFilter } from '../../src/namespaces/history/filters.ts';
-import { ipFilterCondition } from '../../src/namespaces/history/ip.ts';
+import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
+import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 import type { LoggerScope } from '../../src/site/loggers.ts';
+import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { isNarrowIpRange, type QueryPlan } from '../../src/namespaces/history/read/plan.ts';
 
 const ALL: LoggerScope = { all: true };
 
@@ -22,32 +24,25 @@ for (const target of dbTargets()) {
     });
     after(() => t.close());
 
-    const ids = async (f: EventFilter) => {
-      const rows = await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f)!).orderBy('id').execute();
+    const ids = async (f: EventFilter, plan: QueryPlan = {}) => {
+      const rows = await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f, plan)!).orderBy('id').execute();
       return rows.map((r) => r.id);
     };
 
     test('the index range and the LIKE alone select the same rows', async () => {
       const found: Record<string, number> = {};
       for (const pattern of ['192.168.x.x', '192.168.2.x', '192.168.1.x', '10.0.0.x', '10.0.x.5', '172.16.0.x', '192.169.x.x', '203.0.113.x']) {
-        const narrow = ipFilterCondition(pattern);
-        const broad = ipFilterCondition(pattern);
-        assert.ok(narrow.like && broad.like);
-        narrow.narrow = true;
-        broad.narrow = false;
-        const a = await ids({ scope: ALL, ip: narrow });
-        assert.deepEqual(a, await ids({ scope: ALL, ip: broad }), pattern);
+        const ip = ipFilterCondition(pattern);
+        assert.ok(ip.like);
+        const a = await ids({ scope: ALL, ip }, { ipNarrow: true });
+        assert.deepEqual(a, await ids({ scope: ALL, ip }, { ipNarrow: false }), pattern);
         found[pattern] = a.length;
       }
       assert.deepEqual(found, { '192.168.x.x': 9, '192.168.2.x': 5, '192.168.1.x': 4, '10.0.0.x': 4, '10.0.x.5': 0, '172.16.0.x': 1, '192.169.x.x': 0, '203.0.113.x': 1 });
     });
 
     test('a prefix is narrow while its range holds at most the limit of rows', async () => {
-      const mark = async (pattern: string, limit?: number) => {
-        const f: EventFilter = { scope: ALL, ip: ipFilterCondition(pattern) };
-        await markNarrowIpRange(t.app.db, f, limit);
-        return f.ip?.like ? f.ip.narrow : undefined;
-      };
+      const mark = (pattern: string, limit?: number) => isNarrowIpRange(t.app.db, ipFilterCondition(pattern), limit);
       assert.equal(await mark('192.168.x.x'), true);
       assert.equal(await mark('192.168.x.x', 9), true);
       assert.equal(await mark('192.168.x.x', 8), false);
@@ -58,8 +53,7 @@ for (const target of dbTargets()) {
     test('a narrow prefix is read through the address index', async () => {
       const ip = ipFilterCondition('192.168.2.x');
       assert.ok(ip.like);
-      ip.narrow = true;
-      const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition({ scope: ALL, ip })!).orderBy('date', 'desc').compile();
+      const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition({ scope: ALL, ip }, { ipNarrow: true })!).orderBy('date', 'desc').compile();
       if (t.app.dialect === 'sqlite') {
         const plan = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
         assert.match(plan.rows.map((r) => r.detail).join('\n'), /history_events_addr \(remote_addr>\? AND remote_addr<\?\)/);

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { fixtureUser } from './fixture.ts';
+import { fixtureUser, listParams } from './fixture.ts';
 import { referenceOverview } from './occasions-model.ts';
-import { listEvents, stickEvent, unstickEvent } from '../../src/namespaces/history/events.ts';
+import { listEvents } from '../../src/namespaces/history/read/list.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
+import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 
 interface Row {
   id: number;
@@ -72,7 +73,7 @@ for (const target of dbTargets()) {
           const params = { ...f.params, page, per_page: perPage, ...(f.cut ? { max_id_first_page: maxIdCut } : {}) };
           const match = f.cut ? (r: Row) => r.id <= maxIdCut && f.match(r) : f.match;
           const want = expected(rows, match, f.grouped, page, perPage);
-          const got = await listEvents(t.app, params, { user: admin, lang: 'en' });
+          const got = await listEvents(t.app, listParams(params), { user: admin, lang: 'en' });
           assert.deepEqual(
             got.items.map((i) => [Number(i.id), i.subsequent_occasions_count]),
             want.items,
@@ -95,7 +96,7 @@ for (const target of dbTargets()) {
       const viewer = { user: admin, lang: 'en' as const };
       const run = async (n: number, loggers: string[]) => {
         queries = 0;
-        const answers = await Promise.all(Array.from({ length: n }, () => listEvents(t.app, { loggers, per_page: 5 }, viewer)));
+        const answers = await Promise.all(Array.from({ length: n }, () => listEvents(t.app, listParams({ loggers, per_page: 5 }), viewer)));
         for (const a of answers) assert.deepEqual(a, answers[0]);
         return queries;
       };
@@ -137,11 +138,11 @@ for (const target of dbTargets()) {
       const params = { loglevels: ['info'], exclude_search: 'zz-no-such-word', per_page: 5 };
       t.app.db = db.withPlugin(gate);
       try {
-        const first = listEvents(t.app, params, viewer);
+        const first = listEvents(t.app, listParams(params), viewer);
         await until(() => held.length === 1, 5000);
         assert.equal(held.length, 1, 'the first request counts afresh');
         await log(0, false, nextDate()); // the log grows: the next request's page is computed anew
-        const second = listEvents(t.app, params, viewer);
+        const second = listEvents(t.app, listParams(params), viewer);
         await until(() => held.length > 1, 300);
         assert.equal(held.length, 1, 'the second request did not start a count of its own');
         held.splice(0).forEach((release) => release());
@@ -151,8 +152,8 @@ for (const target of dbTargets()) {
         t.app.db = db;
         held.splice(0).forEach((release) => release());
       }
-      const fresh = await listEvents(t.app, { ...params, exclude_search: 'zz-other-word' }, viewer);
-      const again = await listEvents(t.app, params, viewer);
+      const fresh = await listEvents(t.app, listParams({ ...params, exclude_search: 'zz-other-word' }), viewer);
+      const again = await listEvents(t.app, listParams(params), viewer);
       assert.equal(again.headers['X-WP-Total'], fresh.headers['X-WP-Total'], 'the shared total equals one counted afresh');
     });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
-import { readCounter } from '../../src/namespaces/history/store.ts';
+import { readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp, csrfOf, type WebClient } from '../web/support.ts';
 import { consoleClient, seedConsoleSite, type SiteUser } from '../console/support.ts';

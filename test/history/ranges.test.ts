@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
-import { dateBoundMessage, eventFilterFromParams, LASTDAYS_RANGE } from '../../src/namespaces/history/filters.ts';
+import { dateBoundMessage, eventFilterFromParams, LASTDAYS_RANGE } from '../../src/namespaces/history/read/query.ts';
 import { FIRST_UNIX, LAST_UNIX, MAX_LASTDAYS, monthRangeUtc, parseDateBound } from '../../src/site/zone-time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';

@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { selectEventPage } from '../../src/namespaces/history/events.ts';
-import { COUNTER_RUN_HEADS, cutRunCount, rebuildRuns } from '../../src/namespaces/history/runs.ts';
-import { readCounter } from '../../src/namespaces/history/store.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { referenceOverview } from './occasions-model.ts';
+import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
+import { cutRunCount } from '../../src/namespaces/history/read/heads.ts';
+import { readCounter } from '../../src/namespaces/history/model/counters.ts';
+import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 
 const ALL = sql<boolean>`1 = 1`;
 

@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { countsByMessage, splitRange } from '../../src/namespaces/history/stats.ts';
-import { generateEvents } from '../../src/namespaces/history/generate.ts';
+import { countsByMessage, splitRange } from '../../src/namespaces/history/stats/range.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 
 const origin = { user: null, ip: '', initiator: 'cms' as const };

@@ -2,12 +2,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { loadFixture, type Fixture } from './fixture.ts';
+import { loadFixture, statsParams, type Fixture } from './fixture.ts';
+import { initiatorCard, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
+import { buildEmailReport } from '../../src/namespaces/history/reports/email-report.ts';
+import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
 import {
-  statsActivityOverview, statsContent, statsCore, statsMedia, statsNotes, statsPeakDays, statsPeakTimes, statsPlugins, statsSummary, statsUsers,
-} from '../../src/namespaces/history/stats.ts';
-import { initiatorCard, searchOptions, searchUsers, userCard } from '../../src/namespaces/history/overview.ts';
-import { buildEmailReport } from '../../src/namespaces/history/email-report.ts';
+  statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers,
+} from '../../src/namespaces/history/stats/details.ts';
+import { statsSummary } from '../../src/namespaces/history/stats/summary.ts';
+import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 
 // 2025-01-01 00:00:00 UTC … 2025-03-31 23:59:59 UTC: every fixed-date fixture event.
 const RANGE = { date_from: 1735689600, date_to: 1743465599 };
@@ -23,7 +26,7 @@ for (const target of dbTargets()) {
     after(() => t.close());
 
     test('summary counts per the reference rules', async () => {
-      const s = await statsSummary(t.app, RANGE);
+      const s = await statsSummary(t.app, statsParams(RANGE));
       assert.deepEqual(s.date_range.from, RANGE.date_from);
       assert.equal(s.date_range.duration_days, 90);
       assert.equal(s.total_events, 16);
@@ -39,41 +42,41 @@ for (const target of dbTargets()) {
     });
 
     test('default range: the last 30 days to the end of today', async () => {
-      const s = await statsSummary(t.app, {});
+      const s = await statsSummary(t.app, statsParams({}));
       assert.equal(s.total_events, 2, 'only the events of yesterday and today');
       assert.ok(s.date_range.duration_days === 30 || s.date_range.duration_days === 31, 'plus one hour across a DST change');
     });
 
     test('details', async () => {
-      const users = (await statsUsers(t.app, { ...RANGE, include_details: true, limit: 50 })) as { details: Record<string, Record<string, unknown>[]> };
+      const users = (await statsUsers(t.app, statsParams({ ...RANGE, include_details: true, limit: 50 }))) as { details: Record<string, Record<string, unknown>[]> };
       assert.deepEqual(users.details.successful_logins.map((l) => [l.user_login, l.login_count]).sort(), [['admin', '1'], ['editor', '1']]);
       assert.deepEqual(users.details.failed_logins, [{ date: '2025-03-01 00:00:00', attempted_username: 'admin', failed_count: '4' }]);
       assert.deepEqual(users.details.added_users.map((u) => u.user_login), ['author']);
-      const limited = (await statsUsers(t.app, { ...RANGE, include_details: true, limit: 1 })) as { details: Record<string, unknown[]> };
+      const limited = (await statsUsers(t.app, statsParams({ ...RANGE, include_details: true, limit: 1 }))) as { details: Record<string, unknown[]> };
       assert.equal(limited.details.successful_logins.length, 1);
-      const content = (await statsContent(t.app, { ...RANGE, include_details: true })) as { details: Record<string, Record<string, unknown>[]> };
+      const content = (await statsContent(t.app, statsParams({ ...RANGE, include_details: true }))) as { details: Record<string, Record<string, unknown>[]> };
       assert.deepEqual(content.details.content_items_created_details, [
         { created_date: '2025-01-11 09:00:00', post_id: '5', post_title: 'About us', post_type: 'page', created_by_id: String(fx.users.editor.id) },
       ]);
       assert.equal(content.details.content_items_updated_details.length, 2);
-      const media = (await statsMedia(t.app, { ...RANGE, include_details: true })) as { details: { uploads: { context: Record<string, string> }[] } };
+      const media = (await statsMedia(t.app, statsParams({ ...RANGE, include_details: true }))) as { details: { uploads: { context: Record<string, string> }[] } };
       assert.equal(media.details.uploads[0].context.attachment_filename, 'logo.png');
-      const plugins = (await statsPlugins(t.app, { ...RANGE, include_details: true }, 'en')) as { summary: Record<string, number>; details: { activations: { name: string }[] } };
+      const plugins = (await statsPlugins(t.app, statsParams({ ...RANGE, include_details: true }), 'en')) as { summary: Record<string, number>; details: { activations: { name: string }[] } };
       assert.deepEqual(plugins.summary, { updates: 0, installations: 0, activations: 1, available_updates: 0, total: 1 });
       assert.equal(plugins.details.activations[0].name, 'Forms');
-      assert.deepEqual((await statsCore(t.app, RANGE)).summary, { updates: 0, available_updates: 0, total: 0 });
-      assert.deepEqual((await statsNotes(t.app, RANGE)).summary, { added: 0, resolved: 0, total: 0 });
+      assert.deepEqual((await statsCore(t.app, statsParams(RANGE))).summary, { updates: 0, available_updates: 0, total: 0 });
+      assert.deepEqual((await statsNotes(t.app, statsParams(RANGE))).summary, { added: 0, resolved: 0, total: 0 });
     });
 
     test('peak days, peak times and the daily overview in site time', async () => {
-      const days = await statsPeakDays(t.app, RANGE, 'en');
+      const days = await statsPeakDays(t.app, statsParams(RANGE), 'en');
       assert.equal(days.peak_days.reduce((n, d) => n + Number(d.count), 0), 16);
       // 2025-01-10 (Friday) has the admin login and three failed logins.
       assert.ok(days.peak_days.some((d) => d.day === '5' && d.day_name === 'Friday' && Number(d.count) >= 4));
-      const times = await statsPeakTimes(t.app, RANGE);
+      const times = await statsPeakTimes(t.app, statsParams(RANGE));
       assert.equal(times.peak_times.reduce((n, d) => n + Number(d.count), 0), 16);
       assert.ok(times.peak_times.some((h) => h.hour === '11' && h.time_span === '11:00-11:59'), '10:0x UTC is 11:0x in Berlin');
-      const overview = await statsActivityOverview(t.app, RANGE);
+      const overview = await statsActivityOverview(t.app, statsParams(RANGE));
       const byDay = new Map(overview.activity_by_date.map((d) => [d.date, d.count]));
       assert.equal(byDay.get('2025-01-10'), '4');
       assert.equal(byDay.get('2025-02-01'), '1');

@@ -3,17 +3,21 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { fixtureUser } from './fixture.ts';
-import { phpJsonEncode } from '../../src/namespaces/history/php-json.ts';
-import { anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext } from '../../src/namespaces/history/ip.ts';
-import { occasionsIdOf, prepareEvent, storableText } from '../../src/namespaces/history/store.ts';
-import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/activity.ts';
-import { listEvents, loadRows } from '../../src/namespaces/history/events.ts';
-import { searchOptions } from '../../src/namespaces/history/overview.ts';
+import { fixtureUser, listParams } from './fixture.ts';
+import { phpJsonEncode } from '../../src/namespaces/history/model/php-json.ts';
+import {
+  anonymizeIp, ipFilterCondition, isIpFilterPattern, proxyAddressContext,
+} from '../../src/namespaces/history/model/ip.ts';
+import { occasionsIdOf, prepareEvent } from '../../src/namespaces/history/model/event.ts';
+import { listEvents } from '../../src/namespaces/history/read/list.ts';
 import { LOGGER_CATALOGUE } from '../../src/modules.ts';
 
 const LOGGERS = LOGGER_CATALOGUE.sorted;
-import { interpolate, renderEvents } from '../../src/namespaces/history/items.ts';
+import { interpolate, renderEvents } from '../../src/namespaces/history/read/render.ts';
+import { storableText } from '../../src/namespaces/history/model/context.ts';
+import { loadRows } from '../../src/namespaces/history/read/paging.ts';
+import { FAILED_LOGIN_LIMIT } from '../../src/namespaces/history/write/group.ts';
+import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 
 const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 
@@ -143,11 +147,11 @@ for (const target of dbTargets()) {
         origin,
       );
       const viewer = { user: admin, lang: 'en' as const };
-      const byContext = await listEvents(t.app, { context_filters: { note: 'n\ufffdl \ufffd' }, ungrouped: true }, viewer);
+      const byContext = await listEvents(t.app, listParams({ context_filters: { note: 'n\ufffdl \ufffd' }, ungrouped: true }), viewer);
       assert.deepEqual(byContext.items.map((e) => e.id), [odd2]);
-      const byKey = await listEvents(t.app, { context_filters: { 'k\ufffdey': 'v' }, ungrouped: true }, viewer);
+      const byKey = await listEvents(t.app, listParams({ context_filters: { 'k\ufffdey': 'v' }, ungrouped: true }), viewer);
       assert.deepEqual(byKey.items.map((e) => e.id), [odd2]);
-      const byMetadata = await listEvents(t.app, { metadata_search: 'n\ufffdl', ungrouped: true }, viewer);
+      const byMetadata = await listEvents(t.app, listParams({ metadata_search: 'n\ufffdl', ungrouped: true }), viewer);
       assert.deepEqual(byMetadata.items.map((e) => e.id), [odd2]);
     });
 
@@ -224,10 +228,10 @@ for (const target of dbTargets()) {
       await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated' }, { user: admin, ip: '' });
       assert.notEqual(await fail(), 0);
       // The stored run groups into one occasion in the overview.
-      const page = await listEvents(t.app, { per_page: 5 }, { user: admin, lang: 'en' });
+      const page = await listEvents(t.app, listParams({ per_page: 5 }), { user: admin, lang: 'en' });
       assert.deepEqual(page.items.slice(0, 3).map((i) => i.subsequent_occasions_count), [1, 1, FAILED_LOGIN_LIMIT]);
       // Filtered to the user logger, the option event drops out and the runs join.
-      const users = await listEvents(t.app, { loggers: ['SimpleUserLogger'], per_page: 5 }, { user: admin, lang: 'en' });
+      const users = await listEvents(t.app, listParams({ loggers: ['SimpleUserLogger'], per_page: 5 }), { user: admin, lang: 'en' });
       assert.equal(users.items[0].subsequent_occasions_count, FAILED_LOGIN_LIMIT + 1);
     });
 

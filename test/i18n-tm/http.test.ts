@@ -10,6 +10,8 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth, callRoute } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
+import { ateDataOf } from '../../src/namespaces/i18n-tm/ate.ts';
+import { MEANWHILE_LIMIT_MS, meanwhileSettled } from '../support/latency.ts';
 import { createFixture, parseXliff, type Fixture } from './fixtures.ts';
 
 const NS = '/en/cms-json/i18n/tm/v1';
@@ -27,6 +29,13 @@ const PATTERNS = [
   '/i18n/tm/v1/ate/jobs/(?P<ate_job_id>\\d+)',
   '/i18n/tm/v1/jobs',
   '/i18n/tm/v1/jobs/assign',
+];
+/** The routes beyond the contract's list: doing jobs (DECISIONS.md). */
+const WORK_PATTERNS = [
+  '/i18n/tm/v1/jobs/send',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)/translations',
+  '/i18n/tm/v1/jobs/(?P<job_id>\\d+)/xliff',
 ];
 
 for (const target of dbTargets()) {
@@ -67,7 +76,7 @@ for (const target of dbTargets()) {
       const res = await server.inject({ method: 'GET', url: NS });
       assert.equal(res.statusCode, 200);
       const body = JSON.parse(res.body);
-      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'), PATTERNS);
+      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'), [...PATTERNS, ...WORK_PATTERNS]);
       const args = (route: string, method: string) => {
         const ep = body.routes[route].endpoints.find((e: { methods: string[] }) => e.methods.includes(method));
         return ep.args;
@@ -94,6 +103,13 @@ for (const target of dbTargets()) {
       const store = args('/i18n/tm/v1/ate/jobs/store', 'POST');
       assert.deepEqual({ type: store.i18n_job_id.type, required: store.i18n_job_id.required }, { type: 'string', required: true });
       assert.deepEqual({ type: store.ate_job_data.type, required: store.ate_job_data.required }, { type: 'array', required: true });
+      // ate/jobs declares the three ways of naming the jobs, none required alone.
+      const ate = args('/i18n/tm/v1/ate/jobs', 'POST');
+      assert.deepEqual(Object.keys(ate).filter((k) => k !== 'i18n_language').sort(), ['i18n_job_id', 'job_ids', 'jobs']);
+      for (const name of ['i18n_job_id', 'job_ids', 'jobs']) {
+        assert.equal(ate[name].required, false);
+        assert.ok(ate[name].description);
+      }
       for (const route of PATTERNS.filter((p) => !p.endsWith('/jobs') && !p.endsWith('/assign') && !p.endsWith('/store'))) {
         for (const ep of body.routes[route].endpoints) {
           assert.deepEqual(Object.keys(ep.args).filter((k) => k !== 'i18n_language'), [], `${route} has no declared args`);
@@ -278,6 +294,26 @@ for (const target of dbTargets()) {
         assert.equal((await call(method, path)).status, 401, `${method} ${path} anonymous`);
       }
       assert.deepEqual(logged.map((e) => e.messageKey), ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated']);
+    });
+
+    test('ate/jobs/store: an anonymous list of 20,000 objects is refused without holding up other requests (issue 25)', async () => {
+      // Each object a new key: merged by copying, item by item, this took 27.6 s at 8,000.
+      const objects = (n: number) => Array.from({ length: n }, (_, i) => ({ [`k${i}`]: i }));
+      const bodies = [
+        { i18n_job_id: 1, ate_job_data: objects(8_000) },
+        { i18n_job_id: 1, ate_job_data: objects(20_000) },
+        { i18n_job_id: String(fx.jobs.retry), ate_job_data: [...objects(20_000), { ate_job_id: 70_500 }] },
+      ];
+      for (const [i, body] of bodies.entries()) {
+        const run = await meanwhileSettled(server, { method: 'POST', url: `${NS}/ate/jobs/store`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        assert.equal(run.res.statusCode, i < 2 ? 400 : 401, run.res.body.slice(0, 200));
+        assert.ok(run.slowestMs <= MEANWHILE_LIMIT_MS, `body ${i}: the unrelated request waited ${Math.round(run.slowestMs)} ms (the store took ${Math.round(run.ms)} ms)`);
+      }
+      // Merged in place: later items win, and `__proto__` is a key, not the object's prototype.
+      const merged = ateDataOf(JSON.parse('[{"a":1,"__proto__":2},{"a":3,"ate_job_id":9},7]'));
+      assert.ok(typeof merged !== 'string');
+      assert.deepEqual(Object.entries(merged.data), [['a', 3], ['__proto__', 2], ['ate_job_id', 9]]);
+      assert.equal(Object.getPrototypeOf(merged.data), null);
     });
 
     test('every logged message key has English and German templates', () => {

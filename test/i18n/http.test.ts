@@ -10,6 +10,8 @@ import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
+import { MAX_XML_BYTES, MAX_XML_ELEMENTS } from '../../src/namespaces/i18n/xml-config.ts';
+import { MEANWHILE_LIMIT_MS, meanwhileSettled } from '../support/latency.ts';
 import { VALID_CONFIG } from './fixtures.ts';
 
 const NS = '/en/cms-json/i18n/v1';
@@ -183,6 +185,45 @@ for (const target of dbTargets()) {
       });
       assert.equal(res.statusCode, 207);
       assert.deepEqual(JSON.parse(res.body).responses.map((r: { status: number }) => r.status), [200, 200, 400]);
+    });
+
+    test('the worst shapes up to the size limit are checked without holding up other requests (issue 25)', async () => {
+      const room = MAX_XML_BYTES - 64;
+      const fill = (head: string, piece: string, tail = '') => head + piece.repeat(Math.floor((room - head.length - tail.length) / piece.length)) + tail;
+      const fields = Array.from({ length: MAX_XML_ELEMENTS - 2 }, (_, i) => `<custom-field action="translate">f${i}</custom-field>`).join('');
+      const largest = `<wpml-config><custom-fields>${fields}</custom-fields></wpml-config>`;
+      const cases: [string, string, number, string | null][] = [
+        // [what, content, status of both validate and save, code of the refusal]
+        ['unclosed start tags (11.4 s at 128 KB before)', fill('x', '<a '), 400, 'i18n_xml_invalid'],
+        ['unclosed start tags inside the root', fill('<wpml-config>', '<b'), 400, 'i18n_xml_invalid'],
+        ['unclosed comments', fill('x', '<!--'), 400, 'i18n_xml_invalid'],
+        ['unclosed processing instructions', fill('x', '<?'), 400, 'i18n_xml_invalid'],
+        ['unclosed CDATA sections', fill('x', '<![CDATA['), 400, 'i18n_xml_invalid'],
+        ['unclosed quotes', fill('<wpml-config>', "<a b='"), 400, 'i18n_xml_invalid'],
+        ['elements past the bound', fill('<wpml-config>', '<x/>'), 422, 'i18n_xml_too_complex'],
+        ['attributes past the bound', fill('<wpml-config', " a='1'", '/>'), 422, 'i18n_xml_too_complex'],
+        ['the largest configuration accepted', largest, 200, null],
+      ];
+      for (const [what, content, status, code] of cases) {
+        assert.ok(Buffer.byteLength(content) <= MAX_XML_BYTES, what);
+        for (const path of ['/custom-xml-config/validate', '/custom-xml-config']) {
+          const run = await meanwhileSettled(server, {
+            method: 'POST', url: `${NS}${path}`, payload: JSON.stringify({ content }), headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
+          });
+          const body = run.res.json();
+          if (path.endsWith('validate')) {
+            // The check answers with its list of problems; only a bound is an error.
+            assert.equal(run.res.statusCode, status === 422 ? 422 : 200, `${what}: ${run.res.body.slice(0, 200)}`);
+            if (status === 400) assert.equal(body[0].level, 3, what);
+            if (status === 200) assert.deepEqual(body, [], what);
+          } else {
+            assert.equal(run.res.statusCode, status, `${what}: ${run.res.body.slice(0, 200)}`);
+          }
+          if (code) assert.equal(body.code ?? code, code, what);
+          assert.ok(run.slowestMs <= MEANWHILE_LIMIT_MS, `${what} (${path}): the unrelated request waited ${Math.round(run.slowestMs)} ms (the check took ${Math.round(run.ms)} ms)`);
+        }
+      }
+      assert.equal((await call('POST', '/custom-xml-config', 'administrator', { content: '' })).status, 200);
     });
   });
 }

@@ -5,12 +5,15 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import {
-  MAX_XML_BYTES, adminTextKey, checkContentParam, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml,
+  MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, adminTextKey, checkContentParam, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml,
   syncAdminTexts, taxonomyMode, translateOption, validateCustomXml, type XmlIssue,
 } from '../../src/namespaces/i18n/xml-config.ts';
 import { findStringId, saveStringTranslation, translateString } from '../../src/namespaces/i18n-st/registry.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { VALID_CONFIG } from './fixtures.ts';
+
+/** The structure check lists at most this many problems. */
+const MAX_ERRORS_SHOWN = 100;
 import { listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
 
 function only(issues: XmlIssue[]): XmlIssue {
@@ -73,6 +76,17 @@ describe('custom XML validation', () => {
     const e = only(validateCustomXml(deep));
     assert.equal(e.level, 3);
     assert.match(e.message, /Excessive depth/);
+  });
+
+  test('element and attribute bounds: at the bound checked, past it a 422; an unfinished tag is named', () => {
+    const config = (n: number) => `<wpml-config><custom-fields>${'<custom-field action="copy">f</custom-field>'.repeat(n)}</custom-fields></wpml-config>`;
+    assert.deepEqual(validateCustomXml(config(MAX_XML_ELEMENTS - 2)), []);
+    assert.throws(() => validateCustomXml(config(MAX_XML_ELEMENTS - 1)), (e: RestError) => e.status === 422 && e.code === 'i18n_xml_too_complex' && /5000 elements/.test(e.message));
+    const attributes = (n: number) => `<wpml-config${Array.from({ length: n }, (_, i) => ` a${i}="1"`).join('')}/>`;
+    assert.equal(validateCustomXml(attributes(MAX_XML_ATTRIBUTES)).length, MAX_ERRORS_SHOWN);
+    assert.throws(() => validateCustomXml(attributes(MAX_XML_ATTRIBUTES + 1), 'de'), (e: RestError) => e.status === 422 && /5000 Attribute/.test(e.message));
+    const unfinished = only(validateCustomXml('<wpml-config>\n  <custom-types a="1>"'));
+    assert.deepEqual([unfinished.code, unfinished.line, unfinished.column, unfinished.message], [73, 2, 3, "Couldn't find end of Start Tag custom-types\n"]);
   });
 
   test('oversized input is refused with 413', () => {

@@ -1,4 +1,4 @@
-// Property tests: the XML checker never throws, whatever it is given, and always answers in
+// Property tests: the XML checker never throws below its declared bounds, whatever it is given, and always answers in
 // the libxml shape; the filter parsers answer with a value or a 400, never anything else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

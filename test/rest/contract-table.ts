@@ -221,6 +221,8 @@ export const CONTRACT_ROUTES: ExpectedRoute[] = [
 export const DOCUMENTED_EXTRA_ARGS: Record<string, string[]> = {
   // The reference's search-user takes the search text in `q` (history.md §5.2).
   '/history/v1/search-user GET': ['q'],
+  // The contract lists none, yet the route needs one of them to name the jobs (issue 31).
+  '/i18n/tm/v1/ate/jobs POST': ['jobs', 'job_ids', 'i18n_job_id'],
 };
 
 export const NAMESPACES_IN_ORDER = [

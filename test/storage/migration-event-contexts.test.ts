@@ -1,6 +1,6 @@
 // Migration 0011 moves every event's context rows into one row of history_event_contexts: nothing of an
 // existing log may be lost on the way, on either database.
-import { test, describe } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,8 +10,8 @@ import { Migrator, sql, type Migration } from 'kysely';
 import { createPgSchema, dropPgSchema, openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/modules.ts';
-import { contextMap } from '../../src/namespaces/history/store.ts';
 import { dbTargets, PG_URL } from '../support/db.ts';
+import { contextMap } from '../../src/namespaces/history/model/context.ts';
 
 const BEFORE = MIGRATIONS.findIndex((m) => m.name === '0011_history_event_contexts');
 

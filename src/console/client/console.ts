@@ -43,6 +43,8 @@ const modules: Record<string, () => Promise<{ init(): void }>> = {
   history_admin_menu_page: () => import('./history.ts'),
   history_stats_page: () => import('./stats.ts'),
   'i18n-st/menu/string-translation.php': () => import('./strings.ts'),
+  'i18n-tm/menu/translations-queue.php': () => import('./jobs.ts'),
+  'i18n/menu/custom-xml-config.php': () => import('./xml-config.ts'),
   edit: () => import('./content.ts'),
   post: () => import('./content.ts'),
 };

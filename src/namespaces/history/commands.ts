@@ -5,10 +5,11 @@
 import cliProgress from 'cli-progress';
 import { CliError, type CliCommand, type CliContext } from '../../cli/command.ts';
 import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
-import { GENERATED_KEY, generateEvents } from './generate.ts';
-import { countRealActivity, purgeAndLog } from './maintenance.ts';
-import { ensureBackfill } from './backfill.ts';
-import { BLOCK_EVENTS, clearContextIndex, contextIndexProgress, indexBlocks } from './context-index.ts';
+import { GENERATED_KEY, generateEvents } from './bulk/generate.ts';
+import { countRealActivity, purgeAndLog } from './write/maintenance.ts';
+import { ensureBackfill } from './write/backfill.ts';
+import { clearContextIndex, contextIndexProgress, indexBlocks } from './index/build.ts';
+import { BLOCK_EVENTS } from './index/terms.ts';
 
 const MAX_COUNT = 50_000_000;
 

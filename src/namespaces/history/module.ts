@@ -3,9 +3,8 @@
 // activity-log store every module writes through.
 import type { SiteModule } from '../../site/module.ts';
 import { historyNamespace } from './routes.ts';
-import { createActivityLog } from './activity.ts';
+import { createActivityLog } from './write/append.ts';
 import { eventsCommands } from './commands.ts';
-import { startContextIndexer } from './context-index.ts';
 import { seedDemo } from './seed.ts';
 import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
 import { userLogger } from './loggers/user.ts';
@@ -14,12 +13,10 @@ import {
   categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger,
 } from './loggers/content.ts';
 import {
-  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger,
-  pluginLogger, privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
+  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger, pluginLogger, privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
 } from './loggers/system.ts';
 import {
-  acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger,
-  limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
+  acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger, limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
 } from './loggers/plugins.ts';
 import { historyMigration } from './migrations/0003_history.ts';
 import { historyStatsMigration } from './migrations/0009_history_stats.ts';
@@ -28,6 +25,7 @@ import { historyEventContextsMigration } from './migrations/0011_history_event_c
 import { historyAddrCollationMigration } from './migrations/0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './migrations/0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
+import { startContextIndexer } from './index/indexer.ts';
 
 export const historyModule: SiteModule = {
   name: 'history',

@@ -1,7 +1,7 @@
 // Demo content of the activity log: a few hundred realistic events of the last two weeks.
 import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
-import { generateEvents } from './generate.ts';
+import { generateEvents } from './bulk/generate.ts';
 
 export const DEMO_EVENT_COUNT = 300;
 const SEEDED_OPTION = 'history_demo_seeded';

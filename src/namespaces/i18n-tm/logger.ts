@@ -33,6 +33,18 @@ export const i18nTmLogger: LoggerDef = {
       en: 'Synchronized {count} translation manager(s)',
       de: '{count} Übersetzungsmanager synchronisiert',
     },
+    jobs_sent: {
+      en: 'Sent {count} translation job(s) into {target_language}: {job_ids}',
+      de: '{count} Übersetzungsauftrag/-aufträge nach {target_language} gesendet: {job_ids}',
+    },
+    job_translation_saved: {
+      en: 'Saved the translation of job {job_id} ("{job_title}", {source_language} → {target_language})',
+      de: 'Übersetzung des Auftrags {job_id} („{job_title}“, {source_language} → {target_language}) gespeichert',
+    },
+    job_completed: {
+      en: 'Completed translation job {job_id} ("{job_title}", {source_language} → {target_language}) via {via}',
+      de: 'Übersetzungsauftrag {job_id} („{job_title}“, {source_language} → {target_language}) über {via} abgeschlossen',
+    },
     engines_updated: {
       en: 'Updated the machine-translation engines (enabled: {enabled_engines})',
       de: 'Maschinelle Übersetzungsdienste aktualisiert (aktiviert: {enabled_engines})',
@@ -42,7 +54,7 @@ export const i18nTmLogger: LoggerDef = {
     label: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
     labelAll: { en: 'All translation management activity', de: 'Alle Aktivitäten der Übersetzungsverwaltung' },
     options: [
-      { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'ate_jobs_created', 'ate_job_stored'] },
+      { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'jobs_sent', 'job_translation_saved', 'job_completed', 'ate_jobs_created', 'ate_job_stored'] },
       {
         label: { en: 'Translation service settings', de: 'Einstellungen des Übersetzungsdienstes' },
         messageKeys: ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],

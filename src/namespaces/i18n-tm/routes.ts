@@ -1,14 +1,17 @@
 // i18n/tm/v1: translation jobs, the local translation-editor (ATE) records, XLIFF export,
 // and the translation account service (AMS) features answered locally (contract §4.8,
-// reference plugins §5). Handlers are thin; the logic lives in jobs.ts, ate.ts, xliff.ts, ams.ts.
+// reference plugins §5), and doing jobs beyond the contract's list (DECISIONS.md). Handlers are
+// thin; the logic lives in jobs.ts, work.ts, ate.ts, xliff.ts, xliff-import.ts, ams.ts.
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
-import type { ArgSchema, NamespaceDef, RestRequest } from '../../rest/types.ts';
+import { RestResponse, type ArgSchema, type NamespaceDef, type RestRequest } from '../../rest/types.ts';
 import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines } from './ams.ts';
 import { STORE_CHECKS, createAteJobs, getAteJob, storeAteJob } from './ate.ts';
 import { ASSIGN_CHECKS, JOB_FILTER_CHECKS, assignJob, listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
-import { parsePositiveInt } from './model.ts';
-import { fetchXliff } from './xliff.ts';
+import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
+import { fetchXliff, jobXliff } from './xliff.ts';
+import { MAX_SEND_ITEMS, MAX_SEND_STRINGS, getJobDetail, saveJobTranslations, sendToTranslation, uploadJobXliff } from './work.ts';
+import { ACTIVE_LANGUAGES } from '../i18n-st/api.ts';
 import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_translations');
@@ -65,10 +68,17 @@ const ENGINES_ARGS = {
   engines: { description: l('The engines: a list of {id, enabled, priority}, or {id: enabled}.', 'Die Dienste: eine Liste von {id, enabled, priority} oder {id: enabled}.'), internal: true },
 } as const;
 /** The jobs of POST /ate/jobs, in any of the reference's three shapes; the contract lists none. */
+// Any one of the three names the jobs (DECISIONS.md); createAteJobs says when none does.
 const ATE_CREATE_ARGS = {
-  jobs: { description: l('A list of {i18n_job_id}.', 'Eine Liste von {i18n_job_id}.'), internal: true },
-  job_ids: { description: l('Job ids (a list or comma-separated).', 'Auftrags-IDs (Liste oder kommagetrennt).'), internal: true },
-  i18n_job_id: { description: l('One job id.', 'Eine Auftrags-ID.'), internal: true },
+  jobs: {
+    description: l('The jobs: a list of {"i18n_job_id": <id>} objects (or ids).', 'Die Aufträge: eine Liste von {"i18n_job_id": <ID>}-Objekten (oder IDs).'),
+    type: ['array', 'object'],
+  },
+  job_ids: {
+    description: l('The job ids, as a list or comma-separated.', 'Die Auftrags-IDs, als Liste oder kommagetrennt.'),
+    type: ['array', 'string'],
+  },
+  i18n_job_id: { description: l('Id of one job.', 'ID eines Auftrags.'), type: ['integer', 'string'] },
 } as const;
 
 export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
@@ -245,4 +255,87 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       },
     }),
   ]),
+  route('/jobs/send', [
+    endpoint('POST', {
+      args: {
+        content_ids: {
+          description: l('Ids of the pages and posts to translate.', 'IDs der zu übersetzenden Seiten und Beiträge.'),
+          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_ITEMS, default: [],
+        },
+        string_ids: {
+          description: l('Ids of strings to translate (one job for all).', 'IDs zu übersetzender Strings (ein Auftrag für alle).'),
+          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_STRINGS, default: [],
+        },
+        target_language: { description: l('Language to translate into.', 'Zielsprache.'), type: 'string', enum: ACTIVE_LANGUAGES, required: true },
+        translator_id: { description: l('User id of the translator (default: any translator may take the jobs).', 'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).'), type: 'integer', minimum: 1, maximum: MAX_ID },
+        deadline: {
+          description: l('Deadline (YYYY-MM-DD).', 'Frist (JJJJ-MM-TT).'),
+          type: 'string',
+          validate: (v: unknown) => (parseDate(v) !== null ? true : 'deadline must be a date YYYY-MM-DD.'),
+          sanitize: (v: unknown) => parseDate(v)!,
+        },
+        batch_name: { description: l('Name of the batch the jobs form.', 'Name des Stapels, den die Aufträge bilden.'), type: 'string', maxLength: 250 },
+      },
+      permission: MANAGE,
+      handler: (req) => sendToTranslation(req, {
+        contentIds: req.params.content_ids,
+        stringIds: req.params.string_ids,
+        targetLanguage: req.params.target_language,
+        translatorId: req.params.translator_id,
+        deadline: req.params.deadline,
+        batchName: req.params.batch_name,
+      }),
+    }),
+  ]),
+  route('/jobs/(?P<job_id>\\d+)', [
+    endpoint('GET', { permission: MANAGER_OR_TRANSLATOR, handler: (req) => getJobDetail(req, pathId(req, 'job_id')) }),
+  ]),
+  route('/jobs/(?P<job_id>\\d+)/translations', [
+    endpoint('POST', {
+      args: {
+        fields: {
+          description: l('The translations: object of field id → text (fields not named keep theirs).', 'Die Übersetzungen: Objekt aus Feld-ID → Text (nicht genannte Felder behalten ihre).'),
+          type: 'object',
+          required: true,
+        },
+        complete: {
+          description: l('Complete the job: every field needs a text; the texts are applied to the page, post or strings.',
+            'Den Auftrag abschließen: jedes Feld braucht einen Text; die Texte werden in die Seite, den Beitrag oder die Strings übernommen.'),
+          type: 'boolean',
+          default: false,
+        },
+      },
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => saveJobTranslations(req, pathId(req, 'job_id'), { fields: req.params.fields, complete: req.params.complete }),
+    }),
+  ]),
+  route('/jobs/(?P<job_id>\\d+)/xliff', [
+    endpoint('GET', {
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: async (req) => {
+        const { job, xml } = await jobXliff(req.app, pathId(req, 'job_id'), req.user, req.lang);
+        return RestResponse.raw(xml, 'application/x-xliff+xml; charset=utf-8', 200, {
+          'Content-Disposition': `attachment; filename="${xliffFileName(job)}"`,
+          'Cache-Control': 'no-store',
+        });
+      },
+    }),
+    endpoint('POST', {
+      args: {
+        xliff: {
+          description: l('The translated XLIFF 1.2 file (its text).', 'Die übersetzte XLIFF-1.2-Datei (ihr Text).'),
+          type: 'string',
+          required: true,
+        },
+      },
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => uploadJobXliff(req, pathId(req, 'job_id'), req.params.xliff),
+    }),
+  ]),
 ]);
+
+/** The download's file name: job id, languages, and the title's letters. */
+function xliffFileName(job: { id: number; title: string; source_language: string; target_language: string }): string {
+  const title = job.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  return `job-${job.id}-${job.source_language}-${job.target_language}${title ? `-${title}` : ''}.xliff`;
+}

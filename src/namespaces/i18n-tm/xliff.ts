@@ -98,8 +98,8 @@ export interface XliffExport {
   targetLang: string;
 }
 
-/** GET /xliff/fetch/<job_id>: 404 unknown job, 403 another translator's job, 422 no units. */
-export async function fetchXliff(app: AppServices, jobId: number, viewer: Viewer | null, lang: Lang = 'en'): Promise<XliffExport> {
+/** A job's XLIFF: 404 unknown job, 403 another translator's job, 422 no units. */
+export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer | null, lang: Lang = 'en'): Promise<{ job: JobRow; xml: string }> {
   const job = await findJob(app, jobId);
   if (!job) throw jobNotFound(jobId, lang);
   if (!isManager(viewer) && job.translator_id !== viewer!.id) {
@@ -123,6 +123,11 @@ export async function fetchXliff(app: AppServices, jobId: number, viewer: Viewer
       422,
     );
   }
-  const xml = buildXliff(job, fields);
+  return { job, xml: buildXliff(job, fields) };
+}
+
+/** GET /xliff/fetch/<job_id>: the contract's answer, the file base64-encoded in JSON. */
+export async function fetchXliff(app: AppServices, jobId: number, viewer: Viewer | null, lang: Lang = 'en'): Promise<XliffExport> {
+  const { job, xml } = await jobXliff(app, jobId, viewer, lang);
   return { content: Buffer.from(xml, 'utf8').toString('base64'), sourceLang: job.source_language, targetLang: job.target_language };
 }

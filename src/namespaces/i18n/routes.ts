@@ -55,7 +55,7 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
     endpoint('POST', {
       args: CONTENT_ARGS,
       permission: MANAGE,
-      handler: (req) => validateCustomXml(contentOf(req)),
+      handler: (req) => validateCustomXml(contentOf(req), req.lang),
     }),
   ]),
 ]);

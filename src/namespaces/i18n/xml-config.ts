@@ -4,8 +4,9 @@
 // shortcodes and blocks are translatable. Admin texts become strings of the registry.
 //
 // Safety: no DTDs at all (DOCTYPE and ENTITY declarations are refused before parsing, so
-// there is no external entity and no entity expansion), a 1 MiB size limit, and a nesting
-// limit checked before the tree is built.
+// there is no external entity and no entity expansion), a 1 MiB size limit, and nesting,
+// element and attribute limits checked before the tree is built. Every check before the parser is one
+// linear pass (no backtracking scan), so a check costs time in proportion to the content.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
@@ -14,6 +15,9 @@ import { kvGet, kvGetJson, kvSet, registerString, translateString } from '../i18
 
 export const MAX_XML_BYTES = 1024 * 1024;
 export const MAX_XML_DEPTH = 256;
+/** Elements and attributes of one configuration: real ones have hundreds; parsing and checking cost per item. */
+export const MAX_XML_ELEMENTS = 5_000;
+export const MAX_XML_ATTRIBUTES = 5_000;
 const MAX_ERRORS = 100;
 
 /** One problem, in the shape of a libxml error (reference plugins §3). */
@@ -54,19 +58,93 @@ function issue(level: 1 | 2 | 3, code: number, message: string, line: number, co
   return { level, code, column, message: message.endsWith('\n') ? message : `${message}\n`, file: '', line };
 }
 
-function lineColAt(text: string, index: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
-    line++;
-    last = i;
-  }
-  return { line, column: index - last };
+/** Line and column of offsets in `text`: the line starts are found once, then each lookup is a binary search. */
+function positions(text: string): (index: number) => { line: number; column: number } {
+  let starts: number[] | null = null;
+  return (index) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: index - starts[lo]! + 1 };
+  };
 }
 
-/** Replaces comments, CDATA sections and processing instructions by spaces (offsets and newlines kept). */
+const NON_MARKUP: readonly (readonly [string, string])[] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+
+/**
+ * Replaces comments, CDATA sections and processing instructions by spaces (offsets and newlines
+ * kept); an unterminated one stays as it is (the validator reports it). One pass: a closing
+ * delimiter found missing is not searched for again, so `<!--` × n costs n, not n².
+ */
 function maskNonMarkup(text: string): string {
-  return text.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g, (m) => m.replace(/[^\n]/g, ' '));
+  const unclosed = new Set<string>();
+  let out = '';
+  let copied = 0;
+  for (let i = text.indexOf('<'); i !== -1; ) {
+    const kind = NON_MARKUP.find(([open]) => text.startsWith(open, i));
+    const end = kind && !unclosed.has(kind[1]) ? text.indexOf(kind[1], i + kind[0].length) : -1;
+    if (kind && end === -1) unclosed.add(kind[1]);
+    if (!kind || end === -1) {
+      i = text.indexOf('<', i + 1);
+      continue;
+    }
+    const after = end + kind[1].length;
+    out += text.slice(copied, i) + text.slice(i, after).replace(/[^\n]/g, ' ');
+    copied = after;
+    i = text.indexOf('<', after);
+  }
+  return out + text.slice(copied);
+}
+
+interface TagToken {
+  index: number;
+  name: string;
+  closing: boolean;
+  selfClosing: boolean;
+  /** After the closing `>`; -1 when the tag never ends. */
+  end: number;
+  /** Attributes, well-formed or not (each name after a space). */
+  attributes: number;
+}
+
+const NOT_NAME = /[\s/>!?]/;
+
+/**
+ * The next tag of `masked` from `from`: `<name …>` or `</name>`, a `>` inside quotes not ending
+ * it; null when there is none. A tag that never ends is returned with `end` -1: the scan stops
+ * there, as scanning on from every later `<` would cost n² (the regular expression this replaces
+ * did, and n³ on `<a<a<a…`).
+ */
+function nextTag(masked: string, from: number): TagToken | null {
+  for (let i = masked.indexOf('<', from); i !== -1; i = masked.indexOf('<', i + 1)) {
+    const closing = masked[i + 1] === '/';
+    const nameStart = i + (closing ? 2 : 1);
+    let k = nameStart;
+    if (k >= masked.length || NOT_NAME.test(masked[k]!)) continue;
+    while (k < masked.length && !NOT_NAME.test(masked[k]!)) k++;
+    const name = masked.slice(nameStart, k);
+    let attributes = 0;
+    let afterSpace = false;
+    while (k < masked.length && masked[k] !== '>') {
+      const c = masked[k]!;
+      const space = c === ' ' || c === '\t' || c === '\n' || c === '\r';
+      if (afterSpace && !space && c !== '=' && c !== '/' && c !== '"' && c !== "'") attributes++;
+      afterSpace = space;
+      const close = c === '"' || c === "'" ? masked.indexOf(c, k + 1) : k;
+      k = close === -1 ? masked.length : close + 1;
+    }
+    const end = k < masked.length ? k + 1 : -1;
+    return { index: i, name: name.slice(0, 100), closing, selfClosing: end !== -1 && masked[k - 1] === '/', end, attributes };
+  }
+  return null;
 }
 
 export class XmlTooLargeError extends RestError {
@@ -78,6 +156,23 @@ export class XmlTooLargeError extends RestError {
         : `The XML configuration is ${bytes} bytes long; at most ${MAX_XML_BYTES} bytes (1 MiB) are accepted.`,
       413,
       { max_bytes: MAX_XML_BYTES },
+    );
+  }
+}
+
+const LIMIT_NAMES = { elements: { en: 'elements', de: 'Elemente' }, attributes: { en: 'attributes', de: 'Attribute' } } as const;
+
+/** 422 for a configuration past MAX_XML_ELEMENTS or MAX_XML_ATTRIBUTES. */
+export class XmlTooComplexError extends RestError {
+  constructor(limit: keyof typeof LIMIT_NAMES, lang: Lang = 'en') {
+    const max = limit === 'elements' ? MAX_XML_ELEMENTS : MAX_XML_ATTRIBUTES;
+    super(
+      'i18n_xml_too_complex',
+      lang === 'de'
+        ? `Die XML-Konfiguration hat mehr als ${max} ${LIMIT_NAMES[limit].de}; mehr sind nicht erlaubt.`
+        : `The XML configuration has more than ${max} ${LIMIT_NAMES[limit].en}; no more are accepted.`,
+      422,
+      { limit, max },
     );
   }
 }
@@ -210,52 +305,50 @@ function toTree(raw: RawNode[]): XNode[] {
 // ---------------------------------------------------------------------------------------
 // Checking
 
-/** Lexical checks the validator leaves out: DTDs, depth, content outside the root, entities. */
-function lexicalIssues(content: string): XmlIssue[] {
+/** Lexical checks the validator leaves out: DTDs, depth, content outside the root, entities; past the element or attribute bound, throws 422. */
+function lexicalIssues(content: string, lang: Lang): XmlIssue[] {
+  const at = positions(content);
   const masked = maskNonMarkup(content);
   const dtd = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)\b/i.exec(masked);
   if (dtd) {
-    const at = lineColAt(content, dtd.index);
-    return [issue(3, CODE.doctypeRefused, `${dtd[1]!.toUpperCase()} declarations are not allowed: the configuration may not contain a DTD or entity declarations`, at.line, at.column)];
+    const { line, column } = at(dtd.index);
+    return [issue(3, CODE.doctypeRefused, `${dtd[1]!.toUpperCase()} declarations are not allowed: the configuration may not contain a DTD or entity declarations`, line, column)];
   }
   const badChar = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(content);
   if (badChar) {
-    const at = lineColAt(content, badChar.index);
-    return [issue(3, CODE.invalidChar, `PCDATA invalid Char value ${badChar[0].charCodeAt(0)}`, at.line, at.column)];
+    const { line, column } = at(badChar.index);
+    return [issue(3, CODE.invalidChar, `PCDATA invalid Char value ${badChar[0].charCodeAt(0)}`, line, column)];
   }
-  const issues: XmlIssue[] = [];
-  const tagRe = /<(\/?)([^\s\/>!?]+)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+  const fatal = (code: number, message: string, index: number): XmlIssue[] => {
+    const { line, column } = at(index);
+    return [issue(3, code, message, line, column)];
+  };
   let depth = 0;
   let roots = 0;
+  let elements = 0;
+  let attributes = 0;
   let last = 0;
-  for (let m = tagRe.exec(masked); m; m = tagRe.exec(masked)) {
+  for (let tag = nextTag(masked, 0); tag; tag = nextTag(masked, tag.end)) {
     if (depth === 0) {
-      const between = masked.slice(last, m.index);
+      const between = masked.slice(last, tag.index);
       const stray = between.search(/\S/);
       if (stray !== -1) {
-        const at = lineColAt(content, last + stray);
-        return [issue(3, roots ? CODE.documentEnd : CODE.documentEmpty, roots ? 'Extra content at the end of the document' : "Start tag expected, '<' not found", at.line, at.column)];
+        return fatal(roots ? CODE.documentEnd : CODE.documentEmpty, roots ? 'Extra content at the end of the document' : "Start tag expected, '<' not found", last + stray);
       }
     }
-    if (m[1]) depth--;
+    if (tag.end === -1) return fatal(CODE.gtRequired, tag.closing ? `expected '>' after '</${tag.name}'` : `Couldn't find end of Start Tag ${tag.name}`, tag.index);
+    if (tag.closing) depth--;
     else {
-      if (depth === 0 && ++roots > 1) {
-        const at = lineColAt(content, m.index);
-        return [issue(3, CODE.documentEnd, 'Extra content at the end of the document', at.line, at.column)];
-      }
-      if (!m[4]) depth++;
-      if (depth > MAX_XML_DEPTH) {
-        const at = lineColAt(content, m.index);
-        return [issue(3, CODE.internal, `Excessive depth in document: ${MAX_XML_DEPTH} use XML_PARSE_HUGE option`, at.line, at.column)];
-      }
+      if (++elements > MAX_XML_ELEMENTS) throw new XmlTooComplexError('elements', lang);
+      if ((attributes += tag.attributes) > MAX_XML_ATTRIBUTES) throw new XmlTooComplexError('attributes', lang);
+      if (depth === 0 && ++roots > 1) return fatal(CODE.documentEnd, 'Extra content at the end of the document', tag.index);
+      if (!tag.selfClosing) depth++;
+      if (depth > MAX_XML_DEPTH) return fatal(CODE.internal, `Excessive depth in document: ${MAX_XML_DEPTH} use XML_PARSE_HUGE option`, tag.index);
     }
-    last = m.index + m[0].length;
+    last = tag.end;
   }
   const tail = masked.slice(last).search(/\S/);
-  if (roots && tail !== -1) {
-    const at = lineColAt(content, last + tail);
-    return [issue(3, CODE.documentEnd, 'Extra content at the end of the document', at.line, at.column)];
-  }
+  if (roots && tail !== -1) return fatal(CODE.documentEnd, 'Extra content at the end of the document', last + tail);
   const entRe = /&([^;\s<&]*)(;?)/g;
   for (let m = entRe.exec(masked); m; m = entRe.exec(masked)) {
     const [, name, semi] = m;
@@ -265,19 +358,11 @@ function lexicalIssues(content: string): XmlIssue[] {
       const cp = num[1] !== undefined ? Number(num[1]) : parseInt(num[2]!, 16);
       const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
       if (ok) continue;
-      const at = lineColAt(content, m.index);
-      issues.push(issue(3, CODE.invalidChar, `xmlParseCharRef: invalid xmlChar value ${cp}`, at.line, at.column));
-      break;
+      return fatal(CODE.invalidChar, `xmlParseCharRef: invalid xmlChar value ${cp}`, m.index);
     }
-    const at = lineColAt(content, m.index);
-    issues.push(
-      !name || !semi
-        ? issue(3, CODE.entityRefNoName, 'xmlParseEntityRef: no name', at.line, at.column)
-        : issue(3, CODE.undeclaredEntity, `Entity '${name}' not defined`, at.line, at.column),
-    );
-    break;
+    return !name || !semi ? fatal(CODE.entityRefNoName, 'xmlParseEntityRef: no name', m.index) : fatal(CODE.undeclaredEntity, `Entity '${name}' not defined`, m.index);
   }
-  return issues;
+  return [];
 }
 
 function validatorIssue(content: string): XmlIssue | null {
@@ -295,10 +380,11 @@ function validatorIssue(content: string): XmlIssue | null {
 
 function structureIssues(content: string, roots: XNode[]): XmlIssue[] {
   const issues: XmlIssue[] = [];
+  const at = positions(content);
   const add = (node: XNode, code: number, message: string) => {
     if (issues.length >= MAX_ERRORS) return;
-    const at = lineColAt(content, node.index);
-    issues.push(issue(2, code, message, at.line, at.column));
+    const { line, column } = at(node.index);
+    issues.push(issue(2, code, message, line, column));
   };
   const root = roots[0];
   if (!root) return [issue(3, CODE.documentEmpty, 'Document is empty', 1, 1)];
@@ -343,8 +429,8 @@ function structureIssues(content: string, roots: XNode[]): XmlIssue[] {
   return issues;
 }
 
-function parseTree(content: string): { issues: XmlIssue[]; roots: XNode[] } {
-  const lexical = lexicalIssues(content);
+function parseTree(content: string, lang: Lang): { issues: XmlIssue[]; roots: XNode[] } {
+  const lexical = lexicalIssues(content, lang);
   if (lexical.length) return { issues: lexical, roots: [] };
   const invalid = validatorIssue(content);
   if (invalid) return { issues: [invalid], roots: [] };
@@ -359,11 +445,12 @@ function parseTree(content: string): { issues: XmlIssue[]; roots: XNode[] } {
 
 /**
  * POST custom-xml-config/validate: `[]` when the content is a valid configuration (or has no
- * word characters at all, like the reference), else the list of problems.
+ * word characters at all, like the reference), else the list of problems. Throws 422 past
+ * MAX_XML_ELEMENTS or MAX_XML_ATTRIBUTES.
  */
-export function validateCustomXml(content: string): XmlIssue[] {
+export function validateCustomXml(content: string, lang: Lang = 'en'): XmlIssue[] {
   if (!/\w/.test(content)) return [];
-  return parseTree(content).issues;
+  return parseTree(content, lang).issues;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -538,7 +625,7 @@ export async function saveCustomXml(app: Pick<AppServices, 'db' | 'options'>, co
   checkContentParam(content, lang);
   let config: AppliedConfig = structuredClone(EMPTY_CONFIG);
   if (/\w/.test(content)) {
-    const { issues, roots } = parseTree(content);
+    const { issues, roots } = parseTree(content, lang);
     if (issues.length) {
       const first = issues[0]!;
       const doctype = first.code === CODE.doctypeRefused;

@@ -3,7 +3,7 @@
 // do not have keep their events: they show their stored templates.
 //
 // Streamed in batches of events by id (each batch's contexts by a range of history_id), through
-// the activity log's bulk writers (history/bulk-sqlite.ts, bulk-postgres.ts). A big load into a
+// the activity log's bulk writers (history/bulk/sqlite-sink.ts, postgres-sink.ts). A big load into a
 // log no bigger than it runs in one transaction with the secondary indexes built afterwards;
 // otherwise every batch commits on its own. Either way a run killed half-way leaves whole
 // batches: the next run skips the events already here (same id, date, logger and occasions id)

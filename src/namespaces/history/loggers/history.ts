@@ -11,7 +11,7 @@ export const historyLogger = logger({
     regenerated_rss_feed_secret: t('Regenerated RSS feed secret', 'RSS-Feed-Geheimnis neu erzeugt'),
     cleared_log: t('Cleared the log ({num_rows_deleted} rows were removed)', 'Protokoll geleert ({num_rows_deleted} Zeilen entfernt)'),
     purged_events: t('Removed {num_rows} events that were older than {days} days', '{num_rows} Ereignisse entfernt, die älter als {days} Tage waren'),
-    // Ours (maintenance.ts): `content-site events purge --generated` and `--before DATE`.
+    // Ours (write/maintenance.ts): `content-site events purge --generated` and `--before DATE`.
     purged_generated_events: t('Removed {num_rows} generated events', '{num_rows} generierte Ereignisse entfernt'),
     purged_events_before: t('Removed {num_rows} events dated before {before_date} (UTC)', '{num_rows} Ereignisse von vor {before_date} (UTC) entfernt'),
     auto_backfill_completed: t('Populated (backfilled) your history with {posts_imported} posts and {users_imported} users from the last {days_back} days', 'Verlauf mit {posts_imported} Beiträgen und {users_imported} Benutzern der letzten {days_back} Tage befüllt'),

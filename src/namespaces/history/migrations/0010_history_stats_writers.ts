@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
 
 // Inserts into history_events are counted into history_stats_hourly by the writers themselves
-// (store.ts hourlyCounts: one upsert per hour, logger and message key of a whole group), no
+// (write/insert.ts hourlyCounts: one upsert per hour, logger and message key of a whole group), no
 // longer by the insert trigger of migration 0009. On SQLite that trigger ran once per row and,
 // with it, every multi-row INSERT needed a statement journal: together about a quarter of the
 // database work of writing an event. Deletions and updates of dates, loggers or keys (rare,

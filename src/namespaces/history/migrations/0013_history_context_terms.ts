@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
 
-// An inverted index of event contexts for context_filters (src/namespaces/history/context-index.ts):
+// An inverted index of event contexts for context_filters (src/namespaces/history/index/):
 // for each block of 4,096 consecutive event ids, one row per (key, value) pair that occurs in
 // the block's contexts, holding the events' offsets within the block. Blocks are indexed in
 // the background once complete, so writing an event costs nothing more; keyed by block first,

@@ -1,0 +1,36 @@
+// Where a bulk write of events goes (generation, import): one implementation per way of
+// bulk writing (sqlite-sink.ts, postgres-sink.ts), chosen by generate.ts.
+import type { PreparedEvent } from '../model/event.ts';
+import type { RunRow } from '../model/runs.ts';
+
+/** An index as the database defines it: dropped and re-created by a deferred-index load. */
+export interface IndexDefinition {
+  name: string;
+  /** The statement that drops it. */
+  drop: string;
+  /** The statement that creates it again. */
+  sql: string;
+}
+
+/** Where a generation writes: one implementation per way of bulk writing. */
+export interface EventSink {
+  /** Whether indexes can be deferred (they can wherever the load runs in one transaction). */
+  readonly canDefer: boolean;
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  count(): Promise<number>;
+  newest(): Promise<RunRow | undefined>;
+  /** Sets run_head = 0 on a row. */
+  demote(id: number): Promise<void>;
+  addToCounter(name: string, delta: number): Promise<void>;
+  /** The indexes a deferred-index load drops and builds again afterwards. */
+  secondaryIndexes(): Promise<IndexDefinition[]>;
+  dropIndex(index: IndexDefinition): Promise<void>;
+  /** Before creating the indexes again. */
+  beforeCreateIndexes(): Promise<void>;
+  createIndex(index: IndexDefinition): Promise<void>;
+  /** Inserts the events (new ids, ascending in batch order, unless given); returns the last id. */
+  insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+// The log's counters (history_counters): totals and changes that writers and readers agree on.
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export async function addToCounter(db: Db, name: string, delta: number): Promise<void> {
+  await db
+    .insertInto('history_counters')
+    .values({ name, value: delta })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql<number>`history_counters.value + ${delta}` }))
+    .execute();
+}
+
+export async function readCounter(db: Db, name: string): Promise<number> {
+  const row = await db.selectFrom('history_counters').select('value').where('name', '=', name).executeTakeFirst();
+  return row ? Number(row.value) : 0;
+}
+
+export const COUNTER_TOTAL = 'total_logged_events';
+/** Changes of the log other than inserts (stick, unstick, rebuilds): part of the cache version. */
+export const COUNTER_CHANGES = 'log_changes';
+export const COUNTER_CONSECUTIVE_FAILED_LOGINS = 'consecutive_failed_logins';
+export const COUNTER_SUPPRESSED_FAILED_LOGINS = 'failed_login_suppressed_count';

@@ -1,0 +1,159 @@
+// The list's caches (reference §7), valid until the log changes other than by appends. Pages: which
+// rows make up a page, per filter and page, until the log changes at all (any insert, stick/unstick,
+// rebuild). Totals: per filter, brought up to date by counting only the rows appended since (a total
+// over a million rows is computed once, not per request). Rows are always read fresh.
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { AppServices } from '../../../site/services.ts';
+import { COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
+import { countMatching, loadRows, type CountMode, type PageResult } from './paging.ts';
+
+const eb = expressionBuilder<Database, 'history_events'>();
+
+const CACHE_SIZE = 500;
+const MAX_INCREMENT = 5000;
+
+interface LogState {
+  maxId: number;
+  total: number;
+  changes: number;
+}
+
+interface CachedTotal extends LogState {
+  value: number;
+  /** The newest matching row counted, when counting groups. */
+  newest: { id: number; date: string; occasions_id: string } | null;
+}
+
+interface Caches {
+  pages: Map<string, { version: string; ids: number[]; counts: [number, number][]; total: number | null }>;
+  totals: Map<string, CachedTotal>;
+  computing: Map<string, Promise<PageResult>>;
+  /** Totals being counted afresh, per filter: later requests wait for them and add their appends. */
+  counting: Map<string, Promise<unknown>>;
+}
+
+const caches = new WeakMap<AppServices, Caches>();
+
+function cachesOf(app: AppServices): Caches {
+  let c = caches.get(app);
+  if (!c) caches.set(app, (c = { pages: new Map(), totals: new Map(), computing: new Map(), counting: new Map() }));
+  return c;
+}
+
+/** Least recently used first: a hit moves the key last, the first keys go when the map is full. */
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > CACHE_SIZE) map.delete(map.keys().next().value!);
+  return value;
+}
+
+export function jsonMaps(_key: string, value: unknown): unknown {
+  return value instanceof Map ? [...value] : value;
+}
+
+/** The newest id and the insert/change counters, in one snapshot (this or another process may write). */
+export async function logState(app: AppServices): Promise<LogState> {
+  const counter = (name: string) =>
+    app.db.selectFrom('history_counters').select('value').where('name', '=', name);
+  const row = await app.db
+    .selectNoFrom([
+      app.db.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('m')).as('max_id'),
+      counter(COUNTER_TOTAL).as('total'),
+      counter(COUNTER_CHANGES).as('changes'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { maxId: Number(row.max_id ?? 0), total: Number(row.total ?? 0), changes: Number(row.changes ?? 0) };
+}
+
+export async function cachedPage(app: AppServices, state: LogState, key: string, compute: () => Promise<PageResult>): Promise<PageResult> {
+  const { pages, computing } = cachesOf(app);
+  const version = `${state.total}/${state.changes}/${state.maxId}`;
+  const hit = pages.get(key);
+  if (hit && hit.version === version) {
+    remember(pages, key, hit);
+    return { rows: await loadRows(app, hit.ids), counts: new Map(hit.counts), total: hit.total };
+  }
+  // Identical requests that miss together share one computation (a first total can take a
+  // second on a million rows; ten clients must not start ten of them).
+  const flightKey = `${version}\n${key}`;
+  let flight = computing.get(flightKey);
+  if (!flight) {
+    flight = compute().finally(() => computing.delete(flightKey));
+    computing.set(flightKey, flight);
+  }
+  const result = await flight;
+  remember(pages, key, { version, ids: result.rows.map((r) => r.id), counts: [...result.counts], total: result.total });
+  return { ...result, counts: new Map(result.counts) };
+}
+
+/**
+ * The total for a filter, from the cache when only appends happened since it was counted: the
+ * appended rows that match are counted (as groups: continuing the newest counted group or
+ * starting new ones). Counted afresh when anything else changed, when appended rows land
+ * before the newest counted one, or when the ids appended since do not account for every
+ * insert (a transaction with a lower id committed late).
+ */
+export async function cachedTotal(app: AppServices, state: LogState, key: string, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
+  const { totals, counting } = cachesOf(app);
+  const cacheKey = `${mode}:${key}`;
+  const fromCache = async (): Promise<number | null> => {
+    const hit = totals.get(cacheKey);
+    const current = hit && (await bringUpToDate(app, state, hit, cond, mode));
+    return current ? remember(totals, cacheKey, current).value : null;
+  };
+  const cached = await fromCache();
+  if (cached !== null) return cached;
+  // A request just before this one is counting the filter afresh while the log grows (the
+  // appends change every page's version, so their computations are not shared): wait for
+  // that count and add what was appended since, instead of counting again alongside it.
+  const inFlight = counting.get(cacheKey);
+  if (inFlight) {
+    await inFlight.catch(() => undefined);
+    const after = await fromCache();
+    if (after !== null) return after;
+  }
+  const fresh = countTotal(app, state, cond, mode).then((total) => remember(totals, cacheKey, total));
+  counting.set(cacheKey, fresh);
+  try {
+    return (await fresh).value;
+  } finally {
+    if (counting.get(cacheKey) === fresh) counting.delete(cacheKey);
+  }
+}
+
+/** A cached total brought to `state` by counting the rows appended since; null when it must be counted afresh. */
+async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal | null> {
+  if (hit.changes !== state.changes) return null;
+  if (hit.maxId === state.maxId && hit.total === state.total) return hit;
+  const added = state.total - hit.total;
+  if (added <= 0 || added > MAX_INCREMENT || state.maxId <= hit.maxId) return null;
+  const ids = (await app.db.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
+  if (ids.length !== added) return null;
+  const rows = ids.length
+    ? await app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
+    : [];
+  const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
+  if (!inOrder) return null;
+  let value = hit.value;
+  let newest = hit.newest;
+  for (const r of rows) {
+    if (mode === 'rows' || r.occasions_id !== newest?.occasions_id) value++;
+    newest = r;
+  }
+  return { ...state, value, newest };
+}
+
+/** The total at `state`, counted afresh. */
+async function countTotal(app: AppServices, state: LogState, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal> {
+  // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
+  const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
+  const [value, newest] = await Promise.all([
+    countMatching(app, upTo, mode),
+    mode === 'groups'
+      ? app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+      : undefined,
+  ]);
+  return { ...state, value, newest: newest ?? null };
+}

@@ -1,0 +1,151 @@
+// GET /events (a page of the log, the occasions of a group, the events around one) and
+// GET /events/has-updates.
+import type { AppServices } from '../../../site/services.ts';
+import { RestError } from '../../../rest/types.ts';
+import { eventFilterFromParams, type EventFilter } from './query.ts';
+import { countRows } from './slices.ts';
+import { renderEvents, type EventItem, type Viewer } from './render.ts';
+import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
+import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
+import { candidateCount, pagePlan, planQuery } from './plan.ts';
+import { filterCondition, isUnfiltered } from './conditions.ts';
+import type { EventListParams, HasUpdatesParams } from '../args.ts';
+
+export interface ListResult {
+  items: EventItem[];
+  headers: Record<string, string>;
+}
+
+function zone(app: AppServices): string {
+  return app.options.get('timezone_string');
+}
+
+/**
+ * GET /events, from its validated and defaulted arguments (args.ts). `link.urlFor(query)` builds
+ * the absolute URL of the events route with that query (for the Link header); `link.query` is
+ * the request's own query string.
+ */
+export async function listEvents(
+  app: AppServices,
+  params: EventListParams,
+  viewer: Viewer,
+  link: { query: Record<string, unknown>; urlFor: (query: Record<string, unknown>) => string } | null = null,
+): Promise<ListResult> {
+  if (params.surrounding_event_id !== undefined) {
+    return surroundingEvents(app, params.surrounding_event_id, params.surrounding_count, viewer);
+  }
+  if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
+
+  const scope = app.loggers.scope(viewer.user);
+  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
+  const { page, per_page: perPage } = params;
+  const countTotal = !params.skip_count_query;
+  const grouped = !params.ungrouped && !filter.search && !filter.metadataWords;
+  // Unfiltered (max_id_first_page aside): served from the occasions maintained on write.
+  const { maxId, ...rest } = filter;
+  const pageRequest = { grouped, page, perPage, countTotal, unfiltered: isUnfiltered(rest as EventFilter), maxId };
+  let result: PageResult = { rows: [], counts: new Map(), total: countTotal ? 0 : null };
+  // No condition when the viewer may read no logger: an empty page.
+  if (filterCondition(filter)) {
+    const state = await logState(app);
+    // A cut at or above the newest id has the total of no cut (a client's page 2 pins the
+    // newest id it saw on page 1). The rows keep the cut: events may arrive before they are read.
+    const totalFilter = maxId !== undefined && maxId >= state.maxId ? (rest as EventFilter) : filter;
+    const totalKey = JSON.stringify(totalFilter, jsonMaps);
+    result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), async () => {
+      // Only a page computed anew reads the log: the size of an ip range and the context index's
+      // candidates matter then, not on a cache hit. They change the plan, not the rows.
+      const plan = await planQuery(app.db, filter, state.maxId);
+      const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
+      const cond = filterCondition(filter, forPage)!;
+      const totalCond = filterCondition(totalFilter, plan)!;
+      const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
+      return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
+    });
+  }
+
+  const items = await renderEvents(app, result.rows, { lang: viewer.lang, viewer: viewer.user, counts: result.counts });
+  const sticky = grouped && params.include_sticky ? await stickyEvents(app, filter, viewer) : [];
+
+  const total = result.total ?? 0;
+  const totalPages = result.total === null ? 0 : Math.ceil(total / perPage);
+  const headers: Record<string, string> = {
+    'X-WP-Total': String(total),
+    'X-WP-TotalPages': String(totalPages),
+    'X-History-MaxId': String(result.rows[0]?.id ?? 0),
+  };
+  if (result.rows[0]) headers['X-History-MaxDate'] = result.rows[0].date;
+  if (link) {
+    const links: string[] = [];
+    if (page > 1) {
+      const prev = Math.min(page - 1, totalPages);
+      links.push(`<${link.urlFor({ ...link.query, page: prev })}>; rel="prev"`);
+    }
+    if (page < totalPages) links.push(`<${link.urlFor({ ...link.query, page: page + 1 })}>; rel="next"`);
+    if (links.length) headers.Link = links.join(', ');
+  }
+  return { items: [...sticky, ...items], headers };
+}
+
+/** Every sticky event the viewer may read, newest first, marked `sticky_appended`. */
+async function stickyEvents(app: AppServices, filter: EventFilter, viewer: Viewer): Promise<EventItem[]> {
+  const cond = filterCondition({ scope: filter.scope, onlySticky: true });
+  if (!cond) return [];
+  const rows = await app.db.selectFrom('history_events').selectAll().where(cond).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+  return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user, stickyAppended: true });
+}
+
+/** type=occasions (reference §3.3): the hidden members of a group; no other filter applies. */
+async function occasionEvents(app: AppServices, params: EventListParams, viewer: Viewer): Promise<EventItem[]> {
+  const { occasionsCount: count, occasionsCountMaxReturn: max, occasionsID, logRowID: below = 0 } = params;
+  if (count === undefined || occasionsID === undefined) return [];
+  const limit = max !== undefined && max < count ? max : count;
+  if (!(limit > 0)) return [];
+  // Unlike the reference, the logger permissions apply here too (conventions: each logger's
+  // events only to users holding its capability).
+  const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
+  if (!scope) return [];
+  const rows = await app.db
+    .selectFrom('history_events')
+    .selectAll()
+    .where(scope)
+    .where('id', '<', below)
+    .where('occasions_id', '=', occasionsID)
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
+}
+
+/** Surrounding mode: events around one id, by id, ignoring every filter and logger permission. */
+async function surroundingEvents(app: AppServices, centreId: number, count: number, viewer: Viewer): Promise<ListResult> {
+  const centre = await app.db.selectFrom('history_events').selectAll().where('id', '=', centreId).executeTakeFirst();
+  if (!centre) {
+    throw new RestError('event_not_found', viewer.lang === 'de' ? 'Das angegebene Ereignis wurde nicht gefunden.' : 'The specified event was not found.', 404);
+  }
+  const newer = await app.db.selectFrom('history_events').selectAll().where('id', '>', centreId).orderBy('id', 'asc').limit(count).execute();
+  const older = await app.db.selectFrom('history_events').selectAll().where('id', '<', centreId).orderBy('id', 'desc').limit(count).execute();
+  const rows = [...newer.reverse(), centre, ...older];
+  const items = await renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
+  const headers: Record<string, string> = {
+    'X-WP-Total': String(rows.length),
+    'X-WP-TotalPages': '1',
+    'X-History-CenterEventId': String(centreId),
+    'X-History-EventsBefore': String(older.length),
+    'X-History-EventsAfter': String(newer.length),
+    'X-History-MaxId': String(rows[0].id),
+    'X-History-MinId': String(rows[rows.length - 1].id),
+    'X-History-MaxDate': rows[0].date,
+  };
+  return { items, headers };
+}
+
+/** GET /events/has-updates: rows newer than the cursor, flat, without sticky and exclude filters. */
+export async function countNewEvents(app: AppServices, params: HasUpdatesParams, viewer: Viewer): Promise<{ new_events_count: number | null }> {
+  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope: app.loggers.scope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
+  if (params.skip_count_query) return { new_events_count: null };
+  // (no ip range here: `id > since_id` finds the few rows newer than a client's cursor)
+  const cond = filterCondition(filter);
+  return { new_events_count: cond ? await countRows(app, cond) : 0 };
+}

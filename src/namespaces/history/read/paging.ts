@@ -1,0 +1,210 @@
+// Paging the log: a page of events matching a condition, grouped into occasions or flat, and its total
+// counted now. One query builder (read/conditions.ts + selectEventPage) serves the list, has-updates
+// and counts.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
+import type { AppServices } from '../../../site/services.ts';
+import type { Database } from '../../../db/schema.ts';
+import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
+import type { EventRow } from './render.ts';
+import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
+import { headBelow, pos } from '../model/runs.ts';
+import { FEW_CANDIDATES } from './plan.ts';
+
+interface PageRequest {
+  grouped: boolean;
+  page: number;
+  perPage: number;
+  countTotal: boolean;
+  /** How to get the total (rows, or groups when grouped); default: count now. */
+  count?: (mode: CountMode) => Promise<number>;
+  /** At most this many rows can match (the context index's candidates lead). */
+  rowsAtMost?: number;
+  /** Rows of one group read one by one before the walk skips to the end of its maintained run (default LONG_GROUP_ROWS). */
+  longGroup?: number;
+  /** Slices of SQLite's reads that test row after row (default SLICES). */
+  slices?: Slices;
+}
+
+export interface PageResult {
+  rows: EventRow[];
+  counts: Map<number, number>;
+  total: number | null;
+}
+
+export type CountMode = 'rows' | 'groups';
+
+const eb = expressionBuilder<Database, 'history_events'>();
+const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
+
+/**
+ * A page of events (grouped into occasions or flat) matching a condition, plus the total.
+ * A group is a maximal run of consecutive rows (date desc, id desc) with equal occasions id;
+ * as in the reference, groups are ordered by their newest date, then their highest id, and
+ * each is shown by its highest-id row, the page's rows ordered by date, then id.
+ * `unfiltered` requests (every row readable, no filter) page through the run heads maintained
+ * on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
+ * complete, so a page costs what it shows, not the log's size.
+ */
+export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
+  const offset = (req.page - 1) * req.perPage;
+  const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode) : null);
+  if (!req.grouped) {
+    const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
+    const matching = await newestFirst(app, cond, null, req.perPage, { slices: req.slices, few, offset });
+    return { rows: await loadRows(app, matching.map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
+  }
+  let cutTotal: number | null = null;
+  if (req.unfiltered) {
+    const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
+    if (page) return { rows: newestFirstRows(await loadRows(app, page.ids)), counts: page.counts, total: page.total };
+    // Events newer than the cut were back-dated between older ones: the page is walked below,
+    // the total taken from the maintained runs when few rows lie above the cut.
+    if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
+  }
+  const groups = await walkGroups(app, cond, offset, req.perPage, req);
+  return {
+    rows: newestFirstRows(await loadRows(app, groups.map((g) => g.maxId))),
+    counts: new Map(groups.map((g) => [g.maxId, g.size])),
+    total: cutTotal ?? (await totalOf('groups')),
+  };
+}
+
+/** Rows by date, then id, newest first: the order of a page's rows in the reference. */
+function newestFirstRows(rows: EventRow[]): EventRow[] {
+  return rows.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+}
+
+/** Rows of one group read one by one before the walk skips to the end of its maintained run. */
+const LONG_GROUP_ROWS = 1000;
+
+/**
+ * Groups `offset … offset + limit` of the matching rows in the reference's order
+ * (inReferenceOrder), with their highest ids and sizes. Reads the rows newest first in growing
+ * chunks (keyset on date, id) and stops once a group starts past the page at another date
+ * than the page's last (ties of equal dates are read whole: sorting moves groups within them);
+ * in one read when at most `rowsAtMost` rows can match.
+ * A long group is not read row by row: the matching rows of one maintained run (model/runs.ts) all
+ * belong to the group of its first matching row, whatever the filter, since every row between
+ * them has the same occasions id. So once a group has run long, its rows down to the end of
+ * the current maintained run are counted in the database and the walk goes on below it (a
+ * flood of one message otherwise made every filtered page read the whole flood).
+ */
+async function walkGroups(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  offset: number,
+  limit: number,
+  { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS, slices }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
+): Promise<Occasion[]> {
+  const wanted = offset + limit;
+  // The groups from the tie (of equal first dates) before the page on: sorting moves a group
+  // by one place at most, but for a tie's last group, which may move ahead of the others.
+  let kept: (Occasion & { occasions_id: string })[] = [];
+  let from = 0; // walk index of kept[0]
+  let index = -1; // walk index of the current group
+  let current = null as (typeof kept)[number] | null;
+  /** Rows of the current group read since it started or since its last skip. */
+  let streak = 0;
+  /** Where the next read starts: below this position, or at it when `inclusive`. */
+  let after: Position | null = null;
+  const page = () => inReferenceOrder(kept).slice(offset - from, wanted - from);
+  // Each read of candidates of the context index looks them all up: one read takes them all
+  // (and no group is skipped: counting a run by date would read more than the candidates).
+  const oneRead = rowsAtMost < 50_000;
+  const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
+  const skipAfter = oneRead ? Infinity : longGroup;
+  for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
+    const rows = await newestFirst(app, cond, after, chunk, { slices });
+    let skipped = false;
+    for (const row of rows) {
+      if (row.occasions_id !== current?.occasions_id) {
+        index++;
+        if (index >= wanted && row.date !== kept[wanted - 1 - from]!.first.date) return page();
+        if (index < offset && current && row.date !== current.first.date) {
+          kept = [];
+          from = index;
+        }
+        current = { first: { id: row.id, date: row.date }, maxId: row.id, size: 0, occasions_id: row.occasions_id };
+        kept.push(current);
+        streak = 0;
+      }
+      current.size++;
+      if (row.id > current.maxId) current.maxId = row.id;
+      if (++streak < skipAfter) continue;
+      const end = await headBelow(app.db, row);
+      const inRun = end ? [cond, pos('<', row), pos('>', end)] : [cond, pos('<', row)];
+      // Counted where the group may be on the page: before it, only the group just before it
+      // can move into it (and a group before that holds one date only, its first row the highest id).
+      if (index >= offset - 1) {
+        const rest = await tallyRows(app, eb.and(inRun), { maxId: true });
+        current.size += rest.n;
+        current.maxId = Math.max(current.maxId, rest.maxId);
+      }
+      if (!end) return page();
+      after = { date: end.date, id: end.id, inclusive: true };
+      streak = 0;
+      skipped = true;
+      break;
+    }
+    if (!skipped) {
+      if (rows.length < chunk) return page();
+      after = rows[rows.length - 1];
+    }
+    // SQLite reads on the server's only thread: other requests go first between chunks.
+    if (app.dialect === 'sqlite') await nextTurn();
+  }
+}
+
+/** Matching rows per read when SQLite counts groups. */
+const COUNT_CHUNK_ROWS = 20_000;
+
+/**
+ * Matching rows (countRows, in slices where SQLite would scan the table), or groups of them
+ * (runs of equal occasions id, date desc, id desc), counted now. PostgreSQL counts groups in one
+ * statement, which holds only its own connection. SQLite runs every statement on the server's
+ * only thread, and grouping a million rows in one statement held every other request for
+ * seconds: it reads the matching rows newest first in chunks (the walk's reads, keyset on date
+ * and id) and counts the groups itself, letting the event loop run between chunks.
+ */
+export async function countMatching(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  mode: CountMode,
+  { chunkRows = COUNT_CHUNK_ROWS, slices }: { chunkRows?: number; slices?: Slices } = {},
+): Promise<number> {
+  if (mode === 'rows') return countRows(app, cond, slices);
+  if (app.dialect === 'postgres') return countGroups(app, cond);
+  let n = 0;
+  let newer: MatchRow | null = null;
+  for (;;) {
+    const rows = await newestFirst(app, cond, newer, chunkRows, { slices });
+    for (const row of rows) {
+      if (row.occasions_id !== newer?.occasions_id) n++;
+      newer = row;
+    }
+    if (rows.length < chunkRows) return n;
+    await nextTurn();
+  }
+}
+
+/** Groups of matching rows, in one statement. */
+async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
+  const withNewer = app.db
+    .selectFrom('history_events')
+    .where(cond)
+    .select(['occasions_id', sql<string | null>`lag(${sql.ref('occasions_id')}) over (${ORDER})`.as('newer')]);
+  const row = await app.db
+    .selectFrom(withNewer.as('w'))
+    .select(sql<number>`count(*)`.as('n'))
+    .where((eb) => eb.or([eb('newer', 'is', null), eb('newer', '<>', eb.ref('occasions_id'))]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+/** Rows by id, in the order of the ids given. */
+export async function loadRows(app: AppServices, ids: number[]): Promise<EventRow[]> {
+  if (!ids.length) return [];
+  const rows = await app.db.selectFrom('history_events').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is EventRow => r !== undefined);
+}

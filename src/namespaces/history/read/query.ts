@@ -1,0 +1,238 @@
+// The filters of GET /events (reference §4.2): request parameters are normalised into an
+// EventFilter, which becomes one SQL condition (read/conditions.ts). GET /events, has-updates,
+// the cards, the search-options counters and the stats share it.
+import type { Lang } from '../../../rest/types.ts';
+import type { DialectName } from '../../../db/index.ts';
+import { MAX_ALTERNATIVES } from '../../../db/limits.ts';
+import { RestError } from '../../../rest/types.ts';
+import type { LoggerCatalogue, LoggerScope } from '../../../site/loggers.ts';
+import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip.ts';
+import {
+  addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
+} from '../../../site/zone-time.ts';
+
+export interface EventFilter {
+  scope: LoggerScope;
+  include?: number[];
+  maxId?: number;
+  sinceId?: number;
+  sinceDate?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  /** OR of [from, to] UTC ranges (`to` null = open). From `dates`, or `months`. */
+  ranges?: [string, string | null][];
+  /** From `lastdays` when `dates` is absent. */
+  lastdaysFrom?: string;
+  loglevels?: string[];
+  loggers?: string[];
+  messages?: Map<string, string[]>;
+  users?: number[];
+  initiators?: string[];
+  ip?: IpFilter;
+  contextFilters?: [string, string][];
+  metadataWords?: string[];
+  /** The database the condition is for (context tests, long search words and the context index differ per dialect); not a filter. */
+  dialect?: DialectName;
+  search?: SearchTerms;
+  onlySticky?: boolean;
+  excludeSearch?: SearchTerms;
+  excludeLoglevels?: string[];
+  excludeLoggers?: string[];
+  excludeMessages?: Map<string, string[]>;
+  excludeUsers?: number[];
+  excludeInitiators?: string[];
+}
+
+export interface SearchTerms {
+  words: string[];
+  /** (logger, message keys) whose template contains every word. */
+  templateMatches: Map<string, string[]>;
+}
+
+export function invalidParam(name: string, reason: string): RestError {
+  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
+    params: { [name]: reason },
+    details: { [name]: { code: 'rest_invalid_param', message: reason, data: null } },
+  });
+}
+
+/** Words of a search text: split on whitespace and commas, at most 10. */
+export function searchWords(text: string): string[] {
+  return text.split(/[\s,]+/).map((w) => w.trim()).filter(Boolean).slice(0, 10);
+}
+
+/** `LoggerSlug:key` items (each may hold several comma-separated pairs) grouped per logger. */
+export function parseMessagePairs(items: unknown[], name: string): Map<string, string[]> {
+  const byLogger = new Map<string, string[]>();
+  let pairs = 0;
+  for (const item of items) {
+    for (const pair of String(item).split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (++pairs > MAX_ALTERNATIVES) throw invalidParam(name, `${name} may name at most ${MAX_ALTERNATIVES} messages.`);
+      const at = pair.indexOf(':');
+      if (at <= 0 || at === pair.length - 1) throw invalidParam(name, `${name} items must have the form LoggerSlug:message_key.`);
+      const logger = pair.slice(0, at);
+      const list = byLogger.get(logger) ?? [];
+      list.push(pair.slice(at + 1));
+      byLogger.set(logger, list);
+    }
+  }
+  return byLogger;
+}
+
+function searchTerms(loggers: LoggerCatalogue, text: string, scope: LoggerScope, lang: Lang): SearchTerms | undefined {
+  const words = searchWords(text).map((w) => w.toLowerCase());
+  if (!words.length) return undefined;
+  const templateMatches = new Map<string, string[]>();
+  for (const def of loggers.sorted) {
+    if (!scope.all && !scope.slugs.includes(def.slug)) continue;
+    for (const [key, text] of Object.entries(def.messages)) {
+      const candidates = [text[lang].toLowerCase(), text.en.toLowerCase()];
+      if (candidates.some((tpl) => words.every((w) => tpl.includes(w)))) {
+        templateMatches.set(def.slug, [...(templateMatches.get(def.slug) ?? []), key]);
+      }
+    }
+  }
+  return { words, templateMatches };
+}
+
+function list(value: unknown): unknown[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const arr = Array.isArray(value) ? value : [value];
+  return arr.length ? arr : undefined;
+}
+
+function strings(value: unknown): string[] | undefined {
+  const arr = list(value)?.map((v) => String(v)).filter((v) => v !== '');
+  return arr?.length ? arr : undefined;
+}
+
+function ints(value: unknown): number[] | undefined {
+  const arr = list(value)?.map((v) => Number(v)).filter((v) => Number.isInteger(v));
+  return arr?.length ? arr : undefined;
+}
+
+/** A string (comma-separated) or array of initiators. */
+function initiatorList(value: unknown): string[] | undefined {
+  const arr = strings(value)?.flatMap((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+  return arr?.length ? arr : undefined;
+}
+
+function int(value: unknown): number | undefined {
+  return value === undefined || value === null || value === '' ? undefined : Number(value);
+}
+
+export const dateBoundMessage = (name: string) =>
+  `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time (YYYY-MM-DD HH:MM:SS), from the year 1000 to 9999.`;
+export const MONTHS_ITEMS = 'months items must have the form YYYY-MM (years 1000 to 9999).';
+export const DATES_ITEMS = `dates items must be month:YYYY-MM (years 1000 to 9999), lastdays:N (N from 1 to ${MAX_LASTDAYS}), yesterday or allDates.`;
+export const LASTDAYS_RANGE = `lastdays must be 0 (no limit) or a number of days from 1 to ${MAX_LASTDAYS}.`;
+
+/** `lastdays`: the start of the day N − 1 days ago (N = 1 is today), as UTC text. */
+function lastdaysFrom(zone: string, today: Ymd, days: number): string {
+  return startOfDayUtc(zone, addDays(today, -(days - 1)));
+}
+
+export interface FilterOptions {
+  /** The logger catalogue (search matches its templates). */
+  loggers: LoggerCatalogue;
+  scope: LoggerScope;
+  zone: string;
+  lang: Lang;
+  /** has-updates ignores sticky and exclude_* parameters. */
+  ignoreExcludes?: boolean;
+  now?: Date;
+  dialect?: DialectName;
+}
+
+/** Request parameters → EventFilter. Throws 400 rest_invalid_param for values the schema let through. */
+export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOptions): EventFilter {
+  const { scope, zone, lang } = opts;
+  const f: EventFilter = { scope, dialect: opts.dialect };
+  const include = ints(p.include)?.filter((id) => id !== 0);
+  if (include?.length) f.include = include;
+  f.maxId = int(p.max_id_first_page);
+  f.sinceId = int(p.since_id);
+  if (typeof p.since_date === 'string' && p.since_date !== '') f.sinceDate = p.since_date;
+
+  for (const [name, end] of [['date_from', false], ['date_to', true]] as const) {
+    const raw = p[name];
+    if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 0) continue;
+    const ts = parseDateBound(zone, String(raw), end);
+    if (ts === null) throw invalidParam(name, dateBoundMessage(name));
+    if (ts === 0) continue;
+    if (end) f.dateTo = unixToUtc(ts);
+    else f.dateFrom = unixToUtc(ts);
+  }
+
+  const today = todayIn(zone, opts.now);
+  const dates = strings(p.dates);
+  if (dates) {
+    const ranges: [string, string | null][] = [];
+    let lastdays = 0;
+    let all = false;
+    for (const item of dates) {
+      if (item === 'allDates') all = true;
+      else if (item === 'yesterday') {
+        const y = addDays(today, -1);
+        ranges.push([startOfDayUtc(zone, y), endOfDayUtc(zone, y)]);
+      } else if (item.startsWith('month:')) {
+        const range = monthRangeUtc(zone, item.slice(6));
+        if (!range) throw invalidParam('dates', DATES_ITEMS);
+        ranges.push(range);
+      } else if (/^lastdays:\d+$/.test(item) && isLastdays(Number(item.slice(9)))) {
+        lastdays = Math.max(lastdays, Number(item.slice(9)));
+      } else {
+        throw invalidParam('dates', DATES_ITEMS);
+      }
+    }
+    if (lastdays) ranges.push([lastdaysFrom(zone, today, lastdays), null]);
+    if (!all && ranges.length) f.ranges = ranges;
+  } else {
+    const lastdays = int(p.lastdays);
+    if (lastdays !== undefined && lastdays !== 0) {
+      if (!isLastdays(lastdays)) throw invalidParam('lastdays', LASTDAYS_RANGE);
+      f.lastdaysFrom = lastdaysFrom(zone, today, lastdays);
+    }
+    const months = strings(p.months);
+    if (months) {
+      f.ranges = months.map((m) => {
+        const range = monthRangeUtc(zone, m);
+        if (!range) throw invalidParam('months', MONTHS_ITEMS);
+        return range;
+      });
+    }
+  }
+
+  f.loglevels = strings(p.loglevels)?.map((s) => s.toLowerCase());
+  f.loggers = strings(p.loggers);
+  const messages = list(p.messages);
+  if (messages) f.messages = parseMessagePairs(messages, 'messages');
+  const users = [...(ints(p.users) ?? []), ...(int(p.user) !== undefined ? [int(p.user)!] : [])];
+  if (users.length) f.users = users;
+  f.initiators = initiatorList(p.initiator);
+  if (typeof p.ip_address === 'string' && p.ip_address !== '') {
+    if (!isIpFilterPattern(p.ip_address)) throw invalidParam('ip_address', 'Invalid parameter.');
+    f.ip = ipFilterCondition(p.ip_address);
+  }
+  if (p.context_filters && typeof p.context_filters === 'object') {
+    const pairs = Object.entries(p.context_filters as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]);
+    if (pairs.length) f.contextFilters = pairs;
+  }
+  if (typeof p.metadata_search === 'string') {
+    const words = searchWords(p.metadata_search);
+    if (words.length) f.metadataWords = words;
+  }
+  if (typeof p.search === 'string') f.search = searchTerms(opts.loggers, p.search, scope, lang);
+  if (opts.ignoreExcludes) return f;
+
+  f.onlySticky = p.only_sticky === true;
+  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(opts.loggers, p.exclude_search, scope, lang);
+  f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
+  f.excludeLoggers = strings(p.exclude_loggers);
+  const excludeMessages = list(p.exclude_messages);
+  if (excludeMessages) f.excludeMessages = parseMessagePairs(excludeMessages, 'exclude_messages');
+  const excludeUsers = [...(ints(p.exclude_users) ?? []), ...(int(p.exclude_user) !== undefined ? [int(p.exclude_user)!] : [])];
+  if (excludeUsers.length) f.excludeUsers = excludeUsers;
+  f.excludeInitiators = initiatorList(p.exclude_initiator);
+  return f;
+}
