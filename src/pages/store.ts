@@ -137,12 +137,12 @@ export interface ListFilter {
   authorId?: number;
 }
 
-/** Pages by menu order then title; posts newest first. */
+/** Pages by menu order then title; posts newest first. Trashed items only when their status is asked for. */
 export async function listContent(app: AppServices, filter: ListFilter = {}): Promise<ContentItem[]> {
   let q = app.db.selectFrom('posts').selectAll();
   if (filter.lang) q = q.where('lang', '=', filter.lang);
   if (filter.type) q = q.where('type', '=', filter.type);
-  if (filter.status) q = q.where('status', '=', filter.status);
+  q = filter.status ? q.where('status', '=', filter.status) : q.where('status', '!=', 'trash');
   if (filter.authorId !== undefined) q = q.where('author_id', '=', filter.authorId);
   const rows = (await q.orderBy('menu_order').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()) as Row[];
   return rows.map(fromRow);
