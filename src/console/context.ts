@@ -102,12 +102,11 @@ export class ConsoleContext {
    * permissions as over HTTP), answered in the console's language.
    */
   api(method: 'GET' | 'POST' | 'DELETE', route: string, params: Record<string, unknown> = {}): Promise<RestOutput> {
-    const inQuery = method !== 'POST';
     return this.restApi.dispatch({
       method,
       route,
-      query: inQuery ? params : {},
-      body: inQuery ? { type: 'none' } : { type: 'form', params },
+      query: method === 'GET' ? params : {},
+      body: method === 'GET' ? { type: 'none' } : { type: 'form', params },
       headers: {},
       rootLang: this.lang,
       ip: this.request.ip,

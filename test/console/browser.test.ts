@@ -26,6 +26,8 @@ import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
 import { freePort } from '../support/net.ts';
+import { seedDemo as seedSched } from '../../src/namespaces/sched/seed.ts';
+import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
@@ -35,6 +37,8 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'sc
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
 const XML_CONFIG = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
+const SCHED = '/cms-admin/admin.php?page=sched-settings';
+const SLIDERS = '/cms-admin/admin.php?page=sliderx-sliders';
 
 if (SKIP) console.log(`# ${SKIP}`);
 
@@ -143,7 +147,7 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Users', 'Profile'], stats: true },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Appointment Settings', 'Sliders', 'Users', 'Profile'], stats: true },
         emil: { nav: ['Dashboard', 'Activity Log', 'Pages and posts', 'Profile'], stats: false },
         tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
@@ -563,6 +567,71 @@ for (const [index, target] of dbTargets().entries()) {
       await shoot(page, 'xml-config-en');
       await context.close();
       await t.app.db.updateTable('users').set({ locale }).where('login', '=', 'ada').execute();
+    });
+
+    test('appointment settings: an administrator changes a setting with the keyboard and previews a template with an error, in both languages, axe-clean', async () => {
+      await seedSched(t.app);
+      const settings = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sched/v1/settings', headers: { authorization: users.ada!.authorization } })).json().data;
+      for (const lang of ['en', 'de'] as const) {
+        const de = lang === 'de';
+        // Ada's own choice (an earlier test switched it in the header) is this run's language.
+        await t.app.db.updateTable('users').set({ locale: lang }).where('id', '=', users.ada!.id).execute();
+        const context = await newContext(de ? 'de-DE' : 'en-US');
+        const page = await context.newPage();
+        await signIn(page, 'ada', SCHED);
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Termineinstellungen' : 'Appointment Settings');
+        // A setting, with the keyboard: type, Enter; the script saves through the REST API.
+        const company = page.locator('#section-global').getByLabel(de ? 'Firmenname' : 'Company name', { exact: true });
+        await company.fill(`Browser ${lang} GmbH`);
+        await company.press('Enter');
+        await page.locator('#section-global .save-state').getByText(de ? 'Die Einstellungen wurden gespeichert.' : 'The settings have been saved.').waitFor();
+        assert.equal((await settings()).global.company_name, `Browser ${lang} GmbH`);
+        assert.match(page.url(), /page=sched-settings$/, 'the page was not left');
+        // A template: an error is shown at its line while typing, and the cursor goes there.
+        const message = page.locator('#notifications-sc-f-notifications-0-message');
+        await message.fill('Hello\n{{ Appointment.customer_information.Name }\nBye');
+        const check = page.locator('#notifications-sc-f-notifications-0-message-check');
+        await check.getByText(de ? /^Zeile 2: Unable to find closing bracket/ : /^Line 2: Unable to find closing bracket/).waitFor();
+        assert.equal(await message.getAttribute('aria-invalid'), 'true');
+        await check.getByRole('button', { name: de ? 'Zu Zeile 2' : 'Go to line 2' }).press('Enter');
+        assert.ok(await isFocused(message));
+        assert.equal(await message.evaluate((el: unknown) => (el as { selectionStart: number }).selectionStart), 'Hello\n'.length);
+        assert.deepEqual(await axeViolations(page), [], `${lang}: with the error shown`);
+        // Fixed: the preview with example data, in a sandboxed frame.
+        await message.fill('<p>Hi {{ Appointment.customer_information.Name }}</p>');
+        await check.getByText(de ? 'Die Vorlage ist gültig. Vorschau mit Beispieldaten:' : 'The template is valid. Preview with example data:').waitFor();
+        const frame = page.locator('#section-notifications iframe.template-preview');
+        await frame.waitFor();
+        assert.equal(await frame.getAttribute('sandbox'), '');
+        assert.equal(await page.frameLocator('#section-notifications iframe.template-preview').locator('p').textContent(), de ? 'Hi Erika Mustermann' : 'Hi Alex Example', 'example data in the page\'s language');
+        assert.equal(await message.getAttribute('aria-invalid'), null);
+        assert.deepEqual(await axeViolations(page), [], `${lang}: with the preview`);
+        await shoot(page, `sched-${lang}`);
+        await context.close();
+      }
+    });
+
+    test('sliders: both languages, a slide moved with the keyboard, axe-clean in English and German', async () => {
+      await seedSliders(t.app);
+      const slides = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/home' })).json().slides as { id: number; title: string }[];
+      for (const lang of ['en', 'de'] as const) {
+        const de = lang === 'de';
+        await t.app.db.updateTable('users').set({ locale: lang }).where('id', '=', users.ada!.id).execute();
+        const context = await newContext();
+        const page = await context.newPage();
+        await signIn(page, 'ada', `${SLIDERS}&slider=home`);
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Slider' : 'Sliders');
+        await page.locator('[lang="de"] h3').getByText('Willkommen').first().waitFor();
+        const before = await slides();
+        const move = page.getByRole('button', { name: de ? `Nach unten: ${before[0]!.title}` : `Move down: ${before[0]!.title}` });
+        await move.focus();
+        await page.keyboard.press('Enter');
+        await page.getByText(de ? 'Die Reihenfolge der Slides wurde gespeichert.' : 'The order of the slides has been saved.').waitFor();
+        assert.deepEqual((await slides()).map((x) => x.id), [before[1]!.id, before[0]!.id, before[2]!.id]);
+        assert.deepEqual(await axeViolations(page), [], `${lang} sliders`);
+        await shoot(page, `sliders-${lang}`);
+        await context.close();
+      }
     });
 
     test('pages and posts: an editor edits a page with the keyboard, it saves through cms/v2 in place, and the public site shows it', async () => {

@@ -136,11 +136,18 @@ for (const target of dbTargets()) {
       assert.match(preview.body, /<h1>Draft &lt;b&gt;news&lt;\/b&gt;<\/h1>/);
       assert.match(preview.body, /<p>Line one<br>line two<\/p>/);
       assert.match(textOf(preview.body), /not on the public site \(status: Draft\)/);
+      const offered = await (await consoleClient(server, 'ada')).get('/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php');
+      assert.match(offered.body, /Draft &lt;b&gt;news/, 'a draft is offered for translation');
       const list = await emil.get(`${LIST}?post_type=post&post_status=draft`);
       assert.deepEqual(listedItems(list.body), [id]);
       const trashed = await emil.post(EDIT, { _csrf: csrfOf(list.body), post: String(id), action: 'trash', return_to: `http://localhost:8080${LIST}?post_type=post` });
       assert.equal(trashed.status, 303);
       assert.equal(new URL(trashed.location!).searchParams.get('done'), 'trashed');
+      // The translation management page offers no trashed item for translation.
+      const ada = await consoleClient(server, 'ada');
+      const jobs = await ada.get('/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php');
+      assert.equal(jobs.status, 200);
+      assert.doesNotMatch(jobs.body, /Draft &lt;b&gt;news/);
       const trash = await emil.get(`${LIST}?post_type=post&post_status=trash`);
       assert.deepEqual(listedItems(trash.body), [id]);
       assert.match(trash.body, /aria-label="Restore “Draft &lt;b&gt;news&lt;\/b&gt;”"/);

@@ -1,3 +1,4 @@
-// sliderx as other modules may use it (the importer): reading and storing slider imports.
-export { parseImport, type SliderData } from './model.ts';
-export { importSliders } from './store.ts';
+// sliderx as other modules may use it (the importer, the console): reading, storing, exporting slider imports.
+export { localize, parseImport, type SliderData } from './model.ts';
+export { exportSliders, getSliderByAlias, importSliders, listSliders } from './store.ts';
+export { getSlider } from './service.ts';
