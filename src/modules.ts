@@ -14,7 +14,8 @@ import { oembedModule } from './namespaces/oembed/module.ts';
 import { i18nModule } from './namespaces/i18n/module.ts';
 import { i18nStModule } from './namespaces/i18n-st/module.ts';
 import { i18nTmModule } from './namespaces/i18n-tm/module.ts';
-import { indexOnlyModule, legalxModule } from './namespaces/index-only/module.ts';
+import { indexOnlyAfterCmsModule, indexOnlyModule, legalxModule } from './namespaces/index-only/module.ts';
+import { cmsModule } from './namespaces/cms/module.ts';
 import { sliderxModule } from './namespaces/sliderx/module.ts';
 import { historyModule } from './namespaces/history/module.ts';
 import { webModule } from './web/module.ts';
@@ -31,6 +32,8 @@ export const MODULES: readonly SiteModule[] = [
   sliderxModule,
   historyModule,
   indexOnlyModule,
+  cmsModule,
+  indexOnlyAfterCmsModule,
   webModule,
   importModule,
 ];

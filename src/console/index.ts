@@ -25,13 +25,14 @@ import { jobsDashboardPage, jobsPage } from './pages/jobs.ts';
 import { schedPage } from './pages/sched.ts';
 import { slidersPage } from './pages/sliders.ts';
 import { stringsPage } from './pages/strings.ts';
+import { contentPages } from './pages/content.ts';
 import { userPages } from './pages/users.ts';
 import { xmlConfigPage } from './pages/xml-config.ts';
 
 export const ASSETS_PATH = '/cms-admin/assets/';
 
 /** Every page of the console (part 2 appends its own). */
-export const CONSOLE_PAGES: ConsolePage[] = [dashboardPage, ...historyPages, stringsPage, jobsPage, jobsDashboardPage, xmlConfigPage, schedPage, slidersPage, ...userPages];
+export const CONSOLE_PAGES: ConsolePage[] = [dashboardPage, ...historyPages, stringsPage, jobsPage, jobsDashboardPage, xmlConfigPage, schedPage, slidersPage, ...contentPages, ...userPages];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

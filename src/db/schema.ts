@@ -322,9 +322,11 @@ export interface PostsTable {
   /** Plain text; blank lines separate paragraphs. */
   content: string;
   excerpt: string;
-  /** 'publish' | 'draft' | 'pending' | 'private'. */
+  /** 'publish' | 'draft' | 'pending' | 'private' | 'trash'. */
   status: string;
   author_id: number | null;
+  /** The parent page (pages only); null at the top. */
+  parent_id: Generated<number | null>;
   /** Translation group: the id shared by an item and its translations. */
   trid: number | null;
   menu_order: Generated<number>;

@@ -1,8 +1,9 @@
-// The pages as other modules may use them: the content store (translation jobs write its
-// language versions), the site's URLs, and the public HTML the host's HTTP adapter serves.
-export { renderNotFound, renderPublicPath } from './public.ts';
+// The pages as other modules may use them: the content store (reads, and the writes that record
+// themselves in the activity log: cms/v2's and the translation jobs' language versions), the
+// site's URLs, and the public HTML the host's HTTP adapter serves.
+export { paragraphs, renderNotFound, renderPublicPath } from './public.ts';
 export {
-  type ContentItem, createContent, getAuthor, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS,
-  updateContent,
+  CONTENT_STATUSES, createContent, deleteContent, getAuthor, getContent, getContentBySlug, getTranslations, listContent, queryContent, RESERVED_SLUGS,
+  trashContent, updateContent, type ContentItem, type ContentOrderBy, type ContentPatch, type ContentQuery, type ContentStatus, type ContentType,
 } from './store.ts';
 export { authorUrl, embedUrl, homeUrl, isLocalUrl, isViewable, permalink, resolveContentUrl, siteUrl } from './urls.ts';

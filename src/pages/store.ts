@@ -4,12 +4,16 @@ import type { AppServices } from '../site/services.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { RestError } from '../rest/types.ts';
+import { recordWrite } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { MAX_DB_INT } from '../db/limits.ts';
+import { likeContains } from '../db/like.ts';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { contentLogger } from './logger.ts';
 
 export type ContentType = 'page' | 'post';
-export type ContentStatus = 'publish' | 'draft' | 'pending' | 'private';
+export type ContentStatus = 'publish' | 'draft' | 'pending' | 'private' | 'trash';
+/** The statuses a write may set; `trash` only trashing sets (as the reference's internal status). */
 export const CONTENT_STATUSES: readonly ContentStatus[] = ['publish', 'draft', 'pending', 'private'];
 
 export interface Thumbnail {
@@ -29,6 +33,8 @@ export interface ContentItem {
   excerpt: string;
   status: ContentStatus;
   authorId: number | null;
+  /** The parent page (pages only); null at the top. */
+  parentId: number | null;
   trid: number;
   menuOrder: number;
   thumbnail: Thumbnail | null;
@@ -46,6 +52,7 @@ export interface ContentInput {
   excerpt?: string;
   status?: ContentStatus;
   authorId?: number | null;
+  parentId?: number | null;
   /** Id of an item in the other language this one translates. */
   translationOf?: number;
   menuOrder?: number;
@@ -66,7 +73,7 @@ const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Row = {
   id: number; type: string; lang: string; slug: string; title: string; content: string; excerpt: string; status: string;
-  author_id: number | null; trid: number | null; menu_order: number; thumbnail_url: string | null;
+  author_id: number | null; parent_id: number | null; trid: number | null; menu_order: number; thumbnail_url: string | null;
   thumbnail_width: number | null; thumbnail_height: number | null; created_at: string; modified_at: string;
 };
 
@@ -81,6 +88,7 @@ function fromRow(r: Row): ContentItem {
     excerpt: r.excerpt,
     status: r.status as ContentStatus,
     authorId: r.author_id,
+    parentId: r.parent_id,
     trid: r.trid ?? r.id,
     menuOrder: r.menu_order,
     thumbnail: r.thumbnail_url ? { url: r.thumbnail_url, width: r.thumbnail_width ?? 0, height: r.thumbnail_height ?? 0 } : null,
@@ -129,12 +137,12 @@ export interface ListFilter {
   authorId?: number;
 }
 
-/** Pages by menu order then title; posts newest first. */
+/** Pages by menu order then title; posts newest first. Trashed items only when their status is asked for. */
 export async function listContent(app: AppServices, filter: ListFilter = {}): Promise<ContentItem[]> {
   let q = app.db.selectFrom('posts').selectAll();
   if (filter.lang) q = q.where('lang', '=', filter.lang);
   if (filter.type) q = q.where('type', '=', filter.type);
-  if (filter.status) q = q.where('status', '=', filter.status);
+  q = filter.status ? q.where('status', '=', filter.status) : q.where('status', '!=', 'trash');
   if (filter.authorId !== undefined) q = q.where('author_id', '=', filter.authorId);
   const rows = (await q.orderBy('menu_order').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()) as Row[];
   return rows.map(fromRow);
@@ -159,6 +167,24 @@ export async function getAuthorByLogin(app: AppServices, login: string): Promise
 
 const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
+/** Refuses a parent that is not a page of the same language, or that would make a loop. */
+async function checkParent(app: AppServices, item: { id?: number; type: ContentType; lang: Lang }, parentId: number | null | undefined): Promise<void> {
+  if (parentId == null) return;
+  if (item.type !== 'page') throw invalid('only pages have a parent.');
+  let cursor = await getContent(app, parentId);
+  if (!cursor || cursor.type !== 'page') throw invalid(`parent: no page ${parentId}.`);
+  if (cursor.lang !== item.lang) throw invalid('parent must be a page in the same language.');
+  // Walk up: the item may not become its own ancestor (depth is bounded by the number of pages).
+  for (let depth = 0; cursor && depth < 10_000; depth++) {
+    if (cursor.id === item.id) throw invalid('parent would make the page its own ancestor.');
+    cursor = cursor.parentId === null ? null : await getContent(app, cursor.parentId);
+  }
+}
+
+function logContext(item: ContentItem): Record<string, unknown> {
+  return { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, content_slug: item.slug, content_status: item.status };
+}
+
 /** Creates a page or post and records it in the activity log. */
 export async function createContent(app: AppServices, input: ContentInput, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
   validateInput(input);
@@ -176,6 +202,7 @@ export async function createContent(app: AppServices, input: ContentInput, origi
     trid = original.trid;
   }
   if (input.authorId != null && !(await getAuthor(app, input.authorId))) throw invalid(`authorId: no user ${input.authorId}.`);
+  await checkParent(app, input, input.parentId);
   const now = utcNow();
   const item = await app.db.transaction().execute(async (tx) => {
     const inserted = await tx
@@ -189,6 +216,7 @@ export async function createContent(app: AppServices, input: ContentInput, origi
         excerpt: input.excerpt ?? '',
         status: input.status ?? 'publish',
         author_id: input.authorId ?? null,
+        parent_id: input.parentId ?? null,
         trid,
         menu_order: input.menuOrder ?? 0,
         thumbnail_url: input.thumbnail?.url ?? null,
@@ -202,38 +230,38 @@ export async function createContent(app: AppServices, input: ContentInput, origi
     if (trid === null) await tx.updateTable('posts').set({ trid: inserted.id }).where('id', '=', inserted.id).execute();
     return fromRow((await tx.selectFrom('posts').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow()) as Row);
   });
-  await app.activity.log(
-    {
-      logger: contentLogger.slug,
-      messageKey: 'content_created',
-      context: { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, content_slug: item.slug, content_status: item.status },
-    },
-    origin,
-  );
+  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_created', context: logContext(item) }, origin);
   return item;
 }
 
-export type ContentPatch = Partial<Pick<ContentInput, 'title' | 'content' | 'excerpt' | 'status' | 'menuOrder' | 'thumbnail' | 'authorId'>>;
+export type ContentPatch = Partial<Pick<ContentInput, 'title' | 'slug' | 'content' | 'excerpt' | 'status' | 'menuOrder' | 'thumbnail' | 'authorId' | 'parentId'>>;
 
-/** Updates fields of a page or post and records it in the activity log. */
+/** Updates fields of a page or post (a trashed one is restored by giving it a status) and records it in the activity log. */
 export async function updateContent(app: AppServices, id: number, patch: ContentPatch, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
   const current = await getContent(app, id);
   if (!current) throw new RestError('content_not_found', `No page or post ${id}.`, 404);
   const merged: ContentInput = {
-    type: current.type, lang: current.lang, slug: current.slug,
+    type: current.type, lang: current.lang,
+    slug: patch.slug ?? current.slug,
     title: patch.title ?? current.title,
-    status: patch.status ?? current.status,
+    status: patch.status ?? (current.status === 'trash' ? undefined : current.status),
     thumbnail: patch.thumbnail === undefined ? current.thumbnail : patch.thumbnail,
   };
   validateInput(merged);
+  if (patch.slug !== undefined && patch.slug !== current.slug && (await getContentBySlug(app, current.lang, patch.slug))) {
+    throw new RestError('content_slug_exists', `The slug "${patch.slug}" is already used in ${current.lang}.`, 409);
+  }
   if (patch.authorId != null && !(await getAuthor(app, patch.authorId))) throw invalid(`authorId: no user ${patch.authorId}.`);
+  await checkParent(app, current, patch.parentId);
   const set: Record<string, unknown> = { modified_at: utcNow() };
   if (patch.title !== undefined) set.title = patch.title;
+  if (patch.slug !== undefined) set.slug = patch.slug;
   if (patch.content !== undefined) set.content = patch.content;
   if (patch.excerpt !== undefined) set.excerpt = patch.excerpt;
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.menuOrder !== undefined) set.menu_order = patch.menuOrder;
   if (patch.authorId !== undefined) set.author_id = patch.authorId;
+  if (patch.parentId !== undefined) set.parent_id = patch.parentId;
   if (patch.thumbnail !== undefined) {
     set.thumbnail_url = patch.thumbnail?.url ?? null;
     set.thumbnail_width = patch.thumbnail?.width ?? null;
@@ -241,13 +269,119 @@ export async function updateContent(app: AppServices, id: number, patch: Content
   }
   await app.db.updateTable('posts').set(set).where('id', '=', id).execute();
   const item = (await getContent(app, id))!;
-  await app.activity.log(
-    {
-      logger: contentLogger.slug,
-      messageKey: 'content_updated',
-      context: { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, changed_fields: Object.keys(patch).join(',') },
-    },
+  await recordWrite(
+    app,
+    { logger: contentLogger.slug, messageKey: 'content_updated', context: { ...logContext(item), changed_fields: Object.keys(patch).join(',') } },
     origin,
   );
   return item;
+}
+
+/** Moves a page or post to the trash (the public site no longer shows it) and records it. */
+export async function trashContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<ContentItem> {
+  await app.db.updateTable('posts').set({ status: 'trash', modified_at: utcNow() }).where('id', '=', item.id).execute();
+  const trashed = (await getContent(app, item.id))!;
+  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_trashed', context: logContext(trashed) }, origin);
+  return trashed;
+}
+
+/**
+ * Deletes a page or post for good and records it. Its child pages move up to its parent, as
+ * the reference does; its translations stay, still linked to each other.
+ */
+export async function deleteContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<void> {
+  await app.db.transaction().execute(async (tx) => {
+    await tx.updateTable('posts').set({ parent_id: item.parentId }).where('parent_id', '=', item.id).execute();
+    await tx.deleteFrom('posts').where('id', '=', item.id).execute();
+  });
+  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_deleted', context: logContext(item) }, origin);
+}
+
+export type ContentOrderBy = 'author' | 'date' | 'id' | 'include' | 'modified' | 'parent' | 'relevance' | 'slug' | 'include_slugs' | 'title' | 'menu_order';
+
+export interface ContentQuery {
+  type: ContentType;
+  statuses: readonly ContentStatus[];
+  /**
+   * Which items that are not published the caller may see: every one (`'all'`), those of one
+   * author (their own), or none. Published items are always visible.
+   */
+  unpublishedOf: 'all' | { authorId: number } | null;
+  lang?: Lang;
+  search?: string;
+  authors?: readonly number[];
+  authorsExclude?: readonly number[];
+  /** 0 stands for "no parent". */
+  parents?: readonly number[];
+  parentsExclude?: readonly number[];
+  include?: readonly number[];
+  exclude?: readonly number[];
+  slugs?: readonly string[];
+  menuOrder?: number;
+  /** UTC bounds of the publication date, exclusive as the reference's `after`/`before`. */
+  after?: string;
+  before?: string;
+  modifiedAfter?: string;
+  modifiedBefore?: string;
+  orderby: ContentOrderBy;
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** One page of pages or posts matching a query, and how many match in all. */
+export async function queryContent(app: AppServices, q: ContentQuery): Promise<{ items: ContentItem[]; total: number }> {
+  const conditions = (eb: any): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb('type', '=', q.type)];
+    if (q.statuses.length) and.push(eb('status', 'in', q.statuses));
+    const published = eb('status', '=', 'publish');
+    if (q.unpublishedOf === null) and.push(published);
+    else if (q.unpublishedOf !== 'all') and.push(eb.or([published, eb('author_id', '=', q.unpublishedOf.authorId)]));
+    if (q.lang) and.push(eb('lang', '=', q.lang));
+    if (q.search) {
+      and.push(eb.or([likeContains(app.dialect, sql.ref('title'), q.search, true), likeContains(app.dialect, sql.ref('content'), q.search, true), likeContains(app.dialect, sql.ref('excerpt'), q.search, true)]));
+    }
+    if (q.authors?.length) and.push(eb('author_id', 'in', q.authors));
+    if (q.authorsExclude?.length) and.push(eb.or([eb('author_id', 'is', null), eb('author_id', 'not in', q.authorsExclude)]));
+    if (q.parents?.length) {
+      const ids = q.parents.filter((p) => p !== 0);
+      const top = q.parents.includes(0);
+      and.push(eb.or([...(ids.length ? [eb('parent_id', 'in', ids)] : []), ...(top ? [eb('parent_id', 'is', null)] : [])]));
+    }
+    if (q.parentsExclude?.length) {
+      const ids = q.parentsExclude.filter((p) => p !== 0);
+      if (ids.length) and.push(eb.or([eb('parent_id', 'is', null), eb('parent_id', 'not in', ids)]));
+      if (q.parentsExclude.includes(0)) and.push(eb('parent_id', 'is not', null));
+    }
+    if (q.include?.length) and.push(eb('id', 'in', q.include));
+    if (q.exclude?.length) and.push(eb('id', 'not in', q.exclude));
+    if (q.slugs?.length) and.push(eb('slug', 'in', q.slugs));
+    if (q.menuOrder !== undefined) and.push(eb('menu_order', '=', q.menuOrder));
+    if (q.after) and.push(eb('created_at', '>', q.after));
+    if (q.before) and.push(eb('created_at', '<', q.before));
+    if (q.modifiedAfter) and.push(eb('modified_at', '>', q.modifiedAfter));
+    if (q.modifiedBefore) and.push(eb('modified_at', '<', q.modifiedBefore));
+    return eb.and(and);
+  };
+  const counted = await app.db.selectFrom('posts').select((eb) => eb.fn.countAll<string | number>().as('n')).where(conditions).executeTakeFirstOrThrow();
+  const dir = q.order;
+  let list = app.db.selectFrom('posts').selectAll().where(conditions);
+  const byPosition = (column: 'id' | 'slug', values: readonly (number | string)[]) =>
+    sql`case ${sql.join(values.map((v, i) => sql`when ${sql.ref(column)} = ${v} then ${i}`), sql` `)} else ${values.length} end`;
+  switch (q.orderby) {
+    case 'include':
+      list = q.include?.length ? list.orderBy(byPosition('id', q.include), dir) : list.orderBy('created_at', dir);
+      break;
+    case 'include_slugs':
+      list = q.slugs?.length ? list.orderBy(byPosition('slug', q.slugs), dir) : list.orderBy('created_at', dir);
+      break;
+    case 'relevance':
+      // The reference ranks a match in the title above one in the text only.
+      list = list.orderBy(sql`case when ${likeContains(app.dialect, sql.ref('title'), q.search ?? '', true)} then 0 else 1 end`, dir === 'desc' ? 'asc' : 'desc').orderBy('created_at', 'desc');
+      break;
+    default:
+      list = list.orderBy(({ author: 'author_id', date: 'created_at', id: 'id', modified: 'modified_at', parent: 'parent_id', slug: 'slug', title: 'title', menu_order: 'menu_order' } as const)[q.orderby], dir);
+  }
+  const rows = (await list.orderBy('id', dir).limit(q.limit).offset(q.offset).execute()) as Row[];
+  return { items: rows.map(fromRow), total: Number(counted.n) };
 }

@@ -147,8 +147,8 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Appointment Settings', 'Sliders', 'Users', 'Profile'], stats: true },
-        emil: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
+        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Appointment Settings', 'Sliders', 'Users', 'Profile'], stats: true },
+        emil: { nav: ['Dashboard', 'Activity Log', 'Pages and posts', 'Profile'], stats: false },
         tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'], stats: false },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
       };
@@ -632,6 +632,61 @@ for (const [index, target] of dbTargets().entries()) {
         await shoot(page, `sliders-${lang}`);
         await context.close();
       }
+    });
+
+    test('pages and posts: an editor edits a page with the keyboard, it saves through cms/v2 in place, and the public site shows it', async () => {
+      await seedPages(t.app);
+      const partners = (await server.inject({ method: 'GET', url: '/en/cms-json/cms/v2/pages?slug=partners' })).json()[0];
+      const context = await newContext();
+      const page = await context.newPage();
+      await signIn(page, 'emil', '/cms-admin/edit.php?post_type=page');
+      assert.equal(await page.locator('nav.main-nav a[aria-current="page"]').textContent(), 'Pages and posts');
+      assert.deepEqual(await axeViolations(page), []);
+      await shoot(page, 'pages-en');
+      // To the page's Edit link with the keyboard alone, then into the text.
+      const edit = page.getByRole('link', { name: `Edit “${partners.title.rendered}”` });
+      for (let i = 0; i < 80 && !(await isFocused(edit)); i++) await page.keyboard.press('Tab');
+      assert.ok(await isFocused(edit), 'the Edit link is reachable by Tab');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/post\.php\?post=\d+&action=edit/);
+      const title = page.getByLabel('Title', { exact: true });
+      for (let i = 0; i < 40 && !(await isFocused(title)); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Partners and resellers');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ControlOrMeta+End');
+      await page.keyboard.type('\n\nEdited in the console.');
+      const url = page.url();
+      await page.getByRole('button', { name: 'Save', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#ct-save-state', { hasText: 'Saved.' }).waitFor();
+      assert.equal(page.url(), url, 'saved without leaving the page');
+      assert.deepEqual(await axeViolations(page), []);
+      await page.goto(`${site}/en/partners/`);
+      assert.match(await page.locator('main').innerText(), /Partners and resellers[\s\S]*Edited in the console\./);
+      await context.close();
+
+      // German, preview and trash through the script (cookie + nonce), each checked by axe.
+      await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'emil').execute();
+      const de = await newContext('de-DE');
+      const dePage = await de.newPage();
+      await signIn(dePage, 'emil', `/cms-admin/post.php?post=${partners.translations.de}&action=preview`);
+      const german = (await server.inject({ method: 'GET', url: `/en/cms-json/cms/v2/pages/${partners.translations.de}?context=edit`, headers: { authorization: users.emil!.authorization } })).json();
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), german.title.raw);
+      assert.deepEqual(await axeViolations(dePage), []);
+      const draft = (await server.inject({ method: 'POST', url: '/de/cms-json/cms/v2/posts', headers: { authorization: users.emil!.authorization }, payload: { title: 'Entwurf' } })).json();
+      await dePage.goto(`${site}/cms-admin/edit.php?post_type=post&post_status=draft`);
+      assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Beiträge');
+      assert.deepEqual(await axeViolations(dePage), []);
+      await shoot(dePage, 'posts-de');
+      await dePage.getByRole('button', { name: '„Entwurf“ in den Papierkorb legen' }).click();
+      await dePage.waitForURL(/done=trashed/);
+      assert.equal((await server.inject({ method: 'GET', url: `/en/cms-json/cms/v2/posts/${draft.id}?context=edit`, headers: { authorization: users.emil!.authorization } })).json().status, 'trash');
+      const edited = await dePage.goto(`${site}/cms-admin/post.php?post=${partners.translations.de}&action=edit`);
+      assert.equal(edited?.status(), 200);
+      assert.deepEqual(await axeViolations(dePage), []);
+      await de.close();
+      await t.app.db.updateTable('users').set({ locale: '' }).where('login', '=', 'emil').execute();
     });
 
     test('no request left the machine, no CSP violation, no script error', () => {

@@ -16,7 +16,7 @@ export interface RestAnswer<T> {
 }
 
 /** `path` below the API root, e.g. `history/v1/events?per_page=5`. */
-export async function rest<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<RestAnswer<T>> {
+export async function rest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: Record<string, unknown>): Promise<RestAnswer<T>> {
   const headers: Record<string, string> = { 'X-WP-Nonce': nonce, Accept: 'application/json' };
   if (body) headers['Content-Type'] = 'application/json';
   const res = await fetch(root + path, { method, headers, credentials: 'same-origin', body: body ? JSON.stringify(body) : undefined });

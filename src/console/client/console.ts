@@ -46,6 +46,8 @@ const modules: Record<string, () => Promise<{ init(): void }>> = {
   'i18n-tm/menu/translations-queue.php': () => import('./jobs.ts'),
   'i18n/menu/custom-xml-config.php': () => import('./xml-config.ts'),
   'sched-settings': () => import('./sched.ts'),
+  edit: () => import('./content.ts'),
+  post: () => import('./content.ts'),
 };
 void (modules[page ?? '']?.() ?? Promise.resolve(null)).then((m) => {
   m?.init();

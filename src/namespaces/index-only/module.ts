@@ -1,5 +1,5 @@
 // Namespaces whose routes the contract does not show: the REST index lists them, with only
-// their namespace index. Two modules, because the index interleaves them with the others.
+// their namespace index. Three modules, because the index interleaves them with the others.
 import type { NamespaceDef } from '../../rest/types.ts';
 import { namespace } from '../../rest/define.ts';
 import type { SiteModule } from '../../site/module.ts';
@@ -20,7 +20,13 @@ export const indexOnlyModule: SiteModule = {
     indexOnly('awx/instagram'),
     indexOnly('awx'),
     indexOnly('vendorx/installer/v1'),
-    indexOnly('cms/v2'),
+  ],
+};
+
+/** The namespaces after cms/v2 (src/namespaces/cms) in the index. */
+export const indexOnlyAfterCmsModule: SiteModule = {
+  name: 'index-only-after-cms',
+  namespaces: [
     indexOnly('cms-site-health/v1'),
     indexOnly('cms-block-editor/v1'),
     indexOnly('cms-abilities/v1'),
