@@ -19,10 +19,10 @@ import { createPgSchema, dropPgSchema } from '../src/db/index.ts';
 import { generateEvents } from '../src/namespaces/history/bulk/generate.ts';
 import { buildServer } from '../src/server/http.ts';
 import { freePort } from '../test/support/net.ts';
+import { launchChromium } from '../test/support/browser.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PG_URL = process.env.BENCH_DATABASE_URL || null;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = 15;
 const LOADS = 5;
 const PASSWORD = 'console bench password';
@@ -87,8 +87,7 @@ async function benchDatabase(name: string, app: AppServices, site: string, port:
       ['profile', '/cms-admin/profile.php'],
       ['users', '/cms-admin/users.php'],
     ];
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const [cookieName, cookieValue] = cookie.split('=') as [string, string];

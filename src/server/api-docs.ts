@@ -37,7 +37,10 @@ const ASSETS: Record<string, { file?: string; text?: string; type: string }> = {
     validatorUrl: null,
     withCredentials: true,
     presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout'
+    layout: 'BaseLayout',
+    // Namespaces start folded: Swagger UI 5 stops rendering operations when more than about 130
+    // are unfolded at once (it then shows the first few), and the API has more.
+    docExpansion: 'none'
   });
 });
 `,

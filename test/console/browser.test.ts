@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
 import qs from 'qs';
 import { buildServer } from '../../src/server/http.ts';
 import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
@@ -29,9 +30,8 @@ import { freePort } from '../support/net.ts';
 import { seedDemo as seedSched } from '../../src/namespaces/sched/seed.ts';
 import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
-const SKIP = fs.existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is missing (apt-get install -y chromium); console browser tests skipped`;
+const SKIP = CHROMIUM_SKIP;
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'screenshots') : path.resolve('test-artifacts', 'console');
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
@@ -40,7 +40,6 @@ const XML_CONFIG = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
 const SCHED = '/cms-admin/admin.php?page=sched-settings';
 const SLIDERS = '/cms-admin/admin.php?page=sliderx-sliders';
 
-if (SKIP) console.log(`# ${SKIP}`);
 
 /** axe-core's serious and critical violations of the page (its script evaluated over the debugging protocol, which the page's CSP does not govern). */
 function isFocused(locator: Locator): Promise<boolean> {
@@ -132,11 +131,7 @@ for (const [index, target] of dbTargets().entries()) {
       users = await seedConsoleSite(t.app, 400);
       server = await buildServer(t.app);
       await server.listen({ port, host: '127.0.0.1' });
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
     });
 
     after(async () => {

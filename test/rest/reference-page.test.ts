@@ -4,17 +4,15 @@
 // outside the server, breaks no CSP rule and throws no error.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { freePort } from '../support/net.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
-const SKIP = fs.existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is missing (apt-get install -y chromium); reference page browser tests skipped`;
-if (SKIP) console.log(`# ${SKIP}`);
+const SKIP = CHROMIUM_SKIP;
 
 // The page reads nothing from the database but the site's name: one target is enough.
 for (const target of dbTargets().slice(0, 1)) {
@@ -37,8 +35,8 @@ for (const target of dbTargets().slice(0, 1)) {
       page.on('pageerror', (err) => pageErrors.push(err.message));
       const res = await page.goto(site + path);
       assert.equal(res?.status(), 200);
-      // Swagger UI has fetched and rendered the document.
-      await page.locator('.opblock').first().waitFor();
+      // Swagger UI has fetched and rendered the document (its namespaces folded).
+      await page.locator('.opblock-tag').first().waitFor();
       return page;
     }
 
@@ -48,11 +46,7 @@ for (const target of dbTargets().slice(0, 1)) {
       t = await createTestApp(target, { SITE_URL: site, PORT: String(port) });
       server = await buildServer(t.app);
       await server.listen({ port, host: '127.0.0.1' });
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       context.setDefaultTimeout(15_000);
       await context.route('**/*', (route) => {
@@ -70,16 +64,25 @@ for (const target of dbTargets().slice(0, 1)) {
       await t?.close();
     });
 
-    test('the English page lists every operation of the document', async () => {
+    test('the English page lists every operation of the document, one namespace unfolded at a time', async () => {
       const page = await open('/cms-api/en/');
-      const doc = (await server.inject({ method: 'GET', url: '/cms-api/en/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await server.inject({ method: 'GET', url: '/cms-api/en/openapi.json' })).json() as { tags: { name: string }[]; paths: Record<string, Record<string, unknown>> };
       const expected = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort();
-      const shown = (
-        await page.locator('.opblock-summary').evaluateAll((els: { querySelector(s: string): { textContent: string | null } | null }[]) =>
-          els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, '')}`),
-        )
-      ).sort();
-      assert.deepEqual(shown, expected);
+      assert.deepEqual(await page.locator('.opblock-tag').evaluateAll((els: { dataset: { tag?: string } }[]) => els.map((el) => el.dataset.tag)), doc.tags.map((t) => t.name));
+      const shown: string[] = [];
+      for (const { name } of doc.tags) {
+        const tag = page.locator(`.opblock-tag[data-tag="${name}"]`);
+        await tag.click();
+        const section = page.locator('.opblock-tag-section', { has: tag });
+        await section.locator('.opblock').first().waitFor();
+        shown.push(
+          ...(await section.locator('.opblock-summary').evaluateAll((els: { querySelector(s: string): { textContent: string | null } | null }[]) =>
+            els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, '')}`),
+          )),
+        );
+        await tag.click();
+      }
+      assert.deepEqual(shown.sort(), expected);
       assert.equal(await page.locator('html').getAttribute('lang'), 'en');
       await page.close();
     });
@@ -87,6 +90,7 @@ for (const target of dbTargets().slice(0, 1)) {
     test('the German page shows German descriptions', async () => {
       const page = await open('/cms-api/de/');
       assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+      await page.locator('.opblock-tag[data-tag="history/v1"]').click();
       await page.locator('.opblock-summary', { hasText: '/history/v1/stats/summary' }).first().click();
       await page.getByText('Erfordert die Berechtigung').first().waitFor();
       assert.ok(await page.getByText('Sprache der Antwort').first().isVisible());

@@ -11,16 +11,14 @@ import type net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { makeUser, createWebTestApp } from './support.ts';
 import { freePort } from '../support/net.ts';
-import { needs } from '../support/environment.ts';
 
-// CHROMIUM_PATH only for trying the skip path; CI uses Debian's /usr/bin/chromium.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = needs(`Chromium (${CHROMIUM})`, fs.existsSync(CHROMIUM), 'apt-get install -y chromium');
+const SKIP = CHROMIUM_SKIP;
 const ARTIFACTS = path.resolve('test-artifacts', 'web');
 const PASSWORD = 'browser test password 1';
 const APP_ID = '0e5b7c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -71,11 +69,7 @@ for (const [index, target] of dbTargets().entries()) {
       await server.listen({ port, host: '127.0.0.1' });
       await makeUser(t.app, 'alice', PASSWORD);
       appServer = await startApplication();
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
       context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
       context.setDefaultTimeout(15_000);
       await context.route('**/*', (route) => {

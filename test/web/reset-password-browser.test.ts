@@ -8,15 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { freePort } from '../support/net.ts';
-import { needs } from '../support/environment.ts';
 import { runCli } from '../cli/run.ts';
 import { createWebTestApp } from './support.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SKIP = needs(`Chromium (${CHROMIUM})`, fs.existsSync(CHROMIUM), 'apt-get install -y chromium');
+const SKIP = CHROMIUM_SKIP;
 const ARTIFACTS = path.resolve('test-artifacts', 'web');
 
 for (const [index, target] of dbTargets().entries()) {
@@ -35,11 +34,7 @@ for (const [index, target] of dbTargets().entries()) {
       t = await createWebTestApp(target, { SITE_URL: siteUrl, PORT: String(port) });
       server = await buildServer(t.app);
       await server.listen({ port, host: '127.0.0.1' });
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
       context.setDefaultTimeout(15_000);
       await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
