@@ -10,7 +10,7 @@ import { SCHED_LOGGER } from './logger.ts';
 import { getAllSettings, getSection, resetSection, SECTION_BY_SLUG, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
 import { dismissNotice, getNotice, listNotices, NOTICE_BY_ID, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
 import { errorNotices } from './errors.ts';
-import { TemplateLimitError, type TemplateLimit } from './twig.ts';
+import { TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';
 import { renderPreview } from './preview.ts';
 import { createTicket, supportStatus, validateTicket } from './support.ts';

@@ -9,7 +9,8 @@ import { ownValue } from '../../util.ts';
 import { userCan } from './caps.ts';
 import { deleteSection, getMeta, loadSectionForUpdate, loadSections, saveMeta, saveSection } from './store.ts';
 import { checkFieldValue, collectChecked, publishSchema, type FieldSchema } from './validate.ts';
-import { normalizeTemplate, TemplateLimitError } from './twig.ts';
+import { normalizeTemplate } from './twig.ts';
+import { TemplateLimitError } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';
 
 export const REDACTED = 'redacted-writeonly-secret';
