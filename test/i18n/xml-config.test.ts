@@ -5,9 +5,9 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import {
-  MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, adminTextKey, checkContentParam, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml,
-  syncAdminTexts, taxonomyMode, translateOption, validateCustomXml, type XmlIssue,
+  adminTextKey, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml, syncAdminTexts, taxonomyMode, translateOption,
 } from '../../src/namespaces/i18n/xml-config.ts';
+import { MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, checkContentParam, validateCustomXml, type XmlIssue } from '../../src/namespaces/i18n/xml-check.ts';
 import { findStringId, saveStringTranslation, translateString } from '../../src/namespaces/i18n-st/registry.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { VALID_CONFIG } from './fixtures.ts';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateCustomXml } from '../../src/namespaces/i18n/xml-config.ts';
+import { validateCustomXml } from '../../src/namespaces/i18n/xml-check.ts';
 import { FilterError, parsePackageFilters, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
 
 const KEYS = ['level', 'code', 'column', 'message', 'file', 'line'];
