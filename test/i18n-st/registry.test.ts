@@ -10,7 +10,8 @@ import {
 } from '../../src/namespaces/i18n-st/registry.ts';
 import { describeStringSettings, getStringSettings, updateStringSettings } from '../../src/namespaces/i18n-st/settings.ts';
 import { pendingQueueCount, processStringsQueue } from '../../src/namespaces/i18n-st/queue.ts';
-import { countStrings, listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
+import { countStrings, listStrings } from '../../src/namespaces/i18n-st/query.ts';
+import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { kvSet } from '../../src/namespaces/i18n-st/kv.ts';
 

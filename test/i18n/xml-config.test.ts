@@ -14,7 +14,8 @@ import { VALID_CONFIG } from './fixtures.ts';
 
 /** The structure check lists at most this many problems. */
 const MAX_ERRORS_SHOWN = 100;
-import { listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
+import { listStrings } from '../../src/namespaces/i18n-st/query.ts';
+import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 
 function only(issues: XmlIssue[]): XmlIssue {
   assert.equal(issues.length, 1, JSON.stringify(issues));
