@@ -8,7 +8,8 @@ import {
   adminTextKey, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml, syncAdminTexts, taxonomyMode, translateOption,
 } from '../../src/namespaces/i18n/xml-config.ts';
 import { MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, checkContentParam, validateCustomXml, type XmlIssue } from '../../src/namespaces/i18n/xml-check.ts';
-import { findStringId, saveStringTranslation, translateString } from '../../src/namespaces/i18n-st/registry.ts';
+import { saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId, translateString } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { VALID_CONFIG } from './fixtures.ts';
 
