@@ -239,7 +239,7 @@ function sandboxTable(names: readonly string[], bounded: Record<string, Callable
   const table = Object.create(null) as Record<string, Callable>;
   for (const name of names) {
     const fn = Object.hasOwn(bounded, name) ? bounded[name] : original[name];
-    if (typeof fn !== 'function') throw new Error(`twig.ts: Twig.js has no "${name}"`);
+    if (typeof fn !== 'function') throw new Error(`twig-filters.ts: Twig.js has no "${name}"`);
     table[name] = function (this: unknown, ...args: unknown[]) {
       charge(1);
       chargeText(textLength(args));
