@@ -4,7 +4,7 @@
 // batch route both feed it plain inputs, so a batch item runs exactly like a request.
 import type { AppServices } from '../site/services.ts';
 import type { Authenticated } from '../auth/authenticate.ts';
-import type { ArgSchema, EndpointDef, HttpMethod, Lang, Permission, RestRequest } from './types.ts';
+import type { EndpointDef, HttpMethod, Lang, RestRequest } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
 import { checkValue } from './schema/engine.ts';
@@ -12,6 +12,8 @@ import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';
 import { restUrl } from './urls.ts';
+import { addInvalid, argPlan, collectUndeclared, lookup, runCustomCallbacks, type InvalidArgs, type Layers } from './args.ts';
+import { allowFrom, forbidden, permissionsOf } from './permission-check.ts';
 import { setOwn } from '../util.ts';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -83,17 +85,6 @@ function effectiveMethod(input: RestInput): { method: string; overridden: boolea
 function isJsonContentType(headers: RestInput['headers']): boolean {
   const type = headers['content-type'];
   return typeof type === 'string' && /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i.test(type);
-}
-
-type Layers = Record<string, unknown>[];
-
-/** Looks a parameter up through the layers: the first with a non-null value wins. */
-function lookup(layers: Layers, name: string): unknown {
-  for (const layer of layers) {
-    const v = Object.hasOwn(layer, name) ? layer[name] : undefined;
-    if (v !== undefined && v !== null) return v;
-  }
-  return undefined;
 }
 
 export class RestPipeline {
@@ -303,57 +294,6 @@ export class RestPipeline {
   }
 }
 
-/** The query and body parameters an endpoint does not declare, lowest layer first (so higher ones win). */
-function collectUndeclared(endpoint: EndpointDef, layers: Layers, into: Record<string, unknown>): void {
-  const [json, form, query] = layers as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
-  for (const layer of [query, form, json]) {
-    for (const [name, value] of Object.entries(layer)) {
-      if (!Object.hasOwn(endpoint.args, name) && !name.startsWith('_') && name !== 'rest_route') into[name] = value;
-    }
-  }
-}
-
-/** What the pipeline reads of an endpoint's args on every request, worked out once per endpoint. */
-interface ArgPlan {
-  args: [string, ArgSchema][];
-  required: string[];
-  defaults: Record<string, unknown>;
-  /** Args filled from a URL parameter: [arg, URL parameter]. */
-  fromUrl: [string, string][];
-}
-const argPlans = new WeakMap<EndpointDef, ArgPlan>();
-
-function argPlan(endpoint: EndpointDef): ArgPlan {
-  let plan = argPlans.get(endpoint);
-  if (!plan) {
-    const args = Object.entries(endpoint.args);
-    plan = {
-      args,
-      required: args.filter(([, arg]) => arg.required === true).map(([name]) => name),
-      defaults: Object.fromEntries(args.filter(([, arg]) => arg.default !== undefined && arg.default !== null).map(([name, arg]) => [name, arg.default])),
-      fromUrl: args.filter(([, arg]) => arg.urlParam).map(([name, arg]) => [name, arg.urlParam!]),
-    };
-    argPlans.set(endpoint, plan);
-  }
-  return plan;
-}
-
-/** The invalid args of a request: the first message of each, and the error details where known. */
-interface InvalidArgs {
-  messages: Record<string, string>;
-  details: Record<string, unknown>;
-}
-
-/** Records an invalid arg (its first error only); made on the first, as most requests have none. */
-function addInvalid(invalid: InvalidArgs | null, name: string, message: string, detail?: { code: string; message: string; data: unknown }): InvalidArgs {
-  const found = invalid ?? { messages: {}, details: {} };
-  if (!(name in found.messages)) {
-    found.messages[name] = message;
-    if (detail) found.details[name] = detail;
-  }
-  return found;
-}
-
 /** An endpoint's error, in its own format when it renders errors itself. */
 function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, input: RestInput, headers: Record<string, string> = {}): RestOutput {
   const rendered = endpoint.renderError?.(err, req);
@@ -361,67 +301,6 @@ function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, 
   const out = toOutput(rendered, input);
   out.headers = { ...headers, ...err.headers, ...out.headers };
   return out;
-}
-
-/**
- * The validate and sanitize callbacks of an arg. A validate callback that answers false is a
- * plain refusal: "Invalid parameter." without an entry in `details`, as the reference has it.
- */
-function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { refused: string } | { changed: boolean; value: unknown } {
-  if (arg.validate) {
-    const verdict = arg.validate(value, req, name);
-    if (verdict instanceof RestError) return verdict;
-    if (verdict === false) return { refused: MSG.invalidParameter[req.lang] };
-    if (verdict !== true) return new RestError('rest_invalid_param', typeof verdict === 'string' ? verdict : MSG.invalidParameter[req.lang], 400);
-  }
-  if (arg.sanitize) return { changed: true, value: arg.sanitize(value, req, name) };
-  return { changed: false, value };
-}
-
-type Verdict = PromiseSettledResult<boolean | RestError>;
-
-/** A permission check; a custom check may be asynchronous, and one that throws is a rejected verdict. */
-function checkPermission(permission: Permission, req: RestRequest): boolean | RestError | Promise<boolean | RestError> {
-  switch (permission.kind) {
-    case 'public':
-      return true;
-    case 'logged_in':
-      return req.user !== null;
-    case 'cap':
-      return req.user?.can(permission.cap) ?? false;
-    case 'custom':
-      try {
-        return permission.check(req);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-  }
-}
-
-/**
- * The permission check of each endpoint of the route on this request, settled (a check that
- * throws is rejected); without a promise when no check is asynchronous (the common case).
- */
-function permissionsOf(route: CompiledRoute, req: RestRequest): Verdict[] | Promise<Verdict[]> {
-  const checks = route.endpoints.map((endpoint) => checkPermission(endpoint.permission, req));
-  if (checks.some((check) => check instanceof Promise)) return Promise.allSettled(checks);
-  return checks.map((value): Verdict => ({ status: 'fulfilled', value: value as boolean | RestError }));
-}
-
-/** `Allow` from the settled checks of permissionsOf: the methods of the endpoints that passed. */
-function allowFrom(route: CompiledRoute, permissions: Verdict[]): Record<string, string> {
-  const allowed: string[] = [];
-  route.endpoints.forEach((endpoint, i) => {
-    const p = permissions[i]!;
-    if (p.status === 'fulfilled' && p.value === true) allowed.push(...endpoint.methods);
-  });
-  return allowed.length ? { Allow: allowed.join(', ') } : {};
-}
-
-/** `rest_forbidden`: 401 for anonymous callers, 403 for logged-in ones (§5.3). */
-function forbidden(endpoint: EndpointDef, req: RestRequest): RestError {
-  const message = endpoint.forbiddenMessage ? endpoint.forbiddenMessage[req.lang] : MSG.forbidden[req.lang];
-  return new RestError(endpoint.forbiddenCode ?? 'rest_forbidden', message, req.user ? 403 : 401);
 }
 
 function toOutput(value: unknown, input: RestInput): RestOutput {

@@ -4,6 +4,7 @@
 export { chooseLang, fmt, isLang, STRINGS, type Strings } from './i18n.ts';
 export { templateRenderer } from './render.ts';
 export { authenticateCookie, restNonce } from './rest-cookie-auth.ts';
-export { pageHeaders, parseCookies, registerWebRoutes } from './routes.ts';
+export { pageHeaders, parseCookies } from './page.ts';
+export { registerWebRoutes } from './routes.ts';
 export { checkCsrf, csrfToken, destroyUserSessions, loadSession, SESSION_COOKIE, type WebSession } from './session.ts';
 export { addQueryArgs, pageUrl, PATHS, sameSiteRedirect, siteAddress, type SiteAddress } from './urls.ts';

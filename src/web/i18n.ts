@@ -91,6 +91,7 @@ const en = {
   csrfTitle: 'Security check failed',
   csrfText: 'The form has expired or was not sent from this site. Go back, reload the page and try again. If this keeps happening, make sure your browser accepts cookies from this site.',
   errorTitle: 'Error',
+  errorText: 'There has been an error on the site. Please try again later.',
 } as const;
 
 export type StringKey = keyof typeof en;
@@ -177,6 +178,7 @@ const de: Strings = {
   csrfTitle: 'Sicherheitsprüfung fehlgeschlagen',
   csrfText: 'Das Formular ist abgelaufen oder wurde nicht von dieser Website gesendet. Geh zurück, lade die Seite neu und versuche es erneut. Wenn das wiederholt passiert, prüfe, ob dein Browser Cookies dieser Website annimmt.',
   errorTitle: 'Fehler',
+  errorText: 'Auf der Website ist ein Fehler aufgetreten. Bitte versuche es später erneut.',
 };
 
 export const STRINGS: Record<Lang, Strings> = { en, de };

@@ -16,7 +16,7 @@ import type { Authenticated } from '../auth/authenticate.ts';
 import { toAuthUser } from '../auth/users.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
-import { parseCookies } from './routes.ts';
+import { parseCookies } from './page.ts';
 import { SESSION_COOKIE, loadSession, sameToken, signWithSiteKey, type WebSession } from './session.ts';
 import type { AppServices } from '../site/services.ts';
 

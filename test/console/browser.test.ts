@@ -25,7 +25,7 @@ import { JOBS, PASSWORD, STRINGS, assignStringJob, seedConsoleSite, type SiteUse
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
-import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { freePort } from '../support/net.ts';
 import { seedDemo as seedSched } from '../../src/namespaces/sched/seed.ts';
 import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';

@@ -9,7 +9,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
-import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
 import { STRINGS, api, assignStringJob, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { i18nStLogger, I18N_ST_LOGGER_SLUG } from '../../src/namespaces/i18n-st/logger.ts';
 import { seedDemo } from '../../src/namespaces/i18n-st/seed.ts';
-import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/registry.ts';
+import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/capture.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';

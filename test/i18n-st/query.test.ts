@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { registerString, saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
 import { registerPackage, savePackageTranslation } from '../../src/namespaces/i18n-st/packages.ts';
+import { countStrings, listPackages, listStrings, stringFilterValues } from '../../src/namespaces/i18n-st/query.ts';
 import {
-  FilterError, countStrings, listPackages, listStrings, parsePackageFilters, parseSorting, parseStatuses, parseStringFilters, stringFilterValues,
-  STRING_SORT_COLUMNS,
-} from '../../src/namespaces/i18n-st/query.ts';
+  FilterError, parsePackageFilters, parseSorting, parseStatuses, parseStringFilters, STRING_SORT_COLUMNS,
+} from '../../src/namespaces/i18n-st/filters.ts';
 import { seedDemo, generateStrings } from '../../src/namespaces/i18n-st/seed.ts';
 
 const ITEM_KEYS = [

@@ -4,13 +4,13 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import {
-  findStringId, queueAutoregisteredString, registerString, rollUpStatus, saveStringTranslation, translateOrRegister, translateString, translateStrings,
-  countWords,
-} from '../../src/namespaces/i18n-st/registry.ts';
+import { countWords, registerString, rollUpStatus, saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId, translateOrRegister, translateString, translateStrings } from '../../src/namespaces/i18n-st/string-lookup.ts';
+import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/capture.ts';
 import { describeStringSettings, getStringSettings, updateStringSettings } from '../../src/namespaces/i18n-st/settings.ts';
 import { pendingQueueCount, processStringsQueue } from '../../src/namespaces/i18n-st/queue.ts';
-import { countStrings, listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
+import { countStrings, listStrings } from '../../src/namespaces/i18n-st/query.ts';
+import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { kvSet } from '../../src/namespaces/i18n-st/kv.ts';
 

@@ -9,7 +9,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
-import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { I18N_ST_LOGGER_SLUG } from '../../src/namespaces/i18n-st/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { utcNow } from '../../src/site/time.ts';

@@ -3,7 +3,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { assignJob, listJobs, parseJobQuery } from '../../src/namespaces/i18n-tm/jobs.ts';
+import { assignJob } from '../../src/namespaces/i18n-tm/assign.ts';
+import { parseJobQuery } from '../../src/namespaces/i18n-tm/job-filters.ts';
+import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { createFixture, expectError, type Fixture } from './fixtures.ts';
 
 const JOB_KEYS = [

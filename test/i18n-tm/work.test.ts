@@ -9,7 +9,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { getContentBySlug } from '../../src/pages/store.ts';
-import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';

@@ -10,7 +10,7 @@ import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
-import { MAX_XML_BYTES, MAX_XML_ELEMENTS } from '../../src/namespaces/i18n/xml-config.ts';
+import { MAX_XML_BYTES, MAX_XML_ELEMENTS } from '../../src/namespaces/i18n/xml-check.ts';
 import { MEANWHILE_LIMIT_MS, meanwhileSettled } from '../support/latency.ts';
 import { VALID_CONFIG } from './fixtures.ts';
 

@@ -5,16 +5,18 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import {
-  MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, adminTextKey, checkContentParam, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml,
-  syncAdminTexts, taxonomyMode, translateOption, validateCustomXml, type XmlIssue,
+  adminTextKey, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml, syncAdminTexts, taxonomyMode, translateOption,
 } from '../../src/namespaces/i18n/xml-config.ts';
-import { findStringId, saveStringTranslation, translateString } from '../../src/namespaces/i18n-st/registry.ts';
+import { MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, checkContentParam, validateCustomXml, type XmlIssue } from '../../src/namespaces/i18n/xml-check.ts';
+import { saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId, translateString } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { RestError } from '../../src/rest/types.ts';
 import { VALID_CONFIG } from './fixtures.ts';
 
 /** The structure check lists at most this many problems. */
 const MAX_ERRORS_SHOWN = 100;
-import { listStrings, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
+import { listStrings } from '../../src/namespaces/i18n-st/query.ts';
+import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 
 function only(issues: XmlIssue[]): XmlIssue {
   assert.equal(issues.length, 1, JSON.stringify(issues));

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateCustomXml } from '../../src/namespaces/i18n/xml-config.ts';
-import { FilterError, parsePackageFilters, parseStringFilters } from '../../src/namespaces/i18n-st/query.ts';
+import { validateCustomXml } from '../../src/namespaces/i18n/xml-check.ts';
+import { FilterError, parsePackageFilters, parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 
 const KEYS = ['level', 'code', 'column', 'message', 'file', 'line'];
 const pieces = fc.constantFrom(

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { seedDemo } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
-import { findStringId, saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
+import { saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { AUTOREGISTER_ALL_USERS, updateStringSettings } from '../../src/namespaces/i18n-st/settings.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 

@@ -8,7 +8,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { BOX, renderInBox, validateInBox } from '../../src/namespaces/sched/template-box.ts';
-import { TemplateLimitError } from '../../src/namespaces/sched/twig.ts';
+import { TemplateLimitError } from '../../src/namespaces/sched/twig-errors.ts';
 import { killChild, request, seededDb, startChild, type ChildServer, type SeededDb } from '../reliability/child-server.ts';
 
 const P = '/cms-json/sched/v1';

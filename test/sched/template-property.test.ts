@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ALLOWED_FILTERS, ALLOWED_FUNCTIONS, ALLOWED_TESTS, renderTemplate, TemplateError } from '../../src/namespaces/sched/twig.ts';
+import { renderTemplate } from '../../src/namespaces/sched/twig.ts';
+import { TemplateError } from '../../src/namespaces/sched/twig-errors.ts';
+import { ALLOWED_FILTERS, ALLOWED_FUNCTIONS, ALLOWED_TESTS } from '../../src/namespaces/sched/twig-policy.ts';
 
 const SEED = 25;
 const FUNCTION_SOURCE = /\[native code\]|function\s*[\w$]*\s*\(|=>/;

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openApp } from '../../src/app.ts';
 import { createPgSchema, dropPgSchema } from '../../src/db/index.ts';
 import { adminTextKey, saveCustomXml } from '../../src/namespaces/i18n/xml-config.ts';
-import { findStringId } from '../../src/namespaces/i18n-st/registry.ts';
+import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { dbTargets, PG_URL } from '../support/db.ts';
 
 for (const target of dbTargets()) {

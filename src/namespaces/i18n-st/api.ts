@@ -3,7 +3,6 @@
 export { kvGet, kvGetJson, kvSet } from './kv.ts';
 export { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from './languages.ts';
 export { registerPackage } from './packages.ts';
-export {
-  findStringId, queueAutoregisteredString, registerString, saveStringTranslation, SOURCE_BACKEND, SOURCE_FRONTEND,
-  STATUS, translateString, translateStrings,
-} from './registry.ts';
+export { queueAutoregisteredString } from './capture.ts';
+export { registerString, saveStringTranslation, SOURCE_BACKEND, SOURCE_FRONTEND, STATUS } from './registry.ts';
+export { findStringId, translateString, translateStrings } from './string-lookup.ts';

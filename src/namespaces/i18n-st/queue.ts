@@ -5,7 +5,8 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
-import { KIND_AUTOREGISTERED, forgetQueuedCaptures, normaliseRegistration, registerStringsInTx, type RegisterStringInput } from './registry.ts';
+import { forgetQueuedCaptures } from './capture.ts';
+import { KIND_AUTOREGISTERED, normaliseRegistration, registerStringsInTx, type RegisterStringInput } from './registry.ts';
 import { AUTOREGISTER_DISABLED, getStringSettings } from './settings.ts';
 
 export const QUEUE_BATCH = 200;

@@ -1,16 +1,15 @@
 // The string registry: every translatable text of the site (domain, context, name, source
-// value and language) with one translation row per target language. Other namespaces use
-// `registerString` / `translateString` for their localized text; run-time captures go
-// through `queueAutoregisteredString` and are moved into the registry by the queue worker.
+// value and language) with one translation row per target language, registered and
+// translated here. Other namespaces use `registerString` and `translateString`
+// (string-lookup.ts) for their localized text; run-time captures go through
+// `queueAutoregisteredString` (capture.ts) and are moved into the registry by the queue worker.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { DEFAULT_LANGUAGE, isActiveLanguage, targetLanguages } from './languages.ts';
-import { getStringSettings } from './settings.ts';
 
 /** String kinds (the `kind` filter). */
 export const KIND_DEFAULT = 0;
@@ -42,7 +41,8 @@ export const EDITORS = ['classic', 'wordpress', 'ate', 'none'] as const;
 const MAX_DOMAIN = 191;
 const MAX_CONTEXT = 191;
 const MAX_NAME = 4096;
-const MAX_VALUE = 65536;
+/** Longest value of a string or of a translation. */
+export const MAX_VALUE = 65536;
 const MAX_SOURCES = 20;
 
 export interface StringKey {
@@ -293,125 +293,6 @@ export async function saveStringTranslation(app: Pick<AppServices, 'db'>, string
       .execute();
     await recomputeStringStatus(tx, stringId);
   });
-}
-
-/** The id of a registered string, or null. */
-export async function findStringId(app: Pick<AppServices, 'db'>, key: StringKey): Promise<number | null> {
-  const row = await app.db
-    .selectFrom('i18n_st_strings')
-    .select('id')
-    .where('key_hash', '=', stringKeyHash(key.domain, key.context ?? '', key.name))
-    .executeTakeFirst();
-  return row ? row.id : null;
-}
-
-/**
- * The text of a registered string in `lang`: the translation when one exists (complete, or
- * needing an update after a source change), else the source value. Null when the string is
- * not registered.
- */
-export async function translateString(app: Pick<AppServices, 'db'>, key: StringKey, lang: Lang | string): Promise<string | null> {
-  const row = await app.db
-    .selectFrom('i18n_st_strings as s')
-    .leftJoin('i18n_st_translations as t', (j) => j.onRef('t.string_id', '=', 's.id').on('t.language', '=', String(lang)))
-    .select(['s.value as source', 's.language as sourceLanguage', 't.value as translation', 't.status as status'])
-    .where('s.key_hash', '=', stringKeyHash(key.domain, key.context ?? '', key.name))
-    .executeTakeFirst();
-  if (!row) return null;
-  if (row.sourceLanguage === lang) return row.source;
-  if (row.translation != null && (row.status === STATUS.COMPLETE || row.status === STATUS.NEEDS_UPDATE)) return row.translation;
-  return row.source;
-}
-
-/**
- * Many strings at once (one query): the text of each key in `lang`, in the order of `keys`;
- * null for keys that are not registered. For pages that show many registered texts.
- */
-export async function translateStrings(app: Pick<AppServices, 'db'>, keys: StringKey[], lang: Lang | string): Promise<(string | null)[]> {
-  if (!keys.length) return [];
-  const hashes = keys.map((k) => stringKeyHash(k.domain, k.context ?? '', k.name));
-  const found = new Map<string, string>();
-  const unique = [...new Set(hashes)];
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = await app.db
-      .selectFrom('i18n_st_strings as s')
-      .leftJoin('i18n_st_translations as t', (j) => j.onRef('t.string_id', '=', 's.id').on('t.language', '=', String(lang)))
-      .select(['s.key_hash', 's.value as source', 's.language as sourceLanguage', 't.value as translation', 't.status as status'])
-      .where('s.key_hash', 'in', unique.slice(i, i + 500))
-      .execute();
-    for (const r of rows) {
-      const useTranslation = r.sourceLanguage !== lang && r.translation != null && (r.status === STATUS.COMPLETE || r.status === STATUS.NEEDS_UPDATE);
-      found.set(r.key_hash, useTranslation ? r.translation! : r.source);
-    }
-  }
-  return hashes.map((h) => found.get(h) ?? null);
-}
-
-/** `translateString`, registering the string first when it is unknown. */
-export async function translateOrRegister(app: Pick<AppServices, 'db'>, input: RegisterStringInput, lang: Lang | string): Promise<string> {
-  const found = await translateString(app, input, lang);
-  if (found !== null) return found;
-  await registerString(app, input);
-  return (await translateString(app, input, lang)) ?? input.value;
-}
-
-export interface CaptureInput extends StringKey {
-  value: string;
-  language?: string;
-  type?: number;
-  /** 0 frontend, 1 backend. */
-  source?: number;
-  /** Where the string was seen. */
-  page?: string;
-}
-
-const recentlyQueued = new WeakMap<object, Set<string>>();
-
-/** Forgets the capture de-duplication memory (after the queue was processed). */
-export function forgetQueuedCaptures(app: Pick<AppServices, 'db'>): void {
-  recentlyQueued.get(app.db)?.clear();
-}
-
-export interface CaptureViewer {
-  /** The visitor can manage the site (autoregister mode 0 only captures for them). */
-  isAdmin: boolean;
-}
-
-/**
- * Captures a string seen at run time into the queue, when autoregistration allows it
- * (mode 0: only pages viewed by admins; 1: all visitors; 2: disabled; backend strings only
- * with "register backend strings"). Returns whether it was queued.
- */
-export async function queueAutoregisteredString(app: Pick<AppServices, 'db'>, input: CaptureInput, viewer: CaptureViewer): Promise<boolean> {
-  const settings = await getStringSettings(app, { cached: true });
-  if (settings.autoregisterType === 2) return false;
-  if (settings.autoregisterType === 0 && !viewer.isAdmin) return false;
-  const source = input.source ?? SOURCE_FRONTEND;
-  if (source === SOURCE_BACKEND && !settings.shouldRegisterBackendStrings) return false;
-  if (typeof input.value !== 'string' || input.value.length > MAX_VALUE || !input.domain) return false;
-  // The same string seen again on the same page is queued once (per process, until processed).
-  const seenKey = stringKeyHash(`${input.domain}\u0000${input.page ?? ''}`, String(input.context ?? ''), `${input.name}\u0000${input.value}`);
-  let seen = recentlyQueued.get(app.db);
-  if (!seen) recentlyQueued.set(app.db, (seen = new Set()));
-  if (seen.has(seenKey)) return true;
-  if (seen.size >= 10_000) seen.clear();
-  seen.add(seenKey);
-  await app.db
-    .insertInto('i18n_st_queue')
-    .values({
-      language: String(input.language ?? DEFAULT_LANGUAGE).slice(0, 10),
-      domain: String(input.domain ?? ''),
-      context: String(input.context ?? ''),
-      name: String(input.name ?? ''),
-      value: typeof input.value === 'string' ? input.value : String(input.value ?? ''),
-      type: Number.isInteger(input.type) ? input.type! : 0,
-      source,
-      page: String(input.page ?? '').slice(0, 255),
-      quarantined: 0,
-      created_at: utcNow(),
-    })
-    .execute();
-  return true;
 }
 
 /** Bulk registration inside one transaction (used by the queue worker and the seeds). */

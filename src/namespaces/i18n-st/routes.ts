@@ -4,7 +4,8 @@
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
 import type { Args, NamespaceDef } from '../../rest/types.ts';
 import { I18N_ST_LOGGER_SLUG } from './logger.ts';
-import { checkers, countStrings, listPackages, listStrings, parsePackageFilters, parseStringFilters, stringFilterValues } from './query.ts';
+import { checkers, parsePackageFilters, parseStringFilters } from './filters.ts';
+import { countStrings, listPackages, listStrings, stringFilterValues } from './query.ts';
 import { processStringsQueue } from './queue.ts';
 import { checkSettingValue, describeStringSettings, updateStringSettings } from './settings.ts';
 import { recordWrite } from '../../site/activity.ts';

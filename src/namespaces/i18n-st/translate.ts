@@ -13,7 +13,8 @@ import { RestError, type Lang, type Localized } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
 import { I18N_ST_LOGGER_SLUG } from './logger.ts';
-import { JOB_CANCELLED, countStrings, listStrings, type StringFilters, type StringItem, type TranslationDetail } from './query.ts';
+import type { StringFilters } from './filters.ts';
+import { JOB_CANCELLED, countStrings, listStrings, type StringItem, type TranslationDetail } from './query.ts';
 import { STATUS, recomputeStringStatus } from './registry.ts';
 
 /** The statuses a translator sets: not translated, needs update, complete. */

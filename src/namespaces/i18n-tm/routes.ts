@@ -6,7 +6,9 @@ import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts
 import { RestResponse, type ArgSchema, type NamespaceDef, type RestRequest } from '../../rest/types.ts';
 import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines } from './ams.ts';
 import { STORE_CHECKS, createAteJobs, getAteJob, storeAteJob } from './ate.ts';
-import { ASSIGN_CHECKS, JOB_FILTER_CHECKS, assignJob, listJobs } from './jobs.ts';
+import { ASSIGN_CHECKS, assignJob } from './assign.ts';
+import { JOB_FILTER_CHECKS } from './job-filters.ts';
+import { listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
 import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';

@@ -14,7 +14,8 @@ import {
   createContent, getContent, getContentBySlug, getTranslations, permalink, RESERVED_SLUGS, updateContent, type ContentItem,
 } from '../../pages/api.ts';
 import { isActiveLanguage, saveStringTranslation } from '../i18n-st/api.ts';
-import { findJob, isManager, jobNotFound, toJobObjects, userHolds, type JobObject, type JobRow } from './jobs.ts';
+import { userHolds } from './assign.ts';
+import { findJob, isManager, jobNotFound, toJobObjects, type JobObject, type JobRow } from './jobs.ts';
 import { I18N_TM_LOGGER_SLUG } from './logger.ts';
 import { STATUS } from './model.ts';
 import { readXliffTargets } from './xliff-import.ts';

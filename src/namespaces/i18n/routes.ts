@@ -2,7 +2,8 @@
 import { cap, endpoint, l, namespace, restError, route } from '../../rest/define.ts';
 import type { NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { I18N_LOGGER_SLUG } from './logger.ts';
-import { checkContentParam, getCustomXml, saveCustomXml, validateCustomXml } from './xml-config.ts';
+import { checkContentParam, validateCustomXml } from './xml-check.ts';
+import { getCustomXml, saveCustomXml } from './xml-config.ts';
 import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_options');

@@ -78,3 +78,32 @@ export function formatPhpDate(date: Date, format: string, timeZone: string, lang
   }
   return out;
 }
+
+/** A PHP date format in Moment.js tokens (the settings' computed `*_format_moment` fields). */
+
+const PHP_TO_MOMENT: Record<string, string> = {
+  d: 'DD', D: 'ddd', j: 'D', l: 'dddd', N: 'E', S: 'o', w: 'e', z: 'DDD', W: 'W', F: 'MMMM', m: 'MM', M: 'MMM', n: 'M', t: '', L: '',
+  o: 'GGGG', Y: 'YYYY', y: 'YY', a: 'a', A: 'A', B: '', g: 'h', G: 'H', h: 'hh', H: 'HH', i: 'mm', s: 'ss', u: 'SSSSSS', v: 'SSS',
+  e: 'zz', I: '', O: 'ZZ', P: 'Z', p: 'Z', T: 'z', Z: '', c: 'YYYY-MM-DD[T]HH:mm:ssZ', r: 'ddd, DD MMM YYYY HH:mm:ss ZZ', U: 'X',
+};
+
+export function phpToMoment(format: string): string {
+  let out = '';
+  for (let i = 0; i < format.length; i++) {
+    const ch = format[i];
+    if (ch === '\\') {
+      i++;
+      if (i < format.length) out += `[${format[i]}]`;
+      continue;
+    }
+    if (ch === 'j' && format[i + 1] === 'S') {
+      out += 'Do';
+      i++;
+      continue;
+    }
+    if (Object.hasOwn(PHP_TO_MOMENT, ch)) out += PHP_TO_MOMENT[ch];
+    else if (/[A-Za-z]/.test(ch)) out += `[${ch}]`;
+    else out += ch;
+  }
+  return out;
+}

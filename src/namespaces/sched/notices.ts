@@ -5,7 +5,8 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { userCan } from './caps.ts';
-import { INSTALLED_MODULES, readSectionValues } from './settings.ts';
+import { readSectionValues } from './settings.ts';
+import { INSTALLED_MODULES } from './settings-sections.ts';
 import { getMeta, type Db } from './store.ts';
 
 export type NoticeType = 'upgrade_promo' | 'feature_promo' | 'feature_setup' | 'announcement' | 'celebration' | 'blog_post' | 'error_msg' | 'warning_msg';

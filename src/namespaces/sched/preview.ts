@@ -8,7 +8,8 @@ import { isValidTimeZone, formatUtc } from '../../site/time.ts';
 import { formatPhpDate } from './dates.ts';
 import { readSectionValues } from './settings.ts';
 import { sanitizeHtml } from './sanitize.ts';
-import { containsJavaScript, errorSummaryHtml, TemplateError, TemplateLimitError } from './twig.ts';
+import { containsJavaScript, errorSummaryHtml } from './twig.ts';
+import { TemplateError, TemplateLimitError } from './twig-errors.ts';
 import { renderInBox } from './template-box.ts';
 
 export interface PreviewOptions {

@@ -2,7 +2,7 @@
 // Script-bearing elements are dropped with their content; on… handlers and javascript:/vbscript:/
 // data: URLs are removed; text is re-escaped.
 import { Parser } from 'htmlparser2';
-import { escapeHtml } from './twig.ts';
+import { escapeHtml } from '../../site/html.ts';
 
 const DROP_WITH_CONTENT = new Set(['script', 'iframe', 'object', 'embed', 'applet', 'frame', 'frameset', 'noscript', 'template', 'svg', 'math']);
 const DROP_TAG = new Set(['base', 'meta', 'link', 'form', 'input', 'button', 'textarea', 'select']);

@@ -7,10 +7,11 @@ import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest
 import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
 import { SCHED_LOGGER } from './logger.ts';
-import { getAllSettings, getSection, resetSection, SECTION_BY_SLUG, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
+import { getAllSettings, getSection, resetSection, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
+import { SECTION_BY_SLUG } from './settings-sections.ts';
 import { dismissNotice, getNotice, listNotices, NOTICE_BY_ID, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
 import { errorNotices } from './errors.ts';
-import { TemplateLimitError, type TemplateLimit } from './twig.ts';
+import { TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';
 import { renderPreview } from './preview.ts';
 import { createTicket, supportStatus, validateTicket } from './support.ts';

@@ -8,7 +8,7 @@ import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { userCan } from './caps.ts';
 import { checkSmtp, databaseVersion, diskInfo, diskLevel, formatBytes, siteTimezoneState, type CheckHooks } from './checks.ts';
-import { INSTALLED_MODULES } from './settings.ts';
+import { INSTALLED_MODULES } from './settings-sections.ts';
 import { getMeta } from './store.ts';
 import { isEmail } from '../../rest/schema/formats.ts';
 

@@ -4,7 +4,9 @@
 // is replaced; the server and the other requests never notice. Workers start on first use and
 // do not keep the process alive while idle.
 import { Worker } from 'node:worker_threads';
-import { RENDER_TIME_MS, TemplateError, TemplateLimitError, toSandboxData, type TemplateLimit, type ValidationResult } from './twig.ts';
+import { toSandboxData, type ValidationResult } from './twig.ts';
+import { TemplateError, TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
+import { RENDER_TIME_MS } from './twig-sandbox.ts';
 
 /** The box's limits (read when a job starts or a worker is spawned; tests shorten them). */
 export const BOX = {

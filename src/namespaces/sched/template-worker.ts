@@ -2,7 +2,8 @@
 // job at a time. The main thread kills it when a job outlasts its time; V8 ends it when it
 // outgrows its heap. Either way the server goes on.
 import { parentPort } from 'node:worker_threads';
-import { renderTemplate, TemplateError, TemplateLimitError, validateTemplate } from './twig.ts';
+import { renderTemplate, validateTemplate } from './twig.ts';
+import { TemplateError, TemplateLimitError } from './twig-errors.ts';
 import type { BoxJob, BoxReply } from './template-box.ts';
 
 const port = parentPort!;

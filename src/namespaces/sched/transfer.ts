@@ -6,7 +6,8 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { exportNoticeState, NOTICE_BY_ID, replaceNoticeState } from './notices.ts';
-import { getAllSettings, prepareSettingsWrite, SECTION_BY_SLUG } from './settings.ts';
+import { getAllSettings, prepareSettingsWrite } from './settings.ts';
+import { SECTION_BY_SLUG } from './settings-sections.ts';
 import { getMeta, loadSections, saveMeta, saveSection } from './store.ts';
 
 const APPOINTMENT_TYPE_TABLES = ['resource_groups', 'resources', 'resource_group_resources', 'staff', 'appointment_types', 'staff_appointment_types', 'resource_group_appointment_types', 'appointment_type_labels'];

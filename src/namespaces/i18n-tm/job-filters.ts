@@ -1,0 +1,107 @@
+// The filters of GET /jobs (reference plugins §5.2): each parameter's check, used both by the
+// route's `validate` callbacks and by parseJobQuery, and the parsed filters.
+import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
+import {
+  MAX_ID, NEEDS_UPDATE_VALUES, SCOPES, invalidParam, parseDate, parseJobIdList, parsePositiveInt, parseSorting, parseStatusList, parseStringList,
+  scalarText, type Scope, type Sorting,
+} from './model.ts';
+
+export interface JobFilters {
+  localJobIds?: number[];
+  scope?: Scope;
+  id?: number;
+  titles?: string[];
+  sourceLanguage?: string;
+  targetLanguages?: string[];
+  statuses?: number[];
+  needsUpdate?: 'include' | 'exclude';
+  limit?: number;
+  offset?: number;
+  sorting: Sorting[];
+  translatedBy?: number;
+  sentFrom?: string;
+  sentTo?: string;
+  deadlineFrom?: string;
+  deadlineTo?: string;
+}
+
+// Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
+export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
+  local_job_ids: (v) => {
+    const ids = parseJobIdList(v);
+    if (ids === null) return 'local_job_ids must be a comma-separated list of job ids.';
+    return ids.length <= MAX_LIST_ITEMS ? true : `local_job_ids may list at most ${MAX_LIST_ITEMS} jobs.`;
+  },
+  // Each title part is one alternative of an OR; each language one bound value.
+  title: (v) => (parseStringList(v).length <= MAX_ALTERNATIVES ? true : `title may hold at most ${MAX_ALTERNATIVES} parts.`),
+  target_language: (v) => (parseStringList(v).length <= MAX_LIST_ITEMS ? true : `target_language may list at most ${MAX_LIST_ITEMS} languages.`),
+  scope: (v) => (typeof v === 'string' && (v === '' || (SCOPES as readonly string[]).includes(v)) ? true : `scope must be one of ${SCOPES.join(', ')}.`),
+  id: (v) => (v === '' || v === 0 || parsePositiveInt(v) !== null ? true : 'id must be a positive integer.'),
+  status: (v) => (parseStatusList(v) !== null ? true : 'status must be a comma-separated list of status codes (0, 1, 2, 3, 4, 9, 10, 20, 30, 40, 42, 102).'),
+  needs_update: (v) => (v === '' || (NEEDS_UPDATE_VALUES as readonly unknown[]).includes(v) ? true : 'needs_update must be include or exclude.'),
+  limit: (v) => (Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : 'limit must be an integer.'),
+  offset: (v) => (Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : 'offset must be an integer.'),
+  sorting: (v) => {
+    const s = parseSorting(v);
+    return typeof s === 'string' ? s : true;
+  },
+  translated_by: (v) => (v === '' || parsePositiveInt(v) !== null ? true : 'translated_by must be a user id.'),
+  sent_from: (v) => (v === '' || parseDate(v) !== null ? true : 'sent_from must be a date YYYY-MM-DD.'),
+  sent_to: (v) => (v === '' || parseDate(v) !== null ? true : 'sent_to must be a date YYYY-MM-DD.'),
+  deadline_from: (v) => (v === '' || parseDate(v) !== null ? true : 'deadline_from must be a date YYYY-MM-DD.'),
+  deadline_to: (v) => (v === '' || parseDate(v) !== null ? true : 'deadline_to must be a date YYYY-MM-DD.'),
+};
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** Parses the `GET /jobs` parameters; throws 400 rest_invalid_param for bad values. */
+export function parseJobQuery(params: Record<string, unknown>): JobFilters {
+  for (const [name, check] of Object.entries(JOB_FILTER_CHECKS)) {
+    const value = params[name];
+    if (value === undefined || value === null) continue;
+    const verdict = check(value);
+    if (verdict !== true) throw invalidParam(name, verdict);
+  }
+  const f: JobFilters = { sorting: [] };
+  if (present(params.local_job_ids)) {
+    const ids = parseJobIdList(params.local_job_ids)!;
+    if (ids.length) f.localJobIds = ids;
+  }
+  if (present(params.scope)) f.scope = params.scope as Scope;
+  if (present(params.id) && params.id !== 0) f.id = parsePositiveInt(params.id)!;
+  if (present(params.title)) {
+    const titles = parseStringList(params.title);
+    if (titles.length) f.titles = titles;
+  }
+  if (present(params.source_language)) f.sourceLanguage = (scalarText(params.source_language) ?? '').replace(/\u0000/g, '').trim();
+  if (present(params.target_language)) {
+    const langs = parseStringList(params.target_language);
+    if (langs.length) f.targetLanguages = langs;
+  }
+  if (params.status !== undefined && params.status !== null) {
+    const statuses = parseStatusList(params.status)!;
+    if (statuses.length) f.statuses = statuses;
+  }
+  if (present(params.needs_update)) f.needsUpdate = params.needs_update as 'include' | 'exclude';
+  const limit = present(params.limit) ? Number(params.limit) : 0;
+  if (limit > 0) {
+    f.limit = Math.min(limit, MAX_ID);
+    const offset = present(params.offset) ? Number(params.offset) : 0;
+    if (offset > 0) f.offset = Math.min(offset, MAX_ID);
+  }
+  f.sorting = present(params.sorting) ? (parseSorting(params.sorting) as Sorting[]) : [];
+  if (present(params.translated_by)) f.translatedBy = parsePositiveInt(params.translated_by)!;
+  for (const [key, from, to] of [['sent', 'sent_from', 'sent_to'], ['deadline', 'deadline_from', 'deadline_to']] as const) {
+    const a = present(params[from]) ? parseDate(params[from]) : null;
+    const b = present(params[to]) ? parseDate(params[to]) : null;
+    if (a && b && a > b) throw invalidParam(to, `${to} must not be before ${from}.`);
+    if (key === 'sent') {
+      if (a) f.sentFrom = a;
+      if (b) f.sentTo = b;
+    } else {
+      if (a) f.deadlineFrom = a;
+      if (b) f.deadlineTo = b;
+    }
+  }
+  return f;
+}
