@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import { createContent } from '../../src/pages/store.ts';
-import { importSliders } from '../../src/namespaces/sliderx/store.ts';
+import { importSliders } from '../../src/namespaces/sliderx/service.ts';
 import { parseImport } from '../../src/namespaces/sliderx/model.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
