@@ -13,7 +13,7 @@ import { Parser } from 'htmlparser2';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
-import { createContent } from '../../src/pages/store.ts';
+import { createContent } from '../../src/pages/service.ts';
 import { importSliders } from '../../src/namespaces/sliderx/service.ts';
 import { parseImport } from '../../src/namespaces/sliderx/model.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
