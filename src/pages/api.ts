@@ -1,5 +1,5 @@
-// The pages as other modules may use them: the content store (reads, and the writes that record
-// themselves in the activity log: cms/v2's and the translation jobs' language versions), the
+// The pages as other modules may use them: the content store's reads, the service's writes (each
+// recorded in the activity log: cms/v2's and the translation jobs' language versions), the
 // site's URLs, and the public HTML the host's HTTP adapter serves.
 export { paragraphs, renderNotFound, renderPublicPath } from './public.ts';
 export {
