@@ -1325,3 +1325,8 @@ export const CONSOLE_STRINGS: Record<Lang, ConsoleStrings> = {
   en: { ...STRINGS.en, ...en },
   de: { ...STRINGS.de, ...de },
 };
+
+/** The locale the console formats numbers and dates in (British English: day before month). */
+export function displayLocale(lang: Lang): string {
+  return lang === 'de' ? 'de-DE' : 'en-GB';
+}

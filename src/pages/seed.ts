@@ -3,7 +3,8 @@
 import type { AppServices } from '../site/services.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
-import { createContent, getContentBySlug, type ContentInput, type ContentItem } from './store.ts';
+import { getContentBySlug, type ContentInput, type ContentItem } from './store.ts';
+import { createContent } from './service.ts';
 import { contentLogger } from './logger.ts';
 import { registerPageLabels } from './labels.ts';
 

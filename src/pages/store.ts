@@ -1,15 +1,12 @@
 // Site content: pages and posts, each in one language (en/de) and linked to its
 // translations through a shared translation group id (`trid`, the id of the first item).
 import type { AppServices } from '../site/services.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { RestError } from '../rest/types.ts';
-import { recordWrite } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { MAX_DB_INT } from '../db/limits.ts';
 import { likeContains } from '../db/like.ts';
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { contentLogger } from './logger.ts';
 
 export type ContentType = 'page' | 'post';
 export type ContentStatus = 'publish' | 'draft' | 'pending' | 'private' | 'trash';
@@ -165,8 +162,6 @@ export async function getAuthorByLogin(app: AppServices, login: string): Promise
   return row ? { id: row.id, login: row.login, displayName: row.display_name } : null;
 }
 
-const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
-
 /** Refuses a parent that is not a page of the same language, or that would make a loop. */
 async function checkParent(app: AppServices, item: { id?: number; type: ContentType; lang: Lang }, parentId: number | null | undefined): Promise<void> {
   if (parentId == null) return;
@@ -181,12 +176,8 @@ async function checkParent(app: AppServices, item: { id?: number; type: ContentT
   }
 }
 
-function logContext(item: ContentItem): Record<string, unknown> {
-  return { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, content_slug: item.slug, content_status: item.status };
-}
-
-/** Creates a page or post and records it in the activity log. */
-export async function createContent(app: AppServices, input: ContentInput, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
+/** Creates a page or post (service.ts's createContent records it in the activity log). */
+export async function insertContent(app: AppServices, input: ContentInput): Promise<ContentItem> {
   validateInput(input);
   if (await getContentBySlug(app, input.lang, input.slug)) {
     throw new RestError('content_slug_exists', `The slug "${input.slug}" is already used in ${input.lang}.`, 409);
@@ -230,14 +221,13 @@ export async function createContent(app: AppServices, input: ContentInput, origi
     if (trid === null) await tx.updateTable('posts').set({ trid: inserted.id }).where('id', '=', inserted.id).execute();
     return fromRow((await tx.selectFrom('posts').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow()) as Row);
   });
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_created', context: logContext(item) }, origin);
   return item;
 }
 
 export type ContentPatch = Partial<Pick<ContentInput, 'title' | 'slug' | 'content' | 'excerpt' | 'status' | 'menuOrder' | 'thumbnail' | 'authorId' | 'parentId'>>;
 
-/** Updates fields of a page or post (a trashed one is restored by giving it a status) and records it in the activity log. */
-export async function updateContent(app: AppServices, id: number, patch: ContentPatch, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
+/** Updates fields of a page or post (a trashed one is restored by giving it a status). */
+export async function patchContent(app: AppServices, id: number, patch: ContentPatch): Promise<ContentItem> {
   const current = await getContent(app, id);
   if (!current) throw new RestError('content_not_found', `No page or post ${id}.`, 404);
   const merged: ContentInput = {
@@ -268,33 +258,24 @@ export async function updateContent(app: AppServices, id: number, patch: Content
     set.thumbnail_height = patch.thumbnail?.height ?? null;
   }
   await app.db.updateTable('posts').set(set).where('id', '=', id).execute();
-  const item = (await getContent(app, id))!;
-  await recordWrite(
-    app,
-    { logger: contentLogger.slug, messageKey: 'content_updated', context: { ...logContext(item), changed_fields: Object.keys(patch).join(',') } },
-    origin,
-  );
-  return item;
+  return (await getContent(app, id))!;
 }
 
-/** Moves a page or post to the trash (the public site no longer shows it) and records it. */
-export async function trashContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<ContentItem> {
+/** Moves a page or post to the trash (the public site no longer shows it). */
+export async function markTrashed(app: AppServices, item: ContentItem): Promise<ContentItem> {
   await app.db.updateTable('posts').set({ status: 'trash', modified_at: utcNow() }).where('id', '=', item.id).execute();
-  const trashed = (await getContent(app, item.id))!;
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_trashed', context: logContext(trashed) }, origin);
-  return trashed;
+  return (await getContent(app, item.id))!;
 }
 
 /**
- * Deletes a page or post for good and records it. Its child pages move up to its parent, as
- * the reference does; its translations stay, still linked to each other.
+ * Deletes a page or post for good. Its child pages move up to its parent, as the reference
+ * does; its translations stay, still linked to each other.
  */
-export async function deleteContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<void> {
+export async function removeContent(app: AppServices, item: ContentItem): Promise<void> {
   await app.db.transaction().execute(async (tx) => {
     await tx.updateTable('posts').set({ parent_id: item.parentId }).where('parent_id', '=', item.id).execute();
     await tx.deleteFrom('posts').where('id', '=', item.id).execute();
   });
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_deleted', context: logContext(item) }, origin);
 }
 
 export type ContentOrderBy = 'author' | 'date' | 'id' | 'include' | 'modified' | 'parent' | 'relevance' | 'slug' | 'include_slugs' | 'title' | 'menu_order';

@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createUser } from '../../src/auth/users.ts';
-import { createContent } from '../../src/pages/store.ts';
+import { createContent } from '../../src/pages/service.ts';
 import { createTestApp, dbTargets } from '../support/db.ts';
 import { FIXTURE_DIR, MYSQL_URL, cli, createSource, skipReason, snapshot, type SourceDb } from './support.ts';
 

@@ -4,7 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { buildServer } from '../../src/server/http.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo } from '../../src/pages/seed.ts';
-import { createContent } from '../../src/pages/store.ts';
+import { createContent } from '../../src/pages/service.ts';
 import { embedSize, getLocalOembed, oembedXml } from '../../src/namespaces/oembed/embed.ts';
 import { handleEmbed, oembedNamespace } from '../../src/namespaces/oembed/routes.ts';
 import { RestError, RestResponse } from '../../src/rest/types.ts';

@@ -4,7 +4,8 @@ import { Parser } from 'htmlparser2';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo } from '../../src/pages/seed.ts';
 import { renderPublicPath } from '../../src/pages/public.ts';
-import { createContent, getTranslations, updateContent } from '../../src/pages/store.ts';
+import { getTranslations } from '../../src/pages/store.ts';
+import { createContent, updateContent } from '../../src/pages/service.ts';
 import { resolveContentUrl, permalink } from '../../src/pages/urls.ts';
 
 /** Collects tags and text; proves that payloads stayed text (no injected element/attribute). */

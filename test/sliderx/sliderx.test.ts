@@ -7,8 +7,8 @@ import { Parser } from 'htmlparser2';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo, DEMO_SLIDERS } from '../../src/namespaces/sliderx/seed.ts';
 import { parseImport } from '../../src/namespaces/sliderx/model.ts';
-import { exportSliders, getSlides, importSliders, getSliderByAlias } from '../../src/namespaces/sliderx/store.ts';
-import { getModal, getSlider, getSliderOfSlide, getSliders, getStream, matchesIfNoneMatch } from '../../src/namespaces/sliderx/service.ts';
+import { exportSliders, getSlides, getSliderByAlias } from '../../src/namespaces/sliderx/store.ts';
+import { getModal, getSlider, getSliderOfSlide, getSliders, getStream, importSliders, matchesIfNoneMatch } from '../../src/namespaces/sliderx/service.ts';
 import { sliderxNamespace } from '../../src/namespaces/sliderx/routes.ts';
 import { sliderExportCommand, sliderImportCommand } from '../../src/namespaces/sliderx/commands.ts';
 import { CliError, type CliContext } from '../../src/cli/command.ts';
@@ -227,6 +227,26 @@ for (const target of dbTargets()) {
     test('javascript: URLs cannot be imported', async () => {
       const { issues } = parseImport({ alias: 'js', title: 'x', slides: [{ link: 'javascript:alert(1)', layers: [{ id: 'b', type: 'button', content: 'x', link: 'JaVaScRiPt:alert(1)' }] }] });
       assert.deepEqual(issues, ['slider.slides[0].link: must be an http(s) URL or a path starting with /', 'slider.slides[0].layers[0].link: must be an http(s) URL or a path starting with /']);
+    });
+
+    test('a failed activity-log write after the import is reported in the server log, not thrown', async () => {
+      const { sliders, issues } = parseImport({ alias: 'unlogged', title: 'Unlogged', slides: [] });
+      assert.deepEqual(issues, []);
+      const { activity, log } = t.app;
+      const logWrite = activity.log;
+      const logError = log.error;
+      const reported: string[] = [];
+      activity.log = async () => Promise.reject(new Error('activity log unavailable'));
+      log.error = ((_obj: unknown, msg: string) => void reported.push(msg)) as typeof log.error;
+      try {
+        const [res] = await importSliders(t.app, sliders);
+        assert.equal(res!.action, 'created');
+      } finally {
+        activity.log = logWrite;
+        log.error = logError;
+      }
+      assert.ok(await getSliderByAlias(t.app, 'unlogged'), 'the slider was written');
+      assert.deepEqual(reported, ['activity log write failed']);
     });
 
     test('handlers: ETag, Cache-Control, 304, error shape', async () => {

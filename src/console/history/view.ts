@@ -7,7 +7,7 @@ import type { Lang } from '../../rest/types.ts';
 import { getContent, isViewable, permalink } from '../../pages/api.ts';
 import { avatarOf, type Avatar } from '../avatar.ts';
 import { fromGmt, relativeTime } from '../client/relative-time.ts';
-import type { ConsoleStrings } from '../i18n.ts';
+import { displayLocale, type ConsoleStrings } from '../i18n.ts';
 
 /** The fields of an event item the console reads (GET /history/v1/events). */
 export interface ApiEvent {
@@ -71,7 +71,7 @@ export function absoluteTime(date: Date, lang: Lang, timeZone: string): string {
   const key = `${lang}|${timeZone}`;
   let format = absoluteFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone });
+    format = new Intl.DateTimeFormat(displayLocale(lang), { dateStyle: 'medium', timeStyle: 'medium', timeZone });
     absoluteFormats.set(key, format);
   }
   return format.format(date);

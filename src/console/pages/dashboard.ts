@@ -5,6 +5,7 @@ import { fmt } from '../../web/api.ts';
 import { eventViews, type ApiEvent } from '../history/view.ts';
 import { HISTORY_PAGE, viewOptions } from './history.ts';
 import { STATS_PAGE } from './stats.ts';
+import { displayLocale } from '../i18n.ts';
 
 export const dashboardPage: ConsolePage = {
   path: '/cms-admin/',
@@ -15,7 +16,7 @@ export const dashboardPage: ConsolePage = {
     const [options, latest] = await Promise.all([ctx.api('GET', '/history/v1/search-options'), ctx.api('GET', '/history/v1/events', { per_page: 5 })]);
     const o = options.body as { loggers: unknown[]; initiators: { value: string; label: string }[]; stats: { num_events_today: number; num_events_last_7_days: number } };
     const readsEvents = options.status === 200 && o.loggers.length > 0;
-    const number = (n: number) => n.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB');
+    const number = (n: number) => n.toLocaleString(displayLocale(ctx.lang));
     return ctx.html('dashboard.twig', ctx.t.dashboardTitle, {
       welcome: fmt(ctx.t.welcome, { name: ctx.user.displayName }),
       readsEvents,

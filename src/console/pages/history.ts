@@ -11,6 +11,8 @@ import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import { fmt } from '../../web/api.ts';
 import { ADMIN_PHP, pagePath } from '../pages.ts';
+import { displayLocale } from '../i18n.ts';
+import type { Lang } from '../../rest/types.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
 import {
   contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery,
@@ -111,9 +113,9 @@ async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOpt
   };
 }
 
-function monthLabel(yearMonth: string, lang: string): string {
+function monthLabel(yearMonth: string, lang: Lang): string {
   const [y, m] = yearMonth.split('-').map(Number);
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y!, m! - 1, 15)));
+  return new Intl.DateTimeFormat(displayLocale(lang), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y!, m! - 1, 15)));
 }
 
 interface ListResult {
@@ -157,7 +159,7 @@ async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, opt
   return {
     list,
     grouped,
-    summary: list.error ? '' : fmt(grouped ? t.eventsCountGroups : t.eventsCount, { total: list.total.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
+    summary: list.error ? '' : fmt(grouped ? t.eventsCountGroups : t.eventsCount, { total: list.total.toLocaleString(displayLocale(ctx.lang)) }),
     timesIn: fmt(t.timesInZone, { zone: ctx.app.options.timeZone() }),
     pager: list.pages > 1
       ? {

@@ -16,7 +16,7 @@ import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text, texts } from '../context.ts';
-import type { ConsoleStringKey } from '../i18n.ts';
+import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
 import { ADMIN_PHP, pagePath } from '../pages.ts';
 
 export const JOBS_PAGE = 'i18n-tm/menu/translations-queue.php';
@@ -176,7 +176,7 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
         .map(([name, label]) => ({ name, label, value: q[name] })),
       resetUrl: pageUrl(ctx),
     },
-    summary: fmt(t.tmCount, { total: result.total.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
+    summary: fmt(t.tmCount, { total: result.total.toLocaleString(displayLocale(ctx.lang)) }),
     jobs: result.jobs.map((j) => rowOf(ctx, j, now, people)),
     csrf: await ctx.csrf(),
     postUrl: pageUrl(ctx),

@@ -10,6 +10,7 @@ import {
   addDays, endOfDayUtc, parseYmd, startOfDayUtc, todayIn, utcToUnix, ymdText, type Ymd,
 } from '../../site/zone-time.ts';
 import { ADMIN_PHP } from '../pages.ts';
+import { displayLocale } from '../i18n.ts';
 import { filterArgs, filterQuery, isFiltered, readLogQuery } from '../history/query.ts';
 import { breakdown } from '../history/breakdown.ts';
 
@@ -60,7 +61,7 @@ async function showStats(ctx: ConsoleContext) {
   const log = readLogQuery(ctx.query);
   const filters = filterArgs(log.filters);
   const filtered = isFiltered(log.filters);
-  const number = (n: number) => n.toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB');
+  const number = (n: number) => n.toLocaleString(displayLocale(lang));
 
   // The events route checks the filters (one row, no count: only its verdict is wanted).
   const check = await ctx.api('GET', '/history/v1/events', { ...filters, date_from: String(span.date_from), date_to: String(span.date_to), ungrouped: true, per_page: 1, skip_count_query: true });
@@ -78,7 +79,7 @@ async function showStats(ctx: ConsoleContext) {
   // Activity per local day, every day of the range.
   const perDay = new Map<string, number>(overview ? overview.activity_by_date.map((d) => [d.date, Number(d.count)]) : [...(counts?.perDay ?? [])]);
   const days: { date: string; label: string; count: number }[] = [];
-  const dayFormat = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+  const dayFormat = new Intl.DateTimeFormat(displayLocale(lang), { dateStyle: 'medium', timeZone: 'UTC' });
   for (let d = from, i = 0; ymdText(d) <= ymdText(to) && i <= MAX_DAYS; d = addDays(d, 1), i++) {
     const date = ymdText(d);
     days.push({ date, label: dayFormat.format(new Date(`${date}T12:00:00Z`)), count: perDay.get(date) ?? 0 });
@@ -102,7 +103,7 @@ async function showStats(ctx: ConsoleContext) {
     Object.entries(summary).filter(([k]) => k !== 'total').map(([k, n]) => ({ label: t[`sum_${k}` as keyof typeof t] ?? k.replace(/_/g, ' '), count: Number(n) }));
   const contentRows = summaryRows(content.summary);
   const pluginRows = summaryRows(plugins.summary);
-  const formatDay = (d: Ymd) => new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${ymdText(d)}T12:00:00Z`));
+  const formatDay = (d: Ymd) => new Intl.DateTimeFormat(displayLocale(lang), { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${ymdText(d)}T12:00:00Z`));
   const logFilters = filterQuery(log.filters);
 
   return ctx.html('stats.twig', t.statsTitle, {

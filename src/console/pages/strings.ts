@@ -11,7 +11,7 @@ import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text, texts } from '../context.ts';
-import type { ConsoleStringKey } from '../i18n.ts';
+import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
 import { ADMIN_PHP, pagePath } from '../pages.ts';
 
 export const STRINGS_PAGE = 'i18n-st/menu/string-translation.php';
@@ -154,7 +154,7 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
       languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: nameOf(code) })),
       resetUrl: pageUrl(ctx),
     },
-    summary: fmt(t.stCount, { total: result.totalCount.toLocaleString(ctx.lang === 'de' ? 'de-DE' : 'en-GB') }),
+    summary: fmt(t.stCount, { total: result.totalCount.toLocaleString(displayLocale(ctx.lang)) }),
     items,
     csrf: await ctx.csrf(),
     postUrl: pageUrl(ctx),

@@ -1,7 +1,7 @@
 // cms/v2: the site's pages and posts with the arguments, fields and rules of the reference's
 // wp/v2 pages and posts routes, so that a WordPress client's wp.pages() and wp.posts() work.
 // Both types share one declaration; pages add their hierarchy (parent, menu_order).
-import { custom, endpoint, EDITABLE, l, namespace, route } from '../../rest/define.ts';
+import { custom, endpoint, EDITABLE, l, namespace, restError, route } from '../../rest/define.ts';
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
 import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import type { ContentType } from '../../pages/api.ts';
@@ -74,7 +74,7 @@ function collectionArgs(type: ContentType): Args {
 /** The reference's rest_forbidden_status, a detail of the 400 for the `status` argument. */
 function restErrorStatus(loggedIn: boolean, lang: 'en' | 'de'): RestError {
   const status = loggedIn ? 403 : 401;
-  return new RestError('rest_forbidden_status', lang === 'de' ? 'Der Status ist nicht erlaubt.' : 'Status is forbidden.', status, { status });
+  return restError({ lang }, 'rest_forbidden_status', l('Status is forbidden.', 'Der Status ist nicht erlaubt.'), status, { status });
 }
 
 const textArg = (en: string, de: string) => ({ description: l(en, de), type: ['string', 'object'], sanitize: rawText }) as const;
@@ -115,7 +115,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
         permission: custom(
           l(`public; unpublished ${label} and context=edit need ${caps.edit}`, `öffentlich; unveröffentlichte Einträge und context=edit erfordern ${caps.edit}`),
           (req) => req.params.context !== 'edit' || !!req.user?.can(caps.edit) ||
-            new RestError('rest_forbidden_context', req.lang === 'de' ? 'Du bist leider nicht berechtigt, Einträge dieses Inhaltstyps zu bearbeiten.' : 'Sorry, you are not allowed to edit posts in this post type.', req.user ? 403 : 401),
+            restError(req, 'rest_forbidden_context', l('Sorry, you are not allowed to edit posts in this post type.', 'Du bist leider nicht berechtigt, Einträge dieses Inhaltstyps zu bearbeiten.'), req.user ? 403 : 401),
         ),
         returnsList: true,
         handler: (req) => listItems(req, type, req.params as unknown as ListParams),

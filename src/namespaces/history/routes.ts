@@ -1,8 +1,9 @@
 // history/v1: the activity log. Declarations only; the logic lives in the service modules.
 import qs from 'qs';
-import { cap, custom, endpoint, l, LOGGED_IN, namespace, route } from '../../rest/define.ts';
+import { cap, custom, endpoint, l, LOGGED_IN, namespace, restError, route } from '../../rest/define.ts';
+import { MSG } from './messages.ts';
 import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
-import { RestError, RestResponse } from '../../rest/types.ts';
+import { RestResponse } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './write/backfill.ts';
 import { emailReportHtml, sendEmailReportPreview } from './reports/email-report.ts';
@@ -37,13 +38,7 @@ const VIEW_EVENTS = l('Sorry, you are not allowed to view events.', 'Du darfst k
 const readEvents = custom(l('Logged in (surrounding_event_id: manage_options).', 'Angemeldet (surrounding_event_id: manage_options).'), (req) => {
   if (!req.user) return false;
   if (req.params.surrounding_event_id !== undefined && !req.user.can('manage_options')) {
-    return new RestError(
-      'rest_forbidden',
-      req.lang === 'de'
-        ? 'Du darfst keine umgebenden Ereignisse ansehen. Diese Funktion erfordert Administratorrechte.'
-        : 'You do not have permission to view surrounding events. This feature requires administrator privileges.',
-      403,
-    );
+    return restError(req, 'rest_forbidden', MSG.surroundingForbidden, 403);
   }
   return true;
 });
@@ -109,13 +104,7 @@ async function listEventsHandler(req: RestRequest<EventListParams>): Promise<Res
 async function createEventHandler(req: RestRequest): Promise<RestResponse> {
   const date = req.params.date;
   if (date !== undefined && date !== null && date !== '' && !isStrictUtcDate(String(date))) {
-    throw new RestError(
-      'rest_invalid_date',
-      req.lang === 'de'
-        ? 'Ungültiges Datumsformat. Bitte das Format Y-m-d H:i:s verwenden (z. B. 2024-01-15 14:30:00).'
-        : 'Invalid date format. Please use Y-m-d H:i:s format (e.g., 2024-01-15 14:30:00).',
-      400,
-    );
+    throw restError(req, 'rest_invalid_date', MSG.invalidDate, 400);
   }
   await createCustomEntry(
     req.app,
@@ -136,7 +125,7 @@ function searchUserHandler(req: RestRequest) {
   const raw = req.query.q;
   const q = typeof raw === 'string' ? raw.trim() : '';
   if (!q) {
-    throw new RestError('rest_invalid_param', req.lang === 'de' ? 'Bitte einen Suchbegriff angeben.' : 'Please provide a search query.', 400);
+    throw restError(req, 'rest_invalid_param', MSG.searchQueryMissing, 400);
   }
   return searchUsers(req.app, q);
 }

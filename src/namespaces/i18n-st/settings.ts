@@ -5,6 +5,7 @@ import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { MSG, fill } from '../../rest/messages.ts';
 import { kvGetJson, kvSet } from './kv.ts';
+import { ST_MSG } from './messages.ts';
 import { ACTIVE_LANGUAGES, languageName } from './languages.ts';
 
 export const AUTOREGISTER_ONLY_ADMINS = 0;
@@ -78,7 +79,7 @@ function intIn(value: unknown, name: string, allowed: number[], lang: Lang = 'en
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || !allowed.includes(n)) {
     throw new RestError('rest_invalid_param', fill(MSG.invalidParams[lang], name), 400, {
-      params: { [name]: lang === 'de' ? `${name} muss einer der Werte ${allowed.join(', ')} sein.` : `${name} must be one of ${allowed.join(', ')}.` },
+      params: { [name]: ST_MSG.mustBeOneOf(name, allowed)[lang] },
     });
   }
   return n;
@@ -119,7 +120,7 @@ export async function updateStringSettings(app: Pick<AppServices, 'db'>, update:
     const cols = update.visibleColumns;
     if (typeof cols !== 'object' || Array.isArray(cols)) {
       throw new RestError('rest_invalid_param', fill(MSG.invalidParams[lang], 'visibleColumns'), 400, {
-        params: { visibleColumns: lang === 'de' ? 'visibleColumns muss ein Objekt sein.' : 'visibleColumns must be an object.' },
+        params: { visibleColumns: ST_MSG.visibleColumnsNotObject[lang] },
       });
     }
     for (const [k, v] of Object.entries(cols as Record<string, unknown>)) {

@@ -5,7 +5,8 @@
 import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
-import { RestError, type Lang } from '../../rest/types.ts';
+import type { Lang } from '../../rest/types.ts';
+import { l, restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import type { Viewer } from './jobs.ts';
 import { scalarText } from './model.ts';
@@ -81,9 +82,8 @@ export async function registerManager(app: AppServices, viewer: Viewer, lang: La
   const managers = await listManagers(app);
   const manager = managers.find((m) => m.id === viewer.id);
   if (!manager) {
-    throw new RestError(
-      'i18n_tm_not_a_manager',
-      lang === 'de' ? 'Nur aktive Übersetzungsmanager können registriert werden.' : 'Only active translation managers can be registered.',
+    throw restError({ lang }, 'i18n_tm_not_a_manager',
+      l('Only active translation managers can be registered.', 'Nur aktive Übersetzungsmanager können registriert werden.'),
       403,
     );
   }
@@ -193,9 +193,8 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
     items = Object.entries(raw as Record<string, unknown>).map(([id, v]) =>
       typeof v === 'boolean' ? { id, enabled: v } : typeof v === 'object' && v !== null ? { id, ...(v as object) } : { id, enabled: v });
   } else {
-    throw new RestError(
-      'i18n_tm_invalid_engines',
-      lang === 'de' ? 'engines muss eine Liste von {id, enabled, priority} sein.' : 'engines must be a list of {id, enabled, priority}.',
+    throw restError({ lang }, 'i18n_tm_invalid_engines',
+      l('engines must be a list of {id, enabled, priority}.', 'engines muss eine Liste von {id, enabled, priority} sein.'),
       400,
       { params: { engines: 'missing or not a list' } },
     );
@@ -233,9 +232,8 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
   }
   if (!items.length) problems.engines = 'must name at least one engine.';
   if (Object.keys(problems).length) {
-    throw new RestError(
-      'i18n_tm_invalid_engines',
-      lang === 'de' ? 'Die Konfiguration der Übersetzungsdienste ist ungültig.' : 'The engines configuration is invalid.',
+    throw restError({ lang }, 'i18n_tm_invalid_engines',
+      l('The engines configuration is invalid.', 'Die Konfiguration der Übersetzungsdienste ist ungültig.'),
       400,
       { params: problems },
     );

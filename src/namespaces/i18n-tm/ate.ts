@@ -4,6 +4,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import type { Database, TmAteJobsTable } from '../../db/schema.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
+import { l, restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, jobNotFound, type JobRow } from './jobs.ts';
 import { ATE_STATUS, ATE_STATUS_CODES, ATE_STATUS_NAMES, STATUS, languageName, parsePositiveInt, scalarText } from './model.ts';
@@ -13,9 +14,6 @@ export type AteJobRow = Selectable<TmAteJobsTable>;
 /** Job statuses from which a job may get an (new) editor job. */
 const ATE_CREATABLE: readonly number[] = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.IN_BASKET, STATUS.ATE_NEEDS_RETRY];
 
-function bad(code: string, en: string, de: string, lang: Lang, status = 400, data: Record<string, unknown> = {}): RestError {
-  return new RestError(code, lang === 'de' ? de : en, status, data);
-}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,14 +32,13 @@ function statusAfterAte(job: JobRow): number {
 
 function assertCreatable(job: JobRow, lang: Lang): void {
   if (job.translation_service !== 'local') {
-    throw bad('i18n_tm_job_remote', `Job ${job.id} is with a translation service, not in the local translation editor.`,
-      `Auftrag ${job.id} liegt bei einem Übersetzungsdienst, nicht im lokalen Übersetzungseditor.`, lang, 409, { job_id: job.id });
+    throw restError({ lang }, 'i18n_tm_job_remote', l(`Job ${job.id} is with a translation service, not in the local translation editor.`,
+      `Auftrag ${job.id} liegt bei einem Übersetzungsdienst, nicht im lokalen Übersetzungseditor.`), 409, { job_id: job.id });
   }
   const allowed = ATE_CREATABLE.includes(job.status) || (job.status === STATUS.COMPLETE && job.needs_update === 1);
   if (!allowed) {
-    throw bad('i18n_tm_ate_invalid_job_status', `Job ${job.id} has status ${job.status}; an editor job can only be created for waiting, in-progress, queued or outdated jobs.`,
-      `Auftrag ${job.id} hat den Status ${job.status}; ein Editor-Auftrag kann nur für wartende, laufende, vorgemerkte oder veraltete Aufträge angelegt werden.`,
-      lang, 409, { job_id: job.id, job_status: job.status });
+    throw restError({ lang }, 'i18n_tm_ate_invalid_job_status', l(`Job ${job.id} has status ${job.status}; an editor job can only be created for waiting, in-progress, queued or outdated jobs.`,
+      `Auftrag ${job.id} hat den Status ${job.status}; ein Editor-Auftrag kann nur für wartende, laufende, vorgemerkte oder veraltete Aufträge angelegt werden.`), 409, { job_id: job.id, job_status: job.status });
   }
 }
 
@@ -92,14 +89,13 @@ export function jobIdsOfPayload(payload: Record<string, unknown>): number[] | st
 export async function createAteJobs(app: AppServices, payload: Record<string, unknown>, lang: Lang = 'en'): Promise<AteCreateResult> {
   const ids = jobIdsOfPayload(payload);
   if (typeof ids === 'string') {
-    throw new RestError(
-      'i18n_tm_ate_invalid_payload',
-      lang === 'de' ? `Ungültige Anfrage zum Anlegen von Editor-Aufträgen: ${ids}` : `Invalid editor job creation request: ${ids}`,
+    throw restError({ lang }, 'i18n_tm_ate_invalid_payload',
+      l(`Invalid editor job creation request: ${ids}`, `Ungültige Anfrage zum Anlegen von Editor-Aufträgen: ${ids}`),
       400,
       { params: { jobs: ids } },
     );
   }
-  if (ids.length > 500) throw bad('i18n_tm_ate_invalid_payload', 'At most 500 jobs per request.', 'Höchstens 500 Aufträge pro Anfrage.', lang);
+  if (ids.length > 500) throw restError({ lang }, 'i18n_tm_ate_invalid_payload', l('At most 500 jobs per request.', 'Höchstens 500 Aufträge pro Anfrage.'), 400);
   const now = utcNow();
   const created = await app.db.transaction().execute(async (tx) => {
     const rows = await tx.selectFrom('tm_jobs').selectAll().where('id', 'in', ids).execute();
@@ -127,7 +123,7 @@ export async function createAteJobs(app: AppServices, payload: Record<string, un
     }
     return out;
   });
-  return { code: 200, status: 'OK', message: lang === 'de' ? 'Aufträge angelegt.' : 'Jobs created.', jobs: created };
+  return { code: 200, status: 'OK', message: l('Jobs created.', 'Aufträge angelegt.')[lang], jobs: created };
 }
 
 // ---------------------------------------------------------------- POST /ate/jobs/store
@@ -197,8 +193,8 @@ export async function storeAteJob(app: AppServices, input: AteStoreInput, lang: 
     if (job.translation_service !== 'local') assertCreatable(job, lang);
     const existing = await tx.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', parsed.ateJobId).executeTakeFirst();
     if (existing && existing.job_id !== jobId) {
-      throw bad('i18n_tm_ate_job_conflict', `Editor job ${parsed.ateJobId} is already linked to translation job ${existing.job_id}.`,
-        `Der Editor-Auftrag ${parsed.ateJobId} ist bereits mit dem Übersetzungsauftrag ${existing.job_id} verknüpft.`, lang, 409,
+      throw restError({ lang }, 'i18n_tm_ate_job_conflict', l(`Editor job ${parsed.ateJobId} is already linked to translation job ${existing.job_id}.`,
+        `Der Editor-Auftrag ${parsed.ateJobId} ist bereits mit dem Übersetzungsauftrag ${existing.job_id} verknüpft.`), 409,
         { ate_job_id: parsed.ateJobId, i18n_job_id: existing.job_id });
     }
     if (existing) {
@@ -248,8 +244,8 @@ export interface AteJobObject {
 export async function getAteJob(app: AppServices, ateJobId: number, lang: Lang = 'en'): Promise<AteJobObject> {
   const ate = await app.db.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', ateJobId).executeTakeFirst();
   if (!ate) {
-    throw bad('i18n_tm_ate_job_not_found', `There is no translation editor job with the ID ${ateJobId}.`,
-      `Es gibt keinen Übersetzungseditor-Auftrag mit der ID ${ateJobId}.`, lang, 404);
+    throw restError({ lang }, 'i18n_tm_ate_job_not_found', l(`There is no translation editor job with the ID ${ateJobId}.`,
+      `Es gibt keinen Übersetzungseditor-Auftrag mit der ID ${ateJobId}.`), 404);
   }
   const job = (await findJob(app, ate.job_id))!;
   const site = app.config.siteUrl;

@@ -1,7 +1,8 @@
 // XLIFF 1.2 export of a job (reference plugins §5.3) and GET /xliff/fetch/<job_id>.
 import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
-import { RestError, type Lang } from '../../rest/types.ts';
+import type { Lang } from '../../rest/types.ts';
+import { l, restError } from '../../rest/define.ts';
 import { findJob, isManager, jobNotFound, type JobRow, type Viewer } from './jobs.ts';
 
 export interface XliffField {
@@ -103,9 +104,8 @@ export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer |
   const job = await findJob(app, jobId);
   if (!job) throw jobNotFound(jobId, lang);
   if (!isManager(viewer) && job.translator_id !== viewer!.id) {
-    throw new RestError(
-      'i18n_tm_xliff_forbidden',
-      lang === 'de' ? 'Sie dürfen nur die XLIFF-Dateien Ihrer eigenen Aufträge herunterladen.' : 'You may only fetch the XLIFF of your own jobs.',
+    throw restError({ lang }, 'i18n_tm_xliff_forbidden',
+      l('You may only fetch the XLIFF of your own jobs.', 'Sie dürfen nur die XLIFF-Dateien Ihrer eigenen Aufträge herunterladen.'),
       403,
     );
   }
@@ -117,9 +117,8 @@ export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer |
     .orderBy('id')
     .execute();
   if (!fields.length) {
-    throw new RestError(
-      'i18n_xliff_no_translation_units',
-      lang === 'de' ? `Der Auftrag ${job.id} enthält keine übersetzbaren Einheiten.` : `Job ${job.id} has no translation units.`,
+    throw restError({ lang }, 'i18n_xliff_no_translation_units',
+      l(`Job ${job.id} has no translation units.`, `Der Auftrag ${job.id} enthält keine übersetzbaren Einheiten.`),
       422,
     );
   }

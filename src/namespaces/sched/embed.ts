@@ -8,6 +8,7 @@
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { userCan } from './caps.ts';
+import { MSG } from './messages.ts';
 
 export const EMBED_ATTRIBUTES = [
   'type', 'types', 'label', 'edit', 'view', 'flow', 'fallback_flow', 'date_view', 'time_view', 'appointment_types_view',
@@ -62,7 +63,7 @@ export function embedScript(siteUrl: string, lang: Lang, raw: Record<string, unk
   for (const [k, v] of Object.entries(attrs)) src.searchParams.set(k, v);
   src.searchParams.set('embedded', '1');
   const origin = new URL(siteUrl).origin;
-  const title = attrs.label ?? (lang === 'de' ? 'Termin buchen' : 'Book an appointment');
+  const title = attrs.label ?? MSG.bookAppointment[lang];
   return `/* sched booking app embed */
 (function () {
   'use strict';

@@ -6,6 +6,7 @@ import type { Lang } from '../../rest/types.ts';
 import { checkSmtp, diskInfo, diskLevel, formatBytes, siteTimezoneState, type CheckHooks } from './checks.ts';
 import { readSectionValues } from './settings.ts';
 import { isValidTimeZone } from '../../site/time.ts';
+import { MSG } from './messages.ts';
 
 export interface ErrorNotice {
   id: string;
@@ -17,7 +18,6 @@ export interface ErrorNotice {
 }
 
 export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHooks = {}): Promise<ErrorNotice[]> {
-  const de = lang === 'de';
   const out: ErrorNotice[] = [];
   const settingsUrl = `${app.config.siteUrl}/${lang}/cms-json/sched/v1/settings/global`;
 
@@ -29,9 +29,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
         id: 'smtp_unreachable',
         type: 'error',
         priority: 5,
-        message: de
-          ? `Der Mailserver ${r.host}:${r.port} ist nicht erreichbar (${r.message}). Benachrichtigungs-E-Mails können nicht versendet werden.`
-          : `The mail server ${r.host}:${r.port} cannot be reached (${r.message}). Notification emails cannot be sent.`,
+        message: MSG.smtpUnreachable(r.host, r.port, r.message)[lang],
       });
     }
   }
@@ -45,9 +43,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
         id: 'disk_space_low',
         type: level === 'error' ? 'error' : 'warning',
         priority: level === 'error' ? 5 : 10,
-        message: de
-          ? `Im Datenordner ist nur noch ${formatBytes(d.freeBytes)} frei. Die Datenbank und die Protokolle brauchen Platz.`
-          : `Only ${formatBytes(d.freeBytes)} is free in the data folder. The database and the logs need room to grow.`,
+        message: MSG.diskSpaceLow(formatBytes(d.freeBytes))[lang],
       });
     }
   } catch (err) {
@@ -55,7 +51,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
       id: 'data_dir_unavailable',
       type: 'error',
       priority: 5,
-      message: de ? `Der Datenordner ist nicht lesbar: ${(err as Error).message}` : `The data folder cannot be read: ${(err as Error).message}`,
+      message: MSG.dataDirUnreadable((err as Error).message)[lang],
     });
   }
 
@@ -63,7 +59,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
   try {
     await fs.promises.access(app.config.dataDir, fs.constants.W_OK);
   } catch {
-    out.push({ id: 'data_dir_not_writable', type: 'error', priority: 5, message: de ? 'Der Datenordner ist nicht beschreibbar.' : 'The data folder is not writable.' });
+    out.push({ id: 'data_dir_not_writable', type: 'error', priority: 5, message: MSG.dataDirNotWritable[lang] });
   }
 
   // Site timezone.
@@ -73,13 +69,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
       id: 'site_timezone_invalid',
       type: 'warning',
       priority: 10,
-      message: tz.value
-        ? de
-          ? `Die Zeitzone der Website „${tz.value}“ ist keine gültige IANA-Zeitzone; Termine werden in UTC angezeigt.`
-          : `The site timezone "${tz.value}" is not a valid IANA timezone; appointments are shown in UTC.`
-        : de
-          ? 'Für die Website ist keine Zeitzone eingestellt; Termine werden in UTC angezeigt.'
-          : 'No site timezone is set; appointments are shown in UTC.',
+      message: (tz.value ? MSG.siteTimezoneInvalid(tz.value) : MSG.siteTimezoneMissing)[lang],
     });
   }
   const global = await readSectionValues(app, 'global');
@@ -88,9 +78,9 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
       id: 'schedule_timezone_invalid',
       type: 'error',
       priority: 5,
-      message: de ? `Die Zeitzone der Terminplanung „${global.timezone_string}“ ist ungültig.` : `The scheduling timezone "${global.timezone_string}" is invalid.`,
+      message: MSG.scheduleTimezoneInvalid(global.timezone_string)[lang],
       link: settingsUrl,
-      link_message: de ? 'Einstellungen ansehen' : 'View settings',
+      link_message: MSG.viewSettings[lang],
     });
   }
 
@@ -101,7 +91,7 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
       id: 'debug_logging_on',
       type: 'warning',
       priority: 10,
-      message: de ? 'Die Debug-Protokollierung ist eingeschaltet. Schalten Sie sie nach der Fehlersuche wieder aus.' : 'Debug logging is on. Turn it off again when you have finished troubleshooting.',
+      message: MSG.debugLoggingOn[lang],
     });
   }
   return out.sort((a, b) => a.priority - b.priority);

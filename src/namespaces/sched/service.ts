@@ -7,6 +7,7 @@ import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest
 import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
 import { SCHED_LOGGER } from './logger.ts';
+import { MSG } from './messages.ts';
 import { getAllSettings, getSection, resetSection, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
 import { SECTION_BY_SLUG } from './settings-sections.ts';
 import { dismissNotice, getNotice, listNotices, NOTICE_BY_ID, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
@@ -240,9 +241,9 @@ export async function clearDebugOp(c: Caller, kind: LogKind): Promise<unknown> {
   const cleared = await clearDebugLog(c.app, kind);
   if (cleared) {
     await log(c, 'debug_log_cleared', { log: kind });
-    return c.lang === 'de' ? 'Das Debug-Protokoll wurde geleert.' : 'The debug log has been cleared.';
+    return MSG.debugLogCleared[c.lang];
   }
-  return c.lang === 'de' ? 'Es wurde kein Debug-Protokoll gefunden.' : 'No debug log was found.';
+  return MSG.debugLogMissing[c.lang];
 }
 
 export async function debugLogsOp(c: Caller, url: (kind: LogKind) => string): Promise<unknown> {
@@ -268,7 +269,7 @@ export async function importOp(c: Caller, content: unknown): Promise<unknown> {
     const parts = await applyImport(c.app, c.user, c.lang, content);
     await log(c, 'import_applied', { parts: parts.join(', ') || 'nothing' });
     await schedDebug(c.app, 'import applied', { parts });
-    return c.lang === 'de' ? 'Die Daten wurden erfolgreich importiert!' : 'Data successfully imported!';
+    return MSG.importDone[c.lang];
   } catch (err) {
     if (err instanceof ImportError) {
       throw restError(c, 'sched_import_invalid', l('The import was refused; nothing was changed.', 'Der Import wurde abgelehnt; nichts wurde geändert.'), 400, { problems: err.problems });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
+import { l } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { userCan } from './caps.ts';
 import { checkSmtp, databaseVersion, diskInfo, diskLevel, formatBytes, siteTimezoneState, type CheckHooks } from './checks.ts';
@@ -41,8 +42,7 @@ export function supportPin(secret: string, siteUrl: string): string {
 }
 
 export async function supportStatus(app: AppServices, user: AuthUser | null, lang: Lang, hooks: CheckHooks = {}): Promise<Record<string, StatusItem>> {
-  const de = lang === 'de';
-  const t = (en: string, deText: string) => esc(de ? deText : en);
+  const t = (en: string, de: string) => esc(l(en, de)[lang]);
   const out: Record<string, StatusItem> = {};
 
   out.plugin_version = { status: 'good', value: serverVersion(), notices: [] };

@@ -4,7 +4,8 @@ import type { CliCommand, CliContext } from '../../cli/command.ts';
 import { CliError } from '../../cli/command.ts';
 import { parseCommandArgs } from '../../cli/args.ts';
 import { DEFAULT_SETTINGS, DEFAULT_SLIDE_PARAMS, LAYER_TYPES, LAYOUTS, TRANSITIONS, parseImport } from './model.ts';
-import { exportSliders, getSliderByAlias, getSliderById, importSliders } from './store.ts';
+import { exportSliders, getSliderByAlias, getSliderById } from './store.ts';
+import { importSliders } from './service.ts';
 
 const MAX_FILE = 10 * 1024 * 1024;
 

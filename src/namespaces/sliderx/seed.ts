@@ -3,7 +3,8 @@
 import type { AppServices } from '../../site/services.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { parseImport } from './model.ts';
-import { getSliderByAlias, importSliders, type ImportResult } from './store.ts';
+import { getSliderByAlias, type ImportResult } from './store.ts';
+import { importSliders } from './service.ts';
 
 export const DEMO_SLIDERS = {
   version: 1,

@@ -1,4 +1,4 @@
-// The public slider reads behind the sliderx routes. Success bodies have the reference's
+// The public slider reads behind the sliderx routes, and the import (a write and its activity-log entries). Success bodies have the reference's
 // shape `{success: true, message: "", …payload}`; errors are thrown as SliderError and sent
 // as `{success: false, message, code, data: {status}}` with an honest HTTP status.
 //
@@ -20,7 +20,10 @@ import { parseIdList } from '../../rest/id-list.ts';
 import { localize } from './model.ts';
 import { linksInLanguage } from './links.ts';
 import { fullSlider, modalHtml, publicSlide } from './render.ts';
-import { getSlide, getSliderByAlias, getSliderById, getSlides, getSlidesByIds, listSliders, type StoredSlider } from './store.ts';
+import { getSlide, getSliderByAlias, getSliderById, getSlides, getSlidesByIds, listSliders, writeSliders, type ImportResult, type StoredSlider } from './store.ts';
+import type { SliderData } from './model.ts';
+import { sliderxLogger } from './logger.ts';
+import { recordWrite, type ActivityOrigin } from '../../site/activity.ts';
 
 export class SliderError extends RestError {}
 
@@ -157,4 +160,23 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
   const values = (Array.isArray(header) ? header.join(',') : header).split(',').map((v) => v.trim()).filter(Boolean);
   const bare = etag.replace(/^W\//, '');
   return values.some((v) => v === '*' || v.replace(/^W\//, '') === bare);
+}
+
+const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
+
+/** Imports validated sliders in one transaction (store.writeSliders), then records each in the activity log. */
+export async function importSliders(app: AppServices, sliders: SliderData[], origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
+  const results = await writeSliders(app, sliders);
+  for (const [i, r] of results.entries()) {
+    await recordWrite(
+      app,
+      {
+        logger: sliderxLogger.slug,
+        messageKey: r.action === 'created' ? 'slider_created' : 'slider_updated',
+        context: { slider_id: r.id, slider_alias: r.alias, slider_title: localize(sliders[i]!.title, 'en'), slide_count: r.slides },
+      },
+      origin,
+    );
+  }
+  return results;
 }

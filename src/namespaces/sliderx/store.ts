@@ -1,10 +1,8 @@
-// Storage of sliders and slides, import (validated, one transaction) and export.
+// Storage of sliders and slides: reads, the import's write (validated, one transaction) and export.
 import type { AppServices } from '../../site/services.ts';
-import type { ActivityOrigin } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';
-import { localize, type Layer, type SlideData, type SliderData, type SliderSettings, type SlideParams, type Text } from './model.ts';
-import { sliderxLogger } from './logger.ts';
+import { type Layer, type SlideData, type SliderData, type SliderSettings, type SlideParams, type Text } from './model.ts';
 
 export interface StoredSlide {
   id: number;
@@ -89,15 +87,13 @@ export interface ImportResult {
   slides: number;
 }
 
-const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
-
 /**
  * Writes validated sliders (see model.parseImport) in one transaction: a slider is matched by
  * alias and replaced (title, settings, slides); a slide keeps its id when the file gives the
  * id of a slide of the same slider, otherwise it gets a new id; slides missing from the file
- * are deleted. Each slider is recorded in the activity log after the commit.
+ * are deleted. The service's importSliders records them in the activity log.
  */
-export async function importSliders(app: AppServices, sliders: SliderData[], origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
+export async function writeSliders(app: Pick<AppServices, 'db'>, sliders: SliderData[]): Promise<ImportResult[]> {
   const now = utcNow();
   const results = await app.db.transaction().execute(async (tx) => {
     const out: ImportResult[] = [];
@@ -132,16 +128,6 @@ export async function importSliders(app: AppServices, sliders: SliderData[], ori
     }
     return out;
   });
-  for (const [i, r] of results.entries()) {
-    await app.activity.log(
-      {
-        logger: sliderxLogger.slug,
-        messageKey: r.action === 'created' ? 'slider_created' : 'slider_updated',
-        context: { slider_id: r.id, slider_alias: r.alias, slider_title: localize(sliders[i]!.title, 'en'), slide_count: r.slides },
-      },
-      origin,
-    );
-  }
   return results;
 }
 

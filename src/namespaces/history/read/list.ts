@@ -1,7 +1,8 @@
 // GET /events (a page of the log, the occasions of a group, the events around one) and
 // GET /events/has-updates.
 import type { AppServices } from '../../../site/services.ts';
-import { RestError } from '../../../rest/types.ts';
+import { restError } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import { eventFilterFromParams, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
@@ -122,7 +123,7 @@ async function occasionEvents(app: AppServices, params: EventListParams, viewer:
 async function surroundingEvents(app: AppServices, centreId: number, count: number, viewer: Viewer): Promise<ListResult> {
   const centre = await app.db.selectFrom('history_events').selectAll().where('id', '=', centreId).executeTakeFirst();
   if (!centre) {
-    throw new RestError('event_not_found', viewer.lang === 'de' ? 'Das angegebene Ereignis wurde nicht gefunden.' : 'The specified event was not found.', 404);
+    throw restError(viewer, 'event_not_found', MSG.eventNotFound, 404);
   }
   const newer = await app.db.selectFrom('history_events').selectAll().where('id', '>', centreId).orderBy('id', 'asc').limit(count).execute();
   const older = await app.db.selectFrom('history_events').selectAll().where('id', '<', centreId).orderBy('id', 'desc').limit(count).execute();

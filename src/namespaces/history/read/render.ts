@@ -6,6 +6,8 @@ import type { AppServices } from '../../../site/services.ts';
 import type { AuthUser } from '../../../auth/types.ts';
 import type { HistoryEventsTable } from '../../../db/schema.ts';
 import type { Lang } from '../../../rest/types.ts';
+import { l } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import { utcToZone } from '../../../site/time.ts';
 import type { LoggerCatalogue } from '../../../site/loggers.ts';
 import { loadContexts } from '../model/context.ts';
@@ -42,7 +44,7 @@ export interface EventItem {
 
 /** The JSON schema of an event item (shown by the events route with context=help), as the reference declares it. */
 export function eventItemSchema(lang: Lang) {
-  const prop = (type: unknown, en: string, de: string, extra: Record<string, unknown> = {}) => ({ description: lang === 'de' ? de : en, type, ...extra });
+  const prop = (type: unknown, en: string, de: string, extra: Record<string, unknown> = {}) => ({ description: l(en, de)[lang], type, ...extra });
   return {
     $schema: 'http://json-schema.org/draft-04/schema#',
     title: 'history-event',
@@ -229,7 +231,7 @@ function renderEvent(
 function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lang): { data: unknown[] | null; html: string | null } {
   const note = context.get('note');
   if (row.logger !== 'CustomEntryLogger' || typeof note !== 'string' || note === '') return { data: null, html: null };
-  const label = lang === 'de' ? 'Notizen zum Eintrag' : 'Entry notes';
+  const label = MSG.entryNotes[lang];
   return {
     // An item names the context key its value comes from (`slug_new`), as the original's do.
     data: [{ title: null, items: [{ name: label, new_value: note, slug_new: 'note' }] }],

@@ -3,11 +3,13 @@
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { RestError } from '../../../rest/types.ts';
+import { restError } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import { renderEvents, type EventItem, type EventRow, type Viewer } from './render.ts';
 import { loadRows } from './paging.ts';
 
 export function invalidEventId(lang: Lang): RestError {
-  return new RestError('rest_event_invalid_id', lang === 'de' ? 'Ungültige Ereignis-ID.' : 'Invalid event ID.', 404);
+  return restError({ lang }, 'rest_event_invalid_id', MSG.eventInvalidId, 404);
 }
 
 /** The event if it exists (else 404 rest_event_invalid_id) and the viewer may read its logger (else 401/403). */
@@ -15,11 +17,7 @@ async function readableEventRow(app: AppServices, id: number, viewer: Viewer): P
   const row = await app.db.selectFrom('history_events').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
   if (!app.loggers.canRead(viewer.user, row.logger)) {
-    throw new RestError(
-      'rest_forbidden_context',
-      viewer.lang === 'de' ? 'Du darfst dieses Ereignis nicht ansehen.' : 'Sorry, you are not allowed to view this event.',
-      viewer.user ? 403 : 401,
-    );
+    throw restError(viewer, 'rest_forbidden_context', MSG.eventForbidden, viewer.user ? 403 : 401);
   }
   return row;
 }

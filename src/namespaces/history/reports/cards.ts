@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { AuthUser } from '../../../auth/types.ts';
 import type { Lang } from '../../../rest/types.ts';
-import { RestError } from '../../../rest/types.ts';
+import { l, restError } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import type { Initiator } from '../../../site/activity.ts';
 import type { LoggerScope } from '../../../site/loggers.ts';
 import type { EventFilter } from '../read/query.ts';
@@ -54,7 +55,7 @@ export async function searchUsers(app: AppServices, q: string) {
 
 export async function userCard(app: AppServices, userId: number, viewer: AuthUser, lang: Lang) {
   const user = await app.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!user) throw new RestError('rest_user_not_found', lang === 'de' ? 'Benutzer nicht gefunden.' : 'User not found.', 404);
+  if (!user) throw restError({ lang }, 'rest_user_not_found', MSG.userNotFound, 404);
   const profile = userProfileUrl(app, viewer, user.id);
   return {
     user_id: user.id,
@@ -67,7 +68,7 @@ export async function userCard(app: AppServices, userId: number, viewer: AuthUse
     has_premium_add_on: false,
     details: [],
     // The action is there for every viewer; its link is empty for those who may not follow it.
-    actions: [{ key: 'view_profile', label: lang === 'de' ? 'Benutzerprofil ansehen' : 'View user profile', url: profile }],
+    actions: [{ key: 'view_profile', label: MSG.viewUserProfile[lang], url: profile }],
   };
 }
 
@@ -75,7 +76,7 @@ export async function initiatorCard(app: AppServices, type: Initiator, viewer: A
   const scope = app.loggers.scope(viewer);
   const starts = dayStarts(app);
   const only = { initiators: [type] };
-  const stat = (key: string, en: string, de: string, value: number) => ({ key, label: lang === 'de' ? de : en, value, type: 'stat' });
+  const stat = (key: string, en: string, de: string, value: number) => ({ key, label: l(en, de)[lang], value, type: 'stat' });
   return {
     initiator: type,
     has_premium_add_on: false,

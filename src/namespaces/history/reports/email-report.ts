@@ -8,7 +8,8 @@ import nodemailer from 'nodemailer';
 import type { AppServices } from '../../../site/services.ts';
 import type { AuthUser } from '../../../auth/types.ts';
 import type { Lang } from '../../../rest/types.ts';
-import { RestError } from '../../../rest/types.ts';
+import { restError } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import { sql } from 'kysely';
 import { escapeHtml, historyAdminUrl } from '../read/render.ts';
 import { countsByMessage, type StatsRange } from '../stats/range.ts';
@@ -258,7 +259,7 @@ export async function sendEmailReportPreview(app: AppServices, user: AuthUser, l
       await nodemailer.createTransport(app.config.smtpUrl).sendMail(message);
       return {
         success: true,
-        message: lang === 'de' ? `Test-E-Mail erfolgreich an ${user.email} gesendet.` : `Test email sent successfully to ${user.email}.`,
+        message: MSG.testEmailSent(user.email)[lang],
       };
     }
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
@@ -268,14 +269,11 @@ export async function sendEmailReportPreview(app: AppServices, user: AuthUser, l
     fs.writeFileSync(file, info.message as Buffer);
     return {
       success: true,
-      message:
-        lang === 'de'
-          ? `Kein Mailserver konfiguriert (SMTP_URL): Die Test-E-Mail an ${user.email} wurde in ${file} abgelegt.`
-          : `No mail server is configured (SMTP_URL): the test email to ${user.email} was written to ${file}.`,
+      message: MSG.testEmailToOutbox(user.email, file)[lang],
       outbox_file: file,
     };
   } catch (err) {
     app.log.warn({ err }, 'email report preview could not be sent');
-    throw new RestError('email_send_failed', lang === 'de' ? 'Die Test-E-Mail konnte nicht gesendet werden.' : 'Failed to send test email.', 502);
+    throw restError({ lang }, 'email_send_failed', MSG.testEmailFailed, 502);
   }
 }

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
+import { MSG } from '../messages.ts';
 import { contextPairs, loadContexts } from '../model/context.ts';
 import { countsByMessage, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
 import {
@@ -147,7 +148,7 @@ function humanAgo(fromUtc: string, lang: Lang, now = Date.now()): string {
   for (const [size, one, many, eins, viele] of units) {
     if (secs >= size || size === 1) {
       const n = Math.max(1, Math.floor(secs / size));
-      return lang === 'de' ? `vor ${n} ${n === 1 ? eins : viele}` : `${n} ${n === 1 ? one : many} ago`;
+      return MSG.ago(n, n === 1 ? one : many, n === 1 ? eins : viele)[lang];
     }
   }
   return '';

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
+import { l } from '../../../rest/define.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, endOfDayUtc, startOfDayUtc, todayIn, unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
 import type { StatsParams } from '../args.ts';
@@ -26,7 +27,7 @@ export function statsRange(app: AppServices, params: Pick<StatsParams, 'date_fro
 
 /** The JSON schema the stats routes show with context=help, as the reference declares it. */
 export function statsSchema(lang: Lang) {
-  const d = (en: string, de: string) => (lang === 'de' ? de : en);
+  const d = (en: string, de: string) => l(en, de)[lang];
   return {
     $schema: 'http://json-schema.org/draft-04/schema#',
     title: 'history-stats',

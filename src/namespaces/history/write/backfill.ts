@@ -4,6 +4,7 @@
 // reports what it did (reference §4.7).
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
+import { MSG } from '../messages.ts';
 import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
 import { contextPairs } from '../model/context.ts';
 
@@ -127,7 +128,7 @@ function missedLabel(type: string, missed: number, lang: Lang): string {
     if (lang === 'de') return `${missed} ${missed === 1 ? name[2] : name[3]}`;
     return `${missed} more ${missed === 1 ? name[0] : name[1].toLowerCase()}`;
   }
-  return lang === 'de' ? `${missed} weitere ${type}` : `${missed} more ${type}`;
+  return MSG.moreOfType(missed, type)[lang];
 }
 
 export async function backfillStatus(app: AppServices, lang: Lang) {

@@ -4,7 +4,8 @@ import type { Transaction } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import { RestError } from '../../../rest/types.ts';
+import { restError } from '../../../rest/define.ts';
+import { MSG } from '../messages.ts';
 import type { ActivityOrigin } from '../../../site/activity.ts';
 import type { EventItem, Viewer } from '../read/render.ts';
 import { indexChangedContext } from '../index/build.ts';
@@ -50,7 +51,7 @@ export async function unstickEvent(app: AppServices, id: number, viewer: Viewer,
   await app.db.transaction().execute(async (tx) => {
     const context = await eventContext(tx, id, viewer);
     if (!context.delete('_sticky')) {
-      throw new RestError('rest_event_not_sticky', viewer.lang === 'de' ? 'Das Ereignis ist nicht angeheftet.' : 'The event is not sticky.', 409);
+      throw restError(viewer, 'rest_event_not_sticky', MSG.eventNotSticky, 409);
     }
     await setEventContext(tx, app.dialect, id, context);
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
