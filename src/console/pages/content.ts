@@ -17,7 +17,7 @@ import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import type { ConsoleStringKey } from '../i18n.ts';
-import { pagePath } from '../pages.ts';
+import { pagePath, pagerModel } from '../pages.ts';
 
 export const LIST_PATH = '/cms-admin/edit.php';
 export const EDIT_PATH = '/cms-admin/post.php';
@@ -161,14 +161,7 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
     csrf: await ctx.csrf(),
     postUrl: ctx.url(EDIT_PATH),
     returnTo,
-    pager: pages > 1
-      ? {
-          page: paged, pages, label: fmt(t.pageOf, { page: paged, pages }),
-          first: paged > 1 ? link(1) : '', prev: paged > 1 ? link(Math.min(paged - 1, pages)) : '',
-          next: paged < pages ? link(paged + 1) : '', last: paged < pages ? link(pages) : '',
-          hidden: Object.entries(filter).filter(([, v]) => v !== '').map(([name, value]) => ({ name, value })),
-        }
-      : null,
+    pager: pagerModel(t.pageOf, paged, pages, link, Object.entries(filter).filter(([, v]) => v !== '')),
     pageFormAction: ctx.url(LIST_PATH),
     clientStrings: JSON.stringify(Object.fromEntries((['ctSaving', 'ctSaved', 'loadFailed'] as const).map((k) => [k, t[k]]))),
   }, out.status === 200 ? 200 : out.status);

@@ -10,7 +10,7 @@ import qs from 'qs';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import { fmt } from '../../web/api.ts';
-import { ADMIN_PHP, pagePath } from '../pages.ts';
+import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
 import { displayLocale } from '../i18n.ts';
 import type { Lang } from '../../rest/types.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
@@ -161,18 +161,7 @@ async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, opt
     grouped,
     summary: list.error ? '' : fmt(grouped ? t.eventsCountGroups : t.eventsCount, { total: list.total.toLocaleString(displayLocale(ctx.lang)) }),
     timesIn: fmt(t.timesInZone, { zone: ctx.app.options.timeZone() }),
-    pager: list.pages > 1
-      ? {
-          page: q.paged,
-          pages: list.pages,
-          label: fmt(t.pageOf, { page: q.paged, pages: list.pages }),
-          first: q.paged > 1 ? pageLink(1) : '',
-          prev: q.paged > 1 ? pageLink(Math.min(q.paged - 1, list.pages)) : '',
-          next: q.paged < list.pages ? pageLink(q.paged + 1) : '',
-          last: q.paged < list.pages ? pageLink(list.pages) : '',
-          hidden: [['page', HISTORY_PAGE], ...base, ['max_id', String(list.maxId)]].map(([name, value]) => ({ name, value })),
-        }
-      : null,
+    pager: pagerModel(t.pageOf, q.paged, list.pages, pageLink, [['page', HISTORY_PAGE], ...base, ['max_id', String(list.maxId)]]),
     pageFormAction: ctx.url(ADMIN_PHP),
     occasionsUrl: logUrl(ctx, [['view', 'occasions'], ['return_to', returnTo]]),
     canStick: ctx.user.can('manage_options'),

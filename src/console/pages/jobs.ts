@@ -17,7 +17,7 @@ import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text, texts } from '../context.ts';
 import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
-import { ADMIN_PHP, pagePath } from '../pages.ts';
+import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
 
 export const JOBS_PAGE = 'i18n-tm/menu/translations-queue.php';
 const API = '/i18n/tm/v1';
@@ -188,18 +188,7 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
           translators: people!.map((p) => ({ value: String(p.id), label: p.name })),
         }
       : null,
-    pager: pages > 1
-      ? {
-          page: q.paged,
-          pages,
-          label: fmt(t.pageOf, { page: q.paged, pages }),
-          first: q.paged > 1 ? link(1) : '',
-          prev: q.paged > 1 ? link(Math.min(q.paged - 1, pages)) : '',
-          next: q.paged < pages ? link(q.paged + 1) : '',
-          last: q.paged < pages ? link(pages) : '',
-          hidden: [['page', JOBS_PAGE], ...Object.entries(base)].map(([name, value]) => ({ name, value })),
-        }
-      : null,
+    pager: pagerModel(t.pageOf, q.paged, pages, link, [['page', JOBS_PAGE], ...Object.entries(base)]),
     pageFormAction: ctx.url(ADMIN_PHP),
   };
   return ctx.html('jobs.twig', manager ? t.tmTitle : t.tmMyJobs, model, ok ? status : out.status);

@@ -12,7 +12,7 @@ import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text, texts } from '../context.ts';
 import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
-import { ADMIN_PHP, pagePath } from '../pages.ts';
+import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
 
 export const STRINGS_PAGE = 'i18n-st/menu/string-translation.php';
 const PER_PAGE = 20;
@@ -160,18 +160,7 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
     postUrl: pageUrl(ctx),
     returnTo,
     bulkChoices: BULK_CHOICES.map((c) => ({ value: c.value, label: t[c.label] })),
-    pager: pages > 1
-      ? {
-          page: q.paged,
-          pages,
-          label: fmt(t.pageOf, { page: q.paged, pages }),
-          first: q.paged > 1 ? link(1) : '',
-          prev: q.paged > 1 ? link(Math.min(q.paged - 1, pages)) : '',
-          next: q.paged < pages ? link(q.paged + 1) : '',
-          last: q.paged < pages ? link(pages) : '',
-          hidden: [['page', STRINGS_PAGE], ...Object.entries(base)].map(([name, value]) => ({ name, value })),
-        }
-      : null,
+    pager: pagerModel(t.pageOf, q.paged, pages, link, [['page', STRINGS_PAGE], ...Object.entries(base)]),
     pageFormAction: ctx.url(ADMIN_PHP),
     settings: settings?.status === 200 ? settingsModel(ctx, settings.body as Record<string, unknown>) : null,
     clientStrings: JSON.stringify(Object.fromEntries((['stSaving', 'stSaved', 'stBulkNone', 'loadFailed'] as const).map((k) => [k, t[k]]))),
