@@ -6,11 +6,10 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import qs from 'qs';
-import { buildServer } from '../../src/server/http.ts';
 import { filterArgs, listArgs, readLogQuery } from '../../src/console/history/query.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { WebClient, createWebTestApp, csrfOf, decodeEntities, logIn, pathOf } from '../web/support.ts';
-import { PASSWORD, api, consoleClient, listedIds, navLabels, seedConsoleSite, stickyIds, textOf, type SiteUser } from './support.ts';
+import { WebClient, csrfOf, decodeEntities, logIn, pathOf } from '../web/support.ts';
+import { PASSWORD, api, consoleClient, listedIds, navLabels, closeConsoleSite, openConsoleSite, stickyIds, textOf, type SiteUser } from './support.ts';
 
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
@@ -22,16 +21,8 @@ for (const target of dbTargets()) {
     let users: Record<string, SiteUser>;
     let ada: WebClient;
 
-    before(async () => {
-      t = await createWebTestApp(target);
-      server = await buildServer(t.app);
-      users = await seedConsoleSite(t.app);
-      ada = await consoleClient(server, 'ada');
-    });
-    after(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    before(async () => ({ t, server, users, ada } = await openConsoleSite(target)));
+    after(() => closeConsoleSite({ t, server }));
 
     test('anonymous visitors are sent to the login page and come back after logging in', async () => {
       const c = new WebClient(server);

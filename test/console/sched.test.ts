@@ -6,12 +6,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/server/http.ts';
 import { seedDemo as seedSched } from '../../src/namespaces/sched/seed.ts';
 import { schedDebug } from '../../src/namespaces/sched/debuglog.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
-import { api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
+import { csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
+import { api, consoleClient, closeConsoleSite, openConsoleSite, textOf, type SiteUser } from './support.ts';
 
 const SCHED = '/cms-admin/admin.php?page=sched-settings';
 
@@ -36,17 +35,8 @@ for (const target of dbTargets()) {
     let users: Record<string, SiteUser>;
     let ada: WebClient;
 
-    before(async () => {
-      t = await createWebTestApp(target);
-      server = await buildServer(t.app);
-      users = await seedConsoleSite(t.app, 10);
-      await seedSched(t.app);
-      ada = await consoleClient(server, 'ada');
-    });
-    after(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    before(async () => ({ t, server, users, ada } = await openConsoleSite(target, 10, seedSched)));
+    after(() => closeConsoleSite({ t, server }));
 
     const settings = async () => (await api(server, users.ada!, '/sched/v1/settings')).body.data;
 

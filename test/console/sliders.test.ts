@@ -5,12 +5,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/server/http.ts';
 import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';
 import { sliderxLogger } from '../../src/namespaces/sliderx/logger.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { createWebTestApp, csrfOf, type WebClient } from '../web/support.ts';
-import { api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
+import { csrfOf, type WebClient } from '../web/support.ts';
+import { api, consoleClient, closeConsoleSite, openConsoleSite, textOf, type SiteUser } from './support.ts';
 
 const SLIDERS = '/cms-admin/admin.php?page=sliderx-sliders';
 
@@ -21,17 +20,8 @@ for (const target of dbTargets()) {
     let users: Record<string, SiteUser>;
     let ada: WebClient;
 
-    before(async () => {
-      t = await createWebTestApp(target);
-      server = await buildServer(t.app);
-      users = await seedConsoleSite(t.app, 10);
-      await seedSliders(t.app);
-      ada = await consoleClient(server, 'ada');
-    });
-    after(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    before(async () => ({ t, server, users, ada } = await openConsoleSite(target, 10, seedSliders)));
+    after(() => closeConsoleSite({ t, server }));
 
     const publicSlides = async (lang: 'en' | 'de') =>
       (await server.inject({ method: 'GET', url: `/${lang}/cms-json/sliderx/sliders/home` })).json().slides as { id: number; title: string }[];

@@ -9,8 +9,10 @@ import type { Role } from '../../src/auth/roles.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { utcNow } from '../../src/site/time.ts';
+import { buildServer } from '../../src/server/http.ts';
+import type { DbTarget, TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
-import { decodeEntities, logIn, WebClient } from '../web/support.ts';
+import { createWebTestApp, decodeEntities, logIn, WebClient } from '../web/support.ts';
 
 export const PASSWORD = 'console test password';
 
@@ -101,4 +103,26 @@ export async function assignStringJob(app: AppServices, translator: number, stri
       ts_status: null, editor: 'classic', editor_job_id: null, automatic: 0, note: null, sent_date: now, deadline_date: null, created_at: now, updated_at: now,
     })
     .execute();
+}
+
+export interface ConsoleSite {
+  t: TestApp;
+  server: FastifyInstance;
+  users: Record<string, SiteUser>;
+  /** The administrator, signed in to the console. */
+  ada: WebClient;
+}
+
+/** A console test site: the web test app with PEOPLE and `events` events (and `seed`'s data), its server, ada signed in. */
+export async function openConsoleSite(target: DbTarget, events?: number, seed?: (app: AppServices) => Promise<unknown>): Promise<ConsoleSite> {
+  const t = await createWebTestApp(target);
+  const server = await buildServer(t.app);
+  const users = await seedConsoleSite(t.app, events);
+  await seed?.(t.app);
+  return { t, server, users, ada: await consoleClient(server, 'ada') };
+}
+
+export async function closeConsoleSite(site: Partial<ConsoleSite>): Promise<void> {
+  await site.server?.close();
+  await site.t?.close();
 }

@@ -5,11 +5,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
+import { csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
 import { VALID_CONFIG } from '../i18n/fixtures.ts';
-import { api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
+import { api, consoleClient, closeConsoleSite, openConsoleSite, textOf, type SiteUser } from './support.ts';
 
 const XML = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
 
@@ -20,16 +19,8 @@ for (const target of dbTargets()) {
     let users: Record<string, SiteUser>;
     let ada: WebClient;
 
-    before(async () => {
-      t = await createWebTestApp(target);
-      server = await buildServer(t.app);
-      users = await seedConsoleSite(t.app, 20);
-      ada = await consoleClient(server, 'ada');
-    });
-    after(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    before(async () => ({ t, server, users, ada } = await openConsoleSite(target, 20)));
+    after(() => closeConsoleSite({ t, server }));
 
     test('administrators open it; other roles are refused', async () => {
       for (const login of ['emil', 'tom', 'sina']) {
