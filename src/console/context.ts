@@ -159,6 +159,12 @@ export function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** The `paged` argument of a list page: a whole number above 1, else the first page. */
+export function pageNumber(value: unknown): number {
+  const paged = Number(text(value));
+  return Number.isInteger(paged) && paged > 1 ? paged : 1;
+}
+
 /** A form or query argument as a list of texts. */
 export function texts(value: unknown): string[] {
   if (value === undefined || value === null) return [];

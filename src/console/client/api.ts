@@ -37,3 +37,31 @@ export function errorMessage(body: unknown, fallback: string): string {
   const b = body as { message?: unknown } | null;
   return typeof b?.message === 'string' ? b.message : fallback;
 }
+
+export interface SaveAnnouncement<T> {
+  saving: string;
+  /** Also when the request itself fails. */
+  failed: string;
+  /** What a 200 answer leaves in the state (after any update of the form). */
+  saved: (answer: RestAnswer<T>) => string;
+  /** What an error answer leaves in the state; the API's message by default. */
+  problem?: (body: unknown) => string;
+}
+
+/** Sends a save with its button disabled, announcing its progress and outcome in `state`. */
+export async function announcedSave<T>(state: HTMLElement, button: HTMLButtonElement, send: () => Promise<RestAnswer<T>>, texts: SaveAnnouncement<T>): Promise<void> {
+  state.classList.remove('is-error');
+  state.textContent = texts.saving;
+  button.disabled = true;
+  try {
+    const answer = await send();
+    const ok = answer.status === 200;
+    state.textContent = ok ? texts.saved(answer) : (texts.problem ?? ((body) => errorMessage(body, texts.failed)))(answer.body);
+    state.classList.toggle('is-error', !ok);
+  } catch {
+    state.classList.add('is-error');
+    state.textContent = texts.failed;
+  } finally {
+    button.disabled = false;
+  }
+}

@@ -2,7 +2,7 @@
 // without leaving the page (announced next to the button; the slug field shows the slug the
 // server chose), and the list's trash, restore and delete buttons call the same routes. The
 // server-rendered forms do the same through the page.
-import { errorMessage, rest } from './api.ts';
+import { announcedSave, errorMessage, rest } from './api.ts';
 
 let t: Record<string, string> = {};
 
@@ -14,24 +14,14 @@ async function save(form: HTMLFormElement): Promise<void> {
   if (data.get('slug')) body.slug = data.get('slug');
   if (data.has('parent')) body.parent = Number(data.get('parent'));
   if (data.has('author')) body.author = Number(data.get('author'));
-  state.classList.remove('is-error');
-  state.textContent = t.ctSaving!;
-  button.disabled = true;
-  try {
-    const answer = await rest<{ slug: string }>('POST', form.dataset.rest!, body);
-    if (answer.status !== 200) {
-      state.classList.add('is-error');
-      state.textContent = errorMessage(answer.body, t.loadFailed!);
-      return;
-    }
-    form.querySelector<HTMLInputElement>('#ct-slug')!.value = answer.body.slug;
-    state.textContent = t.ctSaved!;
-  } catch {
-    state.classList.add('is-error');
-    state.textContent = t.loadFailed!;
-  } finally {
-    button.disabled = false;
-  }
+  await announcedSave(state, button, () => rest<{ slug: string }>('POST', form.dataset.rest!, body), {
+    saving: t.ctSaving!,
+    failed: t.loadFailed!,
+    saved: (answer) => {
+      form.querySelector<HTMLInputElement>('#ct-slug')!.value = answer.body.slug;
+      return t.ctSaved!;
+    },
+  });
 }
 
 const DONE: Record<string, string> = { trash: 'trashed', restore: 'restored', delete: 'deleted' };

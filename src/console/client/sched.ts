@@ -3,7 +3,7 @@
 // template field is checked and previewed while it is typed (`templates/validate`, then
 // `notifications/preview` in a sandboxed frame); an error names its line, and a button puts
 // the cursor on that line. Notices, logs and import keep their plain forms.
-import { errorMessage, rest } from './api.ts';
+import { announcedSave, errorMessage, rest } from './api.ts';
 import { readSection, type PublishedSchema } from './sched-form.ts';
 
 let t: Record<string, string> = {};
@@ -25,19 +25,12 @@ async function saveSection(form: HTMLFormElement): Promise<void> {
     const v = data.get(name);
     return typeof v === 'string' ? v : undefined;
   });
-  state.classList.remove('is-error');
-  state.textContent = t.scSaving!;
-  button.disabled = true;
-  try {
-    const answer = await rest('POST', `sched/v1/settings/${slug}`, values);
-    state.classList.toggle('is-error', answer.status !== 200);
-    state.textContent = answer.status === 200 ? t.scSavedNotice! : problemText(answer.body);
-  } catch {
-    state.classList.add('is-error');
-    state.textContent = t.loadFailed!;
-  } finally {
-    button.disabled = false;
-  }
+  await announcedSave(state, button, () => rest('POST', `sched/v1/settings/${slug}`, values), {
+    saving: t.scSaving!,
+    failed: t.loadFailed!,
+    saved: () => t.scSavedNotice!,
+    problem: problemText,
+  });
 }
 
 /** Puts the cursor at the start of a line of a textarea (1-based). */

@@ -2,7 +2,7 @@
 // leaving the page (its state announced next to the button), a bulk action likewise (then the
 // page shows the strings again), and "select all" appears. The server-rendered page does the
 // same through its forms.
-import { errorMessage, rest } from './api.ts';
+import { announcedSave, errorMessage, rest } from './api.ts';
 
 let t: Record<string, string> = {};
 
@@ -10,27 +10,13 @@ async function saveTranslation(form: HTMLFormElement): Promise<void> {
   const state = form.querySelector<HTMLElement>('.save-state')!;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   const data = new FormData(form);
-  state.classList.remove('is-error');
-  state.textContent = t.stSaving!;
-  button.disabled = true;
-  try {
-    const answer = await rest<{ status: number }>('POST', `i18n/st/v1/strings/${form.dataset.stringId}/translations`, {
+  const send = () =>
+    rest<{ status: number }>('POST', `i18n/st/v1/strings/${form.dataset.stringId}/translations`, {
       language: form.dataset.language,
       value: data.get('value'),
       status: Number(data.get('status')),
     });
-    if (answer.status !== 200) {
-      state.classList.add('is-error');
-      state.textContent = errorMessage(answer.body, t.loadFailed!);
-      return;
-    }
-    state.textContent = t.stSaved!;
-  } catch {
-    state.classList.add('is-error');
-    state.textContent = t.loadFailed!;
-  } finally {
-    button.disabled = false;
-  }
+  await announcedSave(state, button, send, { saving: t.stSaving!, failed: t.loadFailed!, saved: () => t.stSaved! });
 }
 
 async function applyBulk(form: HTMLFormElement): Promise<void> {

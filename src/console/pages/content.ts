@@ -15,7 +15,7 @@ import type { RestOutput } from '../../rest/pipeline.ts';
 import type { Lang } from '../../rest/types.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
-import { text } from '../context.ts';
+import { pageNumber, text } from '../context.ts';
 import type { ConsoleStringKey } from '../i18n.ts';
 import { pagePath, pagerModel } from '../pages.ts';
 
@@ -90,8 +90,7 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
   const status = (FILTER_STATUSES as readonly string[]).includes(text(ctx.query.post_status)) ? text(ctx.query.post_status) : '';
   const search = text(ctx.query.s);
   const lang = text(ctx.query.lang) === 'en' || text(ctx.query.lang) === 'de' ? (text(ctx.query.lang) as Lang) : '';
-  const pagedRaw = Number(text(ctx.query.paged));
-  const paged = Number.isInteger(pagedRaw) && pagedRaw > 1 ? pagedRaw : 1;
+  const paged = pageNumber(ctx.query.paged);
   const filter = { post_type: type, post_status: status, s: search, lang };
   const common: Record<string, unknown> = { context: 'edit', ...(search ? { search } : {}), ...(lang ? { lang } : {}) };
 
@@ -112,7 +111,8 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
   if (done === 'restored') notices.push({ kind: 'success', text: t.ctRestoredNotice });
 
   const authors = new Map((await listUsers(ctx.app)).map((u) => [u.id, u.display_name || u.login]));
-  const returnTo = listUrl({ ...filter, ...(paged > 1 ? { paged: String(paged) } : {}) });
+  const link = (p: number) => listUrl({ ...filter, ...(p > 1 ? { paged: String(p) } : {}) });
+  const returnTo = link(paged);
   const rows = items.map((a) => {
     const item = asItem(a);
     const other = a.lang === 'en' ? 'de' : 'en';
@@ -142,7 +142,6 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
       },
     };
   });
-  const link = (p: number) => listUrl({ ...filter, ...(p > 1 ? { paged: String(p) } : {}) });
   return ctx.html('content-list.twig', typeLabel(ctx, type), {
     notices,
     heading: typeLabel(ctx, type),

@@ -153,8 +153,8 @@ async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions
 async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, options: SearchOptions) {
   const { t } = ctx;
   const base = filterQuery(q.filters);
-  const returnTo = logUrl(ctx, [...base, ...(q.paged > 1 ? [['paged', String(q.paged)], ['max_id', String(list.maxId)]] as [string, string][] : [])]);
   const pageLink = (paged: number) => logUrl(ctx, [...base, ...(paged > 1 ? [['paged', String(paged)], ['max_id', String(list.maxId)]] as [string, string][] : [])]);
+  const returnTo = pageLink(q.paged);
   const grouped = !q.filters.search && !q.filters.metadataSearch;
   return {
     list,

@@ -15,7 +15,7 @@ import { listContent } from '../../pages/api.ts';
 import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
-import { text, texts } from '../context.ts';
+import { pageNumber, text, texts } from '../context.ts';
 import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
 import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
 
@@ -39,7 +39,6 @@ interface PageQuery {
 }
 
 function readQuery(q: Record<string, unknown>): PageQuery {
-  const paged = Number(text(q.paged));
   const date = (v: unknown) => (DATE.test(text(v)) ? text(v) : '');
   return {
     title: text(q.title).slice(0, 200),
@@ -50,7 +49,7 @@ function readQuery(q: Record<string, unknown>): PageQuery {
     sent_to: date(q.sent_to),
     deadline_from: date(q.deadline_from),
     deadline_to: date(q.deadline_to),
-    paged: Number.isInteger(paged) && paged > 1 ? paged : 1,
+    paged: pageNumber(q.paged),
   };
 }
 
@@ -158,7 +157,7 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
   const pages = Math.max(1, Math.ceil(result.total / PER_PAGE));
   const base = filterPairs(q);
   const link = (paged: number) => pageUrl(ctx, { ...base, ...(paged > 1 ? { paged: String(paged) } : {}) });
-  const returnTo = pageUrl(ctx, { ...base, ...(q.paged > 1 ? { paged: String(q.paged) } : {}) });
+  const returnTo = link(q.paged);
   const content = manager ? await listContent(ctx.app) : [];
   const model = {
     notices,

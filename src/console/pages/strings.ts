@@ -10,7 +10,7 @@ import { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from '../../namespac
 import type { RestOutput } from '../../rest/pipeline.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
-import { text, texts } from '../context.ts';
+import { pageNumber, text, texts } from '../context.ts';
 import { displayLocale, type ConsoleStringKey } from '../i18n.ts';
 import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
 
@@ -39,7 +39,6 @@ interface PageQuery {
 }
 
 function readQuery(q: Record<string, unknown>): PageQuery {
-  const paged = Number(text(q.paged));
   return {
     search: text(q.search),
     domain: text(q.domain),
@@ -47,7 +46,7 @@ function readQuery(q: Record<string, unknown>): PageQuery {
     package: /^\d{1,15}$/.test(text(q.package)) ? text(q.package) : '',
     status: FILTER_STATUSES.map(String).includes(text(q.status)) ? text(q.status) : '',
     language: isActiveLanguage(text(q.language)) ? text(q.language) : '',
-    paged: Number.isInteger(paged) && paged > 1 ? paged : 1,
+    paged: pageNumber(q.paged),
   };
 }
 
@@ -111,7 +110,7 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
   const pages = Math.max(1, Math.ceil(result.totalCount / PER_PAGE));
   const base = filterPairs(q);
   const link = (paged: number) => pageUrl(ctx, { ...base, ...(paged > 1 ? { paged: String(paged) } : {}) });
-  const returnTo = pageUrl(ctx, { ...base, ...(q.paged > 1 ? { paged: String(q.paged) } : {}) });
+  const returnTo = link(q.paged);
   const nameOf = (code: string) => languageName(code, ctx.lang);
   const items = result.items.map((item) => ({
     id: item.id,

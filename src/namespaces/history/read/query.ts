@@ -121,6 +121,13 @@ function int(value: unknown): number | undefined {
   return value === undefined || value === null || value === '' ? undefined : Number(value);
 }
 
+/** The users of a list parameter (`users`) and its single form (`user`) together. */
+function userList(many: unknown, one: unknown): number[] | undefined {
+  const single = int(one);
+  const arr = [...(ints(many) ?? []), ...(single !== undefined ? [single] : [])];
+  return arr.length ? arr : undefined;
+}
+
 export const dateBoundMessage = (name: string) =>
   `${name} must be a Unix timestamp, a date (YYYY-MM-DD) or a date and time (YYYY-MM-DD HH:MM:SS), from the year 1000 to 9999.`;
 export const MONTHS_ITEMS = 'months items must have the form YYYY-MM (years 1000 to 9999).';
@@ -207,8 +214,8 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   f.loggers = strings(p.loggers);
   const messages = list(p.messages);
   if (messages) f.messages = parseMessagePairs(messages, 'messages');
-  const users = [...(ints(p.users) ?? []), ...(int(p.user) !== undefined ? [int(p.user)!] : [])];
-  if (users.length) f.users = users;
+  const users = userList(p.users, p.user);
+  if (users) f.users = users;
   f.initiators = initiatorList(p.initiator);
   if (typeof p.ip_address === 'string' && p.ip_address !== '') {
     if (!isIpFilterPattern(p.ip_address)) throw invalidParam('ip_address', 'Invalid parameter.');
@@ -231,8 +238,8 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   f.excludeLoggers = strings(p.exclude_loggers);
   const excludeMessages = list(p.exclude_messages);
   if (excludeMessages) f.excludeMessages = parseMessagePairs(excludeMessages, 'exclude_messages');
-  const excludeUsers = [...(ints(p.exclude_users) ?? []), ...(int(p.exclude_user) !== undefined ? [int(p.exclude_user)!] : [])];
-  if (excludeUsers.length) f.excludeUsers = excludeUsers;
+  const excludeUsers = userList(p.exclude_users, p.exclude_user);
+  if (excludeUsers) f.excludeUsers = excludeUsers;
   f.excludeInitiators = initiatorList(p.exclude_initiator);
   return f;
 }

@@ -15,7 +15,7 @@ import { escapeHtml, historyAdminUrl } from '../read/render.ts';
 import { countsByMessage, type StatsRange } from '../stats/range.ts';
 import { addDays, endOfDayUtc, startOfDayUtc, todayIn, utcToUnix, ymdText } from '../../../site/zone-time.ts';
 import { countsPerLocalDay, dayNames, weekdayOf } from '../stats/times.ts';
-import { countFor, FAILED_LOGIN_KEYS, LOGIN_KEYS } from '../stats/summary.ts';
+import { countFor, FAILED_LOGIN_KEYS, LOGIN_KEYS, M, P, PL, U } from '../stats/summary.ts';
 
 export interface EmailReport {
   site_name: string;
@@ -152,7 +152,6 @@ export async function buildEmailReport(app: AppServices, lang: Lang, { now = new
   const mostActiveUsers = users.map((u) => ({ name: u.display_name ?? `#${u.user_id}`, count: Number(u.n) }));
   while (mostActiveUsers.length < 3) mostActiveUsers.push({ name: '', count: 0 });
   const site = app.options.get('blogname');
-  const U = 'SimpleUserLogger';
   return {
     site_name: site,
     site_url: app.config.siteUrl,
@@ -168,14 +167,14 @@ export async function buildEmailReport(app: AppServices, lang: Lang, { now = new
     most_active_users: mostActiveUsers,
     successful_logins: countFor(c, U, LOGIN_KEYS),
     failed_logins: countFor(c, U, FAILED_LOGIN_KEYS),
-    posts_created: countFor(c, 'SimplePostLogger', ['post_created']),
-    posts_updated: countFor(c, 'SimplePostLogger', ['post_updated']),
-    plugin_activations: countFor(c, 'SimplePluginLogger', ['plugin_activated']),
-    plugin_deactivations: countFor(c, 'SimplePluginLogger', ['plugin_deactivated']),
+    posts_created: countFor(c, P, ['post_created']),
+    posts_updated: countFor(c, P, ['post_updated']),
+    plugin_activations: countFor(c, PL, ['plugin_activated']),
+    plugin_deactivations: countFor(c, PL, ['plugin_deactivated']),
     users_created: countFor(c, U, ['user_created']),
     users_updated: countFor(c, U, ['user_updated_profile']),
-    media_uploads: countFor(c, 'SimpleMediaLogger', ['attachment_created']),
-    media_edits: countFor(c, 'SimpleMediaLogger', ['attachment_updated']),
+    media_uploads: countFor(c, M, ['attachment_created']),
+    media_edits: countFor(c, M, ['attachment_updated']),
     comments_enabled: true,
     comments_added: countFor(c, 'SimpleCommentsLogger', ['anon_comment_added', 'user_comment_added']),
     comments_approved: countFor(c, 'SimpleCommentsLogger', ['comment_status_approve']),

@@ -12,15 +12,16 @@ import {
   addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter,
 } from '../model/counters.ts';
 import { insertEvents } from './insert.ts';
+import { FAILED_LOGIN_KEYS, U } from '../stats/summary.ts';
 
 export const FAILED_LOGIN_LIMIT = 100;
-const FAILED_LOGIN_KEYS = new Set(['user_login_failed', 'user_unknown_login_failed']);
+const FAILED_LOGIN_KEY_SET = new Set(FAILED_LOGIN_KEYS);
 export const MAX_GROUP = 500;
 /** How long, after finding that another process wrote, the PostgreSQL log expects it to go on. */
 export const SHARED_FOR_MS = 1000;
 
 export function isFailedLogin(entry: ActivityEntry): boolean {
-  return entry.logger === 'SimpleUserLogger' && FAILED_LOGIN_KEYS.has(entry.messageKey);
+  return entry.logger === U && FAILED_LOGIN_KEY_SET.has(entry.messageKey);
 }
 
 export interface Pending {
