@@ -7,30 +7,14 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { userWithRole } from '../support/http.ts';
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-/** A 400 rest_invalid_param for `name` only, in the contract's shape; `detail` is the reason's code when the schema gave one. */
-function assertInvalidParam(res: Answer, name: string, message: RegExp, detail?: string): void {
-  assert.equal(res.status, 400, JSON.stringify(res.body));
-  assert.equal(res.body.code, 'rest_invalid_param');
-  assert.equal(res.body.message, `Invalid parameter(s): ${name}`);
-  assert.equal(res.body.data.status, 400);
-  assert.deepEqual(Object.keys(res.body.data.params), [name]);
-  assert.match(res.body.data.params[name], message);
-  if (detail) assert.equal(res.body.data.details[name].code, detail);
-}
+import { assertInvalidParam, userWithRole, type RouteAnswer } from '../support/http.ts';
 
 for (const target of dbTargets()) {
   describe(`cms/v2 bounds (${target.name})`, () => {
     let t: TestApp;
     let server: FastifyInstance;
     let editor: string;
-    const call = async (method: 'GET' | 'POST', url: string, payload?: object): Promise<Answer> => {
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object): Promise<Pick<RouteAnswer, 'status' | 'body'>> => {
       const res = await server.inject({ method, url: `/en/cms-json/cms/v2${url}`, headers: { authorization: editor }, ...(payload ? { payload } : {}) });
       return { status: res.statusCode, body: res.json() };
     };
