@@ -10,13 +10,14 @@
 //     V8's own JSON.parse is not linear everywhere: one object of 80,000 keys costs 3.6 times
 //     more per byte at 1 MiB than at 64 KiB (0.7 → 39 ms), bounded by the body limit.
 // Outside the soak it is skipped: `SOAK=1 node --test test/reliability/growth.test.ts`.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { BODY_LIMIT, buildServer } from '../../src/server/http.ts';
-import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import type { InjectOptions } from 'fastify';
+import { BODY_LIMIT } from '../../src/server/http.ts';
+import { dbTargets } from '../support/db.ts';
 import { MEANWHILE_LIMIT_MS } from '../support/latency.ts';
 import { assertWellFormedAnswer, samplePath } from '../support/registry.ts';
+import { servedTestApp } from '../support/server.ts';
 import { BODY_SHAPES, FORM_SHAPES, bodyOf, formOf } from '../support/shapes.ts';
 import { report } from './child-server.ts';
 
@@ -37,23 +38,14 @@ interface Series {
 
 for (const target of dbTargets()) {
   describe(`growth: bodies doubled from 1 KiB to 1 MiB on every route (${target.name})`, { skip: !SOAK && 'a soak stage: npm run soak (SOAK=1)' }, () => {
-    let t: TestApp;
-    let server: FastifyInstance;
-    before(async () => {
-      t = await createTestApp(target);
-      server = await buildServer(t.app);
-    });
-    after(async () => {
-      await server.close();
-      await t.close();
-    });
+    const site = servedTestApp(target);
 
     async function fastest(options: InjectOptions, what: string, tries: number): Promise<number> {
       let best = Infinity;
       for (let i = 0; i < tries; i++) {
         const t0 = performance.now();
         const cpu0 = process.cpuUsage();
-        const res = await server.inject(options);
+        const res = await site.server.inject(options);
         const cpu = process.cpuUsage(cpu0);
         best = Math.min(best, performance.now() - t0, (cpu.user + cpu.system) / 1000);
         assertWellFormedAnswer(res.statusCode, res.headers['content-type'], res.body, what);
@@ -64,7 +56,7 @@ for (const target of dbTargets()) {
     test('time grows at most linearly with the body, per route and shape', async (ctx) => {
       const series: Series[] = [];
       const started = performance.now();
-      for (const route of server.restApi.registry.routes) {
+      for (const route of site.server.restApi.registry.routes) {
         for (const endpoint of route.endpoints) {
           const method = endpoint.methods[0]!;
           const names = [...Object.keys(endpoint.args), '_fields', 'x'];

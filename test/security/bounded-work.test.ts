@@ -6,16 +6,17 @@
 // as JSON and as a form, and the longest query a client's headers carry; meanwhile an unrelated
 // anonymous request must be answered within 200 ms. Every answer is 2xx/4xx in the contract's
 // shape. The same shapes, doubled from 1 KB to 1 MiB, are the growth stage of `npm run soak`.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { BATCH_MAX_ITEMS } from '../../src/rest/api.ts';
-import { BODY_LIMIT, buildServer } from '../../src/server/http.ts';
+import { BODY_LIMIT } from '../../src/server/http.ts';
 import type { CompiledRoute } from '../../src/rest/registry.ts';
 import type { EndpointDef } from '../../src/rest/types.ts';
-import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { dbTargets } from '../support/db.ts';
 import { MEANWHILE_LIMIT_MS, meanwhileSettled } from '../support/latency.ts';
 import { assertWellFormedAnswer, samplePath } from '../support/registry.ts';
+import { servedTestApp } from '../support/server.ts';
 import { BODY_SHAPES, FORM_SHAPES, QUERY_BYTES, QUERY_SHAPES, bodyOf, formOf, queryOf } from '../support/shapes.ts';
 
 interface Probe {
@@ -65,19 +66,10 @@ function* batchProbes(endpoints: { route: CompiledRoute; endpoint: EndpointDef }
 
 for (const target of dbTargets()) {
   describe(`bounded work before permission, every route (${target.name})`, () => {
-    let t: TestApp;
-    let server: FastifyInstance;
-    before(async () => {
-      t = await createTestApp(target);
-      server = await buildServer(t.app);
-    });
-    after(async () => {
-      await server.close();
-      await t.close();
-    });
+    const site = servedTestApp(target);
 
     test('the largest bodies in the worst shapes, anonymously: other requests answered within 200 ms, never a 500', async (ctx) => {
-      const endpoints = server.restApi.registry.routes.flatMap((route) => route.endpoints.map((endpoint) => ({ route, endpoint })));
+      const endpoints = site.server.restApi.registry.routes.flatMap((route) => route.endpoints.map((endpoint) => ({ route, endpoint })));
       const problems: string[] = [];
       let requests = 0;
       let bytes = 0;
@@ -89,7 +81,7 @@ for (const target of dbTargets()) {
         yield* batchProbes(endpoints);
       }
       for (const probe of probes()) {
-        const run = await meanwhileSettled(server, probe.options);
+        const run = await meanwhileSettled(site.server, probe.options);
         requests++;
         bytes += probe.bytes;
         if (run.ms > costliest.ms) costliest = { what: probe.what, ms: run.ms, bytes: probe.bytes };

@@ -1,5 +1,6 @@
 // HTTP test helpers: users with application passwords and their Authorization headers, and
 // callRoute, a request through the REST pipeline without a socket.
+import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { AppServices } from '../../src/site/services.ts';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
@@ -82,4 +83,18 @@ export async function callRoute(app: AppServices, method: string, path: string, 
   for (const [name, value] of Object.entries(out.headers)) headers[name.toLowerCase()] = value;
   const answer = out.raw ? String(out.raw.content) : out.body === undefined || method === 'HEAD' ? null : JSON.parse(JSON.stringify(out.body));
   return { status: out.status, body: answer, headers };
+}
+
+/**
+ * A 400 rest_invalid_param for `name` alone, in the contract's shape: the message naming it, its
+ * reason in data.params and, when the schema gave one, the reason's code in data.details.
+ */
+export function assertInvalidParam(res: Pick<RouteAnswer, 'status' | 'body'>, name: string, reason: RegExp, detail?: string): void {
+  assert.equal(res.status, 400, JSON.stringify(res.body));
+  assert.equal(res.body.code, 'rest_invalid_param');
+  assert.equal(res.body.message, `Invalid parameter(s): ${name}`);
+  assert.equal(res.body.data.status, 400);
+  assert.deepEqual(Object.keys(res.body.data.params), [name]);
+  assert.match(res.body.data.params[name], reason);
+  if (detail) assert.equal(res.body.data.details[name].code, detail);
 }

@@ -11,12 +11,10 @@ import type net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
-import { buildServer } from '../../src/server/http.ts';
+import { CHROMIUM_SKIP, launchChromium, localPage } from '../support/browser.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
-import { makeUser, createWebTestApp } from './support.ts';
-import { freePort } from '../support/net.ts';
+import { listenWebTestApp, makeUser } from './support.ts';
 
 const SKIP = CHROMIUM_SKIP;
 const ARTIFACTS = path.resolve('test-artifacts', 'web');
@@ -62,24 +60,12 @@ for (const [index, target] of dbTargets().entries()) {
 
     before(async () => {
       fs.mkdirSync(ARTIFACTS, { recursive: true });
-      const port = await freePort();
-      siteUrl = `http://127.0.0.1:${port}`;
-      t = await createWebTestApp(target, { SITE_URL: siteUrl, PORT: String(port) });
-      server = await buildServer(t.app);
-      await server.listen({ port, host: '127.0.0.1' });
+      ({ t, server, siteUrl } = await listenWebTestApp(target));
       await makeUser(t.app, 'alice', PASSWORD);
       appServer = await startApplication();
       browser = await launchChromium();
       context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-      context.setDefaultTimeout(15_000);
-      await context.route('**/*', (route) => {
-        const host = new URL(route.request().url()).hostname;
-        return host === '127.0.0.1' ? route.continue() : route.abort();
-      });
-      page = await context.newPage();
-      page.on('console', (msg) => {
-        if (/Content.Security.Policy|Refused to/i.test(msg.text())) cspViolations.push(msg.text());
-      });
+      page = await localPage(context, cspViolations);
     });
 
     after(async () => {

@@ -8,12 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM_SKIP, launchChromium } from '../support/browser.ts';
-import { buildServer } from '../../src/server/http.ts';
+import { CHROMIUM_SKIP, launchChromium, localPage } from '../support/browser.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { freePort } from '../support/net.ts';
 import { runCli } from '../cli/run.ts';
-import { createWebTestApp } from './support.ts';
+import { listenWebTestApp } from './support.ts';
 
 const SKIP = CHROMIUM_SKIP;
 const ARTIFACTS = path.resolve('test-artifacts', 'web');
@@ -29,19 +27,9 @@ for (const [index, target] of dbTargets().entries()) {
 
     before(async () => {
       fs.mkdirSync(ARTIFACTS, { recursive: true });
-      const port = await freePort();
-      siteUrl = `http://127.0.0.1:${port}`;
-      t = await createWebTestApp(target, { SITE_URL: siteUrl, PORT: String(port) });
-      server = await buildServer(t.app);
-      await server.listen({ port, host: '127.0.0.1' });
+      ({ t, server, siteUrl } = await listenWebTestApp(target));
       browser = await launchChromium();
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-      context.setDefaultTimeout(15_000);
-      await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
-      page = await context.newPage();
-      page.on('console', (msg) => {
-        if (/Content.Security.Policy|Refused to/i.test(msg.text())) cspViolations.push(msg.text());
-      });
+      page = await localPage(await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' }), cspViolations);
     });
 
     after(async () => {

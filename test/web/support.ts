@@ -2,9 +2,11 @@
 // extraction and a log-in shortcut.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../src/server/http.ts';
 import type { AppServices } from '../../src/site/services.ts';
 import { createUser, type UserRow } from '../../src/auth/users.ts';
 import { createTestApp, type DbTarget, type TestApp } from '../support/db.ts';
+import { freePort } from '../support/net.ts';
 
 export interface WebResponse {
   status: number;
@@ -137,4 +139,21 @@ export async function createWebTestApp(target: DbTarget, env: Record<string, str
       await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 100)));
     }
   }
+}
+
+export interface ListeningSite {
+  t: TestApp;
+  server: FastifyInstance;
+  /** http://127.0.0.1:<port>, also the site's SITE_URL, so its links lead back to it. */
+  siteUrl: string;
+}
+
+/** A web test app whose server listens on a free port of 127.0.0.1, for a browser to open. */
+export async function listenWebTestApp(target: DbTarget): Promise<ListeningSite> {
+  const port = await freePort();
+  const siteUrl = `http://127.0.0.1:${port}`;
+  const t = await createWebTestApp(target, { SITE_URL: siteUrl, PORT: String(port) });
+  const server = await buildServer(t.app);
+  await server.listen({ port, host: '127.0.0.1' });
+  return { t, server, siteUrl };
 }
