@@ -1,6 +1,6 @@
 // cms/v2 pages and posts: listing, reading, creating, updating, trashing and deleting, with
 // the reference's wp/v2 rules (class-wp-rest-posts-controller). The writes go through the
-// pages' store, which records each in the activity log; the public site reads the same rows,
+// pages' service, which records each in the activity log; the public site reads the same rows,
 // so it shows a change at once.
 import type { RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
