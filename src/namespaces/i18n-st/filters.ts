@@ -8,6 +8,7 @@ import { MSG, fill } from '../../rest/messages.ts';
 import { RestError } from '../../rest/types.ts';
 import { ACTIVE_LANGUAGES, isActiveLanguage } from './languages.ts';
 import { COMPONENT_TYPES } from './registry.ts';
+import { ST_MSG } from './messages.ts';
 
 export const MAX_LIMIT = 1000;
 /** Virtual status: complete, but the review status says it needs review. */
@@ -86,7 +87,7 @@ function parseInt01(v: unknown, name: string, allowed: number[]): number | null 
   if (absent(v)) return null;
   const n = typeof v === 'string' ? Number(v.trim()) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || !allowed.includes(n)) {
-    throw new FilterError(name, l(`${name} must be one of ${allowed.join(', ')}.`, `${name} muss einer der Werte ${allowed.join(', ')} sein.`));
+    throw new FilterError(name, ST_MSG.mustBeOneOf(name, allowed));
   }
   return n;
 }
