@@ -162,6 +162,11 @@ export async function getAuthorByLogin(app: AppServices, login: string): Promise
   return row ? { id: row.id, login: row.login, displayName: row.display_name } : null;
 }
 
+/** Refuses a slug another item of the language already has (409). */
+async function checkSlugFree(app: AppServices, lang: Lang, slug: string): Promise<void> {
+  if (await getContentBySlug(app, lang, slug)) throw new RestError('content_slug_exists', `The slug "${slug}" is already used in ${lang}.`, 409);
+}
+
 /** Refuses a parent that is not a page of the same language, or that would make a loop. */
 async function checkParent(app: AppServices, item: { id?: number; type: ContentType; lang: Lang }, parentId: number | null | undefined): Promise<void> {
   if (parentId == null) return;
@@ -179,9 +184,7 @@ async function checkParent(app: AppServices, item: { id?: number; type: ContentT
 /** Creates a page or post (service.ts's createContent records it in the activity log). */
 export async function insertContent(app: AppServices, input: ContentInput): Promise<ContentItem> {
   validateInput(input);
-  if (await getContentBySlug(app, input.lang, input.slug)) {
-    throw new RestError('content_slug_exists', `The slug "${input.slug}" is already used in ${input.lang}.`, 409);
-  }
+  await checkSlugFree(app, input.lang, input.slug);
   let trid: number | null = null;
   if (input.translationOf !== undefined) {
     const original = await getContent(app, input.translationOf);
@@ -238,9 +241,7 @@ export async function patchContent(app: AppServices, id: number, patch: ContentP
     thumbnail: patch.thumbnail === undefined ? current.thumbnail : patch.thumbnail,
   };
   validateInput(merged);
-  if (patch.slug !== undefined && patch.slug !== current.slug && (await getContentBySlug(app, current.lang, patch.slug))) {
-    throw new RestError('content_slug_exists', `The slug "${patch.slug}" is already used in ${current.lang}.`, 409);
-  }
+  if (patch.slug !== undefined && patch.slug !== current.slug) await checkSlugFree(app, current.lang, patch.slug);
   if (patch.authorId != null && !(await getAuthor(app, patch.authorId))) throw invalid(`authorId: no user ${patch.authorId}.`);
   await checkParent(app, current, patch.parentId);
   const set: Record<string, unknown> = { modified_at: utcNow() };

@@ -151,6 +151,8 @@ for (const target of dbTargets()) {
       const inverted = await call('GET', '/jobs?deadline_from=2026-05-01&deadline_to=2026-04-01', 'admin');
       assert.equal(inverted.status, 400);
       assert.equal(inverted.body.code, 'rest_invalid_param');
+      const sentInverted = await call('GET', '/jobs?sent_from=2026-03-05&sent_to=2026-03-04', 'admin');
+      assert.deepEqual([sentInverted.status, sentInverted.body.code], [400, 'rest_invalid_param']);
     });
 
     test('GET jobs: long comma lists are 400 beyond their bounds, a title of any length is answered (a JSON body read as GET)', async () => {

@@ -161,6 +161,9 @@ for (const target of dbTargets()) {
       await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'Bad Slug', title: 'x' }), { code: 'content_invalid', status: 400 });
       await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'embed', title: 'x' }), { code: 'content_invalid' });
       await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'about', title: 'x' }), { code: 'content_slug_exists', status: 409 });
+      // a rename onto another item's slug is refused the same way; keeping one's own slug is not a clash
+      await assert.rejects(updateContent(t.app, seeded.en.contact!.id, { slug: 'about' }), { code: 'content_slug_exists', status: 409 });
+      assert.equal((await updateContent(t.app, seeded.en.contact!.id, { slug: seeded.en.contact!.slug })).slug, seeded.en.contact!.slug);
       await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'about-2', title: 'x', translationOf: seeded.en.contact!.id }), { code: 'content_invalid' });
       await assert.rejects(createContent(t.app, { type: 'page', lang: 'de', slug: 'kontakt-2', title: 'x', translationOf: seeded.en.contact!.id }), { code: 'content_invalid' });
     });

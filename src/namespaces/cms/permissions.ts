@@ -31,24 +31,25 @@ function isOwn(user: AuthUser, item: ContentItem): boolean {
   return item.authorId === user.id;
 }
 
-/** edit_post: own items need `edit` (and `editPublished` once published), others' `editOthers` too. */
-export function canEdit(user: AuthUser | null, item: ContentItem): boolean {
-  if (!user) return false;
-  const caps = CAPABILITIES[item.type];
-  if (!user.can(caps.edit)) return false;
-  if (!isOwn(user, item) && !user.can(caps.editOthers)) return false;
-  if ((item.status === 'publish' || item.status === 'private') && !user.can(caps.editPublished)) return false;
+/** The shape map_meta_cap gives edit_post and delete_post: `base` for one's own items, `others` too for
+ * anyone else's, and `published` too once the item is published or private. */
+function mayChange(user: AuthUser | null, item: ContentItem, base: string, others: string, published: string): boolean {
+  if (!user || !user.can(base)) return false;
+  if (!isOwn(user, item) && !user.can(others)) return false;
+  if ((item.status === 'publish' || item.status === 'private') && !user.can(published)) return false;
   return true;
 }
 
-/** delete_post, the same shape with the delete capabilities. */
-export function canDelete(user: AuthUser | null, item: ContentItem): boolean {
-  if (!user) return false;
+/** edit_post. */
+export function canEdit(user: AuthUser | null, item: ContentItem): boolean {
   const caps = CAPABILITIES[item.type];
-  if (!user.can(caps.delete)) return false;
-  if (!isOwn(user, item) && !user.can(caps.deleteOthers)) return false;
-  if ((item.status === 'publish' || item.status === 'private') && !user.can(caps.deletePublished)) return false;
-  return true;
+  return mayChange(user, item, caps.edit, caps.editOthers, caps.editPublished);
+}
+
+/** delete_post. */
+export function canDelete(user: AuthUser | null, item: ContentItem): boolean {
+  const caps = CAPABILITIES[item.type];
+  return mayChange(user, item, caps.delete, caps.deleteOthers, caps.deletePublished);
 }
 
 /** read_post: published items are public; any other needs edit rights on it. */

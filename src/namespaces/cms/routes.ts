@@ -4,7 +4,7 @@
 import { custom, endpoint, EDITABLE, l, namespace, restError, route } from '../../rest/define.ts';
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
 import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
-import type { ContentType } from '../../pages/api.ts';
+import { CONTENT_STATUSES, type ContentType } from '../../pages/api.ts';
 import { CAPABILITIES } from './permissions.ts';
 import { REST_BASE, type Context } from './present.ts';
 import { createItem, deleteItem, getItem, itemPermission, listItems, rawText, readPermission, updateItem, type ListParams, type WriteParams } from './service.ts';
@@ -82,7 +82,7 @@ const textArg = (en: string, de: string) => ({ description: l(en, de), type: ['s
 function itemArgs(type: ContentType): Args {
   const args: Args = {
     slug: { description: l('An alphanumeric identifier for the post unique to its type.', 'Eine alphanumerische Kennung des Eintrags, eindeutig für seinen Typ.'), type: 'string' },
-    status: { description: l('A named status for the post.', 'Ein benannter Status des Eintrags.'), type: 'string', enum: ['publish', 'draft', 'pending', 'private'] },
+    status: { description: l('A named status for the post.', 'Ein benannter Status des Eintrags.'), type: 'string', enum: CONTENT_STATUSES },
     title: textArg('The title for the post (a string or {raw}).', 'Der Titel des Eintrags (Zeichenkette oder {raw}).'),
     content: textArg('The content for the post: plain text, blank lines between paragraphs (a string or {raw}).', 'Der Inhalt des Eintrags: reiner Text, Leerzeilen zwischen Absätzen (Zeichenkette oder {raw}).'),
     excerpt: textArg('The excerpt for the post (a string or {raw}).', 'Der Auszug des Eintrags (Zeichenkette oder {raw}).'),

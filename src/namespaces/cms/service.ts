@@ -1,6 +1,6 @@
 // cms/v2 pages and posts: listing, reading, creating, updating, trashing and deleting, with
 // the reference's wp/v2 rules (class-wp-rest-posts-controller). The writes go through the
-// pages' store, which records each in the activity log; the public site reads the same rows,
+// pages' service, which records each in the activity log; the public site reads the same rows,
 // so it shows a change at once.
 import type { RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
@@ -8,14 +8,14 @@ import { restError, l } from '../../rest/define.ts';
 import { formatUtc } from '../../site/time.ts';
 import { zoneToUtc } from '../../site/zone-time.ts';
 import {
-  createContent, deleteContent, getContent, getContentBySlug, getTranslations, queryContent, RESERVED_SLUGS, trashContent, updateContent,
+  CONTENT_STATUSES, createContent, deleteContent, getContent, getContentBySlug, getTranslations, queryContent, RESERVED_SLUGS, trashContent, updateContent,
   type ContentItem, type ContentOrderBy, type ContentPatch, type ContentStatus, type ContentType,
 } from '../../pages/api.ts';
 import { canDelete, canEdit, canRead, canSetStatus, CAPABILITIES, unpublishedVisibleTo } from './permissions.ts';
 import { presentItem, REST_BASE, type Context } from './present.ts';
 
 /** What the `status` filter's `any` stands for: every status but the trash (the reference's exclude_from_search). */
-const ANY_STATUSES: readonly ContentStatus[] = ['publish', 'draft', 'pending', 'private'];
+const ANY_STATUSES = CONTENT_STATUSES;
 
 export function invalidId(req: RestRequest): RestError {
   return restError(req, 'rest_post_invalid_id', l('Invalid post ID.', 'Ungültige Beitrags-ID.'), 404);

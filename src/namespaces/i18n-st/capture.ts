@@ -54,7 +54,7 @@ export async function queueAutoregisteredString(app: Pick<AppServices, 'db'>, in
       domain: String(input.domain ?? ''),
       context: String(input.context ?? ''),
       name: String(input.name ?? ''),
-      value: typeof input.value === 'string' ? input.value : String(input.value ?? ''),
+      value: input.value,
       type: Number.isInteger(input.type) ? input.type! : 0,
       source,
       page: String(input.page ?? '').slice(0, 255),

@@ -8,6 +8,7 @@ import { MSG, fill } from '../../rest/messages.ts';
 import { RestError } from '../../rest/types.ts';
 import { ACTIVE_LANGUAGES, isActiveLanguage } from './languages.ts';
 import { COMPONENT_TYPES } from './registry.ts';
+import { ST_MSG } from './messages.ts';
 
 export const MAX_LIMIT = 1000;
 /** Virtual status: complete, but the review status says it needs review. */
@@ -18,12 +19,8 @@ export interface Sorting {
   order: 'asc' | 'desc';
 }
 
-export interface StringFilters {
-  kind: number | null;
-  type: number | null;
-  source: number | null;
-  domain: string | null;
-  translationPriority: string | null;
+/** The filters, page and order that the string and package lists share. */
+interface ListFilters {
   title: string | null;
   sourceLanguageCode: string | null;
   targetLanguageCode: string | null;
@@ -31,6 +28,14 @@ export interface StringFilters {
   limit: number;
   offset: number;
   sorting: Sorting | null;
+}
+
+export interface StringFilters extends ListFilters {
+  kind: number | null;
+  type: number | null;
+  source: number | null;
+  domain: string | null;
+  translationPriority: string | null;
   /** gettext context, exactly ('' for strings without one); GET strings/translations only. */
   context: string | null;
   /** Package id; GET strings/translations only. */
@@ -45,15 +50,8 @@ export interface Assignment {
   batchStringIds: number[];
 }
 
-export interface PackageFilters {
+export interface PackageFilters extends ListFilters {
   type: string | null;
-  title: string | null;
-  sourceLanguageCode: string | null;
-  targetLanguageCode: string | null;
-  translationStatuses: number[];
-  limit: number;
-  offset: number;
-  sorting: Sorting | null;
 }
 
 /** Sortable columns: the reference sorts by title only (and by id otherwise); both are index scans. */
@@ -89,7 +87,7 @@ function parseInt01(v: unknown, name: string, allowed: number[]): number | null 
   if (absent(v)) return null;
   const n = typeof v === 'string' ? Number(v.trim()) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || !allowed.includes(n)) {
-    throw new FilterError(name, l(`${name} must be one of ${allowed.join(', ')}.`, `${name} muss einer der Werte ${allowed.join(', ')} sein.`));
+    throw new FilterError(name, ST_MSG.mustBeOneOf(name, allowed));
   }
   return n;
 }
@@ -178,6 +176,18 @@ export function parseSorting(v: unknown, columns: readonly string[]): Sorting | 
   return { by, order: dir };
 }
 
+function parseListFilters(p: Record<string, unknown>, sortColumns: readonly string[]): ListFilters {
+  return {
+    title: parseText(p.title, 'title', 1000),
+    sourceLanguageCode: parseLanguage(p.sourceLanguageCode, 'sourceLanguageCode'),
+    targetLanguageCode: parseLanguage(p.targetLanguageCode, 'targetLanguageCode'),
+    translationStatuses: parseStatuses(p.translationStatuses),
+    limit: parseBound(p.limit, 'limit', 10, 1, MAX_LIMIT),
+    offset: parseBound(p.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    sorting: parseSorting(p.sorting, sortColumns),
+  };
+}
+
 /** Parses the string filters from request parameters (declared or raw). Throws FilterError. */
 export function parseStringFilters(p: Record<string, unknown>, lang: Lang = 'en'): StringFilters {
   return inLang(lang, () => ({
@@ -186,13 +196,7 @@ export function parseStringFilters(p: Record<string, unknown>, lang: Lang = 'en'
     source: parseInt01(p.source, 'source', [0, 1]),
     domain: parseText(p.domain, 'domain'),
     translationPriority: parseText(p.translationPriority, 'translationPriority', 100),
-    title: parseText(p.title, 'title', 1000),
-    sourceLanguageCode: parseLanguage(p.sourceLanguageCode, 'sourceLanguageCode'),
-    targetLanguageCode: parseLanguage(p.targetLanguageCode, 'targetLanguageCode'),
-    translationStatuses: parseStatuses(p.translationStatuses),
-    limit: parseBound(p.limit, 'limit', 10, 1, MAX_LIMIT),
-    offset: parseBound(p.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-    sorting: parseSorting(p.sorting, STRING_SORT_COLUMNS),
+    ...parseListFilters(p, STRING_SORT_COLUMNS),
     context: p.context === undefined || p.context === null ? null : parseContext(p.context),
     packageId: absent(p.package) ? null : parseBound(p.package, 'package', 0, 1, MAX_DB_INT),
     assignedTo: null,
@@ -207,13 +211,7 @@ function parseContext(v: unknown): string {
 export function parsePackageFilters(p: Record<string, unknown>, lang: Lang = 'en'): PackageFilters {
   return inLang(lang, () => ({
     type: parseText(p.type, 'type', 100),
-    title: parseText(p.title, 'title', 1000),
-    sourceLanguageCode: parseLanguage(p.sourceLanguageCode, 'sourceLanguageCode'),
-    targetLanguageCode: parseLanguage(p.targetLanguageCode, 'targetLanguageCode'),
-    translationStatuses: parseStatuses(p.translationStatuses),
-    limit: parseBound(p.limit, 'limit', 10, 1, MAX_LIMIT),
-    offset: parseBound(p.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-    sorting: parseSorting(p.sorting, PACKAGE_SORT_COLUMNS),
+    ...parseListFilters(p, PACKAGE_SORT_COLUMNS),
   }));
 }
 

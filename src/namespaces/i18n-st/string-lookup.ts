@@ -20,16 +20,7 @@ export async function findStringId(app: Pick<AppServices, 'db'>, key: StringKey)
  * not registered.
  */
 export async function translateString(app: Pick<AppServices, 'db'>, key: StringKey, lang: Lang | string): Promise<string | null> {
-  const row = await app.db
-    .selectFrom('i18n_st_strings as s')
-    .leftJoin('i18n_st_translations as t', (j) => j.onRef('t.string_id', '=', 's.id').on('t.language', '=', String(lang)))
-    .select(['s.value as source', 's.language as sourceLanguage', 't.value as translation', 't.status as status'])
-    .where('s.key_hash', '=', stringKeyHash(key.domain, key.context ?? '', key.name))
-    .executeTakeFirst();
-  if (!row) return null;
-  if (row.sourceLanguage === lang) return row.source;
-  if (row.translation != null && (row.status === STATUS.COMPLETE || row.status === STATUS.NEEDS_UPDATE)) return row.translation;
-  return row.source;
+  return (await translateStrings(app, [key], lang))[0] ?? null;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Assigning a translation job to a translator, with the state rules of reference plugins
 // §5.1 / §10.
 import type { AppServices } from '../../site/services.ts';
-import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
+import { isRole, roleCan } from '../../auth/roles.ts';
+import { findUserById } from '../../auth/users.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, isManager, type JobRow, type Viewer } from './jobs.ts';
@@ -32,9 +33,9 @@ export interface AssignResult {
 
 /** Whether the user holds the capability through their role and is active. */
 export async function userHolds(app: AppServices, userId: number, capability: string): Promise<{ exists: boolean; holds: boolean; name: string }> {
-  const user = await app.db.selectFrom('users').select(['id', 'role', 'status', 'display_name']).where('id', '=', userId).executeTakeFirst();
+  const user = await findUserById(app, userId);
   if (!user) return { exists: false, holds: false, name: '' };
-  const holds = user.status === 'active' && isRole(user.role) && ROLE_CAPABILITIES[user.role].has(capability);
+  const holds = user.status === 'active' && isRole(user.role) && roleCan(user.role, capability);
   return { exists: true, holds, name: user.display_name };
 }
 

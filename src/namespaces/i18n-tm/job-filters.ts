@@ -25,6 +25,10 @@ export interface JobFilters {
   deadlineTo?: string;
 }
 
+const integerCheck = (name: string) => (v: unknown) =>
+  Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : `${name} must be an integer.`;
+const dateCheck = (name: string) => (v: unknown) => (v === '' || parseDate(v) !== null ? true : `${name} must be a date YYYY-MM-DD.`);
+
 // Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
 export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
   local_job_ids: (v) => {
@@ -39,17 +43,17 @@ export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string
   id: (v) => (v === '' || v === 0 || parsePositiveInt(v) !== null ? true : 'id must be a positive integer.'),
   status: (v) => (parseStatusList(v) !== null ? true : 'status must be a comma-separated list of status codes (0, 1, 2, 3, 4, 9, 10, 20, 30, 40, 42, 102).'),
   needs_update: (v) => (v === '' || (NEEDS_UPDATE_VALUES as readonly unknown[]).includes(v) ? true : 'needs_update must be include or exclude.'),
-  limit: (v) => (Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : 'limit must be an integer.'),
-  offset: (v) => (Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : 'offset must be an integer.'),
+  limit: integerCheck('limit'),
+  offset: integerCheck('offset'),
   sorting: (v) => {
     const s = parseSorting(v);
     return typeof s === 'string' ? s : true;
   },
   translated_by: (v) => (v === '' || parsePositiveInt(v) !== null ? true : 'translated_by must be a user id.'),
-  sent_from: (v) => (v === '' || parseDate(v) !== null ? true : 'sent_from must be a date YYYY-MM-DD.'),
-  sent_to: (v) => (v === '' || parseDate(v) !== null ? true : 'sent_to must be a date YYYY-MM-DD.'),
-  deadline_from: (v) => (v === '' || parseDate(v) !== null ? true : 'deadline_from must be a date YYYY-MM-DD.'),
-  deadline_to: (v) => (v === '' || parseDate(v) !== null ? true : 'deadline_to must be a date YYYY-MM-DD.'),
+  sent_from: dateCheck('sent_from'),
+  sent_to: dateCheck('sent_to'),
+  deadline_from: dateCheck('deadline_from'),
+  deadline_to: dateCheck('deadline_to'),
 };
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
@@ -91,17 +95,19 @@ export function parseJobQuery(params: Record<string, unknown>): JobFilters {
   }
   f.sorting = present(params.sorting) ? (parseSorting(params.sorting) as Sorting[]) : [];
   if (present(params.translated_by)) f.translatedBy = parsePositiveInt(params.translated_by)!;
-  for (const [key, from, to] of [['sent', 'sent_from', 'sent_to'], ['deadline', 'deadline_from', 'deadline_to']] as const) {
-    const a = present(params[from]) ? parseDate(params[from]) : null;
-    const b = present(params[to]) ? parseDate(params[to]) : null;
-    if (a && b && a > b) throw invalidParam(to, `${to} must not be before ${from}.`);
-    if (key === 'sent') {
-      if (a) f.sentFrom = a;
-      if (b) f.sentTo = b;
-    } else {
-      if (a) f.deadlineFrom = a;
-      if (b) f.deadlineTo = b;
-    }
-  }
+  const [sentFrom, sentTo] = dateRange(params, 'sent_from', 'sent_to');
+  if (sentFrom) f.sentFrom = sentFrom;
+  if (sentTo) f.sentTo = sentTo;
+  const [deadlineFrom, deadlineTo] = dateRange(params, 'deadline_from', 'deadline_to');
+  if (deadlineFrom) f.deadlineFrom = deadlineFrom;
+  if (deadlineTo) f.deadlineTo = deadlineTo;
   return f;
+}
+
+/** The dates of a from/to pair (already checked), refusing a range that ends before it starts. */
+function dateRange(params: Record<string, unknown>, from: string, to: string): [string | null, string | null] {
+  const a = present(params[from]) ? parseDate(params[from]) : null;
+  const b = present(params[to]) ? parseDate(params[to]) : null;
+  if (a && b && a > b) throw invalidParam(to, `${to} must not be before ${from}.`);
+  return [a, b];
 }

@@ -6,6 +6,9 @@ import type { FieldSchema } from './validate.ts';
 
 const TRIGGERS = ['appointment_booked', 'appointment_pending', 'appointment_canceled', 'appointment_rescheduled', 'appointment_start_date', 'appointment_abandoned', 'appointment_customer_information_edited'] as const;
 
+/** A notification's `sent_to`, `cc` and `bcc`: email addresses or template tokens such as {{customer_email}}. */
+const RECIPIENTS: FieldSchema = { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 254, 'x-check': 'recipient' } };
+
 export const NOTIFICATION_SCHEMA: FieldSchema = {
   type: 'object',
   required: ['title', 'type', 'trigger', 'sent_to', 'message'],
@@ -18,9 +21,9 @@ export const NOTIFICATION_SCHEMA: FieldSchema = {
     trigger: { type: 'string', enum: TRIGGERS },
     when: { type: 'string', enum: ['after', 'before'] },
     duration: { type: 'integer', minimum: 0, maximum: 525600 },
-    sent_to: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 254, 'x-check': 'recipient' } },
-    cc: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 254, 'x-check': 'recipient' } },
-    bcc: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 254, 'x-check': 'recipient' } },
+    sent_to: RECIPIENTS,
+    cc: RECIPIENTS,
+    bcc: RECIPIENTS,
     subject: { type: 'string', maxLength: 1000, 'x-check': 'twig-template' },
     message: { type: 'string', maxLength: 200000, 'x-check': 'twig-template' },
     appointment_types: { type: 'array', items: { type: 'integer', minimum: 1 } },

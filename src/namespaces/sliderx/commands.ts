@@ -14,7 +14,6 @@ function formatRows(rows: [string, string][]): string[] {
   const width = Math.max(...rows.filter(([, note]) => note).map(([json]) => json.length)) + 3;
   return rows.map(([json, note]) => (note ? json.padEnd(width) + note : json));
 }
-const CLI_ORIGIN = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' as const };
 
 export const sliderImportCommand: CliCommand = {
   name: 'slider import',
@@ -93,7 +92,7 @@ export const sliderImportCommand: CliCommand = {
       throw new CliError(`${file} is not a valid slider file (${issues.length} problem${issues.length === 1 ? '' : 's'}): ${shown}${issues.length > 10 ? '; …' : ''}`);
     }
     const app = await ctx.openApp();
-    const results = await importSliders(app, sliders, CLI_ORIGIN);
+    const results = await importSliders(app, sliders);
     for (const r of results) ctx.stdout.write(`${r.action} slider ${r.alias} (id ${r.id}, ${r.slides} slide${r.slides === 1 ? '' : 's'})\n`);
     return 0;
   },

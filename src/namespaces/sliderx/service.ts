@@ -164,7 +164,8 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
 
 const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
-/** Imports validated sliders in one transaction (store.writeSliders), then records each in the activity log. */
+/** Imports validated sliders in one transaction (store.writeSliders), then records each in the activity log
+ * (by default as the command line's write). */
 export async function importSliders(app: AppServices, sliders: SliderData[], origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
   const results = await writeSliders(app, sliders);
   for (const [i, r] of results.entries()) {
