@@ -32,7 +32,7 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
       options,
       activity: undefined as unknown as ActivityLog,
       loggers: LOGGER_CATALOGUE,
-      log: opts.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+      log: opts.logger ?? pino({ level: config.logLevel ?? 'info' }),
       async close() {
         await options.close();
         await background;

@@ -16,6 +16,11 @@ export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/** A failed system call's code (ENOENT, EACCES…), else the error's message: one word for a one-line report. */
+export function errorCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+}
+
 /** Lower-cases A–Z only, as PHP's strtolower and SQLite's LIKE do. */
 export function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -9,6 +9,7 @@ import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { formatUtc } from '../site/time.ts';
 import { USER_LOGGER } from './logger.ts';
+import { isTokenShaped, randomToken, tokenHash } from './tokens.ts';
 import { findUserByLogin, setUserPassword, toAuthUser, validatePassword, type UserRow } from './users.ts';
 
 /** How long a link works unless said otherwise: a day, as WordPress's. */
@@ -16,11 +17,6 @@ export const RESET_KEY_HOURS = 24;
 
 /** The login page (src/web), which also serves the form of the links (`action=rp`). */
 export const LOGIN_PAGE_PATH = '/cms-login.php';
-const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 export function invalidResetKey(): RestError {
   return new RestError('invalid_key', 'Your password reset link appears to be invalid.', 400);
@@ -39,11 +35,11 @@ export async function createPasswordResetKey(
 ): Promise<{ key: string; expiresAt: string }> {
   if (user.status !== 'active') throw new RestError('user_disabled', `The user "${user.login}" is disabled: enable the account first.`, 400);
   const now = opts.now ?? new Date();
-  const key = crypto.randomBytes(32).toString('base64url');
+  const key = randomToken();
   const expiresAt = formatUtc(new Date(now.getTime() + (opts.hours ?? RESET_KEY_HOURS) * 3600_000));
   await app.db.transaction().execute(async (tx) => {
     await tx.deleteFrom('password_reset_keys').where('user_id', '=', user.id).execute();
-    await tx.insertInto('password_reset_keys').values({ user_id: user.id, key_hash: sha256(key), created_at: formatUtc(now), expires_at: expiresAt }).execute();
+    await tx.insertInto('password_reset_keys').values({ user_id: user.id, key_hash: tokenHash(key), created_at: formatUtc(now), expires_at: expiresAt }).execute();
   });
   if (origin) {
     await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_requested_password_reset_link', context: { user_login: user.login, user_email: user.email } }, origin);
@@ -53,11 +49,11 @@ export async function createPasswordResetKey(
 
 /** The user a link is for, if its key is valid now; else the reason (`invalid_key`, `expired_key`). */
 export async function checkPasswordResetKey(app: AppServices, login: unknown, key: unknown, now = new Date()): Promise<UserRow> {
-  if (typeof login !== 'string' || typeof key !== 'string' || !KEY_PATTERN.test(key) || login.length > 60) throw invalidResetKey();
+  if (typeof login !== 'string' || !isTokenShaped(key) || login.length > 60) throw invalidResetKey();
   const user = await findUserByLogin(app, login);
   const row = user && (await app.db.selectFrom('password_reset_keys').selectAll().where('user_id', '=', user.id).executeTakeFirst());
-  const expected = Buffer.from(row ? row.key_hash : sha256(''), 'hex');
-  const matches = crypto.timingSafeEqual(Buffer.from(sha256(key), 'hex'), expected) && row !== undefined;
+  const expected = Buffer.from(row ? row.key_hash : tokenHash(''), 'hex');
+  const matches = crypto.timingSafeEqual(Buffer.from(tokenHash(key), 'hex'), expected) && row !== undefined;
   if (!user || !matches || user.status !== 'active') throw invalidResetKey();
   if (row!.expires_at <= formatUtc(now)) throw expiredResetKey();
   return user;
@@ -74,7 +70,7 @@ export async function resetPasswordWithKey(app: AppServices, login: unknown, key
   const used = await app.db
     .deleteFrom('password_reset_keys')
     .where('user_id', '=', user.id)
-    .where('key_hash', '=', sha256(key as string))
+    .where('key_hash', '=', tokenHash(key as string))
     .where('expires_at', '>', formatUtc(now))
     .executeTakeFirst();
   if (Number(used.numDeletedRows) !== 1) throw invalidResetKey();

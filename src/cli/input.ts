@@ -5,6 +5,9 @@ import type { AppServices } from '../site/services.ts';
 import { findUserByLogin, type UserRow } from '../auth/users.ts';
 import { CliError, type CliContext } from './command.ts';
 
+/** The `<login>` positional of the commands that act on one user (see requireUserByLogin). */
+export const LOGIN_ARG = { name: 'login', help: 'The user’s login name.' };
+
 export async function requireUserByLogin(app: AppServices, login: string): Promise<UserRow> {
   const user = await findUserByLogin(app, login);
   if (!user) throw new CliError(`unknown user "${login}"`);

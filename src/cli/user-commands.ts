@@ -2,11 +2,9 @@
 import { createUser, deleteUser, listUsers, setUserRole, setUserStatus } from '../auth/users.ts';
 import { ROLES } from '../auth/roles.ts';
 import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
-import { requireUserByLogin } from './input.ts';
+import { LOGIN_ARG, requireUserByLogin } from './input.ts';
 import type { CliCommand } from './command.ts';
 import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';
-
-const LOGIN = { name: 'login', help: 'The user’s login name.' };
 
 const create: CliCommand = {
   name: 'user create',
@@ -90,7 +88,7 @@ const list: CliCommand = {
 const setRole: CliCommand = {
   name: 'user set-role',
   summary: "Change a user's role.",
-  args: { positionals: [LOGIN, { name: 'role', help: `One of ${ROLES.join(', ')}.` }] },
+  args: { positionals: [LOGIN_ARG, { name: 'role', help: `One of ${ROLES.join(', ')}.` }] },
   examples: [{ command: 'user set-role alice administrator', help: 'Make alice an administrator.' }],
   async run(args, ctx) {
     const { positionals } = parseCommandArgs(this, args);
@@ -106,7 +104,7 @@ function statusCommand(verb: 'disable' | 'enable'): CliCommand {
   return {
     name: `user ${verb}`,
     summary: verb === 'disable' ? 'Refuse all logins of a user (keeps the account and its data).' : 'Allow a disabled user to log in again.',
-    args: { positionals: [LOGIN] },
+    args: { positionals: [LOGIN_ARG] },
     examples: [{ command: `user ${verb} alice`, help: verb === 'disable' ? 'alice can no longer log in or use her application passwords.' : 'alice can log in again.' }],
     async run(args, ctx) {
       const { positionals } = parseCommandArgs(this, args);
@@ -122,7 +120,7 @@ function statusCommand(verb: 'disable' | 'enable'): CliCommand {
 const remove: CliCommand = {
   name: 'user delete',
   summary: 'Delete a user and their application passwords.',
-  args: { positionals: [LOGIN] },
+  args: { positionals: [LOGIN_ARG] },
   examples: [{ command: 'user delete alice', help: 'Deletes alice; the activity log keeps her events.' }],
   async run(args, ctx) {
     const { positionals } = parseCommandArgs(this, args);

@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './schema.ts';
+import { errorCode } from '../util.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -73,7 +74,7 @@ function createDatabaseFile(location: string): void {
     fs.closeSync(fs.openSync(location, 'wx', 0o600));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-    throw new StorageError(`cannot create the database ${location}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new StorageError(`cannot create the database ${location}: ${errorCode(err)}`);
   }
 }
 

@@ -4,13 +4,14 @@
 import type { ArgSchema, EndpointDef, RestRequest } from './types.ts';
 import { RestError } from './types.ts';
 import { MSG } from './messages.ts';
+import { ownValue } from '../util.ts';
 
 export type Layers = Record<string, unknown>[];
 
 /** Looks a parameter up through the layers: the first with a non-null value wins. */
 export function lookup(layers: Layers, name: string): unknown {
   for (const layer of layers) {
-    const v = Object.hasOwn(layer, name) ? layer[name] : undefined;
+    const v = ownValue(layer, name);
     if (v !== undefined && v !== null) return v;
   }
   return undefined;

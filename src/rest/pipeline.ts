@@ -50,6 +50,13 @@ export interface RestOutput {
   overridden: boolean;
 }
 
+/** The request's language: an i18n_language of a form body or the query, else the root's. */
+export function requestLanguage(input: Pick<RestInput, 'body' | 'query' | 'rootLang'>): Lang {
+  const candidates = [input.body.type === 'form' ? input.body.params.i18n_language : undefined, input.query.i18n_language];
+  for (const c of candidates) if (c === 'en' || c === 'de') return c;
+  return input.rootLang;
+}
+
 /** A request that matched a route and passed validation, ready to run. */
 export interface PreparedRequest {
   req: RestRequest;
@@ -111,22 +118,16 @@ export class RestPipeline {
     const match = this.registry.matchPath(input.route);
     const base = { pretty: hasParam(input, '_pretty'), loggedIn: !!input.auth, overridden: false };
     if (!match) return { status: 200, body: [], headers: {}, ...base };
-    const lang = this.languageOf(input);
+    const lang = requestLanguage(input);
     const body = describeRoute(match.route, { lang, help: true, restUrl: (r) => restUrl(this.app.config.siteUrl, input.rootLang, r) });
     const req = this.buildRequest(input, 'OPTIONS', match.urlParams, [input.query], lang);
     return { status: 200, body, headers: await this.allowHeader(match.route, req), ...base };
   }
 
-  private languageOf(input: RestInput): Lang {
-    const candidates = [input.body.type === 'form' ? input.body.params.i18n_language : undefined, input.query.i18n_language];
-    for (const c of candidates) if (c === 'en' || c === 'de') return c;
-    return input.rootLang;
-  }
-
   /** Matching, JSON check, required, validation and sanitisation (steps 7b–7g). */
   async prepare(input: RestInput, method = effectiveMethod(input).method): Promise<PreparedRequest | RestOutput> {
     const lookupMethod = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
-    const lang = this.languageOf(input);
+    const lang = requestLanguage(input);
     const match = METHODS.includes(lookupMethod) ? this.registry.match(input.route, lookupMethod) : null;
     if (!match) {
       const err = new RestError('rest_no_route', MSG.noRoute[lang], 404);

@@ -13,6 +13,7 @@ import type { RestApi } from '../rest/api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { LANGS, type Lang } from '../rest/types.ts';
 import { pageHeaders, SESSION_COOKIE } from '../web/api.ts';
+import { ownValue } from '../util.ts';
 
 export const API_DOCS_PATH = '/cms-api';
 
@@ -92,7 +93,7 @@ function languageOf(value: string): Lang | null {
 /** The page's files, read on first use (1.5 MB that a server nobody reads the reference of never holds). */
 const assetFiles = new Map<string, { body: Buffer; type: string }>();
 function assetOf(name: string): { body: Buffer; type: string } | null {
-  const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name]! : null;
+  const asset = ownValue(ASSETS, name);
   if (!asset) return null;
   let loaded = assetFiles.get(name);
   if (!loaded) {

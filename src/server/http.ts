@@ -7,7 +7,7 @@ import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
 import {
-  errorOutput, isDatabaseUnavailable, type BodyInput, type RestInput, type RestOutput,
+  errorOutput, isDatabaseUnavailable, requestLanguage, type BodyInput, type RestInput, type RestOutput,
 } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
@@ -148,9 +148,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       if (!auth) ({ auth, refreshedNonce } = await authenticateCookie(app, { headers: request.headers, query, body }, lang));
       input = { ...input, auth };
     } catch (err) {
-      // Before routing: the language is the root's, or an i18n_language of the query.
-      const effective = query.i18n_language === 'en' || query.i18n_language === 'de' ? query.i18n_language : lang;
-      if (err instanceof RestError) return send(reply, lang, request, errorOutput(authErrorIn(err, effective), input));
+      if (err instanceof RestError) return send(reply, lang, request, errorOutput(authErrorIn(err, requestLanguage(input)), input));
       throw err;
     }
     const out = await restApi.dispatch(input);

@@ -5,10 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { sqliteFile, sqliteFiles, StorageError } from '../db/index.ts';
-
-function errorCode(err: unknown): string {
-  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-}
+import { errorCode } from '../util.ts';
 
 /** The path itself when it exists, else its nearest existing ancestor. */
 function nearestExisting(p: string): string {

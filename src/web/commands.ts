@@ -4,12 +4,10 @@ import { createPasswordResetLink, RESET_KEY_HOURS } from '../auth/password-reset
 import { setUserPassword } from '../auth/users.ts';
 import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from '../cli/args.ts';
 import type { CliCommand } from '../cli/command.ts';
-import { readNewPassword, requireUserByLogin } from '../cli/input.ts';
+import { LOGIN_ARG, readNewPassword, requireUserByLogin } from '../cli/input.ts';
 import { utcToZone } from '../site/time.ts';
 import { destroyUserSessions } from './session.ts';
 import { PATHS, pageUrl, siteAddress } from './urls.ts';
-
-const LOGIN = { name: 'login', help: 'The user’s login name.' };
 
 const setPassword: CliCommand = {
   name: 'user set-password',
@@ -19,7 +17,7 @@ const setPassword: CliCommand = {
       '(or with --password, which ends up in the shell history). At least 8 characters. The user’s web sessions end.',
   ],
   args: {
-    positionals: [LOGIN],
+    positionals: [LOGIN_ARG],
     options: { password: { type: 'string', value: 'password', help: 'The new password (else asked, or read from standard input).' } },
   },
   examples: [
@@ -46,7 +44,7 @@ const resetPassword: CliCommand = {
       'A new link replaces the user’s earlier one. The current password keeps working until a new one is set.',
   ],
   args: {
-    positionals: [LOGIN],
+    positionals: [LOGIN_ARG],
     options: { hours: { type: 'string', value: 'hours', help: `How long the link works, 1 to 720 hours (default ${RESET_KEY_HOURS}).` } },
   },
   examples: [{ command: 'user reset-password alice --hours 72', help: 'A link for alice that works for three days.' }],

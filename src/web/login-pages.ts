@@ -12,9 +12,9 @@ import { fmt, segments } from './i18n.ts';
 import type { Ctx, PageKit } from './page.ts';
 import { render } from './render.ts';
 import {
-  LOGIN_NONCE_COOKIE, SESSION_COOKIE, checkCsrf, createSession, csrfToken, destroySession, destroyUserSessions, isTokenShaped, randomToken,
-  type CsrfBinding,
+  LOGIN_NONCE_COOKIE, SESSION_COOKIE, checkCsrf, createSession, csrfToken, destroySession, destroyUserSessions, type CsrfBinding,
 } from './session.ts';
+import { isTokenShaped, randomToken } from '../auth/tokens.ts';
 import { PATHS, atSiteAddress, pageUrl, sameSiteRedirect, textParam, type SiteAddress } from './urls.ts';
 
 export function registerLoginPages(server: FastifyInstance, app: AppServices, site: SiteAddress, kit: PageKit): void {

@@ -12,12 +12,11 @@ import crypto from 'node:crypto';
 import type { AppServices } from '../site/services.ts';
 import { findUserById, type UserRow } from '../auth/users.ts';
 import { formatUtc } from '../site/time.ts';
+import { isTokenShaped, randomToken, tokenHash } from '../auth/tokens.ts';
 
 export const SESSION_COOKIE = 'cms_session';
 export const LOGIN_NONCE_COOKIE = 'cms_login_nonce';
 export const SESSION_TTL_MS = 48 * 3600 * 1000;
-
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface WebSession {
   idHash: string;
@@ -25,22 +24,9 @@ export interface WebSession {
   expiresAt: string;
 }
 
-export function randomToken(): string {
-  return crypto.randomBytes(32).toString('base64url');
-}
-
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** Whether a cookie value has the shape of our tokens (checked before any look-up). */
-export function isTokenShaped(value: unknown): value is string {
-  return typeof value === 'string' && TOKEN_PATTERN.test(value);
-}
-
 export async function createSession(app: AppServices, userId: number, ip: string, userAgent: string, now = new Date()): Promise<{ cookieValue: string; session: WebSession }> {
   const cookieValue = randomToken();
-  const idHash = sha256(cookieValue);
+  const idHash = tokenHash(cookieValue);
   const expiresAt = formatUtc(new Date(now.getTime() + SESSION_TTL_MS));
   // Expired sessions of anyone are cleared whenever someone logs in.
   await app.db.deleteFrom('web_sessions').where('expires_at', '<=', formatUtc(now)).execute();
@@ -56,7 +42,7 @@ export async function createSession(app: AppServices, userId: number, ip: string
 /** The live session of a cookie value, or null (unknown, expired, user gone or disabled). */
 export async function loadSession(app: AppServices, cookieValue: unknown, now = new Date()): Promise<WebSession | null> {
   if (!isTokenShaped(cookieValue)) return null;
-  const idHash = sha256(cookieValue);
+  const idHash = tokenHash(cookieValue);
   const row = await app.db.selectFrom('web_sessions').select(['user_id', 'expires_at']).where('id_hash', '=', idHash).executeTakeFirst();
   if (!row) return null;
   if (row.expires_at <= formatUtc(now)) {

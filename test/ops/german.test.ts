@@ -88,6 +88,14 @@ for (const target of dbTargets()) {
       assert.equal((await call('/de/cms-json/', 'niemand@example.test')).json().message, '<strong>Fehler:</strong> Unbekannte E-Mail-Adresse. Überprüfe sie noch einmal oder versuche es mit deinem Benutzernamen.');
       assert.equal((await call('/en/cms-json/', 'greta')).json().message, 'The provided password is an invalid application password.');
       assert.equal((await call('/de/cms-json/?i18n_language=en', 'greta')).json().message, 'The provided password is an invalid application password.');
+      // A form body's i18n_language counts as for every other error of the request.
+      const form = await server.inject({
+        method: 'POST',
+        url: '/de/cms-json/',
+        headers: { authorization: basicAuth('greta', 'abcd abcd abcd abcd abcd abcd'), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'i18n_language=en',
+      });
+      assert.equal(form.json().message, 'The provided password is an invalid application password.');
     });
   });
 }

@@ -4,6 +4,7 @@ import { SchemaFailure, failure } from './errors.ts';
 import { isScalar, phpScalarString, phpTrim } from './php.ts';
 import { sanitizeTextField } from './text-field.ts';
 import { sanitizeUrl } from './url.ts';
+import { ownValue } from '../../util.ts';
 
 export function validateFormat(value: unknown, format: string, name: string): SchemaFailure | null {
   const text = isScalar(value) ? phpScalarString(value) : null;
@@ -25,7 +26,7 @@ export function validateFormat(value: unknown, format: string, name: string): Sc
 
 /** Whether text has the format (formats without a check pass), for checks outside the engine. */
 export function matchesFormat(format: string, text: string): boolean {
-  const check = Object.hasOwn(FORMAT_CHECKS, format) ? FORMAT_CHECKS[format] : undefined;
+  const check = ownValue(FORMAT_CHECKS, format);
   return !check || check(text);
 }
 
