@@ -11,6 +11,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { errorCode } from '../../util.ts';
 
 /**
  * `forbidden`: refused for what the URL says (scheme, credentials, port, an address or a
@@ -121,7 +122,7 @@ export async function resolveChecked(url: URL, limits: FetchLimits, deadline = D
     }
   } catch (err) {
     if (err instanceof FetchError) throw err;
-    throw new FetchError('network', `cannot resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, href);
+    throw new FetchError('network', `cannot resolve ${host}: ${errorCode(err)}`, href);
   }
   if (!addresses.length) throw new FetchError('network', `cannot resolve ${host}`, href);
   if (!lenient) {

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../../cli/args.ts';
 import { DEFAULT_SETTINGS, DEFAULT_SLIDE_PARAMS, LAYER_TYPES, LAYOUTS, TRANSITIONS, parseImport } from './model.ts';
 import { exportSliders, getSliderByAlias, getSliderById } from './store.ts';
 import { importSliders } from './service.ts';
+import { errorCode } from '../../util.ts';
 
 const MAX_FILE = 10 * 1024 * 1024;
 
@@ -78,7 +79,7 @@ export const sliderImportCommand: CliCommand = {
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new CliError(`cannot read ${file}: ${errorCode(err)}`);
     }
     let doc: unknown;
     try {
