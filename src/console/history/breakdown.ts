@@ -10,7 +10,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
 import {
-  eventFilterFromParams, filterCondition, countsByMessage, type StatsRange, LOG_LEVELS,
+  eventFilterFromParams, type EventFilterParams, filterCondition, countsByMessage, type StatsRange, LOG_LEVELS,
 } from '../../namespaces/history/api.ts';
 
 export interface Breakdown {
@@ -30,7 +30,7 @@ export async function breakdown(
   app: AppServices,
   viewer: AuthUser,
   lang: Lang,
-  filters: Record<string, unknown>,
+  filters: EventFilterParams,
   range: StatsRange,
   opts: { filtered: boolean; users?: number },
 ): Promise<Breakdown> {

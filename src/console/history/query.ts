@@ -5,6 +5,7 @@
 // `paged`/`max_id` are the page and the newest id of the first page (the API's page and
 // max_id_first_page; `page` names the console page, as in wp-admin).
 import { text, texts } from '../context.ts';
+import type { EventFilterParams } from '../../namespaces/history/api.ts';
 
 export const PER_PAGE = 20;
 
@@ -82,8 +83,8 @@ export function contextFilters(lines: string): Record<string, string> | null {
 }
 
 /** The history/v1 filter arguments of the filters (without paging). */
-export function filterArgs(f: LogFilters): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
+export function filterArgs(f: LogFilters): EventFilterParams {
+  const args: EventFilterParams = {};
   if (f.search) args.search = f.search;
   if (f.excludeSearch) args.exclude_search = f.excludeSearch;
   if (f.metadataSearch) args.metadata_search = f.metadataSearch;
@@ -93,10 +94,10 @@ export function filterArgs(f: LogFilters): Record<string, unknown> {
   } else if (f.dates) {
     args.dates = [f.dates];
   }
-  for (const name of ['loglevels', 'messages', 'users', 'initiator'] as const) {
-    const l = f[name];
-    if (l.values.length) args[l.exclude ? `exclude_${name}` : name] = l.values;
-  }
+  if (f.loglevels.values.length) args[f.loglevels.exclude ? 'exclude_loglevels' : 'loglevels'] = f.loglevels.values;
+  if (f.messages.values.length) args[f.messages.exclude ? 'exclude_messages' : 'messages'] = f.messages.values;
+  if (f.initiator.values.length) args[f.initiator.exclude ? 'exclude_initiator' : 'initiator'] = f.initiator.values;
+  if (f.users.values.length) args[f.users.exclude ? 'exclude_users' : 'users'] = f.users.values.map(Number);
   if (f.ip) args.ip_address = f.ip;
   const context = contextFilters(f.context);
   if (context && Object.keys(context).length) args.context_filters = context;

@@ -4,7 +4,7 @@ export { PostgresSink } from './bulk/postgres-sink.ts';
 export { SqliteSink } from './bulk/sqlite-sink.ts';
 export { clearContextIndex, COUNTER_INDEXED_BLOCKS } from './index/build.ts';
 export { type EventSink, type IndexDefinition } from './bulk/sink.ts';
-export { eventFilterFromParams } from './read/query.ts';
+export { eventFilterFromParams, type EventFilterParams } from './read/query.ts';
 export { presetRunsForRebuild } from './bulk/generate.ts';
 export { purgeAndLog } from './write/maintenance.ts';
 export { rebuildRuns } from './write/runs.ts';

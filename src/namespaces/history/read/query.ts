@@ -95,37 +95,21 @@ function searchTerms(loggers: LoggerCatalogue, text: string, scope: LoggerScope,
   return { words, templateMatches };
 }
 
-function list(value: unknown): unknown[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  const arr = Array.isArray(value) ? value : [value];
-  return arr.length ? arr : undefined;
-}
-
-function strings(value: unknown): string[] | undefined {
-  const arr = list(value)?.map((v) => String(v)).filter((v) => v !== '');
-  return arr?.length ? arr : undefined;
-}
-
-function ints(value: unknown): number[] | undefined {
-  const arr = list(value)?.map((v) => Number(v)).filter((v) => Number.isInteger(v));
-  return arr?.length ? arr : undefined;
+/** A list argument without empty items; undefined when none is left. */
+function nonEmpty<T>(values: readonly T[] | null | undefined, keep: (v: T) => boolean = (v) => v !== ''): T[] | undefined {
+  const kept = values?.filter(keep);
+  return kept?.length ? kept : undefined;
 }
 
 /** A string (comma-separated) or array of initiators. */
-function initiatorList(value: unknown): string[] | undefined {
-  const arr = strings(value)?.flatMap((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
-  return arr?.length ? arr : undefined;
-}
-
-function int(value: unknown): number | undefined {
-  return value === undefined || value === null || value === '' ? undefined : Number(value);
+function initiatorList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return nonEmpty((Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',').map((s) => s.trim())));
 }
 
 /** The users of a list parameter (`users`) and its single form (`user`) together. */
-function userList(many: unknown, one: unknown): number[] | undefined {
-  const single = int(one);
-  const arr = [...(ints(many) ?? []), ...(single !== undefined ? [single] : [])];
-  return arr.length ? arr : undefined;
+function userList(many: number[] | undefined, one: number | undefined): number[] | undefined {
+  return nonEmpty([...(many ?? []), ...(one !== undefined ? [one] : [])], () => true);
 }
 
 export const dateBoundMessage = (name: string) =>
@@ -151,20 +135,53 @@ export interface FilterOptions {
   dialect?: DialectName;
 }
 
+/**
+ * The filter arguments of GET /events as the route hands them over: validated, sanitised and typed
+ * by its declared args (EVENT_LIST_ARGS, whose ParamsOf is a superset of this).
+ */
+export type EventFilterParams = {
+  include?: number[] | null;
+  max_id_first_page?: number;
+  since_id?: number;
+  since_date?: string;
+  date_from?: string;
+  date_to?: string;
+  dates?: string[];
+  lastdays?: number;
+  months?: string[];
+  loglevels?: string[];
+  loggers?: string[];
+  messages?: string[];
+  users?: number[];
+  user?: number;
+  initiator?: string | string[];
+  ip_address?: string;
+  context_filters?: Record<string, unknown>;
+  metadata_search?: string;
+  search?: string;
+  only_sticky?: boolean;
+  exclude_search?: string;
+  exclude_loglevels?: string[];
+  exclude_loggers?: string[];
+  exclude_messages?: string[];
+  exclude_users?: number[];
+  exclude_user?: number;
+  exclude_initiator?: string | string[];
+};
+
 /** Request parameters → EventFilter. Throws 400 rest_invalid_param for values the schema let through. */
-export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOptions): EventFilter {
+export function eventFilterFromParams(p: EventFilterParams, opts: FilterOptions): EventFilter {
   const { scope, zone, lang } = opts;
   const f: EventFilter = { scope, dialect: opts.dialect };
-  const include = ints(p.include)?.filter((id) => id !== 0);
-  if (include?.length) f.include = include;
-  f.maxId = int(p.max_id_first_page);
-  f.sinceId = int(p.since_id);
-  if (typeof p.since_date === 'string' && p.since_date !== '') f.sinceDate = p.since_date;
+  f.include = nonEmpty(p.include, (id) => id !== 0);
+  f.maxId = p.max_id_first_page;
+  f.sinceId = p.since_id;
+  if (p.since_date) f.sinceDate = p.since_date;
 
   for (const [name, end] of [['date_from', false], ['date_to', true]] as const) {
     const raw = p[name];
-    if (raw === undefined || raw === null || raw === '' || raw === '0' || raw === 0) continue;
-    const ts = parseDateBound(zone, String(raw), end);
+    if (!raw || raw === '0') continue;
+    const ts = parseDateBound(zone, raw, end);
     if (ts === null) throw invalidParam(name, dateBoundMessage(name));
     if (ts === 0) continue;
     if (end) f.dateTo = unixToUtc(ts);
@@ -172,7 +189,7 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
   }
 
   const today = todayIn(zone, opts.now);
-  const dates = strings(p.dates);
+  const dates = nonEmpty(p.dates);
   if (dates) {
     const ranges: [string, string | null][] = [];
     let lastdays = 0;
@@ -195,12 +212,12 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
     if (lastdays) ranges.push([lastdaysFrom(zone, today, lastdays), null]);
     if (!all && ranges.length) f.ranges = ranges;
   } else {
-    const lastdays = int(p.lastdays);
-    if (lastdays !== undefined && lastdays !== 0) {
+    const lastdays = p.lastdays;
+    if (lastdays) {
       if (!isLastdays(lastdays)) throw invalidParam('lastdays', LASTDAYS_RANGE);
       f.lastdaysFrom = lastdaysFrom(zone, today, lastdays);
     }
-    const months = strings(p.months);
+    const months = nonEmpty(p.months);
     if (months) {
       f.ranges = months.map((m) => {
         const range = monthRangeUtc(zone, m);
@@ -210,36 +227,28 @@ export function eventFilterFromParams(p: Record<string, unknown>, opts: FilterOp
     }
   }
 
-  f.loglevels = strings(p.loglevels)?.map((s) => s.toLowerCase());
-  f.loggers = strings(p.loggers);
-  const messages = list(p.messages);
-  if (messages) f.messages = parseMessagePairs(messages, 'messages');
-  const users = userList(p.users, p.user);
-  if (users) f.users = users;
+  f.loglevels = nonEmpty(p.loglevels)?.map((s) => s.toLowerCase());
+  f.loggers = nonEmpty(p.loggers);
+  if (p.messages?.length) f.messages = parseMessagePairs(p.messages, 'messages');
+  f.users = userList(p.users, p.user);
   f.initiators = initiatorList(p.initiator);
-  if (typeof p.ip_address === 'string' && p.ip_address !== '') {
+  if (p.ip_address) {
     if (!isIpFilterPattern(p.ip_address)) throw invalidParam('ip_address', 'Invalid parameter.');
     f.ip = ipFilterCondition(p.ip_address);
   }
-  if (p.context_filters && typeof p.context_filters === 'object') {
-    const pairs = Object.entries(p.context_filters as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string]);
-    if (pairs.length) f.contextFilters = pairs;
-  }
-  if (typeof p.metadata_search === 'string') {
-    const words = searchWords(p.metadata_search);
-    if (words.length) f.metadataWords = words;
-  }
-  if (typeof p.search === 'string') f.search = searchTerms(opts.loggers, p.search, scope, lang);
+  // Values are strings by the schema; a number in a JSON body is read as its text.
+  const pairs = Object.entries(p.context_filters ?? {}).map(([k, v]) => [k, String(v)] as [string, string]);
+  if (pairs.length) f.contextFilters = pairs;
+  f.metadataWords = nonEmpty(searchWords(p.metadata_search ?? ''));
+  if (p.search !== undefined) f.search = searchTerms(opts.loggers, p.search, scope, lang);
   if (opts.ignoreExcludes) return f;
 
   f.onlySticky = p.only_sticky === true;
-  if (typeof p.exclude_search === 'string') f.excludeSearch = searchTerms(opts.loggers, p.exclude_search, scope, lang);
-  f.excludeLoglevels = strings(p.exclude_loglevels)?.map((s) => s.toLowerCase());
-  f.excludeLoggers = strings(p.exclude_loggers);
-  const excludeMessages = list(p.exclude_messages);
-  if (excludeMessages) f.excludeMessages = parseMessagePairs(excludeMessages, 'exclude_messages');
-  const excludeUsers = userList(p.exclude_users, p.exclude_user);
-  if (excludeUsers) f.excludeUsers = excludeUsers;
+  if (p.exclude_search !== undefined) f.excludeSearch = searchTerms(opts.loggers, p.exclude_search, scope, lang);
+  f.excludeLoglevels = nonEmpty(p.exclude_loglevels)?.map((s) => s.toLowerCase());
+  f.excludeLoggers = nonEmpty(p.exclude_loggers);
+  if (p.exclude_messages?.length) f.excludeMessages = parseMessagePairs(p.exclude_messages, 'exclude_messages');
+  f.excludeUsers = userList(p.exclude_users, p.exclude_user);
   f.excludeInitiators = initiatorList(p.exclude_initiator);
   return f;
 }
