@@ -2,7 +2,7 @@
 import qs from 'qs';
 import { cap, custom, endpoint, l, LOGGED_IN, namespace, restError, route } from '../../rest/define.ts';
 import { MSG } from './messages.ts';
-import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
+import type { Args, NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { RestResponse } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './write/backfill.ts';
@@ -101,32 +101,32 @@ async function listEventsHandler(req: RestRequest<EventListParams>): Promise<Res
   return new RestResponse(result.items, 200, result.headers);
 }
 
-async function createEventHandler(req: RestRequest): Promise<RestResponse> {
-  const date = req.params.date;
-  if (date !== undefined && date !== null && date !== '' && !isStrictUtcDate(String(date))) {
-    throw restError(req, 'rest_invalid_date', MSG.invalidDate, 400);
-  }
-  await createCustomEntry(
-    req.app,
-    {
-      message: String(req.params.message),
-      ...(typeof req.params.note === 'string' ? { note: req.params.note } : {}),
-      level: String(req.params.level ?? 'info'),
-      ...(date ? { date: String(date) } : {}),
-    },
-    req,
-  );
+// Keys in the reference's order (`type` first), which the index shows as declared.
+const CREATE_EVENT_ARGS = {
+  message: { type: 'string', description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), required: true },
+  note: { type: 'string', description: l('Optional details of the event.', 'Optionale Details des Ereignisses.') },
+  level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: l('Log level of the event.', 'Protokollstufe des Ereignisses.') },
+  date: { type: 'string', format: 'date-time', description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.') },
+} as const satisfies Args;
+
+async function createEventHandler(req: RestRequest<ParamsOf<typeof CREATE_EVENT_ARGS>>): Promise<RestResponse> {
+  const { message, note, level, date } = req.params;
+  // Its own error code (the reference's), not the schema's rest_invalid_param.
+  if (date && !isStrictUtcDate(date)) throw restError(req, 'rest_invalid_date', MSG.invalidDate, 400);
+  await createCustomEntry(req.app, { message, note, level, date: date || undefined }, req);
   return new RestResponse({ message: 'Event logged successfully', data: { status: 201 } }, 201);
 }
 
 const eventId = (req: RestRequest) => Number(req.urlParams.event_id);
 
-function searchUserHandler(req: RestRequest) {
-  const raw = req.query.q;
-  const q = typeof raw === 'string' ? raw.trim() : '';
-  if (!q) {
-    throw restError(req, 'rest_invalid_param', MSG.searchQueryMissing, 400);
-  }
+const SEARCH_USER_ARGS = {
+  // Not in the contract's list of arguments, as in the reference, which reads it undeclared.
+  q: { description: l('Text to find in user names and e-mail addresses.', 'Text, der in Benutzernamen und E-Mail-Adressen gesucht wird.'), type: 'string', internal: true },
+} as const satisfies Args;
+
+function searchUserHandler(req: RestRequest<ParamsOf<typeof SEARCH_USER_ARGS>>) {
+  const q = req.params.q?.trim();
+  if (!q) throw restError(req, 'rest_invalid_param', MSG.searchQueryMissing, 400);
   return searchUsers(req.app, q);
 }
 
@@ -155,13 +155,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
   route('/events', [
     endpoint('GET', { args: EVENT_LIST_ARGS, ...eventsRead, handler: listEventsHandler, returnsList: true }),
     endpoint('POST', {
-      // Keys in the reference's order (`type` first), which the index shows as declared.
-      args: {
-        message: { type: 'string', description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), required: true },
-        note: { type: 'string', description: l('Optional details of the event.', 'Optionale Details des Ereignisses.') },
-        level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: l('Log level of the event.', 'Protokollstufe des Ereignisses.') },
-        date: { type: 'string', format: 'date-time', description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.') },
-      },
+      args: CREATE_EVENT_ARGS,
       permission: cap('manage_options'),
       handler: createEventHandler,
       // Independent writes: a batch of them is written in one transaction by the activity log.
@@ -187,6 +181,7 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
       permission: cap('list_users'),
       forbiddenCode: 'rest_forbidden_context',
       forbiddenMessage: l('Sorry, you are not allowed to search users.', 'Du darfst keine Benutzer suchen.'),
+      args: SEARCH_USER_ARGS,
       handler: searchUserHandler,
     }),
   ]),

@@ -5,19 +5,19 @@ import type { ActivityOrigin, LogLevel } from '../../../site/activity.ts';
 export interface CustomEntryInput {
   message: string;
   note?: string;
-  level?: string;
+  level: LogLevel;
   date?: string;
 }
 
 /** POST /events: a custom entry, logged like every other event. Returns the new id. */
 export async function createCustomEntry(app: AppServices, input: CustomEntryInput, origin: ActivityOrigin): Promise<number> {
   const context: Record<string, unknown> = { message: input.message };
-  if (input.note !== undefined && input.note !== null && input.note !== '') context.note = input.note;
+  if (input.note) context.note = input.note;
   return app.activity.log(
     {
       logger: 'CustomEntryLogger',
       messageKey: 'custom_entry_added',
-      level: (input.level ?? 'info').toLowerCase() as LogLevel,
+      level: input.level,
       context,
       ...(input.date ? { date: input.date } : {}),
     },
