@@ -1,7 +1,8 @@
 // `content-site app-password …`: application passwords from the command line.
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword, type AppPasswordItem } from '../auth/app-passwords.ts';
 import { utcToZone } from '../site/time.ts';
-import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
+import { parseCommandArgs } from './args.ts';
+import { CLI_ORIGIN } from '../site/activity.ts';
 import type { CliCommand } from './command.ts';
 import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';
 import { requireUserByLogin } from './input.ts';

@@ -3,7 +3,6 @@
 // the command's synopsis.
 import { parseArgs } from 'node:util';
 import { CliError, type CliCommand } from './command.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
 
 export interface ParsedArgs {
   positionals: string[];
@@ -59,9 +58,6 @@ export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args'>, arg
   }
   return { positionals: parsed.positionals, strings, flags };
 }
-
-/** Writes done from the command line are recorded in the activity log as `cms_cli`. */
-export const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '', initiator: 'cms_cli' };
 
 /** A whole number option within bounds (`--count 1000`); `fallback` when the option is absent. */
 export function wholeNumberOption(value: string | undefined, name: string, bounds: { min: number; max: number }, fallback?: number): number {

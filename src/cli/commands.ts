@@ -2,7 +2,8 @@
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { appPasswordCommands } from './app-password-commands.ts';
-import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
+import { parseCommandArgs } from './args.ts';
+import { CLI_ORIGIN } from '../site/activity.ts';
 import type { CliCommand } from './command.ts';
 import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';

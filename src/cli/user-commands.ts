@@ -1,7 +1,8 @@
 // `content-site user …`: manage site users from the command line.
 import { createUser, deleteUser, listUsers, setUserRole, setUserStatus } from '../auth/users.ts';
 import { ROLES } from '../auth/roles.ts';
-import { CLI_ORIGIN, parseCommandArgs } from './args.ts';
+import { parseCommandArgs } from './args.ts';
+import { CLI_ORIGIN } from '../site/activity.ts';
 import { LOGIN_ARG, requireUserByLogin } from './input.ts';
 import type { CliCommand } from './command.ts';
 import { FORMAT_OPTIONS, formatOption, writeList } from './output.ts';

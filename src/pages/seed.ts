@@ -1,7 +1,7 @@
 // Demo content: home, about, partners, contact (en + de, linked as translations) and a news
 // post; sets the front page and the posts page. Safe to run again (existing slugs are kept).
 import type { AppServices } from '../site/services.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
+import { CLI_ORIGIN, type ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { getContentBySlug, type ContentInput, type ContentItem } from './store.ts';
 import { createContent } from './service.ts';
@@ -55,7 +55,6 @@ export interface SeededContent {
   de: Record<string, ContentItem>;
 }
 
-const SEED_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
 async function ensure(app: AppServices, type: 'page' | 'post', lang: Lang, input: Omit<ContentInput, 'lang' | 'type'>, authorId: number | null, translationOf: number | undefined, origin: ActivityOrigin): Promise<ContentItem> {
   const existing = await getContentBySlug(app, lang, input.slug);
@@ -63,7 +62,7 @@ async function ensure(app: AppServices, type: 'page' | 'post', lang: Lang, input
   return createContent(app, { ...input, type, lang, authorId, ...(translationOf !== undefined ? { translationOf } : {}) }, origin);
 }
 
-export async function seedDemo(app: AppServices, origin: ActivityOrigin = SEED_ORIGIN): Promise<SeededContent> {
+export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_ORIGIN): Promise<SeededContent> {
   const admin = await app.db.selectFrom('users').select('id').where('role', '=', 'administrator').orderBy('id').executeTakeFirst();
   const authorId = admin?.id ?? null;
   const out: SeededContent = { en: {}, de: {} };

@@ -1,11 +1,10 @@
 // The writes of pages and posts: each performs the store's write, then records it in the
 // activity log (recordWrite: a failed log write after the committed write is not the caller's error).
 import type { AppServices } from '../site/services.ts';
-import { recordWrite, type ActivityOrigin } from '../site/activity.ts';
+import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../site/activity.ts';
 import { contentLogger } from './logger.ts';
 import { insertContent, markTrashed, patchContent, removeContent, type ContentInput, type ContentItem, type ContentPatch } from './store.ts';
 
-const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
 function logContext(item: ContentItem): Record<string, unknown> {
   return { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, content_slug: item.slug, content_status: item.status };

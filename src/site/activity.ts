@@ -16,6 +16,12 @@ export interface ActivityOrigin {
   initiator?: Initiator;
 }
 
+/**
+ * Writes from the command line (and its seeds): recorded as `cms_cli` without an address, as
+ * the original records WP-CLI, where no request, hence no remote address, exists.
+ */
+export const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '', initiator: 'cms_cli' };
+
 export interface ActivityEntry {
   /** Logger slug from the logger catalogue, e.g. "SimpleUserLogger". */
   logger: string;

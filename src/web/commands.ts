@@ -2,7 +2,8 @@
 // set from the command line or by the user with a one-time link to this module's form.
 import { createPasswordResetLink, RESET_KEY_HOURS } from '../auth/password-reset.ts';
 import { setUserPassword } from '../auth/users.ts';
-import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from '../cli/args.ts';
+import { parseCommandArgs, wholeNumberOption } from '../cli/args.ts';
+import { CLI_ORIGIN } from '../site/activity.ts';
 import type { CliCommand } from '../cli/command.ts';
 import { LOGIN_ARG, readNewPassword, requireUserByLogin } from '../cli/input.ts';
 import { utcToZone } from '../site/time.ts';

@@ -1,7 +1,8 @@
 // `content-site import wordpress --from mysql://… [--prefix wp_] [--dry-run] [--only …]
 // [--on-conflict skip|rename|overwrite] [--include-trash] [--uploads DIR] [--scratch mysql://…]`
 import fs from 'node:fs';
-import { CLI_ORIGIN, parseCommandArgs } from '../../cli/args.ts';
+import { parseCommandArgs } from '../../cli/args.ts';
+import { CLI_ORIGIN } from '../../site/activity.ts';
 import { CliError, type CliCommand } from '../../cli/command.ts';
 import { reexecWithServerFlags } from '../../server/v8-flags.ts';
 import { CONFLICT_RULES, type ConflictRule } from './context.ts';

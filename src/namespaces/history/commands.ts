@@ -4,7 +4,8 @@
 // context index, now rather than in the server's idle time).
 import cliProgress from 'cli-progress';
 import { CliError, type CliCommand, type CliContext } from '../../cli/command.ts';
-import { CLI_ORIGIN, parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
+import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
+import { CLI_ORIGIN } from '../../site/activity.ts';
 import { GENERATED_KEY, generateEvents } from './bulk/generate.ts';
 import { countRealActivity, purgeAndLog } from './write/maintenance.ts';
 import { ensureBackfill } from './write/backfill.ts';

@@ -1,11 +1,10 @@
 // Demo data of sched/v1: business details, styles and two notification templates.
 import type { AppServices } from '../../site/services.ts';
-import type { ActivityOrigin } from '../../site/activity.ts';
+import { CLI_ORIGIN, type ActivityOrigin } from '../../site/activity.ts';
 import { SCHED_LOGGER } from './logger.ts';
 import { updateSection } from './settings.ts';
 import { loadSections } from './store.ts';
 
-const SEED_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
 const ADMIN_USER = { id: 0, login: 'seed', email: '', displayName: 'Seed', role: 'administrator' as const, can: () => true };
 
@@ -49,7 +48,7 @@ export const DEMO_NOTIFICATIONS = [
 ];
 
 /** Seeds the demo settings once: sections already saved are left alone. Returns the sections written. */
-export async function seedDemo(app: AppServices, origin: ActivityOrigin = SEED_ORIGIN): Promise<string[]> {
+export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_ORIGIN): Promise<string[]> {
   const ctx = { app, user: ADMIN_USER, lang: 'en' as const };
   const stored = await loadSections(app.db);
   const demo: Record<string, Record<string, unknown>> = {

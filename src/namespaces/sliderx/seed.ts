@@ -1,7 +1,7 @@
 // Demo sliders: `home` (three slides, en/de) and `partners` (modal without cover). Existing
 // sliders with these aliases are left as they are.
 import type { AppServices } from '../../site/services.ts';
-import type { ActivityOrigin } from '../../site/activity.ts';
+import { CLI_ORIGIN, type ActivityOrigin } from '../../site/activity.ts';
 import { parseImport } from './model.ts';
 import { getSliderByAlias, type ImportResult } from './store.ts';
 import { importSliders } from './service.ts';
@@ -58,9 +58,8 @@ export const DEMO_SLIDERS = {
   ],
 };
 
-const SEED_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
-export async function seedDemo(app: AppServices, origin: ActivityOrigin = SEED_ORIGIN): Promise<ImportResult[]> {
+export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
   const { sliders, issues } = parseImport(DEMO_SLIDERS);
   if (issues.length) throw new Error(`demo sliders are invalid: ${issues.join('; ')}`);
   const missing = [];

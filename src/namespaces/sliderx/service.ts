@@ -23,7 +23,7 @@ import { fullSlider, modalHtml, publicSlide } from './render.ts';
 import { getSlide, getSliderByAlias, getSliderById, getSlides, getSlidesByIds, listSliders, writeSliders, type ImportResult, type StoredSlider } from './store.ts';
 import type { SliderData } from './model.ts';
 import { sliderxLogger } from './logger.ts';
-import { recordWrite, type ActivityOrigin } from '../../site/activity.ts';
+import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../../site/activity.ts';
 
 export class SliderError extends RestError {}
 
@@ -162,7 +162,6 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
   return values.some((v) => v === '*' || v.replace(/^W\//, '') === bare);
 }
 
-const CLI_ORIGIN: ActivityOrigin = { user: null, ip: '127.0.0.1', initiator: 'cms_cli' };
 
 /** Imports validated sliders in one transaction (store.writeSliders), then records each in the activity log
  * (by default as the command line's write). */
