@@ -5,6 +5,7 @@ import { custom, endpoint, EDITABLE, l, namespace, restError, route } from '../.
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
 import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { CONTENT_STATUSES, type ContentType } from '../../pages/api.ts';
+import { MSG } from './messages.ts';
 import { CAPABILITIES } from './permissions.ts';
 import { REST_BASE, type Context } from './present.ts';
 import { createItem, deleteItem, getItem, itemPermission, listItems, rawText, readPermission, updateItem, type ListParams, type WriteParams } from './service.ts';
@@ -74,7 +75,7 @@ function collectionArgs(type: ContentType): Args {
 /** The reference's rest_forbidden_status, a detail of the 400 for the `status` argument. */
 function restErrorStatus(loggedIn: boolean, lang: 'en' | 'de'): RestError {
   const status = loggedIn ? 403 : 401;
-  return restError({ lang }, 'rest_forbidden_status', l('Status is forbidden.', 'Der Status ist nicht erlaubt.'), status, { status });
+  return restError({ lang }, 'rest_forbidden_status', MSG.statusForbidden, status, { status });
 }
 
 const textArg = (en: string, de: string) => ({ description: l(en, de), type: ['string', 'object'], sanitize: rawText }) as const;
@@ -115,7 +116,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
         permission: custom(
           l(`public; unpublished ${label} and context=edit need ${caps.edit}`, `öffentlich; unveröffentlichte Einträge und context=edit erfordern ${caps.edit}`),
           (req) => req.params.context !== 'edit' || !!req.user?.can(caps.edit) ||
-            restError(req, 'rest_forbidden_context', l('Sorry, you are not allowed to edit posts in this post type.', 'Du bist leider nicht berechtigt, Einträge dieses Inhaltstyps zu bearbeiten.'), req.user ? 403 : 401),
+            restError(req, 'rest_forbidden_context', MSG.cannotEditInType, req.user ? 403 : 401),
         ),
         returnsList: true,
         handler: (req) => listItems(req, type, req.params as unknown as ListParams),
@@ -124,7 +125,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
         args: itemArgs(type),
         permission: custom(l(`${caps.edit}; publishing ${caps.publish}`, `${caps.edit}; Veröffentlichen ${caps.publish}`), (req) => !!req.user?.can(caps.edit), caps.edit),
         forbiddenCode: 'rest_cannot_create',
-        forbiddenMessage: l('Sorry, you are not allowed to create posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu erstellen.'),
+        forbiddenMessage: MSG.cannotCreateAsUser,
         handler: (req) => createItem(req, type, req.params as WriteParams),
       }),
     ]),

@@ -2,9 +2,9 @@
 // the reference's wp/v2 rules (class-wp-rest-posts-controller). The writes go through the
 // pages' service, which records each in the activity log; the public site reads the same rows,
 // so it shows a change at once.
-import type { RestRequest } from '../../rest/types.ts';
+import type { Localized, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
-import { restError, l } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
 import { formatUtc } from '../../site/time.ts';
 import { zoneToUtc } from '../../site/zone-time.ts';
 import {
@@ -12,13 +12,14 @@ import {
   type ContentItem, type ContentOrderBy, type ContentPatch, type ContentStatus, type ContentType,
 } from '../../pages/api.ts';
 import { canDelete, canEdit, canRead, canSetStatus, CAPABILITIES, unpublishedVisibleTo } from './permissions.ts';
+import { MSG } from './messages.ts';
 import { presentItem, REST_BASE, type Context } from './present.ts';
 
 /** What the `status` filter's `any` stands for: every status but the trash (the reference's exclude_from_search). */
 const ANY_STATUSES = CONTENT_STATUSES;
 
 export function invalidId(req: RestRequest): RestError {
-  return restError(req, 'rest_post_invalid_id', l('Invalid post ID.', 'Ungültige Beitrags-ID.'), 404);
+  return restError(req, 'rest_post_invalid_id', MSG.invalidId, 404);
 }
 
 /** The item of this type with the id, or the reference's 404. */
@@ -52,7 +53,7 @@ export function utcBound(req: RestRequest, name: string, text: string): string {
     utc = formatUtc(new Date(Date.UTC(y, mo - 1, d, h, mi, sec) - offsetMinutes * 60_000));
   }
   if (!/^[1-9]\d{3}-/.test(utc)) {
-    throw restError(req, 'rest_invalid_param', l(`Invalid parameter(s): ${name}`, `Ungültige(r) Parameter: ${name}`), 400, { params: { [name]: 'Invalid date.' } });
+    throw restError(req, 'rest_invalid_param', MSG.invalidParams(name), 400, { params: { [name]: 'Invalid date.' } });
   }
   return utc;
 }
@@ -84,10 +85,10 @@ export interface ListParams {
 /** GET cms/v2/pages|posts: one page of items with X-WP-Total, X-WP-TotalPages and Link. */
 export async function listItems(req: RestRequest, type: ContentType, p: ListParams): Promise<RestResponse> {
   if (p.orderby === 'relevance' && !p.search) {
-    throw restError(req, 'rest_no_search_term_defined', l('You need to define a search term to order by relevance.', 'Für die Sortierung nach Relevanz muss ein Suchbegriff angegeben werden.'), 400);
+    throw restError(req, 'rest_no_search_term_defined', MSG.noSearchTerm, 400);
   }
   if (p.orderby === 'include' && !p.include.length) {
-    throw restError(req, 'rest_orderby_include_missing_include', l('You need to define an include parameter to order by include.', 'Für die Sortierung nach include muss der Parameter include angegeben werden.'), 400);
+    throw restError(req, 'rest_orderby_include_missing_include', MSG.orderbyIncludeMissing, 400);
   }
   const statuses = p.status.includes('any') ? ANY_STATUSES : (p.status as ContentStatus[]);
   const offset = p.offset ?? (p.page - 1) * p.per_page;
@@ -116,7 +117,7 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
   });
   const totalPages = Math.ceil(total / p.per_page);
   if (p.page > totalPages && total > 0) {
-    throw restError(req, 'rest_post_invalid_page_number', l('The page number requested is larger than the number of pages available.', 'Die angeforderte Seitenzahl ist größer als die Anzahl der verfügbaren Seiten.'), 400);
+    throw restError(req, 'rest_post_invalid_page_number', MSG.pageTooLarge, 400);
   }
   const embed = embedRequest(req);
   const body = [];
@@ -156,7 +157,7 @@ async function uniqueSlug(req: RestRequest, type: ContentType, lang: 'en' | 'de'
     const holder = await getContentBySlug(req.app, lang, candidate);
     if (!holder || holder.id === selfId) return candidate;
   }
-  throw restError(req, 'rest_post_invalid_slug', l('No free slug could be found.', 'Es wurde kein freier Slug gefunden.'), 400);
+  throw restError(req, 'rest_post_invalid_slug', MSG.noFreeSlug, 400);
 }
 
 /** A `title`, `content` or `excerpt` argument: a string, or the reference's `{raw: …}`. */
@@ -181,11 +182,11 @@ export interface WriteParams {
 
 function checkStatus(req: RestRequest, type: ContentType, status: ContentStatus | undefined): void {
   if (status && !canSetStatus(req.user!, type, status)) {
-    throw restError(req, 'rest_cannot_publish', l('Sorry, you are not allowed to publish posts in this post type.', 'Du bist leider nicht berechtigt, in diesem Inhaltstyp Beiträge zu veröffentlichen.'), 403);
+    throw restError(req, 'rest_cannot_publish', MSG.cannotPublish, 403);
   }
 }
 
-function checkAuthor(req: RestRequest, type: ContentType, author: number | undefined, message: { en: string; de: string }): void {
+function checkAuthor(req: RestRequest, type: ContentType, author: number | undefined, message: Localized): void {
   if (author !== undefined && author !== req.user!.id && !req.user!.can(CAPABILITIES[type].editOthers)) {
     throw restError(req, 'rest_cannot_edit_others', message, 403);
   }
@@ -194,12 +195,12 @@ function checkAuthor(req: RestRequest, type: ContentType, author: number | undef
 /** POST cms/v2/pages|posts: 201 with the new item (edit context) and its Location. */
 export async function createItem(req: RestRequest, type: ContentType, p: WriteParams): Promise<RestResponse> {
   checkStatus(req, type, p.status ?? 'draft');
-  checkAuthor(req, type, p.author, l('Sorry, you are not allowed to create posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu erstellen.'));
+  checkAuthor(req, type, p.author, MSG.cannotCreateAsUser);
   const lang = p.lang ?? req.rootLang;
   const other = lang === 'en' ? 'de' : 'en';
   const translationOf = p.translations?.[other];
   if (p.translations?.[lang] !== undefined) {
-    throw restError(req, 'rest_invalid_param', l('translations: an item cannot be its own translation; name the item in the other language.', 'translations: Ein Eintrag kann nicht seine eigene Übersetzung sein; nenne den Eintrag in der anderen Sprache.'), 400);
+    throw restError(req, 'rest_invalid_param', MSG.ownTranslation, 400);
   }
   const title = p.title ?? '';
   const slug = await uniqueSlug(req, type, lang, slugify(p.slug ?? title));
@@ -226,16 +227,16 @@ export async function createItem(req: RestRequest, type: ContentType, p: WritePa
 export async function updateItem(req: RestRequest, type: ContentType, id: number, p: WriteParams): Promise<Record<string, unknown>> {
   const current = await loadItem(req, type, id);
   checkStatus(req, type, p.status);
-  checkAuthor(req, type, p.author, l('Sorry, you are not allowed to update posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu aktualisieren.'));
+  checkAuthor(req, type, p.author, MSG.cannotUpdateAsUser);
   if (p.lang !== undefined && p.lang !== current.lang) {
-    throw restError(req, 'rest_invalid_param', l('lang: the language of an item cannot change; create its translation instead.', 'lang: Die Sprache eines Eintrags kann sich nicht ändern; lege stattdessen die Übersetzung an.'), 400);
+    throw restError(req, 'rest_invalid_param', MSG.langFixed, 400);
   }
   if (p.translations !== undefined) {
     const linked: Record<string, number> = { [current.lang]: current.id };
     for (const t of await getTranslations(req.app, current)) linked[t.lang] = t.id;
     const asked = { ...p.translations, [current.lang]: current.id };
     if (Object.keys(asked).some((k) => asked[k] !== linked[k])) {
-      throw restError(req, 'rest_invalid_param', l('translations: links are made when a translation is created (give `translations` then).', 'translations: Verknüpfungen entstehen beim Anlegen einer Übersetzung (dort `translations` angeben).'), 400);
+      throw restError(req, 'rest_invalid_param', MSG.translationsOnCreate, 400);
     }
   }
   const patch: ContentPatch = {};
@@ -260,7 +261,7 @@ export async function deleteItem(req: RestRequest, type: ContentType, id: number
     return { deleted: true, previous };
   }
   if (item.status === 'trash') {
-    throw restError(req, 'rest_already_trashed', l('The post has already been trashed.', 'Der Beitrag wurde bereits in den Papierkorb verschoben.'), 410);
+    throw restError(req, 'rest_already_trashed', MSG.alreadyTrashed, 410);
   }
   return presentItem(req, await trashContent(req.app, item, req), 'edit', null);
 }
@@ -269,7 +270,7 @@ export async function deleteItem(req: RestRequest, type: ContentType, id: number
 export async function readPermission(req: RestRequest, type: ContentType): Promise<boolean | RestError> {
   const item = await loadItem(req, type, Number(req.params.id));
   if (req.params.context === 'edit' && !canEdit(req.user, item)) {
-    return restError(req, 'rest_forbidden_context', l('Sorry, you are not allowed to edit this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu bearbeiten.'), req.user ? 403 : 401);
+    return restError(req, 'rest_forbidden_context', MSG.cannotEdit, req.user ? 403 : 401);
   }
   return canRead(req.user, item);
 }
@@ -279,10 +280,10 @@ export async function itemPermission(req: RestRequest, type: ContentType, rule: 
   if (!req.user) return false;
   const item = await loadItem(req, type, Number(req.params.id));
   if (rule === 'edit' && !canEdit(req.user, item)) {
-    return restError(req, 'rest_cannot_edit', l('Sorry, you are not allowed to edit this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu bearbeiten.'), 403);
+    return restError(req, 'rest_cannot_edit', MSG.cannotEdit, 403);
   }
   if (rule === 'delete' && !canDelete(req.user, item)) {
-    return restError(req, 'rest_cannot_delete', l('Sorry, you are not allowed to delete this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu löschen.'), 403);
+    return restError(req, 'rest_cannot_delete', MSG.cannotDelete, 403);
   }
   return true;
 }
