@@ -5,7 +5,6 @@ import { l } from '../../rest/define.ts';
 
 export const MSG = {
   invalidId: l('Invalid post ID.', 'Ungültige Beitrags-ID.'),
-  invalidParams: (name: string) => l(`Invalid parameter(s): ${name}`, `Ungültige(r) Parameter: ${name}`),
   statusForbidden: l('Status is forbidden.', 'Der Status ist nicht erlaubt.'),
   cannotEditInType: l('Sorry, you are not allowed to edit posts in this post type.', 'Du bist leider nicht berechtigt, Einträge dieses Inhaltstyps zu bearbeiten.'),
   cannotCreateAsUser: l('Sorry, you are not allowed to create posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu erstellen.'),

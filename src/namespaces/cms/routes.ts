@@ -5,6 +5,7 @@ import { custom, endpoint, EDITABLE, l, namespace, restError, route } from '../.
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
 import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { CONTENT_STATUSES, type ContentType } from '../../pages/api.ts';
+import { checkDateBound } from './dates.ts';
 import { MSG } from './messages.ts';
 import { CAPABILITIES } from './permissions.ts';
 import { REST_BASE, type Context } from './present.ts';
@@ -21,7 +22,8 @@ const CONTEXT = {
 const DB_ID = { type: 'integer', minimum: 0, maximum: MAX_DB_INT } as const;
 const idList = (en: string, de: string) => ({ description: l(en, de), type: 'array', items: DB_ID, maxItems: MAX_LIST_ITEMS, default: [] }) as const;
 const MENU_ORDER = { type: 'integer', minimum: -MAX_DB_INT, maximum: MAX_DB_INT } as const;
-const dateArg = (en: string, de: string) => ({ description: l(en, de), type: 'string', format: 'date-time' }) as const;
+/** A date bound of the lists; checked here so that a bad one is the pipeline's invalid-param error. */
+const dateArg = (en: string, de: string) => ({ description: l(en, de), type: 'string', format: 'date-time', validate: checkDateBound }) as const;
 const LANG = { description: l('Language version (en or de).', 'Sprachversion (en oder de).'), type: 'string', enum: ['en', 'de'] } as const;
 
 const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'] as const;

@@ -5,12 +5,11 @@
 import type { Localized, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
-import { formatUtc } from '../../site/time.ts';
-import { zoneToUtc } from '../../site/zone-time.ts';
 import {
   CONTENT_STATUSES, createContent, deleteContent, getContent, getContentBySlug, getTranslations, queryContent, RESERVED_SLUGS, trashContent, updateContent,
   type ContentItem, type ContentOrderBy, type ContentPatch, type ContentStatus, type ContentType,
 } from '../../pages/api.ts';
+import { utcBound } from './dates.ts';
 import { canDelete, canEdit, canRead, canSetStatus, CAPABILITIES, unpublishedVisibleTo } from './permissions.ts';
 import { MSG } from './messages.ts';
 import { presentItem, REST_BASE, type Context } from './present.ts';
@@ -35,27 +34,6 @@ function embedRequest(req: RestRequest): ReadonlySet<string> | null {
   const value = req.query._embed;
   const names = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== '1' && s !== 'true') : [];
   return new Set(names);
-}
-
-/**
- * A date-time argument (already checked by its `date-time` format) as a UTC bound: with a zone
- * as given, without one in the site's zone (as the reference reads it). Out-of-range parts roll
- * over as PHP's strtotime does (Feb 31 is March 3); a bound outside the years 1000–9999 is 400.
- */
-export function utcBound(req: RestRequest, name: string, text: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|z|[+-](\d{2})(?::?(\d{2}))?)?/.exec(text)!;
-  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  let utc: string;
-  if (m[7] === undefined) {
-    utc = zoneToUtc(String(req.app.options.get('timezone_string') || 'UTC'), y, mo, d, h, mi, sec);
-  } else {
-    const offsetMinutes = /^[Zz]$/.test(m[7]) ? 0 : (m[7].startsWith('-') ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9] ?? 0));
-    utc = formatUtc(new Date(Date.UTC(y, mo - 1, d, h, mi, sec) - offsetMinutes * 60_000));
-  }
-  if (!/^[1-9]\d{3}-/.test(utc)) {
-    throw restError(req, 'rest_invalid_param', MSG.invalidParams(name), 400, { params: { [name]: 'Invalid date.' } });
-  }
-  return utc;
 }
 
 export interface ListParams {
@@ -106,10 +84,10 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
     ...(p.parent_exclude ? { parentsExclude: p.parent_exclude } : {}),
     ...(p.slug?.length ? { slugs: p.slug } : {}),
     ...(p.menu_order !== undefined ? { menuOrder: p.menu_order } : {}),
-    ...(p.after ? { after: utcBound(req, 'after', p.after) } : {}),
-    ...(p.before ? { before: utcBound(req, 'before', p.before) } : {}),
-    ...(p.modified_after ? { modifiedAfter: utcBound(req, 'modified_after', p.modified_after) } : {}),
-    ...(p.modified_before ? { modifiedBefore: utcBound(req, 'modified_before', p.modified_before) } : {}),
+    ...(p.after ? { after: utcBound(req.app, p.after) } : {}),
+    ...(p.before ? { before: utcBound(req.app, p.before) } : {}),
+    ...(p.modified_after ? { modifiedAfter: utcBound(req.app, p.modified_after) } : {}),
+    ...(p.modified_before ? { modifiedBefore: utcBound(req.app, p.modified_before) } : {}),
     orderby: p.orderby,
     order: p.order,
     offset,
