@@ -63,7 +63,7 @@ for (const target of dbTargets()) {
       assert.equal((await call('GET', '/jobs?limit=9007199254740991&offset=9007199254740991')).status, 200);
     });
 
-    test('jobs/<id>: arguments of translations and xliff; ids no row has (also past int4 and past 16 digits) are 404', async () => {
+    test('jobs/<id>: arguments of translations and xliff; ids no row has (also 0, past int4 and past 16 digits) are 404 naming the id as given', async () => {
       assertInvalidParam(await call('POST', '/jobs/1/translations', { fields: 'x' }), 'fields', /^fields is not of type object\.$/, 'rest_invalid_type');
       for (const [url, name] of [['/jobs/1/translations', 'fields'], ['/jobs/1/xliff', 'xliff']] as const) {
         const res = await call('POST', url, {});
@@ -75,10 +75,17 @@ for (const target of dbTargets()) {
           assert.equal(res.status, 404, `${method} ${url}`);
           assert.equal(res.body.code, 'i18n_job_not_found', `${method} ${url}`);
           assert.equal(res.body.data.status, 404);
+          // The id as given, not what an int could hold of it.
+          assert.equal(res.body.message, `There is no translation job with the ID ${id}.`, `${method} ${url}`);
         }
         const ate = await call('GET', `/ate/jobs/${id}`);
         assert.deepEqual([ate.status, ate.body.code, ate.body.data.status], [404, 'i18n_tm_ate_job_not_found', 404]);
+        assert.equal(ate.body.message, `There is no translation editor job with the ID ${id}.`);
       }
+      const fetched = await call('GET', '/xliff/fetch/99999999999999999999');
+      assert.deepEqual([fetched.status, fetched.body.message], [404, 'There is no translation job with the ID 99999999999999999999.']);
+      const zero = await call('GET', '/jobs/0');
+      assert.deepEqual([zero.status, zero.body.code, zero.body.message], [404, 'i18n_job_not_found', 'There is no translation job with the ID 0.']);
     });
   });
 }

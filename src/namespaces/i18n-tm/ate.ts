@@ -239,11 +239,14 @@ export interface AteJobObject {
   updated: string;
 }
 
+/** The unknown editor job's 404; `id` as the caller gave it. */
+export function editorJobNotFound(id: number | string, lang: Lang): RestError {
+  return restError({ lang }, 'i18n_tm_ate_job_not_found', MSG.editorJobNotFound(id), 404);
+}
+
 export async function getAteJob(app: AppServices, ateJobId: number, lang: Lang = 'en'): Promise<AteJobObject> {
   const ate = await app.db.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', ateJobId).executeTakeFirst();
-  if (!ate) {
-    throw restError({ lang }, 'i18n_tm_ate_job_not_found', MSG.editorJobNotFound(ateJobId), 404);
-  }
+  if (!ate) throw editorJobNotFound(ateJobId, lang);
   const job = (await findJob(app, ate.job_id))!;
   const site = app.config.siteUrl;
   return {

@@ -4,7 +4,7 @@ import { l } from '../../rest/define.ts';
 
 export const MSG = {
   localService: l('Local', 'Lokal'),
-  jobNotFound: (id: number) => l(`There is no translation job with the ID ${id}.`, `Es gibt keinen Übersetzungsauftrag mit der ID ${id}.`),
+  jobNotFound: (id: number | string) => l(`There is no translation job with the ID ${id}.`, `Es gibt keinen Übersetzungsauftrag mit der ID ${id}.`),
   jobOfTypeNotFound: (type: string, id: number) =>
     l(`There is no translation job of type "${type}" with the ID ${id}.`, `Es gibt keinen Übersetzungsauftrag vom Typ „${type}“ mit der ID ${id}.`),
   assignOnlyYourself: l('You may only assign jobs to yourself.', 'Sie dürfen Aufträge nur sich selbst zuweisen.'),
