@@ -135,7 +135,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
       endpoint('GET', {
         args: { ...ID_ARG, context: CONTEXT },
         permission: custom(l(`public when published, else edit rights on it (${caps.edit})`, `öffentlich, wenn veröffentlicht, sonst Bearbeitungsrechte daran (${caps.edit})`), (req) => readPermission(req, type)),
-        handler: (req) => getItem(req, type, req.params.id!, req.params.context as Context),
+        handler: (req) => getItem(req, type, req.params.context as Context),
       }),
       endpoint(EDITABLE, {
         args: { ...ID_ARG, ...itemArgs(type) },
@@ -144,7 +144,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
           (req) => itemPermission(req, type, 'edit'),
           caps.edit,
         ),
-        handler: (req) => updateItem(req, type, req.params.id!, req.params as WriteParams),
+        handler: (req) => updateItem(req, type, req.params as WriteParams),
       }),
       endpoint('DELETE', {
         args: {
@@ -156,7 +156,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
           (req) => itemPermission(req, type, 'delete'),
           caps.delete,
         ),
-        handler: (req) => deleteItem(req, type, req.params.id!, req.params.force),
+        handler: (req) => deleteItem(req, type, req.params.force),
       }),
     ]),
   ];

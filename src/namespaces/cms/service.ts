@@ -17,14 +17,25 @@ import { presentItem, REST_BASE, type Context } from './present.ts';
 /** What the `status` filter's `any` stands for: every status but the trash (the reference's exclude_from_search). */
 const ANY_STATUSES = CONTENT_STATUSES;
 
-export function invalidId(req: RestRequest): RestError {
-  return restError(req, 'rest_post_invalid_id', MSG.invalidId, 404);
+/** The item of this type with the id, or the reference's 404. */
+async function loadItem(req: RestRequest, type: ContentType, id: number): Promise<ContentItem> {
+  const item = await getContent(req.app, id);
+  if (!item || item.type !== type) throw restError(req, 'rest_post_invalid_id', MSG.invalidId, 404);
+  return item;
 }
 
-/** The item of this type with the id, or the reference's 404. */
-export async function loadItem(req: RestRequest, type: ContentType, id: number): Promise<ContentItem> {
-  const item = await getContent(req.app, id);
-  if (!item || item.type !== type) throw invalidId(req);
+const requestItems = new WeakMap<RestRequest, Promise<ContentItem>>();
+
+/**
+ * The item a `/<id>` request names, loaded once per request: the permission checks (the
+ * matched endpoint's, and the route's others for `Allow`) and the handler share it.
+ */
+function requestItem(req: RestRequest, type: ContentType): Promise<ContentItem> {
+  let item = requestItems.get(req);
+  if (!item) {
+    item = loadItem(req, type, Number(req.params.id));
+    requestItems.set(req, item);
+  }
   return item;
 }
 
@@ -110,8 +121,8 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
 }
 
 /** GET cms/v2/pages|posts/<id> (its permission check has found it readable). */
-export async function getItem(req: RestRequest, type: ContentType, id: number, context: Context): Promise<Record<string, unknown>> {
-  return presentItem(req, await loadItem(req, type, id), context, embedRequest(req));
+export async function getItem(req: RestRequest, type: ContentType, context: Context): Promise<Record<string, unknown>> {
+  return presentItem(req, await requestItem(req, type), context, embedRequest(req));
 }
 
 /** The reference's sanitize_title for slugs: lower case, German letters spelled out, accents dropped, hyphens. */
@@ -202,8 +213,8 @@ export async function createItem(req: RestRequest, type: ContentType, p: WritePa
 }
 
 /** POST/PUT/PATCH cms/v2/pages|posts/<id> (its permission check has found it editable): the item, edit context. */
-export async function updateItem(req: RestRequest, type: ContentType, id: number, p: WriteParams): Promise<Record<string, unknown>> {
-  const current = await loadItem(req, type, id);
+export async function updateItem(req: RestRequest, type: ContentType, p: WriteParams): Promise<Record<string, unknown>> {
+  const current = await requestItem(req, type);
   checkStatus(req, type, p.status);
   checkAuthor(req, type, p.author, MSG.cannotUpdateAsUser);
   if (p.lang !== undefined && p.lang !== current.lang) {
@@ -226,13 +237,13 @@ export async function updateItem(req: RestRequest, type: ContentType, id: number
   if (p.parent !== undefined) patch.parentId = p.parent === 0 ? null : p.parent;
   if (p.menu_order !== undefined) patch.menuOrder = p.menu_order;
   if (p.slug !== undefined) patch.slug = await uniqueSlug(req, type, current.lang, slugify(p.slug), current.id);
-  const item = await updateContent(req.app, id, patch, req);
+  const item = await updateContent(req.app, current.id, patch, req);
   return presentItem(req, item, 'edit', null);
 }
 
 /** DELETE cms/v2/pages|posts/<id>: to the trash, or for good with `force` ({deleted, previous}). */
-export async function deleteItem(req: RestRequest, type: ContentType, id: number, force: boolean): Promise<Record<string, unknown>> {
-  const item = await loadItem(req, type, id);
+export async function deleteItem(req: RestRequest, type: ContentType, force: boolean): Promise<Record<string, unknown>> {
+  const item = await requestItem(req, type);
   if (force) {
     const previous = await presentItem(req, item, 'edit', null);
     await deleteContent(req.app, item, req);
@@ -246,7 +257,7 @@ export async function deleteItem(req: RestRequest, type: ContentType, id: number
 
 /** Permission of GET <id>: a readable item; edit context needs edit rights on it. */
 export async function readPermission(req: RestRequest, type: ContentType): Promise<boolean | RestError> {
-  const item = await loadItem(req, type, Number(req.params.id));
+  const item = await requestItem(req, type);
   if (req.params.context === 'edit' && !canEdit(req.user, item)) {
     return restError(req, 'rest_forbidden_context', MSG.cannotEdit, req.user ? 403 : 401);
   }
@@ -256,7 +267,7 @@ export async function readPermission(req: RestRequest, type: ContentType): Promi
 /** Permission of writes to <id>: logged in (else 401 before anything is revealed), the item exists, and the rule holds. */
 export async function itemPermission(req: RestRequest, type: ContentType, rule: 'edit' | 'delete'): Promise<boolean | RestError> {
   if (!req.user) return false;
-  const item = await loadItem(req, type, Number(req.params.id));
+  const item = await requestItem(req, type);
   if (rule === 'edit' && !canEdit(req.user, item)) {
     return restError(req, 'rest_cannot_edit', MSG.cannotEdit, 403);
   }
