@@ -7,9 +7,9 @@ import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import type { Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
-import { MSG } from './messages.ts';
 import { utcNow } from '../../site/time.ts';
 import type { Viewer } from './jobs.ts';
+import { MSG } from './messages.ts';
 import { scalarText } from './model.ts';
 
 export const AMS_OPTION = 'i18n_tm_ams';

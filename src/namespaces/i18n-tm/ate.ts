@@ -5,9 +5,9 @@ import type { AppServices } from '../../site/services.ts';
 import type { Database, TmAteJobsTable } from '../../db/schema.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
-import { MSG } from './messages.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, jobNotFound, type JobRow } from './jobs.ts';
+import { MSG } from './messages.ts';
 import { ATE_STATUS, ATE_STATUS_CODES, ATE_STATUS_NAMES, STATUS, languageName, parsePositiveInt, scalarText } from './model.ts';
 
 export type AteJobRow = Selectable<TmAteJobsTable>;

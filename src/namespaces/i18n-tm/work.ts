@@ -10,7 +10,6 @@ import type { ActivityOrigin } from '../../site/activity.ts';
 import { recordWrite } from '../../site/activity.ts';
 import type { Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
-import { MSG } from './messages.ts';
 import { utcNow } from '../../site/time.ts';
 import {
   createContent, getContent, getContentBySlug, getTranslations, permalink, RESERVED_SLUGS, updateContent, type ContentItem,
@@ -19,6 +18,7 @@ import { isActiveLanguage, saveStringTranslation } from '../i18n-st/api.ts';
 import { userHolds } from './assign.ts';
 import { findJob, isManager, jobNotFound, toJobObjects, type JobObject, type JobRow } from './jobs.ts';
 import { I18N_TM_LOGGER_SLUG } from './logger.ts';
+import { MSG } from './messages.ts';
 import { STATUS } from './model.ts';
 import { readXliffTargets } from './xliff-import.ts';
 
