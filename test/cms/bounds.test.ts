@@ -57,12 +57,20 @@ for (const target of dbTargets()) {
       for (const name of ['after', 'before', 'modified_after', 'modified_before']) {
         assert.equal((await call('GET', `/posts?${name}=1000-01-01T00:00:00Z`)).status, 200, name);
         assert.equal((await call('GET', `/posts?${name}=9999-12-31T23:59:59Z`)).status, 200, name);
-        assertInvalidParam(await call('GET', `/posts?${name}=0999-12-31T23:59:59Z`), name, /^Invalid date\.$/);
+        // The same error as the format's, with its details: the years 1000–9999 are the arguments' check.
+        assertInvalidParam(await call('GET', `/posts?${name}=0999-12-31T23:59:59Z`), name, /^Invalid date\.$/, 'rest_invalid_date');
         assertInvalidParam(await call('GET', `/posts?${name}=10000-01-01T00:00:00Z`), name, /^Invalid date\.$/, 'rest_invalid_date');
+        // Years below 100 are not the 1900s (Date.UTC's reading of them).
+        assertInvalidParam(await call('GET', `/posts?${name}=0050-06-01T00:00:00Z`), name, /^Invalid date\.$/, 'rest_invalid_date');
+        assertInvalidParam(await call('GET', `/posts?${name}=0001-01-01T00:00:00`), name, /^Invalid date\.$/, 'rest_invalid_date');
       }
       // In range as written, out of range in UTC: the zone moves the bound past the year 1000 or 9999.
-      assertInvalidParam(await call('GET', `/posts?after=${encodeURIComponent('1000-01-01T00:30:00+01:00')}`), 'after', /^Invalid date\.$/);
-      assertInvalidParam(await call('GET', `/posts?before=${encodeURIComponent('9999-12-31T23:30:00-01:00')}`), 'before', /^Invalid date\.$/);
+      assertInvalidParam(await call('GET', `/posts?after=${encodeURIComponent('1000-01-01T00:30:00+01:00')}`), 'after', /^Invalid date\.$/, 'rest_invalid_date');
+      assertInvalidParam(await call('GET', `/posts?before=${encodeURIComponent('9999-12-31T23:30:00-01:00')}`), 'before', /^Invalid date\.$/, 'rest_invalid_date');
+      // Out of range as written, in range in UTC.
+      assert.equal((await call('GET', `/posts?after=${encodeURIComponent('0999-12-31T23:30:00-01:00')}`)).status, 200);
+      const refused = await call('GET', `/posts?modified_before=${encodeURIComponent('0999-12-31T23:59:59+14:00')}`);
+      assert.deepEqual(refused.body.data.details, { modified_before: { code: 'rest_invalid_date', message: 'Invalid date.', data: null } });
     });
   });
 }

@@ -36,7 +36,7 @@ for (const target of dbTargets()) {
       await t.close();
     });
 
-    test('POST /jobs/send: ids up to int4, at most 100 items and 500 strings, a real date, a short batch name; nothing sent when refused', async () => {
+    test('POST /jobs/send: ids up to int4, at most 100 items and 500 strings, a real date of the years 1000–9999, a short batch name; nothing sent when refused', async () => {
       const send = (body: object) => call('POST', '/jobs/send', { content_ids: [about], target_language: 'de', ...body });
       assertInvalidParam(await send({ content_ids: [2147483648] }), 'content_ids', /^content_ids\[0\] must be between 1 \(inclusive\) and 2147483647 \(inclusive\)$/, 'rest_out_of_bounds');
       assertInvalidParam(await send({ content_ids: [0] }), 'content_ids', /between 1 \(inclusive\)/, 'rest_out_of_bounds');
@@ -44,7 +44,7 @@ for (const target of dbTargets()) {
       assertInvalidParam(await send({ string_ids: range(501) }), 'string_ids', /^string_ids must contain at most 500 items\.$/, 'rest_too_many_items');
       assertInvalidParam(await send({ translator_id: 2147483648 }), 'translator_id', /between 1 \(inclusive\) and 2147483647/, 'rest_out_of_bounds');
       assertInvalidParam(await send({ target_language: 'fr' }), 'target_language', /^target_language is not one of en( and|,) de\.$/);
-      for (const deadline of ['2026-02-30', '10000-01-01', 'tomorrow']) {
+      for (const deadline of ['2026-02-30', '10000-01-01', '0999-12-31', '0000-01-01', 'tomorrow']) {
         assertInvalidParam(await send({ deadline }), 'deadline', /^deadline must be a date YYYY-MM-DD\.$/);
       }
       assertInvalidParam(await send({ batch_name: 'x'.repeat(251) }), 'batch_name', /^batch_name must be at most 250 characters long\.$/, 'rest_too_long');
@@ -60,10 +60,12 @@ for (const target of dbTargets()) {
       assertInvalidParam(await call('GET', '/jobs?limit=5&offset=9223372036854775808'), 'offset', /^offset must be between -9007199254740991 \(inclusive\) and 9007199254740991 \(inclusive\)$/, 'rest_out_of_bounds');
       assertInvalidParam(await call('GET', '/jobs?limit=99999999999999999999'), 'limit', /^limit must be between/, 'rest_out_of_bounds');
       assertInvalidParam(await call('GET', '/jobs?deadline_from=10000-01-01'), 'deadline_from', /must be a date YYYY-MM-DD/);
+      assertInvalidParam(await call('GET', '/jobs?sent_to=0999-12-31'), 'sent_to', /must be a date YYYY-MM-DD/);
+      assert.equal((await call('GET', '/jobs?sent_from=1000-01-01&deadline_to=9999-12-31')).status, 200);
       assert.equal((await call('GET', '/jobs?limit=9007199254740991&offset=9007199254740991')).status, 200);
     });
 
-    test('jobs/<id>: arguments of translations and xliff; ids no row has (also past int4 and past 16 digits) are 404', async () => {
+    test('jobs/<id>: arguments of translations and xliff; ids no row has (also 0, past int4 and past 16 digits) are 404 naming the id as given', async () => {
       assertInvalidParam(await call('POST', '/jobs/1/translations', { fields: 'x' }), 'fields', /^fields is not of type object\.$/, 'rest_invalid_type');
       for (const [url, name] of [['/jobs/1/translations', 'fields'], ['/jobs/1/xliff', 'xliff']] as const) {
         const res = await call('POST', url, {});
@@ -75,10 +77,17 @@ for (const target of dbTargets()) {
           assert.equal(res.status, 404, `${method} ${url}`);
           assert.equal(res.body.code, 'i18n_job_not_found', `${method} ${url}`);
           assert.equal(res.body.data.status, 404);
+          // The id as given, not what an int could hold of it.
+          assert.equal(res.body.message, `There is no translation job with the ID ${id}.`, `${method} ${url}`);
         }
         const ate = await call('GET', `/ate/jobs/${id}`);
         assert.deepEqual([ate.status, ate.body.code, ate.body.data.status], [404, 'i18n_tm_ate_job_not_found', 404]);
+        assert.equal(ate.body.message, `There is no translation editor job with the ID ${id}.`);
       }
+      const fetched = await call('GET', '/xliff/fetch/99999999999999999999');
+      assert.deepEqual([fetched.status, fetched.body.message], [404, 'There is no translation job with the ID 99999999999999999999.']);
+      const zero = await call('GET', '/jobs/0');
+      assert.deepEqual([zero.status, zero.body.code, zero.body.message], [404, 'i18n_job_not_found', 'There is no translation job with the ID 0.']);
     });
   });
 }

@@ -5,6 +5,8 @@ import { custom, endpoint, EDITABLE, l, namespace, restError, route } from '../.
 import { RestError, type Args, type RouteDef } from '../../rest/types.ts';
 import { MAX_DB_INT, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import { CONTENT_STATUSES, type ContentType } from '../../pages/api.ts';
+import { checkDateBound } from './dates.ts';
+import { MSG } from './messages.ts';
 import { CAPABILITIES } from './permissions.ts';
 import { REST_BASE, type Context } from './present.ts';
 import { createItem, deleteItem, getItem, itemPermission, listItems, rawText, readPermission, updateItem, type ListParams, type WriteParams } from './service.ts';
@@ -20,7 +22,8 @@ const CONTEXT = {
 const DB_ID = { type: 'integer', minimum: 0, maximum: MAX_DB_INT } as const;
 const idList = (en: string, de: string) => ({ description: l(en, de), type: 'array', items: DB_ID, maxItems: MAX_LIST_ITEMS, default: [] }) as const;
 const MENU_ORDER = { type: 'integer', minimum: -MAX_DB_INT, maximum: MAX_DB_INT } as const;
-const dateArg = (en: string, de: string) => ({ description: l(en, de), type: 'string', format: 'date-time' }) as const;
+/** A date bound of the lists; checked here so that a bad one is the pipeline's invalid-param error. */
+const dateArg = (en: string, de: string) => ({ description: l(en, de), type: 'string', format: 'date-time', validate: checkDateBound }) as const;
 const LANG = { description: l('Language version (en or de).', 'Sprachversion (en oder de).'), type: 'string', enum: ['en', 'de'] } as const;
 
 const ORDERBY = ['author', 'date', 'id', 'include', 'modified', 'parent', 'relevance', 'slug', 'include_slugs', 'title'] as const;
@@ -74,7 +77,7 @@ function collectionArgs(type: ContentType): Args {
 /** The reference's rest_forbidden_status, a detail of the 400 for the `status` argument. */
 function restErrorStatus(loggedIn: boolean, lang: 'en' | 'de'): RestError {
   const status = loggedIn ? 403 : 401;
-  return restError({ lang }, 'rest_forbidden_status', l('Status is forbidden.', 'Der Status ist nicht erlaubt.'), status, { status });
+  return restError({ lang }, 'rest_forbidden_status', MSG.statusForbidden, status, { status });
 }
 
 const textArg = (en: string, de: string) => ({ description: l(en, de), type: ['string', 'object'], sanitize: rawText }) as const;
@@ -115,7 +118,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
         permission: custom(
           l(`public; unpublished ${label} and context=edit need ${caps.edit}`, `öffentlich; unveröffentlichte Einträge und context=edit erfordern ${caps.edit}`),
           (req) => req.params.context !== 'edit' || !!req.user?.can(caps.edit) ||
-            restError(req, 'rest_forbidden_context', l('Sorry, you are not allowed to edit posts in this post type.', 'Du bist leider nicht berechtigt, Einträge dieses Inhaltstyps zu bearbeiten.'), req.user ? 403 : 401),
+            restError(req, 'rest_forbidden_context', MSG.cannotEditInType, req.user ? 403 : 401),
         ),
         returnsList: true,
         handler: (req) => listItems(req, type, req.params as unknown as ListParams),
@@ -124,7 +127,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
         args: itemArgs(type),
         permission: custom(l(`${caps.edit}; publishing ${caps.publish}`, `${caps.edit}; Veröffentlichen ${caps.publish}`), (req) => !!req.user?.can(caps.edit), caps.edit),
         forbiddenCode: 'rest_cannot_create',
-        forbiddenMessage: l('Sorry, you are not allowed to create posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu erstellen.'),
+        forbiddenMessage: MSG.cannotCreateAsUser,
         handler: (req) => createItem(req, type, req.params as WriteParams),
       }),
     ]),
@@ -132,7 +135,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
       endpoint('GET', {
         args: { ...ID_ARG, context: CONTEXT },
         permission: custom(l(`public when published, else edit rights on it (${caps.edit})`, `öffentlich, wenn veröffentlicht, sonst Bearbeitungsrechte daran (${caps.edit})`), (req) => readPermission(req, type)),
-        handler: (req) => getItem(req, type, req.params.id!, req.params.context as Context),
+        handler: (req) => getItem(req, type, req.params.context as Context),
       }),
       endpoint(EDITABLE, {
         args: { ...ID_ARG, ...itemArgs(type) },
@@ -141,7 +144,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
           (req) => itemPermission(req, type, 'edit'),
           caps.edit,
         ),
-        handler: (req) => updateItem(req, type, req.params.id!, req.params as WriteParams),
+        handler: (req) => updateItem(req, type, req.params as WriteParams),
       }),
       endpoint('DELETE', {
         args: {
@@ -153,7 +156,7 @@ function contentRoutes(type: ContentType): RouteDef[] {
           (req) => itemPermission(req, type, 'delete'),
           caps.delete,
         ),
-        handler: (req) => deleteItem(req, type, req.params.id!, req.params.force),
+        handler: (req) => deleteItem(req, type, req.params.force),
       }),
     ]),
   ];

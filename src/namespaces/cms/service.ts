@@ -2,29 +2,40 @@
 // the reference's wp/v2 rules (class-wp-rest-posts-controller). The writes go through the
 // pages' service, which records each in the activity log; the public site reads the same rows,
 // so it shows a change at once.
-import type { RestRequest } from '../../rest/types.ts';
+import type { Localized, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
-import { restError, l } from '../../rest/define.ts';
-import { formatUtc } from '../../site/time.ts';
-import { zoneToUtc } from '../../site/zone-time.ts';
+import { restError } from '../../rest/define.ts';
 import {
   CONTENT_STATUSES, createContent, deleteContent, getContent, getContentBySlug, getTranslations, queryContent, RESERVED_SLUGS, trashContent, updateContent,
   type ContentItem, type ContentOrderBy, type ContentPatch, type ContentStatus, type ContentType,
 } from '../../pages/api.ts';
+import { utcBound } from './dates.ts';
 import { canDelete, canEdit, canRead, canSetStatus, CAPABILITIES, unpublishedVisibleTo } from './permissions.ts';
+import { MSG } from './messages.ts';
 import { presentItem, REST_BASE, type Context } from './present.ts';
 
 /** What the `status` filter's `any` stands for: every status but the trash (the reference's exclude_from_search). */
 const ANY_STATUSES = CONTENT_STATUSES;
 
-export function invalidId(req: RestRequest): RestError {
-  return restError(req, 'rest_post_invalid_id', l('Invalid post ID.', 'Ungültige Beitrags-ID.'), 404);
+/** The item of this type with the id, or the reference's 404. */
+async function loadItem(req: RestRequest, type: ContentType, id: number): Promise<ContentItem> {
+  const item = await getContent(req.app, id);
+  if (!item || item.type !== type) throw restError(req, 'rest_post_invalid_id', MSG.invalidId, 404);
+  return item;
 }
 
-/** The item of this type with the id, or the reference's 404. */
-export async function loadItem(req: RestRequest, type: ContentType, id: number): Promise<ContentItem> {
-  const item = await getContent(req.app, id);
-  if (!item || item.type !== type) throw invalidId(req);
+const requestItems = new WeakMap<RestRequest, Promise<ContentItem>>();
+
+/**
+ * The item a `/<id>` request names, loaded once per request: the permission checks (the
+ * matched endpoint's, and the route's others for `Allow`) and the handler share it.
+ */
+function requestItem(req: RestRequest, type: ContentType): Promise<ContentItem> {
+  let item = requestItems.get(req);
+  if (!item) {
+    item = loadItem(req, type, Number(req.params.id));
+    requestItems.set(req, item);
+  }
   return item;
 }
 
@@ -34,27 +45,6 @@ function embedRequest(req: RestRequest): ReadonlySet<string> | null {
   const value = req.query._embed;
   const names = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== '1' && s !== 'true') : [];
   return new Set(names);
-}
-
-/**
- * A date-time argument (already checked by its `date-time` format) as a UTC bound: with a zone
- * as given, without one in the site's zone (as the reference reads it). Out-of-range parts roll
- * over as PHP's strtotime does (Feb 31 is March 3); a bound outside the years 1000–9999 is 400.
- */
-export function utcBound(req: RestRequest, name: string, text: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|z|[+-](\d{2})(?::?(\d{2}))?)?/.exec(text)!;
-  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  let utc: string;
-  if (m[7] === undefined) {
-    utc = zoneToUtc(String(req.app.options.get('timezone_string') || 'UTC'), y, mo, d, h, mi, sec);
-  } else {
-    const offsetMinutes = /^[Zz]$/.test(m[7]) ? 0 : (m[7].startsWith('-') ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9] ?? 0));
-    utc = formatUtc(new Date(Date.UTC(y, mo - 1, d, h, mi, sec) - offsetMinutes * 60_000));
-  }
-  if (!/^[1-9]\d{3}-/.test(utc)) {
-    throw restError(req, 'rest_invalid_param', l(`Invalid parameter(s): ${name}`, `Ungültige(r) Parameter: ${name}`), 400, { params: { [name]: 'Invalid date.' } });
-  }
-  return utc;
 }
 
 export interface ListParams {
@@ -84,10 +74,10 @@ export interface ListParams {
 /** GET cms/v2/pages|posts: one page of items with X-WP-Total, X-WP-TotalPages and Link. */
 export async function listItems(req: RestRequest, type: ContentType, p: ListParams): Promise<RestResponse> {
   if (p.orderby === 'relevance' && !p.search) {
-    throw restError(req, 'rest_no_search_term_defined', l('You need to define a search term to order by relevance.', 'Für die Sortierung nach Relevanz muss ein Suchbegriff angegeben werden.'), 400);
+    throw restError(req, 'rest_no_search_term_defined', MSG.noSearchTerm, 400);
   }
   if (p.orderby === 'include' && !p.include.length) {
-    throw restError(req, 'rest_orderby_include_missing_include', l('You need to define an include parameter to order by include.', 'Für die Sortierung nach include muss der Parameter include angegeben werden.'), 400);
+    throw restError(req, 'rest_orderby_include_missing_include', MSG.orderbyIncludeMissing, 400);
   }
   const statuses = p.status.includes('any') ? ANY_STATUSES : (p.status as ContentStatus[]);
   const offset = p.offset ?? (p.page - 1) * p.per_page;
@@ -105,10 +95,10 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
     ...(p.parent_exclude ? { parentsExclude: p.parent_exclude } : {}),
     ...(p.slug?.length ? { slugs: p.slug } : {}),
     ...(p.menu_order !== undefined ? { menuOrder: p.menu_order } : {}),
-    ...(p.after ? { after: utcBound(req, 'after', p.after) } : {}),
-    ...(p.before ? { before: utcBound(req, 'before', p.before) } : {}),
-    ...(p.modified_after ? { modifiedAfter: utcBound(req, 'modified_after', p.modified_after) } : {}),
-    ...(p.modified_before ? { modifiedBefore: utcBound(req, 'modified_before', p.modified_before) } : {}),
+    ...(p.after ? { after: utcBound(req.app, p.after) } : {}),
+    ...(p.before ? { before: utcBound(req.app, p.before) } : {}),
+    ...(p.modified_after ? { modifiedAfter: utcBound(req.app, p.modified_after) } : {}),
+    ...(p.modified_before ? { modifiedBefore: utcBound(req.app, p.modified_before) } : {}),
     orderby: p.orderby,
     order: p.order,
     offset,
@@ -116,7 +106,7 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
   });
   const totalPages = Math.ceil(total / p.per_page);
   if (p.page > totalPages && total > 0) {
-    throw restError(req, 'rest_post_invalid_page_number', l('The page number requested is larger than the number of pages available.', 'Die angeforderte Seitenzahl ist größer als die Anzahl der verfügbaren Seiten.'), 400);
+    throw restError(req, 'rest_post_invalid_page_number', MSG.pageTooLarge, 400);
   }
   const embed = embedRequest(req);
   const body = [];
@@ -131,8 +121,8 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
 }
 
 /** GET cms/v2/pages|posts/<id> (its permission check has found it readable). */
-export async function getItem(req: RestRequest, type: ContentType, id: number, context: Context): Promise<Record<string, unknown>> {
-  return presentItem(req, await loadItem(req, type, id), context, embedRequest(req));
+export async function getItem(req: RestRequest, type: ContentType, context: Context): Promise<Record<string, unknown>> {
+  return presentItem(req, await requestItem(req, type), context, embedRequest(req));
 }
 
 /** The reference's sanitize_title for slugs: lower case, German letters spelled out, accents dropped, hyphens. */
@@ -156,7 +146,7 @@ async function uniqueSlug(req: RestRequest, type: ContentType, lang: 'en' | 'de'
     const holder = await getContentBySlug(req.app, lang, candidate);
     if (!holder || holder.id === selfId) return candidate;
   }
-  throw restError(req, 'rest_post_invalid_slug', l('No free slug could be found.', 'Es wurde kein freier Slug gefunden.'), 400);
+  throw restError(req, 'rest_post_invalid_slug', MSG.noFreeSlug, 400);
 }
 
 /** A `title`, `content` or `excerpt` argument: a string, or the reference's `{raw: …}`. */
@@ -181,11 +171,11 @@ export interface WriteParams {
 
 function checkStatus(req: RestRequest, type: ContentType, status: ContentStatus | undefined): void {
   if (status && !canSetStatus(req.user!, type, status)) {
-    throw restError(req, 'rest_cannot_publish', l('Sorry, you are not allowed to publish posts in this post type.', 'Du bist leider nicht berechtigt, in diesem Inhaltstyp Beiträge zu veröffentlichen.'), 403);
+    throw restError(req, 'rest_cannot_publish', MSG.cannotPublish, 403);
   }
 }
 
-function checkAuthor(req: RestRequest, type: ContentType, author: number | undefined, message: { en: string; de: string }): void {
+function checkAuthor(req: RestRequest, type: ContentType, author: number | undefined, message: Localized): void {
   if (author !== undefined && author !== req.user!.id && !req.user!.can(CAPABILITIES[type].editOthers)) {
     throw restError(req, 'rest_cannot_edit_others', message, 403);
   }
@@ -194,12 +184,12 @@ function checkAuthor(req: RestRequest, type: ContentType, author: number | undef
 /** POST cms/v2/pages|posts: 201 with the new item (edit context) and its Location. */
 export async function createItem(req: RestRequest, type: ContentType, p: WriteParams): Promise<RestResponse> {
   checkStatus(req, type, p.status ?? 'draft');
-  checkAuthor(req, type, p.author, l('Sorry, you are not allowed to create posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu erstellen.'));
+  checkAuthor(req, type, p.author, MSG.cannotCreateAsUser);
   const lang = p.lang ?? req.rootLang;
   const other = lang === 'en' ? 'de' : 'en';
   const translationOf = p.translations?.[other];
   if (p.translations?.[lang] !== undefined) {
-    throw restError(req, 'rest_invalid_param', l('translations: an item cannot be its own translation; name the item in the other language.', 'translations: Ein Eintrag kann nicht seine eigene Übersetzung sein; nenne den Eintrag in der anderen Sprache.'), 400);
+    throw restError(req, 'rest_invalid_param', MSG.ownTranslation, 400);
   }
   const title = p.title ?? '';
   const slug = await uniqueSlug(req, type, lang, slugify(p.slug ?? title));
@@ -223,19 +213,19 @@ export async function createItem(req: RestRequest, type: ContentType, p: WritePa
 }
 
 /** POST/PUT/PATCH cms/v2/pages|posts/<id> (its permission check has found it editable): the item, edit context. */
-export async function updateItem(req: RestRequest, type: ContentType, id: number, p: WriteParams): Promise<Record<string, unknown>> {
-  const current = await loadItem(req, type, id);
+export async function updateItem(req: RestRequest, type: ContentType, p: WriteParams): Promise<Record<string, unknown>> {
+  const current = await requestItem(req, type);
   checkStatus(req, type, p.status);
-  checkAuthor(req, type, p.author, l('Sorry, you are not allowed to update posts as this user.', 'Du bist leider nicht berechtigt, Beiträge als dieser Benutzer zu aktualisieren.'));
+  checkAuthor(req, type, p.author, MSG.cannotUpdateAsUser);
   if (p.lang !== undefined && p.lang !== current.lang) {
-    throw restError(req, 'rest_invalid_param', l('lang: the language of an item cannot change; create its translation instead.', 'lang: Die Sprache eines Eintrags kann sich nicht ändern; lege stattdessen die Übersetzung an.'), 400);
+    throw restError(req, 'rest_invalid_param', MSG.langFixed, 400);
   }
   if (p.translations !== undefined) {
     const linked: Record<string, number> = { [current.lang]: current.id };
     for (const t of await getTranslations(req.app, current)) linked[t.lang] = t.id;
     const asked = { ...p.translations, [current.lang]: current.id };
     if (Object.keys(asked).some((k) => asked[k] !== linked[k])) {
-      throw restError(req, 'rest_invalid_param', l('translations: links are made when a translation is created (give `translations` then).', 'translations: Verknüpfungen entstehen beim Anlegen einer Übersetzung (dort `translations` angeben).'), 400);
+      throw restError(req, 'rest_invalid_param', MSG.translationsOnCreate, 400);
     }
   }
   const patch: ContentPatch = {};
@@ -247,29 +237,29 @@ export async function updateItem(req: RestRequest, type: ContentType, id: number
   if (p.parent !== undefined) patch.parentId = p.parent === 0 ? null : p.parent;
   if (p.menu_order !== undefined) patch.menuOrder = p.menu_order;
   if (p.slug !== undefined) patch.slug = await uniqueSlug(req, type, current.lang, slugify(p.slug), current.id);
-  const item = await updateContent(req.app, id, patch, req);
+  const item = await updateContent(req.app, current.id, patch, req);
   return presentItem(req, item, 'edit', null);
 }
 
 /** DELETE cms/v2/pages|posts/<id>: to the trash, or for good with `force` ({deleted, previous}). */
-export async function deleteItem(req: RestRequest, type: ContentType, id: number, force: boolean): Promise<Record<string, unknown>> {
-  const item = await loadItem(req, type, id);
+export async function deleteItem(req: RestRequest, type: ContentType, force: boolean): Promise<Record<string, unknown>> {
+  const item = await requestItem(req, type);
   if (force) {
     const previous = await presentItem(req, item, 'edit', null);
     await deleteContent(req.app, item, req);
     return { deleted: true, previous };
   }
   if (item.status === 'trash') {
-    throw restError(req, 'rest_already_trashed', l('The post has already been trashed.', 'Der Beitrag wurde bereits in den Papierkorb verschoben.'), 410);
+    throw restError(req, 'rest_already_trashed', MSG.alreadyTrashed, 410);
   }
   return presentItem(req, await trashContent(req.app, item, req), 'edit', null);
 }
 
 /** Permission of GET <id>: a readable item; edit context needs edit rights on it. */
 export async function readPermission(req: RestRequest, type: ContentType): Promise<boolean | RestError> {
-  const item = await loadItem(req, type, Number(req.params.id));
+  const item = await requestItem(req, type);
   if (req.params.context === 'edit' && !canEdit(req.user, item)) {
-    return restError(req, 'rest_forbidden_context', l('Sorry, you are not allowed to edit this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu bearbeiten.'), req.user ? 403 : 401);
+    return restError(req, 'rest_forbidden_context', MSG.cannotEdit, req.user ? 403 : 401);
   }
   return canRead(req.user, item);
 }
@@ -277,12 +267,12 @@ export async function readPermission(req: RestRequest, type: ContentType): Promi
 /** Permission of writes to <id>: logged in (else 401 before anything is revealed), the item exists, and the rule holds. */
 export async function itemPermission(req: RestRequest, type: ContentType, rule: 'edit' | 'delete'): Promise<boolean | RestError> {
   if (!req.user) return false;
-  const item = await loadItem(req, type, Number(req.params.id));
+  const item = await requestItem(req, type);
   if (rule === 'edit' && !canEdit(req.user, item)) {
-    return restError(req, 'rest_cannot_edit', l('Sorry, you are not allowed to edit this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu bearbeiten.'), 403);
+    return restError(req, 'rest_cannot_edit', MSG.cannotEdit, 403);
   }
   if (rule === 'delete' && !canDelete(req.user, item)) {
-    return restError(req, 'rest_cannot_delete', l('Sorry, you are not allowed to delete this post.', 'Du bist leider nicht berechtigt, diesen Beitrag zu löschen.'), 403);
+    return restError(req, 'rest_cannot_delete', MSG.cannotDelete, 403);
   }
   return true;
 }

@@ -6,9 +6,10 @@ import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
 import type { Lang } from '../../rest/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import type { Viewer } from './jobs.ts';
+import { MSG } from './messages.ts';
 import { scalarText } from './model.ts';
 
 export const AMS_OPTION = 'i18n_tm_ams';
@@ -83,7 +84,7 @@ export async function registerManager(app: AppServices, viewer: Viewer, lang: La
   const manager = managers.find((m) => m.id === viewer.id);
   if (!manager) {
     throw restError({ lang }, 'i18n_tm_not_a_manager',
-      l('Only active translation managers can be registered.', 'Nur aktive Übersetzungsmanager können registriert werden.'),
+      MSG.notAManager,
       403,
     );
   }
@@ -194,7 +195,7 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
       typeof v === 'boolean' ? { id, enabled: v } : typeof v === 'object' && v !== null ? { id, ...(v as object) } : { id, enabled: v });
   } else {
     throw restError({ lang }, 'i18n_tm_invalid_engines',
-      l('engines must be a list of {id, enabled, priority}.', 'engines muss eine Liste von {id, enabled, priority} sein.'),
+      MSG.enginesNotAList,
       400,
       { params: { engines: 'missing or not a list' } },
     );
@@ -233,7 +234,7 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
   if (!items.length) problems.engines = 'must name at least one engine.';
   if (Object.keys(problems).length) {
     throw restError({ lang }, 'i18n_tm_invalid_engines',
-      l('The engines configuration is invalid.', 'Die Konfiguration der Übersetzungsdienste ist ungültig.'),
+      MSG.enginesInvalid,
       400,
       { params: problems },
     );

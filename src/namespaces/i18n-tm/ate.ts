@@ -4,9 +4,10 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import type { Database, TmAteJobsTable } from '../../db/schema.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, jobNotFound, type JobRow } from './jobs.ts';
+import { MSG } from './messages.ts';
 import { ATE_STATUS, ATE_STATUS_CODES, ATE_STATUS_NAMES, STATUS, languageName, parsePositiveInt, scalarText } from './model.ts';
 
 export type AteJobRow = Selectable<TmAteJobsTable>;
@@ -32,13 +33,11 @@ function statusAfterAte(job: JobRow): number {
 
 function assertCreatable(job: JobRow, lang: Lang): void {
   if (job.translation_service !== 'local') {
-    throw restError({ lang }, 'i18n_tm_job_remote', l(`Job ${job.id} is with a translation service, not in the local translation editor.`,
-      `Auftrag ${job.id} liegt bei einem Übersetzungsdienst, nicht im lokalen Übersetzungseditor.`), 409, { job_id: job.id });
+    throw restError({ lang }, 'i18n_tm_job_remote', MSG.jobNotInEditor(job.id), 409, { job_id: job.id });
   }
   const allowed = ATE_CREATABLE.includes(job.status) || (job.status === STATUS.COMPLETE && job.needs_update === 1);
   if (!allowed) {
-    throw restError({ lang }, 'i18n_tm_ate_invalid_job_status', l(`Job ${job.id} has status ${job.status}; an editor job can only be created for waiting, in-progress, queued or outdated jobs.`,
-      `Auftrag ${job.id} hat den Status ${job.status}; ein Editor-Auftrag kann nur für wartende, laufende, vorgemerkte oder veraltete Aufträge angelegt werden.`), 409, { job_id: job.id, job_status: job.status });
+    throw restError({ lang }, 'i18n_tm_ate_invalid_job_status', MSG.editorJobNotCreatable(job.id, job.status), 409, { job_id: job.id, job_status: job.status });
   }
 }
 
@@ -90,12 +89,12 @@ export async function createAteJobs(app: AppServices, payload: Record<string, un
   const ids = jobIdsOfPayload(payload);
   if (typeof ids === 'string') {
     throw restError({ lang }, 'i18n_tm_ate_invalid_payload',
-      l(`Invalid editor job creation request: ${ids}`, `Ungültige Anfrage zum Anlegen von Editor-Aufträgen: ${ids}`),
+      MSG.editorJobsRequestInvalid(ids),
       400,
       { params: { jobs: ids } },
     );
   }
-  if (ids.length > 500) throw restError({ lang }, 'i18n_tm_ate_invalid_payload', l('At most 500 jobs per request.', 'Höchstens 500 Aufträge pro Anfrage.'), 400);
+  if (ids.length > 500) throw restError({ lang }, 'i18n_tm_ate_invalid_payload', MSG.editorJobsTooMany, 400);
   const now = utcNow();
   const created = await app.db.transaction().execute(async (tx) => {
     const rows = await tx.selectFrom('tm_jobs').selectAll().where('id', 'in', ids).execute();
@@ -123,7 +122,7 @@ export async function createAteJobs(app: AppServices, payload: Record<string, un
     }
     return out;
   });
-  return { code: 200, status: 'OK', message: l('Jobs created.', 'Aufträge angelegt.')[lang], jobs: created };
+  return { code: 200, status: 'OK', message: MSG.editorJobsCreated[lang], jobs: created };
 }
 
 // ---------------------------------------------------------------- POST /ate/jobs/store
@@ -193,8 +192,7 @@ export async function storeAteJob(app: AppServices, input: AteStoreInput, lang: 
     if (job.translation_service !== 'local') assertCreatable(job, lang);
     const existing = await tx.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', parsed.ateJobId).executeTakeFirst();
     if (existing && existing.job_id !== jobId) {
-      throw restError({ lang }, 'i18n_tm_ate_job_conflict', l(`Editor job ${parsed.ateJobId} is already linked to translation job ${existing.job_id}.`,
-        `Der Editor-Auftrag ${parsed.ateJobId} ist bereits mit dem Übersetzungsauftrag ${existing.job_id} verknüpft.`), 409,
+      throw restError({ lang }, 'i18n_tm_ate_job_conflict', MSG.editorJobLinked(parsed.ateJobId, existing.job_id), 409,
         { ate_job_id: parsed.ateJobId, i18n_job_id: existing.job_id });
     }
     if (existing) {
@@ -241,12 +239,14 @@ export interface AteJobObject {
   updated: string;
 }
 
+/** The unknown editor job's 404; `id` as the caller gave it. */
+export function editorJobNotFound(id: number | string, lang: Lang): RestError {
+  return restError({ lang }, 'i18n_tm_ate_job_not_found', MSG.editorJobNotFound(id), 404);
+}
+
 export async function getAteJob(app: AppServices, ateJobId: number, lang: Lang = 'en'): Promise<AteJobObject> {
   const ate = await app.db.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', ateJobId).executeTakeFirst();
-  if (!ate) {
-    throw restError({ lang }, 'i18n_tm_ate_job_not_found', l(`There is no translation editor job with the ID ${ateJobId}.`,
-      `Es gibt keinen Übersetzungseditor-Auftrag mit der ID ${ateJobId}.`), 404);
-  }
+  if (!ate) throw editorJobNotFound(ateJobId, lang);
   const job = (await findJob(app, ate.job_id))!;
   const site = app.config.siteUrl;
   return {

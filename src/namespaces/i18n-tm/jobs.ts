@@ -204,7 +204,8 @@ export async function findJob(app: AppServices, id: number): Promise<JobRow | un
   return app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function jobNotFound(id: number, lang: Lang = 'en'): RestError {
+/** The unknown job's 404; `id` as the caller gave it (a path's digits may name no possible row). */
+export function jobNotFound(id: number | string, lang: Lang = 'en'): RestError {
   return new RestError('i18n_job_not_found', MSG.jobNotFound(id)[lang], 404);
 }
 

@@ -4,6 +4,7 @@
 import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { parseIdList } from '../../rest/id-list.ts';
+import { isFilterTime, parseYmd } from '../../site/zone-time.ts';
 
 export const STATUS = {
   NOT_TRANSLATED: 0,
@@ -145,15 +146,12 @@ export function parseStringList(value: unknown): string[] {
   return text.split(',').map((p) => p.trim()).filter((p) => p !== '');
 }
 
-/** A calendar date `YYYY-MM-DD` (a time part after it is accepted and ignored). */
+/** A calendar date `YYYY-MM-DD` of the years 1000–9999, as the site's dates (a time part after it is accepted and ignored). */
 export function parseDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/.exec(value.trim());
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return `${m[1]}-${m[2]}-${m[3]}`;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/.exec(value.trim());
+  const day = m ? parseYmd(m[1]!) : null;
+  return day && isFilterTime(Date.UTC(day.y, day.m - 1, day.d) / 1000) ? m![1]! : null;
 }
 
 export interface Sorting {

@@ -3,12 +3,12 @@
 // reference plugins §5), and doing jobs beyond the contract's list (DECISIONS.md). Handlers are
 // thin; the logic lives in jobs.ts, work.ts, ate.ts, xliff.ts, xliff-import.ts, ams.ts.
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
-import { RestResponse, type ArgSchema, type NamespaceDef, type RestRequest } from '../../rest/types.ts';
+import { RestResponse, type ArgSchema, type Lang, type NamespaceDef, type RestError, type RestRequest } from '../../rest/types.ts';
 import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines } from './ams.ts';
-import { STORE_CHECKS, createAteJobs, getAteJob, storeAteJob } from './ate.ts';
+import { STORE_CHECKS, createAteJobs, editorJobNotFound, getAteJob, storeAteJob } from './ate.ts';
 import { ASSIGN_CHECKS, assignJob } from './assign.ts';
 import { JOB_FILTER_CHECKS } from './job-filters.ts';
-import { listJobs } from './jobs.ts';
+import { jobNotFound, listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
 import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';
@@ -61,8 +61,12 @@ const JOBS_ARGS: Record<string, ArgSchema> = {
   deadline_to: str('Jobs due on or before this date (YYYY-MM-DD).', 'Aufträge mit Frist an oder vor diesem Datum (JJJJ-MM-TT).', 'deadline_to'),
 };
 
-function pathId(req: RestRequest, name: string): number {
-  return parsePositiveInt(req.urlParams[name] ?? req.params[name]) ?? 0;
+/** A path's id; digits no row can have (0, past int4) are the unknown id's 404, naming it as given. */
+function pathId(req: RestRequest, name: string, unknown: (id: string, lang: Lang) => RestError): number {
+  const given = req.urlParams[name]!;
+  const id = parsePositiveInt(given);
+  if (id === null) throw unknown(given, req.lang);
+  return id;
 }
 
 /** The body of POST /ams/engines, as the reference's console sends it; the contract lists none. */
@@ -115,7 +119,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   route('/xliff/fetch/(?P<job_id>\\d+)', [
     endpoint('GET', {
       permission: MANAGER_OR_TRANSLATOR,
-      handler: (req) => fetchXliff(req.app, pathId(req, 'job_id'), req.user, req.lang),
+      handler: (req) => fetchXliff(req.app, pathId(req, 'job_id', jobNotFound), req.user, req.lang),
     }),
   ]),
   route('/ams/register_manager', [
@@ -199,7 +203,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     }),
   ]),
   route('/ate/jobs/(?P<ate_job_id>\\d+)', [
-    endpoint('GET', { permission: MANAGE, handler: (req) => getAteJob(req.app, pathId(req, 'ate_job_id'), req.lang) }),
+    endpoint('GET', { permission: MANAGE, handler: (req) => getAteJob(req.app, pathId(req, 'ate_job_id', editorJobNotFound), req.lang) }),
   ]),
   route('/jobs', [
     endpoint('GET', {
@@ -290,7 +294,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     }),
   ]),
   route('/jobs/(?P<job_id>\\d+)', [
-    endpoint('GET', { permission: MANAGER_OR_TRANSLATOR, handler: (req) => getJobDetail(req, pathId(req, 'job_id')) }),
+    endpoint('GET', { permission: MANAGER_OR_TRANSLATOR, handler: (req) => getJobDetail(req, pathId(req, 'job_id', jobNotFound)) }),
   ]),
   route('/jobs/(?P<job_id>\\d+)/translations', [
     endpoint('POST', {
@@ -308,14 +312,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         },
       },
       permission: MANAGER_OR_TRANSLATOR,
-      handler: (req) => saveJobTranslations(req, pathId(req, 'job_id'), { fields: req.params.fields, complete: req.params.complete }),
+      handler: (req) => saveJobTranslations(req, pathId(req, 'job_id', jobNotFound), { fields: req.params.fields, complete: req.params.complete }),
     }),
   ]),
   route('/jobs/(?P<job_id>\\d+)/xliff', [
     endpoint('GET', {
       permission: MANAGER_OR_TRANSLATOR,
       handler: async (req) => {
-        const { job, xml } = await jobXliff(req.app, pathId(req, 'job_id'), req.user, req.lang);
+        const { job, xml } = await jobXliff(req.app, pathId(req, 'job_id', jobNotFound), req.user, req.lang);
         return RestResponse.raw(xml, 'application/x-xliff+xml; charset=utf-8', 200, {
           'Content-Disposition': `attachment; filename="${xliffFileName(job)}"`,
           'Cache-Control': 'no-store',
@@ -331,7 +335,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         },
       },
       permission: MANAGER_OR_TRANSLATOR,
-      handler: (req) => uploadJobXliff(req, pathId(req, 'job_id'), req.params.xliff),
+      handler: (req) => uploadJobXliff(req, pathId(req, 'job_id', jobNotFound), req.params.xliff),
     }),
   ]),
 ]);

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { ActivityOrigin } from '../../site/activity.ts';
 import { recordWrite } from '../../site/activity.ts';
 import type { Lang } from '../../rest/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import {
   createContent, getContent, getContentBySlug, getTranslations, permalink, RESERVED_SLUGS, updateContent, type ContentItem,
@@ -18,6 +18,7 @@ import { isActiveLanguage, saveStringTranslation } from '../i18n-st/api.ts';
 import { userHolds } from './assign.ts';
 import { findJob, isManager, jobNotFound, toJobObjects, type JobObject, type JobRow } from './jobs.ts';
 import { I18N_TM_LOGGER_SLUG } from './logger.ts';
+import { MSG } from './messages.ts';
 import { STATUS } from './model.ts';
 import { readXliffTargets } from './xliff-import.ts';
 
@@ -45,7 +46,7 @@ async function jobFor(caller: Caller, jobId: number): Promise<JobRow> {
   const job = await findJob(caller.app, jobId);
   if (!job) throw jobNotFound(jobId, caller.lang);
   if (!isManager(caller.user) && job.translator_id !== caller.user!.id) {
-    throw restError(caller, 'i18n_tm_job_forbidden', l('This job is not assigned to you.', 'Dieser Auftrag ist Ihnen nicht zugewiesen.'), 403);
+    throw restError(caller, 'i18n_tm_job_forbidden', MSG.jobNotYours, 403);
   }
   return job;
 }
@@ -107,8 +108,7 @@ export async function saveJobTranslations(
   const job = await jobFor(caller, jobId);
   if (job.translation_service !== 'local' || !WORKABLE.includes(job.status)) {
     throw restError(caller, 'i18n_tm_job_not_workable',
-      l(`Job ${job.id} (status ${job.status}) cannot be translated here: only local jobs that are waiting, in progress or complete can.`,
-      `Auftrag ${job.id} (Status ${job.status}) kann hier nicht übersetzt werden: nur lokale Aufträge, die warten, in Bearbeitung oder fertig sind.`),
+      MSG.jobNotWorkable(job.id, job.status),
       409, { job_status: job.status });
   }
   const rows = await fieldsOf(caller.app, job.id);
@@ -117,19 +117,17 @@ export async function saveJobTranslations(
   const given = (id: string): unknown => (Object.hasOwn(input.fields, id) ? input.fields[id] : undefined);
   for (const [id, value] of Object.entries(input.fields)) {
     if (!byId.has(id)) {
-      throw restError(caller, 'i18n_tm_unknown_field', l(`Job ${job.id} has no field "${id}".`, `Auftrag ${job.id} hat kein Feld „${id}“.`), 400, { params: { fields: id } });
+      throw restError(caller, 'i18n_tm_unknown_field', MSG.unknownField(job.id, id), 400, { params: { fields: id } });
     }
     if (typeof value !== 'string' || value.length > MAX_FIELD_TEXT) {
-      throw restError(caller, 'rest_invalid_param', l(`The text of field "${id}" must be a string of at most ${MAX_FIELD_TEXT} characters.`,
-        `Der Text des Felds „${id}“ muss eine Zeichenkette mit höchstens ${MAX_FIELD_TEXT} Zeichen sein.`), 400, { params: { fields: id } });
+      throw restError(caller, 'rest_invalid_param', MSG.fieldTextInvalid(id, MAX_FIELD_TEXT), 400, { params: { fields: id } });
     }
   }
   const targets = new Map(rows.map((r) => [r.field_id, (given(r.field_id) as string | undefined) ?? r.target ?? '']));
   if (input.complete) {
     const missing = [...targets].filter(([, v]) => v.trim() === '').map(([id]) => id);
     if (missing.length) {
-      throw restError(caller, 'i18n_tm_job_incomplete', l(`To complete the job, every field needs a translation; missing: ${missing.join(', ')}.`,
-        `Um den Auftrag abzuschließen, braucht jedes Feld eine Übersetzung; es fehlen: ${missing.join(', ')}.`), 400, { fields: missing });
+      throw restError(caller, 'i18n_tm_job_incomplete', MSG.jobIncomplete(missing.join(', ')), 400, { fields: missing });
     }
   }
   const now = utcNow();
@@ -276,22 +274,20 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
   const app = caller.app;
   const lang = input.targetLanguage;
   if (!input.contentIds.length && !input.stringIds.length) {
-    throw restError(caller, 'i18n_tm_nothing_to_send', l('Name the pages, posts (content_ids) or strings (string_ids) to send.',
-      'Nennen Sie die Seiten, Beiträge (content_ids) oder Strings (string_ids), die übersetzt werden sollen.'), 400);
+    throw restError(caller, 'i18n_tm_nothing_to_send', MSG.nothingToSend, 400);
   }
   if (input.translatorId !== undefined) {
     const who = await userHolds(app, input.translatorId, 'translate');
     if (!who.holds) {
-      throw restError(caller, 'i18n_tm_not_a_translator', l(`User ${input.translatorId} is not an active translator (capability "translate").`,
-        `Der Benutzer ${input.translatorId} ist kein aktiver Übersetzer (Berechtigung „translate“).`), 400, { translator_id: input.translatorId });
+      throw restError(caller, 'i18n_tm_not_a_translator', MSG.notATranslator(input.translatorId), 400, { translator_id: input.translatorId });
     }
   }
   const items: ContentItem[] = [];
   for (const id of new Set(input.contentIds)) {
     const item = await getContent(app, id);
-    if (!item) throw restError(caller, 'content_not_found', l(`There is no page or post ${id}.`, `Es gibt keine Seite und keinen Beitrag ${id}.`), 404, { content_id: id });
+    if (!item) throw restError(caller, 'content_not_found', MSG.contentNotFound(id), 404, { content_id: id });
     if (item.lang === lang) {
-      throw restError(caller, 'i18n_tm_same_language', l(`Page or post ${id} is already in ${lang}.`, `Seite oder Beitrag ${id} ist bereits in ${lang}.`), 400, { content_id: id });
+      throw restError(caller, 'i18n_tm_same_language', MSG.contentInLanguage(id, lang), 400, { content_id: id });
     }
     items.push(item);
   }
@@ -300,23 +296,21 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
     : [];
   const missingString = input.stringIds.find((id) => !strings.some((s) => s.id === id));
   if (missingString !== undefined) {
-    throw restError(caller, 'i18n_st_string_not_found', l(`There is no string with the ID ${missingString}.`, `Es gibt keinen String mit der ID ${missingString}.`), 404);
+    throw restError(caller, 'i18n_st_string_not_found', MSG.stringNotFound(missingString), 404);
   }
   const sameLanguage = strings.find((s) => s.language === lang);
   if (sameLanguage) {
-    throw restError(caller, 'i18n_tm_same_language', l(`String ${sameLanguage.id} is already in ${lang}.`, `String ${sameLanguage.id} ist bereits in ${lang}.`), 400);
+    throw restError(caller, 'i18n_tm_same_language', MSG.stringInLanguage(sameLanguage.id, lang), 400);
   }
   const stringSource = strings[0]?.language;
   if (strings.some((s) => s.language !== stringSource)) {
-    throw restError(caller, 'i18n_tm_mixed_languages', l('The strings of one job must share their source language.',
-      'Die Strings eines Auftrags müssen dieselbe Ausgangssprache haben.'), 400);
+    throw restError(caller, 'i18n_tm_mixed_languages', MSG.stringsMixLanguages, 400);
   }
   if (items.length) {
     const open = await app.db.selectFrom('tm_jobs').select(['id', 'element_id']).where('type', '=', 'post')
       .where('element_id', 'in', items.map((i) => i.id)).where('target_language', '=', lang).where('status', 'in', OPEN).executeTakeFirst();
     if (open) {
-      throw restError(caller, 'i18n_tm_job_exists', l(`Page or post ${open.element_id} already has an open translation job (${open.id}) into ${lang}.`,
-        `Seite oder Beitrag ${open.element_id} hat bereits einen offenen Übersetzungsauftrag (${open.id}) nach ${lang}.`), 409, { job_id: open.id });
+      throw restError(caller, 'i18n_tm_job_exists', MSG.openJobExists(open.element_id, open.id, lang), 409, { job_id: open.id });
     }
   }
   const now = utcNow();

@@ -5,7 +5,8 @@
 // with a text <target>. Every refusal is a 400 naming the line where the problem is.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Lang } from '../../rest/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
+import { MSG } from './messages.ts';
 import type { JobRow } from './jobs.ts';
 import { xliffOriginal } from './xliff.ts';
 
@@ -112,25 +113,22 @@ function unitsOf(nodes: Node[], out: Node[] = []): Node[] {
  */
 export function readXliffTargets(content: string, job: JobRow, fieldIds: readonly string[], lang: Lang): Map<string, string> {
   if (Buffer.byteLength(content, 'utf8') > MAX_XLIFF_BYTES) {
-    throw restError({ lang }, 'i18n_xliff_too_large', l(`The XLIFF file is larger than ${MAX_XLIFF_BYTES / 1024 / 1024} MiB.`,
-      `Die XLIFF-Datei ist größer als ${MAX_XLIFF_BYTES / 1024 / 1024} MiB.`), 400);
+    throw restError({ lang }, 'i18n_xliff_too_large', MSG.xliffTooLarge(MAX_XLIFF_BYTES / 1024 / 1024), 400);
   }
-  if (content.trim() === '') throw restError({ lang }, 'i18n_xliff_malformed', l('The XLIFF file is empty.', 'Die XLIFF-Datei ist leer.'), 400, { line: 1, column: 1 });
+  if (content.trim() === '') throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffEmpty, 400, { line: 1, column: 1 });
   const masked = maskLiterals(content);
   const dtd = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)\b/i.exec(masked);
   if (dtd) {
     const at = lineColAt(content, dtd.index);
     throw restError({ lang }, 'i18n_xliff_dtd_refused',
-      l(`The XLIFF file may not contain a DTD or entity declarations (line ${at.line}, column ${at.column}).`,
-      `Die XLIFF-Datei darf keine DTD und keine Entity-Deklarationen enthalten (Zeile ${at.line}, Spalte ${at.column}).`), 400, at);
+      MSG.xliffDtd(at.line, at.column), 400, at);
   }
   for (const m of masked.matchAll(ENTITY_REF)) {
     const name = m[1]!;
     if (name.startsWith('#') || PREDEFINED[name] !== undefined) continue;
     const at = lineColAt(content, m.index);
     throw restError({ lang }, 'i18n_xliff_entity_refused',
-      l(`The XLIFF file refers to the entity "&${name};"; only &amp; &lt; &gt; &quot; &apos; and character references are allowed (line ${at.line}, column ${at.column}).`,
-      `Die XLIFF-Datei verweist auf die Entity „&${name};“; erlaubt sind nur &amp; &lt; &gt; &quot; &apos; und Zeichenreferenzen (Zeile ${at.line}, Spalte ${at.column}).`), 400, at);
+      MSG.xliffEntity(name, at.line, at.column), 400, at);
   }
   // Nesting is bounded before a tree is built (one pass: each tag is skipped to its end).
   let depth = 0;
@@ -142,64 +140,56 @@ export function readXliffTargets(content: string, job: JobRow, fieldIds: readonl
     else if (/[A-Za-z_]/.test(kind) && masked[end - 1] !== '/') depth++;
     if (depth > MAX_DEPTH) {
       const at = lineColAt(content, i);
-      throw restError({ lang }, 'i18n_xliff_malformed', l(`The XLIFF file nests elements deeper than ${MAX_DEPTH} levels (line ${at.line}).`,
-        `Die XLIFF-Datei verschachtelt Elemente tiefer als ${MAX_DEPTH} Ebenen (Zeile ${at.line}).`), 400, at);
+      throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffTooDeep(MAX_DEPTH, at.line), 400, at);
     }
     i = end + 1;
   }
   const verdict = XMLValidator.validate(content, { allowBooleanAttributes: false });
   if (verdict !== true) {
     const { msg, line, col } = verdict.err;
-    throw restError({ lang }, 'i18n_xliff_malformed', l(`The XLIFF file is not well-formed XML: ${msg} (line ${line}, column ${col}).`,
-      `Die XLIFF-Datei ist kein wohlgeformtes XML: ${msg} (Zeile ${line}, Spalte ${col}).`), 400, { line, column: col });
+    throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffNotWellFormed(msg, line, col), 400, { line, column: col });
   }
   const doc = parser.parse(content) as Node[];
   const root = doc.find((n) => { const tag = tagOf(n); return tag !== null && !tag.startsWith('?') && !tag.startsWith('#'); });
   if (!root || tagOf(root) !== 'xliff' || attr(root, 'version') !== '1.2') {
-    throw restError({ lang }, 'i18n_xliff_not_xliff', l('The file is not an XLIFF 1.2 document (<xliff version="1.2">).',
-      'Die Datei ist kein XLIFF-1.2-Dokument (<xliff version="1.2">).'), 400);
+    throw restError({ lang }, 'i18n_xliff_not_xliff', MSG.xliffNotXliff, 400);
   }
   const files = elements(childrenOf(root), 'file');
   if (files.length !== 1) {
-    throw restError({ lang }, 'i18n_xliff_not_xliff', l(`The XLIFF file must hold one <file>, not ${files.length}.`,
-      `Die XLIFF-Datei muss genau ein <file> enthalten, nicht ${files.length}.`), 400);
+    throw restError({ lang }, 'i18n_xliff_not_xliff', MSG.xliffFileCount(files.length), 400);
   }
   const file = files[0]!;
   const original = attr(file, 'original');
   if (original !== xliffOriginal(job)) {
-    throw restError({ lang }, 'i18n_xliff_wrong_job', l(`The XLIFF file belongs to another job (original "${original ?? ''}"), not to job ${job.id}.`,
-      `Die XLIFF-Datei gehört zu einem anderen Auftrag (original „${original ?? ''}“), nicht zu Auftrag ${job.id}.`), 400,
+    throw restError({ lang }, 'i18n_xliff_wrong_job', MSG.xliffOtherJob(original ?? '', job.id), 400,
       { expected: xliffOriginal(job), found: original });
   }
   const source = attr(file, 'source-language');
   const target = attr(file, 'target-language');
   if (source !== job.source_language || target !== job.target_language) {
     throw restError({ lang }, 'i18n_xliff_wrong_language',
-      l(`The XLIFF file translates ${source ?? '?'} → ${target ?? '?'}; job ${job.id} translates ${job.source_language} → ${job.target_language}.`,
-      `Die XLIFF-Datei übersetzt ${source ?? '?'} → ${target ?? '?'}; Auftrag ${job.id} übersetzt ${job.source_language} → ${job.target_language}.`), 400,
+      MSG.xliffOtherLanguages(source ?? '?', target ?? '?', job.id, job.source_language, job.target_language), 400,
       { source_language: source, target_language: target });
   }
   const body = elements(childrenOf(file), 'body')[0];
   const units = body ? unitsOf(childrenOf(body)) : [];
   if (!units.length) {
-    throw restError({ lang }, 'i18n_xliff_no_translation_units', l('The XLIFF file holds no translation units.', 'Die XLIFF-Datei enthält keine Übersetzungseinheiten.'), 400);
+    throw restError({ lang }, 'i18n_xliff_no_translation_units', MSG.xliffWithoutUnits, 400);
   }
   const known = new Set(fieldIds);
   const out = new Map<string, string>();
   for (const unit of units) {
     const id = attr(unit, 'id') ?? '';
     if (!known.has(id)) {
-      throw restError({ lang }, 'i18n_xliff_unknown_unit', l(`The translation unit "${id}" is not part of job ${job.id}.`,
-        `Die Übersetzungseinheit „${id}“ gehört nicht zu Auftrag ${job.id}.`), 400, { unit: id });
+      throw restError({ lang }, 'i18n_xliff_unknown_unit', MSG.xliffUnknownUnit(id, job.id), 400, { unit: id });
     }
     if (out.has(id)) {
-      throw restError({ lang }, 'i18n_xliff_duplicate_unit', l(`The translation unit "${id}" appears twice.`, `Die Übersetzungseinheit „${id}“ kommt doppelt vor.`), 400, { unit: id });
+      throw restError({ lang }, 'i18n_xliff_duplicate_unit', MSG.xliffDuplicateUnit(id), 400, { unit: id });
     }
     const targetEl = elements(childrenOf(unit), 'target')[0];
     const text = targetEl ? textOf(targetEl) : null;
     if (text === null) {
-      throw restError({ lang }, 'i18n_xliff_bad_unit', l(`The translation unit "${id}" needs a <target> holding text only.`,
-        `Die Übersetzungseinheit „${id}“ braucht ein <target>, das nur Text enthält.`), 400, { unit: id });
+      throw restError({ lang }, 'i18n_xliff_bad_unit', MSG.xliffUnitWithoutTarget(id), 400, { unit: id });
     }
     out.set(id, text);
   }

@@ -2,7 +2,8 @@
 import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
+import { MSG } from './messages.ts';
 import { findJob, isManager, jobNotFound, type JobRow, type Viewer } from './jobs.ts';
 
 export interface XliffField {
@@ -105,7 +106,7 @@ export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer |
   if (!job) throw jobNotFound(jobId, lang);
   if (!isManager(viewer) && job.translator_id !== viewer!.id) {
     throw restError({ lang }, 'i18n_tm_xliff_forbidden',
-      l('You may only fetch the XLIFF of your own jobs.', 'Sie dürfen nur die XLIFF-Dateien Ihrer eigenen Aufträge herunterladen.'),
+      MSG.xliffNotYours,
       403,
     );
   }
@@ -118,7 +119,7 @@ export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer |
     .execute();
   if (!fields.length) {
     throw restError({ lang }, 'i18n_xliff_no_translation_units',
-      l(`Job ${job.id} has no translation units.`, `Der Auftrag ${job.id} enthält keine übersetzbaren Einheiten.`),
+      MSG.jobWithoutUnits(job.id),
       422,
     );
   }
