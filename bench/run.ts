@@ -17,8 +17,9 @@
 //                    PostgreSQL: a schema named in postgres.json, kept until you drop it) and
 //                    measure it again on later runs, without generating
 //   --scale 10m      cold scenarios at 10,000,000 events, latency targets doubled, generation
-//                    target 8 minutes
-//   --events <n>     cold scenarios at n events (a quick look at a small log)
+//                    target 8 minutes (the other scenarios keep BENCH_EVENTS)
+//   --events <n>     cold scenarios at n events (a quick look at a small log; with --scale
+//                    10m the doubled targets and a generation target of 8 min × n / 10M)
 //   `--only cold` runs only the cold scenarios: the other scenarios' data is not generated.
 // - Cold scenarios (bench/cold.ts, bench/cold-run.ts; issue 28): a log of 1,000,000 events over
 //   365 days made by nothing but `events generate` (no `events index`, no warm-up), each request
@@ -38,7 +39,7 @@ import type { LoadJob, LoadResult, RequestShape } from './loadgen.ts';
 import { cleanups, cli, createBenchLogin, killChildren, log, peakRssMb, resetPeakRss, runLoad, startBareServer, startServer, type Server } from './processes.ts';
 import { SEQ, wrkAvailable } from './loadgen.ts';
 import { addRow, generation, keyRatios, median, notes, rows, RSS_LIMIT_MB, type Row } from './results.ts';
-import { benchCold, type ColdSettings } from './cold-run.ts';
+import { benchCold, coldMethod, type ColdSettings } from './cold-run.ts';
 import { formatSummary, summarize } from './profile.ts';
 import { createWordPressSource, measureImport, mysqlProblem, type WordPressSource } from './import-wordpress.ts';
 
@@ -94,7 +95,7 @@ interface Scenario {
 const selected = (name: string) => !ONLY || ONLY.test(name);
 const coldSettings = (): ColdSettings => ({
   events: COLD_EVENTS,
-  targetFactor: COLD_EVENTS >= 10_000_000 ? 2 : 1,
+  scaled: !!opts.scale,
   reuseDir: opts.reuse ? path.resolve(opts.reuse) : null,
   tmp,
   pgUrl: PG_URL,
@@ -515,6 +516,7 @@ function writeReport(startedAt: Date, seconds: number): void {
     `- Peak RSS: the server's VmHWM during the measured part of each scenario (the bare server's for its row).`,
     `- Data: ${EVENTS.toLocaleString('en')} activity-log events over 365 days, ${STRINGS.toLocaleString('en')} strings, ${JOBS.toLocaleString('en')} translation jobs, the demo content; authenticated requests use an administrator's application password over HTTP Basic.`,
     `- Errors are connection errors and timeouts; non-2xx counts HTTP statuses ≥ 300 (the batch answers 207 by design and is checked item by item once).`,
+    coldMethod(coldSettings()),
     '',
     '## Key ratios',
     '',
