@@ -144,8 +144,10 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
     overall = Math.max(overall, mb);
     return mb;
   };
+  // Every request of the whole cold run different (not only within one scenario's list).
+  const sent = new Set<string>();
   const run = (key: string, connections: number, count: number, seconds: number) =>
-    runLoad({ urls: [server.url], requests: coldRequests(key, data, s.seed, count), connections, seconds, distinct: true }, s.tmp);
+    runLoad({ urls: [server.url], requests: coldRequests(key, data, s.seed, count, sent), connections, seconds, distinct: true }, s.tmp);
   try {
     for (const sc of COLD_SCENARIOS) {
       const name = `${label}: ${sc.name}`;

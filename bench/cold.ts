@@ -233,13 +233,22 @@ function seedOf(seed: number, key: string): number {
   return h;
 }
 
-/** `count` requests of a scenario (or of the mixed workload: key `mixed…`), the same for the same seed. */
-export function coldRequests(key: string, log: ColdLog, seed: number, count: number): RequestShape[] {
+/**
+ * `count` requests of a scenario (or of the mixed workload: key `mixed…`), the same for the same
+ * seed and `seen`. None is in `seen` (the paths already sent to this server) or twice in the
+ * list; each goes into `seen`. A draw already taken is drawn again (a few tries per request:
+ * a list can end shorter when a scenario's requests run out, has-updates' cursors say).
+ */
+export function coldRequests(key: string, log: ColdLog, seed: number, count: number, seen: Set<string> = new Set()): RequestShape[] {
   const draw = key.startsWith('mixed') ? mixed : COLD_SCENARIOS.find((s) => s.key === key)!.draw;
   const r = random(seedOf(seed, key));
   const headers = { authorization: log.authorization };
-  return Array.from({ length: count }, () => {
+  const out: RequestShape[] = [];
+  for (let tries = 0; out.length < count && tries < count * 20; tries++) {
     const d = draw(r, log);
-    return { method: 'GET', path: d.path, headers, tag: d.tag };
-  });
+    if (seen.has(d.path)) continue;
+    seen.add(d.path);
+    out.push({ method: 'GET', path: d.path, headers, tag: d.tag });
+  }
+  return out;
 }
