@@ -45,7 +45,7 @@ interface ColdDatabase extends ColdLog {
 export function coldMethod(s: ColdSettings): string {
   return [
     `- Cold rows (issue 28): ${s.events.toLocaleString('en')} events over ${DAYS} days made by \`content-site events generate\` alone (after \`migrate\`, \`seed --demo\` and the bench's login; no \`events index\`, no warm-up) in a database of their own.`,
-    `Every request is different, drawn from a seeded PRNG (mulberry32, seed ${s.seed}) out of the generator's vocabulary, the generated messages' words and words found nowhere (bench/cold.ts), and sent once on one connection: each scenario at most ${s.requests} requests or ${s.seconds} s, p50/p99 over every request.`,
+    `Every request is different, drawn from a seeded PRNG (mulberry32, seed ${s.seed}) out of the generator's vocabulary, the generated messages' words and words found nowhere (bench/cold.ts), and sent once on one connection: each scenario at most ${s.requests} requests or ${s.seconds} s, p50/p99 over every request (failed ones too), req/s counting 2xx answers only.`,
     `The mixed cold workload draws from all of them: ${MIXED_ROUNDS} alternating rounds of ${MIXED_SECONDS} s on 1 and on ${MIXED_CONNECTIONS} connections, each round with requests of its own.`,
     `Alone: \`npm run bench -- --only cold [--sqlite-only] [--reuse <dir>] [--scale 10m] [--events <n>]\` (\`--reuse\` generates once into <dir> and measures it again on later runs; a partial run leaves this file as it is).`,
   ].join(' ');
