@@ -88,8 +88,8 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
   if (db === 'postgres') {
     const schema = `cold_${process.pid}_${Date.now().toString(36)}`;
     await pgQuery(s.pgUrl!, `CREATE SCHEMA ${schema}`);
-    // Kept when reused (drop it with DROP SCHEMA … CASCADE); else dropped at the end.
-    if (!s.reuseDir) cleanups.push(() => pgQuery(s.pgUrl!, `DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    // Kept when reused and complete (drop it with DROP SCHEMA … CASCADE); else dropped at the end.
+    cleanups.push(() => (fs.existsSync(stateFile) && s.reuseDir ? undefined : pgQuery(s.pgUrl!, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)));
     databaseUrl = inSchema(s.pgUrl!, schema);
   } else {
     fs.rmSync(path.join(dir, 'sqlite.db'), { force: true });
