@@ -82,7 +82,8 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
       log(`\n== ${db}: reusing the ${s.events.toLocaleString('en')} events generated ${new Date(state.endMs).toISOString()} (${stateFile})`);
       return state;
     }
-    log(`\n== ${db}: ${stateFile} holds ${state.events.toLocaleString('en')} events, not ${s.events.toLocaleString('en')}: generating anew`);
+    log(`\n== ${db}: ${stateFile} holds ${state.events.toLocaleString('en')} events, not ${s.events.toLocaleString('en')}: generating anew (${state.databaseUrl} is left as it is)`);
+    fs.rmSync(stateFile);
   }
   let databaseUrl = `sqlite:${path.join(dir, 'sqlite.db')}`;
   if (db === 'postgres') {
