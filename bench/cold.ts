@@ -216,7 +216,7 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     key: 'has-updates',
     name: 'has-updates, since_id among the newest 1,000 (a fifth: 100,000)',
     p50: 3,
-    draw: (r, log) => ({ path: `${EVENTS_PATH}/has-updates?since_id=${log.events - int(r, 0, r() < 0.8 ? 1_000 : 100_000)}`, tag: 'has-updates' }),
+    draw: (r, log) => ({ path: `${EVENTS_PATH}/has-updates?since_id=${Math.max(1, log.events - int(r, 0, r() < 0.8 ? 1_000 : 100_000))}`, tag: 'has-updates' }),
   },
 ];
 
