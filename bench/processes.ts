@@ -145,14 +145,20 @@ export async function startServer(env: NodeJS.ProcessEnv, profileDir?: string | 
 /** A bare node:http server sending exactly the bytes and headers of our GET /. */
 export async function startBareServer(body: Buffer, headers: Record<string, string>): Promise<Server> {
   const port = await freePort();
+  // The body comes on stdin: the index is too big for a command line (E2BIG).
   const script = `
     const http = require('node:http');
-    const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
     const headers = ${JSON.stringify(headers)};
-    http.createServer((req, res) => { res.writeHead(200, { ...headers, 'Content-Length': body.length }); res.end(body); })
-      .listen(${port}, '127.0.0.1', () => process.stdout.write('ready'));
+    const chunks = [];
+    process.stdin.on('data', (d) => chunks.push(d));
+    process.stdin.on('end', () => {
+      const body = Buffer.concat(chunks);
+      http.createServer((req, res) => { res.writeHead(200, { ...headers, 'Content-Length': body.length }); res.end(body); })
+        .listen(${port}, '127.0.0.1', () => process.stdout.write('ready'));
+    });
     process.on('SIGTERM', () => process.exit(0));`;
-  const proc = track(spawn(NODE, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const proc = track(spawn(NODE, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  proc.stdin!.end(body);
   await new Promise<void>((resolve) => proc.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}`, proc, stop: stopper(proc, 15_000) };
 }
