@@ -161,7 +161,7 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
       row.target = `p50 ≤ ${p50} ms${p99 ? `, p99 ≤ ${p99} ms` : ''}, RSS ≤ ${RSS_LIMIT_MB} MB`;
       row.met = row.p50 <= p50 && (!p99 || row.p99 <= p99) && row.rssMb <= RSS_LIMIT_MB && row.errors === 0 && row.non2xx === 0;
       const worst = Object.entries(r.byTag ?? {}).sort((a, b) => b[1].p99 - a[1].p99)[0];
-      row.note = `${r.requests} request${r.requests === 1 ? "" : "s"}${worst && Object.keys(r.byTag!).length > 1 ? `; slowest kind: ${worst[0]} (p50 ${worst[1].p50}, p99 ${worst[1].p99} ms)` : ''}`;
+      row.note = `${r.requests} request${r.requests === 1 ? '' : 's'}${worst && Object.keys(r.byTag!).length > 1 ? `; slowest kind: ${worst[0]} (p50 ${worst[1].p50}, p99 ${worst[1].p99} ms)` : ''}`;
       addRow(row);
       logDetails(r);
       if (r.failures?.length) notes.push(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx, e.g. ${r.failures[0]}`);
