@@ -21,9 +21,7 @@ import {
   candidateCount, FEW_CANDIDATES, indexPlan, pagePlan, type QueryPlan,
 } from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
-import {
-  addSearchTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm, SEARCH_INDEXED,
-} from '../../src/namespaces/history/index/terms.ts';
+import { addTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm } from '../../src/namespaces/history/index/terms.ts';
 import { contextCandidates, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 
@@ -99,10 +97,9 @@ for (const target of dbTargets()) {
     const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
     /** The rows indexing the block's current contexts gives. */
     const expectedRows = async (block: number) => {
-      const rows = await t.app.db.selectFrom('history_events as e').leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
-        .select(['e.id', 'x.context', 'e.search_text'])
-        .where('e.id', '>=', block * BLOCK_EVENTS).where('e.id', '<', (block + 1) * BLOCK_EVENTS).execute();
-      return blockRows(block, rows.map((r) => ({ event_id: Number(r.id), context: r.context, search_text: r.search_text })));
+      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS).execute();
+      return blockRows(block, rows.map((r) => ({ event_id: Number(r.event_id), context: r.context })));
     };
     const storedRows = async (block: number) =>
       (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => ({ term: Number(r.term), ids: r.ids }));
@@ -456,39 +453,38 @@ for (const target of dbTargets()) {
     /** Statements sent through `counted`. */
     let statements = 0;
     const counted = () => t.app.db.withPlugin({ transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result });
-    const search = (words: string[], limit: number) => wordBlocks(counted(), t.app.dialect, words, 'search texts', newest, limit);
+    const search = (words: string[], limit: number) => wordBlocks(counted(), t.app.dialect, words, newest, limit);
 
     before(async () => {
       t = await createTestApp(target);
       const rows: { block: number; term: number; ids: string }[] = [];
       const add = (word: string, blocks: (b: number) => boolean) => {
         const terms = new Set<number>();
-        addSearchTrigramTerms(word, terms);
+        addTrigramTerms(word, terms);
         for (let b = 0; b < BLOCKS; b++) if (blocks(b)) for (const term of terms) rows.push({ block: b, term, ids: '' });
       };
       add('rare', (b) => [5, 17, 30].includes(b));
       add('common', () => true);
       add('half', (b) => b % 2 === 0);
-      for (let b = 0; b < BLOCKS; b++) if (b !== 33) rows.push({ block: b, term: SEARCH_INDEXED, ids: '' });
       await t.app.db.insertInto('history_context_terms').values(rows).execute();
       await t.app.db.updateTable('history_counters').set({ value: BLOCKS }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
     });
     after(() => t.close());
 
-    test('a rare word: its blocks, and a block indexed without search texts', async () => {
-      assert.deepEqual((await search(['rare'], 10 * BLOCK_EVENTS))?.blocks, [5, 17, 30, 33]);
-      assert.deepEqual((await search(['rare', 'half'], 10 * BLOCK_EVENTS))?.blocks, [30, 33]);
-      assert.deepEqual((await search(['nowhere'], 10 * BLOCK_EVENTS))?.blocks, [33]);
+    test('a rare word: its blocks', async () => {
+      assert.deepEqual((await search(['rare'], 10 * BLOCK_EVENTS))?.blocks, [5, 17, 30]);
+      assert.deepEqual((await search(['rare', 'half'], 10 * BLOCK_EVENTS))?.blocks, [30]);
+      assert.deepEqual((await search(['nowhere'], 10 * BLOCK_EVENTS))?.blocks, []);
     });
 
     test('a word in most blocks is told from a sample, without a look-up in every block', async () => {
       statements = 0;
       assert.equal(await search(['common'], 10 * BLOCK_EVENTS), undefined);
-      // The indexed blocks, then the sample: the marker and the word's four trigrams.
-      assert.ok(statements <= 6, `${statements} statements`);
+      // The indexed blocks, then the sample: the word's four trigrams.
+      assert.ok(statements <= 5, `${statements} statements`);
       // Looked up in full when its blocks may fit: all of them, or the half the sample suggests.
       assert.equal((await search(['common'], 50 * BLOCK_EVENTS))?.blocks.length, BLOCKS);
-      assert.deepEqual((await search(['half'], 25 * BLOCK_EVENTS))?.blocks, [...Array.from({ length: 20 }, (_, i) => 2 * i), 33].sort((a, b) => a - b));
+      assert.deepEqual((await search(['half'], 25 * BLOCK_EVENTS))?.blocks, Array.from({ length: 20 }, (_, i) => 2 * i));
       assert.equal(await search(['half'], 15 * BLOCK_EVENTS), undefined);
     });
   });

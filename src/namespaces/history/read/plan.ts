@@ -86,7 +86,7 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
   // total, whose count reads their events in id order on both databases: up to a third of the
   // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
   const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
-  if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, 'context values', newestId, blocksBound);
+  if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
   if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search);
   return plan;
