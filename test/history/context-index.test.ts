@@ -55,7 +55,7 @@ test('pagePlan: blocks named for metadata_search lead a page up to FEW_CANDIDATE
 });
 
 test('pagePlan: the search index leads a page up to FEW_CANDIDATES events, and only when no template matches', () => {
-  const matches = (n: number, exact = true) => ({ searchIndex: { query: '"abc"', matches: n, exact } });
+  const matches = (n: number, exact = true) => ({ searchIndex: { query: '"abc"', matches: n, exact, alone: false } });
   const newest = 1_000_000;
   assert.equal(candidateCount(pagePlan(matches(FEW_CANDIDATES), newest, 10, false), newest), FEW_CANDIDATES);
   // More: the page walks by date testing the rows (the total still counts the matches).
@@ -441,6 +441,23 @@ for (const target of dbTargets()) {
       assert.equal(await indexed(), 2);
       assert.deepEqual([await storedRows(0), await storedRows(1)], [await expectedRows(0), await expectedRows(1)]);
       assert.equal((await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db)).rows[0]?.n ?? 0, 0);
+    });
+
+    test('the background indexer keeps up while the server is never idle', async () => {
+      await t.app.db.deleteFrom('history_context_terms').execute();
+      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      // The event loop busy most of the time, as under steady traffic.
+      const busy = setInterval(() => { const until = performance.now() + 40; while (performance.now() < until); }, 50);
+      const indexer = startContextIndexer(t.app);
+      try {
+        // Both blocks well before the next idle moment would come (none does) or a block every 5 s would.
+        const deadline = Date.now() + 4000;
+        while ((await indexed()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        clearInterval(busy);
+        await indexer.stop();
+      }
+      assert.equal(await indexed(), 2);
     });
   });
 }

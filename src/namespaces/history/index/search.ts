@@ -39,12 +39,14 @@ export async function createSearchIndex(db: Kysely<any>, dialect: DialectName, f
     if (fill) await createPgIndex(db, false);
     return;
   }
-  await sql`create virtual table history_search using fts5(search_text, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(db);
+  // The date too, unindexed but stored (contentless_unindexed), so that a search's page is
+  // found in the index without reading an event row for each match.
+  await sql`create virtual table history_search using fts5(search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1')`.execute(db);
   await sql`create trigger history_search_insert after insert on history_events begin
-    insert into history_search (rowid, search_text) values (new.id, new.search_text); end`.execute(db);
+    insert into history_search (rowid, search_text, date) values (new.id, new.search_text, new.date); end`.execute(db);
   await sql`create trigger history_search_delete after delete on history_events begin
     delete from history_search where rowid = old.id; end`.execute(db);
-  if (fill) await sql`insert into history_search (rowid, search_text) select id, search_text from history_events`.execute(db);
+  if (fill) await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events`.execute(db);
 }
 
 /** The schema of the pg_trgm extension, when it is installed. */
@@ -90,7 +92,7 @@ export async function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP
     const below = await readCounter(tx, SEARCH_INDEX_PENDING);
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
-    await sql`insert into history_search (rowid, search_text) select id, search_text from history_events where id >= ${from} and id < ${below}`.execute(tx);
+    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events where id >= ${from} and id < ${below}`.execute(tx);
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', SEARCH_INDEX_PENDING).execute();
     return from;
   });

@@ -7,7 +7,7 @@ import { likeContains } from '../../../db/like.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
-import type { QueryPlan } from './plan.ts';
+import type { QueryPlan, SearchMatches } from './plan.ts';
 import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
@@ -124,10 +124,12 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
  * query (`fts`), the events it names stand for the words of three characters or more (its
  * trigram phrases match exactly where LIKE does); shorter words are still tested by LIKE.
  */
-function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: string): Cond {
+function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: SearchMatches): Cond {
   const liked = fts ? terms.words.filter((w) => [...w].length < 3) : terms.words;
+  // A page of a search alone: its rows are the index's newest matches (top), by the date it stores.
+  const newest = fts?.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
   const anyField = eb.and([
-    ...(fts ? [sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts})`] : []),
+    ...(fts ? [sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts.query}${newest})`] : []),
     ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
   if (!terms.templateMatches.size) return anyField;
@@ -179,7 +181,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
     ...(f.metadataWords ?? []).map((w) => contextContains(dialect, w)),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
-  if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex?.query));
+  if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex));
   if (f.onlySticky) c.push(eb(ref('sticky'), '=', 1));
   if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref, dialect)));
   if (f.excludeLoglevels) c.push(eb(ref('level'), 'not in', f.excludeLoglevels));

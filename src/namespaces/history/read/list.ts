@@ -60,7 +60,9 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(filter, forPage)!;
       const totalCond = filterCondition(totalFilter, plan)!;
-      const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
+      // A search alone: its total is the search index's count of matches.
+      const alone = plan.searchIndex?.alone && totalFilter === filter ? plan.searchIndex.matches : undefined;
+      const count = (mode: CountMode) => (alone !== undefined ? Promise.resolve(alone) : cachedTotal(app, state, totalKey, totalCond, mode));
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
   }

@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
+import { isUnfiltered } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 import { countFtsMatches, ftsQuery, searchIndexComplete } from '../index/search.ts';
@@ -33,6 +34,10 @@ export interface SearchMatches {
   matches: number;
   /** No template matches the words: the events named are all that match them. */
   exact: boolean;
+  /** Exact, and the filter has no other condition: the events named are its rows. */
+  alone: boolean;
+  /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
+  top?: number;
 }
 
 /** The plan of a read under `f` when the log's newest id is `newestId`. */
@@ -88,15 +93,18 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
   const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
   if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
-  if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search);
+  if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
   return plan;
 }
 
 /** SQLite: the search index's matches of the words, once every event is indexed and some word has three characters. */
-async function searchMatches(db: Kysely<Database>, search: SearchTerms): Promise<SearchMatches | undefined> {
+async function searchMatches(db: Kysely<Database>, search: SearchTerms, nothingElse: boolean): Promise<SearchMatches | undefined> {
   const query = ftsQuery(search.words);
   if (!query || !(await searchIndexComplete(db))) return undefined;
-  return { query, matches: await countFtsMatches(db, query), exact: !search.templateMatches.size };
+  const exact = !search.templateMatches.size;
+  // Shorter words are tested on the rows.
+  const alone = exact && nothingElse && search.words.every((w) => [...w].length >= 3);
+  return { query, matches: await countFtsMatches(db, query), exact, alone };
 }
 
 /** Candidates up to which a grouped page is always read through them. */
@@ -121,6 +129,7 @@ export function pagePlan(plan: QueryPlan, newestId: number, wanted: number, grou
   let page = plan;
   if (plan.metadataIndex && blockEvents(plan.metadataIndex, newestId) > FEW_CANDIDATES) page = { ...page, metadataIndex: undefined };
   if (plan.searchIndex && (!plan.searchIndex.exact || plan.searchIndex.matches > FEW_CANDIDATES)) page = { ...page, searchIndex: undefined };
+  else if (page.searchIndex?.alone && !grouped) page = { ...page, searchIndex: { ...page.searchIndex, top: wanted } };
   const c = page.contextIndex;
   if (!c) return page;
   const candidates = candidateEvents(c, newestId);
