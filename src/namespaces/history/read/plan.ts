@@ -24,6 +24,8 @@ export interface QueryPlan {
   metadataIndex?: BlockCandidates;
   /** SQLite: the search index's query of the search words and the events it names (indexPlan). */
   searchIndex?: SearchMatches;
+  /** SQLite: the same of the exclude_search words, when they are all the filter asks (its total is the log's less them). */
+  excludeIndex?: SearchMatches;
 }
 
 /** The events whose search texts hold the words of three characters or more (index/search.ts). */
@@ -94,6 +96,10 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
   if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
   if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
+  if (f.excludeSearch && dialect === 'sqlite' && isUnfiltered({ ...f, excludeSearch: undefined })) {
+    const exclude = await searchMatches(db, f.excludeSearch, true);
+    if (exclude?.alone) plan.excludeIndex = exclude;
+  }
   return plan;
 }
 
