@@ -193,8 +193,3 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   if (f.excludeInitiators) c.push(eb(ref('initiator'), 'not in', f.excludeInitiators));
   return c.length ? eb.and(c) : sql<SqlBool>`1 = 1`;
 }
-
-/** Whether the filter narrows the set beyond "everything this user may read". */
-export function isUnfiltered(f: EventFilter): boolean {
-  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false);
-}

@@ -3,13 +3,13 @@
 import type { AppServices } from '../../../site/services.ts';
 import { restError } from '../../../rest/define.ts';
 import { MSG } from '../messages.ts';
-import { eventFilterFromParams, type EventFilter } from './query.ts';
+import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
 import { candidateCount, pagePlan, planQuery } from './plan.ts';
-import { filterCondition, isUnfiltered } from './conditions.ts';
+import { filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args.ts';
 
 export interface ListResult {

@@ -4,8 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import type { EventFilter, SearchTerms } from './query.ts';
-import { isUnfiltered } from './conditions.ts';
+import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 import { countFtsMatches, ftsQuery, searchIndexComplete } from '../index/search.ts';
