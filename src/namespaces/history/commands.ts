@@ -140,8 +140,8 @@ const INDEX_BLOCKS_AT_ONCE = 16;
 
 export const eventsIndexCommand: CliCommand = {
   name: 'events index',
-  summary: 'Build the context index of the activity log’s searches now (serving processes build it while idle).',
-  description: ["The index serves the events' context_filters, metadata_search and search."],
+  summary: 'Build the context index of the activity log’s context searches now (serving processes build it in the background).',
+  description: ["The index serves the events' context_filters and metadata_search (search has its own index, kept on write)."],
   args: { options: { rebuild: { type: 'boolean', help: 'Start over (after processes of an older version indexed blocks).' } } },
   examples: [{ command: 'events index', help: 'Indexes every complete block of events.' }],
   async run(args, ctx) {

@@ -25,7 +25,9 @@ import { historyEventContextsMigration } from './migrations/0011_history_event_c
 import { historyAddrCollationMigration } from './migrations/0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './migrations/0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
+import { historySearchIndexMigration } from './migrations/0023_history_search_index.ts';
 import { startContextIndexer } from './index/indexer.ts';
+import { startSearchIndexCatchUp } from './index/search.ts';
 
 export const historyModule: SiteModule = {
   name: 'history',
@@ -72,8 +74,12 @@ export const historyModule: SiteModule = {
     historyAddrCollationMigration,
     historyContextTermsMigration,
     historySearchTrigramsMigration,
+    historySearchIndexMigration,
   ],
   seed: seedDemo,
-  background: startContextIndexer,
+  background: (app) => {
+    const work = [startContextIndexer(app), startSearchIndexCatchUp(app)];
+    return { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };
+  },
   activityLog: createActivityLog,
 };

@@ -10,17 +10,15 @@
 //
 // metadata_search asks for a substring of any value: each block also has one row, without
 // offsets, per trigram of its values (ASCII case folded, as the search is), so that a word's
-// trigrams name the blocks that may hold it. `search` asks for a substring of the events'
-// search texts (lower-cased template, logger, level and placeholder values): one row per
-// trigram of them too, as stored. Trigram terms are negative, pair terms not.
+// trigrams name the blocks that may hold it. Trigram terms are negative, pair terms not.
+// (`search` has the databases' own index, index/search.ts.)
 //
 // The index is a filter, not an answer: a hash may be shared by several pairs, and the exact
 // condition on the stored context still decides. What it guarantees: every event of an indexed
 // block is listed under every pair of its current context (stick adds `_sticky` to indexed
-// events; stale entries, of an unstuck or deleted event, only cost a wasted look-up), and a
-// block with the SEARCH_INDEXED row holds every trigram of its events' search texts (which
-// never change once written). Ids above the indexed blocks (the block being filled, and blocks the indexer has not reached)
-// are tested row by row.
+// events; stale entries, of an unstuck or deleted event, only cost a wasted look-up). Ids above
+// the indexed blocks (the block being filled, and blocks the indexer has not reached) are tested
+// row by row.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
@@ -72,17 +70,10 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
     if (end <= first) return 0;
     // Rows of these blocks can only be left from a counter set back: replaced.
     await tx.deleteFrom('history_context_terms').where('block', '>=', first).where('block', '<', end).execute();
-    // The block's range on both tables: PostgreSQL then merges two index range scans (5 ms),
-    // where it otherwise looked each context up from parallel workers (70 ms).
-    const read = (block: number): Promise<IndexedEvent[]> => {
-      const [from, below] = [block * BLOCK_EVENTS, (block + 1) * BLOCK_EVENTS];
-      return tx.selectFrom('history_events as e')
-        .leftJoin('history_event_contexts as x', (join) => join.onRef('x.event_id', '=', 'e.id').on('x.event_id', '>=', from).on('x.event_id', '<', below))
-        .select(['e.id as event_id', 'x.context', 'e.search_text'])
-        .where('e.id', '>=', from)
-        .where('e.id', '<', below)
+    const read = (block: number): Promise<IndexedEvent[]> =>
+      tx.selectFrom('history_event_contexts').select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS)
         .execute();
-    };
     // The next block is read, and the previous one written, while this one is worked out.
     let reading: ReturnType<typeof read> | undefined = read(first);
     let writing: Promise<void> = Promise.resolve();
@@ -104,11 +95,7 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
   });
 }
 
-/**
- * Empties the index, to be built anew: blocks indexed by an older version lack the search
- * texts' trigrams for good otherwise. Waits for an indexer of another process (the counter's
- * row lock on PostgreSQL).
- */
+/** Empties the index, to be built anew. Waits for an indexer of another process (the counter's row lock on PostgreSQL). */
 export async function clearContextIndex(db: Kysely<Database>, dialect: DialectName): Promise<void> {
   await db.transaction().execute(async (tx) => {
     await tx.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).$if(dialect === 'postgres', (q) => q.forUpdate()).execute();

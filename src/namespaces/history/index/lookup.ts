@@ -1,11 +1,11 @@
 // Looking filters up in the context index (index/build.ts): the candidate events of context_filters
-// pairs, and the blocks that may hold metadata_search or search words.
+// pairs, and the blocks that may hold metadata_search words.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
 import { COUNTER_INDEXED_BLOCKS } from './build.ts';
-import { addSearchTrigramTerms, addTrigramTerms, BLOCK_EVENTS, contextTerm, SEARCH_INDEXED } from './terms.ts';
+import { addTrigramTerms, BLOCK_EVENTS, contextTerm } from './terms.ts';
 
 /** Events that may have a context pair, as far as the index knows them. */
 export interface ContextCandidates {
@@ -60,10 +60,7 @@ export async function contextCandidates(
   return { through, ids: [...candidates].sort((a, b) => a - b) };
 }
 
-/**
- * Blocks that may hold events with every word of a metadata_search in some context value, or
- * of a search in the search text.
- */
+/** Blocks that may hold events with every word of a metadata_search in some context value. */
 export interface BlockCandidates {
   /** Every event with an id at most this may match only if it lies in one of `blocks`. */
   through: number;
@@ -73,14 +70,13 @@ export interface BlockCandidates {
 
 /**
  * The blocks holding every trigram of every word (of three characters or more) among the
- * trigrams of their context values or of their search texts, if at most `limit` events lie
- * in them and above the indexed blocks; otherwise undefined.
+ * trigrams of their context values, if at most `limit` events lie in them and above the
+ * indexed blocks; otherwise undefined.
  */
 export async function wordBlocks(
   db: Kysely<Database>,
   dialect: DialectName,
   words: string[],
-  of: 'context values' | 'search texts',
   newestId: number,
   limit: number,
 ): Promise<BlockCandidates | undefined> {
@@ -88,7 +84,7 @@ export async function wordBlocks(
   if (!index) return undefined;
   const { through } = index;
   const terms = new Set<number>();
-  for (const word of words) (of === 'context values' ? addTrigramTerms : addSearchTrigramTerms)(word, terms);
+  for (const word of words) addTrigramTerms(word, terms);
   if (!terms.size) return undefined;
   const holding = async (blocks: number[], term: number) => {
     const { rows } = await sql<{ block: number }>`
@@ -101,17 +97,11 @@ export async function wordBlocks(
    * word's trigrams in every block at once: 0.15-0.2 s on PostgreSQL, 1,000,000 events).
    */
   const mayHold = async (blocks: number[]): Promise<number[]> => {
-    let unsearchable: number[] = [];
-    if (of === 'search texts') {
-      const marked = new Set(await holding(blocks, SEARCH_INDEXED));
-      unsearchable = blocks.filter((b) => !marked.has(b));
-      blocks = blocks.filter((b) => marked.has(b));
-    }
     for (const term of terms) {
       if (!blocks.length) break;
       blocks = await holding(blocks, term);
     }
-    return unsearchable.length ? [...blocks, ...unsearchable].sort((a, b) => a - b) : blocks;
+    return blocks;
   };
   const all = firstBlocks(index.blocks);
   const fits = (blocks: number) => blocks * BLOCK_EVENTS + Math.max(0, newestId - through) <= limit;

@@ -1,5 +1,5 @@
 // The context index's terms (index/build.ts): a 53-bit hash per context pair, trigram terms of context
-// values and of search texts, and a block's rows.
+// values, and a block's rows.
 
 /** Consecutive event ids indexed together (a block). */
 export const BLOCK_EVENTS = 4096;
@@ -40,27 +40,6 @@ export function addTrigramTerms(text: string, terms: Set<number>): void {
   }
 }
 
-/** The offset of search-text trigram terms (below), above every packed context trigram. */
-const SEARCH_TRIGRAMS = 2 ** 52;
-
-/**
- * The term every block indexed with its search texts' trigrams holds. A block indexed by an
- * older version (a process not yet restarted after an upgrade) lacks it, and may hold any word.
- * A pair whose hash is 0 would pass for it: a chance of one in 2^53.
- */
-export const SEARCH_INDEXED = 0;
-
-/**
- * Adds the trigram terms of a stored search text to `terms`: its UTF-16 code units as they are
- * (the text and a search's words are lower-cased alike), three 16-bit units packed above
- * SEARCH_TRIGRAMS; negative. A hashed context trigram may share a term: one more block read.
- */
-export function addSearchTrigramTerms(text: string, terms: Set<number>): void {
-  for (let i = 0; i + 3 <= text.length; i++) {
-    terms.add(-1 - (SEARCH_TRIGRAMS + text.charCodeAt(i) * 2 ** 32 + text.charCodeAt(i + 1) * 2 ** 16 + text.charCodeAt(i + 2)));
-  }
-}
-
 /** The terms of a stored context (JSON text): one per key with a value, and its values' trigrams. */
 export function termsOf(context: string): { pairs: number[]; trigrams: Set<number> } {
   const object = JSON.parse(context) as Record<string, string | null>;
@@ -75,11 +54,10 @@ export function termsOf(context: string): { pairs: number[]; trigrams: Set<numbe
   return { pairs, trigrams };
 }
 
-/** An event as the index reads it: its stored context (null: none) and search text. */
+/** An event's stored context as the index reads it. */
 export interface IndexedEvent {
   event_id: number;
-  context: string | null;
-  search_text: string;
+  context: string;
 }
 
 /**
@@ -89,13 +67,8 @@ export interface IndexedEvent {
 export function blockRows(block: number, events: IndexedEvent[]): { term: number; ids: string }[] {
   const byTerm = new Map<number, number[]>();
   const trigrams = new Set<number>();
-  // A search word holds no line break: the trigrams of each line of the search texts, once
-  // per distinct line (templates, loggers and levels repeat).
-  const lines = new Set<string>();
   const start = block * BLOCK_EVENTS;
-  for (const { event_id, context, search_text } of [...events].sort((a, b) => a.event_id - b.event_id)) {
-    for (const line of search_text.split('\n')) lines.add(line);
-    if (context === null) continue;
+  for (const { event_id, context } of [...events].sort((a, b) => a.event_id - b.event_id)) {
     const offset = event_id - start;
     const terms = termsOf(context);
     for (const term of terms.pairs) {
@@ -105,8 +78,6 @@ export function blockRows(block: number, events: IndexedEvent[]): { term: number
     }
     for (const term of terms.trigrams) trigrams.add(term);
   }
-  for (const line of lines) addSearchTrigramTerms(line, trigrams);
-  trigrams.add(SEARCH_INDEXED);
   for (const term of trigrams) byTerm.set(term, []);
   return [...byTerm.keys()].sort((a, b) => a - b).map((term) => ({ term, ids: byTerm.get(term)!.join(',') }));
 }

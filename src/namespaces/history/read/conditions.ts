@@ -7,7 +7,7 @@ import { likeContains } from '../../../db/like.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
-import type { QueryPlan } from './plan.ts';
+import type { QueryPlan, SearchMatches } from './plan.ts';
 import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
@@ -119,8 +119,19 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
   return eb.or([...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])));
 }
 
-function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName): Cond {
-  const anyField = eb.and(terms.words.map((w) => likeContains(dialect, sql.ref('search_text'), w)));
+/**
+ * Every word is in the search text, or a template holds them all. With the search index's
+ * query (`fts`), the events it names stand for the words of three characters or more (its
+ * trigram phrases match exactly where LIKE does); shorter words are still tested by LIKE.
+ */
+function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: SearchMatches): Cond {
+  const liked = fts ? terms.words.filter((w) => [...w].length < 3) : terms.words;
+  // A page of a search alone: its rows are the index's newest matches (top), by the date it stores.
+  const newest = fts?.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
+  const anyField = eb.and([
+    ...(fts ? [sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts.query}${newest})`] : []),
+    ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
+  ]);
   if (!terms.templateMatches.size) return anyField;
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref)]);
 }
@@ -132,7 +143,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   // With the context index's candidates or blocks (a bounded number of look-ups by id, see
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
-  const ref = (plan.contextIndex || plan.metadataIndex || plan.searchIndex) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
+  const ref = (plan.contextIndex || plan.metadataIndex || plan.searchIndex?.exact) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
   if (!f.scope.all) {
     if (!f.scope.slugs.length) return null;
     c.push(eb(ref('logger'), 'in', f.scope.slugs));
@@ -170,8 +181,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
     ...(f.metadataWords ?? []).map((w) => contextContains(dialect, w)),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
-  if (plan.searchIndex) c.push(blocksCondition(plan.searchIndex));
-  if (f.search) c.push(searchCondition(f.search, ref, dialect));
+  if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex));
   if (f.onlySticky) c.push(eb(ref('sticky'), '=', 1));
   if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref, dialect)));
   if (f.excludeLoglevels) c.push(eb(ref('level'), 'not in', f.excludeLoglevels));
@@ -182,9 +192,4 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   if (f.excludeUsers) c.push(eb.or([eb(ref('user_id'), 'is', null), eb(ref('user_id'), 'not in', f.excludeUsers)]));
   if (f.excludeInitiators) c.push(eb(ref('initiator'), 'not in', f.excludeInitiators));
   return c.length ? eb.and(c) : sql<SqlBool>`1 = 1`;
-}
-
-/** Whether the filter narrows the set beyond "everything this user may read". */
-export function isUnfiltered(f: EventFilter): boolean {
-  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false);
 }

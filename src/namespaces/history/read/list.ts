@@ -3,13 +3,13 @@
 import type { AppServices } from '../../../site/services.ts';
 import { restError } from '../../../rest/define.ts';
 import { MSG } from '../messages.ts';
-import { eventFilterFromParams, type EventFilter } from './query.ts';
+import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
 import { candidateCount, pagePlan, planQuery } from './plan.ts';
-import { filterCondition, isUnfiltered } from './conditions.ts';
+import { filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args.ts';
 
 export interface ListResult {
@@ -60,7 +60,10 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(filter, forPage)!;
       const totalCond = filterCondition(totalFilter, plan)!;
-      const count = (mode: CountMode) => cachedTotal(app, state, totalKey, totalCond, mode);
+      // A search alone: its total is the search index's count of matches; an ungrouped
+      // exclude_search alone, the log's rows less them (the rows' count, through the narrowest index).
+      const alone = totalFilter !== filter ? undefined : plan.searchIndex?.alone ? plan.searchIndex.matches : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
+      const count = (mode: CountMode) => (alone !== undefined && mode === 'rows' ? Promise.resolve(alone) : cachedTotal(app, state, totalKey, totalCond, mode));
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
   }
@@ -86,6 +89,12 @@ export async function listEvents(
     if (links.length) headers.Link = links.join(', ');
   }
   return { items: [...sticky, ...items], headers };
+}
+
+/** The log's rows. */
+async function countAllRows(app: AppServices): Promise<number> {
+  const row = await app.db.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Every sticky event the viewer may read, newest first, marked `sticky_appended`. */

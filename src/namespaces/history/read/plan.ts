@@ -4,9 +4,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
-import type { EventFilter } from './query.ts';
+import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
+import { countFtsMatches, ftsQuery, searchIndexComplete } from '../index/search.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
@@ -20,8 +21,24 @@ export interface QueryPlan {
   contextIndex?: ContextCandidates;
   /** The blocks the context index names for the metadata_search words (indexPlan). */
   metadataIndex?: BlockCandidates;
-  /** The blocks the context index names for the search words (indexPlan). */
-  searchIndex?: BlockCandidates;
+  /** SQLite: the search index's query of the search words and the events it names (indexPlan). */
+  searchIndex?: SearchMatches;
+  /** SQLite: the same of the exclude_search words, when they are all the filter asks (its total is the log's less them). */
+  excludeIndex?: SearchMatches;
+}
+
+/** The events whose search texts hold the words of three characters or more (index/search.ts). */
+export interface SearchMatches {
+  /** The FTS5 query (ftsQuery). */
+  query: string;
+  /** How many events it names. */
+  matches: number;
+  /** No template matches the words: the events named are all that match them. */
+  exact: boolean;
+  /** Exact, and the filter has no other condition: the events named are its rows. */
+  alone: boolean;
+  /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
+  top?: number;
 }
 
 /** The plan of a read under `f` when the log's newest id is `newestId`. */
@@ -75,11 +92,24 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
   // total, whose count reads their events in id order on both databases: up to a third of the
   // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
   const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
-  if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, 'context values', newestId, blocksBound);
-  // Words in the search texts only: a template (in the viewer's language) matching them
-  // matches every event of its message, which the blocks need not name.
-  if (f.search && !f.search.templateMatches.size) plan.searchIndex = await wordBlocks(db, dialect, f.search.words, 'search texts', newestId, blocksBound);
+  if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
+  // PostgreSQL's planner finds its trigram index for the LIKE by itself.
+  if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
+  if (f.excludeSearch && dialect === 'sqlite' && isUnfiltered({ ...f, excludeSearch: undefined })) {
+    const exclude = await searchMatches(db, f.excludeSearch, true);
+    if (exclude?.alone) plan.excludeIndex = exclude;
+  }
   return plan;
+}
+
+/** SQLite: the search index's matches of the words, once every event is indexed and some word has three characters. */
+async function searchMatches(db: Kysely<Database>, search: SearchTerms, nothingElse: boolean): Promise<SearchMatches | undefined> {
+  const query = ftsQuery(search.words);
+  if (!query || !(await searchIndexComplete(db))) return undefined;
+  const exact = !search.templateMatches.size;
+  // Shorter words are tested on the rows.
+  const alone = exact && nothingElse && search.words.every((w) => [...w].length >= 3);
+  return { query, matches: await countFtsMatches(db, query), exact, alone };
 }
 
 /** Candidates up to which a grouped page is always read through them. */
@@ -102,10 +132,9 @@ export const FEW_CANDIDATES = 20_000;
  */
 export function pagePlan(plan: QueryPlan, newestId: number, wanted: number, grouped: boolean): QueryPlan {
   let page = plan;
-  for (const key of ['metadataIndex', 'searchIndex'] as const) {
-    const index = plan[key];
-    if (index && blockEvents(index, newestId) > FEW_CANDIDATES) page = { ...page, [key]: undefined };
-  }
+  if (plan.metadataIndex && blockEvents(plan.metadataIndex, newestId) > FEW_CANDIDATES) page = { ...page, metadataIndex: undefined };
+  if (plan.searchIndex && (!plan.searchIndex.exact || plan.searchIndex.matches > FEW_CANDIDATES)) page = { ...page, searchIndex: undefined };
+  else if (page.searchIndex?.alone && !grouped) page = { ...page, searchIndex: { ...page.searchIndex, top: wanted } };
   const c = page.contextIndex;
   if (!c) return page;
   const candidates = candidateEvents(c, newestId);
@@ -131,6 +160,7 @@ function blockEvents(index: BlockCandidates, newestId: number): number {
 export function candidateCount(plan: QueryPlan, newestId: number): number | undefined {
   const counts: number[] = [];
   if (plan.contextIndex) counts.push(candidateEvents(plan.contextIndex, newestId));
-  for (const index of [plan.metadataIndex, plan.searchIndex]) if (index) counts.push(blockEvents(index, newestId));
+  if (plan.metadataIndex) counts.push(blockEvents(plan.metadataIndex, newestId));
+  if (plan.searchIndex?.exact) counts.push(plan.searchIndex.matches);
   return counts.length ? Math.min(...counts) : undefined;
 }

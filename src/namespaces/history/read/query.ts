@@ -43,6 +43,11 @@ export interface EventFilter {
   excludeInitiators?: string[];
 }
 
+/** Whether the filter narrows the set beyond "everything this user may read". */
+export function isUnfiltered(f: EventFilter): boolean {
+  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false);
+}
+
 export interface SearchTerms {
   words: string[];
   /** (logger, message keys) whose template contains every word. */

@@ -11,6 +11,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { likeContains } from '../../../db/like.ts';
 import type { ActivityOrigin } from '../../../site/activity.ts';
+import { removingEvents } from '../index/search.ts';
 import { clearContextIndex } from '../index/build.ts';
 import { GENERATED_KEY } from '../bulk/generate.ts';
 import { COUNTER_RUN_HEADS } from '../model/runs.ts';
@@ -63,7 +64,9 @@ export async function purgeEvents(app: AppServices, filter: PurgeFilter): Promis
     let events = tx.deleteFrom('history_events');
     if (filter.generated) events = events.where(generated(dialect));
     if (filter.before) events = events.where('date', '<', filter.before);
-    const removed = Number((await events.executeTakeFirst()).numDeletedRows);
+    const remove = async () => Number((await events.executeTakeFirst()).numDeletedRows);
+    // SQLite's search index starts over rather than deleting entry by entry (index/search.ts).
+    const removed = dialect === 'sqlite' ? await removingEvents(tx, remove) : await remove();
     // Then their contexts (the test above needed them); an event without context has no row.
     if (removed) {
       await tx
