@@ -1,38 +1,16 @@
 // GET /stats/peak-days, /peak-times and /activity-overview: events per hour and per day in the site's
 // timezone, each hour bucketed at its own UTC offset.
-import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, parseYmd, ymdText } from '../../../site/zone-time.ts';
-import { dateRangeInfo, splitRange, statsRange, type StatsRange } from './range.ts';
+import { countInRange, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
 import type { StatsParams } from '../args.ts';
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */
 async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, number][]> {
-  const { hours, edges } = splitRange(r);
-  const out: [string, number][] = [];
-  if (hours) {
-    const rows = await app.db
-      .selectFrom('history_stats_hourly')
-      .select(['hour', sql<number>`sum(${sql.ref('n')})`.as('n')])
-      .where('hour', '>=', hours[0])
-      .where('hour', '<=', hours[1])
-      .groupBy('hour')
-      .execute();
-    for (const row of rows) if (Number(row.n)) out.push([row.hour, Number(row.n)]);
-  }
-  for (const [from, to] of edges) {
-    const rows = await app.db
-      .selectFrom('history_events')
-      .select([sql<string>`substr(${sql.ref('date')}, 1, 13)`.as('hour'), sql<number>`count(*)`.as('n')])
-      .where('date', '>=', from)
-      .where('date', '<=', to)
-      .groupBy(sql`substr(${sql.ref('date')}, 1, 13)`)
-      .execute();
-    for (const row of rows) out.push([row.hour, Number(row.n)]);
-  }
-  return out;
+  const counts = await countInRange(app, r, { by: ['hour'], daily: null, hourly: 'history_stats_hourly_levels' });
+  return [...counts.values()].map(({ key, n }) => [String(key[0]), n]);
 }
 
 /** Local `YYYY-MM-DD HH` of a UTC hour bucket. */

@@ -1,0 +1,182 @@
+// The event counts behind the statistics (migrations 0009, 0010, 0022: per hour, day, level and
+// user): added by every writer of events (activity log, generators), taken off by triggers on
+// deletion and purge, and the ranges cut into whole days and hours (from the counts) and partial
+// hours (from the events); every count over random ranges agrees with counting the events.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { countInRange, countsByMessage, coverRange, type CountQuery } from '../../src/namespaces/history/stats/range.ts';
+import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
+
+const origin = { user: null, ip: '', initiator: 'cms' as const };
+
+test('ranges split into whole days, whole hours and partial edges', () => {
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 00:00:00', toUtc: '2025-01-02 23:59:59' }), { days: ['2025-01-01', '2025-01-02'], hours: [], seconds: [] });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 10:30:00', toUtc: '2025-01-01 12:15:00' }), {
+    days: null,
+    hours: [['2025-01-01 11', '2025-01-01 11']],
+    seconds: [['2025-01-01 10:30:00', '2025-01-01 10:59:59'], ['2025-01-01 12:00:00', '2025-01-01 12:15:00']],
+  });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 10:30:00', toUtc: '2025-01-01 11:15:00' }), { days: null, hours: [], seconds: [['2025-01-01 10:30:00', '2025-01-01 11:15:00']] });
+  assert.deepEqual(coverRange({ fromUtc: '2024-12-31 23:00:01', toUtc: '2025-01-01 01:00:00' }), {
+    days: null,
+    hours: [['2025-01-01 00', '2025-01-01 00']],
+    seconds: [['2024-12-31 23:00:01', '2024-12-31 23:59:59'], ['2025-01-01 01:00:00', '2025-01-01 01:00:00']],
+  });
+  assert.deepEqual(coverRange({ fromUtc: '2024-12-31 22:30:00', toUtc: '2025-01-03 02:00:00' }), {
+    days: ['2025-01-01', '2025-01-02'],
+    hours: [['2024-12-31 23', '2024-12-31 23'], ['2025-01-03 00', '2025-01-03 01']],
+    seconds: [['2024-12-31 22:30:00', '2024-12-31 22:59:59'], ['2025-01-03 02:00:00', '2025-01-03 02:00:00']],
+  });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-02 00:00:00', toUtc: '2025-01-01 00:00:00' }), { days: null, hours: [], seconds: [] });
+});
+
+/** Each table of counts and the same counts computed from the events. */
+const TABLES = [
+  { table: 'history_stats_hourly', columns: 'hour, logger, message_key', events: "substr(date, 1, 13), logger, coalesce(message_key, '')", where: '' },
+  { table: 'history_stats_daily', columns: 'day, logger, message_key', events: "substr(date, 1, 10), logger, coalesce(message_key, '')", where: '' },
+  { table: 'history_stats_hourly_levels', columns: 'hour, level', events: 'substr(date, 1, 13), level', where: '' },
+  { table: 'history_stats_daily_users', columns: 'day, user_id, logger, message_key', events: "substr(date, 1, 10), user_id, logger, coalesce(message_key, '')", where: 'where user_id is not null' },
+];
+
+/** What the statistics count, each from its tables. */
+const QUERIES: CountQuery[] = [
+  { by: ['logger', 'message_key'], daily: 'history_stats_daily', hourly: 'history_stats_hourly' },
+  { by: ['hour'], daily: null, hourly: 'history_stats_hourly_levels' },
+  { by: ['level'], daily: null, hourly: 'history_stats_hourly_levels' },
+  { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true },
+  { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true, only: { logger: ['SimpleUserLogger'], message_key: ['user_logged_in', 'user_unknown_logged_in'] } },
+];
+const EVENT_EXPRESSIONS: Record<string, string> = { logger: 'logger', message_key: "coalesce(message_key, '')", level: 'level', user_id: 'user_id', hour: 'substr(date, 1, 13)' };
+
+for (const target of dbTargets()) {
+  describe(`event counts (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    /** The counts straight from the events, as the statistics counted before migration 0009. */
+    async function direct(fromUtc: string, toUtc: string): Promise<Map<string, number>> {
+      const rows = await t.app.db
+        .selectFrom('history_events')
+        .select(['logger', 'message_key', sql<number>`count(*)`.as('n')])
+        .where('date', '>=', fromUtc)
+        .where('date', '<=', toUtc)
+        .groupBy(['logger', 'message_key'])
+        .execute();
+      return new Map(rows.map((r) => [`${r.logger}:${r.message_key ?? ''}`, Number(r.n)]));
+    }
+
+    async function storedMatchesEvents(): Promise<void> {
+      for (const { table, columns, events, where } of TABLES) {
+        const stored = await sql.raw<Record<string, unknown>>(`select ${columns}, n from ${table} where n <> 0 order by ${columns}`).execute(t.app.db);
+        const fromEvents = await sql.raw<Record<string, unknown>>(`select ${events}, count(*) as n from history_events ${where} group by ${columns.split(', ').map((_, i) => i + 1).join(', ')} order by ${columns.split(', ').map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
+        const values = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r).map(String));
+        assert.deepEqual(values(stored.rows), values(fromEvents.rows), table);
+      }
+    }
+
+    /** Every count of QUERIES over the range, from the tables and straight from the events. */
+    async function rangeMatchesEvents(fromUtc: string, toUtc: string): Promise<void> {
+      for (const q of QUERIES) {
+        const conditions = [`date between '${fromUtc}' and '${toUtc}'`];
+        if (q.withUser) conditions.push('user_id is not null');
+        for (const [column, values] of Object.entries(q.only ?? {})) conditions.push(`${EVENT_EXPRESSIONS[column]} in (${values!.map((v) => `'${v}'`).join(', ')})`);
+        const rows = await sql.raw<Record<string, unknown>>(`select ${q.by.map((c) => EVENT_EXPRESSIONS[c]).join(', ')}, count(*) as n from history_events
+          where ${conditions.join(' and ')} group by ${q.by.map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
+        const expected = new Map(rows.rows.map((r) => { const v = Object.values(r); return [v.slice(0, -1).map(String).join('|'), Number(v.at(-1))]; }));
+        const got = new Map([...(await countInRange(t.app, { fromUtc, toUtc }, q)).values()].map(({ key, n }) => [key.map(String).join('|'), n]));
+        assert.deepEqual(got, expected, `${q.by.join(',')} ${fromUtc} … ${toUtc}`);
+      }
+    }
+
+    /** Random ranges within [first, last] (Unix seconds), their ends anywhere in a second. */
+    async function randomRangesMatch(first: number, last: number, count: number, seed: number): Promise<void> {
+      let state = seed;
+      const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+      for (let i = 0; i < count; i++) {
+        const a = first + Math.floor(next() * (last - first));
+        const b = first + Math.floor(next() * (last - first));
+        await rangeMatchesEvents(unixToUtc(Math.min(a, b)), unixToUtc(Math.max(a, b)));
+      }
+    }
+
+    test('counts follow inserts (in order, back-dated, grouped) and deletions; every range agrees with the events', async () => {
+      const base = utcToUnix('2025-03-01 00:00:00');
+      const writes: Promise<number>[] = [];
+      for (let i = 0; i < 60; i++) {
+        const date = unixToUtc(base + i * 1000 + (i % 7) * 13);
+        const entry = i % 3 === 0
+          ? { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date }
+          : i % 3 === 1
+            ? { logger: 'SimplePostLogger', messageKey: 'post_updated', date, context: { post_title: `p${i}` } }
+            : { logger: 'CustomLoggerWithoutKey', messageKey: '', date };
+        writes.push(t.app.activity.log(entry, origin));
+      }
+      await Promise.all(writes); // one group: a multi-row insert
+      await t.app.activity.log({ logger: 'SimplePostLogger', messageKey: 'post_created', date: '2025-03-01 00:20:00' }, origin); // back-dated
+      await storedMatchesEvents();
+
+      const ranges: [string, string][] = [
+        ['2025-03-01 00:00:00', '2025-03-01 23:59:59'],
+        ['2025-03-01 00:20:00', '2025-03-01 10:59:59'],
+        ['2025-03-01 01:30:00', '2025-03-01 05:10:00'],
+        ['2025-03-01 02:10:00', '2025-03-01 02:50:00'],
+        ['2025-02-28 23:59:59', '2025-03-01 16:00:00'],
+      ];
+      for (const [fromUtc, toUtc] of ranges) {
+        const r = { from: utcToUnix(fromUtc), to: utcToUnix(toUtc), fromUtc, toUtc };
+        assert.deepEqual(await countsByMessage(t.app, r), await direct(fromUtc, toUtc), `${fromUtc} … ${toUtc}`);
+      }
+
+      await t.app.db.deleteFrom('history_events').where('date', '<', '2025-03-01 03:00:00').execute();
+      await storedMatchesEvents();
+      const r = { from: 0, to: 0, fromUtc: '2025-03-01 00:00:00', toUtc: '2025-03-01 23:59:59' };
+      assert.deepEqual(await countsByMessage(t.app, r), await direct(r.fromUtc, r.toUtc));
+      await t.app.db.deleteFrom('history_events').execute();
+      await storedMatchesEvents();
+    });
+
+    test('the generators count what they write: query builder, bulk, bulk with indexes built afterwards', async () => {
+      const now = new Date('2025-06-01T12:00:00Z');
+      await generateEvents(t.app, { count: 400, days: 2, now, seed: 3, bulk: false });
+      await storedMatchesEvents();
+      await generateEvents(t.app, { count: 400, days: 2, now, seed: 4, deferIndexes: false, batchSize: 150 });
+      await storedMatchesEvents();
+      await generateEvents(t.app, { count: 400, days: 3, now, seed: 5, deferIndexes: true, batchSize: 150 });
+      await storedMatchesEvents();
+      const stored = await t.app.db.selectFrom('history_stats_hourly').select(sql<number>`sum(n)`.as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(stored.n), 1200);
+      const end = utcToUnix('2025-06-01 12:00:00');
+      await randomRangesMatch(end - 4 * 86400, end + 3600, 25, 7);
+      await rangeMatchesEvents('2025-05-29 00:00:00', '2025-06-01 23:59:59');
+    });
+
+    test('updates, purges and clearing keep every count exact', async () => {
+      const end = utcToUnix('2025-06-01 12:00:00');
+      const some = await t.app.db.selectFrom('history_events').select('id').orderBy('id').limit(5).execute();
+      for (const [i, { id }] of some.entries()) {
+        await t.app.db.updateTable('history_events').set({ date: unixToUtc(end - i * 7000), level: 'critical', user_id: i % 2 ? null : 4242, message_key: i === 3 ? null : 'moved' }).where('id', '=', id).execute();
+      }
+      await storedMatchesEvents();
+      await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 8);
+      assert.ok((await purgeEvents(t.app, { before: unixToUtc(end - 86400 - 1234) })) > 0);
+      await storedMatchesEvents();
+      await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 9);
+      await t.app.activity.log({ logger: 'SimplePostLogger', messageKey: 'post_created', context: { _generated: '1' } }, origin);
+      assert.ok((await purgeEvents(t.app, { generated: true })) > 0);
+      await storedMatchesEvents();
+      await purgeEvents(t.app, {});
+      await storedMatchesEvents();
+      for (const { table } of TABLES) {
+        const left = await sql.raw<{ n: number }>(`select coalesce(sum(n), 0) as n from ${table}`).execute(t.app.db);
+        assert.equal(Number(left.rows[0]!.n), 0, table);
+      }
+    });
+  });
+}
