@@ -114,6 +114,14 @@ export interface HistoryStatsDailyUsersTable {
   n: number;
 }
 
+/** Failed logins per UTC day and attempted name (`s<name>`, `n` for null; migration 0022). */
+export interface HistoryStatsDailyFailedLoginsTable {
+  /** UTC `YYYY-MM-DD`. */
+  day: string;
+  attempted: string;
+  n: number;
+}
+
 export interface Database {
   options: OptionsTable;
   users: UsersTable;
@@ -126,6 +134,7 @@ export interface Database {
   history_stats_daily: HistoryStatsDailyTable;
   history_stats_hourly_levels: HistoryStatsHourlyLevelsTable;
   history_stats_daily_users: HistoryStatsDailyUsersTable;
+  history_stats_daily_failed_logins: HistoryStatsDailyFailedLoginsTable;
 }
 
 // --- sched/v1 (issue 5) ---

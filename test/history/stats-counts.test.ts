@@ -40,6 +40,13 @@ const TABLES = [
   { table: 'history_stats_daily', columns: 'day, logger, message_key', events: "substr(date, 1, 10), logger, coalesce(message_key, '')", where: '' },
   { table: 'history_stats_hourly_levels', columns: 'hour, level', events: 'substr(date, 1, 13), level', where: '' },
   { table: 'history_stats_daily_users', columns: 'day, user_id, logger, message_key', events: "substr(date, 1, 10), user_id, logger, coalesce(message_key, '')", where: 'where user_id is not null' },
+  {
+    table: 'history_stats_daily_failed_logins',
+    columns: 'day, attempted',
+    events: "substr(date, 1, 10), coalesce('s' || c.value, 'n')",
+    where: `e join history_event_contexts x on x.event_id = e.id cross join PAIRS as c
+      where e.logger = 'SimpleUserLogger' and e.message_key in ('user_login_failed', 'user_unknown_login_failed') and c.key in ('login', 'failed_username')`,
+  },
 ];
 
 /** What the statistics count, each from its tables. */
@@ -75,7 +82,8 @@ for (const target of dbTargets()) {
     async function storedMatchesEvents(): Promise<void> {
       for (const { table, columns, events, where } of TABLES) {
         const stored = await sql.raw<Record<string, unknown>>(`select ${columns}, n from ${table} where n <> 0 order by ${columns}`).execute(t.app.db);
-        const fromEvents = await sql.raw<Record<string, unknown>>(`select ${events}, count(*) as n from history_events ${where} group by ${columns.split(', ').map((_, i) => i + 1).join(', ')} order by ${columns.split(', ').map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
+        const pairs = t.app.dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)';
+        const fromEvents = await sql.raw<Record<string, unknown>>(`select ${events}, count(*) as n from history_events ${where.replace('PAIRS', pairs)} group by ${columns.split(', ').map((_, i) => i + 1).join(', ')} order by ${columns.split(', ').map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
         const values = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r).map(String));
         assert.deepEqual(values(stored.rows), values(fromEvents.rows), table);
       }

@@ -267,8 +267,9 @@ async function prepareBatch(
   }
   if (replace.length && !ctx.dryRun) {
     await ctx.app.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('history_event_contexts').where('event_id', 'in', replace).execute();
+      // Events first: the statistics' triggers read a removed failed login's context (migration 0022).
       await tx.deleteFrom('history_events').where('id', 'in', replace).execute();
+      await tx.deleteFrom('history_event_contexts').where('event_id', 'in', replace).execute();
       await tx
         .updateTable('history_counters')
         .set((eb) => ({ value: eb('value', '-', replace.length) }))

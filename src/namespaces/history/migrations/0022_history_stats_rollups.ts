@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../../../db/index.ts';
 import type { SiteMigration } from '../../../db/migration.ts';
 
 // More pre-aggregated counts beside history_stats_hourly (0009), so that every statistic over a
@@ -12,8 +13,14 @@ import type { SiteMigration } from '../../../db/migration.ts';
 // - history_stats_daily_users: events per UTC day, user, logger and message key (events
 //   without a user are not counted): stats/users' logins and profile updates per user and the
 //   console's most active users; the partial days at a range's ends are counted from the events.
-// Writers add their rows' counts in the same transaction (write/rollups.ts); deletions and
-// updates are counted by triggers, as 0009's are. The migration counts the existing events.
+// - history_stats_daily_failed_logins: failed logins per UTC day and attempted user name (the
+//   context's `login` or `failed_username`, as `s<name>`, or `n` for a null value): stats/users'
+//   failed logins, which parsed the context of every failed login of the range (a third of a
+//   generated log). PostgreSQL keys it by the name's md5, since a B-tree entry is limited to
+//   about 2.7 kB and a name is as long as its sender made it.
+// Writers add their rows' counts in the same transaction (write/stats-counts.ts); deletions and
+// updates are counted by triggers, as 0009's are (the failed logins' read the deleted event's
+// context, so contexts are deleted after their events). The migration counts the existing events.
 interface Rollup {
   table: string;
   period: 'day' | 'hour';
@@ -41,9 +48,56 @@ function columnOf(column: string, row: string): string {
   return `${row}${column}`;
 }
 
+const FAILED = (row: string) => `${row}logger = 'SimpleUserLogger' and ${row}message_key in ('user_login_failed', 'user_unknown_login_failed')`;
+/** The attempted names of the event `id` (an expression): (attempted) rows. */
+const PAIRS = (dialect: DialectName) => (dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)');
+const ATTEMPTED = (dialect: DialectName, id: string) => `select coalesce('s' || c.value, 'n') as attempted
+  from history_event_contexts as x cross join ${PAIRS(dialect)} as c
+  where x.event_id = ${id} and c.key in ('login', 'failed_username')`;
+
+async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const T = 'history_stats_daily_failed_logins';
+  let table = db.schema.createTable(T).addColumn('day', 'varchar(10)', (c) => c.notNull()).addColumn('attempted', 'text', (c) => c.notNull()).addColumn('n', 'integer', (c) => c.notNull());
+  if (dialect === 'sqlite') table = table.addPrimaryKeyConstraint(`${T}_pk`, ['day', 'attempted'] as never[]).modifyEnd(sql`without rowid`);
+  await table.execute();
+  if (dialect === 'postgres') await sql.raw(`create unique index ${T}_key on ${T} (day, md5(attempted))`).execute(db);
+  const conflict = dialect === 'postgres' ? '(day, (md5(attempted)))' : '(day, attempted)';
+  const same = dialect === 'postgres' ? 'md5(h.attempted) = md5(d.attempted) and h.attempted = d.attempted' : 'h.attempted = d.attempted';
+  await sql.raw(`insert into ${T} (day, attempted, n)
+    select substr(e.date, 1, 10), coalesce('s' || c.value, 'n'), count(*)
+    from history_events as e join history_event_contexts as x on x.event_id = e.id cross join ${PAIRS(dialect)} as c
+    where ${FAILED('e.')} and c.key in ('login', 'failed_username') group by 1, 2`).execute(db);
+  const add = (row: string) => `insert into ${T} (day, attempted, n)
+    select substr(${row}date, 1, 10), a.attempted, count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where ${FAILED(row)} group by 1, 2
+    on conflict ${conflict} do update set n = ${T}.n + excluded.n`;
+  const remove = (row: string) => `update ${T} as h set n = h.n - d.n
+    from (select substr(${row}date, 1, 10) as day, a.attempted, count(*) as n from (${ATTEMPTED(dialect, `${row}id`)}) as a where ${FAILED(row)} group by 1, 2) as d
+    where h.day = d.day and ${same}`;
+  const moved = 'date, logger, message_key';
+  if (dialect === 'sqlite') {
+    await sql.raw(`create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`).execute(db);
+    await sql.raw(`create trigger ${T}_update after update of ${moved} on history_events begin ${remove('old.')}; ${add('new.')}; end`).execute(db);
+    return;
+  }
+  await sql.raw(`create function ${T}_removed() returns trigger language plpgsql as $$
+    begin
+      update ${T} as h set n = h.n - d.n
+      from (select substr(o.date, 1, 10) as day, a.attempted, count(*) as n from history_stats_failed_old as o cross join lateral (${ATTEMPTED(dialect, 'o.id')}) as a
+        where ${FAILED('o.')} group by 1, 2) as d
+      where h.day = d.day and ${same};
+      return null;
+    end $$`).execute(db);
+  await sql.raw(`create function ${T}_moved() returns trigger language plpgsql as $$ begin ${remove('old.')}; ${add('new.')}; return null; end $$`).execute(db);
+  await sql.raw(`create function ${T}_cleared() returns trigger language plpgsql as $$ begin delete from ${T}; return null; end $$`).execute(db);
+  await sql.raw(`create trigger ${T}_delete after delete on history_events referencing old table as history_stats_failed_old for each statement execute function ${T}_removed()`).execute(db);
+  await sql.raw(`create trigger ${T}_update after update of ${moved} on history_events for each row execute function ${T}_moved()`).execute(db);
+  await sql.raw(`create trigger ${T}_truncate after truncate on history_events for each statement execute function ${T}_cleared()`).execute(db);
+}
+
 export const historyStatsRollupsMigration: SiteMigration = {
   name: '0022_history_stats_rollups',
   async up(db, dialect) {
+    await failedLoginCounts(db, dialect);
     for (const r of ROLLUPS) {
       const columns = [r.period, ...r.keys];
       let table = db.schema.createTable(r.table);
