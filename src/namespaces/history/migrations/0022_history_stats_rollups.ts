@@ -62,7 +62,6 @@ async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise
   await table.execute();
   if (dialect === 'postgres') await sql.raw(`create unique index ${T}_key on ${T} (day, md5(attempted))`).execute(db);
   const conflict = dialect === 'postgres' ? '(day, (md5(attempted)))' : '(day, attempted)';
-  const same = dialect === 'postgres' ? 'md5(h.attempted) = md5(d.attempted) and h.attempted = d.attempted' : 'h.attempted = d.attempted';
   await sql.raw(`insert into ${T} (day, attempted, n)
     select substr(e.date, 1, 10), coalesce('s' || c.value, 'n'), count(*)
     from history_events as e join history_event_contexts as x on x.event_id = e.id cross join ${PAIRS(dialect)} as c
@@ -70,9 +69,9 @@ async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise
   const add = (row: string) => `insert into ${T} (day, attempted, n)
     select substr(${row}date, 1, 10), a.attempted, count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where ${FAILED(row)} group by 1, 2
     on conflict ${conflict} do update set n = ${T}.n + excluded.n`;
-  const remove = (row: string) => `update ${T} as h set n = h.n - d.n
-    from (select substr(${row}date, 1, 10) as day, a.attempted, count(*) as n from (${ATTEMPTED(dialect, `${row}id`)}) as a where ${FAILED(row)} group by 1, 2) as d
-    where h.day = d.day and ${same}`;
+  // (Without UPDATE … FROM, which SQLite before 3.33 does not know inside triggers.)
+  const remove = (row: string) => `update ${T} set n = n - (select count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where a.attempted = ${T}.attempted)
+    where ${FAILED(row)} and day = substr(${row}date, 1, 10) and attempted in (select attempted from (${ATTEMPTED(dialect, `${row}id`)}) as a)`;
   const moved = 'date, logger, message_key';
   if (dialect === 'sqlite') {
     await sql.raw(`create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`).execute(db);
@@ -84,7 +83,7 @@ async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise
       update ${T} as h set n = h.n - d.n
       from (select substr(o.date, 1, 10) as day, a.attempted, count(*) as n from history_stats_failed_old as o cross join lateral (${ATTEMPTED(dialect, 'o.id')}) as a
         where ${FAILED('o.')} group by 1, 2) as d
-      where h.day = d.day and ${same};
+      where h.day = d.day and md5(h.attempted) = md5(d.attempted) and h.attempted = d.attempted;
       return null;
     end $$`).execute(db);
   await sql.raw(`create function ${T}_moved() returns trigger language plpgsql as $$ begin ${remove('old.')}; ${add('new.')}; return null; end $$`).execute(db);
