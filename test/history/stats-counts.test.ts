@@ -8,6 +8,9 @@ import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { countInRange, countsByMessage, coverRange, type CountQuery } from '../../src/namespaces/history/stats/range.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
+import { statsUsers } from '../../src/namespaces/history/stats/details.ts';
+import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
+import { utcToZone } from '../../src/site/time.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 
@@ -163,6 +166,68 @@ for (const target of dbTargets()) {
       const end = utcToUnix('2025-06-01 12:00:00');
       await randomRangesMatch(end - 4 * 86400, end + 3600, 25, 7);
       await rangeMatchesEvents('2025-05-29 00:00:00', '2025-06-01 23:59:59');
+    });
+
+    /** stats/users' details as they were counted from the events alone. */
+    async function usersFromEvents(fromUtc: string, toUtc: string, limit: number) {
+      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      const failed = await sql<{ last: string; attempted: string | null; n: number }>`
+        select max(e.date) as last, c.value as attempted, count(*) as n from history_events e join history_event_contexts x on x.event_id = e.id cross join ${pairs} as c
+        where e.date >= ${fromUtc} and e.date <= ${toUtc} and e.logger = 'SimpleUserLogger' and e.message_key in ('user_login_failed', 'user_unknown_login_failed')
+          and c.key in ('login', 'failed_username') group by c.value order by n desc, c.value asc limit ${limit}`.execute(t.app.db);
+      const perUser = async (keys: string[]) => (await sql<{ user_id: number; last: string; n: number }>`
+        select user_id, max(date) as last, count(*) as n from history_events where date >= ${fromUtc} and date <= ${toUtc} and logger = 'SimpleUserLogger'
+          and message_key in (${sql.join(keys)}) and user_id is not null group by user_id order by n desc, user_id asc limit ${limit}`.execute(t.app.db)).rows
+        .map((r) => ({ date: r.last, user_id: String(r.user_id), n: String(r.n) }));
+      return {
+        failed: failed.rows.map((f) => ({ date: f.last, attempted_username: f.attempted ?? '', failed_count: String(f.n) })),
+        logins: await perUser(['user_logged_in', 'user_unknown_logged_in']),
+        updates: await perUser(['user_updated_profile']),
+      };
+    }
+
+    test('stats/users details and the time charts over random ranges agree with the events (site zone with a DST change)', async () => {
+      const zone = t.app.options.get('timezone_string');
+      await t.app.options.set('timezone_string', 'Europe/Berlin');
+      // Around the change of 30 March 2025 (01:00 UTC).
+      await generateEvents(t.app, { count: 1500, days: 4, now: new Date('2025-04-01T06:00:00Z'), seed: 11 });
+      const first = utcToUnix('2025-03-28 00:00:00');
+      const last = utcToUnix('2025-04-01 06:00:00');
+      let state = 5;
+      const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+      for (let i = 0; i < 12; i++) {
+        const a = first + Math.floor(next() * (last - first));
+        const b = i === 0 ? last : first + Math.floor(next() * (last - first));
+        const [from, to] = [Math.min(a, b), Math.max(a, b)];
+        const [fromUtc, toUtc] = [unixToUtc(from), unixToUtc(to)];
+        const limit = 1 + (i % 5) * 3;
+        const got = (await statsUsers(t.app, { date_from: from, date_to: to, include_details: true, limit } as never)).details as Record<string, Record<string, string>[]>;
+        const want = await usersFromEvents(fromUtc, toUtc, limit);
+        assert.deepEqual(got.failed_logins, want.failed, `failed ${fromUtc} … ${toUtc}`);
+        assert.deepEqual(got.successful_logins!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.login_count })), want.logins, `logins ${fromUtc} … ${toUtc}`);
+        assert.deepEqual(got.profile_updates!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.update_count })), want.updates, `updates ${fromUtc} … ${toUtc}`);
+
+        // Each event in its local hour, weekday and day, converted one by one.
+        const dates = await t.app.db.selectFrom('history_events').select('date').where('date', '>=', fromUtc).where('date', '<=', toUtc).execute();
+        const hours = new Map<string, number>();
+        const weekdays = new Map<string, number>();
+        const days = new Map<string, number>();
+        const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+        for (const { date } of dates) {
+          const local = utcToZone(`${date.slice(0, 13)}:00:00`, 'Europe/Berlin');
+          bump(hours, String(Number(local.slice(11, 13))));
+          bump(weekdays, String(new Date(`${local.slice(0, 10)}T00:00:00Z`).getUTCDay()));
+          bump(days, local.slice(0, 10));
+        }
+        const params = { date_from: from, date_to: to, include_details: false, limit: 5 } as never;
+        const times = (await statsPeakTimes(t.app, params)).peak_times;
+        assert.deepEqual(new Map(times.map((p) => [p.hour, Number(p.count)])), hours, `peak times ${fromUtc} … ${toUtc}`);
+        const peakDays = (await statsPeakDays(t.app, params, 'en')).peak_days;
+        assert.deepEqual(new Map(peakDays.map((p) => [p.day, Number(p.count)])), weekdays, `peak days ${fromUtc} … ${toUtc}`);
+        const overview = (await statsActivityOverview(t.app, params)).activity_by_date.filter((d) => Number(d.count) > 0);
+        assert.deepEqual(new Map(overview.map((d) => [d.date, Number(d.count)])), days, `overview ${fromUtc} … ${toUtc}`);
+      }
+      await t.app.options.set('timezone_string', zone);
     });
 
     test('updates, purges and clearing keep every count exact', async () => {
