@@ -9,7 +9,7 @@ export { presetRunsForRebuild } from './bulk/generate.ts';
 export { purgeAndLog } from './write/maintenance.ts';
 export { rebuildRuns } from './write/runs.ts';
 export { STATS_COUNT_TABLES } from './write/stats-counts.ts';
-export { countsByMessage, type StatsRange } from './stats/range.ts';
+export { countInRange, countsByMessage, type StatsRange } from './stats/range.ts';
 export { LOG_LEVELS, type PreparedEvent, searchTextOf } from './model/event.ts';
 export { contextJson, storableText } from './model/context.ts';
 export { COUNTER_TOTAL, readCounter } from './model/counters.ts';
