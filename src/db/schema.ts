@@ -85,6 +85,43 @@ export interface HistoryStatsHourlyTable {
   n: number;
 }
 
+/** Events per UTC day, logger and message key (migration 0022). */
+export interface HistoryStatsDailyTable {
+  /** UTC `YYYY-MM-DD`. */
+  day: string;
+  logger: string;
+  /** '' for events without a message key. */
+  message_key: string;
+  n: number;
+}
+
+/** Events per UTC hour and level (migration 0022). */
+export interface HistoryStatsHourlyLevelsTable {
+  /** UTC `YYYY-MM-DD HH`. */
+  hour: string;
+  level: string;
+  n: number;
+}
+
+/** Events with a user per UTC day, user, logger and message key (migration 0022). */
+export interface HistoryStatsDailyUsersTable {
+  /** UTC `YYYY-MM-DD`. */
+  day: string;
+  user_id: number;
+  logger: string;
+  /** '' for events without a message key. */
+  message_key: string;
+  n: number;
+}
+
+/** Failed logins per UTC day and attempted name (`s<name>`, `n` for null; migration 0022). */
+export interface HistoryStatsDailyFailedLoginsTable {
+  /** UTC `YYYY-MM-DD`. */
+  day: string;
+  attempted: string;
+  n: number;
+}
+
 export interface Database {
   options: OptionsTable;
   users: UsersTable;
@@ -94,6 +131,10 @@ export interface Database {
   history_context_terms: HistoryContextTermsTable;
   history_counters: HistoryCountersTable;
   history_stats_hourly: HistoryStatsHourlyTable;
+  history_stats_daily: HistoryStatsDailyTable;
+  history_stats_hourly_levels: HistoryStatsHourlyLevelsTable;
+  history_stats_daily_users: HistoryStatsDailyUsersTable;
+  history_stats_daily_failed_logins: HistoryStatsDailyFailedLoginsTable;
 }
 
 // --- sched/v1 (issue 5) ---

@@ -74,8 +74,10 @@ describe('import wordpress: killed half-way', { skip: reason ?? false }, () => {
         assert.equal(counter('total_logged_events'), events);
         const heads = await sql<{ n: number }>`select count(*) as n from (select occasions_id, lag(occasions_id) over (order by date desc, id desc) as prev from history_events) x where prev is null or prev <> occasions_id`.execute(t.app.db);
         assert.equal(counter('run_heads'), Number(heads.rows[0]!.n));
-        const hourly = await sql<{ n: number }>`select sum(n) as n from history_stats_hourly`.execute(t.app.db);
-        assert.equal(Number(hourly.rows[0]!.n), events);
+        for (const table of ['history_stats_hourly', 'history_stats_daily', 'history_stats_hourly_levels']) {
+          const counted = await sql<{ n: number }>`select sum(n) as n from ${sql.table(table)}`.execute(t.app.db);
+          assert.equal(Number(counted.rows[0]!.n), events, table);
+        }
         const contexts = await t.app.db.selectFrom('history_event_contexts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         assert.equal(Number(contexts.n), events);
 

@@ -109,7 +109,8 @@ export async function cli(t: TestApp, args: string[]): Promise<CliResult> {
 
 /** The site's data tables as text (everything but the importer's own run records), to compare before and after. */
 export async function snapshot(t: TestApp): Promise<string> {
-  const tables = ['users', 'app_passwords', 'posts', 'options', 'history_events', 'history_event_contexts', 'history_counters', 'history_stats_hourly', 'sched_settings', 'import_map', 'import_marks',
+  const tables = ['users', 'app_passwords', 'posts', 'options', 'history_events', 'history_event_contexts', 'history_counters', 'history_stats_hourly',
+    'history_stats_daily', 'history_stats_hourly_levels', 'history_stats_daily_users', 'history_stats_daily_failed_logins', 'sched_settings', 'import_map', 'import_marks',
     'i18n_st_strings', 'i18n_st_translations', 'i18n_st_packages', 'tm_jobs', 'tm_job_fields', 'sliders', 'slider_slides'] as const;
   const out: string[] = [];
   for (const table of tables) {

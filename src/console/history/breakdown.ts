@@ -10,7 +10,7 @@ import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
 import {
-  eventFilterFromParams, type EventFilterParams, filterCondition, countsByMessage, type StatsRange, LOG_LEVELS,
+  eventFilterFromParams, type EventFilterParams, filterCondition, countInRange, countsByMessage, type StatsRange, LOG_LEVELS,
 } from '../../namespaces/history/api.ts';
 
 export interface Breakdown {
@@ -23,7 +23,7 @@ export interface Breakdown {
   activeUsers: number;
 }
 
-/** Users counted one by one (an index count each) when the log is not filtered, up to this many. */
+/** Without filters, only the site's users are counted while there are at most this many. */
 const USERS_COUNTED_SEPARATELY = 500;
 
 export async function breakdown(
@@ -86,29 +86,23 @@ async function filteredCounts(app: AppServices, cond: NonNullable<ReturnType<typ
 }
 
 /**
- * The whole log (a range of a year holds a million events): loggers from the hourly counts the
- * stats routes read, levels and users by counting in their indexes (level or user, then date),
- * never by reading the events themselves. The days come from stats/activity-overview.
+ * The whole log (a range of a year holds a million events): loggers, levels and users from the
+ * counts the stats routes read (per hour, day, level and user), never by reading the events
+ * themselves beyond the partial hours or days at the range's ends. The days come from
+ * stats/activity-overview.
  */
 async function wholeLogCounts(app: AppServices, range: StatsRange): Promise<Counts> {
   const counts: Counts = { perDay: new Map(), loggers: new Map(), levels: new Map(), users: new Map() };
   for (const [key, n] of await countsByMessage(app, range)) add(counts.loggers, key.slice(0, key.indexOf(':')), n);
-  const countWhere = (column: 'level' | 'user_id', value: string | number) =>
-    app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(column, '=', value).where('date', '>=', range.fromUtc).where('date', '<=', range.toUtc).executeTakeFirstOrThrow();
-  for (const level of LOG_LEVELS) counts.levels.set(level, Number((await countWhere('level', level)).n));
+  const levels = await countInRange(app, range, { by: ['level'], daily: null, hourly: 'history_stats_hourly_levels' });
+  for (const level of LOG_LEVELS) counts.levels.set(level, levels.get(level)?.n ?? 0);
+  const users = await countInRange(app, range, { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true });
+  // Only the site's users while they are few (events may name users deleted since).
   const people = await app.db.selectFrom('users').select('id').orderBy('id').limit(USERS_COUNTED_SEPARATELY + 1).execute();
   if (people.length <= USERS_COUNTED_SEPARATELY) {
-    for (const { id } of people) counts.users.set(id, Number((await countWhere('user_id', id)).n));
+    for (const { id } of people) counts.users.set(id, users.get(String(id))?.n ?? 0);
   } else {
-    const rows = await app.db
-      .selectFrom('history_events')
-      .select(['user_id', sql<number>`count(*)`.as('n')])
-      .where('user_id', 'is not', null)
-      .where('date', '>=', range.fromUtc)
-      .where('date', '<=', range.toUtc)
-      .groupBy('user_id')
-      .execute();
-    for (const row of rows) counts.users.set(row.user_id!, Number(row.n));
+    for (const { key, n } of users.values()) counts.users.set(Number(key[0]), n);
   }
   return counts;
 }

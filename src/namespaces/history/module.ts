@@ -25,6 +25,7 @@ import { historyEventContextsMigration } from './migrations/0011_history_event_c
 import { historyAddrCollationMigration } from './migrations/0012_history_addr_collation.ts';
 import { historyContextTermsMigration } from './migrations/0013_history_context_terms.ts';
 import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
+import { historyStatsRollupsMigration } from './migrations/0022_history_stats_rollups.ts';
 import { historySearchIndexMigration } from './migrations/0023_history_search_index.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexCatchUp } from './index/search.ts';
@@ -74,6 +75,7 @@ export const historyModule: SiteModule = {
     historyAddrCollationMigration,
     historyContextTermsMigration,
     historySearchTrigramsMigration,
+    historyStatsRollupsMigration,
     historySearchIndexMigration,
   ],
   seed: seedDemo,

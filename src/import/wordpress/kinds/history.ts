@@ -13,7 +13,7 @@ import type { LogLevel } from '../../../site/activity.ts';
 import type { LoggerCatalogue } from '../../../site/loggers.ts';
 import {
   clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS, presetRunsForRebuild, type EventSink,
-  type IndexDefinition, SqliteSink, PostgresSink, rebuildRuns, stickEvent, unstickEvent, COUNTER_TOTAL, LOG_LEVELS,
+  type IndexDefinition, SqliteSink, PostgresSink, rebuildRuns, stickEvent, unstickEvent, COUNTER_TOTAL, LOG_LEVELS, STATS_COUNT_TABLES,
   contextJson, readCounter, searchTextOf, storableText, type PreparedEvent,
 } from '../../../namespaces/history/api.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
@@ -267,8 +267,9 @@ async function prepareBatch(
   }
   if (replace.length && !ctx.dryRun) {
     await ctx.app.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('history_event_contexts').where('event_id', 'in', replace).execute();
+      // Events first: the statistics' triggers read a removed failed login's context (migration 0022).
       await tx.deleteFrom('history_events').where('id', 'in', replace).execute();
+      await tx.deleteFrom('history_event_contexts').where('event_id', 'in', replace).execute();
       await tx
         .updateTable('history_counters')
         .set((eb) => ({ value: eb('value', '-', replace.length) }))
@@ -288,7 +289,7 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
   // Blocks of the context index that the new ids fall into were indexed without them.
   const indexed = await readCounter(app.db, COUNTER_INDEXED_BLOCKS);
   if (indexed > 0 && minId < indexed * BLOCK_EVENTS) await clearContextIndex(app.db, app.dialect);
-  if (inserted >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', 'history_stats_hourly']);
+  if (inserted >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
 }
 
 /**

@@ -19,6 +19,7 @@ import type { ActivityEntry, ActivityOrigin, Initiator } from '../../../site/act
 import { utcFormatter } from '../../../site/time.ts';
 import { prepareEvent, type PreparedEvent } from '../model/event.ts';
 import { rebuildRuns, setAppendRuns } from '../write/runs.ts';
+import { STATS_COUNT_TABLES } from '../write/stats-counts.ts';
 import { SqliteSink } from './sqlite-sink.ts';
 import { KyselySink, PostgresSink } from './postgres-sink.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
@@ -293,6 +294,6 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', 'history_stats_hourly']);
+  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
   return written;
 }

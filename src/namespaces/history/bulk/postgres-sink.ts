@@ -10,7 +10,8 @@ import type { EventSink, IndexDefinition } from './sink.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import { lockRuns } from '../write/runs.ts';
 import { newestRow, type RunRow } from '../model/runs.ts';
-import { addHourlyCounts, CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, insertEvents } from '../write/insert.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, insertEvents } from '../write/insert.ts';
+import { addStatsCounts, statsCounts } from '../write/stats-counts.ts';
 import { addToCounter } from '../model/counters.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
@@ -233,7 +234,7 @@ export class PostgresSink extends KyselySink {
     }
     await this.copy(`copy history_events (id, ${EVENT_COLUMNS.join(', ')}) from stdin`, events);
     await this.copy(`copy history_event_contexts (${CONTEXT_COLUMNS.join(', ')}) from stdin`, contexts);
-    await addHourlyCounts(trx, hourlyCounts(batch));
+    await addStatsCounts(trx, statsCounts(batch));
     return ids[ids.length - 1];
   }
 

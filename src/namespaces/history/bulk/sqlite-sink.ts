@@ -8,13 +8,16 @@ import { quoteIdentifier } from '../../../db/index.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import type { EventSink, IndexDefinition } from './sink.ts';
 import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
-import { CONTEXT_COLUMNS, EVENT_COLUMNS, hourlyCounts, SQLITE_ADD_HOURLY, sqliteMultiInsert } from '../write/insert.ts';
+import { CONTEXT_COLUMNS, EVENT_COLUMNS, sqliteMultiInsert } from '../write/insert.ts';
+import { forEachCount, SQLITE_ADD_COUNTS, statsCounts } from '../write/stats-counts.ts';
 
 const EVENT_ROWS = 500;
 
 export class SqliteBulkWriter {
   private readonly db: SqliteDatabase.Database;
   private readonly statements = new Map<string, SqliteDatabase.Statement>();
+  /** SQLITE_ADD_COUNTS, prepared. */
+  private addCounts: SqliteDatabase.Statement[] | null = null;
 
   constructor(file: string, cacheMb = 128) {
     this.db = new SqliteDatabase(file);
@@ -101,9 +104,8 @@ export class SqliteBulkWriter {
       for (let n = i; n < end; n++) contexts.push(idOf(n), events[n].context);
       this.statement('contexts', end - i).run(contexts);
     }
-    const counts = hourlyCounts(events);
-    const addHourly = this.db.prepare(SQLITE_ADD_HOURLY);
-    for (let i = 0; i < counts.counts.length; i++) addHourly.run(counts.hours[i], counts.loggers[i], counts.keys[i], counts.counts[i]);
+    this.addCounts ??= SQLITE_ADD_COUNTS.map((text) => this.db.prepare(text));
+    forEachCount(statsCounts(events), (table, values) => this.addCounts![table]!.run(values));
   }
 
   /** `select …` helper for the few reads the generator needs on this connection. */

@@ -19,6 +19,11 @@ const N = 'NotesLogger';
 
 export const LOGIN_KEYS = ['user_logged_in', 'user_unknown_logged_in'];
 export const FAILED_LOGIN_KEYS = ['user_login_failed', 'user_unknown_login_failed'];
+/** The context keys of a failed login's attempted user name. */
+export const ATTEMPTED_LOGIN_KEYS = ['login', 'failed_username'];
+/** An attempted name as history_stats_daily_failed_logins keys it (migration 0022): `s<name>`, `n` for null. */
+export const attemptedKey = (name: string | null): string => (name === null ? 'n' : `s${name}`);
+export const attemptedName = (key: string): string | null => (key === 'n' ? null : key.slice(1));
 
 export function usersSummary(c: KeyCounts) {
   return {

@@ -20,9 +20,9 @@ import { COUNTER_RUN_HEADS, NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts
 import {
   COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL,
 } from '../model/counters.ts';
-import {
-  EVENT_COLUMNS, hourlyCounts, PG_INSERT_EVENTS, pgAddHourly, pgArray, pgContextRows, pgContexts, pgEventColumns,
-} from './insert.ts';
+import { EVENT_COLUMNS, PG_INSERT_EVENTS, pgContextRows, pgContexts, pgEventColumns } from './insert.ts';
+import { pgArray } from './pg-values.ts';
+import { pgAddCounts, pgCountParams, statsCounts } from './stats-counts.ts';
 import { appendsInOrder, throttle, type Pending } from './group.ts';
 
 /** What a group written on PostgreSQL leaves behind: the log's newest row and consecutive failed logins. */
@@ -53,7 +53,7 @@ const E = EVENT_COLUMNS.length;
 
 /**
  * Events (one array per column), their contexts, the row to demote from run head (0: none),
- * counter deltas and hourly counts, in one statement. Event ids come from the sequence in
+ * counter deltas and the statistics' counts, in one statement. Event ids come from the sequence in
  * insertion order, so their rank maps contexts to events.
  */
 const PG_WRITE = {
@@ -68,7 +68,7 @@ const PG_WRITE = {
   ), counters as (
     insert into history_counters (name, value) select * from unnest($${E + 3}::text[], $${E + 4}::bigint[])
     on conflict (name) do update set value = history_counters.value + excluded.value
-  ), hourly as (${pgAddHourly(E + 5)})
+  ), ${pgAddCounts(E + 5).map((text, i) => `stats${i} as (${text})`).join(', ')}
   select id from pos order by n`,
 };
 
@@ -103,10 +103,8 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
     count(COUNTER_RUN_HEADS, headsDelta);
     count(COUNTER_TOTAL, events.length);
   }
-  const hourly = hourlyCounts(events);
   const values = [
-    ...pgEventColumns(events), pgContexts(events), demote, pgArray(counterNames), pgArray(counterDeltas),
-    pgArray(hourly.hours), pgArray(hourly.loggers), pgArray(hourly.keys), pgArray(hourly.counts),
+    ...pgEventColumns(events), pgContexts(events), demote, pgArray(counterNames), pgArray(counterDeltas), ...pgCountParams(statsCounts(events)),
   ];
   return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
 }

@@ -1,10 +1,12 @@
 // Inserting prepared events many at once: multi-row statements for SQLite, arrays for PostgreSQL, and
-// the hourly counts per logger and message key that every writer adds in the same transaction.
+// the statistics' counts (stats-counts.ts) that every writer adds in the same transaction.
 import type { Insertable } from 'kysely';
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { HistoryEventsTable } from '../../../db/schema.ts';
 import type { Db } from '../model/counters.ts';
 import type { PreparedEvent } from '../model/event.ts';
+import { isPostgres, pgArray } from './pg-values.ts';
+import { addStatsCounts, statsCounts } from './stats-counts.ts';
 
 /** The columns of an events row, in the order of the INSERT statements below. */
 export const EVENT_COLUMNS = [
@@ -62,10 +64,6 @@ const PG_INSERT_CONTEXTS = `insert into history_event_contexts (event_id, contex
   select i.id, c.context from unnest($1::int[]) with ordinality as i(id, n) join ${pgContextRows(2)} on c.n = i.n`;
 const PG_ROWS = 5000;
 
-export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
 /** The table's defaults of the columns a row may leave out (a new row heads a run of one). */
 const COLUMN_DEFAULTS: Partial<Record<(typeof EVENT_COLUMNS)[number], number>> = { sticky: 0, backfilled: 0, run_head: 1, run_size: 1 };
 
@@ -74,82 +72,12 @@ export function columnValue(row: Insertable<HistoryEventsTable>, column: (typeof
   return row[column] ?? COLUMN_DEFAULTS[column] ?? null;
 }
 
-// Events per UTC hour, logger and message key (history_stats_hourly): every writer of events
-// adds its rows' counts in the same transaction, one upsert per key of a whole group.
-export interface HourlyCounts {
-  hours: string[];
-  loggers: string[];
-  keys: string[];
-  counts: number[];
-}
-
-/** The counts a set of events adds, as one array per column, in key order. */
-export function hourlyCounts(events: PreparedEvent[]): HourlyCounts {
-  const byKey = new Map<string, number>();
-  for (const { row } of events) {
-    const key = `${row.date.slice(0, 13)}\u0000${row.logger}\u0000${row.message_key ?? ''}`;
-    byKey.set(key, (byKey.get(key) ?? 0) + 1);
-  }
-  const out: HourlyCounts = { hours: [], loggers: [], keys: [], counts: [] };
-  // In key order, so that concurrent writers lock the rows they update in the same order.
-  for (const key of [...byKey.keys()].sort()) {
-    const [hour, logger, messageKey] = key.split('\u0000');
-    out.hours.push(hour!);
-    out.loggers.push(logger!);
-    out.keys.push(messageKey!);
-    out.counts.push(byKey.get(key)!);
-  }
-  return out;
-}
-
-const ADD_HOURLY = 'insert into history_stats_hourly (hour, logger, message_key, n)';
-const ADD_HOURLY_CONFLICT = 'on conflict (hour, logger, message_key) do update set n = history_stats_hourly.n + excluded.n';
-/** One key's count (hour, logger, message key, n) on SQLite. */
-export const SQLITE_ADD_HOURLY = `${ADD_HOURLY} values (?, ?, ?, ?) ${ADD_HOURLY_CONFLICT}`;
-/** Every key's count on PostgreSQL, from four arrays starting at parameter $first. */
-export function pgAddHourly(first: number): string {
-  return `${ADD_HOURLY} select * from unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::int[]) ${ADD_HOURLY_CONFLICT}`;
-}
-const PG_ADD_HOURLY = pgAddHourly(1);
-
-export async function addHourlyCounts(db: Db, c: HourlyCounts): Promise<void> {
-  if (!c.counts.length) return;
-  if (isPostgres(db)) {
-    await db.executeQuery(CompiledQuery.raw(PG_ADD_HOURLY, [pgArray(c.hours), pgArray(c.loggers), pgArray(c.keys), pgArray(c.counts)]));
-    return;
-  }
-  for (let i = 0; i < c.counts.length; i++) await db.executeQuery(CompiledQuery.raw(SQLITE_ADD_HOURLY, [c.hours[i], c.loggers[i], c.keys[i], c.counts[i]]));
-}
-
 /** Inserts prepared events with batched multi-row INSERTs, and counts them; returns their ids in order. */
 export async function insertEvents(db: Db, events: PreparedEvent[]): Promise<number[]> {
   const ids = isPostgres(db) ? await insertRowsPg(db, events) : await insertRowsSqlite(db, events);
-  await addHourlyCounts(db, hourlyCounts(events));
+  await addStatsCounts(db, statsCounts(events));
   return ids;
 }
-
-/**
- * A PostgreSQL array literal of text or integer values, as pg writes an array parameter (every
- * element quoted, NULL for null) but without its per-element conversions, which cost about as
- * much as preparing the events on the append path.
- */
-export function pgArray(values: readonly unknown[]): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (i > 0) out += ',';
-    if (value === null || value === undefined) {
-      out += 'NULL';
-      continue;
-    }
-    const text = String(value);
-    // Testing first: a global replace costs even when nothing matches (most elements).
-    out += HAS_ARRAY_SPECIAL.test(text) ? `"${text.replace(ARRAY_SPECIALS, '\\$&')}"` : `"${text}"`;
-  }
-  return out + '}';
-}
-const HAS_ARRAY_SPECIAL = /["\\]/;
-const ARRAY_SPECIALS = /["\\]/g;
 
 /**
  * The events' stored contexts as one parameter: a JSON array of them. Each is JSON text already,

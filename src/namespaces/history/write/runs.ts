@@ -8,7 +8,7 @@ import {
   COLUMNS, COUNTER_RUN_HEADS, headAtOrAbove, newerNeighbour, olderNeighbour, pos, type Pos, type RunRow,
 } from '../model/runs.ts';
 import { addToCounter, COUNTER_CHANGES, type Db } from '../model/counters.ts';
-import { isPostgres } from './insert.ts';
+import { isPostgres } from './pg-values.ts';
 
 /** The statement every writer of runs takes first (PostgreSQL; SQLite has one writer). */
 export const PG_RUNS_LOCK = 'select pg_advisory_xact_lock(73110017)';
