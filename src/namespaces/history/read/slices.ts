@@ -38,10 +38,15 @@ export interface Slices {
 
 export const SLICES: Slices = { walkFirst: 1000, walkMost: 100_000, countFirst: 10_000, countMost: 200_000, ms: 10 };
 
-/** The size of the next slice: scaled toward `ms` by the time this one took, at most four times larger or smaller. */
-function nextSize(size: number, tookMs: number, most: number, ms: number): number {
+/**
+ * The size of the next slice: scaled toward `ms` by the time this one took, at most four times
+ * larger or smaller, never smaller than the first slice. A slice's statements cost some time
+ * whatever its size: on a busy machine, sizes scaled down to a row each made a count of 50,000
+ * rows take minutes instead of a second.
+ */
+function nextSize(size: number, tookMs: number, least: number, most: number, ms: number): number {
   const factor = Math.min(4, Math.max(0.25, ms / Math.max(tookMs, 0.01)));
-  return Math.max(1, Math.min(most, Math.round(size * factor)));
+  return Math.max(least, Math.min(most, Math.round(size * factor)));
 }
 
 export interface MatchRow {
@@ -83,18 +88,33 @@ export async function newestFirst(
   };
   const whole = read(cond, after, limit).$if(offset > 0, (q) => q.offset(offset));
   if (!sqlite || few || !(await accessOf(app, whole)).dateIndex) return whole.execute();
-  const wanted = offset + limit;
   const rows: MatchRow[] = [];
+  let skip = offset;
   let from = after;
-  for (let size = Math.min(slices.walkFirst, slices.walkMost); ; ) {
+  const first = Math.min(slices.walkFirst, slices.walkMost);
+  for (let size = first; ; ) {
     const started = performance.now();
     const last = await nthRow(app, from, size);
-    rows.push(...(await read(last ? eb.and([cond, pos('>=', last)]) : cond, from, wanted - rows.length).execute()));
-    if (rows.length >= wanted || !last) return rows.slice(offset);
+    const inSlice = last ? eb.and([cond, pos('>=', last)]) : cond;
+    // Rows before the page are counted, not read: a deep page skips most slices in the index.
+    const skipped = skip > 0 ? await countBelow(app, inSlice, from) : 0;
+    if (skipped < skip) skip -= skipped;
+    else {
+      rows.push(...(await read(inSlice, from, limit - rows.length).$if(skip > 0, (q) => q.offset(skip)).execute()));
+      skip = 0;
+    }
+    if (rows.length >= limit || !last) return rows;
     from = { date: last.date, id: last.id };
-    size = nextSize(size, performance.now() - started, slices.walkMost, slices.ms);
+    size = nextSize(size, performance.now() - started, first, slices.walkMost, slices.ms);
     await nextTurn();
   }
+}
+
+/** Rows matching `cond` below `from` (or from it, when inclusive). */
+async function countBelow(app: AppServices, cond: Expression<SqlBool>, from: Position | null): Promise<number> {
+  let q = app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(cond);
+  if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** The `n`-th row of the log from `from` on (any row, matching or not), or undefined when fewer are left. */
@@ -125,7 +145,8 @@ export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { s
   if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return read(cond);
   const newest = await app.db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
   const total = { n: 0, maxId: 0 };
-  let size = Math.min(slices.countFirst, slices.countMost);
+  const first = Math.min(slices.countFirst, slices.countMost);
+  let size = first;
   for (let below = Number(newest.id ?? 0); below > 0; ) {
     const started = performance.now();
     const above = Math.max(0, below - size);
@@ -134,7 +155,7 @@ export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { s
     total.n += part.n;
     total.maxId = Math.max(total.maxId, part.maxId);
     below = above;
-    size = nextSize(size, performance.now() - started, slices.countMost, slices.ms);
+    size = nextSize(size, performance.now() - started, first, slices.countMost, slices.ms);
     if (below > 0) await nextTurn();
   }
   return total;
