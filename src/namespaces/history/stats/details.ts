@@ -13,7 +13,7 @@ import type { StatsParams } from '../args.ts';
 
 /** Events of one logger and keys in the range, newest first, with the named context values. */
 async function eventsWithContext(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number | null) {
-  let q = app.db
+  let q = app.readDb
     .selectFrom('history_events')
     .selectAll()
     .where('date', '>=', r.fromUtc)
@@ -24,13 +24,13 @@ async function eventsWithContext(app: AppServices, r: StatsRange, logger: string
     .orderBy('id', 'desc');
   if (limit !== null) q = q.limit(limit);
   const rows = await q.execute();
-  const contexts = await loadContexts(app.db, rows.map((row) => row.id));
+  const contexts = await loadContexts(app.readDb, rows.map((row) => row.id));
   return rows.map((row) => ({ row, context: Object.fromEntries(contexts.get(row.id) ?? []) }));
 }
 
 /** Per-user counts with the latest date (logins, profile updates). */
 async function perUser(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number, countName: string) {
-  const rows = await app.db
+  const rows = await app.readDb
     .selectFrom('history_events')
     .select(['user_id', sql<string>`max(${sql.ref('date')})`.as('last'), sql<number>`count(*)`.as('n')])
     .where('date', '>=', r.fromUtc)
@@ -44,7 +44,7 @@ async function perUser(app: AppServices, r: StatsRange, logger: string, keys: st
     .limit(limit)
     .execute();
   const ids = rows.map((row) => row.user_id!).filter((id) => id !== null);
-  const users = ids.length ? await app.db.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute() : [];
+  const users = ids.length ? await app.readDb.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute() : [];
   const byId = new Map(users.map((u) => [u.id, u]));
   return rows.map((row) => ({
     date: row.last,
@@ -60,7 +60,7 @@ export async function statsUsers(app: AppServices, params: StatsParams) {
   const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: usersSummary(await countsByMessage(app, r)) };
   if (!params.include_details) return out;
   const limit = params.limit;
-  const failed = await app.db
+  const failed = await app.readDb
     .selectFrom('history_events as e')
     .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
     .innerJoin(contextPairs(app.dialect, 'x.context').as('c'), (join) => join.onTrue())

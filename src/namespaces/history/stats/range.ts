@@ -97,7 +97,7 @@ export async function countsByMessage(app: AppServices, r: StatsRange): Promise<
     counts.set(name, (counts.get(name) ?? 0) + n);
   };
   if (hours) {
-    const rows = await app.db
+    const rows = await app.readDb
       .selectFrom('history_stats_hourly')
       .select(['logger', 'message_key', sql<number>`sum(${sql.ref('n')})`.as('n')])
       .where('hour', '>=', hours[0])
@@ -107,7 +107,7 @@ export async function countsByMessage(app: AppServices, r: StatsRange): Promise<
     for (const row of rows) add(row.logger, row.message_key, Number(row.n));
   }
   for (const [from, to] of edges) {
-    const rows = await app.db
+    const rows = await app.readDb
       .selectFrom('history_events')
       .select(['logger', 'message_key', sql<number>`count(*)`.as('n')])
       .where('date', '>=', from)

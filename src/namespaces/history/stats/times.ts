@@ -13,7 +13,7 @@ async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, 
   const { hours, edges } = splitRange(r);
   const out: [string, number][] = [];
   if (hours) {
-    const rows = await app.db
+    const rows = await app.readDb
       .selectFrom('history_stats_hourly')
       .select(['hour', sql<number>`sum(${sql.ref('n')})`.as('n')])
       .where('hour', '>=', hours[0])
@@ -23,7 +23,7 @@ async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, 
     for (const row of rows) if (Number(row.n)) out.push([row.hour, Number(row.n)]);
   }
   for (const [from, to] of edges) {
-    const rows = await app.db
+    const rows = await app.readDb
       .selectFrom('history_events')
       .select([sql<string>`substr(${sql.ref('date')}, 1, 13)`.as('hour'), sql<number>`count(*)`.as('n')])
       .where('date', '>=', from)

@@ -1,0 +1,110 @@
+// Reads on `app.readDb`: a read that outlives its time is cancelled and answered as a JSON
+// error (never a dropped connection), other requests are served meanwhile, writes have no such
+// limit, and the SQLite read workers end with the app.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type net from 'node:net';
+import { sql } from 'kysely';
+import { buildServer } from '../../src/server/http.ts';
+import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
+import type { AppServices } from '../../src/site/services.ts';
+import { dbTargets, createTestApp } from '../support/db.ts';
+
+/** A read that takes about `seconds` or more: SQLite counts a long recursive sequence, PostgreSQL sleeps. */
+function slowRead(app: AppServices, seconds: number, db = app.readDb) {
+  return app.dialect === 'postgres'
+    ? sql`select pg_sleep(${seconds})`.execute(db)
+    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 2_000_000}) select count(*) from c`.execute(db);
+}
+
+const probeNamespace = namespace('probe/v1', [
+  route('/slow', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await slowRead(req.app, 3)).rows })]),
+  route('/fast', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows })]),
+]);
+
+/** Threads of this process (Linux), to see the read workers come and go. */
+function threadCount(): number {
+  return fs.readdirSync('/proc/self/task').length;
+}
+
+for (const target of dbTargets()) {
+  describe(`read queries, ${target.name}`, () => {
+    test('a read that runs out of time answers 503 rest_query_timeout, in the request language, while others are served', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '500' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      try {
+        // Both read connections started (under load that can take longer than the limit), so
+        // that the fast request does not wait for a thread to start.
+        for (let tries = 0; tries < 50; tries++) {
+          const warm = await Promise.all([server.inject('/en/cms-json/probe/v1/fast'), server.inject('/en/cms-json/probe/v1/fast')]);
+          if (warm.every((res) => res.statusCode === 200)) break;
+        }
+        const finished: string[] = [];
+        const slow = server.inject('/de/cms-json/probe/v1/slow').then((res) => (finished.push('slow'), res));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const fast = await server.inject('/en/cms-json/probe/v1/fast');
+        finished.push('fast');
+        assert.equal(fast.statusCode, 200, fast.body);
+        assert.deepEqual(fast.json(), [{ one: 1 }]);
+        const res = await slow;
+        assert.deepEqual(finished, ['fast', 'slow'], 'the fast request was answered while the slow one ran');
+        assert.equal(res.statusCode, 503);
+        const body = res.json();
+        assert.equal(body.code, 'rest_query_timeout');
+        assert.match(body.message, /Die Anfrage hat zu lange gedauert/);
+        assert.deepEqual(body.data, { status: 503 });
+        // The pool goes on serving.
+        assert.equal((await server.inject('/en/cms-json/probe/v1/fast')).statusCode, 200);
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+
+    test('the main connection (writes, migrations, bulk loads) has no such limit', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '100' });
+      try {
+        assert.equal((await slowRead(t.app, 0.5, t.app.db)).rows.length, 1);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('an answer is sent even when the connection idle limit is shorter than the read limit', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '300', HTTP_HEADERS_TIMEOUT_MS: '300' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const { port } = server.server.address() as net.AddressInfo;
+        const res = await fetch(`http://127.0.0.1:${port}/en/cms-json/probe/v1/slow`);
+        assert.equal(res.status, 503);
+        assert.equal(((await res.json()) as { code: string }).code, 'rest_query_timeout');
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+  });
+}
+
+describe('SQLite read workers', () => {
+  test('start on demand and end when the app closes', { skip: !fs.existsSync('/proc/self/task') && 'needs /proc (Linux)' }, async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '2' });
+    const before = threadCount();
+    await Promise.all([sql`select 1`.execute(t.app.readDb), sql`select 2`.execute(t.app.readDb)]);
+    assert.ok(threadCount() >= before + 2, 'two read threads run');
+    await t.close();
+    assert.equal(threadCount(), before);
+    await assert.rejects(sql`select 1`.execute(t.app.readDb), /destroyed/);
+  });
+
+  test('DB_READ_WORKERS=0 reads on the main connection', async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '0' });
+    try {
+      assert.equal(t.app.readDb, t.app.db);
+    } finally {
+      await t.close();
+    }
+  });
+});
