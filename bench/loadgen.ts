@@ -3,13 +3,16 @@
 // (LoadJob); output: one JSON line (LoadResult) on stdout.
 //
 // Uses wrk when it is installed (BENCH_LOADGEN=wrk|autocannon overrides) for single-shape
-// scenarios; scenarios cycling several request shapes always use autocannon.
+// scenarios; scenarios cycling several request shapes always use autocannon; `distinct` jobs
+// (the cold scenarios: each request once) use the client in loadgen-distinct.ts.
 // Several URLs (scale-out) are loaded at once, the connections dealt round-robin over them.
+// The argument is the job's JSON, or `@file` holding it.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { runDistinct } from './loadgen-distinct.ts';
 
 export interface RequestShape {
   method: string;
@@ -18,6 +21,8 @@ export interface RequestShape {
   body?: string;
   /** Where `{seq}` starts counting down (default SEQ_START). */
   seqStart?: number;
+  /** Latencies are also reported per tag (distinct jobs). */
+  tag?: string;
 }
 
 export interface LoadJob {
@@ -26,6 +31,14 @@ export interface LoadJob {
   requests: RequestShape[];
   connections: number;
   seconds: number;
+  /** Send each request of the list once, in order, over all connections, until the list or the seconds run out. */
+  distinct?: boolean;
+}
+
+export interface Percentiles {
+  n: number;
+  p50: number;
+  p99: number;
 }
 
 export interface LoadResult {
@@ -37,6 +50,10 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Distinct jobs: percentiles per request tag, the slowest requests, the first failures. */
+  byTag?: Record<string, Percentiles>;
+  slowest?: { ms: number; path: string }[];
+  failures?: string[];
 }
 
 /** In a path, `{seq}` becomes a number different for every request (defeats result caches). */
@@ -175,13 +192,15 @@ async function runWrk(job: LoadJob): Promise<LoadResult> {
 }
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
+  if (job.distinct) return runDistinct(job);
   const choice = process.env.BENCH_LOADGEN;
   const useWrk = job.requests.length === 1 && choice !== 'autocannon' && (choice === 'wrk' || wrkAvailable());
   return useWrk ? runWrk(job) : runAutocannon(job);
 }
 
 if (import.meta.main) {
-  const job = JSON.parse(process.argv[2]!) as LoadJob;
+  const arg = process.argv[2]!;
+  const job = JSON.parse(arg.startsWith('@') ? fs.readFileSync(arg.slice(1), 'utf8') : arg) as LoadJob;
   const result = await runLoad(job);
   process.stdout.write(JSON.stringify(result) + '\n');
 }

@@ -59,7 +59,7 @@ const SLICE = 1000;
 const DEFER_MIN = 50_000;
 
 /** Small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -75,6 +75,8 @@ const PLUGINS = ['Forms', 'SEO Tools', 'Cache Booster', 'Backup Pro', 'Slider X'
 const OPTIONS = [['blogname', 'general'], ['timezone_string', 'general'], ['posts_per_page', 'reading'], ['permalink_structure', 'permalinks']];
 const FILES = ['logo.png', 'team-photo.jpg', 'brochure.pdf', 'header.webp', 'price-list.xlsx'];
 const NAMES = ['anna', 'ben', 'clara', 'david', 'eva', 'felix', 'greta', 'hans', 'ines', 'jonas'];
+/** The words generated events are made of (the cold benchmark searches for them: bench/cold.ts). */
+export const GENERATED_WORDS = { titles: TITLES, plugins: PLUGINS, files: FILES, names: NAMES, options: OPTIONS.map(([option]) => option) };
 
 interface Actor {
   user: AuthUser | null;
