@@ -58,7 +58,7 @@ export interface ReadOptions {
 
 const DEFAULT_READS: ReadOptions = { timeoutMs: 10_000, workers: 2 };
 /** Page cache of each SQLite read worker (KiB): the pages a query revisits, the rest is the OS's. */
-const READ_WORKER_CACHE_KIB = 4096;
+const READ_WORKER_CACHE_KIB = 2048;
 
 /** Storage the process cannot use as asked: one line for the operator, no stack trace. */
 export class StorageError extends Error {}

@@ -38,8 +38,11 @@ interface ReadWorker {
 }
 
 const WORKER_URL = new URL('./read-worker.ts', import.meta.url);
-/** A worker's JavaScript heap: rows pass through it on their way out, nothing stays. */
-const WORKER_HEAP_MB = 48;
+/**
+ * A worker's JavaScript heap: rows pass through it on their way out, nothing stays. The young
+ * generation is bounded too: the server's --max-semi-space-size applies to every isolate.
+ */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 6 };
 
 export class ReadPool {
   readonly #config: ReadPoolConfig;
@@ -92,7 +95,7 @@ export class ReadPool {
 
   #spawn(): void {
     const data: ReadWorkerData = { file: this.#config.file, cacheKib: this.#config.cacheKib };
-    const thread = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const thread = new Worker(WORKER_URL, { workerData: data, resourceLimits: WORKER_HEAP });
     const worker: ReadWorker = { thread, ready: false, job: null };
     thread.on('message', (answer: ReadAnswer) => {
       if ('ready' in answer) {

@@ -19,7 +19,7 @@ function slowRead(app: AppServices, seconds: number, db = app.readDb) {
 }
 
 const probeNamespace = namespace('probe/v1', [
-  route('/slow', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await slowRead(req.app, 3)).rows })]),
+  route('/slow', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await slowRead(req.app, 4)).rows })]),
   route('/fast', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows })]),
 ]);
 
@@ -31,7 +31,7 @@ function threadCount(): number {
 for (const target of dbTargets()) {
   describe(`read queries, ${target.name}`, () => {
     test('a read that runs out of time answers 503 rest_query_timeout, in the request language, while others are served', async () => {
-      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '500' });
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000' });
       const server = await buildServer(t.app, { namespaces: [probeNamespace] });
       try {
         // Both read connections started (under load that can take longer than the limit), so
