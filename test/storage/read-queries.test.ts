@@ -20,6 +20,15 @@ function slowRead(app: AppServices, seconds: number, db = app.readDb) {
 
 const probeNamespace = namespace('probe/v1', [
   route('/slow', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await slowRead(req.app, 4)).rows })]),
+  route('/two-reads', [
+    endpoint('GET', {
+      permission: PUBLIC,
+      handler: async (req) => {
+        await sql`select pg_sleep(0.6)`.execute(req.app.readDb);
+        return (await sql`select pg_sleep(0.6)`.execute(req.app.readDb)).rows;
+      },
+    }),
+  ]),
   route('/fast', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows })]),
 ]);
 
@@ -56,6 +65,22 @@ for (const target of dbTargets()) {
         assert.deepEqual(body.data, { status: 503 });
         // The pool goes on serving.
         assert.equal((await server.inject('/en/cms-json/probe/v1/fast')).statusCode, 200);
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+
+    test('the reads of one request share its time: a second read gets only what is left', { skip: target.name !== 'postgres' && 'pg_sleep' }, async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      try {
+        const res = await server.inject('/en/cms-json/probe/v1/two-reads');
+        assert.equal(res.statusCode, 503, 'each read is shorter than the limit, both together are not');
+        assert.equal(res.json().code, 'rest_query_timeout');
+        // The connection's limit is back at the whole query timeout for the next request.
+        const pool = await t.app.readDb.connection().execute((db) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db));
+        assert.equal(pool.rows[0]!.statement_timeout, '1s');
       } finally {
         await server.close();
         await t.close();
