@@ -79,9 +79,7 @@ export class ReadPool {
   }
 
   #dispatch(): void {
-    // Started with the first query, then kept full. Abandoned threads still hold a core and
-    // their memory: while as many as the pool's size run, the pool shrinks instead.
-    while (!this.#closed && this.#workers.size < this.#config.size && this.#workers.size + this.#abandoned < 2 * this.#config.size) this.#spawn();
+    if (this.#queue.length) while (this.#canSpawn()) this.#spawn();
     while (this.#queue.length) {
       const worker = [...this.#workers].find((w) => w.ready && !w.job);
       if (!worker) return;
@@ -91,6 +89,15 @@ export class ReadPool {
       worker.thread.ref();
       worker.thread.postMessage(pending.job);
     }
+  }
+
+  /**
+   * Threads start when queries wait (all of them at once: starting takes a while). Abandoned
+   * threads still hold a core and their memory: while as many as the pool's size run, the pool
+   * shrinks instead.
+   */
+  #canSpawn(): boolean {
+    return !this.#closed && this.#workers.size < this.#config.size && this.#workers.size + this.#abandoned < 2 * this.#config.size;
   }
 
   #spawn(): void {
@@ -132,6 +139,7 @@ export class ReadPool {
       });
       this.#retire(pending.worker, null);
       void thread.terminate();
+      if (this.#canSpawn()) this.#spawn();
     }
     this.#settle(pending, new QueryTimeoutError(pending.timeoutMs));
   }
@@ -141,7 +149,10 @@ export class ReadPool {
     const pending = worker.job;
     worker.job = null;
     if (pending && err) this.#settle(pending, err);
-    if (!this.#closed) this.#dispatch();
+    // One that could not even start (the file gone, unreadable) fails the waiting queries
+    // instead of being started again and again.
+    if (!worker.ready && err) for (const waiting of this.#queue.splice(0)) this.#settle(waiting, err);
+    this.#dispatch();
   }
 
   #settle(pending: PendingJob, err: unknown, result?: QueryResult<unknown>): void {

@@ -5,7 +5,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type net from 'node:net';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { ReadPool } from '../../src/db/read-pool.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
 import type { AppServices } from '../../src/site/services.ts';
@@ -122,6 +123,16 @@ describe('SQLite read workers', () => {
     await t.close();
     assert.equal(threadCount(), before);
     await assert.rejects(sql`select 1`.execute(t.app.readDb), /destroyed/);
+  });
+
+  test('a database the workers cannot open fails the waiting reads at once (no restarts in a loop)', async () => {
+    const pool = new ReadPool({ file: '/nonexistent/site.db', size: 2, timeoutMs: 60_000, cacheKib: 1024 });
+    try {
+      const reads = [pool.run(CompiledQuery.raw('select 1')), pool.run(CompiledQuery.raw('select 2'))];
+      for (const read of reads) await assert.rejects(read, (err: Error & { code?: string }) => err.code !== 'QUERY_TIMEOUT');
+    } finally {
+      await pool.close();
+    }
   });
 
   test('DB_READ_WORKERS=0 reads on the main connection', async () => {
