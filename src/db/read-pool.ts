@@ -42,7 +42,7 @@ const WORKER_URL = new URL('./read-worker.ts', import.meta.url);
  * A worker's JavaScript heap: rows pass through it on their way out, nothing stays. The young
  * generation is bounded too: the server's --max-semi-space-size applies to every isolate.
  */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 6 };
+const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
 
 export class ReadPool {
   readonly #config: ReadPoolConfig;
