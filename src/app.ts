@@ -16,7 +16,7 @@ export interface OpenAppOptions extends OpenOptions {
 }
 
 export async function openApp(config: Config, opts: OpenAppOptions = {}): Promise<AppServices> {
-  const handle = openDatabase(config.databaseUrl, opts);
+  const handle = openDatabase(config.databaseUrl, { reads: config.reads, ...opts });
   try {
     if (opts.migrate !== false) await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
     const options = new SiteOptions(handle.db, handle.pgPool);
@@ -27,6 +27,7 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
     const app: AppServices = {
       config,
       db: handle.db,
+      readDb: handle.readDb,
       dialect: handle.dialect,
       dbHandle: handle,
       options,

@@ -23,6 +23,12 @@ export interface Config {
   allowPrivateOutbound: boolean;
   /** Limits that keep slow or idle clients from holding the server (milliseconds). */
   timeouts: { headers: number; request: number; keepAlive: number };
+  /**
+   * Reads of the activity log's lists, searches and statistics: the longest a request's reads
+   * may take (DB_QUERY_TIMEOUT_MS, then 503 `rest_query_timeout`), and the SQLite read worker
+   * threads (DB_READ_WORKERS; 0 reads on the main connection, without a limit).
+   */
+  reads: { timeoutMs: number; workers: number };
   /** LOG_LEVEL; null when not set (the server then logs `info`, other commands `warn`). */
   logLevel: LogLevel | null;
   /** LOG_FORMAT: console log lines as JSON, as readable text, or text only on a terminal. */
@@ -44,6 +50,12 @@ function positiveMs(value: string | undefined, fallback: number, name: string): 
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms <= 0) throw new ConfigError(`${name} must be a positive whole number of milliseconds, e.g. ${fallback} (got "${value}")`);
   return ms;
+}
+
+function readWorkers(value: string | undefined): number {
+  if (value === undefined || value === '') return 2;
+  if (/^\d$/.test(value)) return Number(value);
+  throw new ConfigError(`DB_READ_WORKERS must be a number of threads from 0 to 9, e.g. 2 (got "${value}")`);
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -125,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headers: positiveMs(env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 'HTTP_HEADERS_TIMEOUT_MS'),
       request: positiveMs(env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 'HTTP_REQUEST_TIMEOUT_MS'),
       keepAlive: positiveMs(env.HTTP_KEEPALIVE_TIMEOUT_MS, 10_000, 'HTTP_KEEPALIVE_TIMEOUT_MS'),
+    },
+    reads: {
+      timeoutMs: positiveMs(env.DB_QUERY_TIMEOUT_MS, 10_000, 'DB_QUERY_TIMEOUT_MS'),
+      workers: readWorkers(env.DB_READ_WORKERS),
     },
     logLevel: env.LOG_LEVEL ? oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info') : null,
     logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['auto', 'json', 'pretty'], 'auto'),

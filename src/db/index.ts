@@ -6,11 +6,20 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './schema.ts';
 import { errorCode } from '../util.ts';
+import { ReadPool, ReadPoolDialect } from './read-pool.ts';
+import { PgReadDialect, readPoolConfig } from './pg-read.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * For plain reads that may be long (the activity log's lists, searches and statistics): on
+   * SQLite a pool of read-only connections in worker threads, on PostgreSQL a pool whose
+   * queries PostgreSQL cancels after the query timeout. Neither runs transactions, and a read
+   * here sees only committed data. An in-memory SQLite database reads on `db`.
+   */
+  readDb: Kysely<Database>;
   dialect: DialectName;
   /** The SQLite file path, or the PostgreSQL URL without password. */
   location: string;
@@ -33,12 +42,23 @@ export interface OpenOptions {
   /** PostgreSQL only: schema to create and use (isolates parallel test runs). */
   pgSchema?: string;
   poolSize?: number;
+  /** Reads on `readDb`: the longest a query may run, and (SQLite) the worker threads (0: none). */
+  reads?: ReadOptions;
   /**
    * SQLite: refuse a file that does not exist instead of creating an empty database. Every
    * command but `serve` and `migrate`: a mistyped path listed an empty new site's users.
    */
   mustExist?: boolean;
 }
+
+export interface ReadOptions {
+  timeoutMs: number;
+  workers: number;
+}
+
+const DEFAULT_READS: ReadOptions = { timeoutMs: 10_000, workers: 2 };
+/** Page cache of each SQLite read worker (KiB): the pages a query revisits, the rest is the OS's. */
+const READ_WORKER_CACHE_KIB = 2048;
 
 /** Storage the process cannot use as asked: one line for the operator, no stack trace. */
 export class StorageError extends Error {}
@@ -51,7 +71,7 @@ export function sqliteFile(url: string): string | null {
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false);
+  if (url.startsWith('sqlite:')) return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false, options.reads ?? DEFAULT_READS);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${url}"`);
 }
@@ -78,7 +98,7 @@ function createDatabaseFile(location: string): void {
   }
 }
 
-function openSqlite(location: string, mustExist: boolean): DatabaseHandle {
+function openSqlite(location: string, mustExist: boolean, reads: ReadOptions): DatabaseHandle {
   if (location !== ':memory:' && !fs.existsSync(location)) {
     if (mustExist) throw new StorageError(`no database at ${location} (DATABASE_URL); content-site migrate or serve creates one`);
     createDatabaseFile(location);
@@ -90,7 +110,19 @@ function openSqlite(location: string, mustExist: boolean): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SiteSqliteDialect({ database: withStatementCache(sqlite) }, sqlite) });
-  return { db, dialect: 'sqlite', location, destroy: () => db.destroy() };
+  const readDb = location === ':memory:' || reads.workers === 0
+    ? db
+    : new Kysely<Database>({ dialect: new ReadPoolDialect(new ReadPool({ file: location, size: reads.workers, timeoutMs: reads.timeoutMs, cacheKib: READ_WORKER_CACHE_KIB })) });
+  return {
+    db,
+    readDb,
+    dialect: 'sqlite',
+    location,
+    destroy: async () => {
+      if (readDb !== db) await readDb.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -159,16 +191,21 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const connection: pg.PoolConfig = { connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
   const pool = newPool({ ...connection, max: options.poolSize ?? 10 });
   const pipelinePool = newPool({ ...connection, max: 2, pipeline: true });
+  const timeoutMs = (options.reads ?? DEFAULT_READS).timeoutMs;
+  const readPool = newPool({ ...readPoolConfig(connection, timeoutMs), max: options.poolSize ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const readDb = new Kysely<Database>({ dialect: new PgReadDialect(readPool, timeoutMs) });
   const u = new URL(url);
   u.password = '';
   return {
     db,
+    readDb,
     dialect: 'postgres',
     location: u.toString(),
     pgPool: pool,
     pgPipelinePool: pipelinePool,
     destroy: async () => {
+      await readDb.destroy();
       await db.destroy();
       await pipelinePool.end();
     },

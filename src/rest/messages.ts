@@ -19,6 +19,10 @@ export const MSG = {
   ),
   routeTypeInvalid: l('The REST route parameter must be a string.', 'Der Parameter rest_route muss eine Zeichenkette sein.'),
   badRequest: l('The request could not be understood.', 'Die Anfrage konnte nicht verstanden werden.'),
+  queryTimeout: l(
+    'The request took too long and was cancelled. Narrow it down (a shorter period, fewer or other words) or try again shortly.',
+    'Die Anfrage hat zu lange gedauert und wurde abgebrochen. Schränke sie ein (ein kürzerer Zeitraum, weniger oder andere Wörter) oder versuche es gleich noch einmal.',
+  ),
   unavailable: l('The database is not available right now. Please try again shortly.', 'Die Datenbank ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.'),
 };
 

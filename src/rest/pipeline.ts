@@ -15,6 +15,7 @@ import { restUrl } from './urls.ts';
 import { addInvalid, argPlan, collectUndeclared, lookup, runCustomCallbacks, type InvalidArgs, type Layers } from './args.ts';
 import { allowFrom, forbidden, permissionsOf } from './permission-check.ts';
 import { setOwn } from '../util.ts';
+import { isQueryTimeout, withDeadline } from '../db/deadline.ts';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -227,7 +228,7 @@ export class RestPipeline {
       if (permitted !== true) {
         throw permitted instanceof RestError ? permitted : forbidden(match.endpoint, req);
       }
-      const value = await match.endpoint.handler(req);
+      const value = await withDeadline(this.app.config.reads.timeoutMs, () => match.endpoint.handler(req));
       result = toOutput(value, input);
     } catch (err) {
       result = endpointError(match.endpoint, this.asRestError(err, req), req, input);
@@ -250,9 +251,8 @@ export class RestPipeline {
 
   private asRestError(err: unknown, req: RestRequest): RestError {
     if (err instanceof RestError) return err;
-    if (isDatabaseUnavailable(err)) {
-      return new RestError('rest_database_unavailable', MSG.unavailable[req.lang], 503);
-    }
+    const dbError = databaseError(err, req.lang);
+    if (dbError) return dbError;
     this.app.log.error({ err, route: req.route, method: req.method }, 'handler failed');
     return new RestError('internal_server_error', MSG.internal[req.lang], 500);
   }
@@ -317,8 +317,18 @@ function toOutput(value: unknown, input: RestInput): RestOutput {
   return out;
 }
 
+/**
+ * The answer to a database failure that is not the request's fault: a read that ran out of
+ * time (db/deadline.ts) or a database that cannot be reached; null for any other error.
+ */
+export function databaseError(err: unknown, lang: Lang): RestError | null {
+  if (isQueryTimeout(err)) return new RestError('rest_query_timeout', MSG.queryTimeout[lang], 503);
+  if (isDatabaseUnavailable(err)) return new RestError('rest_database_unavailable', MSG.unavailable[lang], 503);
+  return null;
+}
+
 /** Connection-level database failures (server down, file locked, disk full) become 503. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const code = (err as { code?: unknown }).code;
   return (

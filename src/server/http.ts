@@ -7,7 +7,7 @@ import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
 import {
-  errorOutput, isDatabaseUnavailable, requestLanguage, type BodyInput, type RestInput, type RestOutput,
+  databaseError, errorOutput, requestLanguage, type BodyInput, type RestInput, type RestOutput,
 } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
@@ -49,6 +49,9 @@ function fixedHeaders(siteUrl: string, lang: Lang): Record<string, string> {
   };
 }
 
+/** Time to render and send a timeout error after the reads' deadline. */
+const ANSWER_MARGIN_MS = 5000;
+
 export interface BuildOptions {
   /** The namespaces to serve (default: the site's); tests pass their own. */
   namespaces?: readonly NamespaceDef[];
@@ -62,7 +65,12 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     serverFactory: (handler) => {
       const { timeouts } = app.config;
       // Node checks these limits on a timer; check often enough for short test limits too.
+      // A request being answered must not be cut as idle before its reads have timed out and
+      // their error is sent (when the idle limit is set shorter than the read limit).
+      const answerWithin = app.config.reads.timeoutMs + ANSWER_MARGIN_MS;
       const httpServer = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headers) }, (req, res) => {
+        const idleLimit = req.socket.timeout; // 0 or undefined: none
+        if (idleLimit && idleLimit < answerWithin) req.socket.setTimeout(answerWithin);
         if (app.config.accessLog) logAccess(app.log, req, res);
         if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
         handler(req, res);
@@ -230,10 +238,11 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.setErrorHandler((error: { code?: string; statusCode?: number; message?: string }, request, reply) => {
     const lang = languageOf((request.params as { lang?: string } | undefined)?.lang) ?? 'en';
     const input = { query: {}, body: { type: 'none' } as BodyInput, auth: null };
+    const dbError = databaseError(error, lang);
     let err: RestError;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') err = new RestError('rest_request_too_large', MSG.tooLarge[lang], 413);
     else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') err = new RestError('rest_unsupported_media_type', MSG.unsupportedMediaType[lang], 415);
-    else if (isDatabaseUnavailable(error)) err = new RestError('rest_database_unavailable', MSG.unavailable[lang], 503);
+    else if (dbError) err = dbError;
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) err = new RestError('rest_bad_request', error.message ?? 'Bad request.', error.statusCode);
     else {
       app.log.error({ err: error, url: request.url }, 'request failed');

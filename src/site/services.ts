@@ -13,6 +13,8 @@ import type { LoggerCatalogue } from './loggers.ts';
 export interface AppServices {
   config: Config;
   db: Kysely<Database>;
+  /** Long plain reads, off the event loop and limited in time (DatabaseHandle.readDb). */
+  readDb: Kysely<Database>;
   dialect: DialectName;
   dbHandle: DatabaseHandle;
   options: SiteOptions;

@@ -86,7 +86,7 @@ for (const target of dbTargets()) {
 
     test('identical requests that miss together share one computation', async () => {
       for (let i = 0; i < 20; i++) await log(i % 3, i % 4 === 0, nextDate());
-      const db = t.app.db as unknown as { selectFrom: (...args: unknown[]) => unknown };
+      const db = t.app.readDb as unknown as { selectFrom: (...args: unknown[]) => unknown };
       const original = db.selectFrom;
       let queries = 0;
       db.selectFrom = function (this: unknown, ...args: unknown[]) {
@@ -117,7 +117,7 @@ for (const target of dbTargets()) {
     test('a request arriving while the same filter is counted afresh waits for that count and adds its appends', onPostgres, async () => {
       for (let i = 0; i < 30; i++) await log(i % 3, i % 4 === 0, nextDate());
       // Holds back the result of every fresh count of groups (the window query).
-      const db = t.app.db;
+      const db = t.app.readDb;
       const held: (() => void)[] = [];
       const counts = new Set<unknown>();
       const gate: KyselyPlugin = {
@@ -136,7 +136,7 @@ for (const target of dbTargets()) {
       };
       const viewer = { user: admin, lang: 'en' as const };
       const params = { loglevels: ['info'], exclude_search: 'zz-no-such-word', per_page: 5 };
-      t.app.db = db.withPlugin(gate);
+      t.app.readDb = db.withPlugin(gate);
       try {
         const first = listEvents(t.app, listParams(params), viewer);
         await until(() => held.length === 1, 5000);
@@ -149,7 +149,7 @@ for (const target of dbTargets()) {
         const [a, b] = await Promise.all([first, second]);
         assert.equal(Number(b.headers['X-WP-Total']), Number(a.headers['X-WP-Total']) + 1, 'the appended info event is a group of its own');
       } finally {
-        t.app.db = db;
+        t.app.readDb = db;
         held.splice(0).forEach((release) => release());
       }
       const fresh = await listEvents(t.app, listParams({ ...params, exclude_search: 'zz-other-word' }), viewer);

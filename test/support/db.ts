@@ -46,7 +46,9 @@ export async function createTestApp(target: DbTarget, env: Record<string, string
   } else {
     databaseUrl = `sqlite:${path.join(tmp, 'site.db')}`;
   }
-  const config = loadConfig({ PORT: '8080', SITE_URL: 'http://localhost:8080', DATABASE_URL: databaseUrl, DATA_DIR: tmp, ...env });
+  // Reads get a minute, not the default 10 s: the shared test machine can be that slow, and the
+  // read limit has tests of its own (test/storage/read-queries.test.ts).
+  const config = loadConfig({ PORT: '8080', SITE_URL: 'http://localhost:8080', DATABASE_URL: databaseUrl, DATA_DIR: tmp, DB_QUERY_TIMEOUT_MS: '60000', ...env });
   const app = await openApp(config, { pgSchema, poolSize: 4, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     app,

@@ -56,10 +56,10 @@ export function jsonMaps(_key: string, value: unknown): unknown {
 /** The newest id and the insert/change counters, in one snapshot (this or another process may write). */
 export async function logState(app: AppServices): Promise<LogState> {
   const counter = (name: string) =>
-    app.db.selectFrom('history_counters').select('value').where('name', '=', name);
-  const row = await app.db
+    app.readDb.selectFrom('history_counters').select('value').where('name', '=', name);
+  const row = await app.readDb
     .selectNoFrom([
-      app.db.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('m')).as('max_id'),
+      app.readDb.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('m')).as('max_id'),
       counter(COUNTER_TOTAL).as('total'),
       counter(COUNTER_CHANGES).as('changes'),
     ])
@@ -129,10 +129,10 @@ async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal
   if (hit.maxId === state.maxId && hit.total === state.total) return hit;
   const added = state.total - hit.total;
   if (added <= 0 || added > MAX_INCREMENT || state.maxId <= hit.maxId) return null;
-  const ids = (await app.db.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
+  const ids = (await app.readDb.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
   if (ids.length !== added) return null;
   const rows = ids.length
-    ? await app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
+    ? await app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
     : [];
   const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
   if (!inOrder) return null;
@@ -152,7 +152,7 @@ async function countTotal(app: AppServices, state: LogState, cond: Expression<Sq
   const [value, newest] = await Promise.all([
     countMatching(app, upTo, mode),
     mode === 'groups'
-      ? app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+      ? app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
       : undefined,
   ]);
   return { ...state, value, newest: newest ?? null };

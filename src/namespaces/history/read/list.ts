@@ -56,7 +56,7 @@ export async function listEvents(
     result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), async () => {
       // Only a page computed anew reads the log: the size of an ip range and the context index's
       // candidates matter then, not on a cache hit. They change the plan, not the rows.
-      const plan = await planQuery(app.db, filter, state.maxId);
+      const plan = await planQuery(app.readDb, filter, state.maxId);
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(filter, forPage)!;
       const totalCond = filterCondition(totalFilter, plan)!;
@@ -93,7 +93,7 @@ export async function listEvents(
 
 /** The log's rows. */
 async function countAllRows(app: AppServices): Promise<number> {
-  const row = await app.db.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await app.readDb.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -101,7 +101,7 @@ async function countAllRows(app: AppServices): Promise<number> {
 async function stickyEvents(app: AppServices, filter: EventFilter, viewer: Viewer): Promise<EventItem[]> {
   const cond = filterCondition({ scope: filter.scope, onlySticky: true });
   if (!cond) return [];
-  const rows = await app.db.selectFrom('history_events').selectAll().where(cond).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+  const rows = await app.readDb.selectFrom('history_events').selectAll().where(cond).orderBy('date', 'desc').orderBy('id', 'desc').execute();
   return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user, stickyAppended: true });
 }
 
@@ -115,7 +115,7 @@ async function occasionEvents(app: AppServices, params: EventListParams, viewer:
   // events only to users holding its capability).
   const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
   if (!scope) return [];
-  const rows = await app.db
+  const rows = await app.readDb
     .selectFrom('history_events')
     .selectAll()
     .where(scope)
@@ -130,12 +130,12 @@ async function occasionEvents(app: AppServices, params: EventListParams, viewer:
 
 /** Surrounding mode: events around one id, by id, ignoring every filter and logger permission. */
 async function surroundingEvents(app: AppServices, centreId: number, count: number, viewer: Viewer): Promise<ListResult> {
-  const centre = await app.db.selectFrom('history_events').selectAll().where('id', '=', centreId).executeTakeFirst();
+  const centre = await app.readDb.selectFrom('history_events').selectAll().where('id', '=', centreId).executeTakeFirst();
   if (!centre) {
     throw restError(viewer, 'event_not_found', MSG.eventNotFound, 404);
   }
-  const newer = await app.db.selectFrom('history_events').selectAll().where('id', '>', centreId).orderBy('id', 'asc').limit(count).execute();
-  const older = await app.db.selectFrom('history_events').selectAll().where('id', '<', centreId).orderBy('id', 'desc').limit(count).execute();
+  const newer = await app.readDb.selectFrom('history_events').selectAll().where('id', '>', centreId).orderBy('id', 'asc').limit(count).execute();
+  const older = await app.readDb.selectFrom('history_events').selectAll().where('id', '<', centreId).orderBy('id', 'desc').limit(count).execute();
   const rows = [...newer.reverse(), centre, ...older];
   const items = await renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
   const headers: Record<string, string> = {

@@ -56,11 +56,11 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   }
   let cutTotal: number | null = null;
   if (req.unfiltered) {
-    const page = await headsPage(app.db, req.maxId, offset, req.perPage, req.countTotal);
+    const page = await headsPage(app.readDb, req.maxId, offset, req.perPage, req.countTotal);
     if (page) return { rows: newestFirstRows(await loadRows(app, page.ids)), counts: page.counts, total: page.total };
     // Events newer than the cut were back-dated between older ones: the page is walked below,
     // the total taken from the maintained runs when few rows lie above the cut.
-    if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.db, req.maxId);
+    if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.readDb, req.maxId);
   }
   const groups = await walkGroups(app, cond, offset, req.perPage, req);
   return {
@@ -132,7 +132,7 @@ async function walkGroups(
       current.size++;
       if (row.id > current.maxId) current.maxId = row.id;
       if (++streak < skipAfter) continue;
-      const end = await headBelow(app.db, row);
+      const end = await headBelow(app.readDb, row);
       const inRun = end ? [cond, pos('<', row), pos('>', end)] : [cond, pos('<', row)];
       // Counted where the group may be on the page: before it, only the group just before it
       // can move into it (and a group before that holds one date only, its first row the highest id).
@@ -190,11 +190,11 @@ export async function countMatching(
 
 /** Groups of matching rows, in one statement. */
 async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
-  const withNewer = app.db
+  const withNewer = app.readDb
     .selectFrom('history_events')
     .where(cond)
     .select(['occasions_id', sql<string | null>`lag(${sql.ref('occasions_id')}) over (${ORDER})`.as('newer')]);
-  const row = await app.db
+  const row = await app.readDb
     .selectFrom(withNewer.as('w'))
     .select(sql<number>`count(*)`.as('n'))
     .where((eb) => eb.or([eb('newer', 'is', null), eb('newer', '<>', eb.ref('occasions_id'))]))
@@ -204,7 +204,7 @@ async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise
 /** Rows by id, in the order of the ids given. */
 export async function loadRows(app: AppServices, ids: number[]): Promise<EventRow[]> {
   if (!ids.length) return [];
-  const rows = await app.db.selectFrom('history_events').selectAll().where('id', 'in', ids).execute();
+  const rows = await app.readDb.selectFrom('history_events').selectAll().where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is EventRow => r !== undefined);
 }

@@ -157,10 +157,10 @@ export interface RenderOptions {
 /** Loads the contexts and users of these events (two queries) and renders them in order. */
 export async function renderEvents(app: AppServices, rows: EventRow[], opts: RenderOptions): Promise<EventItem[]> {
   if (!rows.length) return [];
-  const contexts = await loadContexts(app.db, rows.map((r) => r.id));
+  const contexts = await loadContexts(app.readDb, rows.map((r) => r.id));
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   const users = userIds.length
-    ? await app.db.selectFrom('users').select(['id', 'display_name', 'email']).where('id', 'in', userIds).execute()
+    ? await app.readDb.selectFrom('users').select(['id', 'display_name', 'email']).where('id', 'in', userIds).execute()
     : [];
   const byId = new Map(users.map((u) => [u.id, { displayName: u.display_name, avatarHash: gravatarHash(u.email) }]));
   return rows.map((row) => renderEvent(app, row, contexts.get(row.id) ?? new Map(), byId, opts));

@@ -81,7 +81,7 @@ export async function newestFirst(
 ): Promise<MatchRow[]> {
   const sqlite = app.dialect === 'sqlite';
   const read = (where: Expression<SqlBool>, from: Position | null, n: number) => {
-    let q = app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(where);
+    let q = app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(where);
     if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
     if (few && sqlite) return q.orderBy(sql`+${sql.ref('date')}`, 'desc').orderBy(sql`+${sql.ref('id')}`, 'desc').limit(n);
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
@@ -112,14 +112,14 @@ export async function newestFirst(
 
 /** Rows matching `cond` below `from` (or from it, when inclusive). */
 async function countBelow(app: AppServices, cond: Expression<SqlBool>, from: Position | null): Promise<number> {
-  let q = app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(cond);
+  let q = app.readDb.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(cond);
   if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
 /** The `n`-th row of the log from `from` on (any row, matching or not), or undefined when fewer are left. */
 async function nthRow(app: AppServices, from: Position | null, n: number): Promise<Position | undefined> {
-  let q = app.db.selectFrom('history_events').select(['date', 'id']);
+  let q = app.readDb.selectFrom('history_events').select(['date', 'id']);
   if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
   return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(1).offset(n - 1).executeTakeFirst();
 }
@@ -132,7 +132,7 @@ export async function countRows(app: AppServices, cond: Expression<SqlBool>, sli
 /** Rows matching `cond` and, with `maxId`, the highest id among them (0 when none) in the same read. */
 export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { slices = SLICES, maxId = false }: { slices?: Slices; maxId?: boolean } = {}): Promise<{ n: number; maxId: number }> {
   const tally = (where: Expression<SqlBool>) =>
-    app.db
+    app.readDb
       .selectFrom('history_events')
       .select(sql<number>`count(*)`.as('n'))
       .$if(maxId, (q) => q.select(sql<number | null>`max(${sql.ref('id')})`.as('m')))
@@ -143,7 +143,7 @@ export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { s
   };
   const whole = tally(cond);
   if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return read(cond);
-  const newest = await app.db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
+  const newest = await app.readDb.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
   const total = { n: 0, maxId: 0 };
   const first = Math.min(slices.countFirst, slices.countMost);
   let size = first;
@@ -176,7 +176,7 @@ async function accessOf(app: AppServices, query: Compilable): Promise<Access> {
   const { sql: text, parameters } = query.compile();
   let access = accessByStatement.get(text);
   if (access === undefined) {
-    const { rows } = await app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+    const { rows } = await app.readDb.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
     access = accessFromPlan(rows.map((r) => r.detail));
     if (accessByStatement.size >= ACCESS_CACHE_LIMIT) accessByStatement.clear();
     accessByStatement.set(text, access);

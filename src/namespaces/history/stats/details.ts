@@ -27,12 +27,12 @@ async function eventsWithContext(app: AppServices, r: StatsRange, logger: string
   for (const key of keys) {
     const { rows } = await sql<HistoryEventRow>`select * from history_events ${byKey}
       where logger = ${logger} and message_key = ${key} and date >= ${r.fromUtc} and date <= ${r.toUtc}
-      order by date desc, id desc ${limit === null ? sql`` : sql`limit ${limit}`}`.execute(app.db);
+      order by date desc, id desc ${limit === null ? sql`` : sql`limit ${limit}`}`.execute(app.readDb);
     perKey.push(rows);
   }
   const merged = perKey.flat().sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
   const rows = limit === null ? merged : merged.slice(0, limit);
-  const contexts = await loadContexts(app.db, rows.map((row) => row.id));
+  const contexts = await loadContexts(app.readDb, rows.map((row) => row.id));
   return rows.map((row) => ({ row, context: Object.fromEntries(contexts.get(row.id) ?? []) }));
 }
 
@@ -44,11 +44,11 @@ async function perUser(app: AppServices, r: StatsRange, logger: string, keys: st
   const counts = await countInRange(app, r, { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true, only: { logger: [logger], message_key: keys } });
   const top = [...counts.values()].map(({ key, n }) => ({ id: Number(key[0]), n })).sort((a, b) => b.n - a.n || a.id - b.id).slice(0, limit);
   const ids = top.map((u) => u.id);
-  const users = ids.length ? await app.db.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute() : [];
+  const users = ids.length ? await app.readDb.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute() : [];
   const byId = new Map(users.map((u) => [u.id, u]));
   const out = [];
   for (const { id, n } of top) {
-    const last = await app.db
+    const last = await app.readDb
       .selectFrom('history_events')
       .select('date')
       .where('user_id', '=', id)
@@ -92,12 +92,12 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
   if (!parts.length) return [];
   const { rows } = await sql<{ value: string | null; n: number; last: string | null; last_day: string | null }>`
     select value, sum(n) as n, max(last) as last, max(last_day) as last_day from (${sql.join(parts, sql` union all `)}) as u
-    group by value having sum(n) > 0 order by sum(n) desc, value asc limit ${limit}`.execute(app.db);
+    group by value having sum(n) > 0 order by sum(n) desc, value asc limit ${limit}`.execute(app.readDb);
   // The latest attempt of names last seen on a whole day: from that day's events.
   const latest = new Map<string, string>();
   const dayOf = (row: (typeof rows)[number]) => (row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null);
   for (const day of new Set(rows.map(dayOf).filter((d) => d !== null))) {
-    const { rows: found } = await sql<{ value: string | null; last: string }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(app.db);
+    const { rows: found } = await sql<{ value: string | null; last: string }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(app.readDb);
     for (const f of found) latest.set(`${day}|${attemptedKey(f.value)}`, f.last);
   }
   return rows.map((row) => {

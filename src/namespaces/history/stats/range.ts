@@ -157,7 +157,7 @@ export async function countInRange(app: AppServices, r: Pick<StatsRange, 'fromUt
   for (const [first, last] of hours) hourly(first, last);
   for (const [first, last] of seconds) reads.push(fromEvents(first, last));
   for (const read of reads) {
-    for (const row of (await read.execute(app.db)).rows) {
+    for (const row of (await read.execute(app.readDb)).rows) {
       const n = Number(row.n);
       if (!n) continue;
       const key = q.by.map((c) => row[c]);

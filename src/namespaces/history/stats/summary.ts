@@ -83,7 +83,7 @@ export async function statsSummary(app: AppServices, params: StatsParams) {
   return {
     date_range: dateRangeInfo(app, r),
     total_events: total,
-    total_events_since_install: await readCounter(app.db, COUNTER_TOTAL),
+    total_events_since_install: await readCounter(app.readDb, COUNTER_TOTAL),
     totals: {
       users: usersSummary(c),
       content: contentSummary(c),

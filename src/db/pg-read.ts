@@ -1,0 +1,86 @@
+// PostgreSQL reads with a time limit: a pool of its own whose connections start with
+// `statement_timeout` at the query timeout, so PostgreSQL cancels a read that runs longer
+// (error 57014, answered as 503 `rest_query_timeout`). Writes, migrations and bulk loads use
+// the main pool, which has no limit. Near a request's deadline (deadline.ts) a connection's
+// limit is lowered to what is left (one more round trip, only then), and raised again after.
+import pg from 'pg';
+import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { QueryTimeoutError, queryBudget } from './deadline.ts';
+
+export function readPoolConfig(config: pg.PoolConfig, timeoutMs: number): pg.PoolConfig {
+  // Given options replace PGOPTIONS (which may select the schema): keep it.
+  const options = [config.options ?? process.env.PGOPTIONS, `-c statement_timeout=${timeoutMs}`].filter(Boolean).join(' ');
+  return { ...config, options };
+}
+
+export class PgReadDialect extends PostgresDialect {
+  readonly #timeoutMs: number;
+  constructor(pool: pg.Pool, timeoutMs: number) {
+    super({ pool });
+    this.#timeoutMs = timeoutMs;
+  }
+  override createDriver(): Driver {
+    return new DeadlineDriver(super.createDriver(), this.#timeoutMs);
+  }
+}
+
+const INNER = Symbol('inner connection');
+
+/** Each connection's current statement_timeout, where it differs from the pool's. */
+const lowered = new WeakMap<DatabaseConnection, number>();
+
+class DeadlineDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #timeoutMs: number;
+  constructor(inner: Driver, timeoutMs: number) {
+    this.#inner = inner;
+    this.#timeoutMs = timeoutMs;
+  }
+  init(): Promise<void> {
+    return this.#inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.#inner.acquireConnection();
+    const timeoutMs = this.#timeoutMs;
+    const withLimit = async (): Promise<void> => {
+      const budget = queryBudget(timeoutMs);
+      if (budget <= 0) throw new QueryTimeoutError(timeoutMs);
+      const limit = Math.min(Math.ceil(budget), timeoutMs);
+      if ((lowered.get(connection) ?? timeoutMs) === limit) return;
+      await connection.executeQuery(CompiledQuery.raw(`set statement_timeout = ${limit}`));
+      if (limit === timeoutMs) lowered.delete(connection);
+      else lowered.set(connection, limit);
+    };
+    return {
+      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+        await withLimit();
+        return connection.executeQuery<R>(query);
+      },
+      async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+        await withLimit();
+        yield* connection.streamQuery<R>(query, chunkSize);
+      },
+      // The wrapper is new on every acquisition; the driver knows the connection it lent.
+      [INNER]: connection,
+    } as DatabaseConnection;
+  }
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.#inner.beginTransaction(inner(connection), settings);
+  }
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.commitTransaction(inner(connection));
+  }
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(inner(connection));
+  }
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.releaseConnection(inner(connection));
+  }
+  destroy(): Promise<void> {
+    return this.#inner.destroy();
+  }
+}
+
+function inner(connection: DatabaseConnection): DatabaseConnection {
+  return (connection as unknown as { [INNER]: DatabaseConnection })[INNER];
+}

@@ -1,0 +1,66 @@
+// One read connection of the SQLite read pool (read-pool.ts), in its own thread: it runs the
+// compiled read queries it is sent, one at a time, and answers each with its rows. Read-only,
+// so nothing here can change the database; WAL lets it read while the main connection writes.
+import { parentPort, workerData } from 'node:worker_threads';
+import SqliteDatabase from 'better-sqlite3';
+
+export interface ReadWorkerData {
+  file: string;
+  /** SQLite page cache of this connection, in KiB (each worker has its own). */
+  cacheKib: number;
+}
+
+export interface ReadJob {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/** Rows as arrays (cheaper to pass between threads than objects), with their column names. */
+export type ReadAnswer =
+  | { ready: true }
+  | { id: number; columns: string[]; rows: unknown[][] }
+  | { id: number; error: { message: string; code?: string } };
+
+const { file, cacheKib } = workerData as ReadWorkerData;
+const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+sqlite.pragma('busy_timeout = 5000');
+sqlite.pragma(`cache_size = ${-cacheKib}`);
+
+// Prepared statements by SQL text: preparing costs as much as running a short query.
+const STATEMENT_CACHE_SIZE = 200;
+const statements = new Map<string, SqliteDatabase.Statement>();
+
+function prepare(source: string): SqliteDatabase.Statement {
+  const hit = statements.get(source);
+  if (hit) {
+    statements.delete(source);
+    statements.set(source, hit);
+    return hit;
+  }
+  const stmt = sqlite.prepare(source);
+  if (!stmt.reader) throw Object.assign(new Error('the read pool runs queries that return rows only'), { code: 'SQLITE_READONLY' });
+  stmt.raw(true);
+  if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+  statements.set(source, stmt);
+  return stmt;
+}
+
+/** Blobs arrive as plain Uint8Arrays; better-sqlite3 binds Buffers. */
+function bindable(value: unknown): unknown {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+}
+
+parentPort!.postMessage({ ready: true } satisfies ReadAnswer);
+parentPort!.on('message', (job: ReadJob) => {
+  let answer: ReadAnswer;
+  try {
+    const stmt = prepare(job.sql);
+    const rows = stmt.all(...job.parameters.map(bindable)) as unknown[][];
+    answer = { id: job.id, columns: stmt.columns().map((c) => c.name), rows };
+  } catch (err) {
+    const { message, code } = err as { message: string; code?: string };
+    answer = { id: job.id, error: { message, code } };
+  }
+  parentPort!.postMessage(answer);
+});

@@ -1,0 +1,146 @@
+// Reads on `app.readDb`: a read that outlives its time is cancelled and answered as a JSON
+// error (never a dropped connection), other requests are served meanwhile, writes have no such
+// limit, and the SQLite read workers end with the app.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type net from 'node:net';
+import { CompiledQuery, sql } from 'kysely';
+import { ReadPool } from '../../src/db/read-pool.ts';
+import { buildServer } from '../../src/server/http.ts';
+import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
+import type { AppServices } from '../../src/site/services.ts';
+import { dbTargets, createTestApp } from '../support/db.ts';
+
+/** A read that takes about `seconds` or more: SQLite counts a long recursive sequence, PostgreSQL sleeps. */
+function slowRead(app: AppServices, seconds: number, db = app.readDb) {
+  return app.dialect === 'postgres'
+    ? sql`select pg_sleep(${seconds})`.execute(db)
+    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 2_000_000}) select count(*) from c`.execute(db);
+}
+
+const probeNamespace = namespace('probe/v1', [
+  route('/slow', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await slowRead(req.app, 4)).rows })]),
+  route('/two-reads', [
+    endpoint('GET', {
+      permission: PUBLIC,
+      handler: async (req) => {
+        await sql`select pg_sleep(0.6)`.execute(req.app.readDb);
+        return (await sql`select pg_sleep(0.6)`.execute(req.app.readDb)).rows;
+      },
+    }),
+  ]),
+  route('/fast', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows })]),
+]);
+
+/** Threads of this process (Linux), to see the read workers come and go. */
+function threadCount(): number {
+  return fs.readdirSync('/proc/self/task').length;
+}
+
+for (const target of dbTargets()) {
+  describe(`read queries, ${target.name}`, () => {
+    test('a read that runs out of time answers 503 rest_query_timeout, in the request language, while others are served', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      try {
+        // Both read connections started (under load that can take longer than the limit), so
+        // that the fast request does not wait for a thread to start.
+        for (let tries = 0; tries < 50; tries++) {
+          const warm = await Promise.all([server.inject('/en/cms-json/probe/v1/fast'), server.inject('/en/cms-json/probe/v1/fast')]);
+          if (warm.every((res) => res.statusCode === 200)) break;
+        }
+        const finished: string[] = [];
+        const slow = server.inject('/de/cms-json/probe/v1/slow').then((res) => (finished.push('slow'), res));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const fast = await server.inject('/en/cms-json/probe/v1/fast');
+        finished.push('fast');
+        assert.equal(fast.statusCode, 200, fast.body);
+        assert.deepEqual(fast.json(), [{ one: 1 }]);
+        const res = await slow;
+        assert.deepEqual(finished, ['fast', 'slow'], 'the fast request was answered while the slow one ran');
+        assert.equal(res.statusCode, 503);
+        const body = res.json();
+        assert.equal(body.code, 'rest_query_timeout');
+        assert.match(body.message, /Die Anfrage hat zu lange gedauert/);
+        assert.deepEqual(body.data, { status: 503 });
+        // The pool goes on serving.
+        assert.equal((await server.inject('/en/cms-json/probe/v1/fast')).statusCode, 200);
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+
+    test('the reads of one request share its time: a second read gets only what is left', { skip: target.name !== 'postgres' && 'pg_sleep' }, async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      try {
+        const res = await server.inject('/en/cms-json/probe/v1/two-reads');
+        assert.equal(res.statusCode, 503, 'each read is shorter than the limit, both together are not');
+        assert.equal(res.json().code, 'rest_query_timeout');
+        // The connection's limit is back at the whole query timeout for the next request.
+        const pool = await t.app.readDb.connection().execute((db) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db));
+        assert.equal(pool.rows[0]!.statement_timeout, '1s');
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+
+    test('the main connection (writes, migrations, bulk loads) has no such limit', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '100' });
+      try {
+        assert.equal((await slowRead(t.app, 0.5, t.app.db)).rows.length, 1);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('an answer is sent even when the connection idle limit is shorter than the read limit', async () => {
+      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '300', HTTP_HEADERS_TIMEOUT_MS: '300' });
+      const server = await buildServer(t.app, { namespaces: [probeNamespace] });
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const { port } = server.server.address() as net.AddressInfo;
+        const res = await fetch(`http://127.0.0.1:${port}/en/cms-json/probe/v1/slow`);
+        assert.equal(res.status, 503);
+        assert.equal(((await res.json()) as { code: string }).code, 'rest_query_timeout');
+      } finally {
+        await server.close();
+        await t.close();
+      }
+    });
+  });
+}
+
+describe('SQLite read workers', () => {
+  test('start on demand and end when the app closes', { skip: !fs.existsSync('/proc/self/task') && 'needs /proc (Linux)' }, async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '2' });
+    const before = threadCount();
+    await Promise.all([sql`select 1`.execute(t.app.readDb), sql`select 2`.execute(t.app.readDb)]);
+    assert.ok(threadCount() >= before + 2, 'two read threads run');
+    await t.close();
+    assert.equal(threadCount(), before);
+    await assert.rejects(sql`select 1`.execute(t.app.readDb), /destroyed/);
+  });
+
+  test('a database the workers cannot open fails the waiting reads at once (no restarts in a loop)', async () => {
+    const pool = new ReadPool({ file: '/nonexistent/site.db', size: 2, timeoutMs: 60_000, cacheKib: 1024 });
+    try {
+      const reads = [pool.run(CompiledQuery.raw('select 1')), pool.run(CompiledQuery.raw('select 2'))];
+      for (const read of reads) await assert.rejects(read, (err: Error & { code?: string }) => err.code !== 'QUERY_TIMEOUT');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('DB_READ_WORKERS=0 reads on the main connection', async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '0' });
+    try {
+      assert.equal(t.app.readDb, t.app.db);
+    } finally {
+      await t.close();
+    }
+  });
+});
