@@ -10,7 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { coldRequests, COLD_SCENARIOS, type ColdLog } from './cold.ts';
 import type { LoadResult } from './loadgen.ts';
-import { cleanups, cli, createBenchLogin, log, peakRssMb, resetPeakRss, runLoad, startServer, type Server } from './processes.ts';
+import {
+  cleanups,
+  cli,
+  createBenchLogin,
+  log,
+  peakRssMb,
+  resetPeakRss,
+  runLoad,
+  startServer,
+  type Server,
+} from './processes.ts';
 import { addRow, generation, keyRatios, median, notes, RSS_LIMIT_MB, type Row } from './results.ts';
 
 export interface ColdSettings {
@@ -51,7 +61,8 @@ export function coldMethod(s: ColdSettings): string {
   ].join(' ');
 }
 
-export const coldLabel = (events: number) => `cold ${events >= 1e6 && events % 1e6 === 0 ? `${events / 1e6}M` : events.toLocaleString('en')}`;
+export const coldLabel = (events: number) =>
+  `cold ${events >= 1e6 && events % 1e6 === 0 ? `${events / 1e6}M` : events.toLocaleString('en')}`;
 
 /** A PostgreSQL URL whose connections use `schema`. */
 function inSchema(pgUrl: string, schema: string): string {
@@ -79,10 +90,14 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
   if (fs.existsSync(stateFile)) {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as ColdDatabase;
     if (state.events === s.events) {
-      log(`\n== ${db}: reusing the ${s.events.toLocaleString('en')} events generated ${new Date(state.endMs).toISOString()} (${stateFile})`);
+      log(
+        `\n== ${db}: reusing the ${s.events.toLocaleString('en')} events generated ${new Date(state.endMs).toISOString()} (${stateFile})`,
+      );
       return state;
     }
-    log(`\n== ${db}: ${stateFile} holds ${state.events.toLocaleString('en')} events, not ${s.events.toLocaleString('en')}: generating anew (${state.databaseUrl} is left as it is)`);
+    log(
+      `\n== ${db}: ${stateFile} holds ${state.events.toLocaleString('en')} events, not ${s.events.toLocaleString('en')}: generating anew (${state.databaseUrl} is left as it is)`,
+    );
     fs.rmSync(stateFile);
   }
   let databaseUrl = `sqlite:${path.join(dir, 'sqlite.db')}`;
@@ -90,7 +105,9 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
     const schema = `cold_${process.pid}_${Date.now().toString(36)}`;
     await pgQuery(s.pgUrl!, `CREATE SCHEMA ${schema}`);
     // Kept when reused and complete (drop it with DROP SCHEMA … CASCADE); else dropped at the end.
-    cleanups.push(() => (fs.existsSync(stateFile) && s.reuseDir ? undefined : pgQuery(s.pgUrl!, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)));
+    cleanups.push(() =>
+      fs.existsSync(stateFile) && s.reuseDir ? undefined : pgQuery(s.pgUrl!, `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+    );
     databaseUrl = inSchema(s.pgUrl!, schema);
   } else {
     fs.rmSync(path.join(dir, 'sqlite.db'), { force: true });
@@ -107,7 +124,13 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
   await cli(env, ...args);
   const seconds = (performance.now() - started) / 1000;
   const target = s.scaled ? Math.round(SCALED_GENERATION_S_PER_EVENT * s.events * 10) / 10 : undefined;
-  generation.push({ db, what: `${s.events.toLocaleString('en')} events for the cold scenarios (nothing else, no \`events index\`)`, command: `content-site ${args.join(' ')}`, seconds, ...(target ? { target } : {}) });
+  generation.push({
+    db,
+    what: `${s.events.toLocaleString('en')} events for the cold scenarios (nothing else, no \`events index\`)`,
+    command: `content-site ${args.join(' ')}`,
+    seconds,
+    ...(target ? { target } : {}),
+  });
   log(`generated in ${seconds.toFixed(1)} s`);
   const state: ColdDatabase = { databaseUrl, dataDir, authorization, endMs, days: DAYS, events: s.events };
   fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
@@ -117,13 +140,24 @@ async function coldDatabase(db: string, s: ColdSettings): Promise<ColdDatabase> 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function resultRow(db: string, scenario: string, connections: number, r: LoadResult, rssMb: number): Row {
-  return { db, scenario, connections, rps: round2(r.rps), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx, rssMb };
+  return {
+    db,
+    scenario,
+    connections,
+    rps: round2(r.rps),
+    p50: r.p50,
+    p99: r.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    rssMb,
+  };
 }
 
 /** The per-tag percentiles, slowest requests and failures of a result, for the console (where an optimisation starts). */
 function logDetails(r: LoadResult): void {
   const tags = Object.entries(r.byTag ?? {}).sort((a, b) => b[1].p99 - a[1].p99);
-  if (tags.length > 1) log(`           by tag: ${tags.map(([t, p]) => `${t} ${p.p50}/${p.p99} ms (${p.n})`).join('; ')}`);
+  if (tags.length > 1)
+    log(`           by tag: ${tags.map(([t, p]) => `${t} ${p.p50}/${p.p99} ms (${p.n})`).join('; ')}`);
   for (const s of r.slowest?.slice(0, 3) ?? []) log(`           slow: ${s.ms} ms ${s.path}`);
   for (const f of r.failures ?? []) log(`           FAILED: ${f}`);
 }
@@ -133,10 +167,20 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
   const names = [...COLD_SCENARIOS.map((sc) => `${label}: ${sc.name}`), `${label}: mixed workload`];
   if (!names.some(s.selected)) return;
   const data = await coldDatabase(db, s);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: data.databaseUrl, DATA_DIR: data.dataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: data.databaseUrl,
+    DATA_DIR: data.dataDir,
+    LOG_LEVEL: 'warn',
+  };
   const server: Server = await startServer(env, s.profileDir);
   // The machine is shared: the load beside the bench says how far to trust the times.
-  log(`${db}: ${label} scenarios; load average ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+  log(
+    `${db}: ${label} scenarios; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}`,
+  );
   const pid = server.proc.pid;
   // VmHWM is reset per scenario: the whole run's peak is the largest of theirs (and the start's).
   let overall = peakRssMb(pid);
@@ -148,7 +192,16 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
   // Every request of the whole cold run different (not only within one scenario's list).
   const sent = new Set<string>();
   const run = (key: string, connections: number, count: number, seconds: number) =>
-    runLoad({ urls: [server.url], requests: coldRequests(key, data, s.seed, count, sent), connections, seconds, distinct: true }, s.tmp);
+    runLoad(
+      {
+        urls: [server.url],
+        requests: coldRequests(key, data, s.seed, count, sent),
+        connections,
+        seconds,
+        distinct: true,
+      },
+      s.tmp,
+    );
   try {
     for (const sc of COLD_SCENARIOS) {
       const name = `${label}: ${sc.name}`;
@@ -159,12 +212,14 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
       const p50 = sc.p50 * (s.scaled ? 2 : 1);
       const p99 = sc.p99 && sc.p99 * (s.scaled ? 2 : 1);
       row.target = `p50 ≤ ${p50} ms${p99 ? `, p99 ≤ ${p99} ms` : ''}, RSS ≤ ${RSS_LIMIT_MB} MB`;
-      row.met = row.p50 <= p50 && (!p99 || row.p99 <= p99) && row.rssMb <= RSS_LIMIT_MB && row.errors === 0 && row.non2xx === 0;
+      row.met =
+        row.p50 <= p50 && (!p99 || row.p99 <= p99) && row.rssMb <= RSS_LIMIT_MB && row.errors === 0 && row.non2xx === 0;
       const worst = Object.entries(r.byTag ?? {}).sort((a, b) => b[1].p99 - a[1].p99)[0];
       row.note = `${r.requests} request${r.requests === 1 ? '' : 's'}${worst && Object.keys(r.byTag!).length > 1 ? `; slowest kind: ${worst[0]} (p50 ${worst[1].p50}, p99 ${worst[1].p99} ms)` : ''}`;
       addRow(row);
       logDetails(r);
-      if (r.failures?.length) notes.push(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx, e.g. ${r.failures[0]}`);
+      if (r.failures?.length)
+        notes.push(`${db} ${name}: ${r.errors} errors, ${r.non2xx} non-2xx, e.g. ${r.failures[0]}`);
     }
 
     // One connection against eight, in alternating rounds (each round its own requests): on 2
@@ -185,19 +240,44 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
       const ratio = ratios.length ? median(ratios) : NaN;
       const [one, eight] = results.map((rs, i) => {
         const sum = (f: (r: LoadResult) => number) => rs.reduce((t, r) => t + f(r), 0);
-        const merged: LoadResult = { tool: rs[0]!.tool, requests: sum((r) => r.requests), rps: sum((r) => r.rps) / rs.length, p50: median(rs.map((r) => r.p50)), p99: Math.max(...rs.map((r) => r.p99)), errors: sum((r) => r.errors), non2xx: sum((r) => r.non2xx) };
-        return resultRow(db, `${mixedName}, ${MIXED_ROUNDS} alternating rounds of ${MIXED_SECONDS} s`, i ? MIXED_CONNECTIONS : 1, merged, peaks[i]!);
+        const merged: LoadResult = {
+          tool: rs[0]!.tool,
+          requests: sum((r) => r.requests),
+          rps: sum((r) => r.rps) / rs.length,
+          p50: median(rs.map((r) => r.p50)),
+          p99: Math.max(...rs.map((r) => r.p99)),
+          errors: sum((r) => r.errors),
+          non2xx: sum((r) => r.non2xx),
+        };
+        return resultRow(
+          db,
+          `${mixedName}, ${MIXED_ROUNDS} alternating rounds of ${MIXED_SECONDS} s`,
+          i ? MIXED_CONNECTIONS : 1,
+          merged,
+          peaks[i]!,
+        );
       });
       eight!.target = `≥ 1.5 × the requests/s of c=1 (median of per-round ratios), RSS ≤ ${RSS_LIMIT_MB} MB`;
       eight!.met = ratio >= 1.5 && eight!.rssMb <= RSS_LIMIT_MB && eight!.errors === 0 && eight!.non2xx === 0;
-      const shown = ratios.length ? `${ratio.toFixed(2)} ×` : 'no ratio: one connection got no 2xx answer in any round;';
+      const shown = ratios.length
+        ? `${ratio.toFixed(2)} ×`
+        : 'no ratio: one connection got no 2xx answer in any round;';
       eight!.note = `${shown} c=1 (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})`;
       addRow(one!);
       addRow(eight!);
-      keyRatios.push(`${db}: the mixed cold workload (${label.slice(5)} events) on eight connections runs at ${shown} the requests/s of one (median of ${MIXED_ROUNDS} alternating rounds; target ≥ 1.5 ×).`);
+      keyRatios.push(
+        `${db}: the mixed cold workload (${label.slice(5)} events) on eight connections runs at ${shown} the requests/s of one (median of ${MIXED_ROUNDS} alternating rounds; target ≥ 1.5 ×).`,
+      );
     }
-    keyRatios.push(`${db}: the server's peak RSS over the cold scenarios (${label.slice(5)} events): ${overall} MB (target ≤ ${RSS_LIMIT_MB} MB: ${overall <= RSS_LIMIT_MB ? 'met' : '**missed**'}).`);
-    log(`${db}: peak RSS over the cold run ${overall} MB; load average ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+    keyRatios.push(
+      `${db}: the server's peak RSS over the cold scenarios (${label.slice(5)} events): ${overall} MB (target ≤ ${RSS_LIMIT_MB} MB: ${overall <= RSS_LIMIT_MB ? 'met' : '**missed**'}).`,
+    );
+    log(
+      `${db}: peak RSS over the cold run ${overall} MB; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}`,
+    );
   } finally {
     await server.stop();
   }

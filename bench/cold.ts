@@ -39,15 +39,47 @@ const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo +
 const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const some = <T>(r: Rng, list: readonly T[], lo: number, hi: number): T[] => {
   const left = [...list];
-  return Array.from({ length: Math.min(left.length, int(r, lo, hi)) }, () => left.splice(Math.floor(r() * left.length), 1)[0]!);
+  return Array.from(
+    { length: Math.min(left.length, int(r, lo, hi)) },
+    () => left.splice(Math.floor(r() * left.length), 1)[0]!,
+  );
 };
-const query = (params: [string, string | number][]) => params.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+const query = (params: [string, string | number][]) =>
+  params.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
 
 // ---- words ---------------------------------------------------------------------------------
 
-const splitWords = (texts: readonly string[]) => [...new Set(texts.flatMap((t) => t.split(/[\s:]+/)).filter((w) => w.length >= 3))];
+const splitWords = (texts: readonly string[]) => [
+  ...new Set(texts.flatMap((t) => t.split(/[\s:]+/)).filter((w) => w.length >= 3)),
+];
 /** Words of the generated events' messages (the loggers' templates, history/loggers/*.ts). */
-const MESSAGE_WORDS = ['updated', 'Updated', 'Logged in', 'Logged out', 'Failed', 'login', 'username', 'incorrect', 'password', 'Created', 'Activated', 'Deactivated', 'Installed', 'Found', 'update', 'Added', 'note', 'Edited', 'profile', 'setting', 'custom entry', 'Deployment', 'version', 'comment', 'spam'];
+const MESSAGE_WORDS = [
+  'updated',
+  'Updated',
+  'Logged in',
+  'Logged out',
+  'Failed',
+  'login',
+  'username',
+  'incorrect',
+  'password',
+  'Created',
+  'Activated',
+  'Deactivated',
+  'Installed',
+  'Found',
+  'update',
+  'Added',
+  'note',
+  'Edited',
+  'profile',
+  'setting',
+  'custom entry',
+  'Deployment',
+  'version',
+  'comment',
+  'spam',
+];
 const POOLS: [number, readonly string[]][] = [
   [30, splitWords(GENERATED_WORDS.titles)],
   [25, MESSAGE_WORDS],
@@ -89,7 +121,13 @@ function metadataWord(r: Rng): string {
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const MESSAGES: Record<string, string[]> = {
-  SimpleUserLogger: ['user_logged_in', 'user_login_failed', 'user_unknown_login_failed', 'user_updated_profile', 'user_logged_out'],
+  SimpleUserLogger: [
+    'user_logged_in',
+    'user_login_failed',
+    'user_unknown_login_failed',
+    'user_updated_profile',
+    'user_logged_out',
+  ],
   SimplePostLogger: ['post_created', 'post_updated', 'post_trashed', 'post_deleted', 'post_restored'],
   SimpleMediaLogger: ['attachment_created', 'attachment_updated', 'attachment_deleted'],
   SimplePluginLogger: ['plugin_activated', 'plugin_deactivated', 'plugin_updated', 'plugin_installed'],
@@ -120,12 +158,27 @@ const lastdays = (r: Rng) => pick(r, [1, 2, 3, 7, 14, 30, 60, 90, 180, 365, int(
 const FILTERS: Record<string, (r: Rng, log: ColdLog) => [string, string | number][]> = {
   loglevels: (r) => [['loglevels', some(r, LEVELS, 1, 3).join(',')]],
   loggers: (r) => [['loggers', some(r, LOGGERS, 1, 3).join(',')]],
-  messages: (r) => [['messages', some(r, LOGGERS, 1, 2).map((l) => `${l}:${pick(r, MESSAGES[l]!)}`).join(',')]],
+  messages: (r) => [
+    [
+      'messages',
+      some(r, LOGGERS, 1, 2)
+        .map((l) => `${l}:${pick(r, MESSAGES[l]!)}`)
+        .join(','),
+    ],
+  ],
   users: (r) => (r() < 0.5 ? [['users', some(r, USER_IDS, 1, 3).join(',')]] : [['user', pick(r, USER_IDS)]]),
   initiator: (r) => [['initiator', some(r, INITIATORS, 1, 2).join(',')]],
   date_range: (r, log) => {
     const [from, to] = range(r, log);
-    return r() < 0.5 ? [['date_from', unix(from)], ['date_to', unix(to)]] : [['date_from', ymd(from)], ['date_to', ymd(to)]];
+    return r() < 0.5
+      ? [
+          ['date_from', unix(from)],
+          ['date_to', unix(to)],
+        ]
+      : [
+          ['date_from', ymd(from)],
+          ['date_to', ymd(to)],
+        ];
   },
   months: (r, log) => [['months', [...new Set([month(r, log), month(r, log)])].slice(0, int(r, 1, 2)).join(',')]],
   dates: (r, log) => [['dates', pick(r, [`month:${month(r, log)}`, `lastdays:${lastdays(r)}`, 'yesterday'])]],
@@ -133,7 +186,12 @@ const FILTERS: Record<string, (r: Rng, log: ColdLog) => [string, string | number
   ip_address: (r) => {
     const a = pick(r, [10, 172, 192, 203]);
     const b = int(r, 0, 255);
-    return [['ip_address', pick(r, [`${a}.${b}.x.x`, `${a}.${b}.${int(r, 0, 255)}.x`, `${a}.${b}.${int(r, 0, 255)}.${int(r, 0, 255)}`])]];
+    return [
+      [
+        'ip_address',
+        pick(r, [`${a}.${b}.x.x`, `${a}.${b}.${int(r, 0, 255)}.x`, `${a}.${b}.${int(r, 0, 255)}.${int(r, 0, 255)}`]),
+      ],
+    ];
   },
   context_filters: (r) =>
     pick(r, [
@@ -143,7 +201,10 @@ const FILTERS: Record<string, (r: Rng, log: ColdLog) => [string, string | number
       () => [['context_filters[option]', pick(r, GENERATED_WORDS.options)]],
       () => [['context_filters[login]', pick(r, [...GENERATED_WORDS.names, 'bench'])]],
     ] as (() => [string, string | number][])[])(),
-  exclude: (r) => (r() < 0.5 ? [['exclude_loglevels', some(r, LEVELS, 1, 2).join(',')]] : [['exclude_loggers', some(r, LOGGERS, 1, 2).join(',')]]),
+  exclude: (r) =>
+    r() < 0.5
+      ? [['exclude_loglevels', some(r, LEVELS, 1, 2).join(',')]]
+      : [['exclude_loggers', some(r, LOGGERS, 1, 2).join(',')]],
 };
 const FILTER_NAMES = Object.keys(FILTERS);
 
@@ -160,8 +221,24 @@ const paging = (r: Rng, maxPage: number, perPage: [number, number]): [string, nu
 
 // ---- scenarios -----------------------------------------------------------------------------
 
-const search = (n: number): Generator => (r) => ({ path: `${EVENTS_PATH}?${query([['search', words(r, n)], ...paging(r, 20, [5, 100])])}`, tag: `${n} word${n > 1 ? 's' : ''}` });
-const STATS_ROUTES = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'];
+const search =
+  (n: number): Generator =>
+  (r) => ({
+    path: `${EVENTS_PATH}?${query([['search', words(r, n)], ...paging(r, 20, [5, 100])])}`,
+    tag: `${n} word${n > 1 ? 's' : ''}`,
+  });
+const STATS_ROUTES = [
+  'summary',
+  'users',
+  'content',
+  'media',
+  'plugins',
+  'core',
+  'peak-days',
+  'peak-times',
+  'activity-overview',
+  'notes',
+];
 
 export const COLD_SCENARIOS: ColdScenario[] = [
   { key: 'search1', name: 'search, one word, page 1–20, per_page 5–100', p50: 30, p99: 100, draw: search(1) },
@@ -172,7 +249,10 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     name: 'exclude_search, one to three words',
     p50: 30,
     p99: 100,
-    draw: (r) => ({ path: `${EVENTS_PATH}?${query([['exclude_search', words(r, int(r, 1, 3))], ...paging(r, 20, [5, 100])])}`, tag: 'exclude_search' }),
+    draw: (r) => ({
+      path: `${EVENTS_PATH}?${query([['exclude_search', words(r, int(r, 1, 3))], ...paging(r, 20, [5, 100])])}`,
+      tag: 'exclude_search',
+    }),
   },
   {
     key: 'filters',
@@ -181,7 +261,10 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     p99: 50,
     draw: (r, log) => {
       const f = filters(r, log);
-      return { path: `${EVENTS_PATH}?${query([...f.params, ...paging(r, r() < 0.7 ? 20 : 1000, [5, 100])])}`, tag: f.tag };
+      return {
+        path: `${EVENTS_PATH}?${query([...f.params, ...paging(r, r() < 0.7 ? 20 : 1000, [5, 100])])}`,
+        tag: f.tag,
+      };
     },
   },
   {
@@ -191,7 +274,10 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     p99: 50,
     draw: (r, log) => {
       const f = r() < 0.4 ? { params: [], tag: 'no filter' } : filters(r, log);
-      return { path: `${EVENTS_PATH}?${query([['ungrouped', 1], ...f.params.slice(0, 2), ...paging(r, r() < 0.5 ? 100 : 30_000, [5, 30])])}`, tag: f.tag };
+      return {
+        path: `${EVENTS_PATH}?${query([['ungrouped', 1], ...f.params.slice(0, 2), ...paging(r, r() < 0.5 ? 100 : 30_000, [5, 30])])}`,
+        tag: f.tag,
+      };
     },
   },
   {
@@ -199,7 +285,10 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     name: 'metadata_search, page 1–20',
     p50: 50,
     p99: 150,
-    draw: (r) => ({ path: `${EVENTS_PATH}?${query([['metadata_search', metadataWord(r)], ...paging(r, 20, [5, 100])])}`, tag: 'metadata_search' }),
+    draw: (r) => ({
+      path: `${EVENTS_PATH}?${query([['metadata_search', metadataWord(r)], ...paging(r, 20, [5, 100])])}`,
+      tag: 'metadata_search',
+    }),
   },
   {
     key: 'stats',
@@ -209,14 +298,20 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     draw: (r, log) => {
       const route = pick(r, STATS_ROUTES);
       const [from, to] = range(r, log);
-      return { path: `${STATS_PATH}/${route}?${query([['date_from', unix(from)], ['date_to', unix(to)], ...(r() < 0.5 ? [['include_details', 1] as [string, number]] : [])])}`, tag: route };
+      return {
+        path: `${STATS_PATH}/${route}?${query([['date_from', unix(from)], ['date_to', unix(to)], ...(r() < 0.5 ? [['include_details', 1] as [string, number]] : [])])}`,
+        tag: route,
+      };
     },
   },
   {
     key: 'has-updates',
     name: 'has-updates, since_id among the newest 1,000 (a fifth: 100,000)',
     p50: 3,
-    draw: (r, log) => ({ path: `${EVENTS_PATH}/has-updates?since_id=${Math.max(1, log.events - int(r, 0, r() < 0.8 ? 1_000 : 100_000))}`, tag: 'has-updates' }),
+    draw: (r, log) => ({
+      path: `${EVENTS_PATH}/has-updates?since_id=${Math.max(1, log.events - int(r, 0, r() < 0.8 ? 1_000 : 100_000))}`,
+      tag: 'has-updates',
+    }),
   },
 ];
 
@@ -239,7 +334,13 @@ function seedOf(seed: number, key: string): number {
  * list; each goes into `seen`. A draw already taken is drawn again (a few tries per request:
  * a list can end shorter when a scenario's requests run out, has-updates' cursors say).
  */
-export function coldRequests(key: string, log: ColdLog, seed: number, count: number, seen: Set<string> = new Set()): RequestShape[] {
+export function coldRequests(
+  key: string,
+  log: ColdLog,
+  seed: number,
+  count: number,
+  seen: Set<string> = new Set(),
+): RequestShape[] {
   const draw = key.startsWith('mixed') ? mixed : COLD_SCENARIOS.find((s) => s.key === key)!.draw;
   const r = random(seedOf(seed, key));
   const headers = { authorization: log.authorization };

@@ -27,7 +27,8 @@ const RUNS = 15;
 const LOADS = 5;
 const PASSWORD = 'console bench password';
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 /** Signs in through the login form; returns the Cookie header of the session. */
 async function signIn(site: string): Promise<string> {
@@ -57,11 +58,25 @@ async function serverTimes(site: string, cookie: string, url: string): Promise<n
   return times;
 }
 
-async function benchDatabase(name: string, app: AppServices, site: string, port: number, rows: string[]): Promise<void> {
+async function benchDatabase(
+  name: string,
+  app: AppServices,
+  site: string,
+  port: number,
+  rows: string[],
+): Promise<void> {
   let t0 = performance.now();
   await generateEvents(app, { count: EVENTS, days: 365 });
-  console.log(`${name}: ${EVENTS.toLocaleString('en')} events generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  await createUser(app, { login: 'benchadmin', email: 'benchadmin@example.test', role: 'administrator', password: PASSWORD, displayName: 'Bench Admin' });
+  console.log(
+    `${name}: ${EVENTS.toLocaleString('en')} events generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  await createUser(app, {
+    login: 'benchadmin',
+    email: 'benchadmin@example.test',
+    role: 'administrator',
+    password: PASSWORD,
+    displayName: 'Bench Admin',
+  });
   const server = await buildServer(app);
   await server.listen({ port, host: '127.0.0.1' });
   try {
@@ -76,7 +91,10 @@ async function benchDatabase(name: string, app: AppServices, site: string, port:
       ['dashboard', '/cms-admin/'],
       ['activity log', LOG],
       ['activity log, page 2', `${LOG}&paged=2&max_id=${maxId}`],
-      [`activity log, page ${Math.floor(pages / 2).toLocaleString('en')} of ${pages.toLocaleString('en')}`, `${LOG}&paged=${Math.floor(pages / 2)}&max_id=${maxId}`],
+      [
+        `activity log, page ${Math.floor(pages / 2).toLocaleString('en')} of ${pages.toLocaleString('en')}`,
+        `${LOG}&paged=${Math.floor(pages / 2)}&max_id=${maxId}`,
+      ],
       [`activity log, last page`, `${LOG}&paged=${pages}&max_id=${maxId}`],
       ['activity log, warnings of the last 30 days', `${LOG}&loglevels[]=warning&dates=lastdays:30`],
       ['activity log, search', `${LOG}&search=updated`],
@@ -102,14 +120,18 @@ async function benchDatabase(name: string, app: AppServices, site: string, port:
           // Polled over the debugging protocol (waitForFunction would evaluate a string in the page, which its CSP forbids).
           let mark: number | null = null;
           for (let tries = 0; mark === null && tries < 500; tries++) {
-            mark = (await page.evaluate("performance.getEntriesByName('console-ready')[0]?.startTime ?? null")) as number | null;
+            mark = (await page.evaluate("performance.getEntriesByName('console-ready')[0]?.startTime ?? null")) as
+              | number
+              | null;
             if (mark === null) await new Promise((r) => setTimeout(r, 10));
           }
           if (mark === null) throw new Error(`${url}: the page's script did not finish`);
           ready.push(mark);
         }
         const ok = quantile(times, 0.5) <= 200 && quantile(ready, 0.5) <= 1000;
-        rows.push(`| ${name} | ${label} | ${quantile(times, 0.5).toFixed(0)} | ${quantile(times, 0.95).toFixed(0)} | ${Math.max(...times).toFixed(0)} | ${quantile(ready, 0.5).toFixed(0)} | ${ok ? 'met' : 'missed'} |`);
+        rows.push(
+          `| ${name} | ${label} | ${quantile(times, 0.5).toFixed(0)} | ${quantile(times, 0.95).toFixed(0)} | ${Math.max(...times).toFixed(0)} | ${quantile(ready, 0.5).toFixed(0)} | ${ok ? 'met' : 'missed'} |`,
+        );
         console.log(rows.at(-1));
       }
     } finally {
@@ -123,13 +145,19 @@ async function benchDatabase(name: string, app: AppServices, site: string, port:
 const rows: string[] = [];
 const started = Date.now();
 const targets: { name: string; url: string; schema?: string }[] = [{ name: 'sqlite', url: '' }];
-if (PG_URL) targets.push({ name: 'postgres', url: PG_URL, schema: `bench_console_${crypto.randomBytes(4).toString('hex')}` });
+if (PG_URL)
+  targets.push({ name: 'postgres', url: PG_URL, schema: `bench_console_${crypto.randomBytes(4).toString('hex')}` });
 for (const target of targets) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-console-bench-'));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
   if (target.schema) await createPgSchema(target.url, target.schema);
-  const config = loadConfig({ DATABASE_URL: target.schema ? target.url : `sqlite:${path.join(dir, 'site.db')}`, DATA_DIR: dir, PORT: String(port), SITE_URL: site });
+  const config = loadConfig({
+    DATABASE_URL: target.schema ? target.url : `sqlite:${path.join(dir, 'site.db')}`,
+    DATA_DIR: dir,
+    PORT: String(port),
+    SITE_URL: site,
+  });
   const app = await openApp(config, { pgSchema: target.schema, logger: pino({ level: 'warn' }) });
   try {
     await benchDatabase(target.name, app, site, port, rows);
@@ -139,7 +167,11 @@ for (const target of targets) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-console.log(`\nConsole pages at ${EVENTS.toLocaleString('en')} events (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}; took ${Math.round((Date.now() - started) / 1000)} s):\n`);
-console.log('| database | page | server median ms | p95 ms | max ms | to interactive, median ms | target (≤ 200 ms, ≤ 1 s) |');
+console.log(
+  `\nConsole pages at ${EVENTS.toLocaleString('en')} events (${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}; took ${Math.round((Date.now() - started) / 1000)} s):\n`,
+);
+console.log(
+  '| database | page | server median ms | p95 ms | max ms | to interactive, median ms | target (≤ 200 ms, ≤ 1 s) |',
+);
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(row);

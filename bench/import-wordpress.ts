@@ -105,11 +105,19 @@ export interface ImportMeasurement {
  * `migrate` refuse a database that does not exist yet.
  */
 export function measureImport(env: NodeJS.ProcessEnv, url: string): Promise<ImportMeasurement> {
-  const migrated = spawnSync(process.execPath, [CLI, 'migrate'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
-  if (migrated.status !== 0) return Promise.reject(new Error(`migrate failed (${migrated.status}): ${migrated.stderr}`));
+  const migrated = spawnSync(process.execPath, [CLI, 'migrate'], {
+    cwd: ROOT,
+    env: { ...env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (migrated.status !== 0)
+    return Promise.reject(new Error(`migrate failed (${migrated.status}): ${migrated.stderr}`));
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'import', 'wordpress', '--from', url, '--only', 'history'], { cwd: ROOT, env: { ...env, LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [CLI, 'import', 'wordpress', '--from', url, '--only', 'history'], {
+      cwd: ROOT,
+      env: { ...env, LOG_LEVEL: 'warn' },
+    });
     let output = '';
     let peak = 0;
     const sample = () => {
@@ -145,7 +153,11 @@ if (import.meta.main) {
   console.log(`source with ${events} events generated in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-import-bench-'));
   try {
-    const env = { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${path.join(dir, 'site.db')}`, DATA_DIR: dir };
+    const env = {
+      ...process.env,
+      DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${path.join(dir, 'site.db')}`,
+      DATA_DIR: dir,
+    };
     t = performance.now();
     const m = await measureImport(env, source.url);
     console.log(m.output.trim());

@@ -10,7 +10,8 @@ const TIMEOUT_MS = 60_000;
 
 function percentiles(ms: number[]): Percentiles {
   const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100 : 0);
+  const at = (q: number) =>
+    sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100 : 0;
   return { n: sorted.length, p50: at(0.5), p99: at(0.99) };
 }
 
@@ -25,14 +26,42 @@ interface Sent {
 function send(agent: http.Agent, base: string, shape: LoadJob['requests'][number]): Promise<Sent> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const req = http.request(base + shape.path, { method: shape.method, headers: shape.headers, agent, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ ms: performance.now() - started, path: shape.path, tag: shape.tag ?? '', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8', 0, 300) }));
-      res.on('error', (err) => resolve({ ms: performance.now() - started, path: shape.path, tag: shape.tag ?? '', status: 0, body: err.message }));
-    });
+    const req = http.request(
+      base + shape.path,
+      { method: shape.method, headers: shape.headers, agent, timeout: TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () =>
+          resolve({
+            ms: performance.now() - started,
+            path: shape.path,
+            tag: shape.tag ?? '',
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8', 0, 300),
+          }),
+        );
+        res.on('error', (err) =>
+          resolve({
+            ms: performance.now() - started,
+            path: shape.path,
+            tag: shape.tag ?? '',
+            status: 0,
+            body: err.message,
+          }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-    req.on('error', (err) => resolve({ ms: performance.now() - started, path: shape.path, tag: shape.tag ?? '', status: 0, body: err.message }));
+    req.on('error', (err) =>
+      resolve({
+        ms: performance.now() - started,
+        path: shape.path,
+        tag: shape.tag ?? '',
+        status: 0,
+        body: err.message,
+      }),
+    );
     req.end(shape.body);
   });
 }
@@ -57,7 +86,8 @@ export async function runDistinct(job: LoadJob): Promise<LoadResult> {
   const ok = sent.filter((s) => s.status > 0);
   const all = percentiles(sent.map((s) => s.ms));
   const byTag: Record<string, Percentiles> = {};
-  for (const tag of new Set(sent.map((s) => s.tag))) if (tag) byTag[tag] = percentiles(sent.filter((s) => s.tag === tag).map((s) => s.ms));
+  for (const tag of new Set(sent.map((s) => s.tag)))
+    if (tag) byTag[tag] = percentiles(sent.filter((s) => s.tag === tag).map((s) => s.ms));
   const failed = sent.filter((s) => s.status === 0 || s.status >= 300);
   return {
     tool: 'bench/loadgen-distinct.ts (node:http, each request once)',
@@ -69,7 +99,12 @@ export async function runDistinct(job: LoadJob): Promise<LoadResult> {
     errors: sent.length - ok.length,
     non2xx: ok.filter((s) => s.status >= 300).length,
     byTag,
-    slowest: [...sent].sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => ({ ms: Math.round(s.ms), path: s.status ? s.path : `${s.path} (no answer: ${s.body})` })),
-    failures: failed.slice(0, 5).map((s) => `${s.status || 'error'} ${s.path}: ${s.body.replace(/\s+/g, ' ').slice(0, 200)}`),
+    slowest: [...sent]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((s) => ({ ms: Math.round(s.ms), path: s.status ? s.path : `${s.path} (no answer: ${s.body})` })),
+    failures: failed
+      .slice(0, 5)
+      .map((s) => `${s.status || 'error'} ${s.path}: ${s.body.replace(/\s+/g, ' ').slice(0, 200)}`),
   };
 }

@@ -64,13 +64,16 @@ const SEQ_START = 1_000_000_000;
 function expandSeq(requests: RequestShape[]): RequestShape[] {
   if (!requests.some((r) => r.path.includes(SEQ))) return requests;
   const out: RequestShape[] = [];
-  for (let i = 1; i <= 5000; i++) for (const r of requests) out.push({ ...r, path: r.path.replaceAll(SEQ, String((r.seqStart ?? SEQ_START) - i)) });
+  for (let i = 1; i <= 5000; i++)
+    for (const r of requests) out.push({ ...r, path: r.path.replaceAll(SEQ, String((r.seqStart ?? SEQ_START) - i)) });
   return out;
 }
 
 function share(connections: number, urls: string[]): number[] {
   // Round-robin: connection i goes to urls[i % n].
-  return urls.map((_, i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0)).map((c) => Math.max(1, c));
+  return urls
+    .map((_, i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0))
+    .map((c) => Math.max(1, c));
 }
 
 async function runAutocannon(input: LoadJob): Promise<LoadResult> {
@@ -139,7 +142,8 @@ async function runWrk(job: LoadJob): Promise<LoadResult> {
     const script = path.join(dir, 'request.lua');
     const lines = [`wrk.method = ${luaString(shape.method)}`];
     if (shape.body !== undefined) lines.push(`wrk.body = ${luaString(shape.body)}`);
-    for (const [k, v] of Object.entries(shape.headers ?? {})) lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
+    for (const [k, v] of Object.entries(shape.headers ?? {}))
+      lines.push(`wrk.headers[${luaString(k)}] = ${luaString(v)}`);
     if (shape.path.includes(SEQ)) {
       // Every request its own path: {seq} counts down from SEQ_START.
       lines.push(
@@ -157,7 +161,21 @@ async function runWrk(job: LoadJob): Promise<LoadResult> {
       job.urls.map(
         (url, i) =>
           new Promise<string>((resolve, reject) => {
-            const p = spawn('wrk', ['-t1', `-c${counts[i]}`, `-d${job.seconds}s`, '--timeout', '60s', '--latency', '-s', script, url + shape.path], { stdio: ['ignore', 'pipe', 'inherit'] });
+            const p = spawn(
+              'wrk',
+              [
+                '-t1',
+                `-c${counts[i]}`,
+                `-d${job.seconds}s`,
+                '--timeout',
+                '60s',
+                '--latency',
+                '-s',
+                script,
+                url + shape.path,
+              ],
+              { stdio: ['ignore', 'pipe', 'inherit'] },
+            );
             let out = '';
             p.stdout.on('data', (d) => (out += d));
             p.on('error', reject);

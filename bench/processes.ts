@@ -64,14 +64,20 @@ export function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> 
     let err = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (err += d));
-    proc.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`content-site ${args.join(' ')} failed (${code}): ${err.trim() || out.trim()}`))));
+    proc.on('exit', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`content-site ${args.join(' ')} failed (${code}): ${err.trim() || out.trim()}`)),
+    );
   });
 }
 
 /** A new administrator "bench" with an application password: its HTTP Basic authorization header. */
 export async function createBenchLogin(env: NodeJS.ProcessEnv): Promise<string> {
   await cli(env, 'user', 'create', 'bench', '--email', 'bench@example.test', '--role', 'administrator');
-  const created = JSON.parse(await cli(env, 'app-password', 'create', 'bench', 'bench', '--json')) as { password: string };
+  const created = JSON.parse(await cli(env, 'app-password', 'create', 'bench', 'bench', '--json')) as {
+    password: string;
+  };
   return `Basic ${Buffer.from(`bench:${created.password}`).toString('base64')}`;
 }
 
@@ -168,7 +174,12 @@ export function runLoad(job: LoadJob, tmp: string): Promise<LoadResult> {
   const jobFile = path.join(fs.mkdtempSync(path.join(tmp, 'job-')), 'job.json');
   fs.writeFileSync(jobFile, JSON.stringify(job));
   return new Promise<LoadResult>((resolve, reject) => {
-    const proc = track(spawn(NODE, [LOADGEN, `@${jobFile}`], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_TMP: tmp } }));
+    const proc = track(
+      spawn(NODE, [LOADGEN, `@${jobFile}`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, BENCH_TMP: tmp },
+      }),
+    );
     let out = '';
     let err = '';
     proc.stdout!.on('data', (d) => (out += d));

@@ -58,7 +58,8 @@ export function summarize(file: string, top = 15): ProfileSummary {
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 
-  const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+  const label = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const files = new Map<string, number>();
@@ -91,8 +92,18 @@ export function summarize(file: string, top = 15): ProfileSummary {
       .filter(([k]) => !k.startsWith('(idle)'))
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, us]) => ({ name, ms: Math.round(us / 1000), pct: Math.round((1000 * us) / Math.max(1, busy)) / 10 }));
-  return { totalMs: Math.round(all / 1000), idleMs: Math.round(idle / 1000), self: rows(self), total: rows(total), files: rows(files) };
+      .map(([name, us]) => ({
+        name,
+        ms: Math.round(us / 1000),
+        pct: Math.round((1000 * us) / Math.max(1, busy)) / 10,
+      }));
+  return {
+    totalMs: Math.round(all / 1000),
+    idleMs: Math.round(idle / 1000),
+    self: rows(self),
+    total: rows(total),
+    files: rows(files),
+  };
 }
 
 export function formatSummary(s: ProfileSummary): string {

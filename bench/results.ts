@@ -26,7 +26,9 @@ export const generation: { db: string; what: string; command: string; seconds: n
 export function addRow(row: Row): void {
   rows.push(row);
   const verdict = row.target ? `  [${row.met ? 'met' : 'MISSED'}: ${row.target}]` : '';
-  log(`${row.db.padEnd(8)} ${row.scenario.padEnd(56)} c=${String(row.connections).padEnd(3)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  err ${row.errors}  non-2xx ${row.non2xx}  rss ${row.rssMb} MB${verdict}${row.note ? `  (${row.note})` : ''}`);
+  log(
+    `${row.db.padEnd(8)} ${row.scenario.padEnd(56)} c=${String(row.connections).padEnd(3)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  err ${row.errors}  non-2xx ${row.non2xx}  rss ${row.rssMb} MB${verdict}${row.note ? `  (${row.note})` : ''}`,
+  );
 }
 
 export function median(xs: number[]): number {

@@ -36,7 +36,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadJob, LoadResult, RequestShape } from './loadgen.ts';
-import { cleanups, cli, createBenchLogin, killChildren, log, peakRssMb, resetPeakRss, runLoad, startBareServer, startServer, type Server } from './processes.ts';
+import {
+  cleanups,
+  cli,
+  createBenchLogin,
+  killChildren,
+  log,
+  peakRssMb,
+  resetPeakRss,
+  runLoad,
+  startBareServer,
+  startServer,
+  type Server,
+} from './processes.ts';
 import { SEQ, wrkAvailable } from './loadgen.ts';
 import { addRow, generation, keyRatios, median, notes, rows, RSS_LIMIT_MB, type Row } from './results.ts';
 import { benchCold, coldMethod, type ColdSettings } from './cold-run.ts';
@@ -67,7 +79,8 @@ const { values: opts } = parseArgs({
 });
 if (opts.scale && opts.scale !== '10m') throw new Error(`--scale: only 10m is known, not ${opts.scale}`);
 const COLD_EVENTS = Number(opts.events ?? (opts.scale ? 10_000_000 : 1_000_000));
-if (!Number.isInteger(COLD_EVENTS) || COLD_EVENTS < 1) throw new Error(`--events: a positive integer, not ${opts.events}`);
+if (!Number.isInteger(COLD_EVENTS) || COLD_EVENTS < 1)
+  throw new Error(`--events: a positive integer, not ${opts.events}`);
 const ONLY = opts.only ? new RegExp(opts.only, 'i') : null;
 const PROFILE = opts.profile!;
 const profileDir = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-profiles-')) : null;
@@ -77,8 +90,6 @@ const PARTIAL = !!ONLY || PROFILE || opts['sqlite-only']! || !!opts.reuse || !!o
 const WARM = !ONLY || !/^cold\b/i.test(opts.only!);
 
 let loadTool = '';
-
-
 
 interface Scenario {
   name: string;
@@ -107,7 +118,12 @@ const coldSettings = (): ColdSettings => ({
 });
 
 async function measure(db: string, servers: Server[], sc: Scenario): Promise<Row> {
-  const job = (seconds: number): LoadJob => ({ urls: servers.map((s) => s.url), requests: sc.requests, connections: sc.connections ?? CONNECTIONS, seconds });
+  const job = (seconds: number): LoadJob => ({
+    urls: servers.map((s) => s.url),
+    requests: sc.requests,
+    connections: sc.connections ?? CONNECTIONS,
+    seconds,
+  });
   const warmup = sc.warmup ?? WARMUP;
   if (warmup > 0) await runLoad(job(warmup), tmp);
   for (const s of servers) resetPeakRss(s.proc.pid);
@@ -139,8 +155,15 @@ const ROUNDS = 5;
 const ROUND_SECONDS = Math.max(2, Math.round(DURATION / 3));
 
 /** Each entry's load results, round by round, and its servers' peak RSS over all rounds. */
-async function interleaved(entries: { sc: Scenario; servers: Server[] }[]): Promise<{ rounds: LoadResult[][]; peaks: number[] }> {
-  const job = (e: { sc: Scenario; servers: Server[] }, seconds: number): LoadJob => ({ urls: e.servers.map((x) => x.url), requests: e.sc.requests, connections: CONNECTIONS, seconds });
+async function interleaved(
+  entries: { sc: Scenario; servers: Server[] }[],
+): Promise<{ rounds: LoadResult[][]; peaks: number[] }> {
+  const job = (e: { sc: Scenario; servers: Server[] }, seconds: number): LoadJob => ({
+    urls: e.servers.map((x) => x.url),
+    requests: e.sc.requests,
+    connections: CONNECTIONS,
+    seconds,
+  });
   if (WARMUP > 0) for (const e of entries) await runLoad(job(e, WARMUP), tmp);
   const rounds: LoadResult[][] = entries.map(() => []);
   const peaks = entries.map(() => 0);
@@ -154,7 +177,6 @@ async function interleaved(entries: { sc: Scenario; servers: Server[] }[]): Prom
   loadTool ||= rounds[0]![0]!.tool;
   return { rounds, peaks };
 }
-
 
 /** Per round: `scale` × a's requests/s over b's (scale 25: events/s of 25-item batches). */
 function roundRatios(a: LoadResult[], b: LoadResult[], scale = 1): number[] {
@@ -176,9 +198,12 @@ function roundsRow(db: string, name: string, rs: LoadResult[], peak: number): Ro
   };
 }
 
-
 async function probe(url: string, shape: RequestShape): Promise<string | null> {
-  const res = await fetch(url + shape.path.replaceAll(SEQ, '999999999'), { method: shape.method, headers: shape.headers, body: shape.body });
+  const res = await fetch(url + shape.path.replaceAll(SEQ, '999999999'), {
+    method: shape.method,
+    headers: shape.headers,
+    body: shape.body,
+  });
   await res.arrayBuffer();
   return res.status < 400 ? null : `HTTP ${res.status}`;
 }
@@ -186,13 +211,20 @@ async function probe(url: string, shape: RequestShape): Promise<string | null> {
 // ---- authentication cost, measured in-process -------------------------------------------
 
 /** Microseconds per authenticateRequest: a verified (cached) header, and a full verification. */
-async function authCost(databaseUrl: string, login: string, header: string): Promise<{ cachedUs: number; fullUs: number }> {
+async function authCost(
+  databaseUrl: string,
+  login: string,
+  header: string,
+): Promise<{ cachedUs: number; fullUs: number }> {
   const { loadConfig } = await import('../src/config.ts');
   const { openApp } = await import('../src/app.ts');
   const { authenticateRequest } = await import('../src/auth/authenticate.ts');
   const { credentialCache } = await import('../src/auth/credential-cache.ts');
   const { pino } = await import('pino');
-  const app = await openApp(loadConfig({ DATABASE_URL: databaseUrl, SITE_URL: 'http://127.0.0.1' }), { logger: pino({ level: 'silent' }), migrate: false });
+  const app = await openApp(loadConfig({ DATABASE_URL: databaseUrl, SITE_URL: 'http://127.0.0.1' }), {
+    logger: pino({ level: 'silent' }),
+    migrate: false,
+  });
   try {
     const first = await authenticateRequest(app, header, '127.0.0.1');
     if (!first || first.user.login !== login) throw new Error('bench credentials were not accepted');
@@ -225,7 +257,11 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
   const json = { ...auth, 'content-type': 'application/json' };
   for (const [what, args, target] of [
     ['sliders (demo content)', ['seed', '--demo'], undefined],
-    [`${EVENTS.toLocaleString('en')} events`, ['events', 'generate', '--count', String(EVENTS), '--days', '365'], EVENTS >= 1_000_000 ? (60 * EVENTS) / 1_000_000 : undefined],
+    [
+      `${EVENTS.toLocaleString('en')} events`,
+      ['events', 'generate', '--count', String(EVENTS), '--days', '365'],
+      EVENTS >= 1_000_000 ? (60 * EVENTS) / 1_000_000 : undefined,
+    ],
     // What a server does in its idle time, done before it starts so that it does not run beside the scenarios.
     [`context index of the ${EVENTS.toLocaleString('en')} events`, ['events', 'index'], undefined],
     [`${STRINGS.toLocaleString('en')} strings`, ['strings', 'generate', '--count', String(STRINGS)], undefined],
@@ -248,7 +284,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
     index.headers.forEach((v, k) => {
       if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)) headers[k] = v;
     });
-    const get = (p: string, h?: Record<string, string>): RequestShape[] => [{ method: 'GET', path: p, ...(h ? { headers: h } : {}) }];
+    const get = (p: string, h?: Record<string, string>): RequestShape[] => [
+      { method: 'GET', path: p, ...(h ? { headers: h } : {}) },
+    ];
 
     if (selected('GET / (index)')) {
       const bare = await startBareServer(body, headers);
@@ -270,7 +308,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
           }
           addRow(row);
         });
-        keyRatios.push(`${db}: GET / = ${median(ratios[0]!).toFixed(2)} (en) and ${median(ratios[1]!).toFixed(2)} (de) × the bare node:http server sending the same bytes (median of ${ROUNDS} interleaved rounds; target ≥ 0.85).`);
+        keyRatios.push(
+          `${db}: GET / = ${median(ratios[0]!).toFixed(2)} (en) and ${median(ratios[1]!).toFixed(2)} (de) × the bare node:http server sending the same bytes (median of ${ROUNDS} interleaved rounds; target ≥ 0.85).`,
+        );
       } finally {
         await bare.stop();
       }
@@ -280,27 +320,93 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
     const lat = LATENCY_CONNECTIONS;
     const within = (p50: number, p99?: number) => (row: Row) => ({
       text: `p50 ≤ ${p50} ms${p99 ? `, p99 ≤ ${p99} ms` : ''}, RSS ≤ ${RSS_LIMIT_MB} MB`,
-      met: row.p50 <= p50 && (p99 === undefined || row.p99 <= p99) && row.rssMb <= RSS_LIMIT_MB && row.errors === 0 && row.non2xx === 0,
+      met:
+        row.p50 <= p50 &&
+        (p99 === undefined || row.p99 <= p99) &&
+        row.rssMb <= RSS_LIMIT_MB &&
+        row.errors === 0 &&
+        row.non2xx === 0,
     });
     const ev = '/en/cms-json/history/v1/events';
     const scenarios: Scenario[] = [
       { name: 'GET /history/v1 (namespace index)', requests: get('/en/cms-json/history/v1') },
-      { name: 'GET /history/v1/events (default, grouped)', requests: get(ev, auth), connections: lat, target: within(10, 30) },
+      {
+        name: 'GET /history/v1/events (default, grouped)',
+        requests: get(ev, auth),
+        connections: lat,
+        target: within(10, 30),
+      },
       { name: 'GET /history/v1/events (default, grouped), 10 clients', requests: get(ev, auth) },
-      { name: 'GET /history/v1/events loglevels + loggers', requests: get(`${ev}?loglevels=warning,notice&loggers=SimpleUserLogger,SimplePluginLogger,AvailableUpdatesLogger`, auth), connections: lat, target: within(15) },
-      { name: 'GET /history/v1/events user + date range', requests: get(`${ev}?user=2&dates=lastdays:30`, auth), connections: lat, target: within(15) },
-      { name: 'GET /history/v1/events messages + initiator + month', requests: get(`${ev}?messages=SimplePostLogger:post_updated&initiator=cms_user&months=${new Date().toISOString().slice(0, 7)}`, auth), connections: lat, target: within(15) },
+      {
+        name: 'GET /history/v1/events loglevels + loggers',
+        requests: get(
+          `${ev}?loglevels=warning,notice&loggers=SimpleUserLogger,SimplePluginLogger,AvailableUpdatesLogger`,
+          auth,
+        ),
+        connections: lat,
+        target: within(15),
+      },
+      {
+        name: 'GET /history/v1/events user + date range',
+        requests: get(`${ev}?user=2&dates=lastdays:30`, auth),
+        connections: lat,
+        target: within(15),
+      },
+      {
+        name: 'GET /history/v1/events messages + initiator + month',
+        requests: get(
+          `${ev}?messages=SimplePostLogger:post_updated&initiator=cms_user&months=${new Date().toISOString().slice(0, 7)}`,
+          auth,
+        ),
+        connections: lat,
+        target: within(15),
+      },
       // A /16 of the generated addresses: about 500 of the million events (the address index's range).
-      { name: 'GET /history/v1/events ip_address with wildcards', requests: get(`${ev}?ip_address=10.0.x.x`, auth), connections: lat, target: within(15) },
+      {
+        name: 'GET /history/v1/events ip_address with wildcards',
+        requests: get(`${ev}?ip_address=10.0.x.x`, auth),
+        connections: lat,
+        target: within(15),
+      },
       // One post of the 400 the generator edits: about 350 of the million events (the context index).
-      { name: 'GET /history/v1/events context_filters (one post)', requests: get(`${ev}?context_filters%5Bpost_id%5D=123`, auth), connections: lat, target: within(15) },
+      {
+        name: 'GET /history/v1/events context_filters (one post)',
+        requests: get(`${ev}?context_filters%5Bpost_id%5D=123`, auth),
+        connections: lat,
+        target: within(15),
+      },
       // A word no context holds (a typo, a deleted record): the worst case of a metadata search read by date.
-      { name: 'GET /history/v1/events metadata_search (a word found nowhere)', requests: get(`${ev}?metadata_search=invoice-2024`, auth), connections: lat, target: within(50) },
-      { name: 'GET /history/v1/events search (one word)', requests: get(`${ev}?search=Pricing`, auth), connections: lat, target: within(50) },
+      {
+        name: 'GET /history/v1/events metadata_search (a word found nowhere)',
+        requests: get(`${ev}?metadata_search=invoice-2024`, auth),
+        connections: lat,
+        target: within(50),
+      },
+      {
+        name: 'GET /history/v1/events search (one word)',
+        requests: get(`${ev}?search=Pricing`, auth),
+        connections: lat,
+        target: within(50),
+      },
       // The same for search, whose search-text trigrams are in the context index too.
-      { name: 'GET /history/v1/events search (a word found nowhere)', requests: get(`${ev}?search=invoice-2024`, auth), connections: lat, target: within(50) },
-      { name: 'GET /history/v1/events/has-updates', requests: get(`${ev}/has-updates?since_id=${Math.max(1, EVENTS - 100)}`, auth), connections: lat, target: within(3) },
-      { name: 'GET /history/v1/stats/summary', requests: get('/en/cms-json/history/v1/stats/summary', auth), connections: lat, target: within(100) },
+      {
+        name: 'GET /history/v1/events search (a word found nowhere)',
+        requests: get(`${ev}?search=invoice-2024`, auth),
+        connections: lat,
+        target: within(50),
+      },
+      {
+        name: 'GET /history/v1/events/has-updates',
+        requests: get(`${ev}/has-updates?since_id=${Math.max(1, EVENTS - 100)}`, auth),
+        connections: lat,
+        target: within(3),
+      },
+      {
+        name: 'GET /history/v1/stats/summary',
+        requests: get('/en/cms-json/history/v1/stats/summary', auth),
+        connections: lat,
+        target: within(100),
+      },
     ];
     // The same reads when the activity log's caches cannot answer (reference §7 caches a page
     // per filter until the log changes; totals are kept per filter): every request is new.
@@ -308,7 +414,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
     // request (the same rows, but a filter never seen: page and total computed in full); the
     // default list pins a different max_id_first_page below the newest id per request (a
     // client paging while new events arrive).
-    for (const sc of scenarios.filter((x) => x.target && x.requests[0]!.path.startsWith(ev) && !x.requests[0]!.path.includes('has-updates'))) {
+    for (const sc of scenarios.filter(
+      (x) => x.target && x.requests[0]!.path.startsWith(ev) && !x.requests[0]!.path.includes('has-updates'),
+    )) {
       const p = sc.requests[0]!.path;
       const unfiltered = !p.includes('?');
       scenarios.push({
@@ -338,11 +446,26 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
     // (the ratio is the target: the machine's noise must fall on both alike).
     const single: Scenario = {
       name: 'POST /history/v1/events (single)',
-      requests: [{ method: 'POST', path: ev, headers: json, body: JSON.stringify({ message: 'bench event', level: 'info' }) }],
+      requests: [
+        { method: 'POST', path: ev, headers: json, body: JSON.stringify({ message: 'bench event', level: 'info' }) },
+      ],
     };
     const batch: Scenario = {
       name: 'POST /batch/v1 (25 event creations)',
-      requests: [{ method: 'POST', path: '/en/cms-json/batch/v1', headers: json, body: JSON.stringify({ requests: Array.from({ length: 25 }, (_, i) => ({ method: 'POST', path: '/history/v1/events', body: { message: `bench batch ${i}`, level: 'info' } })) }) }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/en/cms-json/batch/v1',
+          headers: json,
+          body: JSON.stringify({
+            requests: Array.from({ length: 25 }, (_, i) => ({
+              method: 'POST',
+              path: '/history/v1/events',
+              body: { message: `bench batch ${i}`, level: 'info' },
+            })),
+          }),
+        },
+      ],
     };
     if (selected(single.name) || selected(batch.name)) {
       // The batch answers 207 and puts each item's status inside: check them once.
@@ -351,12 +474,16 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       const out = (await res.json()) as { responses?: { status: number }[] };
       const bad = (out.responses ?? []).filter((r) => r.status >= 400).length;
       if (res.status !== 207 || bad) notes.push(`${db}: the batch answered ${res.status} with ${bad} failed items.`);
-      const { rounds, peaks } = await interleaved([{ sc: single, servers: one }, { sc: batch, servers: one }]);
+      const { rounds, peaks } = await interleaved([
+        { sc: single, servers: one },
+        { sc: batch, servers: one },
+      ]);
       const ratios = roundRatios(rounds[1]!, rounds[0]!, 25);
       const ratio = median(ratios);
       const singleRow = roundsRow(db, single.name, rounds[0]!, peaks[0]!);
       singleRow.target = '≥ 2,000 events/s';
-      singleRow.met = singleRow.rps >= 2000 && singleRow.errors === 0 && singleRow.non2xx === 0 && singleRow.rssMb <= RSS_LIMIT_MB;
+      singleRow.met =
+        singleRow.rps >= 2000 && singleRow.errors === 0 && singleRow.non2xx === 0 && singleRow.rssMb <= RSS_LIMIT_MB;
       addRow(singleRow);
       const batchRow = roundsRow(db, batch.name, rounds[1]!, peaks[1]!);
       batchRow.target = '≥ 5 × single events/s (median of per-round ratios)';
@@ -364,7 +491,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       // Two decimals: near the target, one would print 5.0 for a missed 4.98.
       batchRow.note = `${(batchRow.rps * 25).toLocaleString('en')} events/s, ${ratio.toFixed(2)} × single (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})`;
       addRow(batchRow);
-      keyRatios.push(`${db}: a 25-item batch creates ${ratio.toFixed(2)} × the events/s of single requests (median of ${ROUNDS} interleaved rounds; ${(batchRow.rps * 25).toLocaleString('en')} vs ${singleRow.rps.toLocaleString('en')} events/s on average; target ≥ 5 ×, single ≥ 2,000/s).`);
+      keyRatios.push(
+        `${db}: a 25-item batch creates ${ratio.toFixed(2)} × the events/s of single requests (median of ${ROUNDS} interleaved rounds; ${(batchRow.rps * 25).toLocaleString('en')} vs ${singleRow.rps.toLocaleString('en')} events/s on average; target ≥ 5 ×, single ≥ 2,000/s).`,
+      );
     }
 
     // The same slider read, public and with an application password, in interleaved rounds (the
@@ -375,7 +504,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
       { name: 'GET /sliderx/sliders/<slider> (application password)', requests: get(slider, auth) },
     ];
     if (sliderPair.some((sc) => selected(sc.name))) {
-      const problem = (await probe(server.url, sliderPair[0]!.requests[0]!)) ?? (await probe(server.url, sliderPair[1]!.requests[0]!));
+      const problem =
+        (await probe(server.url, sliderPair[0]!.requests[0]!)) ??
+        (await probe(server.url, sliderPair[1]!.requests[0]!));
       if (problem) {
         notes.push(`${db}: the slider reads not measured — ${problem} on \`${slider}\`.`);
       } else {
@@ -386,14 +517,25 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
         authed!.note = `${ratio.toFixed(2)} × public (median of per-round ratios); ≈ ${overhead.toFixed(3)} ms of server time per request`;
         addRow(anon!);
         addRow(authed!);
-        keyRatios.push(`${db}: an authenticated request runs at ${ratio.toFixed(2)} × the rate of the same public one (median of ${ROUNDS} interleaved rounds; ≈ ${overhead.toFixed(3)} ms of server time per request).`);
+        keyRatios.push(
+          `${db}: an authenticated request runs at ${ratio.toFixed(2)} × the rate of the same public one (median of ${ROUNDS} interleaved rounds; ≈ ${overhead.toFixed(3)} ms of server time per request).`,
+        );
       }
     }
 
     // Other namespaces.
     const others: Scenario[] = [
-      { name: `GET /i18n/st/v1/strings with filters (${STRINGS.toLocaleString('en')} strings)`, requests: get('/en/cms-json/i18n/st/v1/strings?domain=admin_texts&targetLanguageCode=de&translationStatuses=0,10&limit=20', auth) },
-      { name: `GET /i18n/tm/v1/jobs (${JOBS.toLocaleString('en')} jobs)`, requests: get('/en/cms-json/i18n/tm/v1/jobs?limit=20', auth) },
+      {
+        name: `GET /i18n/st/v1/strings with filters (${STRINGS.toLocaleString('en')} strings)`,
+        requests: get(
+          '/en/cms-json/i18n/st/v1/strings?domain=admin_texts&targetLanguageCode=de&translationStatuses=0,10&limit=20',
+          auth,
+        ),
+      },
+      {
+        name: `GET /i18n/tm/v1/jobs (${JOBS.toLocaleString('en')} jobs)`,
+        requests: get('/en/cms-json/i18n/tm/v1/jobs?limit=20', auth),
+      },
     ];
     for (const sc of others) {
       if (!selected(sc.name)) continue;
@@ -432,9 +574,15 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
           const both = await measure(db, [server, second], {
             ...mixed,
             name: 'mixed, two server processes (round-robin)',
-            note: (row) => (oneRow.rps > 0 ? `${(row.rps / oneRow.rps).toFixed(2)} × one process` : 'one process completed no request: no ratio'),
+            note: (row) =>
+              oneRow.rps > 0
+                ? `${(row.rps / oneRow.rps).toFixed(2)} × one process`
+                : 'one process completed no request: no ratio',
           });
-          if (oneRow.rps > 0) keyRatios.push(`${db}: two server processes on one PostgreSQL serve the mixed scenario at ${(both.rps / oneRow.rps).toFixed(2)} × one process (${os.cpus().length} cores shared by both servers, PostgreSQL and the load generator).`);
+          if (oneRow.rps > 0)
+            keyRatios.push(
+              `${db}: two server processes on one PostgreSQL serve the mixed scenario at ${(both.rps / oneRow.rps).toFixed(2)} × one process (${os.cpus().length} cores shared by both servers, PostgreSQL and the load generator).`,
+            );
         } finally {
           await second.stop();
         }
@@ -448,7 +596,9 @@ async function benchDatabase(db: string, databaseUrl: string, dataDir: string): 
 
   if (selected('authentication cost')) {
     const cost = await authCost(databaseUrl, 'bench', authHeader);
-    keyRatios.push(`${db}: authentication in-process: ${cost.cachedUs.toFixed(1)} µs per request with verified credentials cached, ${cost.fullUs.toFixed(0)} µs for a full verification (user lookup, password hash, last-use check).`);
+    keyRatios.push(
+      `${db}: authentication in-process: ${cost.cachedUs.toFixed(1)} µs per request with verified credentials cached, ${cost.fullUs.toFixed(0)} µs for a full verification (user lookup, password hash, last-use check).`,
+    );
     log(`${db}: auth ${cost.cachedUs.toFixed(1)} µs cached, ${cost.fullUs.toFixed(0)} µs full`);
   }
 }
@@ -472,14 +622,24 @@ async function benchImport(db: string, databaseUrl: string, dataDir: string): Pr
     wordpressSource = createWordPressSource(EVENTS);
     const source = await wordpressSource;
     cleanups.push(() => source.drop());
-    log(`WordPress source with ${EVENTS.toLocaleString('en')} events generated in MariaDB: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `WordPress source with ${EVENTS.toLocaleString('en')} events generated in MariaDB: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   const source = await wordpressSource;
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
   const m = await measureImport(env, source.url);
   const what = `${EVENTS.toLocaleString('en')} activity-log events imported from WordPress (Simple History, 8 context rows each)`;
-  generation.push({ db, what, command: 'content-site import wordpress --from mysql://… --only history', seconds: m.seconds, target: (120 * EVENTS) / 1_000_000 });
-  keyRatios.push(`${db}: importing ${EVENTS.toLocaleString('en')} WordPress activity-log events took ${m.seconds.toFixed(1)} s with a peak RSS of ${m.peakRssMb} MB (target ≤ ${IMPORT_RSS_LIMIT_MB} MB: ${m.peakRssMb <= IMPORT_RSS_LIMIT_MB ? 'met' : '**missed**'}).`);
+  generation.push({
+    db,
+    what,
+    command: 'content-site import wordpress --from mysql://… --only history',
+    seconds: m.seconds,
+    target: (120 * EVENTS) / 1_000_000,
+  });
+  keyRatios.push(
+    `${db}: importing ${EVENTS.toLocaleString('en')} WordPress activity-log events took ${m.seconds.toFixed(1)} s with a peak RSS of ${m.peakRssMb} MB (target ≤ ${IMPORT_RSS_LIMIT_MB} MB: ${m.peakRssMb <= IMPORT_RSS_LIMIT_MB ? 'met' : '**missed**'}).`,
+  );
   log(`${db}: ${what}: ${m.seconds.toFixed(1)} s, peak RSS ${m.peakRssMb} MB`);
 }
 
@@ -526,16 +686,27 @@ function writeReport(startedAt: Date, seconds: number): void {
     '',
     '| database | what | target | measured | |',
     '|---|---|---|---|---|',
-    ...genRows.map((g) => `| ${g.db} | generating ${g.what} | ≤ ${g.target} s | ${g.seconds.toFixed(1)} s | ${g.seconds <= g.target! ? 'met' : '**missed**'} |`),
-    ...targets.map((r) => `| ${r.db} | ${r.scenario} (c=${r.connections}) | ${r.target} | ${r.rps} req/s, p50 ${fmtMs(r.p50)} ms, p99 ${fmtMs(r.p99)} ms, ${r.rssMb} MB${r.note ? `; ${r.note}` : ''} | ${r.met ? 'met' : '**missed**'} |`),
+    ...genRows.map(
+      (g) =>
+        `| ${g.db} | generating ${g.what} | ≤ ${g.target} s | ${g.seconds.toFixed(1)} s | ${g.seconds <= g.target! ? 'met' : '**missed**'} |`,
+    ),
+    ...targets.map(
+      (r) =>
+        `| ${r.db} | ${r.scenario} (c=${r.connections}) | ${r.target} | ${r.rps} req/s, p50 ${fmtMs(r.p50)} ms, p99 ${fmtMs(r.p99)} ms, ${r.rssMb} MB${r.note ? `; ${r.note}` : ''} | ${r.met ? 'met' : '**missed**'} |`,
+    ),
     '',
     '## All scenarios',
     '',
     '| database | scenario | c | req/s | p50 ms | p99 ms | errors | non-2xx | peak RSS MB | note |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.db} | ${r.scenario} | ${r.connections} | ${r.rps} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${r.errors} | ${r.non2xx} | ${r.rssMb} | ${r.note ?? ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.db} | ${r.scenario} | ${r.connections} | ${r.rps} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${r.errors} | ${r.non2xx} | ${r.rssMb} | ${r.note ?? ''} |`,
+    ),
     '',
-    errors.length ? `**Scenarios with errors or non-2xx answers:** ${errors.map((r) => `${r.db} ${r.scenario}`).join('; ')}.` : 'No scenario had errors or non-2xx answers.',
+    errors.length
+      ? `**Scenarios with errors or non-2xx answers:** ${errors.map((r) => `${r.db} ${r.scenario}`).join('; ')}.`
+      : 'No scenario had errors or non-2xx answers.',
     '',
     '## Data generation',
     '',
@@ -556,7 +727,9 @@ function writeReport(startedAt: Date, seconds: number): void {
 const startedAt = new Date();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-bench-'));
 cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
-log(`load generator: ${process.env.BENCH_LOADGEN ?? (wrkAvailable() ? 'wrk' : 'autocannon')}; ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`);
+log(
+  `load generator: ${process.env.BENCH_LOADGEN ?? (wrkAvailable() ? 'wrk' : 'autocannon')}; ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+);
 let failed = false;
 try {
   if (WARM) await benchDatabase('sqlite', `sqlite:${path.join(tmp, 'bench.db')}`, path.join(tmp, 'sqlite-data'));
@@ -589,7 +762,8 @@ try {
   log(`\nbench failed: ${(err as Error).stack ?? err}`);
 } finally {
   killChildren();
-  for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch((e) => log(`cleanup: ${(e as Error).message}`));
+  for (const fn of cleanups.reverse())
+    await Promise.resolve(fn()).catch((e) => log(`cleanup: ${(e as Error).message}`));
   cleanups.length = 0;
 }
 const seconds = (Date.now() - startedAt.getTime()) / 1000;

@@ -14,6 +14,7 @@ export default async function* skipReporter(source: AsyncIterable<TestEvent>): A
       yield `${JSON.stringify({ file: file ?? '', name: name ?? '', reason: skip === true ? '(no reason given)' : skip })}\n`;
     }
     // The summary of the whole run is the one without a file.
-    if (event.type === 'test:summary' && event.data.file === undefined) yield `${JSON.stringify({ counts: event.data.counts })}\n`;
+    if (event.type === 'test:summary' && event.data.file === undefined)
+      yield `${JSON.stringify({ counts: event.data.counts })}\n`;
   }
 }

@@ -37,14 +37,22 @@ const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-soa
 fs.writeFileSync(report, '');
 
 console.log(`soak: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} SOAK=1`);
-console.log(`      databases: sqlite${process.env.TEST_DATABASE_URL ? ', postgres (TEST_DATABASE_URL)' : ' (set TEST_DATABASE_URL to include PostgreSQL)'}`);
-console.log(`      replay the fuzz run: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} ./node_modules/.bin/node --test test/security/fuzz-http.test.ts`);
+console.log(
+  `      databases: sqlite${process.env.TEST_DATABASE_URL ? ', postgres (TEST_DATABASE_URL)' : ' (set TEST_DATABASE_URL to include PostgreSQL)'}`,
+);
+console.log(
+  `      replay the fuzz run: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} ./node_modules/.bin/node --test test/security/fuzz-http.test.ts`,
+);
 const started = Date.now();
 const files = process.argv.slice(2);
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=900000', ...(files.length ? files : FILES)], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test', SOAK: '1', FUZZ_SEED: seed, FUZZ_RUNS: runs, SOAK_REPORT: report },
-});
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=1', '--test-timeout=900000', ...(files.length ? files : FILES)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test', SOAK: '1', FUZZ_SEED: seed, FUZZ_RUNS: runs, SOAK_REPORT: report },
+  },
+);
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 
 interface Rec {
@@ -52,7 +60,11 @@ interface Rec {
   db: string;
   [k: string]: unknown;
 }
-const records = fs.readFileSync(report, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const records = fs
+  .readFileSync(report, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Rec);
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const sum = (recs: Rec[], key: string) => recs.reduce((n, r) => n + num(r[key]), 0);
 const load = records.filter((r) => r.suite === 'load');
@@ -60,7 +72,9 @@ const kills = records.filter((r) => r.suite === 'kill-under-load');
 const growth = records.filter((r) => r.suite === 'growth');
 
 console.log('\n──── soak summary ────');
-console.log(`duration ${minutes} min, FUZZ_SEED=${seed}, FUZZ_RUNS=${runs}, tests ${result.status === 0 ? 'passed' : 'FAILED'}`);
+console.log(
+  `duration ${minutes} min, FUZZ_SEED=${seed}, FUZZ_RUNS=${runs}, tests ${result.status === 0 ? 'passed' : 'FAILED'}`,
+);
 for (const r of load) {
   const rss = r.rssKiB as { warm: number; end: number; max: number };
   console.log(

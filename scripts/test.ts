@@ -28,14 +28,24 @@ const skipFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-t
 const result = spawnSync(
   process.execPath,
   [
-    '--test', '--test-concurrency=2', '--test-timeout=300000',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    `--test-reporter=${path.join(ROOT, 'scripts/skip-reporter.ts')}`, `--test-reporter-destination=${skipFile}`,
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=300000',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(ROOT, 'scripts/skip-reporter.ts')}`,
+    `--test-reporter-destination=${skipFile}`,
     ...(files.length ? files : ['test/**/*.test.ts']),
   ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
-const records = fs.existsSync(skipFile) ? fs.readFileSync(skipFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Skip & { counts?: Record<string, number> }) : [];
+const records = fs.existsSync(skipFile)
+  ? fs
+      .readFileSync(skipFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Skip & { counts?: Record<string, number> })
+  : [];
 fs.rmSync(path.dirname(skipFile), { recursive: true, force: true });
 const skips = records.filter((r) => r.counts === undefined);
 const counts = records.find((r) => r.counts)?.counts;
@@ -45,15 +55,23 @@ if (!withPostgres) console.log('  PostgreSQL runs of every storage test: TEST_DA
 const byReason = Map.groupBy(skips, (s) => s.reason);
 for (const [reason, group] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
   const where = [...new Set(group.map((s) => path.relative(ROOT, s.file)))].join(', ');
-  console.log(`  ${group.length} × ${reason}\n      in ${where}: ${group.map((s) => s.name).slice(0, 3).join('; ')}${group.length > 3 ? '; …' : ''}`);
+  console.log(
+    `  ${group.length} × ${reason}\n      in ${where}: ${group
+      .map((s) => s.name)
+      .slice(0, 3)
+      .join('; ')}${group.length > 3 ? '; …' : ''}`,
+  );
 }
 if (withPostgres && !skips.length) console.log('  nothing');
 
 const missing = skips.filter((s) => s.reason.startsWith(NEEDS_PREFIX));
 const failCi = inCi && (missing.length > 0 || !withPostgres);
 if (failCi) {
-  console.log(`\nCI must skip nothing for want of the machine (${!withPostgres ? 'TEST_DATABASE_URL is not set; ' : ''}${missing.length} test group(s) skipped with "${NEEDS_PREFIX}…"): failing the run.`);
+  console.log(
+    `\nCI must skip nothing for want of the machine (${!withPostgres ? 'TEST_DATABASE_URL is not set; ' : ''}${missing.length} test group(s) skipped with "${NEEDS_PREFIX}…"): failing the run.`,
+  );
 }
 // The closing line: the counts of the whole run.
-if (counts) console.log(`\n${counts.passed} passed, ${counts.failed + counts.cancelled} failed, ${counts.skipped} skipped`);
+if (counts)
+  console.log(`\n${counts.passed} passed, ${counts.failed + counts.cancelled} failed, ${counts.skipped} skipped`);
 process.exit(failCi ? 1 : (result.status ?? 1));

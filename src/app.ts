@@ -44,10 +44,13 @@ export async function openApp(config: Config, opts: OpenAppOptions = {}): Promis
     for (const { name, onOptionsChange } of MODULES) {
       if (!onOptionsChange) continue;
       options.onChange(() => {
-        background = background.then(() => onOptionsChange(app)).then(
-          () => {},
-          (err: unknown) => app.log.warn({ err, module: name }, 'a module did not follow a change of the site options'),
-        );
+        background = background
+          .then(() => onOptionsChange(app))
+          .then(
+            () => {},
+            (err: unknown) =>
+              app.log.warn({ err, module: name }, 'a module did not follow a change of the site options'),
+          );
       });
     }
     return app;

@@ -48,7 +48,8 @@ export class ConfigError extends Error {}
 function positiveMs(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) throw new ConfigError(`${name} must be a positive whole number of milliseconds, e.g. ${fallback} (got "${value}")`);
+  if (!Number.isInteger(ms) || ms <= 0)
+    throw new ConfigError(`${name} must be a positive whole number of milliseconds, e.g. ${fallback} (got "${value}")`);
   return ms;
 }
 
@@ -87,7 +88,9 @@ function checkSiteUrl(value: string): string {
     // reported below
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
-    throw new ConfigError(`SITE_URL must be the public address of the site, e.g. https://portal.example.com or http://localhost:8080 (got "${value}")`);
+    throw new ConfigError(
+      `SITE_URL must be the public address of the site, e.g. https://portal.example.com or http://localhost:8080 (got "${value}")`,
+    );
   }
   return value.replace(/\/+$/, '');
 }
@@ -120,9 +123,11 @@ function checkTrustProxy(value: string | undefined): string | false {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const portText = env.PORT ?? '8080';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new ConfigError(`PORT must be a port number from 0 to 65535, e.g. 8080 (got "${portText}")`);
+  if (!(port >= 0 && port <= 65535))
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, e.g. 8080 (got "${portText}")`);
   const host = env.HOST ?? '127.0.0.1';
-  if (host.trim() === '') throw new ConfigError('HOST must be an address or host name to listen on, e.g. 127.0.0.1 or 0.0.0.0 (got "")');
+  if (host.trim() === '')
+    throw new ConfigError('HOST must be an address or host name to listen on, e.g. 127.0.0.1 or 0.0.0.0 (got "")');
   const siteUrlConfigured = env.SITE_URL !== undefined && env.SITE_URL !== '';
   return {
     port,

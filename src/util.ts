@@ -4,7 +4,8 @@
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // defineProperty, so a "__proto__" key stays an ordinary property; plain assignment for the
   // rest (defineProperty on every key turned the objects into slow dictionaries).
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

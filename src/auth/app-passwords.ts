@@ -79,12 +79,22 @@ function digest(salt: Buffer, password: string): Buffer {
 
 function toItem(row: AppPasswordRow): AppPasswordItem {
   const iso = (d: string | null) => (d === null ? null : d.replace(' ', 'T'));
-  return { uuid: row.uuid, app_id: row.app_id, name: row.name, created: iso(row.created_at)!, last_used: iso(row.last_used), last_ip: row.last_ip };
+  return {
+    uuid: row.uuid,
+    app_id: row.app_id,
+    name: row.name,
+    created: iso(row.created_at)!,
+    last_used: iso(row.last_used),
+    last_ip: row.last_ip,
+  };
 }
 
 /** The reference's sanitize_text_field, as far as names need it: no tags, single spaces. */
 function cleanName(name: string): string {
-  return name.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  return name
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 async function requireUser(app: AppServices, userId: number): Promise<UserRow> {
@@ -100,10 +110,21 @@ export async function createAppPassword(
   origin?: ActivityOrigin,
 ): Promise<NewAppPassword> {
   const name = cleanName(input.name);
-  if (!name) throw new RestError('application_password_empty_name', 'An application name is required to create an application password.', 400);
-  if (name.length > NAME_MAX) throw new RestError('application_password_name_too_long', `Application names may not be longer than ${NAME_MAX} characters.`, 400);
+  if (!name)
+    throw new RestError(
+      'application_password_empty_name',
+      'An application name is required to create an application password.',
+      400,
+    );
+  if (name.length > NAME_MAX)
+    throw new RestError(
+      'application_password_name_too_long',
+      `Application names may not be longer than ${NAME_MAX} characters.`,
+      400,
+    );
   const appId = input.appId ?? '';
-  if (appId !== '' && !UUID_PATTERN.test(appId)) throw new RestError('invalid_app_id', 'The application ID must be a UUID.', 400);
+  if (appId !== '' && !UUID_PATTERN.test(appId))
+    throw new RestError('invalid_app_id', 'The application ID must be a UUID.', 400);
   const user = await requireUser(app, userId);
   const password = generatePassword();
   const row: AppPasswordRow = {
@@ -132,7 +153,13 @@ export async function createAppPassword(
           eb.cast<string | null>(eb.lit(null), 'varchar(19)').as('last_used'),
           eb.cast<string | null>(eb.lit(null), 'varchar(45)').as('last_ip'),
         ])
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('app_passwords').select('uuid').where('user_id', '=', user.id).where('name', '=', name)))),
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('app_passwords').select('uuid').where('user_id', '=', user.id).where('name', '=', name),
+            ),
+          ),
+        ),
     )
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
@@ -153,7 +180,13 @@ export async function createAppPassword(
 }
 
 async function rowsOf(app: AppServices, userId: number): Promise<AppPasswordRow[]> {
-  return app.db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('uuid').execute();
+  return app.db
+    .selectFrom('app_passwords')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('uuid')
+    .execute();
 }
 
 export async function listAppPasswords(app: AppServices, userId: number): Promise<AppPasswordItem[]> {
@@ -161,8 +194,17 @@ export async function listAppPasswords(app: AppServices, userId: number): Promis
   return (await rowsOf(app, userId)).map(toItem);
 }
 
-export async function getAppPassword(app: AppServices, userId: number, uuid: string): Promise<AppPasswordItem | undefined> {
-  const row = await app.db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
+export async function getAppPassword(
+  app: AppServices,
+  userId: number,
+  uuid: string,
+): Promise<AppPasswordItem | undefined> {
+  const row = await app.db
+    .selectFrom('app_passwords')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
   return row && toItem(row);
 }
 
@@ -171,10 +213,20 @@ function notFound(): RestError {
 }
 
 /** Revokes one password; returns it as it was. */
-export async function revokeAppPassword(app: AppServices, userId: number, uuid: string, origin?: ActivityOrigin): Promise<AppPasswordItem> {
+export async function revokeAppPassword(
+  app: AppServices,
+  userId: number,
+  uuid: string,
+  origin?: ActivityOrigin,
+): Promise<AppPasswordItem> {
   const user = await requireUser(app, userId);
   const row = await app.db.transaction().execute(async (tx) => {
-    const deleted = await tx.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).returningAll().executeTakeFirst();
+    const deleted = await tx
+      .deleteFrom('app_passwords')
+      .where('user_id', '=', userId)
+      .where('uuid', '=', uuid)
+      .returningAll()
+      .executeTakeFirst();
     if (deleted) await markCredentialsChanged(tx);
     return deleted;
   });
@@ -185,7 +237,11 @@ export async function revokeAppPassword(app: AppServices, userId: number, uuid: 
 }
 
 /** Revokes every password of the user; returns how many there were. */
-export async function revokeAllAppPasswords(app: AppServices, userId: number, origin?: ActivityOrigin): Promise<number> {
+export async function revokeAllAppPasswords(
+  app: AppServices,
+  userId: number,
+  origin?: ActivityOrigin,
+): Promise<number> {
   const user = await requireUser(app, userId);
   const rows = await app.db.transaction().execute(async (tx) => {
     const deleted = await tx.deleteFrom('app_passwords').where('user_id', '=', userId).returningAll().execute();
@@ -215,7 +271,11 @@ const THROWAWAY_HASH = hashAppPassword(generatePassword());
  * The user's first stored password (in creation order) that matches, as the reference checks.
  * Costs one hash per stored password, and one for a user with none or no user (`undefined`).
  */
-export async function matchAppPassword(app: AppServices, userId: number | undefined, password: string): Promise<AppPasswordRow | null> {
+export async function matchAppPassword(
+  app: AppServices,
+  userId: number | undefined,
+  password: string,
+): Promise<AppPasswordRow | null> {
   const rows = userId === undefined ? [] : await rowsOf(app, userId);
   if (!rows.length) {
     verifyAppPassword(password, THROWAWAY_HASH);
@@ -231,8 +291,14 @@ export async function matchAppPassword(app: AppServices, userId: number | undefi
  * Records `last_used`/`last_ip` after a successful login, at most once per 24 hours per
  * password (reference §6.1). Returns whether it wrote.
  */
-export async function recordAppPasswordUse(app: AppServices, row: AppPasswordRow, ip: string, now = new Date()): Promise<boolean> {
-  if (row.last_used !== null && now.getTime() - Date.parse(row.last_used.replace(' ', 'T') + 'Z') < USAGE_INTERVAL_MS) return false;
+export async function recordAppPasswordUse(
+  app: AppServices,
+  row: AppPasswordRow,
+  ip: string,
+  now = new Date(),
+): Promise<boolean> {
+  if (row.last_used !== null && now.getTime() - Date.parse(row.last_used.replace(' ', 'T') + 'Z') < USAGE_INTERVAL_MS)
+    return false;
   // Conditional, so that of concurrent first uses (several requests verifying the same new
   // password at once) exactly one writes — and only that one logs the login.
   const cutoff = formatUtc(new Date(now.getTime() - USAGE_INTERVAL_MS));

@@ -31,13 +31,18 @@ export function parseBasicAuth(authorization: string | undefined): { username: s
 const UNKNOWN_EMAIL = '<strong>Error:</strong> Unknown email address. Check again or try your username.';
 const UNKNOWN_USERNAME = '<strong>Error:</strong> Unknown username. Check again or try your email address.';
 const INCORRECT_PASSWORD = 'The provided password is an invalid application password.';
-const DISABLED_FOR_USER = 'Application passwords are not available for your account. Please contact the site administrator for assistance.';
+const DISABLED_FOR_USER =
+  'Application passwords are not available for your account. Please contact the site administrator for assistance.';
 
 /**
  * Returns null for anonymous requests (no Basic credentials); throws a RestError (401, or
  * 429 when throttled) for bad credentials.
  */
-export async function authenticateRequest(app: AppServices, authorization: string | undefined, ip: string): Promise<Authenticated | null> {
+export async function authenticateRequest(
+  app: AppServices,
+  authorization: string | undefined,
+  ip: string,
+): Promise<Authenticated | null> {
   if (!authorization) return null;
   const cache = credentialCache(app);
   // Credentials verified moments ago pass even while the IP is throttled: only someone who
@@ -55,26 +60,39 @@ export async function authenticateRequest(app: AppServices, authorization: strin
 }
 
 /** Checks credentials that are not cached; caches them when good. */
-async function verify(app: AppServices, header: string, credentials: { username: string; password: string }, ip: string): Promise<Authenticated> {
+async function verify(
+  app: AppServices,
+  header: string,
+  credentials: { username: string; password: string },
+  ip: string,
+): Promise<Authenticated> {
   const cache = credentialCache(app);
   // Counted before the password is checked: concurrent attempts cannot overtake the limit.
   const attempt = await reserveLoginAttempt(app.db, ip);
   if (!attempt.granted) {
     const wait = attempt.retryAfter;
-    const err = new RestError('too_many_login_attempts', `Too many failed login attempts from your address. Try again in ${wait} seconds.`, 429, { retry_after: wait });
+    const err = new RestError(
+      'too_many_login_attempts',
+      `Too many failed login attempts from your address. Try again in ${wait} seconds.`,
+      429,
+      { retry_after: wait },
+    );
     err.headers['Retry-After'] = String(wait);
     throw err;
   }
 
   const generation = cache.generation;
   const { username, password } = credentials;
-  const row = (await findUserByLogin(app, username)) ?? (isEmail(username) ? await findUserByEmail(app, username) : undefined);
+  const row =
+    (await findUserByLogin(app, username)) ?? (isEmail(username) ? await findUserByEmail(app, username) : undefined);
   // Checked for unknown users too (against a throwaway hash): a failure costs the same either way.
   const match = await matchAppPassword(app, row?.id, password);
   if (!row || !match) {
     await app.activity.log(failedLoginEntry(username, row), { user: null, ip, rest: true, initiator: 'web_user' });
     if (row) throw new RestError('incorrect_password', INCORRECT_PASSWORD, 401);
-    throw isEmail(username) ? new RestError('invalid_email', UNKNOWN_EMAIL, 401) : new RestError('invalid_username', UNKNOWN_USERNAME, 401);
+    throw isEmail(username)
+      ? new RestError('invalid_email', UNKNOWN_EMAIL, 401)
+      : new RestError('invalid_username', UNKNOWN_USERNAME, 401);
   }
   // Checked after the password so that guessers learn nothing about the account's state.
   if (row.status !== 'active') throw new RestError('application_passwords_disabled_for_user', DISABLED_FOR_USER, 401);

@@ -8,8 +8,21 @@ export const USER_LOGGER = 'SimpleUserLogger';
 export const FAILED_LOGIN_OCCASION = `${USER_LOGGER}/failed_user_login`;
 
 /** The event of a failed login: with a wrong password for `user`, or for a login that names no user. */
-export function failedLoginEntry(attempted: string, user?: { id: number; email: string; login: string }): ActivityEntry {
+export function failedLoginEntry(
+  attempted: string,
+  user?: { id: number; email: string; login: string },
+): ActivityEntry {
   return user
-    ? { logger: USER_LOGGER, messageKey: 'user_login_failed', level: 'warning', context: { login_id: user.id, login_email: user.email, login: user.login, _occasionsID: FAILED_LOGIN_OCCASION } }
-    : { logger: USER_LOGGER, messageKey: 'user_unknown_login_failed', level: 'warning', context: { failed_username: attempted, _occasionsID: FAILED_LOGIN_OCCASION } };
+    ? {
+        logger: USER_LOGGER,
+        messageKey: 'user_login_failed',
+        level: 'warning',
+        context: { login_id: user.id, login_email: user.email, login: user.login, _occasionsID: FAILED_LOGIN_OCCASION },
+      }
+    : {
+        logger: USER_LOGGER,
+        messageKey: 'user_unknown_login_failed',
+        level: 'warning',
+        context: { failed_username: attempted, _occasionsID: FAILED_LOGIN_OCCASION },
+      };
 }

@@ -4,13 +4,16 @@
 import { RestError, type Lang } from '../rest/types.ts';
 
 const GERMAN: Record<string, (data: Record<string, unknown>) => string> = {
-  invalid_email: () => '<strong>Fehler:</strong> Unbekannte E-Mail-Adresse. Überprüfe sie noch einmal oder versuche es mit deinem Benutzernamen.',
-  invalid_username: () => '<strong>Fehler:</strong> Unbekannter Benutzername. Überprüfe ihn noch einmal oder versuche es mit deiner E-Mail-Adresse.',
+  invalid_email: () =>
+    '<strong>Fehler:</strong> Unbekannte E-Mail-Adresse. Überprüfe sie noch einmal oder versuche es mit deinem Benutzernamen.',
+  invalid_username: () =>
+    '<strong>Fehler:</strong> Unbekannter Benutzername. Überprüfe ihn noch einmal oder versuche es mit deiner E-Mail-Adresse.',
   incorrect_password: () => 'Das angegebene Passwort ist kein gültiges Anwendungspasswort.',
   application_passwords_disabled: () => 'Anwendungspasswörter sind nicht verfügbar.',
   application_passwords_disabled_for_user: () =>
     'Anwendungspasswörter sind für dein Konto nicht verfügbar. Bitte kontaktiere den Administrator der Website, um Unterstützung zu erhalten.',
-  too_many_login_attempts: (data) => `Zu viele fehlgeschlagene Anmeldeversuche von deiner Adresse. Versuche es in ${String(data.retry_after)} Sekunden erneut.`,
+  too_many_login_attempts: (data) =>
+    `Zu viele fehlgeschlagene Anmeldeversuche von deiner Adresse. Versuche es in ${String(data.retry_after)} Sekunden erneut.`,
 };
 
 /** An authentication error in the request's language (a copy; English errors are returned as they are). */

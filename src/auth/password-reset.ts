@@ -33,25 +33,43 @@ export async function createPasswordResetKey(
   opts: { hours?: number; now?: Date } = {},
   origin?: ActivityOrigin,
 ): Promise<{ key: string; expiresAt: string }> {
-  if (user.status !== 'active') throw new RestError('user_disabled', `The user "${user.login}" is disabled: enable the account first.`, 400);
+  if (user.status !== 'active')
+    throw new RestError('user_disabled', `The user "${user.login}" is disabled: enable the account first.`, 400);
   const now = opts.now ?? new Date();
   const key = randomToken();
   const expiresAt = formatUtc(new Date(now.getTime() + (opts.hours ?? RESET_KEY_HOURS) * 3600_000));
   await app.db.transaction().execute(async (tx) => {
     await tx.deleteFrom('password_reset_keys').where('user_id', '=', user.id).execute();
-    await tx.insertInto('password_reset_keys').values({ user_id: user.id, key_hash: tokenHash(key), created_at: formatUtc(now), expires_at: expiresAt }).execute();
+    await tx
+      .insertInto('password_reset_keys')
+      .values({ user_id: user.id, key_hash: tokenHash(key), created_at: formatUtc(now), expires_at: expiresAt })
+      .execute();
   });
   if (origin) {
-    await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_requested_password_reset_link', context: { user_login: user.login, user_email: user.email } }, origin);
+    await app.activity.log(
+      {
+        logger: USER_LOGGER,
+        messageKey: 'user_requested_password_reset_link',
+        context: { user_login: user.login, user_email: user.email },
+      },
+      origin,
+    );
   }
   return { key, expiresAt };
 }
 
 /** The user a link is for, if its key is valid now; else the reason (`invalid_key`, `expired_key`). */
-export async function checkPasswordResetKey(app: AppServices, login: unknown, key: unknown, now = new Date()): Promise<UserRow> {
+export async function checkPasswordResetKey(
+  app: AppServices,
+  login: unknown,
+  key: unknown,
+  now = new Date(),
+): Promise<UserRow> {
   if (typeof login !== 'string' || !isTokenShaped(key) || login.length > 60) throw invalidResetKey();
   const user = await findUserByLogin(app, login);
-  const row = user && (await app.db.selectFrom('password_reset_keys').selectAll().where('user_id', '=', user.id).executeTakeFirst());
+  const row =
+    user &&
+    (await app.db.selectFrom('password_reset_keys').selectAll().where('user_id', '=', user.id).executeTakeFirst());
   const expected = Buffer.from(row ? row.key_hash : tokenHash(''), 'hex');
   const matches = crypto.timingSafeEqual(Buffer.from(tokenHash(key), 'hex'), expected) && row !== undefined;
   if (!user || !matches || user.status !== 'active') throw invalidResetKey();
@@ -63,7 +81,14 @@ export async function checkPasswordResetKey(app: AppServices, login: unknown, ke
  * Sets the password of the link's user and uses the key up, logged as the user resetting
  * their password. Of two concurrent uses of one key only one succeeds.
  */
-export async function resetPasswordWithKey(app: AppServices, login: unknown, key: unknown, password: string, ip: string, now = new Date()): Promise<UserRow> {
+export async function resetPasswordWithKey(
+  app: AppServices,
+  login: unknown,
+  key: unknown,
+  password: string,
+  ip: string,
+  now = new Date(),
+): Promise<UserRow> {
   const user = await checkPasswordResetKey(app, login, key, now);
   // A refused password leaves the link usable for a better one.
   validatePassword(password);
@@ -75,7 +100,10 @@ export async function resetPasswordWithKey(app: AppServices, login: unknown, key
     .executeTakeFirst();
   if (Number(used.numDeletedRows) !== 1) throw invalidResetKey();
   const after = await setUserPassword(app, user.id, password);
-  await app.activity.log({ logger: USER_LOGGER, messageKey: 'user_password_reseted', context: {} }, { user: toAuthUser(after), ip });
+  await app.activity.log(
+    { logger: USER_LOGGER, messageKey: 'user_password_reseted', context: {} },
+    { user: toAuthUser(after), ip },
+  );
   return after;
 }
 

@@ -5,7 +5,12 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { verifyWordPressPassword } from './wordpress-hashes.ts';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 const COST = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -26,7 +31,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const m = /^\$scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/.exec(stored);
   if (!m) return false;
   const expected = Buffer.from(m[5]!, 'base64url');
-  const N = Number(m[1]), r = Number(m[2]), p = Number(m[3]);
-  const actual = await scrypt(password, Buffer.from(m[4]!, 'base64url'), expected.length, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+  const N = Number(m[1]),
+    r = Number(m[2]),
+    p = Number(m[3]);
+  const actual = await scrypt(password, Buffer.from(m[4]!, 'base64url'), expected.length, {
+    N,
+    r,
+    p,
+    maxmem: 256 * N * r + 1024 * 1024,
+  });
   return crypto.timingSafeEqual(actual, expected);
 }

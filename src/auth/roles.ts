@@ -9,14 +9,35 @@ const CONTRIBUTOR = [...SUBSCRIBER, 'edit_posts', 'delete_posts'];
 const AUTHOR = [...CONTRIBUTOR, 'upload_files', 'publish_posts', 'edit_published_posts', 'delete_published_posts'];
 const EDITOR = [
   ...AUTHOR,
-  'edit_pages', 'edit_others_pages', 'publish_pages', 'delete_pages', 'edit_published_pages',
-  'edit_others_posts', 'delete_others_posts', 'moderate_comments', 'manage_categories', 'unfiltered_html',
+  'edit_pages',
+  'edit_others_pages',
+  'publish_pages',
+  'delete_pages',
+  'edit_published_pages',
+  'edit_others_posts',
+  'delete_others_posts',
+  'moderate_comments',
+  'manage_categories',
+  'unfiltered_html',
 ];
 const ADMINISTRATOR = [
   ...EDITOR,
-  'manage_options', 'list_users', 'create_users', 'edit_users', 'delete_users', 'promote_users',
-  'activate_plugins', 'install_plugins', 'update_plugins', 'update_core', 'switch_themes',
-  'edit_theme_options', 'export', 'import', 'translate', 'manage_translations',
+  'manage_options',
+  'list_users',
+  'create_users',
+  'edit_users',
+  'delete_users',
+  'promote_users',
+  'activate_plugins',
+  'install_plugins',
+  'update_plugins',
+  'update_core',
+  'switch_themes',
+  'edit_theme_options',
+  'export',
+  'import',
+  'translate',
+  'manage_translations',
 ];
 const TRANSLATOR = [...SUBSCRIBER, 'translate'];
 

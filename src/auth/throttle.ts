@@ -26,11 +26,15 @@ const SWEEP_INTERVAL_MS = 15_000;
 const SWEEP_BATCH = 500;
 
 export type LoginAttempt =
-  | { granted: true; /** Gives the attempt back after a successful login. */ release(): Promise<void> }
-  | { granted: false; /** Seconds until the address may try again. */ retryAfter: number };
+  | { granted: true /** Gives the attempt back after a successful login. */; release(): Promise<void> }
+  | { granted: false /** Seconds until the address may try again. */; retryAfter: number };
 
 /** Counts an attempt from `ip`, before its password is checked; refused beyond the limit. */
-export async function reserveLoginAttempt(db: Kysely<Database>, address: string, now = Date.now()): Promise<LoginAttempt> {
+export async function reserveLoginAttempt(
+  db: Kysely<Database>,
+  address: string,
+  now = Date.now(),
+): Promise<LoginAttempt> {
   // As long as the column (an IPv6 address with a zone could be longer).
   const ip = address.slice(0, 45);
   const expired = sql<boolean>`login_throttle.window_start <= ${now - WINDOW_MS}`;
@@ -79,7 +83,10 @@ export async function reserveLoginAttempt(db: Kysely<Database>, address: string,
  * Ends the windows that are over: their refused attempts are written to the activity log, one
  * event per address, and rows with nothing left to say are deleted. Returns what it logged.
  */
-export async function sweepLoginThrottle(app: AppServices, now = Date.now()): Promise<{ ip: string; refused: number }[]> {
+export async function sweepLoginThrottle(
+  app: AppServices,
+  now = Date.now(),
+): Promise<{ ip: string; refused: number }[]> {
   const cutoff = now - WINDOW_MS;
   await app.db
     .updateTable('login_throttle')
@@ -87,7 +94,12 @@ export async function sweepLoginThrottle(app: AppServices, now = Date.now()): Pr
     .where('window_start', '<=', cutoff)
     .where('refused', '>', 0)
     .execute();
-  const pending = await app.db.selectFrom('login_throttle').select(['ip', 'unlogged_refused']).where('unlogged_refused', '>', 0).limit(SWEEP_BATCH).execute();
+  const pending = await app.db
+    .selectFrom('login_throttle')
+    .select(['ip', 'unlogged_refused'])
+    .where('unlogged_refused', '>', 0)
+    .limit(SWEEP_BATCH)
+    .execute();
   const logged: { ip: string; refused: number }[] = [];
   for (const { ip, unlogged_refused: refused } of pending) {
     // Claimed before logging: of processes sweeping at once, exactly one subtracts the count.
@@ -109,7 +121,12 @@ export async function sweepLoginThrottle(app: AppServices, now = Date.now()): Pr
     );
     logged.push({ ip, refused });
   }
-  await app.db.deleteFrom('login_throttle').where('window_start', '<=', cutoff).where('refused', '=', 0).where('unlogged_refused', '=', 0).execute();
+  await app.db
+    .deleteFrom('login_throttle')
+    .where('window_start', '<=', cutoff)
+    .where('refused', '=', 0)
+    .where('unlogged_refused', '=', 0)
+    .execute();
   return logged;
 }
 

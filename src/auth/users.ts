@@ -59,12 +59,15 @@ export async function createUser(app: AppServices, input: NewUser, origin?: Acti
   const login = input.login.trim();
   const email = input.email.trim();
   if (!login) throw invalid('empty_user_login', 'Cannot create a user with an empty login name.');
-  if (login.length > LOGIN_MAX) throw invalid('user_login_too_long', `Logins may not be longer than ${LOGIN_MAX} characters.`);
-  if (!LOGIN_PATTERN.test(login)) throw invalid('invalid_username', `Invalid login "${login}": use only letters, digits and _ . @ -.`);
+  if (login.length > LOGIN_MAX)
+    throw invalid('user_login_too_long', `Logins may not be longer than ${LOGIN_MAX} characters.`);
+  if (!LOGIN_PATTERN.test(login))
+    throw invalid('invalid_username', `Invalid login "${login}": use only letters, digits and _ . @ -.`);
   if (!isUserEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
   const role = validateRole(input.role);
   const displayName = input.displayName?.trim() || login;
-  if (displayName.length > DISPLAY_NAME_MAX) throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+  if (displayName.length > DISPLAY_NAME_MAX)
+    throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
 
   const row = await app.db.transaction().execute(async (tx) => {
@@ -72,12 +75,21 @@ export async function createUser(app: AppServices, input: NewUser, origin?: Acti
     try {
       return await tx
         .insertInto('users')
-        .values({ login, email, display_name: displayName, role, password_hash: passwordHash, status: 'active', created_at: utcNow() })
+        .values({
+          login,
+          email,
+          display_name: displayName,
+          role,
+          password_hash: passwordHash,
+          status: 'active',
+          created_at: utcNow(),
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (err) {
       // A concurrent creation won the race between our check and the insert.
-      if (isUniqueViolation(err)) throw duplicate(login, email, await tx.selectFrom('users').select(['login', 'email']).execute());
+      if (isUniqueViolation(err))
+        throw duplicate(login, email, await tx.selectFrom('users').select(['login', 'email']).execute());
       throw err;
     }
   });
@@ -86,7 +98,12 @@ export async function createUser(app: AppServices, input: NewUser, origin?: Acti
       {
         logger: USER_LOGGER,
         messageKey: 'user_created',
-        context: { created_user_id: row.id, created_user_login: row.login, created_user_email: row.email, created_user_role: row.role },
+        context: {
+          created_user_id: row.id,
+          created_user_login: row.login,
+          created_user_email: row.email,
+          created_user_role: row.role,
+        },
       },
       origin,
     );
@@ -100,7 +117,12 @@ async function assertUnique(tx: Transaction<Database>, login: string, email: str
   const clashes = await tx
     .selectFrom('users')
     .select(['login', 'email'])
-    .where((eb) => eb.or([eb(eb.fn('lower', ['login']), '=', login.toLowerCase()), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['login']), '=', login.toLowerCase()),
+        eb(eb.fn('lower', ['email']), '=', email.toLowerCase()),
+      ]),
+    )
     .execute();
   if (clashes.length) throw duplicate(login, email, clashes);
 }
@@ -141,7 +163,12 @@ export async function listUsers(app: AppServices): Promise<UserRow[]> {
   return app.db.selectFrom('users').selectAll().orderBy('id').execute();
 }
 
-export async function setUserRole(app: AppServices, userId: number, role: string, origin?: ActivityOrigin): Promise<UserRow> {
+export async function setUserRole(
+  app: AppServices,
+  userId: number,
+  role: string,
+  origin?: ActivityOrigin,
+): Promise<UserRow> {
   const newRole = validateRole(role);
   const { before, after } = await updateUser(app, userId, { role: newRole });
   if (origin && before.role !== after.role) {
@@ -149,7 +176,12 @@ export async function setUserRole(app: AppServices, userId: number, role: string
       {
         logger: USER_LOGGER,
         messageKey: 'user_role_updated',
-        context: { edited_user_id: after.id, edited_user_login: after.login, new_role: after.role, old_role: before.role },
+        context: {
+          edited_user_id: after.id,
+          edited_user_login: after.login,
+          new_role: after.role,
+          old_role: before.role,
+        },
       },
       origin,
     );
@@ -157,8 +189,14 @@ export async function setUserRole(app: AppServices, userId: number, role: string
   return after;
 }
 
-export async function setUserStatus(app: AppServices, userId: number, status: UserStatus, origin?: ActivityOrigin): Promise<UserRow> {
-  if (status !== 'active' && status !== 'disabled') throw invalid('invalid_user_status', `Unknown user status "${String(status)}".`);
+export async function setUserStatus(
+  app: AppServices,
+  userId: number,
+  status: UserStatus,
+  origin?: ActivityOrigin,
+): Promise<UserRow> {
+  if (status !== 'active' && status !== 'disabled')
+    throw invalid('invalid_user_status', `Unknown user status "${String(status)}".`);
   const { before, after } = await updateUser(app, userId, { status });
   if (origin && before.status !== after.status) {
     await app.activity.log(
@@ -182,7 +220,11 @@ export async function setUserStatus(app: AppServices, userId: number, status: Us
 
 type UserChanges = Partial<Pick<UserRow, 'role' | 'status' | 'display_name' | 'email' | 'locale' | 'password_hash'>>;
 
-async function updateUser(app: AppServices, userId: number, changes: UserChanges): Promise<{ before: UserRow; after: UserRow }> {
+async function updateUser(
+  app: AppServices,
+  userId: number,
+  changes: UserChanges,
+): Promise<{ before: UserRow; after: UserRow }> {
   let result: { before: UserRow; after: UserRow };
   try {
     result = await app.db.transaction().execute(async (tx) => {
@@ -190,10 +232,20 @@ async function updateUser(app: AppServices, userId: number, changes: UserChanges
       if (!before) throw unknownUser();
       if (changes.email !== undefined) {
         const email = changes.email.toLowerCase();
-        const clash = await tx.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).where('id', '!=', userId).executeTakeFirst();
+        const clash = await tx
+          .selectFrom('users')
+          .select('id')
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+          .where('id', '!=', userId)
+          .executeTakeFirst();
         if (clash) throw duplicate('', changes.email, []);
       }
-      const after = await tx.updateTable('users').set(changes).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+      const after = await tx
+        .updateTable('users')
+        .set(changes)
+        .where('id', '=', userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await markCredentialsChanged(tx);
       return { before, after };
     });
@@ -217,12 +269,18 @@ export interface ProfileChanges {
 }
 
 /** Changes a user's display name, e-mail address or language; a change is logged as a profile edit. */
-export async function updateUserProfile(app: AppServices, userId: number, input: ProfileChanges, origin?: ActivityOrigin): Promise<UserRow> {
+export async function updateUserProfile(
+  app: AppServices,
+  userId: number,
+  input: ProfileChanges,
+  origin?: ActivityOrigin,
+): Promise<UserRow> {
   const changes: UserChanges = {};
   if (input.displayName !== undefined) {
     const name = input.displayName.trim();
     if (!name) throw invalid('empty_display_name', 'The display name may not be empty.');
-    if (name.length > DISPLAY_NAME_MAX) throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+    if (name.length > DISPLAY_NAME_MAX)
+      throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
     changes.display_name = name;
   }
   if (input.email !== undefined) {
@@ -231,13 +289,19 @@ export async function updateUserProfile(app: AppServices, userId: number, input:
     changes.email = email;
   }
   if (input.locale !== undefined) {
-    if (!(LOCALES as readonly string[]).includes(input.locale)) throw invalid('invalid_locale', `Unknown language "${input.locale}"; languages are: en, de.`);
+    if (!(LOCALES as readonly string[]).includes(input.locale))
+      throw invalid('invalid_locale', `Unknown language "${input.locale}"; languages are: en, de.`);
     changes.locale = input.locale;
   }
   const { before, after } = await updateUser(app, userId, changes);
   const changed: Record<string, string> = {};
-  for (const [column, field] of [['display_name', 'display_name'], ['email', 'user_email'], ['locale', 'locale']] as const) {
-    if (before[column] !== after[column]) Object.assign(changed, { [`user_prev_${field}`]: before[column], [`user_new_${field}`]: after[column] });
+  for (const [column, field] of [
+    ['display_name', 'display_name'],
+    ['email', 'user_email'],
+    ['locale', 'locale'],
+  ] as const) {
+    if (before[column] !== after[column])
+      Object.assign(changed, { [`user_prev_${field}`]: before[column], [`user_new_${field}`]: after[column] });
   }
   if (origin && Object.keys(changed).length) await logProfileEdit(app, after, changed, origin);
   return after;
@@ -245,18 +309,29 @@ export async function updateUserProfile(app: AppServices, userId: number, input:
 
 /** Refuses a login password that is too short (`password_too_short`). */
 export function validatePassword(password: string): void {
-  if (password.length < PASSWORD_MIN) throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
+  if (password.length < PASSWORD_MIN)
+    throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
 }
 
 /** Sets a user's login password (at least 8 characters); logged as a profile edit. */
-export async function setUserPassword(app: AppServices, userId: number, password: string, origin?: ActivityOrigin): Promise<UserRow> {
+export async function setUserPassword(
+  app: AppServices,
+  userId: number,
+  password: string,
+  origin?: ActivityOrigin,
+): Promise<UserRow> {
   validatePassword(password);
   const { after } = await updateUser(app, userId, { password_hash: await hashPassword(password) });
   if (origin) await logProfileEdit(app, after, { user_password_changed: '1' }, origin);
   return after;
 }
 
-async function logProfileEdit(app: AppServices, user: UserRow, details: Record<string, string>, origin: ActivityOrigin): Promise<void> {
+async function logProfileEdit(
+  app: AppServices,
+  user: UserRow,
+  details: Record<string, string>,
+  origin: ActivityOrigin,
+): Promise<void> {
   await app.activity.log(
     {
       logger: USER_LOGGER,
@@ -307,14 +382,23 @@ export function throwawayPasswordHash(): Promise<string> {
  * one, the throwaway hash is checked instead, so that the time of a failure tells nothing.
  * With `app`, a hash in an imported format (WordPress's) is replaced by ours once it matched.
  */
-export async function verifyUserPassword(row: UserRow | undefined, password: string, app?: AppServices): Promise<boolean> {
+export async function verifyUserPassword(
+  row: UserRow | undefined,
+  password: string,
+  app?: AppServices,
+): Promise<boolean> {
   const usable = row !== undefined && row.status === 'active' && row.password_hash !== null;
   const stored = usable ? row.password_hash! : await throwawayPasswordHash();
   const matches = await verifyPassword(password, stored);
   if (!usable || !matches) return false;
   if (app && needsRehash(stored)) {
     // Only if unchanged meanwhile: a password set concurrently wins.
-    await app.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', row.id).where('password_hash', '=', stored).execute();
+    await app.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password) })
+      .where('id', '=', row.id)
+      .where('password_hash', '=', stored)
+      .execute();
   }
   return true;
 }

@@ -57,7 +57,8 @@ export function verifyPhpass(password: string, stored: string): boolean {
   if (log2 < 7 || log2 > 30) return false;
   const salt = Buffer.from(stored.slice(4, 12), 'latin1');
   let hash = crypto.createHash('md5').update(salt).update(secret).digest();
-  for (let rounds = 2 ** log2; rounds > 0; rounds--) hash = crypto.createHash('md5').update(hash).update(secret).digest();
+  for (let rounds = 2 ** log2; rounds > 0; rounds--)
+    hash = crypto.createHash('md5').update(hash).update(secret).digest();
   return equalText(stored.slice(0, 12) + phpassEncode64(hash, 16), stored);
 }
 

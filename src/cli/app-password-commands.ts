@@ -1,5 +1,11 @@
 // `content-site app-password …`: application passwords from the command line.
-import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword, type AppPasswordItem } from '../auth/app-passwords.ts';
+import {
+  chunkPassword,
+  createAppPassword,
+  listAppPasswords,
+  revokeAppPassword,
+  type AppPasswordItem,
+} from '../auth/app-passwords.ts';
 import { utcToZone } from '../site/time.ts';
 import { parseCommandArgs } from './args.ts';
 import { CLI_ORIGIN } from '../site/activity.ts';
@@ -17,7 +23,10 @@ const create: CliCommand = {
       'Each of a user’s passwords needs its own name, as in WordPress.',
   ],
   args: {
-    positionals: [LOGIN, { name: 'app-name', help: 'A name for the password, unique among the user’s (e.g. the application using it).' }],
+    positionals: [
+      LOGIN,
+      { name: 'app-name', help: 'A name for the password, unique among the user’s (e.g. the application using it).' },
+    ],
     options: {
       'app-id': { type: 'string', value: 'uuid', help: 'The application’s UUID, if it has one.' },
       json: { type: 'boolean', help: 'Print the new password and its fields as JSON.' },
@@ -25,13 +34,18 @@ const create: CliCommand = {
   },
   examples: [
     { command: 'app-password create admin "Deploy script"', help: 'A password for a script.' },
-    { command: "app-password create admin Backup --json | jq -r .password", help: 'Just the password, for a program.' },
+    { command: 'app-password create admin Backup --json | jq -r .password', help: 'Just the password, for a program.' },
   ],
   async run(args, ctx) {
     const { positionals, strings, flags } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     const user = await requireUserByLogin(app, positionals[0]!);
-    const created = await createAppPassword(app, user.id, { name: positionals[1]!, appId: strings['app-id'] }, CLI_ORIGIN);
+    const created = await createAppPassword(
+      app,
+      user.id,
+      { name: positionals[1]!, appId: strings['app-id'] },
+      CLI_ORIGIN,
+    );
     const password = chunkPassword(created.password);
     if (flags.json) {
       ctx.stdout.write(JSON.stringify({ ...created, password, user_login: user.login }, null, 2) + '\n');
@@ -81,7 +95,9 @@ const revoke: CliCommand = {
   name: 'app-password revoke',
   summary: 'Revoke one application password.',
   args: { positionals: [LOGIN, { name: 'uuid', help: 'The password’s uuid (see app-password list).' }] },
-  examples: [{ command: 'app-password revoke admin 6f1c…', help: 'Requests with that password are refused from now on.' }],
+  examples: [
+    { command: 'app-password revoke admin 6f1c…', help: 'Requests with that password are refused from now on.' },
+  ],
   async run(args, ctx) {
     const { positionals } = parseCommandArgs(this, args);
     const app = await ctx.openApp();

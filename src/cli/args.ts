@@ -29,7 +29,8 @@ export function synopsis(command: Pick<CliCommand, 'name' | 'args'>): string {
 /** parseArgs's message, which runs over three lines for some mistakes, as one short line. */
 function parseArgsProblem(err: Error & { code?: string }): string {
   const option = /^Option '(-[^' ]+)/.exec(err.message)?.[1];
-  if (option && /ambiguous/.test(err.message)) return `${option} needs a value; for a value that starts with "-" write ${option}=<value>`;
+  if (option && /ambiguous/.test(err.message))
+    return `${option} needs a value; for a value that starts with "-" write ${option}=<value>`;
   if (option && /argument missing/.test(err.message)) return `${option} needs a value`;
   if (option && /does not take an argument/.test(err.message)) return `${option} takes no value`;
   return err.message.split('\n')[0]!.split(/(?<=\.) /)[0]!;
@@ -37,7 +38,9 @@ function parseArgsProblem(err: Error & { code?: string }): string {
 
 export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args'>, args: string[]): ParsedArgs {
   const usage = `usage: content-site ${synopsis(command)}`;
-  const options = Object.fromEntries(Object.entries(command.args.options ?? {}).map(([name, o]) => [name, { type: o.type }]));
+  const options = Object.fromEntries(
+    Object.entries(command.args.options ?? {}).map(([name, o]) => [name, { type: o.type }]),
+  );
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -46,8 +49,10 @@ export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args'>, arg
   }
   const declared = command.args.positionals ?? [];
   const needed = declared.filter((p) => !p.optional).length;
-  if (parsed.positionals.length < needed) throw new CliError(`missing <${declared[parsed.positionals.length]!.name}> (${usage})`);
-  if (parsed.positionals.length > declared.length) throw new CliError(`unexpected argument "${parsed.positionals[declared.length]}" (${usage})`);
+  if (parsed.positionals.length < needed)
+    throw new CliError(`missing <${declared[parsed.positionals.length]!.name}> (${usage})`);
+  if (parsed.positionals.length > declared.length)
+    throw new CliError(`unexpected argument "${parsed.positionals[declared.length]}" (${usage})`);
   const strings: Record<string, string | undefined> = {};
   const flags: Record<string, boolean> = {};
   for (const [name, def] of Object.entries(command.args.options ?? {})) {
@@ -60,7 +65,12 @@ export function parseCommandArgs(command: Pick<CliCommand, 'name' | 'args'>, arg
 }
 
 /** A whole number option within bounds (`--count 1000`); `fallback` when the option is absent. */
-export function wholeNumberOption(value: string | undefined, name: string, bounds: { min: number; max: number }, fallback?: number): number {
+export function wholeNumberOption(
+  value: string | undefined,
+  name: string,
+  bounds: { min: number; max: number },
+  fallback?: number,
+): number {
   if (value === undefined) {
     if (fallback === undefined) throw new CliError(`missing --${name}`);
     return fallback;

@@ -22,7 +22,10 @@ const serve: CliCommand = {
   args: {},
   examples: [
     { command: 'serve', help: 'The site at http://localhost:8080 on data/site.db.' },
-    { command: 'serve', help: 'With PORT=3000, DATABASE_URL=postgres://cms@db/cms and SITE_URL=https://example.org in the environment or .env: behind a reverse proxy (docs/deploy/).' },
+    {
+      command: 'serve',
+      help: 'With PORT=3000, DATABASE_URL=postgres://cms@db/cms and SITE_URL=https://example.org in the environment or .env: behind a reverse proxy (docs/deploy/).',
+    },
   ],
   async run(args, ctx) {
     parseCommandArgs(this, args);
@@ -30,10 +33,15 @@ const serve: CliCommand = {
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
     // Loaded here so the other commands start fast and do not depend on the server code.
     const { startServer } = await import('../server/start.ts');
-    const running = await startServer(ctx.config, { prepare: (app) => firstStart(app, ctx.stdout).then(() => {}), handleSignals: true });
+    const running = await startServer(ctx.config, {
+      prepare: (app) => firstStart(app, ctx.stdout).then(() => {}),
+      handleSignals: true,
+    });
     // The address to open is the site's (SITE_URL): pages, links and the login live there.
     const site = ctx.config.siteUrl;
-    ctx.stdout.write(`Listening on ${running.address}\nSite: ${site}/en/ and ${site}/de/ · log in: ${site}/cms-login.php · health: ${site}/readyz\n`);
+    ctx.stdout.write(
+      `Listening on ${running.address}\nSite: ${site}/en/ and ${site}/de/ · log in: ${site}/cms-login.php · health: ${site}/readyz\n`,
+    );
     return 0;
   },
 };
@@ -41,7 +49,9 @@ const serve: CliCommand = {
 const migrate: CliCommand = {
   name: 'migrate',
   summary: 'Apply pending database migrations.',
-  description: ['serve and the other commands migrate too; run it alone before starting several processes of a new version.'],
+  description: [
+    'serve and the other commands migrate too; run it alone before starting several processes of a new version.',
+  ],
   args: {},
   examples: [{ command: 'migrate', help: 'Brings the database of DATABASE_URL up to date.' }],
   async run(args, ctx) {
@@ -49,7 +59,9 @@ const migrate: CliCommand = {
     const handle = openDatabase(ctx.config.databaseUrl);
     try {
       const applied = await migrateToLatest(handle.db, handle.dialect, MIGRATIONS);
-      ctx.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}.\n` : 'The database is up to date.\n');
+      ctx.stdout.write(
+        applied.length ? `Applied migrations: ${applied.join(', ')}.\n` : 'The database is up to date.\n',
+      );
     } finally {
       await handle.destroy();
     }
@@ -61,7 +73,11 @@ const seed: CliCommand = {
   name: 'seed',
   summary: 'Add the demo content (one demo user per role and every namespace’s demo data).',
   description: ['Safe to run again: what exists is kept. The demo users (demo-<role>) have no password.'],
-  args: { options: { demo: { type: 'boolean', required: true, help: 'The demo content (the only kind of seed data there is).' } } },
+  args: {
+    options: {
+      demo: { type: 'boolean', required: true, help: 'The demo content (the only kind of seed data there is).' },
+    },
+  },
   examples: [{ command: 'seed --demo', help: 'Adds the demo users, pages, sliders, strings and jobs.' }],
   async run(args, ctx) {
     parseCommandArgs(this, args);
@@ -71,4 +87,11 @@ const seed: CliCommand = {
   },
 };
 
-export const COMMANDS: CliCommand[] = [serve, migrate, ...userCommands, ...appPasswordCommands, seed, ...MODULE_COMMANDS];
+export const COMMANDS: CliCommand[] = [
+  serve,
+  migrate,
+  ...userCommands,
+  ...appPasswordCommands,
+  seed,
+  ...MODULE_COMMANDS,
+];

@@ -6,12 +6,18 @@ import type { AppServices } from '../site/services.ts';
 
 const MAX_COUNT = 1_000_000;
 
-export function generateCommand(noun: string, summary: string, generate: (app: AppServices, count: number) => Promise<number>): CliCommand {
+export function generateCommand(
+  noun: string,
+  summary: string,
+  generate: (app: AppServices, count: number) => Promise<number>,
+): CliCommand {
   return {
     name: `${noun} generate`,
     summary,
     description: ['For benchmarks and load tests, not for a live site.'],
-    args: { options: { count: { type: 'string', value: 'n', required: true, help: `How many to add, 0 to ${MAX_COUNT}.` } } },
+    args: {
+      options: { count: { type: 'string', value: 'n', required: true, help: `How many to add, 0 to ${MAX_COUNT}.` } },
+    },
     examples: [{ command: `${noun} generate --count 10000`, help: `Adds 10,000 ${noun}.` }],
     async run(args, ctx) {
       const { strings } = parseCommandArgs(this, args);

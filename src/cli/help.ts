@@ -76,13 +76,22 @@ export function groupHelp(group: string, commands: readonly CliCommand[]): strin
 export function commandHelp(c: CliCommand): string {
   const args: [string, string][] = [
     ...(c.args.positionals ?? []).map((p): [string, string] => [p.optional ? `[<${p.name}>]` : `<${p.name}>`, p.help]),
-    ...Object.entries(c.args.options ?? {}).map(([name, o]): [string, string] => [o.type === 'boolean' ? `--${name}` : `--${name} <${o.value ?? 'value'}>`, o.help]),
+    ...Object.entries(c.args.options ?? {}).map(([name, o]): [string, string] => [
+      o.type === 'boolean' ? `--${name}` : `--${name} <${o.value ?? 'value'}>`,
+      o.help,
+    ]),
   ];
   const out = ['NAME', '', `  content-site ${c.name}`, '', 'DESCRIPTION', '', ...wrap(c.summary, '  ')];
   for (const paragraph of c.description ?? []) out.push('', ...wrap(paragraph, '  '));
-  out.push('', 'SYNOPSIS', '', ...wrap(['content-site', ...synopsisWords(c)], '  ').map((l, i) => (i ? `    ${l}` : l)));
+  out.push(
+    '',
+    'SYNOPSIS',
+    '',
+    ...wrap(['content-site', ...synopsisWords(c)], '  ').map((l, i) => (i ? `    ${l}` : l)),
+  );
   if (args.length) out.push('', 'OPTIONS', '', ...definitions(args));
-  for (const section of c.sections ?? []) out.push('', section.title.toUpperCase(), '', ...section.lines.map((l) => (l ? `  ${l}` : '')));
+  for (const section of c.sections ?? [])
+    out.push('', section.title.toUpperCase(), '', ...section.lines.map((l) => (l ? `  ${l}` : '')));
   if (c.examples.length) {
     out.push('', 'EXAMPLES');
     // Commands are not wrapped: they are to be copied.

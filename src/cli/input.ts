@@ -60,6 +60,7 @@ export async function readNewPassword(ctx: CliContext, login: string, given: str
     return first;
   }
   const line = (await readAll(stdin)).split(/\r?\n/)[0] ?? '';
-  if (!line) throw new CliError('no password: give --password, type it at a terminal, or pass it as a line on standard input');
+  if (!line)
+    throw new CliError('no password: give --password, type it at a terminal, or pass it as a line on standard input');
   return line;
 }

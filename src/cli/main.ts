@@ -48,7 +48,10 @@ function helpFor(words: string[]): string | null {
   return groupOf(words[0]).length ? groupHelp(words[0]!, groupOf(words[0])) : null;
 }
 
-export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const fail = (message: string) => {
     io.stderr.write(`content-site: ${message}\n`);
     return 1;
@@ -91,7 +94,9 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
   } catch (err) {
     const problem = environmentProblem(err, config);
     if (problem) return fail(problem);
-    io.stderr.write(`content-site: ${command.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    io.stderr.write(
+      `content-site: ${command.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     return 1;
   } finally {
     if (opened.app) await (await opened.app.catch(() => null))?.close();
@@ -121,44 +126,74 @@ interface ErrorFields {
  * to do. Null for anything else — a bug, which keeps its stack trace.
  */
 export function environmentProblem(err: unknown, config: Config | null): string | null {
-  if (err instanceof CliError || err instanceof ConfigError || err instanceof RestError || err instanceof DatabaseTooNewError || err instanceof StorageError) return err.message;
+  if (
+    err instanceof CliError ||
+    err instanceof ConfigError ||
+    err instanceof RestError ||
+    err instanceof DatabaseTooNewError ||
+    err instanceof StorageError
+  )
+    return err.message;
   if (!(err instanceof Error)) return null;
   // Connecting to every address of a name fails as one AggregateError of the same kind.
   const first = err instanceof AggregateError && err.errors[0] instanceof Error ? err.errors[0] : err;
   const e = first as Error & ErrorFields;
-  const code = typeof e.code === 'string' ? e.code : typeof (err as ErrorFields).code === 'string' ? ((err as ErrorFields).code as string) : '';
+  const code =
+    typeof e.code === 'string'
+      ? e.code
+      : typeof (err as ErrorFields).code === 'string'
+        ? ((err as ErrorFields).code as string)
+        : '';
   const database = config ? maskPassword(config.databaseUrl) : 'DATABASE_URL';
   const pg = config && !config.databaseUrl.startsWith('sqlite:') ? new URL(config.databaseUrl) : null;
   const listening = config ? `${config.host}:${config.port}` : 'HOST:PORT';
 
   if (e.syscall === 'listen') {
-    if (code === 'EADDRINUSE') return `cannot listen on ${listening}: the port is already in use (another server?). Stop that process or set PORT to a free port.`;
-    if (code === 'EADDRNOTAVAIL') return `cannot listen on ${listening}: HOST is not an address of this machine. Set HOST to one of its addresses, 127.0.0.1, or 0.0.0.0 for all.`;
-    if (code === 'EACCES') return `cannot listen on ${listening}: no permission for that port. Use a port above 1023 (behind a reverse proxy, see docs/deploy/).`;
+    if (code === 'EADDRINUSE')
+      return `cannot listen on ${listening}: the port is already in use (another server?). Stop that process or set PORT to a free port.`;
+    if (code === 'EADDRNOTAVAIL')
+      return `cannot listen on ${listening}: HOST is not an address of this machine. Set HOST to one of its addresses, 127.0.0.1, or 0.0.0.0 for all.`;
+    if (code === 'EACCES')
+      return `cannot listen on ${listening}: no permission for that port. Use a port above 1023 (behind a reverse proxy, see docs/deploy/).`;
   }
   if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') && typeof e.hostname === 'string') {
-    if (config && e.hostname === config.host) return `HOST "${config.host}" cannot be resolved to an address. Set HOST to an address of this machine, e.g. 127.0.0.1 or 0.0.0.0.`;
-    if (pg && e.hostname === pg.hostname) return `the PostgreSQL host "${e.hostname}" of DATABASE_URL (${database}) cannot be resolved. Check the host name.`;
+    if (config && e.hostname === config.host)
+      return `HOST "${config.host}" cannot be resolved to an address. Set HOST to an address of this machine, e.g. 127.0.0.1 or 0.0.0.0.`;
+    if (pg && e.hostname === pg.hostname)
+      return `the PostgreSQL host "${e.hostname}" of DATABASE_URL (${database}) cannot be resolved. Check the host name.`;
   }
   if (pg && ['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'].includes(code)) {
-    const at = typeof e.address === 'string' ? `${e.address}:${String(e.port ?? pg.port ?? 5432)}` : `${pg.hostname}:${pg.port || 5432}`;
+    const at =
+      typeof e.address === 'string'
+        ? `${e.address}:${String(e.port ?? pg.port ?? 5432)}`
+        : `${pg.hostname}:${pg.port || 5432}`;
     const why = code === 'ECONNREFUSED' ? 'connection refused' : code;
     return `cannot connect to PostgreSQL at ${at} (${why}). Start PostgreSQL, or fix the host and port in DATABASE_URL (${database}).`;
   }
   // PostgreSQL's own answers (SQLSTATE codes) while connecting.
   if (pg && typeof e.severity === 'string') {
     const name = decodeURIComponent(pg.pathname.slice(1)) || pg.username;
-    if (code === '3D000') return `the PostgreSQL database "${name}" does not exist. Create it, e.g. createdb --template=template0 --locale=C.UTF-8 ${name}, or fix DATABASE_URL (${database}).`;
-    if (code === '28P01' || code === '28000') return `PostgreSQL refused the login: ${e.message}. Check the user and password in DATABASE_URL (${database}) or PGPASSWORD.`;
+    if (code === '3D000')
+      return `the PostgreSQL database "${name}" does not exist. Create it, e.g. createdb --template=template0 --locale=C.UTF-8 ${name}, or fix DATABASE_URL (${database}).`;
+    if (code === '28P01' || code === '28000')
+      return `PostgreSQL refused the login: ${e.message}. Check the user and password in DATABASE_URL (${database}) or PGPASSWORD.`;
     if (code === '3F000') return `PostgreSQL: ${e.message}. Create the schema or fix PGOPTIONS.`;
-    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P')) return `PostgreSQL is not available: ${e.message} (${database}).`;
+    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P'))
+      return `PostgreSQL is not available: ${e.message} (${database}).`;
   }
-  if (config?.databaseUrl.startsWith('sqlite:') && (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB' || code === 'SQLITE_READONLY')) {
+  if (
+    config?.databaseUrl.startsWith('sqlite:') &&
+    (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_NOTADB' || code === 'SQLITE_READONLY')
+  ) {
     const file = config.databaseUrl.slice('sqlite:'.length);
-    if (code === 'SQLITE_NOTADB') return `${file} is not an SQLite database. Point DATABASE_URL at the site's database file.`;
+    if (code === 'SQLITE_NOTADB')
+      return `${file} is not an SQLite database. Point DATABASE_URL at the site's database file.`;
     return `cannot open the SQLite database ${file} for writing (${code}). Check that its folder exists and is writable, or fix DATABASE_URL.`;
   }
-  if ((code === 'EACCES' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR') && typeof e.path === 'string') {
+  if (
+    (code === 'EACCES' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR') &&
+    typeof e.path === 'string'
+  ) {
     return `cannot write ${e.path} (${code}). Check DATA_DIR (${config?.dataDir ?? 'data'}) and the permissions of that folder.`;
   }
   return null;

@@ -45,7 +45,11 @@ export const FIRST_START_OPTION = 'first_start';
 
 async function firstStartState(app: AppServices): Promise<string | undefined> {
   // Read from the database: another process may have completed it while this one waited.
-  const row = await app.db.selectFrom('options').select('value').where('name', '=', FIRST_START_OPTION).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('options')
+    .select('value')
+    .where('name', '=', FIRST_START_OPTION)
+    .executeTakeFirst();
   return row ? (JSON.parse(row.value) as string) : undefined;
 }
 
@@ -75,8 +79,13 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
     const unstored = Object.entries(DEFAULT_OPTIONS).filter(([name]) => !app.options.isStored(name));
     if (unstored.length) await app.options.setMany(Object.fromEntries(unstored));
     await seedDemo(app, SYSTEM_ORIGIN);
-    const admin = (await findUserByLogin(app, FIRST_ADMIN_LOGIN))
-      ?? (await createUser(app, { login: FIRST_ADMIN_LOGIN, email: 'admin@example.com', role: 'administrator', displayName: 'Administrator' }, SYSTEM_ORIGIN));
+    const admin =
+      (await findUserByLogin(app, FIRST_ADMIN_LOGIN)) ??
+      (await createUser(
+        app,
+        { login: FIRST_ADMIN_LOGIN, email: 'admin@example.com', role: 'administrator', displayName: 'Administrator' },
+        SYSTEM_ORIGIN,
+      ));
     // A password of an interrupted first start may never have been shown: replaced.
     for (const earlier of await listAppPasswords(app, admin.id)) {
       if (earlier.name === FIRST_PASSWORD_NAME) await revokeAppPassword(app, admin.id, earlier.uuid, SYSTEM_ORIGIN);
@@ -86,22 +95,24 @@ export async function firstStart(app: AppServices, stdout: NodeJS.WritableStream
     // The web pages need a login password, which admin chooses with a one-time link.
     const link = await createPasswordResetLink(app, admin, undefined, SYSTEM_ORIGIN);
     const zone = app.options.timeZone();
-    await new Promise<void>((resolve, reject) => stdout.write(
-      [
-        '',
-        'First start: created the site options, the demo content and the administrator "admin".',
-        `Application password for admin (shown only this once): ${password}`,
-        'Try it:',
-        `  curl -u 'admin:${password}' ${app.config.siteUrl}/en/cms-json/history/v1/events`,
-        "To log in to the web pages, choose admin's password with this one-time link:",
-        `  ${link.url}`,
-        `  (works once, until ${utcToZone(link.expiresAt, zone)} ${zone}; or: npx content-site user set-password admin)`,
-        'More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user',
-        '',
-        '',
-      ].join('\n'),
-      (err) => (err ? reject(err) : resolve()),
-    ));
+    await new Promise<void>((resolve, reject) =>
+      stdout.write(
+        [
+          '',
+          'First start: created the site options, the demo content and the administrator "admin".',
+          `Application password for admin (shown only this once): ${password}`,
+          'Try it:',
+          `  curl -u 'admin:${password}' ${app.config.siteUrl}/en/cms-json/history/v1/events`,
+          "To log in to the web pages, choose admin's password with this one-time link:",
+          `  ${link.url}`,
+          `  (works once, until ${utcToZone(link.expiresAt, zone)} ${zone}; or: npx content-site user set-password admin)`,
+          'More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user',
+          '',
+          '',
+        ].join('\n'),
+        (err) => (err ? reject(err) : resolve()),
+      ),
+    );
     await app.options.set(FIRST_START_OPTION, 'completed');
     return true;
   } finally {

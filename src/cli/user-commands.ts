@@ -19,20 +19,37 @@ const create: CliCommand = {
     options: {
       email: { type: 'string', value: 'address', required: true, help: 'E-mail address, unique among the users.' },
       role: { type: 'string', value: 'role', required: true, help: `One of ${ROLES.join(', ')}.` },
-      password: { type: 'string', value: 'password', help: 'Password for the web pages (it ends up in the shell history: prefer user set-password).' },
-      'display-name': { type: 'string', value: 'name', help: 'Name shown on pages and in the activity log (default: the login).' },
+      password: {
+        type: 'string',
+        value: 'password',
+        help: 'Password for the web pages (it ends up in the shell history: prefer user set-password).',
+      },
+      'display-name': {
+        type: 'string',
+        value: 'name',
+        help: 'Name shown on pages and in the activity log (default: the login).',
+      },
     },
   },
   examples: [
     { command: 'user create alice --email alice@example.com --role editor', help: 'An editor without a password yet.' },
-    { command: 'user create bob --email bob@example.com --role translator --display-name Bob', help: 'A translator with a display name.' },
+    {
+      command: 'user create bob --email bob@example.com --role translator --display-name Bob',
+      help: 'A translator with a display name.',
+    },
   ],
   async run(args, ctx) {
     const { positionals, strings } = parseCommandArgs(this, args);
     const app = await ctx.openApp();
     const row = await createUser(
       app,
-      { login: positionals[0]!, email: strings.email!, role: strings.role!, displayName: strings['display-name'], password: strings.password },
+      {
+        login: positionals[0]!,
+        email: strings.email!,
+        role: strings.role!,
+        displayName: strings['display-name'],
+        password: strings.password,
+      },
       CLI_ORIGIN,
     );
     ctx.stdout.write(`Created user ${row.login} (id ${row.id}, role ${row.role}).\n`);
@@ -69,7 +86,13 @@ const list: CliCommand = {
     const format = formatOption(strings, flags);
     const app = await ctx.openApp();
     const items: UserItem[] = (await listUsers(app)).map((u) => ({
-      id: u.id, login: u.login, email: u.email, display_name: u.display_name, role: u.role, status: u.status, created: `${u.created_at.replace(' ', 'T')}Z`,
+      id: u.id,
+      login: u.login,
+      email: u.email,
+      display_name: u.display_name,
+      role: u.role,
+      status: u.status,
+      created: `${u.created_at.replace(' ', 'T')}Z`,
     }));
     writeList(ctx.stdout, format, items, {
       fields: ['id', 'login', 'email', 'display_name', 'role', 'status', 'created'],
@@ -104,9 +127,20 @@ const setRole: CliCommand = {
 function statusCommand(verb: 'disable' | 'enable'): CliCommand {
   return {
     name: `user ${verb}`,
-    summary: verb === 'disable' ? 'Refuse all logins of a user (keeps the account and its data).' : 'Allow a disabled user to log in again.',
+    summary:
+      verb === 'disable'
+        ? 'Refuse all logins of a user (keeps the account and its data).'
+        : 'Allow a disabled user to log in again.',
     args: { positionals: [LOGIN_ARG] },
-    examples: [{ command: `user ${verb} alice`, help: verb === 'disable' ? 'alice can no longer log in or use her application passwords.' : 'alice can log in again.' }],
+    examples: [
+      {
+        command: `user ${verb} alice`,
+        help:
+          verb === 'disable'
+            ? 'alice can no longer log in or use her application passwords.'
+            : 'alice can log in again.',
+      },
+    ],
     async run(args, ctx) {
       const { positionals } = parseCommandArgs(this, args);
       const app = await ctx.openApp();
@@ -133,4 +167,11 @@ const remove: CliCommand = {
   },
 };
 
-export const userCommands: CliCommand[] = [create, list, setRole, statusCommand('disable'), statusCommand('enable'), remove];
+export const userCommands: CliCommand[] = [
+  create,
+  list,
+  setRole,
+  statusCommand('disable'),
+  statusCommand('enable'),
+  remove,
+];

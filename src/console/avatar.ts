@@ -8,8 +8,12 @@ export interface Avatar {
 }
 
 export function avatarOf(name: string, id: number | string): Avatar {
-  const words = name.trim().split(/[\s._@-]+/u).filter(Boolean);
-  const initials = words.length > 1 ? [...words[0]!][0]! + [...words[1]!][0]! : [...(words[0] ?? '?')].slice(0, 2).join('');
+  const words = name
+    .trim()
+    .split(/[\s._@-]+/u)
+    .filter(Boolean);
+  const initials =
+    words.length > 1 ? [...words[0]!][0]! + [...words[1]!][0]! : [...(words[0] ?? '?')].slice(0, 2).join('');
   let n = 0;
   for (const ch of String(id)) n = (n * 31 + ch.codePointAt(0)!) % 8;
   return { initials: initials.toUpperCase(), colour: `avatar-c${n}` };

@@ -68,7 +68,8 @@ export async function buildClient(): Promise<Manifest> {
   // Files of earlier builds go (a running server holds what it serves in memory).
   const current = new Set(result.outputFiles.map((f) => path.basename(f.path)));
   for (const name of fs.readdirSync(OUT_DIR)) {
-    if (!current.has(name) && name !== 'manifest.json' && !name.endsWith('.tmp')) fs.rmSync(path.join(OUT_DIR, name), { force: true });
+    if (!current.has(name) && name !== 'manifest.json' && !name.endsWith('.tmp'))
+      fs.rmSync(path.join(OUT_DIR, name), { force: true });
   }
   const manifest: Manifest = {};
   for (const [out, meta] of Object.entries(result.metafile.outputs)) {

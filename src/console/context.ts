@@ -10,7 +10,13 @@ import type { BodyInput, RestOutput } from '../rest/pipeline.ts';
 import type { Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import {
-  templateRenderer, pageHeaders, checkCsrf, csrfToken, type WebSession, addQueryArgs, sameSiteRedirect,
+  templateRenderer,
+  pageHeaders,
+  checkCsrf,
+  csrfToken,
+  type WebSession,
+  addQueryArgs,
+  sameSiteRedirect,
   type SiteAddress,
 } from '../web/api.ts';
 import type { ConsoleStringKey, ConsoleStrings } from './i18n.ts';
@@ -64,8 +70,17 @@ export class ConsoleContext {
   private readonly layoutData: (ctx: ConsoleContext, title: string) => Promise<LayoutData>;
 
   constructor(init: {
-    app: AppServices; site: SiteAddress; request: FastifyRequest; reply: FastifyReply; session: WebSession; user: AuthUser;
-    lang: Lang; t: ConsoleStrings; page: ConsolePage; restApi: RestApi; layout: (ctx: ConsoleContext, title: string) => Promise<LayoutData>;
+    app: AppServices;
+    site: SiteAddress;
+    request: FastifyRequest;
+    reply: FastifyReply;
+    session: WebSession;
+    user: AuthUser;
+    lang: Lang;
+    t: ConsoleStrings;
+    page: ConsolePage;
+    restApi: RestApi;
+    layout: (ctx: ConsoleContext, title: string) => Promise<LayoutData>;
   }) {
     this.app = init.app;
     this.site = init.site;
@@ -131,17 +146,26 @@ export class ConsoleContext {
 
   async html(template: string, title: string, data: Record<string, unknown>, status = 200): Promise<FastifyReply> {
     const html = renderTemplate(template, { ...(await this.layoutData(this, title)), title, ...data });
-    return this.reply.code(status).headers({ ...consoleHeaders(), 'Content-Type': 'text/html; charset=utf-8' }).send(html);
+    return this.reply
+      .code(status)
+      .headers({ ...consoleHeaders(), 'Content-Type': 'text/html; charset=utf-8' })
+      .send(html);
   }
 
   /** A piece of a page (fetched by the page's script), rendered without the layout. */
   fragment(template: string, data: Record<string, unknown>, status = 200): FastifyReply {
     const html = renderTemplate(template, { t: this.t, lang: this.lang, ...data });
-    return this.reply.code(status).headers({ ...consoleHeaders(), 'Content-Type': 'text/html; charset=utf-8' }).send(html);
+    return this.reply
+      .code(status)
+      .headers({ ...consoleHeaders(), 'Content-Type': 'text/html; charset=utf-8' })
+      .send(html);
   }
 
   redirect(location: string, status: 302 | 303 = 303): FastifyReply {
-    return this.reply.code(status).headers({ ...consoleHeaders(), Location: location }).send();
+    return this.reply
+      .code(status)
+      .headers({ ...consoleHeaders(), Location: location })
+      .send();
   }
 
   message(status: number, title: string, text: string): Promise<FastifyReply> {

@@ -236,7 +236,8 @@ const en = {
   loadFailed: 'Loading failed. Please reload the page.',
   // string translation
   stTitle: 'String Translation',
-  stIntro: 'Translate the texts of the site: its theme, plugins and settings. A complete translation shows on the public pages at once.',
+  stIntro:
+    'Translate the texts of the site: its theme, plugins and settings. A complete translation shows on the public pages at once.',
   stIntroTranslator: 'The strings assigned to you for translation.',
   stFiltersHeading: 'Filter strings',
   stSearch: 'Search in the texts',
@@ -363,7 +364,7 @@ const en = {
   tmDownload: 'Download the XLIFF file',
   tmUploadFile: 'Translated XLIFF file',
   tmUploadText: 'Or paste the content of the file',
-  tmUploadHelp: 'The file must be this job\'s XLIFF 1.2 file with your translations in the <target> elements.',
+  tmUploadHelp: "The file must be this job's XLIFF 1.2 file with your translations in the <target> elements.",
   tmUpload: 'Upload and complete the job',
   tmReading: 'Reading the file…',
   tmStatus_0: 'Cancelled',
@@ -386,7 +387,8 @@ const en = {
   tmType_stbatchstrings: 'Strings',
   // custom XML configuration
   xmlTitle: 'Custom XML Configuration',
-  xmlIntro: 'Which post types, taxonomies, custom fields, admin texts and shortcodes are translatable, as a wpml-config.xml would say. Check it before saving: each problem is shown at its line.',
+  xmlIntro:
+    'Which post types, taxonomies, custom fields, admin texts and shortcodes are translatable, as a wpml-config.xml would say. Check it before saving: each problem is shown at its line.',
   xmlContent: 'XML configuration',
   xmlHelp: 'A <wpml-config> document; no DOCTYPE or entity declarations. Empty to clear the configuration.',
   xmlValidate: 'Check',
@@ -557,7 +559,8 @@ const en = {
   scField_padding: 'Padding (CSS length)',
   scField_contrast: 'High contrast',
   scField_css: 'Custom CSS',
-  scField_locales: 'Locales (e.g. de_DE)',  scStatusItem_plugin_version: 'Module version',
+  scField_locales: 'Locales (e.g. de_DE)',
+  scStatusItem_plugin_version: 'Module version',
   scStatusItem_node_version: 'Node version',
   scStatusItem_sql_server: 'Database server',
   scStatusItem_utf8mb4_support: 'Full Unicode (utf8mb4)',
@@ -566,9 +569,10 @@ const en = {
   scStatusItem_site_timezone: 'Site time zone',
   scStatusItem_disk_space: 'Disk space',
   scStatusItem_smtp: 'Mail server (SMTP)',
-  scStatusItem_support_pin: 'Support PIN',  // sliders
+  scStatusItem_support_pin: 'Support PIN', // sliders
   slTitle: 'Sliders',
-  slIntro: 'The sliders of the site: their slides in both languages, their order, export and import in the format of the command line (content-site slider export / import).',
+  slIntro:
+    'The sliders of the site: their slides in both languages, their order, export and import in the format of the command line (content-site slider export / import).',
   slListHeading: 'All sliders',
   slColTitle: 'Title',
   slColAlias: 'Alias',
@@ -591,7 +595,8 @@ const en = {
   slInvalid: 'The file was refused; nothing was changed: {problems}',
   slImportHeading: 'Import',
   slImportLabel: 'Slider file (JSON)',
-  slImportHelp: 'The format of content-site slider export. A slider whose alias exists is replaced with its slides; everything is checked first.',
+  slImportHelp:
+    'The format of content-site slider export. A slider whose alias exists is replaced with its slides; everything is checked first.',
   slImport: 'Import',
   // Pages and posts (src/console/pages/content.ts)
   ctTitle: 'Pages and posts',
@@ -779,7 +784,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   addEntry: 'Eintrag hinzufügen',
   entryAdded: 'Der Eintrag wurde dem Protokoll hinzugefügt.',
   clearLogHeading: 'Protokoll leeren',
-  clearLogIntro: 'Entfernt alle Ereignisse aus dem Aktivitätsprotokoll. Das lässt sich nicht rückgängig machen; das Leeren selbst wird protokolliert.',
+  clearLogIntro:
+    'Entfernt alle Ereignisse aus dem Aktivitätsprotokoll. Das lässt sich nicht rückgängig machen; das Leeren selbst wird protokolliert.',
   clearLogConfirm: 'Ja, alle Ereignisse entfernen',
   clearLogButton: 'Protokoll jetzt leeren',
   clearLogUnconfirmed: 'Bitte bestätige, dass alle Ereignisse entfernt werden sollen.',
@@ -856,7 +862,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   saveProfile: 'Profil speichern',
   profileSaved: 'Das Profil wurde gespeichert.',
   passwordSection: 'Anmeldepasswort',
-  passwordSectionHelp: 'Das Passwort, mit dem du dich bei der Konsole anmeldest. Anwendungspasswörter sind davon getrennt.',
+  passwordSectionHelp:
+    'Das Passwort, mit dem du dich bei der Konsole anmeldest. Anwendungspasswörter sind davon getrennt.',
   currentPassword: 'Dein aktuelles Passwort',
   newPassword: 'Neues Passwort',
   confirmPassword: 'Neues Passwort wiederholen',
@@ -890,7 +897,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   close: 'Schließen',
   loadFailed: 'Das Laden ist fehlgeschlagen. Bitte lade die Seite neu.',
   stTitle: 'String-Übersetzung',
-  stIntro: 'Übersetze die Texte der Website: ihres Themes, ihrer Plugins und Einstellungen. Eine fertige Übersetzung erscheint sofort auf den öffentlichen Seiten.',
+  stIntro:
+    'Übersetze die Texte der Website: ihres Themes, ihrer Plugins und Einstellungen. Eine fertige Übersetzung erscheint sofort auf den öffentlichen Seiten.',
   stIntroTranslator: 'Die Strings, die dir zur Übersetzung zugewiesen sind.',
   stFiltersHeading: 'Strings filtern',
   stSearch: 'In den Texten suchen',
@@ -951,8 +959,10 @@ const de: Record<ConsoleOnlyKey, string> = {
   // translation management
   tmTitle: 'Übersetzungsverwaltung',
   tmMyJobs: 'Übersetzungsaufträge',
-  tmIntro: 'Die Übersetzungsaufträge der Website: weise sie Übersetzern zu und sende Seiten und Beiträge zur Übersetzung.',
-  tmIntroTranslator: 'Die dir zugewiesenen Übersetzungsaufträge. Öffne einen Auftrag, um ihn direkt oder mit einer XLIFF-Datei zu übersetzen.',
+  tmIntro:
+    'Die Übersetzungsaufträge der Website: weise sie Übersetzern zu und sende Seiten und Beiträge zur Übersetzung.',
+  tmIntroTranslator:
+    'Die dir zugewiesenen Übersetzungsaufträge. Öffne einen Auftrag, um ihn direkt oder mit einer XLIFF-Datei zu übersetzen.',
   tmFiltersHeading: 'Aufträge filtern',
   tmSearch: 'Titel enthält',
   tmStatusFilter: 'Status',
@@ -1017,7 +1027,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   tmDownload: 'XLIFF-Datei herunterladen',
   tmUploadFile: 'Übersetzte XLIFF-Datei',
   tmUploadText: 'Oder füge den Inhalt der Datei ein',
-  tmUploadHelp: 'Die Datei muss die XLIFF-1.2-Datei dieses Auftrags sein, mit deinen Übersetzungen in den <target>-Elementen.',
+  tmUploadHelp:
+    'Die Datei muss die XLIFF-1.2-Datei dieses Auftrags sein, mit deinen Übersetzungen in den <target>-Elementen.',
   tmUpload: 'Hochladen und Auftrag abschließen',
   tmReading: 'Datei wird gelesen…',
   tmStatus_0: 'Abgebrochen',
@@ -1040,9 +1051,11 @@ const de: Record<ConsoleOnlyKey, string> = {
   tmType_stbatchstrings: 'Strings',
   // custom XML configuration
   xmlTitle: 'Benutzerdefinierte XML-Konfiguration',
-  xmlIntro: 'Welche Inhaltstypen, Taxonomien, benutzerdefinierten Felder, Admin-Texte und Shortcodes übersetzbar sind, wie es eine wpml-config.xml sagen würde. Prüfe sie vor dem Speichern: jedes Problem wird bei seiner Zeile gezeigt.',
+  xmlIntro:
+    'Welche Inhaltstypen, Taxonomien, benutzerdefinierten Felder, Admin-Texte und Shortcodes übersetzbar sind, wie es eine wpml-config.xml sagen würde. Prüfe sie vor dem Speichern: jedes Problem wird bei seiner Zeile gezeigt.',
   xmlContent: 'XML-Konfiguration',
-  xmlHelp: 'Ein <wpml-config>-Dokument; keine DOCTYPE- oder Entity-Deklarationen. Leer, um die Konfiguration zu entfernen.',
+  xmlHelp:
+    'Ein <wpml-config>-Dokument; keine DOCTYPE- oder Entity-Deklarationen. Leer, um die Konfiguration zu entfernen.',
   xmlValidate: 'Prüfen',
   xmlSave: 'Konfiguration speichern',
   xmlSavedNotice: 'Die Konfiguration wurde gespeichert und angewendet.',
@@ -1211,7 +1224,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   scField_padding: 'Innenabstand (CSS-Länge)',
   scField_contrast: 'Hoher Kontrast',
   scField_css: 'Eigenes CSS',
-  scField_locales: 'Gebietsschemas (z. B. de_DE)',  scStatusItem_plugin_version: 'Modulversion',
+  scField_locales: 'Gebietsschemas (z. B. de_DE)',
+  scStatusItem_plugin_version: 'Modulversion',
   scStatusItem_node_version: 'Node-Version',
   scStatusItem_sql_server: 'Datenbankserver',
   scStatusItem_utf8mb4_support: 'Volles Unicode (utf8mb4)',
@@ -1220,9 +1234,10 @@ const de: Record<ConsoleOnlyKey, string> = {
   scStatusItem_site_timezone: 'Zeitzone der Website',
   scStatusItem_disk_space: 'Speicherplatz',
   scStatusItem_smtp: 'Mailserver (SMTP)',
-  scStatusItem_support_pin: 'Support-PIN',  // Slider
+  scStatusItem_support_pin: 'Support-PIN', // Slider
   slTitle: 'Slider',
-  slIntro: 'Die Slider der Website: ihre Slides in beiden Sprachen, ihre Reihenfolge, Export und Import im Format der Kommandozeile (content-site slider export / import).',
+  slIntro:
+    'Die Slider der Website: ihre Slides in beiden Sprachen, ihre Reihenfolge, Export und Import im Format der Kommandozeile (content-site slider export / import).',
   slListHeading: 'Alle Slider',
   slColTitle: 'Titel',
   slColAlias: 'Alias',
@@ -1245,7 +1260,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   slInvalid: 'Die Datei wurde abgelehnt; nichts wurde geändert: {problems}',
   slImportHeading: 'Import',
   slImportLabel: 'Slider-Datei (JSON)',
-  slImportHelp: 'Das Format von content-site slider export. Ein Slider mit vorhandenem Alias wird samt Slides ersetzt; alles wird zuerst geprüft.',
+  slImportHelp:
+    'Das Format von content-site slider export. Ein Slider mit vorhandenem Alias wird samt Slides ersetzt; alles wird zuerst geprüft.',
   slImport: 'Importieren',
   // Seiten und Beiträge (src/console/pages/content.ts)
   ctTitle: 'Seiten und Beiträge',

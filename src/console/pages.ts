@@ -8,14 +8,25 @@ import type { ConsolePage } from './context.ts';
 export const ADMIN_PHP = '/cms-admin/admin.php';
 
 /** The address of a page with query arguments, relative to the site's base path. */
-export function pagePath(page: Pick<ConsolePage, 'path' | 'adminPage'>, query: Record<string, string | undefined> = {}): string {
+export function pagePath(
+  page: Pick<ConsolePage, 'path' | 'adminPage'>,
+  query: Record<string, string | undefined> = {},
+): string {
   const args = page.adminPage ? { page: page.adminPage, ...query } : query;
   const pairs = Object.entries(args).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '');
-  return pairs.length ? `${page.path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : page.path;
+  return pairs.length
+    ? `${page.path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
+    : page.path;
 }
 
 /** The page-number bar of a paged list (templates/pager.twig); null when everything fits on one page. */
-export function pagerModel(pageOf: string, page: number, pages: number, link: (page: number) => string, hidden: [string, string][]) {
+export function pagerModel(
+  pageOf: string,
+  page: number,
+  pages: number,
+  link: (page: number) => string,
+  hidden: [string, string][],
+) {
   if (pages <= 1) return null;
   return {
     page,

@@ -3,7 +3,16 @@ import path from 'node:path';
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { errorCode } from '../util.ts';
 import { ReadPool, ReadPoolDialect } from './read-pool.ts';
@@ -71,7 +80,8 @@ export function sqliteFile(url: string): string | null {
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false, options.reads ?? DEFAULT_READS);
+  if (url.startsWith('sqlite:'))
+    return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false, options.reads ?? DEFAULT_READS);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${url}"`);
 }
@@ -100,7 +110,8 @@ function createDatabaseFile(location: string): void {
 
 function openSqlite(location: string, mustExist: boolean, reads: ReadOptions): DatabaseHandle {
   if (location !== ':memory:' && !fs.existsSync(location)) {
-    if (mustExist) throw new StorageError(`no database at ${location} (DATABASE_URL); content-site migrate or serve creates one`);
+    if (mustExist)
+      throw new StorageError(`no database at ${location} (DATABASE_URL); content-site migrate or serve creates one`);
     createDatabaseFile(location);
   }
   const sqlite = new SqliteDatabase(location);
@@ -110,9 +121,19 @@ function openSqlite(location: string, mustExist: boolean, reads: ReadOptions): D
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SiteSqliteDialect({ database: withStatementCache(sqlite) }, sqlite) });
-  const readDb = location === ':memory:' || reads.workers === 0
-    ? db
-    : new Kysely<Database>({ dialect: new ReadPoolDialect(new ReadPool({ file: location, size: reads.workers, timeoutMs: reads.timeoutMs, cacheKib: READ_WORKER_CACHE_KIB })) });
+  const readDb =
+    location === ':memory:' || reads.workers === 0
+      ? db
+      : new Kysely<Database>({
+          dialect: new ReadPoolDialect(
+            new ReadPool({
+              file: location,
+              size: reads.workers,
+              timeoutMs: reads.timeoutMs,
+              cacheKib: READ_WORKER_CACHE_KIB,
+            }),
+          ),
+        });
   return {
     db,
     readDb,
@@ -188,7 +209,10 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const schema = options.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const connection: pg.PoolConfig = { connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) };
+  const connection: pg.PoolConfig = {
+    connectionString: url,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
   const pool = newPool({ ...connection, max: options.poolSize ?? 10 });
   const pipelinePool = newPool({ ...connection, max: 2, pipeline: true });
   const timeoutMs = (options.reads ?? DEFAULT_READS).timeoutMs;
@@ -232,7 +256,11 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-export async function analyzeAfterBulkLoad(db: Kysely<any>, dialect: DialectName | undefined, tables: string[]): Promise<void> {
+export async function analyzeAfterBulkLoad(
+  db: Kysely<any>,
+  dialect: DialectName | undefined,
+  tables: string[],
+): Promise<void> {
   if (dialect !== 'postgres') return;
   for (const table of tables) if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`invalid table name ${table}`);
   await sql.raw(`analyze ${tables.join(', ')}`).execute(db);

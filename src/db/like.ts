@@ -22,10 +22,17 @@ const LIKE_MAX_BYTES = 20_000;
  * language's case). Long text is found by position instead, with the same case rules: lower()
  * folds ASCII only on SQLite and under collation "C".
  */
-export function likeContains(dialect: DialectName, expr: RawBuilder<unknown>, text: string, ignoreCase = false): RawBuilder<SqlBool> {
+export function likeContains(
+  dialect: DialectName,
+  expr: RawBuilder<unknown>,
+  text: string,
+  ignoreCase = false,
+): RawBuilder<SqlBool> {
   if (Buffer.byteLength(text) > LIKE_MAX_BYTES) {
     if (dialect === 'sqlite') return sql<SqlBool>`instr(lower(${expr}), ${asciiLower(text)}) > 0`;
-    return ignoreCase ? sql<SqlBool>`strpos(lower(${expr}), ${asciiLower(text)}) > 0` : sql<SqlBool>`strpos(${expr}, ${text}) > 0`;
+    return ignoreCase
+      ? sql<SqlBool>`strpos(lower(${expr}), ${asciiLower(text)}) > 0`
+      : sql<SqlBool>`strpos(${expr}, ${text}) > 0`;
   }
   const op = dialect === 'postgres' && ignoreCase ? sql`ilike` : sql`like`;
   return sql<SqlBool>`${expr} ${op} ${'%' + escapeLike(text) + '%'} escape '\\'`;

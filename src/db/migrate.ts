@@ -8,11 +8,18 @@ export class DatabaseTooNewError extends Error {}
  * Applies pending migrations of the site's set (src/modules.ts: the kernel's and every
  * module's); refuses a database migrated by a newer version of the code.
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName, migrations: readonly SiteMigration[]): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<any>,
+  dialect: DialectName,
+  migrations: readonly SiteMigration[],
+): Promise<string[]> {
   const known = new Set(migrations.map((m) => m.name));
   // On PostgreSQL, Kysely looks for its own tables in every schema unless told which one: a
   // database shared by several schemas (tests, several sites) would confuse it.
-  const schema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const applied = await appliedMigrations(db, schema);
   const unknown = applied.filter((name) => !known.has(name));
   if (unknown.length) {

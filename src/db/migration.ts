@@ -10,7 +10,11 @@ export interface SiteMigration {
 }
 
 /** Adds an auto-incrementing integer primary key `id` that works on both dialects. */
-export function withIdColumn<T extends string>(table: CreateTableBuilder<T, any>, dialect: DialectName, column = 'id'): CreateTableBuilder<T, any> {
+export function withIdColumn<T extends string>(
+  table: CreateTableBuilder<T, any>,
+  dialect: DialectName,
+  column = 'id',
+): CreateTableBuilder<T, any> {
   return dialect === 'postgres'
     ? table.addColumn(column, 'serial', (c: ColumnDefinitionBuilder) => c.primaryKey())
     : table.addColumn(column, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement());

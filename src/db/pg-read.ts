@@ -4,12 +4,21 @@
 // the main pool, which has no limit. Near a request's deadline (deadline.ts) a connection's
 // limit is lowered to what is left (one more round trip, only then), and raised again after.
 import pg from 'pg';
-import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import {
+  CompiledQuery,
+  PostgresDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
 import { QueryTimeoutError, queryBudget } from './deadline.ts';
 
 export function readPoolConfig(config: pg.PoolConfig, timeoutMs: number): pg.PoolConfig {
   // Given options replace PGOPTIONS (which may select the schema): keep it.
-  const options = [config.options ?? process.env.PGOPTIONS, `-c statement_timeout=${timeoutMs}`].filter(Boolean).join(' ');
+  const options = [config.options ?? process.env.PGOPTIONS, `-c statement_timeout=${timeoutMs}`]
+    .filter(Boolean)
+    .join(' ');
   return { ...config, options };
 }
 

@@ -6,8 +6,18 @@
 // with QueryTimeoutError at once while its worker is terminated and replaced.
 import { Worker } from 'node:worker_threads';
 import {
-  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
-  type DatabaseConnection, type DatabaseIntrospector, type Dialect, type DialectAdapter, type Driver, type Kysely, type QueryCompiler, type QueryResult,
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
 } from 'kysely';
 import type { ReadAnswer, ReadJob, ReadWorkerData } from './read-worker.ts';
 import { QueryTimeoutError, queryBudget } from './deadline.ts';
@@ -62,7 +72,13 @@ export class ReadPool {
     const timeoutMs = queryBudget(this.#config.timeoutMs);
     if (timeoutMs <= 0) return Promise.reject(new QueryTimeoutError(this.#config.timeoutMs));
     return new Promise((resolve, reject) => {
-      const pending: PendingJob = { job: { id: this.#nextId++, sql: query.sql, parameters: query.parameters }, resolve, reject, timeoutMs, timer: undefined! };
+      const pending: PendingJob = {
+        job: { id: this.#nextId++, sql: query.sql, parameters: query.parameters },
+        resolve,
+        reject,
+        timeoutMs,
+        timer: undefined!,
+      };
       pending.timer = setTimeout(() => this.#expire(pending), timeoutMs);
       this.#queue.push(pending);
       this.#dispatch();
@@ -97,7 +113,11 @@ export class ReadPool {
    * shrinks instead.
    */
   #canSpawn(): boolean {
-    return !this.#closed && this.#workers.size < this.#config.size && this.#workers.size + this.#abandoned < 2 * this.#config.size;
+    return (
+      !this.#closed &&
+      this.#workers.size < this.#config.size &&
+      this.#workers.size + this.#abandoned < 2 * this.#config.size
+    );
   }
 
   #spawn(): void {
@@ -114,7 +134,8 @@ export class ReadPool {
       if (!pending || pending.job.id !== answer.id) return;
       worker.job = null;
       thread.unref();
-      if ('error' in answer) this.#settle(pending, Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+      if ('error' in answer)
+        this.#settle(pending, Object.assign(new Error(answer.error.message), { code: answer.error.code }));
       else this.#settle(pending, null, { rows: answer.rows.map((row) => rowObject(answer.columns, row)) });
       this.#dispatch();
     });

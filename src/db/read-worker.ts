@@ -39,7 +39,8 @@ function prepare(source: string): SqliteDatabase.Statement {
     return hit;
   }
   const stmt = sqlite.prepare(source);
-  if (!stmt.reader) throw Object.assign(new Error('the read pool runs queries that return rows only'), { code: 'SQLITE_READONLY' });
+  if (!stmt.reader)
+    throw Object.assign(new Error('the read pool runs queries that return rows only'), { code: 'SQLITE_READONLY' });
   stmt.raw(true);
   if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
   statements.set(source, stmt);
@@ -48,7 +49,9 @@ function prepare(source: string): SqliteDatabase.Statement {
 
 /** Blobs arrive as plain Uint8Arrays; better-sqlite3 binds Buffers. */
 function bindable(value: unknown): unknown {
-  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+  return value instanceof Uint8Array && !Buffer.isBuffer(value)
+    ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    : value;
 }
 
 parentPort!.postMessage({ ready: true } satisfies ReadAnswer);

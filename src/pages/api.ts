@@ -3,8 +3,20 @@
 // site's URLs, and the public HTML the host's HTTP adapter serves.
 export { paragraphs, renderNotFound, renderPublicPath } from './public.ts';
 export {
-  CONTENT_STATUSES, getAuthor, getContent, getContentBySlug, getTranslations, listContent, queryContent, RESERVED_SLUGS,
-  type ContentItem, type ContentOrderBy, type ContentPatch, type ContentQuery, type ContentStatus, type ContentType,
+  CONTENT_STATUSES,
+  getAuthor,
+  getContent,
+  getContentBySlug,
+  getTranslations,
+  listContent,
+  queryContent,
+  RESERVED_SLUGS,
+  type ContentItem,
+  type ContentOrderBy,
+  type ContentPatch,
+  type ContentQuery,
+  type ContentStatus,
+  type ContentType,
 } from './store.ts';
 export { createContent, deleteContent, trashContent, updateContent } from './service.ts';
 export { authorUrl, embedUrl, homeUrl, isLocalUrl, isViewable, permalink, resolveContentUrl, siteUrl } from './urls.ts';

@@ -5,8 +5,27 @@ import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
 import { pageLabels, siteTexts, type Labels } from './labels.ts';
 import { cspHash, escapeAttr, escapeHtml, safeUrl } from '../site/html.ts';
-import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
-import { apiLinkHeader, apiRoot, authorUrl, configuredPage, homeUrl, isFrontPage, isViewable, permalink } from './urls.ts';
+import {
+  getAuthor,
+  getAuthorByLogin,
+  getContent,
+  getContentBySlug,
+  getTranslations,
+  listContent,
+  RESERVED_SLUGS,
+  type Author,
+  type ContentItem,
+} from './store.ts';
+import {
+  apiLinkHeader,
+  apiRoot,
+  authorUrl,
+  configuredPage,
+  homeUrl,
+  isFrontPage,
+  isViewable,
+  permalink,
+} from './urls.ts';
 
 export interface PublicResponse {
   status: number;
@@ -92,9 +111,10 @@ async function layout(app: AppServices, l: Layout): Promise<string> {
   const { name: site, tagline } = await siteTexts(app, l.lang);
   // Pages without a description of their own are described by the site's tagline.
   const description = l.description || tagline;
-  const pages = (await listContent(app, { lang: l.lang, type: 'page', status: 'publish' }));
+  const pages = await listContent(app, { lang: l.lang, type: 'page', status: 'publish' });
   const nav: string[] = [];
-  for (const p of pages) nav.push(`<li><a href="${escapeAttr(await permalink(app, p))}">${escapeHtml(p.title)}</a></li>`);
+  for (const p of pages)
+    nav.push(`<li><a href="${escapeAttr(await permalink(app, p))}">${escapeHtml(p.title)}</a></li>`);
   const alt = l.alternates
     .map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeAttr(a.href)}">\n`)
     .join('');
@@ -145,7 +165,8 @@ function thumbnailImg(item: ContentItem): string {
 
 async function alternatesOf(app: AppServices, item: ContentItem): Promise<{ lang: Lang; href: string }[]> {
   const out: { lang: Lang; href: string }[] = [];
-  for (const t of await getTranslations(app, item)) if (isViewable(t)) out.push({ lang: t.lang, href: await permalink(app, t) });
+  for (const t of await getTranslations(app, item))
+    if (isViewable(t)) out.push({ lang: t.lang, href: await permalink(app, t) });
   return out;
 }
 
@@ -153,12 +174,15 @@ async function renderSingular(app: AppServices, item: ContentItem): Promise<Publ
   const link = await permalink(app, item);
   const labels = await pageLabels(app, item.lang, link);
   const author = await getAuthor(app, item.authorId);
-  const meta = item.type === 'post'
-    ? `<p class="meta"><time datetime="${escapeAttr(item.createdAt.replace(' ', 'T') + 'Z')}">${escapeHtml(formatDate(app, item.lang, item.createdAt))}</time>` +
-      (author ? ` · ${escapeHtml(labels.by)} <a href="${escapeAttr(authorUrl(app, item.lang, author))}">${escapeHtml(author.displayName)}</a>` : '') + '</p>'
-    : '';
-  const main =
-    `<article class="${item.type}">\n<h1>${escapeHtml(item.title)}</h1>\n${meta}\n${thumbnailImg(item)}\n${paragraphs(item.content)}\n</article>`;
+  const meta =
+    item.type === 'post'
+      ? `<p class="meta"><time datetime="${escapeAttr(item.createdAt.replace(' ', 'T') + 'Z')}">${escapeHtml(formatDate(app, item.lang, item.createdAt))}</time>` +
+        (author
+          ? ` · ${escapeHtml(labels.by)} <a href="${escapeAttr(authorUrl(app, item.lang, author))}">${escapeHtml(author.displayName)}</a>`
+          : '') +
+        '</p>'
+      : '';
+  const main = `<article class="${item.type}">\n<h1>${escapeHtml(item.title)}</h1>\n${meta}\n${thumbnailImg(item)}\n${paragraphs(item.content)}\n</article>`;
   const body = await layout(app, {
     lang: item.lang,
     title: item.title,
@@ -184,7 +208,12 @@ async function postList(app: AppServices, labels: Labels, posts: ContentItem[]):
   return items.join('\n');
 }
 
-async function renderPostsPage(app: AppServices, lang: Lang, page: ContentItem | null, canonical: string): Promise<PublicResponse> {
+async function renderPostsPage(
+  app: AppServices,
+  lang: Lang,
+  page: ContentItem | null,
+  canonical: string,
+): Promise<PublicResponse> {
   const posts = await listContent(app, { lang, type: 'post', status: 'publish' });
   const labels = await pageLabels(app, lang, canonical);
   const title = page?.title ?? labels.posts;
@@ -242,7 +271,12 @@ function decode(segment: string): string | null {
  * Null when the path is not a page of ours (the server answers 404). Paths without the
  * trailing slash and `?p=N` / `?page_id=N` are redirected (301) to the canonical address.
  */
-export async function renderPublicPath(app: AppServices, lang: 'en' | 'de', path: string, query: Record<string, string>): Promise<PublicResponse | null> {
+export async function renderPublicPath(
+  app: AppServices,
+  lang: 'en' | 'de',
+  path: string,
+  query: Record<string, string>,
+): Promise<PublicResponse | null> {
   if (lang !== 'en' && lang !== 'de') return null;
   if (path === '') path = '/';
   if (!path.startsWith('/')) return null;
@@ -261,7 +295,8 @@ export async function renderPublicPath(app: AppServices, lang: 'en' | 'de', path
     }
     const front = await configuredPage(app, 'page_on_front', lang);
     if (front && isViewable(front)) return renderSingular(app, front);
-    if (app.options.get('show_on_front') === 'page' && front === null && Number(app.options.get('page_on_front')) > 0) return null;
+    if (app.options.get('show_on_front') === 'page' && front === null && Number(app.options.get('page_on_front')) > 0)
+      return null;
     return renderPostsPage(app, lang, null, `${homeUrl(app, lang)}/`);
   }
   const decoded = segments.map(decode);

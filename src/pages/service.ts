@@ -3,26 +3,57 @@
 import type { AppServices } from '../site/services.ts';
 import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../site/activity.ts';
 import { contentLogger } from './logger.ts';
-import { insertContent, markTrashed, patchContent, removeContent, type ContentInput, type ContentItem, type ContentPatch } from './store.ts';
-
+import {
+  insertContent,
+  markTrashed,
+  patchContent,
+  removeContent,
+  type ContentInput,
+  type ContentItem,
+  type ContentPatch,
+} from './store.ts';
 
 function logContext(item: ContentItem): Record<string, unknown> {
-  return { content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang, content_slug: item.slug, content_status: item.status };
+  return {
+    content_id: item.id,
+    content_type: item.type,
+    content_title: item.title,
+    content_lang: item.lang,
+    content_slug: item.slug,
+    content_status: item.status,
+  };
 }
 
 /** Creates a page or post and records it in the activity log. */
-export async function createContent(app: AppServices, input: ContentInput, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
+export async function createContent(
+  app: AppServices,
+  input: ContentInput,
+  origin: ActivityOrigin = CLI_ORIGIN,
+): Promise<ContentItem> {
   const item = await insertContent(app, input);
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_created', context: logContext(item) }, origin);
+  await recordWrite(
+    app,
+    { logger: contentLogger.slug, messageKey: 'content_created', context: logContext(item) },
+    origin,
+  );
   return item;
 }
 
 /** Updates fields of a page or post (a trashed one is restored by giving it a status) and records it. */
-export async function updateContent(app: AppServices, id: number, patch: ContentPatch, origin: ActivityOrigin = CLI_ORIGIN): Promise<ContentItem> {
+export async function updateContent(
+  app: AppServices,
+  id: number,
+  patch: ContentPatch,
+  origin: ActivityOrigin = CLI_ORIGIN,
+): Promise<ContentItem> {
   const item = await patchContent(app, id, patch);
   await recordWrite(
     app,
-    { logger: contentLogger.slug, messageKey: 'content_updated', context: { ...logContext(item), changed_fields: Object.keys(patch).join(',') } },
+    {
+      logger: contentLogger.slug,
+      messageKey: 'content_updated',
+      context: { ...logContext(item), changed_fields: Object.keys(patch).join(',') },
+    },
     origin,
   );
   return item;
@@ -31,12 +62,20 @@ export async function updateContent(app: AppServices, id: number, patch: Content
 /** Moves a page or post to the trash and records it. */
 export async function trashContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<ContentItem> {
   const trashed = await markTrashed(app, item);
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_trashed', context: logContext(trashed) }, origin);
+  await recordWrite(
+    app,
+    { logger: contentLogger.slug, messageKey: 'content_trashed', context: logContext(trashed) },
+    origin,
+  );
   return trashed;
 }
 
 /** Deletes a page or post for good (children move up to its parent) and records it. */
 export async function deleteContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<void> {
   await removeContent(app, item);
-  await recordWrite(app, { logger: contentLogger.slug, messageKey: 'content_deleted', context: logContext(item) }, origin);
+  await recordWrite(
+    app,
+    { logger: contentLogger.slug, messageKey: 'content_deleted', context: logContext(item) },
+    origin,
+  );
 }

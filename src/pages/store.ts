@@ -63,15 +63,28 @@ export interface Author {
   displayName: string;
 }
 
-
 /** Path segments the public site uses itself; they cannot be slugs. */
 export const RESERVED_SLUGS = new Set(['cms-json', 'cms-admin', 'embed', 'author', 'feed', 'page']);
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 type Row = {
-  id: number; type: string; lang: string; slug: string; title: string; content: string; excerpt: string; status: string;
-  author_id: number | null; parent_id: number | null; trid: number | null; menu_order: number; thumbnail_url: string | null;
-  thumbnail_width: number | null; thumbnail_height: number | null; created_at: string; modified_at: string;
+  id: number;
+  type: string;
+  lang: string;
+  slug: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  status: string;
+  author_id: number | null;
+  parent_id: number | null;
+  trid: number | null;
+  menu_order: number;
+  thumbnail_url: string | null;
+  thumbnail_width: number | null;
+  thumbnail_height: number | null;
+  created_at: string;
+  modified_at: string;
 };
 
 function fromRow(r: Row): ContentItem {
@@ -88,7 +101,9 @@ function fromRow(r: Row): ContentItem {
     parentId: r.parent_id,
     trid: r.trid ?? r.id,
     menuOrder: r.menu_order,
-    thumbnail: r.thumbnail_url ? { url: r.thumbnail_url, width: r.thumbnail_width ?? 0, height: r.thumbnail_height ?? 0 } : null,
+    thumbnail: r.thumbnail_url
+      ? { url: r.thumbnail_url, width: r.thumbnail_width ?? 0, height: r.thumbnail_height ?? 0 }
+      : null,
     createdAt: r.created_at,
     modifiedAt: r.modified_at,
   };
@@ -109,9 +124,11 @@ function validateInput(input: ContentInput): void {
   if (input.status !== undefined && !CONTENT_STATUSES.includes(input.status)) throw invalid('status is not valid.');
   const t = input.thumbnail;
   if (t) {
-    if (typeof t.url !== 'string' || !/^https?:\/\//i.test(t.url)) throw invalid('thumbnail.url must be an http(s) URL.');
+    if (typeof t.url !== 'string' || !/^https?:\/\//i.test(t.url))
+      throw invalid('thumbnail.url must be an http(s) URL.');
     for (const k of ['width', 'height'] as const) {
-      if (!Number.isInteger(t[k]) || t[k] < 1 || t[k] > 10000) throw invalid(`thumbnail.${k} must be an integer from 1 to 10000.`);
+      if (!Number.isInteger(t[k]) || t[k] < 1 || t[k] > 10000)
+        throw invalid(`thumbnail.${k} must be an integer from 1 to 10000.`);
     }
   }
 }
@@ -123,7 +140,12 @@ export async function getContent(app: AppServices, id: number): Promise<ContentI
 }
 
 export async function getContentBySlug(app: AppServices, lang: Lang, slug: string): Promise<ContentItem | null> {
-  const row = await app.db.selectFrom('posts').selectAll().where('lang', '=', lang).where('slug', '=', slug).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('posts')
+    .selectAll()
+    .where('lang', '=', lang)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
   return row ? fromRow(row as Row) : null;
 }
 
@@ -147,28 +169,47 @@ export async function listContent(app: AppServices, filter: ListFilter = {}): Pr
 
 /** The other-language versions of an item (not the item itself). */
 export async function getTranslations(app: AppServices, item: ContentItem): Promise<ContentItem[]> {
-  const rows = (await app.db.selectFrom('posts').selectAll().where('trid', '=', item.trid).where('id', '!=', item.id).orderBy('lang').execute()) as Row[];
+  const rows = (await app.db
+    .selectFrom('posts')
+    .selectAll()
+    .where('trid', '=', item.trid)
+    .where('id', '!=', item.id)
+    .orderBy('lang')
+    .execute()) as Row[];
   return rows.map(fromRow);
 }
 
 export async function getAuthor(app: AppServices, id: number | null): Promise<Author | null> {
   if (id === null) return null;
-  const row = await app.db.selectFrom('users').select(['id', 'login', 'display_name']).where('id', '=', id).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('users')
+    .select(['id', 'login', 'display_name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? { id: row.id, login: row.login, displayName: row.display_name } : null;
 }
 
 export async function getAuthorByLogin(app: AppServices, login: string): Promise<Author | null> {
-  const row = await app.db.selectFrom('users').select(['id', 'login', 'display_name']).where('login', '=', login).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('users')
+    .select(['id', 'login', 'display_name'])
+    .where('login', '=', login)
+    .executeTakeFirst();
   return row ? { id: row.id, login: row.login, displayName: row.display_name } : null;
 }
 
 /** Refuses a slug another item of the language already has (409). */
 async function checkSlugFree(app: AppServices, lang: Lang, slug: string): Promise<void> {
-  if (await getContentBySlug(app, lang, slug)) throw new RestError('content_slug_exists', `The slug "${slug}" is already used in ${lang}.`, 409);
+  if (await getContentBySlug(app, lang, slug))
+    throw new RestError('content_slug_exists', `The slug "${slug}" is already used in ${lang}.`, 409);
 }
 
 /** Refuses a parent that is not a page of the same language, or that would make a loop. */
-async function checkParent(app: AppServices, item: { id?: number; type: ContentType; lang: Lang }, parentId: number | null | undefined): Promise<void> {
+async function checkParent(
+  app: AppServices,
+  item: { id?: number; type: ContentType; lang: Lang },
+  parentId: number | null | undefined,
+): Promise<void> {
   if (parentId == null) return;
   if (item.type !== 'page') throw invalid('only pages have a parent.');
   let cursor = await getContent(app, parentId);
@@ -192,10 +233,12 @@ export async function insertContent(app: AppServices, input: ContentInput): Prom
     if (original.lang === input.lang) throw invalid('translationOf must point to an item in the other language.');
     if (original.type !== input.type) throw invalid('a translation must have the same type as its original.');
     const siblings = await getTranslations(app, original);
-    if (siblings.some((s) => s.lang === input.lang)) throw invalid(`item ${original.id} already has a ${input.lang} translation.`);
+    if (siblings.some((s) => s.lang === input.lang))
+      throw invalid(`item ${original.id} already has a ${input.lang} translation.`);
     trid = original.trid;
   }
-  if (input.authorId != null && !(await getAuthor(app, input.authorId))) throw invalid(`authorId: no user ${input.authorId}.`);
+  if (input.authorId != null && !(await getAuthor(app, input.authorId)))
+    throw invalid(`authorId: no user ${input.authorId}.`);
   await checkParent(app, input, input.parentId);
   const now = utcNow();
   const item = await app.db.transaction().execute(async (tx) => {
@@ -222,19 +265,27 @@ export async function insertContent(app: AppServices, input: ContentInput): Prom
       .returning('id')
       .executeTakeFirstOrThrow();
     if (trid === null) await tx.updateTable('posts').set({ trid: inserted.id }).where('id', '=', inserted.id).execute();
-    return fromRow((await tx.selectFrom('posts').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow()) as Row);
+    return fromRow(
+      (await tx.selectFrom('posts').selectAll().where('id', '=', inserted.id).executeTakeFirstOrThrow()) as Row,
+    );
   });
   return item;
 }
 
-export type ContentPatch = Partial<Pick<ContentInput, 'title' | 'slug' | 'content' | 'excerpt' | 'status' | 'menuOrder' | 'thumbnail' | 'authorId' | 'parentId'>>;
+export type ContentPatch = Partial<
+  Pick<
+    ContentInput,
+    'title' | 'slug' | 'content' | 'excerpt' | 'status' | 'menuOrder' | 'thumbnail' | 'authorId' | 'parentId'
+  >
+>;
 
 /** Updates fields of a page or post (a trashed one is restored by giving it a status). */
 export async function patchContent(app: AppServices, id: number, patch: ContentPatch): Promise<ContentItem> {
   const current = await getContent(app, id);
   if (!current) throw new RestError('content_not_found', `No page or post ${id}.`, 404);
   const merged: ContentInput = {
-    type: current.type, lang: current.lang,
+    type: current.type,
+    lang: current.lang,
     slug: patch.slug ?? current.slug,
     title: patch.title ?? current.title,
     status: patch.status ?? (current.status === 'trash' ? undefined : current.status),
@@ -242,7 +293,8 @@ export async function patchContent(app: AppServices, id: number, patch: ContentP
   };
   validateInput(merged);
   if (patch.slug !== undefined && patch.slug !== current.slug) await checkSlugFree(app, current.lang, patch.slug);
-  if (patch.authorId != null && !(await getAuthor(app, patch.authorId))) throw invalid(`authorId: no user ${patch.authorId}.`);
+  if (patch.authorId != null && !(await getAuthor(app, patch.authorId)))
+    throw invalid(`authorId: no user ${patch.authorId}.`);
   await checkParent(app, current, patch.parentId);
   const set: Record<string, unknown> = { modified_at: utcNow() };
   if (patch.title !== undefined) set.title = patch.title;
@@ -279,7 +331,18 @@ export async function removeContent(app: AppServices, item: ContentItem): Promis
   });
 }
 
-export type ContentOrderBy = 'author' | 'date' | 'id' | 'include' | 'modified' | 'parent' | 'relevance' | 'slug' | 'include_slugs' | 'title' | 'menu_order';
+export type ContentOrderBy =
+  | 'author'
+  | 'date'
+  | 'id'
+  | 'include'
+  | 'modified'
+  | 'parent'
+  | 'relevance'
+  | 'slug'
+  | 'include_slugs'
+  | 'title'
+  | 'menu_order';
 
 export interface ContentQuery {
   type: ContentType;
@@ -312,7 +375,10 @@ export interface ContentQuery {
 }
 
 /** One page of pages or posts matching a query, and how many match in all. */
-export async function queryContent(app: AppServices, q: ContentQuery): Promise<{ items: ContentItem[]; total: number }> {
+export async function queryContent(
+  app: AppServices,
+  q: ContentQuery,
+): Promise<{ items: ContentItem[]; total: number }> {
   const conditions = (eb: any): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [eb('type', '=', q.type)];
     if (q.statuses.length) and.push(eb('status', 'in', q.statuses));
@@ -321,14 +387,23 @@ export async function queryContent(app: AppServices, q: ContentQuery): Promise<{
     else if (q.unpublishedOf !== 'all') and.push(eb.or([published, eb('author_id', '=', q.unpublishedOf.authorId)]));
     if (q.lang) and.push(eb('lang', '=', q.lang));
     if (q.search) {
-      and.push(eb.or([likeContains(app.dialect, sql.ref('title'), q.search, true), likeContains(app.dialect, sql.ref('content'), q.search, true), likeContains(app.dialect, sql.ref('excerpt'), q.search, true)]));
+      and.push(
+        eb.or([
+          likeContains(app.dialect, sql.ref('title'), q.search, true),
+          likeContains(app.dialect, sql.ref('content'), q.search, true),
+          likeContains(app.dialect, sql.ref('excerpt'), q.search, true),
+        ]),
+      );
     }
     if (q.authors?.length) and.push(eb('author_id', 'in', q.authors));
-    if (q.authorsExclude?.length) and.push(eb.or([eb('author_id', 'is', null), eb('author_id', 'not in', q.authorsExclude)]));
+    if (q.authorsExclude?.length)
+      and.push(eb.or([eb('author_id', 'is', null), eb('author_id', 'not in', q.authorsExclude)]));
     if (q.parents?.length) {
       const ids = q.parents.filter((p) => p !== 0);
       const top = q.parents.includes(0);
-      and.push(eb.or([...(ids.length ? [eb('parent_id', 'in', ids)] : []), ...(top ? [eb('parent_id', 'is', null)] : [])]));
+      and.push(
+        eb.or([...(ids.length ? [eb('parent_id', 'in', ids)] : []), ...(top ? [eb('parent_id', 'is', null)] : [])]),
+      );
     }
     if (q.parentsExclude?.length) {
       const ids = q.parentsExclude.filter((p) => p !== 0);
@@ -345,11 +420,18 @@ export async function queryContent(app: AppServices, q: ContentQuery): Promise<{
     if (q.modifiedBefore) and.push(eb('modified_at', '<', q.modifiedBefore));
     return eb.and(and);
   };
-  const counted = await app.db.selectFrom('posts').select((eb) => eb.fn.countAll<string | number>().as('n')).where(conditions).executeTakeFirstOrThrow();
+  const counted = await app.db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where(conditions)
+    .executeTakeFirstOrThrow();
   const dir = q.order;
   let list = app.db.selectFrom('posts').selectAll().where(conditions);
   const byPosition = (column: 'id' | 'slug', values: readonly (number | string)[]) =>
-    sql`case ${sql.join(values.map((v, i) => sql`when ${sql.ref(column)} = ${v} then ${i}`), sql` `)} else ${values.length} end`;
+    sql`case ${sql.join(
+      values.map((v, i) => sql`when ${sql.ref(column)} = ${v} then ${i}`),
+      sql` `,
+    )} else ${values.length} end`;
   switch (q.orderby) {
     case 'include':
       list = q.include?.length ? list.orderBy(byPosition('id', q.include), dir) : list.orderBy('created_at', dir);
@@ -359,10 +441,29 @@ export async function queryContent(app: AppServices, q: ContentQuery): Promise<{
       break;
     case 'relevance':
       // The reference ranks a match in the title above one in the text only.
-      list = list.orderBy(sql`case when ${likeContains(app.dialect, sql.ref('title'), q.search ?? '', true)} then 0 else 1 end`, dir === 'desc' ? 'asc' : 'desc').orderBy('created_at', 'desc');
+      list = list
+        .orderBy(
+          sql`case when ${likeContains(app.dialect, sql.ref('title'), q.search ?? '', true)} then 0 else 1 end`,
+          dir === 'desc' ? 'asc' : 'desc',
+        )
+        .orderBy('created_at', 'desc');
       break;
     default:
-      list = list.orderBy(({ author: 'author_id', date: 'created_at', id: 'id', modified: 'modified_at', parent: 'parent_id', slug: 'slug', title: 'title', menu_order: 'menu_order' } as const)[q.orderby], dir);
+      list = list.orderBy(
+        (
+          {
+            author: 'author_id',
+            date: 'created_at',
+            id: 'id',
+            modified: 'modified_at',
+            parent: 'parent_id',
+            slug: 'slug',
+            title: 'title',
+            menu_order: 'menu_order',
+          } as const
+        )[q.orderby],
+        dir,
+      );
   }
   const rows = (await list.orderBy('id', dir).limit(q.limit).offset(q.offset).execute()) as Row[];
   return { items: rows.map(fromRow), total: Number(counted.n) };

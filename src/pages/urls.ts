@@ -1,7 +1,14 @@
 // Public addresses of the site content, and the reverse: which page a URL of this site names.
 import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
-import { getContent, getContentBySlug, getTranslations, RESERVED_SLUGS, type Author, type ContentItem } from './store.ts';
+import {
+  getContent,
+  getContentBySlug,
+  getTranslations,
+  RESERVED_SLUGS,
+  type Author,
+  type ContentItem,
+} from './store.ts';
 
 export function siteUrl(app: AppServices): string {
   return app.config.siteUrl.replace(/\/+$/, '');
@@ -22,7 +29,11 @@ export function apiLinkHeader(app: AppServices, lang: Lang): string {
 }
 
 /** The page configured by `optionName` (page_on_front / page_for_posts) in the given language. */
-export async function configuredPage(app: AppServices, optionName: 'page_on_front' | 'page_for_posts', lang: Lang): Promise<ContentItem | null> {
+export async function configuredPage(
+  app: AppServices,
+  optionName: 'page_on_front' | 'page_for_posts',
+  lang: Lang,
+): Promise<ContentItem | null> {
   if (optionName === 'page_on_front' && app.options.get('show_on_front') !== 'page') return null;
   const id = Number(app.options.get(optionName));
   if (!Number.isInteger(id) || id < 1) return null;
@@ -96,7 +107,10 @@ export async function resolveContentUrl(app: AppServices, url: string): Promise<
   } else {
     const basePath = new URL(siteUrl(app)).pathname.replace(/\/+$/, '');
     if (!u.pathname.startsWith(basePath + '/')) return null;
-    const segments = u.pathname.slice(basePath.length).split('/').filter((s) => s !== '');
+    const segments = u.pathname
+      .slice(basePath.length)
+      .split('/')
+      .filter((s) => s !== '');
     const lang = segments[0];
     if (lang !== 'en' && lang !== 'de') return null;
     let rest = segments.slice(1);

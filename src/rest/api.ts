@@ -27,7 +27,10 @@ function indexDocument(data: Record<string, unknown>): IndexDocument {
 }
 
 const CONTEXT_ARG = {
-  description: l('Scope under which the request is made; determines fields present in response.', 'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.'),
+  description: l(
+    'Scope under which the request is made; determines fields present in response.',
+    'Bereich, in dem die Anfrage gestellt wird; bestimmt die Felder der Antwort.',
+  ),
   default: 'view',
 };
 
@@ -40,7 +43,9 @@ export class RestApi {
 
   constructor(app: AppServices, namespaces: readonly NamespaceDef[]) {
     this.app = app;
-    this.registry = new Registry([this.rootRoute(), this.batchRoute()], namespaces, (ns) => this.namespaceIndexRoute(ns));
+    this.registry = new Registry([this.rootRoute(), this.batchRoute()], namespaces, (ns) =>
+      this.namespaceIndexRoute(ns),
+    );
     this.pipeline = new RestPipeline(this.registry, app);
     app.options.onChange(() => this.indexCache.clear());
   }
@@ -135,13 +140,19 @@ export class RestApi {
       endpoint('POST', {
         args: {
           validation: {
-            description: l('Whether all requests must validate before any runs.', 'Ob alle Anfragen gültig sein müssen, bevor eine ausgeführt wird.'),
+            description: l(
+              'Whether all requests must validate before any runs.',
+              'Ob alle Anfragen gültig sein müssen, bevor eine ausgeführt wird.',
+            ),
             type: 'string',
             enum: ['require-all-validate', 'normal'],
             default: 'normal',
           },
           requests: {
-            description: l('The requests to run, in order (at most 25).', 'Die auszuführenden Anfragen in Reihenfolge (höchstens 25).'),
+            description: l(
+              'The requests to run, in order (at most 25).',
+              'Die auszuführenden Anfragen in Reihenfolge (höchstens 25).',
+            ),
             type: 'array',
             maxItems: BATCH_MAX_ITEMS,
             items: {
@@ -150,14 +161,20 @@ export class RestApi {
                 method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'], default: 'POST' },
                 path: { type: 'string', required: true },
                 body: { type: 'object', properties: {}, additionalProperties: true },
-                headers: { type: 'object', properties: {}, additionalProperties: { type: ['string', 'array'], items: { type: 'string' } } },
+                headers: {
+                  type: 'object',
+                  properties: {},
+                  additionalProperties: { type: ['string', 'array'], items: { type: 'string' } },
+                },
               },
             },
             required: true,
             validate: (value: unknown, req: RestRequest) =>
               Array.isArray(value) && value.length > 0
                 ? true
-                : l('requests must contain at least 1 item.', 'requests muss mindestens 1 Element enthalten.')[req.lang],
+                : l('requests must contain at least 1 item.', 'requests muss mindestens 1 Element enthalten.')[
+                    req.lang
+                  ],
           },
         },
         permission: PUBLIC, // each item checks its own permission as the caller
@@ -167,7 +184,12 @@ export class RestApi {
   }
 
   private async runBatch(req: RestRequest): Promise<RestResponse> {
-    type Item = { method?: string; path: string; body?: Record<string, unknown>; headers?: Record<string, string | string[]> };
+    type Item = {
+      method?: string;
+      path: string;
+      body?: Record<string, unknown>;
+      headers?: Record<string, string | string[]>;
+    };
     const items = req.params.requests as Item[];
     const auth = req.user ? { user: req.user, appPasswordUuid: req.appPasswordUuid } : null;
 
@@ -207,20 +229,33 @@ export class RestApi {
         }
       }
       const run = prepared.slice(i, end) as PreparedRequest[];
-      const outputs = run.length === 1 ? [await this.pipeline.execute(p)] : await Promise.all(run.map((item) => this.pipeline.execute(item)));
+      const outputs =
+        run.length === 1
+          ? [await this.pipeline.execute(p)]
+          : await Promise.all(run.map((item) => this.pipeline.execute(item)));
       for (const out of outputs) responses.push(envelope(out));
       i = end;
     }
     return new RestResponse({ responses }, 207);
   }
 
-  private batchItemInput(item: { method?: string; path: string; body?: Record<string, unknown>; headers?: Record<string, string | string[]> }, req: RestRequest, auth: RestInput['auth']): RestInput | RestError {
+  private batchItemInput(
+    item: {
+      method?: string;
+      path: string;
+      body?: Record<string, unknown>;
+      headers?: Record<string, string | string[]>;
+    },
+    req: RestRequest,
+    auth: RestInput['auth'],
+  ): RestInput | RestError {
     const path = item.path;
     if (!path.startsWith('/')) return new RestError('parse_path_failed', MSG.parsePathFailed[req.lang], 400);
     const q = path.indexOf('?');
     const routePath = normalizeRoute(q === -1 ? path : path.slice(0, q));
     if (routePath === null) return new RestError('parse_path_failed', MSG.parsePathFailed[req.lang], 400);
-    if (routePath.toLowerCase() === '/batch/v1') return new RestError('rest_batch_not_allowed', MSG.batchNotAllowed[req.lang], 400);
+    if (routePath.toLowerCase() === '/batch/v1')
+      return new RestError('rest_batch_not_allowed', MSG.batchNotAllowed[req.lang], 400);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(item.headers ?? {})) headers[name.toLowerCase()] = value;
     return {
@@ -243,7 +278,14 @@ function envelope(out: RestOutput): Record<string, unknown> {
 
 /** Query strings as PHP reads them: `a[]=1&a[]=2` lists, `a[k]=v` maps, the last duplicate wins. */
 export function parseQuery(text: string): Record<string, unknown> {
-  return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000, duplicates: 'last', allowPrototypes: false, plainObjects: true }) as Record<string, unknown>;
+  return qs.parse(text, {
+    depth: 5,
+    arrayLimit: 100,
+    parameterLimit: 1000,
+    duplicates: 'last',
+    allowPrototypes: false,
+    plainObjects: true,
+  }) as Record<string, unknown>;
 }
 
 /** Decodes a route path and strips the trailing slash; '' becomes '/'. Null when undecodable. */

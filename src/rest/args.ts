@@ -44,7 +44,11 @@ export function argPlan(endpoint: EndpointDef): ArgPlan {
     plan = {
       args,
       required: args.filter(([, arg]) => arg.required === true).map(([name]) => name),
-      defaults: Object.fromEntries(args.filter(([, arg]) => arg.default !== undefined && arg.default !== null).map(([name, arg]) => [name, arg.default])),
+      defaults: Object.fromEntries(
+        args
+          .filter(([, arg]) => arg.default !== undefined && arg.default !== null)
+          .map(([name, arg]) => [name, arg.default]),
+      ),
       fromUrl: args.filter(([, arg]) => arg.urlParam).map(([name, arg]) => [name, arg.urlParam!]),
     };
     argPlans.set(endpoint, plan);
@@ -59,7 +63,12 @@ export interface InvalidArgs {
 }
 
 /** Records an invalid arg (its first error only); made on the first, as most requests have none. */
-export function addInvalid(invalid: InvalidArgs | null, name: string, message: string, detail?: { code: string; message: string; data: unknown }): InvalidArgs {
+export function addInvalid(
+  invalid: InvalidArgs | null,
+  name: string,
+  message: string,
+  detail?: { code: string; message: string; data: unknown },
+): InvalidArgs {
   const found = invalid ?? { messages: {}, details: {} };
   if (!(name in found.messages)) {
     found.messages[name] = message;
@@ -72,12 +81,22 @@ export function addInvalid(invalid: InvalidArgs | null, name: string, message: s
  * The validate and sanitize callbacks of an arg. A validate callback that answers false is a
  * plain refusal: "Invalid parameter." without an entry in `details`, as the reference has it.
  */
-export function runCustomCallbacks(arg: ArgSchema, value: unknown, req: RestRequest, name: string): RestError | { refused: string } | { changed: boolean; value: unknown } {
+export function runCustomCallbacks(
+  arg: ArgSchema,
+  value: unknown,
+  req: RestRequest,
+  name: string,
+): RestError | { refused: string } | { changed: boolean; value: unknown } {
   if (arg.validate) {
     const verdict = arg.validate(value, req, name);
     if (verdict instanceof RestError) return verdict;
     if (verdict === false) return { refused: MSG.invalidParameter[req.lang] };
-    if (verdict !== true) return new RestError('rest_invalid_param', typeof verdict === 'string' ? verdict : MSG.invalidParameter[req.lang], 400);
+    if (verdict !== true)
+      return new RestError(
+        'rest_invalid_param',
+        typeof verdict === 'string' ? verdict : MSG.invalidParameter[req.lang],
+        400,
+      );
   }
   if (arg.sanitize) return { changed: true, value: arg.sanitize(value, req, name) };
   return { changed: false, value };

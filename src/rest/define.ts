@@ -1,5 +1,17 @@
 // Small constructors that keep route declarations short and declarative.
-import type { Args, EndpointDef, Handler, HttpMethod, Lang, Localized, NamespaceDef, ParamsOf, Permission, RestRequest, RouteDef } from './types.ts';
+import type {
+  Args,
+  EndpointDef,
+  Handler,
+  HttpMethod,
+  Lang,
+  Localized,
+  NamespaceDef,
+  ParamsOf,
+  Permission,
+  RestRequest,
+  RouteDef,
+} from './types.ts';
 import { RestError } from './types.ts';
 
 /** A text in English and German. */
@@ -16,7 +28,11 @@ export const LOGGED_IN: Permission = { kind: 'logged_in' };
 export function cap(capability: string): Permission {
   return { kind: 'cap', cap: capability };
 }
-export function custom(label: Localized | string, check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>, capability?: string): Permission {
+export function custom(
+  label: Localized | string,
+  check: (req: RestRequest) => boolean | RestError | Promise<boolean | RestError>,
+  capability?: string,
+): Permission {
   return { kind: 'custom', label, check, ...(capability ? { cap: capability } : {}) };
 }
 
@@ -30,7 +46,12 @@ export function endpoint<const A extends Args = {}>(
 ): EndpointDef {
   // The one place where typed params meet the registry's untyped ones: sound, because the
   // pipeline only calls the handler with params that passed these very args.
-  return { ...def, methods: Array.isArray(methods) ? methods : [methods], args: def.args ?? {}, handler: def.handler as Handler };
+  return {
+    ...def,
+    methods: Array.isArray(methods) ? methods : [methods],
+    args: def.args ?? {},
+    handler: def.handler as Handler,
+  };
 }
 
 export function route(path: string, endpoints: EndpointDef[], schema?: (lang: Lang) => unknown): RouteDef {
@@ -45,6 +66,12 @@ export function namespace(name: string, routes: RouteDef[]): NamespaceDef {
 export const EDITABLE: HttpMethod[] = ['POST', 'PUT', 'PATCH'];
 
 /** An error whose message is localized into the request's language. */
-export function restError(req: { lang: Lang }, code: string, message: Localized, status: number, data: Record<string, unknown> = {}): RestError {
+export function restError(
+  req: { lang: Lang },
+  code: string,
+  message: Localized,
+  status: number,
+  data: Record<string, unknown> = {},
+): RestError {
   return new RestError(code, message[req.lang], status, data);
 }

@@ -5,10 +5,31 @@ import { pick } from './define.ts';
 
 /** The only arg keys the index exposes, as the reference lists them; `required` is appended. */
 const EXPOSED_KEYWORDS = new Set([
-  'title', 'description', 'default', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties',
-  'patternProperties', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems',
-  'anyOf', 'oneOf',
+  'title',
+  'description',
+  'default',
+  'type',
+  'format',
+  'enum',
+  'items',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
 ]);
 
 /** Nested schemas are copied as they are, but localized and without functions. */
@@ -18,7 +39,10 @@ function localizeNested(value: unknown, lang: Lang): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'function') continue;
-    out[key] = key === 'description' && v && typeof v === 'object' && 'en' in v ? pick(v as { en: string; de: string }, lang) : localizeNested(v, lang);
+    out[key] =
+      key === 'description' && v && typeof v === 'object' && 'en' in v
+        ? pick(v as { en: string; de: string }, lang)
+        : localizeNested(v, lang);
   }
   return out;
 }
@@ -27,7 +51,8 @@ export function describeArg(arg: ArgSchema, lang: Lang): Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(arg)) {
     if (!EXPOSED_KEYWORDS.has(key) || value === undefined) continue;
-    out[key] = key === 'description' ? pick(value as ArgSchema['description'] & object, lang) : localizeNested(value, lang);
+    out[key] =
+      key === 'description' ? pick(value as ArgSchema['description'] & object, lang) : localizeNested(value, lang);
   }
   out.required = arg.required === true;
   return out;

@@ -5,7 +5,9 @@ import { setOwn } from '../util.ts';
 export function parseFieldsParam(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
   // Only texts name fields: String() of a map from the query (`_fields[a]=b`, no prototype) throws.
-  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(/[\s,]+/) : []));
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) =>
+    typeof v === 'string' || typeof v === 'number' ? String(v).split(/[\s,]+/) : [],
+  );
   const fields = parts.map((p) => p.trim()).filter(Boolean);
   return fields;
 }

@@ -42,14 +42,29 @@ const T = {
   ),
   error: l('An error in the shape every route shares.', 'Ein Fehler in der Form, die alle Routen teilen.'),
   success: l('Success.', 'Erfolg.'),
-  invalid: l('Missing or invalid parameters (`rest_missing_callback_param`, `rest_invalid_param`).', 'Fehlende oder ungültige Parameter (`rest_missing_callback_param`, `rest_invalid_param`).'),
-  unauthorized: l('Not logged in, or the credentials are wrong.', 'Nicht angemeldet, oder die Anmeldedaten sind falsch.'),
-  forbidden: l('Logged in without the permission this route needs.', 'Angemeldet, aber ohne die Berechtigung, die diese Route verlangt.'),
-  public: l('Public: no credentials needed (credentials may widen what is returned).', 'Öffentlich: keine Anmeldung nötig (mit Anmeldung kann die Antwort mehr enthalten).'),
+  invalid: l(
+    'Missing or invalid parameters (`rest_missing_callback_param`, `rest_invalid_param`).',
+    'Fehlende oder ungültige Parameter (`rest_missing_callback_param`, `rest_invalid_param`).',
+  ),
+  unauthorized: l(
+    'Not logged in, or the credentials are wrong.',
+    'Nicht angemeldet, oder die Anmeldedaten sind falsch.',
+  ),
+  forbidden: l(
+    'Logged in without the permission this route needs.',
+    'Angemeldet, aber ohne die Berechtigung, die diese Route verlangt.',
+  ),
+  public: l(
+    'Public: no credentials needed (credentials may widen what is returned).',
+    'Öffentlich: keine Anmeldung nötig (mit Anmeldung kann die Antwort mehr enthalten).',
+  ),
   loggedIn: l('Any logged-in user.', 'Jeder angemeldete Benutzer.'),
   capability: l('Needs the capability `%s`.', 'Erfordert die Berechtigung `%s`.'),
   custom: l('Permission: %s', 'Berechtigung: %s'),
-  fields: l('Comma-separated list of the fields to return (dot paths reach into objects).', 'Kommagetrennte Liste der zurückzugebenden Felder (Punktpfade reichen in Objekte).'),
+  fields: l(
+    'Comma-separated list of the fields to return (dot paths reach into objects).',
+    'Kommagetrennte Liste der zurückzugebenden Felder (Punktpfade reichen in Objekte).',
+  ),
   envelope: l(
     'Answer 200 with `{body, status, headers}` instead of the real status and headers.',
     'Mit 200 und `{body, status, headers}` antworten statt mit dem echten Status und den Headern.',
@@ -70,7 +85,12 @@ const T = {
  */
 function security(permission: Permission): Json[] {
   if (permission.kind === 'public') return [{}, { applicationPassword: [] }, { sessionCookie: [], restNonce: [] }];
-  const roles = permission.kind === 'cap' ? [permission.cap] : permission.kind === 'custom' && permission.cap ? [permission.cap] : [];
+  const roles =
+    permission.kind === 'cap'
+      ? [permission.cap]
+      : permission.kind === 'custom' && permission.cap
+        ? [permission.cap]
+        : [];
   return [{ applicationPassword: roles }, { sessionCookie: roles, restNonce: roles }];
 }
 
@@ -95,9 +115,28 @@ function permissionText(permission: Permission, lang: Lang): string {
 
 /** The keys of the registry's arg schemas that are JSON Schema too (the rest are the server's own). */
 const SCHEMA_KEYWORDS = new Set([
-  'title', 'default', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties', 'patternProperties',
-  'minProperties', 'maxProperties', 'minimum', 'maximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
-  'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
+  'title',
+  'default',
+  'type',
+  'format',
+  'enum',
+  'items',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
 ]);
 
 /**
@@ -109,9 +148,11 @@ export function jsonSchemaOf(arg: ArgSchema, lang: Lang): Json {
   if (arg.description !== undefined) out.description = pick(arg.description, lang);
   for (const [key, value] of Object.entries(arg)) {
     if (!SCHEMA_KEYWORDS.has(key) || value === undefined) continue;
-    if (key === 'items' || key === 'additionalProperties') out[key] = typeof value === 'object' ? jsonSchemaOf(value as ArgSchema, lang) : value;
+    if (key === 'items' || key === 'additionalProperties')
+      out[key] = typeof value === 'object' ? jsonSchemaOf(value as ArgSchema, lang) : value;
     else if (key === 'anyOf' || key === 'oneOf') out[key] = (value as ArgSchema[]).map((s) => jsonSchemaOf(s, lang));
-    else if (key === 'properties' || key === 'patternProperties') out[key] = mapValues(value as Record<string, ArgSchema>, (s) => jsonSchemaOf(s, lang));
+    else if (key === 'properties' || key === 'patternProperties')
+      out[key] = mapValues(value as Record<string, ArgSchema>, (s) => jsonSchemaOf(s, lang));
     else out[key] = value;
   }
   if (arg.exclusiveMinimum && arg.minimum !== undefined) {
@@ -123,7 +164,9 @@ export function jsonSchemaOf(arg: ArgSchema, lang: Lang): Json {
     delete out.maximum;
   }
   if (arg.properties) {
-    const required = Array.isArray(arg.required) ? [...arg.required] : Object.keys(arg.properties).filter((name) => arg.properties![name]!.required === true);
+    const required = Array.isArray(arg.required)
+      ? [...arg.required]
+      : Object.keys(arg.properties).filter((name) => arg.properties![name]!.required === true);
     if (required.length) out.required = required;
   }
   return out;
@@ -209,7 +252,8 @@ class Builder {
       const { path, variables } = pathTemplate(route.pattern);
       const item = (paths[path] ??= {}) as Json;
       for (const endpoint of route.endpoints) {
-        for (const method of endpoint.methods) item[method.toLowerCase()] = this.operation(route, endpoint, method, path, variables);
+        for (const method of endpoint.methods)
+          item[method.toLowerCase()] = this.operation(route, endpoint, method, path, variables);
       }
     }
     return {
@@ -222,7 +266,13 @@ class Builder {
     };
   }
 
-  private operation(route: CompiledRoute, endpoint: EndpointDef, method: HttpMethod, path: string, variables: { name: string; pattern: string }[]): Json {
+  private operation(
+    route: CompiledRoute,
+    endpoint: EndpointDef,
+    method: HttpMethod,
+    path: string,
+    variables: { name: string; pattern: string }[],
+  ): Json {
     const lang = this.lang;
     const args = visibleArgs(endpoint.args);
     // A path variable is text its pattern accepts, whatever an argument of the same name declares.
@@ -236,13 +286,19 @@ class Builder {
     let requestBody: Json | undefined;
     if (BODY_METHODS.has(method)) {
       // i18n_language is read from the query or a form body, never from JSON: a query parameter everywhere.
-      parameters.push(...rest.filter(([name]) => name === 'i18n_language').map(([name, arg]) => queryParameter(name, arg, lang)));
+      parameters.push(
+        ...rest.filter(([name]) => name === 'i18n_language').map(([name, arg]) => queryParameter(name, arg, lang)),
+      );
       const bodyArgs = rest.filter(([name]) => name !== 'i18n_language');
       if (bodyArgs.length || endpoint.undeclaredParams) requestBody = this.requestBody(bodyArgs);
     } else {
       parameters.push(...rest.map(([name, arg]) => queryParameter(name, arg, lang)));
     }
-    parameters.push({ $ref: '#/components/parameters/_fields' }, { $ref: '#/components/parameters/_envelope' }, { $ref: '#/components/parameters/_pretty' });
+    parameters.push(
+      { $ref: '#/components/parameters/_fields' },
+      { $ref: '#/components/parameters/_envelope' },
+      { $ref: '#/components/parameters/_pretty' },
+    );
 
     let id = operationId(method, path);
     while (this.usedIds.has(id)) id += '_';
@@ -275,8 +331,16 @@ class Builder {
   private responses(route: CompiledRoute, endpoint: EndpointDef, method: HttpMethod): Json {
     const lang = this.lang;
     const responses: Json = {};
-    if (route.pattern === '/') responses['200'] = { description: T.descriptor[lang], content: { 'application/json': { schema: { $ref: '#/components/schemas/SiteDescriptor' } } } };
-    else if (route.pattern === '/batch/v1') responses['207'] = { description: T.batch[lang], content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } } };
+    if (route.pattern === '/')
+      responses['200'] = {
+        description: T.descriptor[lang],
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/SiteDescriptor' } } },
+      };
+    else if (route.pattern === '/batch/v1')
+      responses['207'] = {
+        description: T.batch[lang],
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } },
+      };
     else if (route.schema && method === 'GET') {
       // The route's schema is the resource (context=help shows it); a list route answers with several.
       const item = resourceSchema(route.schema(lang));
@@ -295,7 +359,13 @@ class Builder {
   private components(): Json {
     const lang = this.lang;
     const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-    const global = (name: string, description: Localized, schema: Json): Json => ({ name, in: 'query', required: false, description: description[lang], schema });
+    const global = (name: string, description: Localized, schema: Json): Json => ({
+      name,
+      in: 'query',
+      required: false,
+      description: description[lang],
+      schema,
+    });
     return {
       securitySchemes: {
         applicationPassword: { type: 'http', scheme: 'basic', description: T.basic[lang] },
@@ -329,7 +399,13 @@ class Builder {
                 details: { type: 'object' },
               },
             },
-            additional_errors: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, data: {} } } },
+            additional_errors: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { code: { type: 'string' }, message: { type: 'string' }, data: {} },
+              },
+            },
           },
         },
         SiteDescriptor: {
@@ -346,7 +422,17 @@ class Builder {
             show_on_front: { type: 'string' },
             namespaces: { type: 'array', items: { type: 'string' } },
             authentication: { type: 'object' },
-            routes: { type: 'object', additionalProperties: { type: 'object', properties: { namespace: { type: 'string' }, methods: { type: 'array', items: { type: 'string' } }, endpoints: { type: 'array' } } } },
+            routes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                properties: {
+                  namespace: { type: 'string' },
+                  methods: { type: 'array', items: { type: 'string' } },
+                  endpoints: { type: 'array' },
+                },
+              },
+            },
           },
         },
         BatchResponse: {
@@ -356,7 +442,10 @@ class Builder {
             failed: { type: 'string', enum: ['validation'] },
             responses: {
               type: 'array',
-              items: { type: ['object', 'null'], properties: { body: {}, status: { type: 'integer' }, headers: { type: ['object', 'array'] } } },
+              items: {
+                type: ['object', 'null'],
+                properties: { body: {}, status: { type: 'integer' }, headers: { type: ['object', 'array'] } },
+              },
             },
           },
         },

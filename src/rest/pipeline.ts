@@ -12,7 +12,15 @@ import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';
 import { restUrl } from './urls.ts';
-import { addInvalid, argPlan, collectUndeclared, lookup, runCustomCallbacks, type InvalidArgs, type Layers } from './args.ts';
+import {
+  addInvalid,
+  argPlan,
+  collectUndeclared,
+  lookup,
+  runCustomCallbacks,
+  type InvalidArgs,
+  type Layers,
+} from './args.ts';
 import { allowFrom, forbidden, permissionsOf } from './permission-check.ts';
 import { setOwn } from '../util.ts';
 import { isQueryTimeout, withDeadline } from '../db/deadline.ts';
@@ -53,7 +61,10 @@ export interface RestOutput {
 
 /** The request's language: an i18n_language of a form body or the query, else the root's. */
 export function requestLanguage(input: Pick<RestInput, 'body' | 'query' | 'rootLang'>): Lang {
-  const candidates = [input.body.type === 'form' ? input.body.params.i18n_language : undefined, input.query.i18n_language];
+  const candidates = [
+    input.body.type === 'form' ? input.body.params.i18n_language : undefined,
+    input.query.i18n_language,
+  ];
   for (const c of candidates) if (c === 'en' || c === 'de') return c;
   return input.rootLang;
 }
@@ -67,7 +78,11 @@ export interface PreparedRequest {
   fields: unknown;
 }
 
-export function errorOutput(err: RestError, input: Pick<RestInput, 'query' | 'body' | 'auth'>, headers: Record<string, string> = {}): RestOutput {
+export function errorOutput(
+  err: RestError,
+  input: Pick<RestInput, 'query' | 'body' | 'auth'>,
+  headers: Record<string, string> = {},
+): RestOutput {
   return {
     status: err.status,
     body: err.toBody(),
@@ -86,8 +101,15 @@ function hasParam(input: Pick<RestInput, 'query' | 'body'>, name: string): boole
 function effectiveMethod(input: RestInput): { method: string; overridden: boolean } {
   const fromQuery = input.query._method;
   const fromHeader = input.headers['x-http-method-override'];
-  const override = typeof fromQuery === 'string' && fromQuery ? fromQuery : typeof fromHeader === 'string' && fromHeader ? fromHeader : null;
-  return override ? { method: override.toUpperCase(), overridden: true } : { method: input.method.toUpperCase(), overridden: false };
+  const override =
+    typeof fromQuery === 'string' && fromQuery
+      ? fromQuery
+      : typeof fromHeader === 'string' && fromHeader
+        ? fromHeader
+        : null;
+  return override
+    ? { method: override.toUpperCase(), overridden: true }
+    : { method: input.method.toUpperCase(), overridden: false };
 }
 
 function isJsonContentType(headers: RestInput['headers']): boolean {
@@ -120,7 +142,11 @@ export class RestPipeline {
     const base = { pretty: hasParam(input, '_pretty'), loggedIn: !!input.auth, overridden: false };
     if (!match) return { status: 200, body: [], headers: {}, ...base };
     const lang = requestLanguage(input);
-    const body = describeRoute(match.route, { lang, help: true, restUrl: (r) => restUrl(this.app.config.siteUrl, input.rootLang, r) });
+    const body = describeRoute(match.route, {
+      lang,
+      help: true,
+      restUrl: (r) => restUrl(this.app.config.siteUrl, input.rootLang, r),
+    });
     const req = this.buildRequest(input, 'OPTIONS', match.urlParams, [input.query], lang);
     return { status: 200, body, headers: await this.allowHeader(match.route, req), ...base };
   }
@@ -142,7 +168,10 @@ export class RestPipeline {
         const parsed: unknown = JSON.parse(input.body.raw);
         if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
       } catch {
-        const err = new RestError('rest_invalid_json', MSG.invalidJson[lang], 400, { json_error_code: 4, json_error_message: 'Syntax error' });
+        const err = new RestError('rest_invalid_json', MSG.invalidJson[lang], 400, {
+          json_error_code: 4,
+          json_error_message: 'Syntax error',
+        });
         // The route matched: Allow as on any answer of it (the reference sends it here too).
         const req = this.buildRequest(input, method as RestRequest['method'], match.urlParams, [input.query], lang);
         return errorOutput(err, input, await this.allowHeader(match.route, req));
@@ -191,7 +220,11 @@ export class RestPipeline {
       if ('refused' in custom) {
         invalid = addInvalid(invalid, name, custom.refused);
       } else if (custom instanceof RestError) {
-        invalid = addInvalid(invalid, name, custom.message, { code: custom.code, message: custom.message, data: Object.keys(custom.data).length ? custom.data : null });
+        invalid = addInvalid(invalid, name, custom.message, {
+          code: custom.code,
+          message: custom.message,
+          data: Object.keys(custom.data).length ? custom.data : null,
+        });
       } else if (custom.changed) {
         sanitized.set(name, custom.value);
       }
@@ -203,13 +236,20 @@ export class RestPipeline {
       if (value !== undefined) req.params[name] = value;
     }
     if (missing.length) {
-      return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, { params: missing });
+      return new RestError('rest_missing_callback_param', fill(MSG.missingParams[req.lang], missing.join(', ')), 400, {
+        params: missing,
+      });
     }
     if (invalid) {
-      return new RestError('rest_invalid_param', fill(MSG.invalidParams[req.lang], Object.keys(invalid.messages).join(', ')), 400, {
-        params: invalid.messages,
-        details: Object.keys(invalid.details).length ? invalid.details : [],
-      });
+      return new RestError(
+        'rest_invalid_param',
+        fill(MSG.invalidParams[req.lang], Object.keys(invalid.messages).join(', ')),
+        400,
+        {
+          params: invalid.messages,
+          details: Object.keys(invalid.details).length ? invalid.details : [],
+        },
+      );
     }
     if (endpoint.undeclaredParams) collectUndeclared(endpoint, layers, req.undeclared);
     return null;
@@ -242,7 +282,11 @@ export class RestPipeline {
       result = {
         ...result,
         status: 200,
-        body: { body: result.body ?? null, status: result.status, headers: Object.keys(result.headers).length ? result.headers : [] },
+        body: {
+          body: result.body ?? null,
+          status: result.status,
+          headers: Object.keys(result.headers).length ? result.headers : [],
+        },
         headers: {},
       };
     }
@@ -271,7 +315,8 @@ export class RestPipeline {
   ): RestRequest {
     const raw: Record<string, unknown> = {};
     // setOwn: Object.assign would make a body's "__proto__" key the prototype of every parameter.
-    for (let i = layers.length - 1; i >= 0; i--) for (const [key, value] of Object.entries(layers[i]!)) setOwn(raw, key, value);
+    for (let i = layers.length - 1; i >= 0; i--)
+      for (const [key, value] of Object.entries(layers[i]!)) setOwn(raw, key, value);
     const siteUrl = this.app.config.siteUrl;
     return {
       method,
@@ -296,7 +341,13 @@ export class RestPipeline {
 }
 
 /** An endpoint's error, in its own format when it renders errors itself. */
-function endpointError(endpoint: EndpointDef, err: RestError, req: RestRequest, input: RestInput, headers: Record<string, string> = {}): RestOutput {
+function endpointError(
+  endpoint: EndpointDef,
+  err: RestError,
+  req: RestRequest,
+  input: RestInput,
+  headers: Record<string, string> = {},
+): RestOutput {
   const rendered = endpoint.renderError?.(err, req);
   if (!rendered) return errorOutput(err, input, headers);
   const out = toOutput(rendered, input);
@@ -332,8 +383,15 @@ function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const code = (err as { code?: unknown }).code;
   return (
-    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === '57P01' || code === '57P03' || code === '53300' ||
-    code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === '57P01' ||
+    code === '57P03' ||
+    code === '53300' ||
+    code === 'SQLITE_BUSY' ||
+    code === 'SQLITE_LOCKED' ||
+    code === 'SQLITE_FULL' ||
+    code === 'SQLITE_IOERR' ||
     (err instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(err.message))
   );
 }

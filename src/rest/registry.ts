@@ -54,7 +54,11 @@ export class Registry {
    * @param namespaceDefs namespaces in index order; each gets its namespace index route first.
    * @param namespaceIndex builds the namespace index route of a namespace.
    */
-  constructor(rootRoutes: RouteDef[], namespaceDefs: readonly NamespaceDef[], namespaceIndex: (ns: string) => RouteDef) {
+  constructor(
+    rootRoutes: RouteDef[],
+    namespaceDefs: readonly NamespaceDef[],
+    namespaceIndex: (ns: string) => RouteDef,
+  ) {
     for (const def of rootRoutes) this.add('', def.path, def);
     for (const ns of namespaceDefs) {
       this.namespaces.push(ns.namespace);

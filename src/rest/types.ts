@@ -104,7 +104,13 @@ export type ArgValue<S> = S extends { sanitize: (...args: never[]) => infer R }
       : unknown;
 
 /** An arg the handler always receives: required, or with a non-null default. */
-type AlwaysPresent<S> = S extends { required: true } ? true : S extends { default: null | undefined } ? false : S extends { default: unknown } ? true : false;
+type AlwaysPresent<S> = S extends { required: true }
+  ? true
+  : S extends { default: null | undefined }
+    ? false
+    : S extends { default: unknown }
+      ? true
+      : false;
 
 /** The validated, sanitised and defaulted arguments of an endpoint whose args are A. */
 export type ParamsOf<A extends Args> = {
@@ -222,7 +228,12 @@ export class RestResponse {
     this.status = status;
     this.headers = headers;
   }
-  static raw(content: string | Buffer, contentType: string, status = 200, headers: Record<string, string> = {}): RestResponse {
+  static raw(
+    content: string | Buffer,
+    contentType: string,
+    status = 200,
+    headers: Record<string, string> = {},
+  ): RestResponse {
     const r = new RestResponse(null, status, headers);
     r.raw = { contentType, content };
     return r;
@@ -247,7 +258,11 @@ export class RestError extends Error {
     this.data = data;
   }
   toBody(): Record<string, unknown> {
-    const body: Record<string, unknown> = { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+    const body: Record<string, unknown> = {
+      code: this.code,
+      message: this.message,
+      data: { status: this.status, ...this.data },
+    };
     if (this.additionalErrors.length) body.additional_errors = this.additionalErrors;
     return body;
   }

@@ -6,7 +6,26 @@ import type http from 'node:http';
 import type { Logger } from 'pino';
 
 /** Words of a parameter name that mark its value as secret (`_wpnonce`, `app_password`, `license_key`, `access_token`…). */
-const SECRET_WORDS = new Set(['pass', 'passwd', 'password', 'pwd', 'secret', 'token', 'key', 'apikey', 'nonce', 'wpnonce', 'auth', 'authorization', 'session', 'signature', 'sig', 'credential', 'credentials', 'otp']);
+const SECRET_WORDS = new Set([
+  'pass',
+  'passwd',
+  'password',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'apikey',
+  'nonce',
+  'wpnonce',
+  'auth',
+  'authorization',
+  'session',
+  'signature',
+  'sig',
+  'credential',
+  'credentials',
+  'otp',
+]);
 
 function isSecretName(encodedName: string): boolean {
   let name: string;
@@ -15,7 +34,10 @@ function isSecretName(encodedName: string): boolean {
   } catch {
     name = encodedName;
   }
-  return name.toLowerCase().split(/[^a-z0-9]+/).some((word) => SECRET_WORDS.has(word));
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => SECRET_WORDS.has(word));
 }
 
 /** The request target with the values of secret-bearing query parameters replaced by `[redacted]`. */

@@ -17,7 +17,9 @@ import { ownValue } from '../util.ts';
 
 export const API_DOCS_PATH = '/cms-api';
 
-const PACKAGE_VERSION = String(JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+const PACKAGE_VERSION = String(
+  JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+);
 
 const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -57,7 +59,9 @@ const PAGE_TEXT = {
 /** The pages' security headers, with this page's own scripts, its document and Swagger UI's inline images. */
 function referenceHeaders(): Record<string, string> {
   const headers = pageHeaders();
-  headers['Content-Security-Policy'] = headers['Content-Security-Policy']!.replace("img-src 'self'", "img-src 'self' data:") + "; script-src 'self'; connect-src 'self'";
+  headers['Content-Security-Policy'] =
+    headers['Content-Security-Policy']!.replace("img-src 'self'", "img-src 'self' data:") +
+    "; script-src 'self'; connect-src 'self'";
   return headers;
 }
 
@@ -97,7 +101,10 @@ function assetOf(name: string): { body: Buffer; type: string } | null {
   if (!asset) return null;
   let loaded = assetFiles.get(name);
   if (!loaded) {
-    loaded = { body: asset.file ? fs.readFileSync(path.join(SWAGGER_DIR, asset.file)) : Buffer.from(asset.text!), type: asset.type };
+    loaded = {
+      body: asset.file ? fs.readFileSync(path.join(SWAGGER_DIR, asset.file)) : Buffer.from(asset.text!),
+      type: asset.type,
+    };
     assetFiles.set(name, loaded);
   }
   return loaded;
@@ -111,14 +118,25 @@ export function registerApiDocs(server: FastifyInstance, app: AppServices, api: 
     let json = documents.get(lang);
     if (!json) {
       const title = String(app.options.get('blogname') ?? '') || 'content-site';
-      json = JSON.stringify(openApiDocument(api.registry, { siteUrl: app.config.siteUrl, lang, title, version: PACKAGE_VERSION, sessionCookie: SESSION_COOKIE }));
+      json = JSON.stringify(
+        openApiDocument(api.registry, {
+          siteUrl: app.config.siteUrl,
+          lang,
+          title,
+          version: PACKAGE_VERSION,
+          sessionCookie: SESSION_COOKIE,
+        }),
+      );
       documents.set(lang, json);
     }
     return json;
   };
 
   const send = (reply: FastifyReply, type: string, body: string | Buffer, headers: Record<string, string>) =>
-    reply.code(200).headers({ ...headers, 'Content-Type': type }).send(reply.request.method === 'HEAD' ? undefined : body);
+    reply
+      .code(200)
+      .headers({ ...headers, 'Content-Type': type })
+      .send(reply.request.method === 'HEAD' ? undefined : body);
 
   server.route({
     method: ['GET', 'HEAD'],
@@ -140,7 +158,12 @@ export function registerApiDocs(server: FastifyInstance, app: AppServices, api: 
     handler: (request: FastifyRequest<{ Params: { lang: string } }>, reply) => {
       const lang = languageOf(request.params.lang);
       if (!lang) return reply.callNotFound();
-      return send(reply, 'text/html; charset=utf-8', referencePage(lang, String(app.options.get('blogname') ?? '')), referenceHeaders());
+      return send(
+        reply,
+        'text/html; charset=utf-8',
+        referencePage(lang, String(app.options.get('blogname') ?? '')),
+        referenceHeaders(),
+      );
     },
   });
   // The page's relative addresses need the trailing slash.
@@ -159,7 +182,10 @@ export function registerApiDocs(server: FastifyInstance, app: AppServices, api: 
     handler: (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
       const asset = assetOf(request.params.file);
       if (!asset) return reply.callNotFound();
-      return send(reply, asset.type, asset.body, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=86400' });
+      return send(reply, asset.type, asset.body, {
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=86400',
+      });
     },
   });
 }

@@ -4,7 +4,14 @@
 import { Writable } from 'node:stream';
 import type { Config } from '../config.ts';
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** Fields every record has, or that say nothing to a person reading along. */
 const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err', 'v']);
 

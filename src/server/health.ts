@@ -13,10 +13,17 @@ export const HEALTH_PATHS = { live: '/healthz', ready: '/readyz' } as const;
 /** A database that has not answered by then counts as unavailable (PostgreSQL unreachable waits for its connect timeout). */
 const DATABASE_CHECK_MS = 2000;
 
-const HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+const HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
 
 function answer(reply: FastifyReply, status: number, body: Record<string, string>): FastifyReply {
-  return reply.code(status).headers(HEADERS).send(reply.request.method === 'HEAD' ? undefined : JSON.stringify(body));
+  return reply
+    .code(status)
+    .headers(HEADERS)
+    .send(reply.request.method === 'HEAD' ? undefined : JSON.stringify(body));
 }
 
 /** Resolves when the database answers `select 1`; rejects on error or after DATABASE_CHECK_MS. */
@@ -39,7 +46,11 @@ export function registerHealthRoutes(server: FastifyInstance, app: AppServices):
   server.addHook('preClose', async () => {
     closing = true;
   });
-  server.route({ method: ['GET', 'HEAD'], url: HEALTH_PATHS.live, handler: (_request, reply) => answer(reply, 200, { status: 'ok' }) });
+  server.route({
+    method: ['GET', 'HEAD'],
+    url: HEALTH_PATHS.live,
+    handler: (_request, reply) => answer(reply, 200, { status: 'ok' }),
+  });
   server.route({
     method: ['GET', 'HEAD'],
     url: HEALTH_PATHS.ready,

@@ -1,13 +1,24 @@
 // The HTTP adapter: Fastify receives requests on the two language roots and hands them to
 // the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
 import http from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { AppServices } from '../site/services.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
 import {
-  databaseError, errorOutput, requestLanguage, type BodyInput, type RestInput, type RestOutput,
+  databaseError,
+  errorOutput,
+  requestLanguage,
+  type BodyInput,
+  type RestInput,
+  type RestOutput,
 } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
@@ -60,7 +71,10 @@ export interface BuildOptions {
 export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {
   // Created before Fastify so the server factory can reach it (fast path of the index).
   let api: RestApi | null = null;
-  const indexHeaders = { en: indexResponseHeaders(app.config.siteUrl, 'en'), de: indexResponseHeaders(app.config.siteUrl, 'de') };
+  const indexHeaders = {
+    en: indexResponseHeaders(app.config.siteUrl, 'en'),
+    de: indexResponseHeaders(app.config.siteUrl, 'de'),
+  };
   const server = Fastify({
     serverFactory: (handler) => {
       const { timeouts } = app.config;
@@ -68,13 +82,16 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       // A request being answered must not be cut as idle before its reads have timed out and
       // their error is sent (when the idle limit is set shorter than the read limit).
       const answerWithin = app.config.reads.timeoutMs + ANSWER_MARGIN_MS;
-      const httpServer = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeouts.headers) }, (req, res) => {
-        const idleLimit = req.socket.timeout; // 0 or undefined: none
-        if (idleLimit && idleLimit < answerWithin) req.socket.setTimeout(answerWithin);
-        if (app.config.accessLog) logAccess(app.log, req, res);
-        if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
-        handler(req, res);
-      });
+      const httpServer = http.createServer(
+        { connectionsCheckingInterval: Math.min(1000, timeouts.headers) },
+        (req, res) => {
+          const idleLimit = req.socket.timeout; // 0 or undefined: none
+          if (idleLimit && idleLimit < answerWithin) req.socket.setTimeout(answerWithin);
+          if (app.config.accessLog) logAccess(app.log, req, res);
+          if (api && serveCachedIndex(api, indexHeaders, req, res)) return;
+          handler(req, res);
+        },
+      );
       // Slow or idle clients cannot hold the server: header, whole-request and keep-alive limits.
       httpServer.headersTimeout = timeouts.headers;
       httpServer.requestTimeout = Math.max(timeouts.request, timeouts.headers);
@@ -97,9 +114,10 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     // A path that cannot even be decoded matches no route.
     frameworkErrors: (error, request, reply) => {
       const lang = request.url.startsWith('/de/') ? 'de' : 'en';
-      const err = error.code === 'FST_ERR_BAD_URL'
-        ? new RestError('rest_no_route', MSG.noRoute[lang], 404)
-        : new RestError('rest_bad_request', MSG.badRequest[lang], 400);
+      const err =
+        error.code === 'FST_ERR_BAD_URL'
+          ? new RestError('rest_no_route', MSG.noRoute[lang], 404)
+          : new RestError('rest_bad_request', MSG.badRequest[lang], 400);
       void send(reply, lang, request, errorOutput(err, { query: {}, body: { type: 'none' }, auth: null }));
     },
     // Requests already accepted when shutdown starts are finished, not refused.
@@ -146,17 +164,35 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     return reply.send(out.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
   }
 
-  async function handleRest(request: FastifyRequest, reply: FastifyReply, lang: Lang, routePath: string | null, query: Record<string, unknown>) {
+  async function handleRest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    lang: Lang,
+    routePath: string | null,
+    query: Record<string, unknown>,
+  ) {
     const body: BodyInput = (request.body as BodyInput | undefined) ?? { type: 'none' };
-    let input: RestInput = { method: request.method, route: routePath ?? '/', query, body, headers: request.headers, rootLang: lang, ip: request.ip, auth: null };
-    if (routePath === null) return send(reply, lang, request, errorOutput(new RestError('rest_no_route', MSG.noRoute[lang], 404), input));
+    let input: RestInput = {
+      method: request.method,
+      route: routePath ?? '/',
+      query,
+      body,
+      headers: request.headers,
+      rootLang: lang,
+      ip: request.ip,
+      auth: null,
+    };
+    if (routePath === null)
+      return send(reply, lang, request, errorOutput(new RestError('rest_no_route', MSG.noRoute[lang], 404), input));
     let refreshedNonce: string | null = null;
     try {
       let auth = await authenticateRequest(app, request.headers.authorization, request.ip);
-      if (!auth) ({ auth, refreshedNonce } = await authenticateCookie(app, { headers: request.headers, query, body }, lang));
+      if (!auth)
+        ({ auth, refreshedNonce } = await authenticateCookie(app, { headers: request.headers, query, body }, lang));
       input = { ...input, auth };
     } catch (err) {
-      if (err instanceof RestError) return send(reply, lang, request, errorOutput(authErrorIn(err, requestLanguage(input)), input));
+      if (err instanceof RestError)
+        return send(reply, lang, request, errorOutput(authErrorIn(err, requestLanguage(input)), input));
       throw err;
     }
     const out = await restApi.dispatch(input);
@@ -176,7 +212,10 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       app.log.warn({ err }, 'the 404 page could not be rendered');
       return plainNotFound(reply);
     }
-    return reply.code(404).headers(page.headers).send(reply.request.method === 'HEAD' ? undefined : page.body);
+    return reply
+      .code(404)
+      .headers(page.headers)
+      .send(reply.request.method === 'HEAD' ? undefined : page.body);
   }
 
   const restRoot = async (request: FastifyRequest<{ Params: { lang: string; '*'?: string } }>, reply: FastifyReply) => {
@@ -194,10 +233,14 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     if (request.method !== 'GET' && request.method !== 'HEAD') return notFound(reply, lang);
     const raw = request.url.split('?')[0]!;
     const query: Record<string, string> = {};
-    for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>)) if (typeof v === 'string') query[k] = v;
+    for (const [k, v] of Object.entries((request.query ?? {}) as Record<string, unknown>))
+      if (typeof v === 'string') query[k] = v;
     const page = await renderPublicPath(app, lang, raw.slice(lang.length + 1), query);
     if (!page) return notFound(reply, lang);
-    return reply.code(page.status).headers(page.headers).send(request.method === 'HEAD' ? undefined : page.body);
+    return reply
+      .code(page.status)
+      .headers(page.headers)
+      .send(request.method === 'HEAD' ? undefined : page.body);
   };
   server.route({
     method: ['GET', 'HEAD'],
@@ -218,7 +261,12 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     delete query.rest_route;
     if (typeof routeParam !== 'string') {
       const input = { query, body: { type: 'none' } as BodyInput, auth: null };
-      return send(reply, lang, request, errorOutput(new RestError('rest_path_invalid_type', MSG.routeTypeInvalid[lang], 400), input));
+      return send(
+        reply,
+        lang,
+        request,
+        errorOutput(new RestError('rest_path_invalid_type', MSG.routeTypeInvalid[lang], 400), input),
+      );
     }
     return handleRest(request, reply, lang, normalizeRoute(routeParam), query);
   };
@@ -240,10 +288,13 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     const input = { query: {}, body: { type: 'none' } as BodyInput, auth: null };
     const dbError = databaseError(error, lang);
     let err: RestError;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') err = new RestError('rest_request_too_large', MSG.tooLarge[lang], 413);
-    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') err = new RestError('rest_unsupported_media_type', MSG.unsupportedMediaType[lang], 415);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      err = new RestError('rest_request_too_large', MSG.tooLarge[lang], 413);
+    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      err = new RestError('rest_unsupported_media_type', MSG.unsupportedMediaType[lang], 415);
     else if (dbError) err = dbError;
-    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) err = new RestError('rest_bad_request', error.message ?? 'Bad request.', error.statusCode);
+    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+      err = new RestError('rest_bad_request', error.message ?? 'Bad request.', error.statusCode);
     else {
       app.log.error({ err: error, url: request.url }, 'request failed');
       err = new RestError('internal_server_error', MSG.internal[lang], 500);
@@ -254,7 +305,12 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   return server;
 }
 
-const INDEX_PATHS: Record<string, Lang> = { '/en/cms-json/': 'en', '/en/cms-json': 'en', '/de/cms-json/': 'de', '/de/cms-json': 'de' };
+const INDEX_PATHS: Record<string, Lang> = {
+  '/en/cms-json/': 'en',
+  '/en/cms-json': 'en',
+  '/de/cms-json/': 'de',
+  '/de/cms-json': 'de',
+};
 
 function indexResponseHeaders(siteUrl: string, lang: Lang): Record<string, string> {
   return { ...fixedHeaders(siteUrl, lang), Vary: 'Origin', Allow: 'GET' };
@@ -265,8 +321,20 @@ function indexResponseHeaders(siteUrl: string, lang: Lang): Record<string, strin
  * `GET /<lang>/cms-json/` (no query, no credentials, no Origin) is answered from its cached
  * bytes before the framework is involved. Anything else takes the full pipeline.
  */
-function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, string>>, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (req.method !== 'GET' || req.headers.authorization || req.headers['x-wp-nonce'] || req.headers.origin || req.headers['x-http-method-override']) return false;
+function serveCachedIndex(
+  api: RestApi,
+  headers: Record<Lang, Record<string, string>>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): boolean {
+  if (
+    req.method !== 'GET' ||
+    req.headers.authorization ||
+    req.headers['x-wp-nonce'] ||
+    req.headers.origin ||
+    req.headers['x-http-method-override']
+  )
+    return false;
   const lang = INDEX_PATHS[req.url ?? ''];
   if (!lang) return false;
   const { bytes } = api.siteDescriptor(lang, lang, false);
@@ -281,7 +349,8 @@ function serveCachedIndex(api: RestApi, headers: Record<Lang, Record<string, str
  * but styles and images, no framing by other sites, no referrer.
  */
 export const HTML_DOCUMENT_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'SAMEORIGIN',
@@ -292,5 +361,7 @@ function plainNotFound(reply: FastifyReply): FastifyReply {
     .code(404)
     .header('Content-Type', 'text/html; charset=UTF-8')
     .headers(HTML_DOCUMENT_HEADERS)
-    .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked for does not exist.</p></body></html>');
+    .send(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1><p>The page you asked for does not exist.</p></body></html>',
+    );
 }

@@ -24,7 +24,11 @@ export interface PeerWatch {
 }
 
 /** Warnings about the live processes `rows` (this one included) on this database; empty when all is well. */
-export function peerWarnings(app: Pick<AppServices, 'dialect' | 'dbHandle'>, self: string, rows: ServerProcessesTable[]): string[] {
+export function peerWarnings(
+  app: Pick<AppServices, 'dialect' | 'dbHandle'>,
+  self: string,
+  rows: ServerProcessesTable[],
+): string[] {
   const others = rows.filter((r) => r.id !== self);
   if (!others.length) return [];
   const describe = (r: ServerProcessesTable) => `pid ${r.pid} on ${r.host}, listening on ${r.address}`;
@@ -76,7 +80,11 @@ export async function watchPeers(app: AppServices, address: string): Promise<Pee
     for (const warning of peerWarnings(app, self, rows)) app.log.warn(warning);
   };
   const beat = async () => {
-    const [updated] = await app.db.updateTable('server_processes').set({ seen_at: utcNow() }).where('id', '=', self).execute();
+    const [updated] = await app.db
+      .updateTable('server_processes')
+      .set({ seen_at: utcNow() })
+      .where('id', '=', self)
+      .execute();
     // Paused for longer than STALE_MS (a suspended machine): another process removed the row.
     if (!updated?.numUpdatedRows) await register();
     await check();

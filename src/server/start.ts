@@ -37,10 +37,21 @@ export interface StartOptions {
  * (LOG_FORMAT decides); the file always gets JSON.
  */
 export function serverLogger(config: Config): Logger {
-  const file = pino.destination({ dest: path.join(config.dataDir, 'logs', 'server.log'), mkdir: true, append: true, sync: false });
+  const file = pino.destination({
+    dest: path.join(config.dataDir, 'logs', 'server.log'),
+    mkdir: true,
+    append: true,
+    sync: false,
+  });
   const level = config.logLevel ?? 'info';
   const console = wantsReadable(config.logFormat, process.stderr) ? readableStream(process.stderr) : process.stderr;
-  return pino({ level }, pino.multistream([{ level, stream: console }, { level, stream: file }]));
+  return pino(
+    { level },
+    pino.multistream([
+      { level, stream: console },
+      { level, stream: file },
+    ]),
+  );
 }
 
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
@@ -48,7 +59,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const app = await openApp(config, { logger: opts.logger ?? serverLogger(config) });
   const exposed = exposedFiles(config);
   if (exposed.length) {
-    app.log.warn({ files: exposed }, 'others than the owner may open the data folder or the database files, which hold password hashes and the site secrets: chmod 700 the folder, 600 the files');
+    app.log.warn(
+      { files: exposed },
+      'others than the owner may open the data folder or the database files, which hold password hashes and the site secrets: chmod 700 the folder, 600 the files',
+    );
   }
   let server: FastifyInstance | null = null;
   let address: string;

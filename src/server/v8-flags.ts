@@ -27,5 +27,8 @@ export function reexecWithServerFlags(): void {
   if (process.env[APPLIED] || typeof process.execve !== 'function') return;
   const flags = missingServerFlags(process.execArgv, process.env.NODE_OPTIONS ?? '');
   if (!flags.length) return;
-  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, [APPLIED]: '1' });
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    [APPLIED]: '1',
+  });
 }

@@ -128,7 +128,9 @@ export class SiteOptions {
   }
 
   get<K extends keyof SiteOptionValues>(name: K): SiteOptionValues[K] {
-    return (this.values.has(name as string) ? this.values.get(name as string) : DEFAULT_OPTIONS[name]) as SiteOptionValues[K];
+    return (
+      this.values.has(name as string) ? this.values.get(name as string) : DEFAULT_OPTIONS[name]
+    ) as SiteOptionValues[K];
   }
 
   /** The site's time zone: `timezone_string` when it names an IANA zone, else UTC. */

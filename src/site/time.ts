@@ -36,7 +36,12 @@ function formatter(locale: 'en-US', timeZone: string): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat(locale, {
       timeZone,
       hourCycle: 'h23',
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     // Zone names come from site options (validated), so the map stays small; bound it anyway.
     if (formatters.size >= 200) formatters.clear();

@@ -50,7 +50,8 @@ export function parseYmd(text: string): Ymd | null {
   if (!m) return null;
   const ymd = { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
   const check = new Date(Date.UTC(ymd.y, ymd.m - 1, ymd.d));
-  if (check.getUTCFullYear() !== ymd.y || check.getUTCMonth() !== ymd.m - 1 || check.getUTCDate() !== ymd.d) return null;
+  if (check.getUTCFullYear() !== ymd.y || check.getUTCMonth() !== ymd.m - 1 || check.getUTCDate() !== ymd.d)
+    return null;
   return ymd;
 }
 
@@ -113,7 +114,8 @@ export function parseDateBound(zone: string, text: string, endOfDay: boolean): n
 function parseTimestamp(zone: string, s: string, endOfDay: boolean): number | null {
   if (/^-?\d+$/.test(s)) return Number(s);
   const day = parseYmd(s);
-  if (day) return zoneToUtcMs(zone, day.y, day.m, day.d, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0) / 1000;
+  if (day)
+    return zoneToUtcMs(zone, day.y, day.m, day.d, endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0) / 1000;
   const wall = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
   if (wall) {
     const d = parseYmd(wall[1]);

@@ -9,10 +9,22 @@ import type { Ctx, PageKit } from './page.ts';
 import { render } from './render.ts';
 import { checkCsrf } from './session.ts';
 import {
-  APP_NAME_MAX, PATHS, addQueryArgs, pageUrl, readAuthorizeParams, type AuthorizeParams, type Problem, type SiteAddress,
+  APP_NAME_MAX,
+  PATHS,
+  addQueryArgs,
+  pageUrl,
+  readAuthorizeParams,
+  type AuthorizeParams,
+  type Problem,
+  type SiteAddress,
 } from './urls.ts';
 
-export function registerAuthorizePage(server: FastifyInstance, app: AppServices, site: SiteAddress, kit: PageKit): void {
+export function registerAuthorizePage(
+  server: FastifyInstance,
+  app: AppServices,
+  site: SiteAddress,
+  kit: PageKit,
+): void {
   const { context, langArg, layout, sendHtml, redirect, errorPage, csrfFailed, origin, toLogin, guarded } = kit;
 
   const authorizeQuery = (p: AuthorizeParams, lang?: string): Record<string, string | undefined> => ({
@@ -39,7 +51,12 @@ export function registerAuthorizePage(server: FastifyInstance, app: AppServices,
     });
   }
 
-  async function showAuthorize(ctx: Ctx, status: number, p: AuthorizeParams, notice: string | null): Promise<FastifyReply> {
+  async function showAuthorize(
+    ctx: Ctx,
+    status: number,
+    p: AuthorizeParams,
+    notice: string | null,
+  ): Promise<FastifyReply> {
     const user = ctx.session!.user;
     const t = ctx.t;
     const appName = p.appName.trim();
@@ -47,14 +64,22 @@ export function registerAuthorizePage(server: FastifyInstance, app: AppServices,
       ...(await layout(ctx, t.authorizeTitle, { path: PATHS.authorize, query: authorizeQuery(p) })),
       notice: notice ? { kind: 'error', text: notice } : null,
       intro: appName ? segments(t.authorizeNamed, { app: appName }) : segments(t.authorizeGeneric, {}),
-      actingAs: segments(t.authorizeActingAs, { user: user.display_name === user.login ? user.login : `${user.display_name} (${user.login})` }),
+      actingAs: segments(t.authorizeActingAs, {
+        user: user.display_name === user.login ? user.login : `${user.display_name} (${user.login})`,
+      }),
       formAction: pageUrl(site, PATHS.authorize, { lang: ctx.lang }),
       appName: p.appName,
       appId: p.appId,
       successUrl: p.successUrl,
       rejectUrl: p.rejectUrl,
       nameMax: APP_NAME_MAX,
-      approveUrl: p.successUrl ? addQueryArgs(p.successUrl, { site_url: app.config.siteUrl, user_login: user.login, password: '[------]' }).replace('%5B------%5D', '[------]') : '',
+      approveUrl: p.successUrl
+        ? addQueryArgs(p.successUrl, {
+            site_url: app.config.siteUrl,
+            user_login: user.login,
+            password: '[------]',
+          }).replace('%5B------%5D', '[------]')
+        : '',
       approveText: fmt(t.approveSendsTo, { url: '' }).trim(),
       rejectTarget: rejectTarget(p) ?? '',
       rejectText: fmt(t.rejectSendsTo, { url: '' }).trim(),
@@ -69,54 +94,84 @@ export function registerAuthorizePage(server: FastifyInstance, app: AppServices,
     return null;
   }
 
-  server.get(PATHS.authorize, guarded(async (request, reply) => {
-    const ctx = await context(request, reply);
-    if (!ctx.session) return toLogin(ctx, site.origin + site.basePath + request.url);
-    const { params, problems } = readAuthorizeParams(ctx.query, site, true);
-    if (problems.length) return badRequest(ctx, problems, ctx.query);
-    return showAuthorize(ctx, 200, params, null);
-  }));
+  server.get(
+    PATHS.authorize,
+    guarded(async (request, reply) => {
+      const ctx = await context(request, reply);
+      if (!ctx.session) return toLogin(ctx, site.origin + site.basePath + request.url);
+      const { params, problems } = readAuthorizeParams(ctx.query, site, true);
+      if (problems.length) return badRequest(ctx, problems, ctx.query);
+      return showAuthorize(ctx, 200, params, null);
+    }),
+  );
 
-  server.post(PATHS.authorize, guarded(async (request, reply) => {
-    const ctx = await context(request, reply);
-    const { params, problems } = readAuthorizeParams(ctx.body, site, false);
-    const getUrl = pageUrl(site, PATHS.authorize, authorizeQuery(problems.length ? { appName: '', appId: '', successUrl: '', rejectUrl: '' } : params, langArg(ctx)));
-    if (!ctx.session) return toLogin(ctx, getUrl, 303);
-    if (!(await checkCsrf(app, { kind: 'session', idHash: ctx.session.idHash }, ctx.body._csrf))) {
-      return csrfFailed(ctx, problems.length ? pageUrl(site, PATHS.profile) : getUrl, { path: PATHS.authorize });
-    }
-    if (problems.length) return badRequest(ctx, problems, ctx.body);
-    const user = ctx.session.user;
-    const action = ctx.body.action;
-    if (action === 'reject') {
-      return redirect(ctx, 302, rejectTarget(params) ?? pageUrl(site, PATHS.profile, { rejected: '1' }));
-    }
-    if (action !== 'approve') return showAuthorize(ctx, 400, params, ctx.t.unknownAction);
-    let created;
-    try {
-      created = await createAppPassword(app, user.id, { name: params.appName, appId: params.appId || undefined }, origin(ctx, user));
-    } catch (err) {
-      if (!(err instanceof RestError) || err.status >= 500) throw err;
-      const message =
-        err.code === 'application_password_empty_name' ? ctx.t.emptyName
-        : err.code === 'application_password_duplicate_name' ? ctx.t.duplicateName
-        : err.code === 'application_password_name_too_long' ? fmt(ctx.t.app_name_too_long, { max: APP_NAME_MAX })
-        : err.code === 'invalid_app_id' ? ctx.t.invalid_app_id
-        : err.message;
-      return showAuthorize(ctx, err.status, params, message);
-    }
-    if (params.successUrl) {
-      // Reference order and form: site_url, user_login, then the raw 24-character password.
-      return redirect(ctx, 302, addQueryArgs(params.successUrl, { site_url: app.config.siteUrl, user_login: user.login, password: created.password }));
-    }
-    const html = render('created.twig', {
-      ...(await layout(ctx, ctx.t.createdTitle, { path: PATHS.profile })),
-      heading: segments(ctx.t.createdHeading, { app: created.name }),
-      password: chunkPassword(created.password),
-      copy: segments(ctx.t.createdCopy, { login: user.login }),
-    });
-    return sendHtml(ctx, 200, html);
-  }));
+  server.post(
+    PATHS.authorize,
+    guarded(async (request, reply) => {
+      const ctx = await context(request, reply);
+      const { params, problems } = readAuthorizeParams(ctx.body, site, false);
+      const getUrl = pageUrl(
+        site,
+        PATHS.authorize,
+        authorizeQuery(
+          problems.length ? { appName: '', appId: '', successUrl: '', rejectUrl: '' } : params,
+          langArg(ctx),
+        ),
+      );
+      if (!ctx.session) return toLogin(ctx, getUrl, 303);
+      if (!(await checkCsrf(app, { kind: 'session', idHash: ctx.session.idHash }, ctx.body._csrf))) {
+        return csrfFailed(ctx, problems.length ? pageUrl(site, PATHS.profile) : getUrl, { path: PATHS.authorize });
+      }
+      if (problems.length) return badRequest(ctx, problems, ctx.body);
+      const user = ctx.session.user;
+      const action = ctx.body.action;
+      if (action === 'reject') {
+        return redirect(ctx, 302, rejectTarget(params) ?? pageUrl(site, PATHS.profile, { rejected: '1' }));
+      }
+      if (action !== 'approve') return showAuthorize(ctx, 400, params, ctx.t.unknownAction);
+      let created;
+      try {
+        created = await createAppPassword(
+          app,
+          user.id,
+          { name: params.appName, appId: params.appId || undefined },
+          origin(ctx, user),
+        );
+      } catch (err) {
+        if (!(err instanceof RestError) || err.status >= 500) throw err;
+        const message =
+          err.code === 'application_password_empty_name'
+            ? ctx.t.emptyName
+            : err.code === 'application_password_duplicate_name'
+              ? ctx.t.duplicateName
+              : err.code === 'application_password_name_too_long'
+                ? fmt(ctx.t.app_name_too_long, { max: APP_NAME_MAX })
+                : err.code === 'invalid_app_id'
+                  ? ctx.t.invalid_app_id
+                  : err.message;
+        return showAuthorize(ctx, err.status, params, message);
+      }
+      if (params.successUrl) {
+        // Reference order and form: site_url, user_login, then the raw 24-character password.
+        return redirect(
+          ctx,
+          302,
+          addQueryArgs(params.successUrl, {
+            site_url: app.config.siteUrl,
+            user_login: user.login,
+            password: created.password,
+          }),
+        );
+      }
+      const html = render('created.twig', {
+        ...(await layout(ctx, ctx.t.createdTitle, { path: PATHS.profile })),
+        heading: segments(ctx.t.createdHeading, { app: created.name }),
+        password: chunkPassword(created.password),
+        copy: segments(ctx.t.createdCopy, { login: user.login }),
+      });
+      return sendHtml(ctx, 200, html);
+    }),
+  );
 }
 
 function textOnly(query: Record<string, unknown>): Record<string, string> {

@@ -19,7 +19,13 @@ const setPassword: CliCommand = {
   ],
   args: {
     positionals: [LOGIN_ARG],
-    options: { password: { type: 'string', value: 'password', help: 'The new password (else asked, or read from standard input).' } },
+    options: {
+      password: {
+        type: 'string',
+        value: 'password',
+        help: 'The new password (else asked, or read from standard input).',
+      },
+    },
   },
   examples: [
     { command: 'user set-password admin', help: 'Asks for the new password twice.' },
@@ -32,7 +38,9 @@ const setPassword: CliCommand = {
     const password = await readNewPassword(ctx, user.login, strings.password);
     await setUserPassword(app, user.id, password, CLI_ORIGIN);
     await destroyUserSessions(app, user.id);
-    ctx.stdout.write(`Set the password of ${user.login}; they log in at ${pageUrl(siteAddress(app.config.siteUrl), PATHS.login)}\n`);
+    ctx.stdout.write(
+      `Set the password of ${user.login}; they log in at ${pageUrl(siteAddress(app.config.siteUrl), PATHS.login)}\n`,
+    );
     return 0;
   },
 };
@@ -46,7 +54,13 @@ const resetPassword: CliCommand = {
   ],
   args: {
     positionals: [LOGIN_ARG],
-    options: { hours: { type: 'string', value: 'hours', help: `How long the link works, 1 to 720 hours (default ${RESET_KEY_HOURS}).` } },
+    options: {
+      hours: {
+        type: 'string',
+        value: 'hours',
+        help: `How long the link works, 1 to 720 hours (default ${RESET_KEY_HOURS}).`,
+      },
+    },
   },
   examples: [{ command: 'user reset-password alice --hours 72', help: 'A link for alice that works for three days.' }],
   async run(args, ctx) {
@@ -56,7 +70,9 @@ const resetPassword: CliCommand = {
     const user = await requireUserByLogin(app, positionals[0]!);
     const { url, expiresAt } = await createPasswordResetLink(app, user, hours, CLI_ORIGIN);
     const zone = app.options.timeZone();
-    ctx.stdout.write(`One-time link for ${user.login} to set a password (works once, until ${utcToZone(expiresAt, zone)} ${zone}):\n\n  ${url}\n`);
+    ctx.stdout.write(
+      `One-time link for ${user.login} to set a password (works once, until ${utcToZone(expiresAt, zone)} ${zone}):\n\n  ${url}\n`,
+    );
     return 0;
   },
 };

@@ -36,9 +36,12 @@ const en = {
   // authorize
   authorizeTitle: 'Authorize Application',
   authorizeHeading: 'An application would like to connect to your account.',
-  authorizeNamed: 'Would you like to give the application called {app} access to your account? You should only do this if you trust the app in question.',
-  authorizeGeneric: 'Would you like to give this application access to your account? You should only do this if you trust the app in question.',
-  authorizeActingAs: 'The application will act as {user}: it can do everything this account can do on the site, until you revoke its password.',
+  authorizeNamed:
+    'Would you like to give the application called {app} access to your account? You should only do this if you trust the app in question.',
+  authorizeGeneric:
+    'Would you like to give this application access to your account? You should only do this if you trust the app in question.',
+  authorizeActingAs:
+    'The application will act as {user}: it can do everything this account can do on the site, until you revoke its password.',
   appIdLabel: 'Application ID',
   newNameLabel: 'New Application Password Name',
   newNameHelp: 'A name that helps you recognise the application later in your list of application passwords.',
@@ -63,11 +66,13 @@ const en = {
   createdHeading: 'Your new password for {app} is:',
   createdFieldLabel: 'New application password',
   createdSave: 'Be sure to save this in a safe location. You will not be able to retrieve it.',
-  createdCopy: 'Select the password in the field above and copy it (Ctrl+C, or ⌘+C on a Mac), then paste it into the application together with your username {login}. The spaces are optional.',
+  createdCopy:
+    'Select the password in the field above and copy it (Ctrl+C, or ⌘+C on a Mac), then paste it into the application together with your username {login}. The spaces are optional.',
   createdBack: 'Go to your application passwords',
   // passwords
   passwordsTitle: 'Application Passwords',
-  passwordsIntro: 'Application passwords let applications use the site’s REST API on your behalf. They cannot be used to log in to these pages.',
+  passwordsIntro:
+    'Application passwords let applications use the site’s REST API on your behalf. They cannot be used to log in to these pages.',
   passwordsEmpty: 'You have no application passwords yet.',
   passwordsCaption: 'Your application passwords',
   colName: 'Name',
@@ -89,7 +94,8 @@ const en = {
   timesIn: 'times in {zone}',
   // errors
   csrfTitle: 'Security check failed',
-  csrfText: 'The form has expired or was not sent from this site. Go back, reload the page and try again. If this keeps happening, make sure your browser accepts cookies from this site.',
+  csrfText:
+    'The form has expired or was not sent from this site. Go back, reload the page and try again. If this keeps happening, make sure your browser accepts cookies from this site.',
   errorTitle: 'Error',
   errorText: 'There has been an error on the site. Please try again later.',
 } as const;
@@ -120,16 +126,21 @@ const de: Strings = {
   rpPassword: 'Neues Passwort',
   rpConfirm: 'Neues Passwort bestätigen',
   rpSubmit: 'Passwort speichern',
-  rpInvalid: 'Dein Link zum Zurücksetzen des Passworts scheint ungültig zu sein. Bitte eine Administratorin oder einen Administrator um einen neuen Link.',
-  rpExpired: 'Dein Link zum Zurücksetzen des Passworts ist abgelaufen. Bitte eine Administratorin oder einen Administrator um einen neuen Link.',
+  rpInvalid:
+    'Dein Link zum Zurücksetzen des Passworts scheint ungültig zu sein. Bitte eine Administratorin oder einen Administrator um einen neuen Link.',
+  rpExpired:
+    'Dein Link zum Zurücksetzen des Passworts ist abgelaufen. Bitte eine Administratorin oder einen Administrator um einen neuen Link.',
   rpMismatch: 'Die Passwörter stimmen nicht überein.',
   rpTooShort: 'Das Passwort muss mindestens 8 Zeichen lang sein.',
   rpDone: 'Dein Passwort wurde zurückgesetzt. Du kannst dich jetzt damit anmelden.',
   authorizeTitle: 'Anwendung autorisieren',
   authorizeHeading: 'Eine Anwendung möchte sich mit deinem Konto verbinden.',
-  authorizeNamed: 'Möchtest du der Anwendung namens {app} Zugriff auf dein Konto geben? Tu dies nur, wenn du der betreffenden Anwendung vertraust.',
-  authorizeGeneric: 'Möchtest du dieser Anwendung Zugriff auf dein Konto geben? Tu dies nur, wenn du der betreffenden Anwendung vertraust.',
-  authorizeActingAs: 'Die Anwendung handelt als {user}: Sie kann alles tun, was dieses Konto auf der Website tun kann, bis du ihr Passwort widerrufst.',
+  authorizeNamed:
+    'Möchtest du der Anwendung namens {app} Zugriff auf dein Konto geben? Tu dies nur, wenn du der betreffenden Anwendung vertraust.',
+  authorizeGeneric:
+    'Möchtest du dieser Anwendung Zugriff auf dein Konto geben? Tu dies nur, wenn du der betreffenden Anwendung vertraust.',
+  authorizeActingAs:
+    'Die Anwendung handelt als {user}: Sie kann alles tun, was dieses Konto auf der Website tun kann, bis du ihr Passwort widerrufst.',
   appIdLabel: 'Anwendungs-ID',
   newNameLabel: 'Name des neuen Anwendungspassworts',
   newNameHelp: 'Ein Name, an dem du die Anwendung später in der Liste deiner Anwendungspasswörter wiedererkennst.',
@@ -152,10 +163,12 @@ const de: Strings = {
   createdHeading: 'Dein neues Passwort für {app} lautet:',
   createdFieldLabel: 'Neues Anwendungspasswort',
   createdSave: 'Bewahre es an einem sicheren Ort auf. Du wirst es nicht erneut abrufen können.',
-  createdCopy: 'Markiere das Passwort im Feld oben und kopiere es (Strg+C, auf dem Mac ⌘+C), und füge es dann zusammen mit deinem Benutzernamen {login} in die Anwendung ein. Die Leerzeichen sind optional.',
+  createdCopy:
+    'Markiere das Passwort im Feld oben und kopiere es (Strg+C, auf dem Mac ⌘+C), und füge es dann zusammen mit deinem Benutzernamen {login} in die Anwendung ein. Die Leerzeichen sind optional.',
   createdBack: 'Zu deinen Anwendungspasswörtern',
   passwordsTitle: 'Anwendungspasswörter',
-  passwordsIntro: 'Mit Anwendungspasswörtern können Anwendungen die REST-API der Website in deinem Namen nutzen. Zum Anmelden auf diesen Seiten taugen sie nicht.',
+  passwordsIntro:
+    'Mit Anwendungspasswörtern können Anwendungen die REST-API der Website in deinem Namen nutzen. Zum Anmelden auf diesen Seiten taugen sie nicht.',
   passwordsEmpty: 'Du hast noch keine Anwendungspasswörter.',
   passwordsCaption: 'Deine Anwendungspasswörter',
   colName: 'Name',
@@ -176,7 +189,8 @@ const de: Strings = {
   rejected: 'Du hast der Verbindung nicht zugestimmt; es wurde kein Anwendungspasswort erstellt.',
   timesIn: 'Zeiten in {zone}',
   csrfTitle: 'Sicherheitsprüfung fehlgeschlagen',
-  csrfText: 'Das Formular ist abgelaufen oder wurde nicht von dieser Website gesendet. Geh zurück, lade die Seite neu und versuche es erneut. Wenn das wiederholt passiert, prüfe, ob dein Browser Cookies dieser Website annimmt.',
+  csrfText:
+    'Das Formular ist abgelaufen oder wurde nicht von dieser Website gesendet. Geh zurück, lade die Seite neu und versuche es erneut. Wenn das wiederholt passiert, prüfe, ob dein Browser Cookies dieser Website annimmt.',
   errorTitle: 'Fehler',
   errorText: 'Auf der Website ist ein Fehler aufgetreten. Bitte versuche es später erneut.',
 };

@@ -46,7 +46,6 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-
 /** Per-request state of a page handler. */
 export interface Ctx {
   request: FastifyRequest;
@@ -115,8 +114,16 @@ export function pageKit(app: AppServices, site: SiteAddress) {
     };
   }
 
-  function sendHtml(ctx: Ctx, status: number, html: string, headers: Record<string, string> = {}, formAction = true): FastifyReply {
-    const reply = ctx.reply.code(status).headers({ ...pageHeaders({ formAction }), 'Content-Type': 'text/html; charset=utf-8', ...headers });
+  function sendHtml(
+    ctx: Ctx,
+    status: number,
+    html: string,
+    headers: Record<string, string> = {},
+    formAction = true,
+  ): FastifyReply {
+    const reply = ctx.reply
+      .code(status)
+      .headers({ ...pageHeaders({ formAction }), 'Content-Type': 'text/html; charset=utf-8', ...headers });
     if (ctx.setCookies.length) reply.header('Set-Cookie', ctx.setCookies);
     return reply.send(html);
   }
@@ -130,7 +137,14 @@ export function pageKit(app: AppServices, site: SiteAddress) {
   async function errorPage(
     ctx: Ctx,
     status: number,
-    opts: { title: string; heading: string; paragraphs: string[]; problems?: { param: string; message: string; value: string }[]; backUrl?: string; canonical: Canonical },
+    opts: {
+      title: string;
+      heading: string;
+      paragraphs: string[];
+      problems?: { param: string; message: string; value: string }[];
+      backUrl?: string;
+      canonical: Canonical;
+    },
   ): Promise<FastifyReply> {
     const html = render('error.twig', {
       ...(await layout(ctx, opts.title, opts.canonical)),
@@ -143,11 +157,19 @@ export function pageKit(app: AppServices, site: SiteAddress) {
   }
 
   async function csrfFailed(ctx: Ctx, backUrl: string, canonical: Canonical): Promise<FastifyReply> {
-    return errorPage(ctx, 403, { title: ctx.t.csrfTitle, heading: ctx.t.csrfTitle, paragraphs: [ctx.t.csrfText], backUrl, canonical });
+    return errorPage(ctx, 403, {
+      title: ctx.t.csrfTitle,
+      heading: ctx.t.csrfTitle,
+      paragraphs: [ctx.t.csrfText],
+      backUrl,
+      canonical,
+    });
   }
 
   function origin(ctx: Ctx, user: UserRow | null): ActivityOrigin {
-    return user ? { user: toAuthUser(user), ip: ctx.request.ip } : { user: null, ip: ctx.request.ip, initiator: 'web_user' };
+    return user
+      ? { user: toAuthUser(user), ip: ctx.request.ip }
+      : { user: null, ip: ctx.request.ip, initiator: 'web_user' };
   }
 
   /** Sends an anonymous visitor to the login page, to come back to `returnTo` afterwards. */
@@ -165,12 +187,17 @@ export function pageKit(app: AppServices, site: SiteAddress) {
         return await handler(request, reply);
       } catch (err) {
         app.log.error({ err, url: request.url }, 'web page failed');
-        const lang = chooseLang((request.query as Record<string, unknown> | undefined)?.lang, request.headers['accept-language']);
+        const lang = chooseLang(
+          (request.query as Record<string, unknown> | undefined)?.lang,
+          request.headers['accept-language'],
+        );
         const text = STRINGS[lang].errorText;
         return reply
           .code(500)
           .headers({ ...pageHeaders(), 'Content-Type': 'text/html; charset=utf-8' })
-          .send(`<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${STRINGS[lang].errorTitle}</title></head><body><main><h1>${STRINGS[lang].errorTitle}</h1><p>${text}</p></main></body></html>`);
+          .send(
+            `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${STRINGS[lang].errorTitle}</title></head><body><main><h1>${STRINGS[lang].errorTitle}</h1><p>${text}</p></main></body></html>`,
+          );
       }
     };
   }

@@ -43,7 +43,11 @@ async function validNonce(app: AppServices, session: WebSession, nonce: string, 
 }
 
 /** The nonce a request carries: `_wpnonce` (query, then form body) before the header, as WordPress reads $_REQUEST first. */
-function nonceOf(headers: Record<string, string | string[] | undefined>, query: Record<string, unknown>, body: BodyInput): unknown {
+function nonceOf(
+  headers: Record<string, string | string[] | undefined>,
+  query: Record<string, unknown>,
+  body: BodyInput,
+): unknown {
   if (query._wpnonce !== undefined) return query._wpnonce;
   if (body.type === 'form' && body.params._wpnonce !== undefined) return body.params._wpnonce;
   return headers['x-wp-nonce'];
@@ -70,7 +74,11 @@ export async function authenticateCookie(
   const nonce = nonceOf(request.headers, request.query, request.body);
   if (nonce === undefined) return { auth: null, refreshedNonce: null };
   const cookieHeader = request.headers.cookie;
-  const session = await loadSession(app, parseCookies(typeof cookieHeader === 'string' ? cookieHeader : undefined)[SESSION_COOKIE], now);
+  const session = await loadSession(
+    app,
+    parseCookies(typeof cookieHeader === 'string' ? cookieHeader : undefined)[SESSION_COOKIE],
+    now,
+  );
   if (!session || typeof nonce !== 'string' || !(await validNonce(app, session, nonce, now))) {
     const err = new RestError('rest_cookie_invalid_nonce', COOKIE_CHECK_FAILED[lang], 403);
     // As the reference: a failed cookie check is never cached.
@@ -78,5 +86,8 @@ export async function authenticateCookie(
     err.headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
     throw err;
   }
-  return { auth: { user: toAuthUser(session.user), appPasswordUuid: null }, refreshedNonce: await restNonce(app, session, now) };
+  return {
+    auth: { user: toAuthUser(session.user), appPasswordUuid: null },
+    refreshedNonce: await restNonce(app, session, now),
+  };
 }

@@ -34,7 +34,11 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
   server.get(PATHS.css, async (_request, reply) =>
     reply
       .code(200)
-      .headers({ 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=3600' })
+      .headers({
+        'Content-Type': 'text/css; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=3600',
+      })
       .send(css),
   );
   registerLoginPages(server, app, site, kit);
@@ -47,7 +51,13 @@ export async function registerWebRoutes(server: FastifyInstance, app: AppService
     url: PATHS.legacyPasswords,
     handler: (request, reply) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      return reply.code(request.method === 'GET' ? 302 : 303).headers({ ...pageHeaders(), Location: `${site.origin}${site.basePath}${PATHS.profile}${query}#application-passwords` }).send();
+      return reply
+        .code(request.method === 'GET' ? 302 : 303)
+        .headers({
+          ...pageHeaders(),
+          Location: `${site.origin}${site.basePath}${PATHS.profile}${query}#application-passwords`,
+        })
+        .send();
     },
   });
 }

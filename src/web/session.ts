@@ -24,7 +24,13 @@ export interface WebSession {
   expiresAt: string;
 }
 
-export async function createSession(app: AppServices, userId: number, ip: string, userAgent: string, now = new Date()): Promise<{ cookieValue: string; session: WebSession }> {
+export async function createSession(
+  app: AppServices,
+  userId: number,
+  ip: string,
+  userAgent: string,
+  now = new Date(),
+): Promise<{ cookieValue: string; session: WebSession }> {
   const cookieValue = randomToken();
   const idHash = tokenHash(cookieValue);
   const expiresAt = formatUtc(new Date(now.getTime() + SESSION_TTL_MS));
@@ -32,7 +38,14 @@ export async function createSession(app: AppServices, userId: number, ip: string
   await app.db.deleteFrom('web_sessions').where('expires_at', '<=', formatUtc(now)).execute();
   await app.db
     .insertInto('web_sessions')
-    .values({ id_hash: idHash, user_id: userId, created_at: formatUtc(now), expires_at: expiresAt, ip: ip.slice(0, 45), user_agent: userAgent.slice(0, 255) })
+    .values({
+      id_hash: idHash,
+      user_id: userId,
+      created_at: formatUtc(now),
+      expires_at: expiresAt,
+      ip: ip.slice(0, 45),
+      user_agent: userAgent.slice(0, 255),
+    })
     .execute();
   const user = await findUserById(app, userId);
   if (!user) throw new Error(`user ${userId} vanished while logging in`);
@@ -40,10 +53,18 @@ export async function createSession(app: AppServices, userId: number, ip: string
 }
 
 /** The live session of a cookie value, or null (unknown, expired, user gone or disabled). */
-export async function loadSession(app: AppServices, cookieValue: unknown, now = new Date()): Promise<WebSession | null> {
+export async function loadSession(
+  app: AppServices,
+  cookieValue: unknown,
+  now = new Date(),
+): Promise<WebSession | null> {
   if (!isTokenShaped(cookieValue)) return null;
   const idHash = tokenHash(cookieValue);
-  const row = await app.db.selectFrom('web_sessions').select(['user_id', 'expires_at']).where('id_hash', '=', idHash).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('web_sessions')
+    .select(['user_id', 'expires_at'])
+    .where('id_hash', '=', idHash)
+    .executeTakeFirst();
   if (!row) return null;
   if (row.expires_at <= formatUtc(now)) {
     await app.db.deleteFrom('web_sessions').where('id_hash', '=', idHash).execute();
@@ -79,7 +100,11 @@ async function readKey(app: AppServices): Promise<Buffer> {
     .values({ name: 'csrf', value: randomToken() })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const again = await app.db.selectFrom('web_keys').select('value').where('name', '=', 'csrf').executeTakeFirstOrThrow();
+  const again = await app.db
+    .selectFrom('web_keys')
+    .select('value')
+    .where('name', '=', 'csrf')
+    .executeTakeFirstOrThrow();
   return Buffer.from(again.value, 'base64url');
 }
 

@@ -31,8 +31,19 @@ export function siteAddress(siteUrl: string): SiteAddress {
   const u = new URL(siteUrl);
   const host = u.hostname.toLowerCase();
   const local =
-    host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.local') || host.endsWith('.test') || host.endsWith('.localhost');
-  return { origin: u.origin, host: u.host, basePath: u.pathname.replace(/\/+$/, ''), https: u.protocol === 'https:', local };
+    host === 'localhost' ||
+    host === '127.0.0.1' ||
+    host === '[::1]' ||
+    host.endsWith('.local') ||
+    host.endsWith('.test') ||
+    host.endsWith('.localhost');
+  return {
+    origin: u.origin,
+    host: u.host,
+    basePath: u.pathname.replace(/\/+$/, ''),
+    https: u.protocol === 'https:',
+    local,
+  };
 }
 
 /** A Host header value as `host[:port]`, lower case, without the site scheme's default port. */
@@ -47,7 +58,10 @@ function normalHost(value: string, https: boolean): string {
  * proxy received (X-Forwarded-Host, first entry), is the host and port of SITE_URL. Forms are only
  * shown there — their cookies and their `form-action 'self'` policy belong to that address.
  */
-export function atSiteAddress(site: SiteAddress, headers: { host?: string; 'x-forwarded-host'?: string | string[] }): boolean {
+export function atSiteAddress(
+  site: SiteAddress,
+  headers: { host?: string; 'x-forwarded-host'?: string | string[] },
+): boolean {
   const forwarded = headers['x-forwarded-host'];
   const candidates = [headers.host, (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]];
   return candidates.some((h) => h !== undefined && normalHost(h, site.https) === site.host);
@@ -105,7 +119,8 @@ export function sameSiteRedirect(site: SiteAddress, target: unknown): string | n
     return null;
   }
   if (resolved.origin !== site.origin) return null;
-  if (site.basePath && resolved.pathname !== site.basePath && !resolved.pathname.startsWith(site.basePath + '/')) return null;
+  if (site.basePath && resolved.pathname !== site.basePath && !resolved.pathname.startsWith(site.basePath + '/'))
+    return null;
   return resolved.origin + resolved.pathname + resolved.search + resolved.hash;
 }
 
@@ -196,11 +211,19 @@ export function readAuthorizeParams(
     rejectUrl: read('reject_url').trim(),
   };
   if (params.appName.length > APP_NAME_MAX) problems.push({ param: 'app_name', code: 'app_name_too_long' });
-  if (requireName && params.appName.trim() === '' && params.appId === '' && !problems.some((p) => p.param === 'app_name' || p.param === 'app_id')) {
+  if (
+    requireName &&
+    params.appName.trim() === '' &&
+    params.appId === '' &&
+    !problems.some((p) => p.param === 'app_name' || p.param === 'app_id')
+  ) {
     problems.push({ param: 'app_name', code: 'missing_app_name' });
   }
   if (params.appId !== '' && !UUID.test(params.appId)) problems.push({ param: 'app_id', code: 'invalid_app_id' });
-  for (const [param, url] of [['success_url', params.successUrl], ['reject_url', params.rejectUrl]] as const) {
+  for (const [param, url] of [
+    ['success_url', params.successUrl],
+    ['reject_url', params.rejectUrl],
+  ] as const) {
     const code = redirectUrlProblem(url, site);
     if (code) problems.push({ param, code });
   }

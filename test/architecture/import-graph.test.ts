@@ -78,7 +78,10 @@ function importGraph(): Graph {
   const graph: Graph = new Map();
   for (const file of sourceFiles('src')) {
     const specs = importsOf(fs.readFileSync(path.join(ROOT, file), 'utf8'));
-    graph.set(file, specs.map((spec) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec))));
+    graph.set(
+      file,
+      specs.map((spec) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec))),
+    );
   }
   return graph;
 }
@@ -174,7 +177,11 @@ function reachable(graph: Graph, from: string): Set<string> {
 test("the activity log's read path never reaches its write path (history/read → history/write)", () => {
   const wrong = [...graph.keys()]
     .filter((file) => file.startsWith('src/namespaces/history/read/'))
-    .flatMap((file) => [...reachable(graph, file)].filter((to) => to.startsWith('src/namespaces/history/write/')).map((to) => `${file} → … → ${to}`));
+    .flatMap((file) =>
+      [...reachable(graph, file)]
+        .filter((to) => to.startsWith('src/namespaces/history/write/'))
+        .map((to) => `${file} → … → ${to}`),
+    );
   assert.deepEqual(wrong, []);
 });
 
@@ -186,17 +193,28 @@ test('the checks see what they check', () => {
         "import type { A } from './a.ts';",
         "export { b } from '../b.ts';",
         "const c = await import('./c.ts');",
-        'import {\n  d,\n} from \'./d.ts\';',
+        "import {\n  d,\n} from './d.ts';",
         "// import x from './commented.ts';",
         "import fs from 'node:fs';",
       ].join('\n'),
     ),
     ['./a.ts', '../b.ts', './d.ts', './c.ts'],
   );
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]])), [['a', 'b']]);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['a']],
+        ['c', ['a']],
+      ]),
+    ),
+    [['a', 'b']],
+  );
   assert.equal(violation('src/rest/types.ts', 'src/app.ts'), 'the kernel imports only the kernel');
-  assert.equal(violation('src/site/loggers.ts', 'src/namespaces/sched/logger.ts'),
-    'the kernel imports only the kernel');
+  assert.equal(
+    violation('src/site/loggers.ts', 'src/namespaces/sched/logger.ts'),
+    'the kernel imports only the kernel',
+  );
   assert.match(violation('src/namespaces/oembed/embed.ts', 'src/pages/store.ts')!, /api\.ts/);
   assert.equal(violation('src/namespaces/oembed/embed.ts', 'src/pages/api.ts'), null);
   assert.match(violation('src/cli/seed.ts', 'src/namespaces/sched/seed.ts')!, /modules\.ts/);

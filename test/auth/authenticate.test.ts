@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { basicAuth, userWithRole } from '../support/http.ts';
 import { authenticateRequest, parseBasicAuth } from '../../src/auth/authenticate.ts';
-import { chunkPassword, createAppPassword, getAppPassword, revokeAllAppPasswords, revokeAppPassword } from '../../src/auth/app-passwords.ts';
+import {
+  chunkPassword,
+  createAppPassword,
+  getAppPassword,
+  revokeAllAppPasswords,
+  revokeAppPassword,
+} from '../../src/auth/app-passwords.ts';
 import { CACHE_TTL_MS, CredentialCache, credentialCache, FRESH_MS } from '../../src/auth/credential-cache.ts';
 import { MAX_FAILURES } from '../../src/auth/throttle.ts';
 import { createUser, deleteUser, setUserRole, setUserStatus, toAuthUser } from '../../src/auth/users.ts';
@@ -24,7 +30,10 @@ describe('Basic credentials parsing', () => {
   test('accepts the reference forms', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     assert.deepEqual(parseBasicAuth(`Basic ${b64('ann:pw')}`), { username: 'ann', password: 'pw' });
-    assert.deepEqual(parseBasicAuth(`bAsIc   ${b64('ann:pw:with:colons')}`), { username: 'ann', password: 'pw:with:colons' });
+    assert.deepEqual(parseBasicAuth(`bAsIc   ${b64('ann:pw:with:colons')}`), {
+      username: 'ann',
+      password: 'pw:with:colons',
+    });
     assert.deepEqual(parseBasicAuth(`Basic ${b64(':')}`), { username: '', password: '' });
   });
   test('anything else is no credentials', () => {
@@ -38,7 +47,16 @@ describe('Basic credentials parsing', () => {
 });
 
 describe('credential cache (unit)', () => {
-  const user = toAuthUser({ id: 7, login: 'u', email: 'u@example.com', display_name: 'u', role: 'editor', password_hash: null, status: 'active', created_at: '' });
+  const user = toAuthUser({
+    id: 7,
+    login: 'u',
+    email: 'u@example.com',
+    display_name: 'u',
+    role: 'editor',
+    password_hash: null,
+    status: 'active',
+    created_at: '',
+  });
 
   test('cache entries expire and are dropped on invalidation', () => {
     const cache = new CredentialCache(async () => 0);
@@ -104,7 +122,12 @@ for (const target of dbTargets()) {
 
     test('login with raw or chunked password, by login or e-mail', async () => {
       const { user, password, uuid } = await userWithRole(t.app, 'editor', 'erin');
-      for (const header of [basicAuth('erin', password), basicAuth('erin', chunkPassword(password)), basicAuth('erin@example.test', password), basicAuth('ERIN', password)]) {
+      for (const header of [
+        basicAuth('erin', password),
+        basicAuth('erin', chunkPassword(password)),
+        basicAuth('erin@example.test', password),
+        basicAuth('ERIN', password),
+      ]) {
         const auth = await authenticateRequest(t.app, header, ip);
         assert.equal(auth?.user.id, user.id);
         assert.equal(auth?.user.can('edit_pages'), true);
@@ -123,11 +146,19 @@ for (const target of dbTargets()) {
     test('unknown users: invalid_username / invalid_email with the reference messages', async () => {
       await assert.rejects(
         authenticateRequest(t.app, basicAuth('ghost', 'abcd'), ip),
-        isError('invalid_username', 401, '<strong>Error:</strong> Unknown username. Check again or try your email address.'),
+        isError(
+          'invalid_username',
+          401,
+          '<strong>Error:</strong> Unknown username. Check again or try your email address.',
+        ),
       );
       await assert.rejects(
         authenticateRequest(t.app, basicAuth('ghost@example.com', 'abcd'), ip),
-        isError('invalid_email', 401, '<strong>Error:</strong> Unknown email address. Check again or try your username.'),
+        isError(
+          'invalid_email',
+          401,
+          '<strong>Error:</strong> Unknown email address. Check again or try your username.',
+        ),
       );
       assert.equal(logged.length, 2);
       assert.deepEqual(logged[0]!.entry, {
@@ -142,24 +173,43 @@ for (const target of dbTargets()) {
     test('wrong password: incorrect_password, logged without the password', async () => {
       const { user, password } = await userWithRole(t.app, 'author', 'frank');
       const wrong = password.slice(0, 23) + (password[23] === 'x' ? 'y' : 'x');
-      await assert.rejects(authenticateRequest(t.app, basicAuth('frank', wrong), ip), isError('incorrect_password', 401, 'The provided password is an invalid application password.'));
+      await assert.rejects(
+        authenticateRequest(t.app, basicAuth('frank', wrong), ip),
+        isError('incorrect_password', 401, 'The provided password is an invalid application password.'),
+      );
       await assert.rejects(authenticateRequest(t.app, basicAuth('frank', ''), ip), isError('incorrect_password', 401));
       assert.equal(logged.length, 2);
-      assert.deepEqual(logged[0]!.entry.context, { login_id: user.id, login_email: 'frank@example.test', login: 'frank', _occasionsID: 'SimpleUserLogger/failed_user_login' });
+      assert.deepEqual(logged[0]!.entry.context, {
+        login_id: user.id,
+        login_email: 'frank@example.test',
+        login: 'frank',
+        _occasionsID: 'SimpleUserLogger/failed_user_login',
+      });
       assert.equal(logged[0]!.entry.level, 'warning');
       assert.ok(!JSON.stringify(logged).includes(wrong));
     });
 
     test('a user without application passwords cannot log in', async () => {
-      await createUser(t.app, { login: 'nopass', email: 'nopass@example.com', role: 'editor', password: 'interactive-only' });
-      await assert.rejects(authenticateRequest(t.app, basicAuth('nopass', 'interactive-only'), ip), isError('incorrect_password', 401));
+      await createUser(t.app, {
+        login: 'nopass',
+        email: 'nopass@example.com',
+        role: 'editor',
+        password: 'interactive-only',
+      });
+      await assert.rejects(
+        authenticateRequest(t.app, basicAuth('nopass', 'interactive-only'), ip),
+        isError('incorrect_password', 401),
+      );
     });
 
     test('disabled users are refused, even with cached credentials; enabling restores access', async () => {
       const { user, authorization } = await userWithRole(t.app, 'editor');
       assert.ok(await authenticateRequest(t.app, authorization, ip));
       await setUserStatus(t.app, user.id, 'disabled');
-      await assert.rejects(authenticateRequest(t.app, authorization, ip), isError('application_passwords_disabled_for_user', 401));
+      await assert.rejects(
+        authenticateRequest(t.app, authorization, ip),
+        isError('application_passwords_disabled_for_user', 401),
+      );
       await setUserStatus(t.app, user.id, 'active');
       assert.equal((await authenticateRequest(t.app, authorization, ip))?.user.id, user.id);
     });
@@ -192,7 +242,10 @@ for (const target of dbTargets()) {
       await credentialCache(t.app).sync();
       assert.ok(await authenticateRequest(t.app, authorization, ip), 'good credentials, now cached');
       for (let i = 0; i < MAX_FAILURES; i++) {
-        await assert.rejects(authenticateRequest(t.app, basicAuth('gina', `wrong${i}`), ip), isError('incorrect_password', 401));
+        await assert.rejects(
+          authenticateRequest(t.app, basicAuth('gina', `wrong${i}`), ip),
+          isError('incorrect_password', 401),
+        );
       }
       const failuresLogged = logged.length;
       await assert.rejects(authenticateRequest(t.app, basicAuth('gina', 'wrong-again'), ip), (err: unknown) => {
@@ -205,11 +258,20 @@ for (const target of dbTargets()) {
         assert.equal(err.data.retry_after, wait);
         return true;
       });
-      await assert.rejects(authenticateRequest(t.app, basicAuth('ghost', 'x'), ip), isError('too_many_login_attempts', 429));
+      await assert.rejects(
+        authenticateRequest(t.app, basicAuth('ghost', 'x'), ip),
+        isError('too_many_login_attempts', 429),
+      );
       assert.equal(logged.length, failuresLogged, 'throttled attempts are not checked, so not logged');
-      assert.ok(await authenticateRequest(t.app, authorization, ip), 'credentials verified before the lockout still pass');
+      assert.ok(
+        await authenticateRequest(t.app, authorization, ip),
+        'credentials verified before the lockout still pass',
+      );
       assert.equal(await authenticateRequest(t.app, undefined, ip), null, 'anonymous requests are not throttled');
-      await assert.rejects(authenticateRequest(t.app, basicAuth('gina', 'wrong'), '203.0.113.9'), isError('incorrect_password', 401));
+      await assert.rejects(
+        authenticateRequest(t.app, basicAuth('gina', 'wrong'), '203.0.113.9'),
+        isError('incorrect_password', 401),
+      );
     });
   });
 }

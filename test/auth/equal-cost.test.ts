@@ -66,14 +66,30 @@ for (const target of dbTargets()) {
       }
       const c = new WebClient(server, '192.0.2.99');
       const token = csrfOf((await c.get('/cms-login.php')).body);
-      assert.equal(await callsDuring(scrypt, () => c.post('/cms-login.php', { _csrf: token, log: 'active', pwd: PASSWORD })), 1, 'a success');
+      assert.equal(
+        await callsDuring(scrypt, () => c.post('/cms-login.php', { _csrf: token, log: 'active', pwd: PASSWORD })),
+        1,
+        'a success',
+      );
     });
 
     test('Basic authentication: unknown user or e-mail, no application password, disabled, wrong password — one hash each', async () => {
       t.app.activity = { log: async () => 0 };
-      const { password } = await createAppPassword(t.app, (await createUser(t.app, { login: 'api', email: 'api@example.test', role: 'editor' })).id, { name: 'tests' });
-      const { password: disabledPassword } = await createAppPassword(t.app, (await makeUser(t.app, 'api-disabled', PASSWORD)).id, { name: 'tests' });
-      const disabled = await t.app.db.selectFrom('users').select('id').where('login', '=', 'api-disabled').executeTakeFirstOrThrow();
+      const { password } = await createAppPassword(
+        t.app,
+        (await createUser(t.app, { login: 'api', email: 'api@example.test', role: 'editor' })).id,
+        { name: 'tests' },
+      );
+      const { password: disabledPassword } = await createAppPassword(
+        t.app,
+        (await makeUser(t.app, 'api-disabled', PASSWORD)).id,
+        { name: 'tests' },
+      );
+      const disabled = await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('login', '=', 'api-disabled')
+        .executeTakeFirstOrThrow();
       await setUserStatus(t.app, disabled.id, 'disabled');
       const cases: [string, string, string][] = [
         ['unknown login', 'nobody', password],

@@ -27,7 +27,10 @@ const CLASSES: { path: string; permission: Permission; roles: readonly Role[] }[
   { path: 'translate', permission: cap('translate'), roles: ['administrator', 'translator'] },
 ];
 
-const probeNamespace = namespace('probe/v1', CLASSES.map((c) => route(`/${c.path}`, [probe(c.permission)])));
+const probeNamespace = namespace(
+  'probe/v1',
+  CLASSES.map((c) => route(`/${c.path}`, [probe(c.permission)])),
+);
 
 for (const target of dbTargets()) {
   describe(`authentication over HTTP (${target.name})`, () => {
@@ -45,7 +48,12 @@ for (const target of dbTargets()) {
     });
 
     const get = (path: string, authorization?: string, remoteAddress = '192.0.2.50') =>
-      server.inject({ method: 'GET', url: `/en/cms-json/probe/v1/${path}`, headers: authorization ? { authorization } : {}, remoteAddress });
+      server.inject({
+        method: 'GET',
+        url: `/en/cms-json/probe/v1/${path}`,
+        headers: authorization ? { authorization } : {},
+        remoteAddress,
+      });
 
     test('good credentials run the request as the user, raw or chunked', async () => {
       const editor = users.get('editor')!;
@@ -59,9 +67,21 @@ for (const target of dbTargets()) {
     test('bad credentials are refused before routing, even on public and unknown routes', async () => {
       const editor = users.get('editor')!;
       const cases: [string, string, string][] = [
-        [basicAuth('nobody', 'x'), 'invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.'],
-        [basicAuth('nobody@example.com', 'x'), 'invalid_email', '<strong>Error:</strong> Unknown email address. Check again or try your username.'],
-        [basicAuth(editor.user.login, 'wrong password'), 'incorrect_password', 'The provided password is an invalid application password.'],
+        [
+          basicAuth('nobody', 'x'),
+          'invalid_username',
+          '<strong>Error:</strong> Unknown username. Check again or try your email address.',
+        ],
+        [
+          basicAuth('nobody@example.com', 'x'),
+          'invalid_email',
+          '<strong>Error:</strong> Unknown email address. Check again or try your username.',
+        ],
+        [
+          basicAuth(editor.user.login, 'wrong password'),
+          'incorrect_password',
+          'The provided password is an invalid application password.',
+        ],
       ];
       for (const [authorization, code, message] of cases) {
         for (const path of ['public', 'no-such-route']) {
@@ -99,13 +119,18 @@ for (const target of dbTargets()) {
 
     test('repeated failures from one address → 429 with Retry-After', async () => {
       const address = '192.0.2.77';
-      for (let i = 0; i < MAX_FAILURES; i++) assert.equal((await get('public', basicAuth('nobody', 'x'), address)).statusCode, 401);
+      for (let i = 0; i < MAX_FAILURES; i++)
+        assert.equal((await get('public', basicAuth('nobody', 'x'), address)).statusCode, 401);
       const res = await get('public', basicAuth('nobody', 'x'), address);
       assert.equal(res.statusCode, 429);
       assert.equal(res.json().code, 'too_many_login_attempts');
       assert.ok(Number(res.headers['retry-after']) >= 1, String(res.headers['retry-after']));
       assert.equal((await get('public', undefined, address)).statusCode, 200, 'anonymous requests still pass');
-      assert.equal((await get('public', basicAuth('nobody', 'x'), '192.0.2.78')).statusCode, 401, 'other addresses are not affected');
+      assert.equal(
+        (await get('public', basicAuth('nobody', 'x'), '192.0.2.78')).statusCode,
+        401,
+        'other addresses are not affected',
+      );
     });
   });
 }

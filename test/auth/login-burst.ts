@@ -22,7 +22,11 @@ function tally(statuses: number[]): Record<number, number> {
 }
 
 /** The status of a request sent from the given local address (all of 127/8 is the loopback). */
-function send(url: string, localAddress: string, init: { method?: string; headers: Record<string, string>; body?: string }): Promise<number> {
+function send(
+  url: string,
+  localAddress: string,
+  init: { method?: string; headers: Record<string, string>; body?: string },
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? 'GET', localAddress, headers: init.headers }, (res) => {
       res.resume();
@@ -39,7 +43,10 @@ for (const target of dbTargets()) {
   const appPassword = (await createAppPassword(t.app, user.id, { name: 'burst' })).password;
   const child = await startChild(t);
   try {
-    const since = await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+    const since = await t.app.db
+      .selectFrom('history_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
     const page = await fetch(child.url + '/cms-login.php');
     const nonce = /cms_login_nonce=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')![1]!;
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
@@ -48,14 +55,20 @@ for (const target of dbTargets()) {
         send(child.url + '/cms-login.php', '127.0.0.1', {
           method: 'POST',
           headers: { cookie: `cms_login_nonce=${nonce}`, 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ _csrf: csrf, log: 'victim', pwd: i + 1 === RIGHT_AT ? PASSWORD : `wrong-${i}` }).toString(),
+          body: new URLSearchParams({
+            _csrf: csrf,
+            log: 'victim',
+            pwd: i + 1 === RIGHT_AT ? PASSWORD : `wrong-${i}`,
+          }).toString(),
         }),
       ),
     );
     const basic = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         send(child.url + '/en/cms-json/', '127.0.0.2', {
-          headers: { authorization: `Basic ${Buffer.from(`victim:${i + 1 === RIGHT_AT ? appPassword : `wrong-${i}`}`).toString('base64')}` },
+          headers: {
+            authorization: `Basic ${Buffer.from(`victim:${i + 1 === RIGHT_AT ? appPassword : `wrong-${i}`}`).toString('base64')}`,
+          },
         }),
       ),
     );

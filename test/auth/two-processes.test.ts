@@ -59,7 +59,11 @@ for (const target of dbTargets()) {
       { what: 'user disable', expected: 401, command: (login) => ['user', 'disable', login] },
       { what: 'app-password revoke', expected: 401, command: (login, uuid) => ['app-password', 'revoke', login, uuid] },
       { what: 'user delete', expected: 401, command: (login) => ['user', 'delete', login] },
-      { what: 'user set-role … subscriber', expected: 403, command: (login) => ['user', 'set-role', login, 'subscriber'] },
+      {
+        what: 'user set-role … subscriber',
+        expected: 403,
+        command: (login) => ['user', 'set-role', login, 'subscriber'],
+      },
     ];
     for (const change of changes) {
       test(`after \`content-site ${change.what}\`, the running server refuses the credentials within ${DEADLINE_MS} ms`, async (tc) => {
@@ -88,7 +92,16 @@ for (const target of dbTargets()) {
       const wrong = (i: number) => basicAuth(db.login, `wrong-${i}`);
       const statuses = await Promise.all([
         ...Array.from({ length: each }, (_, i) => getFrom(address, child.url + '/en/cms-json/', wrong(i))),
-        ...Array.from({ length: each }, (_, i) => local.inject({ method: 'GET', url: '/en/cms-json/', headers: { authorization: wrong(each + i) }, remoteAddress: address }).then((r) => r.statusCode)),
+        ...Array.from({ length: each }, (_, i) =>
+          local
+            .inject({
+              method: 'GET',
+              url: '/en/cms-json/',
+              headers: { authorization: wrong(each + i) },
+              remoteAddress: address,
+            })
+            .then((r) => r.statusCode),
+        ),
       ]);
       assert.equal(statuses.filter((s) => s === 401).length, MAX_FAILURES, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 429).length, 2 * each - MAX_FAILURES);

@@ -63,7 +63,13 @@ for (const target of dbTargets()) {
     });
 
     test('stores only a scrypt hash of an interactive password', async () => {
-      const row = await createUser(t.app, { login: 'bob', email: 'bob@example.com', role: 'author', displayName: 'Bob B.', password: 's3cret!' });
+      const row = await createUser(t.app, {
+        login: 'bob',
+        email: 'bob@example.com',
+        role: 'author',
+        displayName: 'Bob B.',
+        password: 's3cret!',
+      });
       assert.equal(row.display_name, 'Bob B.');
       assert.ok(row.password_hash?.startsWith('$scrypt$'));
       assert.ok(!row.password_hash?.includes('s3cret'));
@@ -73,30 +79,68 @@ for (const target of dbTargets()) {
 
     test('rejects bad input with clear errors and writes nothing', async () => {
       const before = (await listUsers(t.app)).length;
-      await assert.rejects(createUser(t.app, { login: '', email: 'x@example.com', role: 'editor' }), rejectsWith('empty_user_login'));
-      await assert.rejects(createUser(t.app, { login: 'a b', email: 'x@example.com', role: 'editor' }), rejectsWith('invalid_username'));
-      await assert.rejects(createUser(t.app, { login: 'a:b', email: 'x@example.com', role: 'editor' }), rejectsWith('invalid_username'));
-      await assert.rejects(createUser(t.app, { login: 'x'.repeat(61), email: 'x@example.com', role: 'editor' }), rejectsWith('user_login_too_long'));
-      await assert.rejects(createUser(t.app, { login: 'carol', email: 'not-an-email', role: 'editor' }), rejectsWith('invalid_email'));
+      await assert.rejects(
+        createUser(t.app, { login: '', email: 'x@example.com', role: 'editor' }),
+        rejectsWith('empty_user_login'),
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'a b', email: 'x@example.com', role: 'editor' }),
+        rejectsWith('invalid_username'),
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'a:b', email: 'x@example.com', role: 'editor' }),
+        rejectsWith('invalid_username'),
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'x'.repeat(61), email: 'x@example.com', role: 'editor' }),
+        rejectsWith('user_login_too_long'),
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'carol', email: 'not-an-email', role: 'editor' }),
+        rejectsWith('invalid_email'),
+      );
       // The format's rule lets a newline before @ through (PHP's $); stored addresses never hold one.
-      await assert.rejects(createUser(t.app, { login: 'carol', email: 'carol\n@example.com', role: 'editor' }), rejectsWith('invalid_email'));
-      await assert.rejects(createUser(t.app, { login: 'carol', email: 'carol@example.com', role: 'king' }), (err: unknown) => {
-        assert.ok(err instanceof RestError && err.code === 'invalid_role');
-        assert.match(err.message, /Unknown role "king"; roles are: administrator, editor/);
-        return true;
-      });
-      await assert.rejects(createUser(t.app, { login: 'Alice', email: 'other@example.com', role: 'editor' }), (err: unknown) => {
-        assert.ok(err instanceof RestError && err.code === 'existing_user_login');
-        assert.equal(err.message, 'The login "Alice" is already taken.');
-        return true;
-      });
-      await assert.rejects(createUser(t.app, { login: 'carol', email: 'ALICE@example.com', role: 'editor' }), rejectsWith('existing_user_email'));
+      await assert.rejects(
+        createUser(t.app, { login: 'carol', email: 'carol\n@example.com', role: 'editor' }),
+        rejectsWith('invalid_email'),
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'carol', email: 'carol@example.com', role: 'king' }),
+        (err: unknown) => {
+          assert.ok(err instanceof RestError && err.code === 'invalid_role');
+          assert.match(err.message, /Unknown role "king"; roles are: administrator, editor/);
+          return true;
+        },
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'Alice', email: 'other@example.com', role: 'editor' }),
+        (err: unknown) => {
+          assert.ok(err instanceof RestError && err.code === 'existing_user_login');
+          assert.equal(err.message, 'The login "Alice" is already taken.');
+          return true;
+        },
+      );
+      await assert.rejects(
+        createUser(t.app, { login: 'carol', email: 'ALICE@example.com', role: 'editor' }),
+        rejectsWith('existing_user_email'),
+      );
       assert.equal((await listUsers(t.app)).length, before);
     });
 
     test('the database itself refuses logins differing only in case', async () => {
       await assert.rejects(
-        t.app.db.insertInto('users').values({ login: 'ALICE', email: 'z@example.com', display_name: 'x', role: 'editor', password_hash: null, status: 'active', created_at: '2026-01-01 00:00:00' }).execute(),
+        t.app.db
+          .insertInto('users')
+          .values({
+            login: 'ALICE',
+            email: 'z@example.com',
+            display_name: 'x',
+            role: 'editor',
+            password_hash: null,
+            status: 'active',
+            created_at: '2026-01-01 00:00:00',
+          })
+          .execute(),
       );
     });
 
@@ -126,11 +170,19 @@ for (const target of dbTargets()) {
           ['SimpleUserLogger', 'user_disabled', 'cms_cli'],
         ],
       );
-      assert.deepEqual(logged[0]!.entry.context, { edited_user_id: alice.id, edited_user_login: 'alice', new_role: 'administrator', old_role: 'editor' });
+      assert.deepEqual(logged[0]!.entry.context, {
+        edited_user_id: alice.id,
+        edited_user_login: 'alice',
+        new_role: 'administrator',
+        old_role: 'editor',
+      });
     });
 
     test('lists users in id order', async () => {
-      assert.deepEqual((await listUsers(t.app)).map((u) => u.login), ['alice', 'bob']);
+      assert.deepEqual(
+        (await listUsers(t.app)).map((u) => u.login),
+        ['alice', 'bob'],
+      );
     });
 
     test('deletes a user with their application passwords', async () => {
@@ -139,7 +191,10 @@ for (const target of dbTargets()) {
       const deleted = await deleteUser(t.app, bob.id);
       assert.equal(deleted.login, 'bob');
       assert.equal(await findUserById(t.app, bob.id), undefined);
-      assert.equal((await t.app.db.selectFrom('app_passwords').select('uuid').where('user_id', '=', bob.id).execute()).length, 0);
+      assert.equal(
+        (await t.app.db.selectFrom('app_passwords').select('uuid').where('user_id', '=', bob.id).execute()).length,
+        0,
+      );
       await assert.rejects(listAppPasswords(t.app, bob.id), rejectsWith('rest_user_invalid_id', 404));
       await assert.rejects(deleteUser(t.app, bob.id), rejectsWith('rest_user_invalid_id', 404));
     });

@@ -12,7 +12,16 @@ import { firstStart } from '../../src/cli/seed.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { capture } from '../ops/support.ts';
-import { WebClient, assertSecurityHeaders, createWebTestApp, csrfOf, decodeEntities, fieldOf, logIn, pathOf } from '../web/support.ts';
+import {
+  WebClient,
+  assertSecurityHeaders,
+  createWebTestApp,
+  csrfOf,
+  decodeEntities,
+  fieldOf,
+  logIn,
+  pathOf,
+} from '../web/support.ts';
 import { BIN, NODE, ROOT, cliEnv, runCli, type CliResult } from './run.ts';
 
 /** The link a command printed. */
@@ -42,7 +51,10 @@ function runAtTerminal(t: TestApp, args: string[], answers: [prompt: string, typ
     let next = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      while (next < answers.length && stdout.includes(answers[next]![0], next ? stdout.indexOf(answers[next - 1]![0]) + 1 : 0)) {
+      while (
+        next < answers.length &&
+        stdout.includes(answers[next]![0], next ? stdout.indexOf(answers[next - 1]![0]) + 1 : 0)
+      ) {
         child.stdin.write(`${answers[next]![1]}\r`);
         next++;
       }
@@ -68,8 +80,21 @@ for (const target of dbTargets()) {
     test('user create without --password says how to set one', async () => {
       const r = await runCli(t, ['user', 'create', 'alice', '--email', 'alice@example.com', '--role', 'editor']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Created user alice \(id \d+, role editor\)\.\nalice has no password for the web pages yet: set one with npx content-site user set-password alice,\nor make a one-time link for them with npx content-site user reset-password alice\.\n$/);
-      const withPassword = await runCli(t, ['user', 'create', 'bob', '--email', 'bob@example.com', '--role', 'editor', '--password', 'bob password 1']);
+      assert.match(
+        r.stdout,
+        /^Created user alice \(id \d+, role editor\)\.\nalice has no password for the web pages yet: set one with npx content-site user set-password alice,\nor make a one-time link for them with npx content-site user reset-password alice\.\n$/,
+      );
+      const withPassword = await runCli(t, [
+        'user',
+        'create',
+        'bob',
+        '--email',
+        'bob@example.com',
+        '--role',
+        'editor',
+        '--password',
+        'bob password 1',
+      ]);
       assert.doesNotMatch(withPassword.stdout, /no password/);
     });
 
@@ -85,8 +110,16 @@ for (const target of dbTargets()) {
       assert.equal(await loginStatus(server, 'alice', 'first password 1'), 200);
 
       for (const [args, input, pattern] of [
-        [['user', 'set-password', 'alice'], '', /^content-site: no password: give --password, type it at a terminal, or pass it as a line on standard input\n$/],
-        [['user', 'set-password', 'alice', '--password', 'short'], '', /^content-site: Passwords must be at least 8 characters long\.\n$/],
+        [
+          ['user', 'set-password', 'alice'],
+          '',
+          /^content-site: no password: give --password, type it at a terminal, or pass it as a line on standard input\n$/,
+        ],
+        [
+          ['user', 'set-password', 'alice', '--password', 'short'],
+          '',
+          /^content-site: Passwords must be at least 8 characters long\.\n$/,
+        ],
         [['user', 'set-password', 'nobody'], 'a long password\n', /^content-site: unknown user "nobody"\n$/],
       ] as const) {
         const bad = await runCli(t, [...args], {}, input);
@@ -97,12 +130,26 @@ for (const target of dbTargets()) {
     });
 
     test('set-password at a terminal: asked twice without echo; different answers change nothing', async () => {
-      const ok = await runAtTerminal(t, ['user', 'set-password', 'alice'], [['New password for alice: ', 'typed password 3'], ['Type it again: ', 'typed password 3']]);
+      const ok = await runAtTerminal(
+        t,
+        ['user', 'set-password', 'alice'],
+        [
+          ['New password for alice: ', 'typed password 3'],
+          ['Type it again: ', 'typed password 3'],
+        ],
+      );
       assert.equal(ok.code, 0, ok.stdout + ok.stderr);
       assert.match(ok.stdout, /New password for alice: \r?\nType it again: \r?\nSet the password of alice/);
       assert.doesNotMatch(ok.stdout, /typed password 3/, 'not echoed');
       assert.equal(await loginStatus(server, 'alice', 'typed password 3'), 302);
-      const differ = await runAtTerminal(t, ['user', 'set-password', 'alice'], [['New password for alice: ', 'one password 4'], ['Type it again: ', 'another password 4']]);
+      const differ = await runAtTerminal(
+        t,
+        ['user', 'set-password', 'alice'],
+        [
+          ['New password for alice: ', 'one password 4'],
+          ['Type it again: ', 'another password 4'],
+        ],
+      );
       assert.equal(differ.code, 1);
       assert.match(differ.stdout, /content-site: the two passwords differ; nothing was changed/);
       assert.equal(await loginStatus(server, 'alice', 'typed password 3'), 302);
@@ -111,7 +158,10 @@ for (const target of dbTargets()) {
     test('reset-password: the one-time link opens the set-password page; it works once; logged', async () => {
       const r = await runCli(t, ['user', 'reset-password', 'alice']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^One-time link for alice to set a password \(works once, until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Europe\/Berlin\):\n\n {2}http:/);
+      assert.match(
+        r.stdout,
+        /^One-time link for alice to set a password \(works once, until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Europe\/Berlin\):\n\n {2}http:/,
+      );
       const link = linkIn(r.stdout);
       const c = new WebClient(server);
       const page = await c.get(link);
@@ -119,31 +169,62 @@ for (const target of dbTargets()) {
       assertSecurityHeaders(page, 'set-password page');
       assert.match(page.body, /<h1>Set a password for alice<\/h1>/);
       assert.match(page.body, /autocomplete="new-password"/);
-      const form = { _csrf: csrfOf(page.body), login: fieldOf(page.body, 'login')!, key: decodeEntities(fieldOf(page.body, 'key')!) };
+      const form = {
+        _csrf: csrfOf(page.body),
+        login: fieldOf(page.body, 'login')!,
+        key: decodeEntities(fieldOf(page.body, 'key')!),
+      };
 
-      const differ = await c.post('/cms-login.php?action=rp', { ...form, pass1: 'reset password 5', pass2: 'reset password 6' });
+      const differ = await c.post('/cms-login.php?action=rp', {
+        ...form,
+        pass1: 'reset password 5',
+        pass2: 'reset password 6',
+      });
       assert.equal(differ.status, 400);
       assert.match(differ.body, /The passwords do not match\./);
       const short = await c.post('/cms-login.php?action=rp', { ...form, pass1: 'short', pass2: 'short' });
       assert.equal(short.status, 400);
       assert.match(short.body, /at least 8 characters/);
-      const forged = await new WebClient(server).post('/cms-login.php?action=rp', { ...form, pass1: 'reset password 5', pass2: 'reset password 5' });
+      const forged = await new WebClient(server).post('/cms-login.php?action=rp', {
+        ...form,
+        pass1: 'reset password 5',
+        pass2: 'reset password 5',
+      });
       assert.equal(forged.status, 403, 'the token belongs to the cookie of the page that showed the form');
 
-      const done = await c.post('/cms-login.php?action=rp', { ...form, pass1: 'reset password 5', pass2: 'reset password 5' });
+      const done = await c.post('/cms-login.php?action=rp', {
+        ...form,
+        pass1: 'reset password 5',
+        pass2: 'reset password 5',
+      });
       assert.equal(done.status, 303);
       assert.equal(done.location, 'http://localhost:8080/cms-login.php?password=reset');
-      assert.match((await c.get(pathOf(done.location!))).body, /Your password has been reset\. You can now log in with it\./);
+      assert.match(
+        (await c.get(pathOf(done.location!))).body,
+        /Your password has been reset\. You can now log in with it\./,
+      );
       assert.equal(await loginStatus(server, 'alice', 'reset password 5'), 302);
 
       const again = await new WebClient(server).get(link);
       assert.equal(again.status, 400, 'used up');
-      assert.match(again.body, /Your password reset link appears to be invalid\. Ask an administrator for a new link\./);
-      const reuse = await c.post('/cms-login.php?action=rp', { ...form, pass1: 'reset password 7', pass2: 'reset password 7' });
+      assert.match(
+        again.body,
+        /Your password reset link appears to be invalid\. Ask an administrator for a new link\./,
+      );
+      const reuse = await c.post('/cms-login.php?action=rp', {
+        ...form,
+        pass1: 'reset password 7',
+        pass2: 'reset password 7',
+      });
       assert.equal(reuse.status, 400);
       assert.equal(await loginStatus(server, 'alice', 'reset password 5'), 302);
 
-      const events = await t.app.db.selectFrom('history_events').select(['message_key', 'initiator', 'user_id']).where('message_key', 'in', ['user_requested_password_reset_link', 'user_password_reseted']).orderBy('id').execute();
+      const events = await t.app.db
+        .selectFrom('history_events')
+        .select(['message_key', 'initiator', 'user_id'])
+        .where('message_key', 'in', ['user_requested_password_reset_link', 'user_password_reseted'])
+        .orderBy('id')
+        .execute();
       const alice = (await findUserByLogin(t.app, 'alice'))!;
       assert.deepEqual(events.slice(-2), [
         { message_key: 'user_requested_password_reset_link', initiator: 'cms_cli', user_id: null },
@@ -157,7 +238,12 @@ for (const target of dbTargets()) {
       assert.equal((await new WebClient(server).get(first)).status, 400, 'replaced');
       assert.equal((await new WebClient(server).get(second)).status, 200);
       const key = new URL(second).searchParams.get('key')!;
-      for (const url of [`/cms-login.php?action=rp&key=${key}&login=bob`, `/cms-login.php?action=rp&key=${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}&login=alice`, '/cms-login.php?action=rp&key=x&login=alice', '/cms-login.php?action=rp']) {
+      for (const url of [
+        `/cms-login.php?action=rp&key=${key}&login=bob`,
+        `/cms-login.php?action=rp&key=${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}&login=alice`,
+        '/cms-login.php?action=rp&key=x&login=alice',
+        '/cms-login.php?action=rp',
+      ]) {
         assert.equal((await new WebClient(server).get(url)).status, 400, url);
       }
       const alice = (await findUserByLogin(t.app, 'alice'))!;
@@ -170,7 +256,9 @@ for (const target of dbTargets()) {
       assert.match(german.body, /<h1>Passwort für alice festlegen<\/h1>/);
       assert.match(german.body, /Passwort speichern/);
       // Reached at another address, the page is shown at the site's, as the login form.
-      const elsewhere = await new WebClient(server, '127.0.0.1', 'http://127.0.0.1:8080').get(`/cms-login.php?action=rp&key=${fresh.key}&login=alice`);
+      const elsewhere = await new WebClient(server, '127.0.0.1', 'http://127.0.0.1:8080').get(
+        `/cms-login.php?action=rp&key=${fresh.key}&login=alice`,
+      );
       assert.equal(elsewhere.status, 302);
       assert.equal(elsewhere.location, `http://localhost:8080/cms-login.php?action=rp&key=${fresh.key}&login=alice`);
       const bad = await runCli(t, ['user', 'reset-password', 'alice', '--hours', '0']);
@@ -193,11 +281,23 @@ for (const target of dbTargets()) {
         const out = capture();
         assert.equal(await firstStart(t.app, out.stream), true);
         const printed = out.text();
-        assert.match(printed, /To log in to the web pages, choose admin's password with this one-time link:\n {2}http\S+\n {2}\(works once, until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Europe\/Berlin; or: npx content-site user set-password admin\)\n/);
-        assert.match(printed, /More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user\n/);
+        assert.match(
+          printed,
+          /To log in to the web pages, choose admin's password with this one-time link:\n {2}http\S+\n {2}\(works once, until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Europe\/Berlin; or: npx content-site user set-password admin\)\n/,
+        );
+        assert.match(
+          printed,
+          /More passwords and users: npx content-site app-password create <login> <app-name>, npx content-site help user\n/,
+        );
         const c = new WebClient(server);
         const page = await c.get(linkIn(printed));
-        const done = await c.post('/cms-login.php?action=rp', { _csrf: csrfOf(page.body), login: 'admin', key: decodeEntities(fieldOf(page.body, 'key')!), pass1: 'admin password 1', pass2: 'admin password 1' });
+        const done = await c.post('/cms-login.php?action=rp', {
+          _csrf: csrfOf(page.body),
+          login: 'admin',
+          key: decodeEntities(fieldOf(page.body, 'key')!),
+          pass1: 'admin password 1',
+          pass2: 'admin password 1',
+        });
         assert.equal(done.status, 303);
         const res = await logIn(new WebClient(server), 'admin', 'admin password 1');
         assert.equal(res.location, 'http://localhost:8080/cms-admin/');

@@ -21,13 +21,24 @@ export interface CliTarget {
 
 /** Environment that points a child process at the test database (PostgreSQL: its schema via PGOPTIONS). */
 export function cliEnv(t: CliTarget, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.databaseUrl, DATA_DIR: t.config.dataDir, ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: t.databaseUrl,
+    DATA_DIR: t.config.dataDir,
+    ...extra,
+  };
   if (t.pgSchema) env.PGOPTIONS = `-c search_path=${t.pgSchema}`;
   return env;
 }
 
 /** Runs the command; `input` is its standard input (else an empty one). */
-export function runCli(t: CliTarget, args: string[], extraEnv: Record<string, string> = {}, input = ''): Promise<CliResult> {
+export function runCli(
+  t: CliTarget,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  input = '',
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(NODE, [BIN, ...args], { cwd: ROOT, env: cliEnv(t, extraEnv) }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

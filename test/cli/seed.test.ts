@@ -35,23 +35,40 @@ for (const target of dbTargets()) {
     // file belongs to one server process.
     const together = target.name === 'postgres';
     test(`seeds an empty site once${together ? ', even when two processes start together' : ''}`, async () => {
-      const other = together ? await openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) }) : null;
+      const other = together
+        ? await openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) })
+        : null;
       try {
         const outA = capture();
         const outB = capture();
-        const results = await Promise.all([firstStart(t.app, outA.stream), ...(other ? [firstStart(other, outB.stream)] : [])]);
+        const results = await Promise.all([
+          firstStart(t.app, outA.stream),
+          ...(other ? [firstStart(other, outB.stream)] : []),
+        ]);
         assert.deepEqual(results.sort(), other ? [false, true] : [true]);
         const printed = outA.text() + outB.text();
 
-        const password = /Application password for admin \(shown only this once\): ([A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5})\n/.exec(printed)?.[1];
+        const password =
+          /Application password for admin \(shown only this once\): ([A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5})\n/.exec(
+            printed,
+          )?.[1];
         assert.ok(password, printed);
-        assert.ok(printed.includes(`curl -u 'admin:${password}' http://localhost:8080/en/cms-json/history/v1/events`), printed);
+        assert.ok(
+          printed.includes(`curl -u 'admin:${password}' http://localhost:8080/en/cms-json/history/v1/events`),
+          printed,
+        );
         const auth = await authenticateRequest(t.app, basicAuth('admin', password), '192.0.2.1');
         assert.equal(auth?.user.role, 'administrator');
 
         const users = await listUsers(t.app);
         assert.equal(users.filter((u) => u.login === 'admin').length, 1);
-        assert.deepEqual(users.filter((u) => u.login.startsWith('demo-')).map((u) => u.role).sort(), ['administrator', 'author', 'contributor', 'editor', 'subscriber', 'translator']);
+        assert.deepEqual(
+          users
+            .filter((u) => u.login.startsWith('demo-'))
+            .map((u) => u.role)
+            .sort(),
+          ['administrator', 'author', 'contributor', 'editor', 'subscriber', 'translator'],
+        );
         for (const name of Object.keys(DEFAULT_OPTIONS)) assert.ok(t.app.options.isStored(name), name);
       } finally {
         await other?.close();
@@ -72,7 +89,10 @@ for (const target of dbTargets()) {
  * Runs `body` with every insert, update and delete through Kysely counted (on every database and
  * transaction); `fail(i)` may return an error to throw instead of the i-th.
  */
-async function countingWrites<T>(fail: (i: number) => Error | null, body: () => Promise<T>): Promise<{ writes: number; result: T }> {
+async function countingWrites<T>(
+  fail: (i: number) => Error | null,
+  body: () => Promise<T>,
+): Promise<{ writes: number; result: T }> {
   const probe = await createTestApp({ name: 'sqlite' });
   let base = Object.getPrototypeOf(probe.app.db.getExecutor());
   await probe.close();
@@ -116,7 +136,10 @@ for (const target of dbTargets()) {
     before(async () => {
       const t = await createTestApp(target);
       try {
-        const run = await countingWrites(() => null, () => firstStart(t.app, capture().stream));
+        const run = await countingWrites(
+          () => null,
+          () => firstStart(t.app, capture().stream),
+        );
         assert.equal(run.result, true);
         total = run.writes;
         reference = await rowCounts(t);
@@ -129,7 +152,10 @@ for (const target of dbTargets()) {
     // a full disk would; the n are spread over all the writes of a whole first start.
     const points: [string, (total: number) => number][] = [
       ...[1, 2, 3, 5].map((n): [string, (total: number) => number] => [`write ${n}`, () => n]),
-      ...[10, 25, 40, 55, 70, 85, 95].map((p): [string, (total: number) => number] => [`the write at ${p} %`, (all) => Math.round((all * p) / 100)]),
+      ...[10, 25, 40, 55, 70, 85, 95].map((p): [string, (total: number) => number] => [
+        `the write at ${p} %`,
+        (all) => Math.round((all * p) / 100),
+      ]),
       ['the last write', (all) => all],
     ];
     for (const [name, at] of points) {
@@ -139,7 +165,14 @@ for (const target of dbTargets()) {
         const t = await createTestApp(target);
         try {
           const first = capture();
-          const { result: interrupted } = await countingWrites((i) => (i === n ? new Error('disk full') : null), () => firstStart(t.app, first.stream).then(() => null, (err: Error) => err));
+          const { result: interrupted } = await countingWrites(
+            (i) => (i === n ? new Error('disk full') : null),
+            () =>
+              firstStart(t.app, first.stream).then(
+                () => null,
+                (err: Error) => err,
+              ),
+          );
           // A write after the first start (the admin texts follow option changes in the
           // background) fails nothing of it; one before its record interrupts it.
           const again = capture();
@@ -147,9 +180,14 @@ for (const target of dbTargets()) {
             assert.equal(interrupted.message, 'disk full');
             assert.equal(await firstStart(t.app, again.stream), true, 'the next start completes it');
           }
-          const password = /shown only this once\): ([A-Za-z0-9 ]{29})\n/.exec((interrupted ? again : first).text())?.[1];
+          const password = /shown only this once\): ([A-Za-z0-9 ]{29})\n/.exec(
+            (interrupted ? again : first).text(),
+          )?.[1];
           assert.ok(password, again.text());
-          assert.equal((await authenticateRequest(t.app, basicAuth('admin', password), '192.0.2.1'))?.user.role, 'administrator');
+          assert.equal(
+            (await authenticateRequest(t.app, basicAuth('admin', password), '192.0.2.1'))?.user.role,
+            'administrator',
+          );
           assert.deepEqual(await rowCounts(t), reference);
           assert.equal(await firstStart(t.app, capture().stream), false, 'and then it is done');
         } finally {
@@ -183,7 +221,10 @@ for (const target of dbTargets()) {
         const out = capture();
         assert.equal(await firstStart(t.app, out.stream), false);
         assert.equal(out.text(), '');
-        assert.deepEqual((await listUsers(t.app)).map((u) => u.login), ['owner']);
+        assert.deepEqual(
+          (await listUsers(t.app)).map((u) => u.login),
+          ['owner'],
+        );
         assert.equal(t.app.options.get(FIRST_START_OPTION), 'completed');
       } finally {
         await t.close();

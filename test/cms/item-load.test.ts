@@ -16,10 +16,19 @@ function loadedId(node: OperationNode): unknown {
   const n = node as unknown as {
     kind: string;
     from?: { froms: { table?: { identifier?: { name?: string } } }[] };
-    where?: { where: { kind: string; leftOperand?: { column?: { column?: { name?: string } } }; rightOperand?: { value?: unknown } } };
+    where?: {
+      where: {
+        kind: string;
+        leftOperand?: { column?: { column?: { name?: string } } };
+        rightOperand?: { value?: unknown };
+      };
+    };
   };
-  const isLoad = n.kind === 'SelectQueryNode' && n.from?.froms[0]?.table?.identifier?.name === 'posts' &&
-    n.where?.where.kind === 'BinaryOperationNode' && n.where.where.leftOperand?.column?.column?.name === 'id';
+  const isLoad =
+    n.kind === 'SelectQueryNode' &&
+    n.from?.froms[0]?.table?.identifier?.name === 'posts' &&
+    n.where?.where.kind === 'BinaryOperationNode' &&
+    n.where.where.leftOperand?.column?.column?.name === 'id';
   return isLoad ? n.where!.where.rightOperand?.value : null;
 }
 
@@ -66,7 +75,8 @@ for (const target of dbTargets()) {
     });
 
     test('an update and a trashing load the item once, besides what the store reads itself', async () => {
-      const id = (await callRoute(t.app, 'POST', '/cms/v2/posts', { user: editor, body: { title: 'Load once' } })).body.id as number;
+      const id = (await callRoute(t.app, 'POST', '/cms/v2/posts', { user: editor, body: { title: 'Load once' } })).body
+        .id as number;
       const origin = { user: editor, ip: '127.0.0.1' };
       loads = [];
       await updateContent(counting, id, { menuOrder: 2 }, origin);
@@ -75,7 +85,9 @@ for (const target of dbTargets()) {
       assert.equal(updated.status, 200);
       assert.equal(updated.loads.filter((x) => x === id).length, storeUpdate + 1, updated.loads.join(','));
 
-      const other = (await callRoute(t.app, 'POST', '/cms/v2/posts', { user: editor, body: { title: 'Load once, too' } })).body.id as number;
+      const other = (
+        await callRoute(t.app, 'POST', '/cms/v2/posts', { user: editor, body: { title: 'Load once, too' } })
+      ).body.id as number;
       loads = [];
       await trashContent(counting, (await getContent(t.app, other))!, origin);
       const storeTrash = loads.length;

@@ -74,14 +74,24 @@ for (const target of dbTargets()) {
       assert.match(res.body, /<th scope="row" data-label="Name">Used one &amp; &quot;quoted&quot;<\/th>/);
       assert.match(res.body, new RegExp(`<td data-label="App ID"><span class="url">${APP_ID}</span></td>`));
       const [stored] = (await listAppPasswords(t.app, aliceId)).filter((p) => p.uuid === used.uuid);
-      const shifted = (iso: string) => new Date(Date.parse(`${iso}Z`) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+      const shifted = (iso: string) =>
+        new Date(Date.parse(`${iso}Z`) + (5 * 60 + 45) * 60_000).toISOString().slice(0, 19).replace('T', ' ');
       assert.match(res.body, /\(times in Asia\/Kathmandu\)/);
       assert.equal(unknownZone.status, 200);
       assert.match(unknownZone.body, /\(times in UTC\)/);
-      assert.ok(res.body.includes(`<td data-label="Created" class="nowrap">${shifted(stored!.created)}</td>`), shifted(stored!.created));
+      assert.ok(
+        res.body.includes(`<td data-label="Created" class="nowrap">${shifted(stored!.created)}</td>`),
+        shifted(stored!.created),
+      );
       assert.ok(res.body.includes(`<td data-label="Last Used" class="nowrap">${shifted(stored!.last_used!)}</td>`));
-      assert.match(res.body, /<td data-label="Last Used" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>\s*<td data-label="Last IP" class="nowrap">127\.0\.0\.1<\/td>/);
-      assert.match(res.body, /<th scope="row" data-label="Name">Fresh<\/th>[\s\S]*?<td data-label="Last Used" class="nowrap">Never<\/td>/);
+      assert.match(
+        res.body,
+        /<td data-label="Last Used" class="nowrap">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/td>\s*<td data-label="Last IP" class="nowrap">127\.0\.0\.1<\/td>/,
+      );
+      assert.match(
+        res.body,
+        /<th scope="row" data-label="Name">Fresh<\/th>[\s\S]*?<td data-label="Last Used" class="nowrap">Never<\/td>/,
+      );
       assert.match(res.body, /aria-label="Revoke “Fresh”"/);
       const de = await c.get(PROFILE, { 'accept-language': 'de' });
       assert.match(de.body, /<th scope="col">Zuletzt verwendet<\/th>/);
@@ -99,12 +109,24 @@ for (const target of dbTargets()) {
       assert.equal(res.status, 303);
       assert.equal(res.location, `http://localhost:8080${PROFILE}?done=revoked`);
       assert.match((await c.get(res.location!)).body, /The application password has been revoked\./);
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', victim.password)), 401, 'revoked password refused');
+      assert.equal(
+        await restStatus(server, '/en/cms-json/', basicAuth('alice', victim.password)),
+        401,
+        'revoked password refused',
+      );
       const foreign = await c.post(PROFILE, { _csrf: token, action: 'revoke_app_password', uuid: bobs.uuid });
       assert.equal(foreign.status, 404);
       assert.match(foreign.body, /Application password not found\./);
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('bob', bobs.password)), 200, "bob's password untouched");
-      const logged = await t.app.db.selectFrom('history_events').select('message_key').where('message_key', '=', 'user_application_password_revoked').execute();
+      assert.equal(
+        await restStatus(server, '/en/cms-json/', basicAuth('bob', bobs.password)),
+        200,
+        "bob's password untouched",
+      );
+      const logged = await t.app.db
+        .selectFrom('history_events')
+        .select('message_key')
+        .where('message_key', '=', 'user_application_password_revoked')
+        .execute();
       assert.equal(logged.length, 1);
     });
   });

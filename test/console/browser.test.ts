@@ -33,26 +33,38 @@ import { seedDemo as seedSliders } from '../../src/namespaces/sliderx/seed.ts';
 // In CI a missing browser fails the run (the launch throws); elsewhere the tests are skipped.
 const SKIP = CHROMIUM_SKIP;
 const AXE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.resolve('docs', 'screenshots') : path.resolve('test-artifacts', 'console');
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === '1'
+    ? path.resolve('docs', 'screenshots')
+    : path.resolve('test-artifacts', 'console');
 const LOG = '/cms-admin/admin.php?page=history_admin_menu_page';
 const STATS = '/cms-admin/admin.php?page=history_stats_page';
 const XML_CONFIG = '/cms-admin/admin.php?page=i18n/menu/custom-xml-config.php';
 const SCHED = '/cms-admin/admin.php?page=sched-settings';
 const SLIDERS = '/cms-admin/admin.php?page=sliderx-sliders';
 
-
 /** axe-core's serious and critical violations of the page (its script evaluated over the debugging protocol, which the page's CSP does not govern). */
 function isFocused(locator: Locator): Promise<boolean> {
   // (Runs in the page: `document` is the page's; the test's own TypeScript has no DOM types.)
-  return locator.evaluate((el: unknown) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
+  return locator.evaluate(
+    (el: unknown) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
-  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 for (const [index, target] of dbTargets().entries()) {
@@ -68,7 +80,11 @@ for (const [index, target] of dbTargets().entries()) {
     const pageErrors: string[] = [];
 
     async function newContext(locale = 'en-US'): Promise<BrowserContext> {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale, acceptDownloads: true });
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        locale,
+        acceptDownloads: true,
+      });
       context.setDefaultTimeout(15_000);
       await context.route('**/*', (route) => {
         const url = route.request().url();
@@ -98,28 +114,42 @@ for (const [index, target] of dbTargets().entries()) {
     }
 
     async function apiIds(user: SiteUser, args: Record<string, unknown>): Promise<number[]> {
-      const res = await server.inject({ method: 'GET', url: `/en/cms-json/history/v1/events?${qs.stringify(args)}`, headers: { authorization: user.authorization } });
+      const res = await server.inject({
+        method: 'GET',
+        url: `/en/cms-json/history/v1/events?${qs.stringify(args)}`,
+        headers: { authorization: user.authorization },
+      });
       assert.equal(res.statusCode, 200, res.body);
-      return (res.json() as { id: number; sticky_appended: boolean }[]).filter((e) => !e.sticky_appended).map((e) => e.id);
+      return (res.json() as { id: number; sticky_appended: boolean }[])
+        .filter((e) => !e.sticky_appended)
+        .map((e) => e.id);
     }
 
     /** The API's arguments for the list a page shows: its filters, cut at the newest id it read (using the API may log a login). */
     async function argsOf(page: Page): Promise<Record<string, unknown>> {
       const newest = Number(await page.locator('#event-list').getAttribute('data-newest-id'));
-      return { ...listArgs(readLogQuery(qs.parse(new URL(page.url()).search.slice(1)))), ...(newest ? { max_id_first_page: newest } : {}) };
+      return {
+        ...listArgs(readLogQuery(qs.parse(new URL(page.url()).search.slice(1)))),
+        ...(newest ? { max_id_first_page: newest } : {}),
+      };
     }
 
     async function listedIds(page: Page): Promise<number[]> {
-      return page.locator('section[aria-labelledby="events-heading"] li.event').evaluateAll((els: { dataset: { eventId: string } }[]) => els.map((el) => Number(el.dataset.eventId)));
+      return page
+        .locator('section[aria-labelledby="events-heading"] li.event')
+        .evaluateAll((els: { dataset: { eventId: string } }[]) => els.map((el) => Number(el.dataset.eventId)));
     }
 
     async function shoot(page: Page, name: string): Promise<void> {
       // Nothing may scroll sideways at phone width.
       await page.setViewportSize({ width: 375, height: 800 });
-      const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+      const overflow = (await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      )) as number;
       assert.ok(overflow <= 0, `${name}: no horizontal scrolling at 375 px (overflow ${overflow}px)`);
       await page.setViewportSize({ width: 1280, height: 900 });
-      if (screenshots) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: name.startsWith('stats') });
+      if (screenshots)
+        await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: name.startsWith('stats') });
     }
 
     before(async () => {
@@ -142,20 +172,50 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('each role signs in and sees only what it may', async () => {
       const expected: Record<string, { nav: string[]; stats: boolean }> = {
-        ada: { nav: ['Dashboard', 'Activity Log', 'Activity Statistics', 'Pages and posts', 'String Translation', 'Translation Management', 'Custom XML Configuration', 'Appointment Settings', 'Sliders', 'Users', 'Profile'], stats: true },
+        ada: {
+          nav: [
+            'Dashboard',
+            'Activity Log',
+            'Activity Statistics',
+            'Pages and posts',
+            'String Translation',
+            'Translation Management',
+            'Custom XML Configuration',
+            'Appointment Settings',
+            'Sliders',
+            'Users',
+            'Profile',
+          ],
+          stats: true,
+        },
         emil: { nav: ['Dashboard', 'Activity Log', 'Pages and posts', 'Profile'], stats: false },
-        tom: { nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'], stats: false },
+        tom: {
+          nav: ['Dashboard', 'Activity Log', 'String Translation', 'Translation Management', 'Profile'],
+          stats: false,
+        },
         sina: { nav: ['Dashboard', 'Activity Log', 'Profile'], stats: false },
       };
       for (const [login, want] of Object.entries(expected)) {
         const context = await newContext();
         const page = await context.newPage();
         await signIn(page, login, LOG);
-        assert.equal(new URL(page.url()).search, '?page=history_admin_menu_page', `${login} is back where they wanted to go`);
+        assert.equal(
+          new URL(page.url()).search,
+          '?page=history_admin_menu_page',
+          `${login} is back where they wanted to go`,
+        );
         assert.deepEqual(await page.locator('nav.main-nav a').allTextContents(), want.nav, login);
         assert.equal(await page.locator('nav.main-nav a[aria-current="page"]').textContent(), 'Activity Log');
-        assert.deepEqual(await listedIds(page), await apiIds(users[login]!, await argsOf(page)), `${login}: the list is the API's`);
-        assert.equal(await page.locator('#add-entry-form').count(), login === 'ada' ? 1 : 0, `${login}: custom entries`);
+        assert.deepEqual(
+          await listedIds(page),
+          await apiIds(users[login]!, await argsOf(page)),
+          `${login}: the list is the API's`,
+        );
+        assert.equal(
+          await page.locator('#add-entry-form').count(),
+          login === 'ada' ? 1 : 0,
+          `${login}: custom entries`,
+        );
         const stats = await page.goto(site + STATS);
         assert.equal(stats?.status(), want.stats ? 200 : 403, `${login}: statistics`);
         if (!want.stats) assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Access denied');
@@ -201,7 +261,10 @@ for (const [index, target] of dbTargets().entries()) {
       const count = Number(await toggle.getAttribute('data-count'));
       await toggle.click();
       const group = page.locator('.occasions-list').first();
-      await group.locator('li.event').nth(count - 1).waitFor();
+      await group
+        .locator('li.event')
+        .nth(count - 1)
+        .waitFor();
       assert.equal(await group.locator('li.event').count(), count);
       assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
       assert.equal(await toggle.textContent(), 'Hide similar events');
@@ -217,7 +280,10 @@ for (const [index, target] of dbTargets().entries()) {
       assert.match((await page.locator('#new-events').textContent()) ?? '', /The event is now sticky\./);
       await shoot(page, 'activity-log-sticky-en');
       await page.locator(`li#event-${id}-sticky summary`).click();
-      await page.locator(`li#event-${id}-sticky`).getByRole('button', { name: `Unstick event ${id}` }).click();
+      await page
+        .locator(`li#event-${id}-sticky`)
+        .getByRole('button', { name: `Unstick event ${id}` })
+        .click();
       await page.locator(`li#event-${id}-sticky`).waitFor({ state: 'detached' });
 
       // A custom entry with a note, through the REST API.
@@ -225,8 +291,17 @@ for (const [index, target] of dbTargets().entries()) {
       await page.getByLabel('Note', { exact: true }).fill('Shipped with the activity log.');
       await page.getByLabel('Level', { exact: true }).selectOption('notice');
       await page.getByRole('button', { name: 'Add entry' }).click();
-      await page.locator('section[aria-labelledby="events-heading"] li.event').first().filter({ hasText: 'Console release 1.0' }).waitFor();
-      const row = await t.app.db.selectFrom('history_events').select(['level', 'user_id']).where('message_key', '=', 'custom_entry_added').orderBy('id', 'desc').executeTakeFirstOrThrow();
+      await page
+        .locator('section[aria-labelledby="events-heading"] li.event')
+        .first()
+        .filter({ hasText: 'Console release 1.0' })
+        .waitFor();
+      const row = await t.app.db
+        .selectFrom('history_events')
+        .select(['level', 'user_id'])
+        .where('message_key', '=', 'custom_entry_added')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { level: 'notice', user_id: users.ada!.id });
       assert.deepEqual(await axeViolations(page), []);
       await context.close();
@@ -247,8 +322,16 @@ for (const [index, target] of dbTargets().entries()) {
       await live.getByRole('button', { name: 'Show them' }).waitFor({ timeout: 25_000 });
       assert.match((await live.textContent()) ?? '', /1 new event since the list was loaded\./);
       await live.getByRole('button', { name: 'Show them' }).click();
-      await page.locator('section[aria-labelledby="events-heading"] li.event').first().filter({ hasText: 'Posted by another client' }).waitFor();
-      assert.equal(await page.evaluate('document.activeElement.id'), 'events-summary', 'focus moves to the refreshed list');
+      await page
+        .locator('section[aria-labelledby="events-heading"] li.event')
+        .first()
+        .filter({ hasText: 'Posted by another client' })
+        .waitFor();
+      assert.equal(
+        await page.evaluate('document.activeElement.id'),
+        'events-summary',
+        'focus moves to the refreshed list',
+      );
       await context.close();
     });
 
@@ -258,10 +341,21 @@ for (const [index, target] of dbTargets().entries()) {
       await signIn(page, 'ada', `${LOG}&loglevels[]=info`);
       const total = (await apiIds(users.ada!, { loglevels: ['info'], ungrouped: true, per_page: 100 })).length;
       for (const format of ['csv', 'json'] as const) {
-        const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`a[data-export="${format}"]`).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.locator(`a[data-export="${format}"]`).click(),
+        ]);
         const file = await download.path();
         const text = fs.readFileSync(file, 'utf8');
-        const expected = Number((await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?loglevels[]=info&ungrouped=1&per_page=1', headers: { authorization: users.ada!.authorization } })).headers['x-wp-total']);
+        const expected = Number(
+          (
+            await server.inject({
+              method: 'GET',
+              url: '/en/cms-json/history/v1/events?loglevels[]=info&ungrouped=1&per_page=1',
+              headers: { authorization: users.ada!.authorization },
+            })
+          ).headers['x-wp-total'],
+        );
         const rows = format === 'json' ? (JSON.parse(text) as unknown[]).length : text.trim().split('\r\n').length - 1;
         assert.equal(rows, expected, format);
         assert.ok(expected >= total);
@@ -275,13 +369,22 @@ for (const [index, target] of dbTargets().entries()) {
       const context = await newContext();
       const page = await context.newPage();
       await signIn(page, 'ada');
-      const events = (await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?per_page=3', headers: { authorization: users.ada!.authorization } })).json() as { id: number; link: string; message: string }[];
+      const events = (
+        await server.inject({
+          method: 'GET',
+          url: '/en/cms-json/history/v1/events?per_page=3',
+          headers: { authorization: users.ada!.authorization },
+        })
+      ).json() as { id: number; link: string; message: string }[];
       const event = events[1]!;
       await page.goto(event.link);
       const dialog = page.getByRole('dialog');
       await dialog.getByText('Context of the event').waitFor();
       assert.equal(await dialog.getByRole('heading', { level: 2 }).textContent(), `Event ${event.id}`);
-      assert.match((await dialog.textContent()) ?? '', new RegExp(event.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.match(
+        (await dialog.textContent()) ?? '',
+        new RegExp(event.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      );
       assert.deepEqual(await axeViolations(page), []);
       await shoot(page, 'event-en');
       await page.keyboard.press('Escape');
@@ -298,9 +401,16 @@ for (const [index, target] of dbTargets().entries()) {
       const page = await context.newPage();
       await signIn(page, 'ada', STATS);
       await page.locator('[data-chart="activity"] canvas').first().waitFor();
-      assert.equal(await page.locator('details[data-chart-table]').getAttribute('open'), null, 'with the chart drawn, its table folds away');
+      assert.equal(
+        await page.locator('details[data-chart-table]').getAttribute('open'),
+        null,
+        'with the chart drawn, its table folds away',
+      );
       assert.equal(await page.locator('main table:not(.u-legend)').count(), 8);
-      assert.match((await page.locator('#activity-alt').textContent()) ?? '', /^Events per day from .+: \d[\d,]* in total, most on .+ \(\d[\d,]*\)\.$/);
+      assert.match(
+        (await page.locator('#activity-alt').textContent()) ?? '',
+        /^Events per day from .+: \d[\d,]* in total, most on .+ \(\d[\d,]*\)\.$/,
+      );
       assert.equal(await page.locator('[data-chart="activity"]').getAttribute('aria-describedby'), 'activity-alt');
       assert.deepEqual(await axeViolations(page), []);
       await shoot(page, 'stats-en');
@@ -319,12 +429,18 @@ for (const [index, target] of dbTargets().entries()) {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${site}/cms-admin/`);
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate('document.activeElement.className'), 'skip-link', 'the first stop is the skip link');
+      assert.equal(
+        await page.evaluate('document.activeElement.className'),
+        'skip-link',
+        'the first stop is the skip link',
+      );
       // Through the header to the navigation's "Activity Log".
-      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.textContent')) !== 'Activity Log'; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.textContent')) !== 'Activity Log'; i++)
+        await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       await page.waitForURL(/history_admin_menu_page/);
-      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.id')) !== 'f-search'; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < 20 && (await page.evaluate('document.activeElement.id')) !== 'f-search'; i++)
+        await page.keyboard.press('Tab');
       assert.equal(await page.evaluate('document.activeElement.id'), 'f-search', 'the search field is reachable');
       await page.keyboard.type('Updated');
       await page.keyboard.press('Enter');
@@ -333,7 +449,10 @@ for (const [index, target] of dbTargets().entries()) {
       const firstSummary = page.locator('section[aria-labelledby="events-heading"] li.event summary').first();
       for (let i = 0; i < 80 && !(await isFocused(firstSummary)); i++) await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
-      assert.equal(await page.locator('section[aria-labelledby="events-heading"] li.event details').first().getAttribute('open'), '');
+      assert.equal(
+        await page.locator('section[aria-labelledby="events-heading"] li.event details').first().getAttribute('open'),
+        '',
+      );
       // Similar events expand with the space bar, on the unfiltered list.
       await page.goto(`${site}${LOG}`);
       const toggle = page.locator('a.occasions-toggle').first();
@@ -357,9 +476,17 @@ for (const [index, target] of dbTargets().entries()) {
           ['stats', STATS, lang === 'de' ? 'Aktivitätsstatistik' : 'Activity Statistics'],
           ['profile', '/cms-admin/profile.php', lang === 'de' ? 'Profil' : 'Profile'],
           ['users', '/cms-admin/users.php', lang === 'de' ? 'Benutzer' : 'Users'],
-          ['user-edit', `/cms-admin/user-edit.php?user_id=${users.emil!.id}`, lang === 'de' ? 'Benutzer bearbeiten: Emil Editor' : 'Edit User: Emil Editor'],
+          [
+            'user-edit',
+            `/cms-admin/user-edit.php?user_id=${users.emil!.id}`,
+            lang === 'de' ? 'Benutzer bearbeiten: Emil Editor' : 'Edit User: Emil Editor',
+          ],
           ['jobs', JOBS, lang === 'de' ? 'Übersetzungsverwaltung' : 'Translation Management'],
-          ['xml-config', XML_CONFIG, lang === 'de' ? 'Benutzerdefinierte XML-Konfiguration' : 'Custom XML Configuration'],
+          [
+            'xml-config',
+            XML_CONFIG,
+            lang === 'de' ? 'Benutzerdefinierte XML-Konfiguration' : 'Custom XML Configuration',
+          ],
         ];
         for (const [name, url, heading] of pages) {
           await page.goto(site + url);
@@ -367,7 +494,17 @@ for (const [index, target] of dbTargets().entries()) {
           assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), heading, url);
           if (lang === 'de') {
             const text = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-            for (const english of ['Activity Log', 'Show events', 'Log Out', 'Filter events', 'Profile', 'Dashboard', 'Events', 'Save', 'Last 30 days']) {
+            for (const english of [
+              'Activity Log',
+              'Show events',
+              'Log Out',
+              'Filter events',
+              'Profile',
+              'Dashboard',
+              'Events',
+              'Save',
+              'Last 30 days',
+            ]) {
               assert.ok(!new RegExp(`\\b${english}\\b`).test(text), `${url}: "${english}" in German`);
             }
           }
@@ -383,7 +520,13 @@ for (const [index, target] of dbTargets().entries()) {
           await page.getByRole('button', { name: 'Deutsch' }).click();
           await page.waitForLoadState();
           assert.equal(await page.locator('html').getAttribute('lang'), 'de');
-          const event = (await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?per_page=1', headers: { authorization: users.ada!.authorization } })).json()[0];
+          const event = (
+            await server.inject({
+              method: 'GET',
+              url: '/en/cms-json/history/v1/events?per_page=1',
+              headers: { authorization: users.ada!.authorization },
+            })
+          ).json()[0];
           await page.goto(event.link);
           await page.getByRole('dialog').getByText('Kontext des Ereignisses').waitFor();
           await shoot(page, 'event-de');
@@ -407,7 +550,10 @@ for (const [index, target] of dbTargets().entries()) {
       await page.keyboard.type('Menu');
       await page.keyboard.press('Enter');
       await page.waitForURL(/search=Menu/);
-      assert.deepEqual(await page.locator('li.string-item').evaluateAll((els: { id: string }[]) => els.map((el) => el.id)), [`string-${menuId}`]);
+      assert.deepEqual(
+        await page.locator('li.string-item').evaluateAll((els: { id: string }[]) => els.map((el) => el.id)),
+        [`string-${menuId}`],
+      );
       // Edit in place: the translation, its status (the last choice, "Complete"), then Save.
       const field = page.getByLabel('Translation into German', { exact: true });
       for (let i = 0; i < 40 && !(await isFocused(field)); i++) await page.keyboard.press('Tab');
@@ -425,12 +571,21 @@ for (const [index, target] of dbTargets().entries()) {
       await shoot(page, 'strings-en');
       await page.goto(`${site}/de/neuigkeiten/`);
       assert.equal(await page.locator('header nav').first().getAttribute('aria-label'), 'Hauptnavigation');
-      const row = await t.app.db.selectFrom('i18n_st_translations').select(['value', 'status', 'translator_id']).where('string_id', '=', menuId).where('language', '=', 'de').executeTakeFirstOrThrow();
+      const row = await t.app.db
+        .selectFrom('i18n_st_translations')
+        .select(['value', 'status', 'translator_id'])
+        .where('string_id', '=', menuId)
+        .where('language', '=', 'de')
+        .executeTakeFirstOrThrow();
       assert.deepEqual(row, { value: 'Hauptnavigation', status: 10, translator_id: users.tom!.id });
       await context.close();
 
       // The manager's page in German (her own choice, whatever earlier tests chose), and its forms without the script.
-      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      const { locale } = await t.app.db
+        .selectFrom('users')
+        .select('locale')
+        .where('login', '=', 'ada')
+        .executeTakeFirstOrThrow();
       await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'ada').execute();
       const de = await newContext('de-DE');
       const dePage = await de.newPage();
@@ -459,7 +614,11 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('translation jobs: a manager sends a page and reassigns it; the translator downloads the XLIFF, uploads it translated, then corrects it in place; the German page shows it', async () => {
       await seedPages(t.app);
-      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      const { locale } = await t.app.db
+        .selectFrom('users')
+        .select('locale')
+        .where('login', '=', 'ada')
+        .executeTakeFirstOrThrow();
       await t.app.db.updateTable('users').set({ locale: 'en' }).where('login', 'in', ['ada', 'tom']).execute();
       const manager = await newContext();
       const admin = await manager.newPage();
@@ -491,18 +650,32 @@ for (const [index, target] of dbTargets().entries()) {
       await page.getByRole('link', { name: `Open job ${jobId}: Partners` }).click();
       await page.waitForURL(new RegExp(`job_id=${jobId}$`));
       assert.deepEqual(await axeViolations(page), []);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the XLIFF file' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download the XLIFF file' }).click(),
+      ]);
       assert.equal(download.suggestedFilename(), `job-${jobId}-en-de-partners.xliff`);
       const xliff = fs.readFileSync((await download.path())!, 'utf8');
       const translated = xliff
         .replace(/(<trans-unit id="title"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/, '$1<![CDATA[Unsere Partner]]>')
-        .replace(/(<trans-unit id="body"[\s\S]*?<target>)<!\[CDATA\[[\s\S]*?\]\]>/, '$1<![CDATA[Werden Sie Partner.\n\nPartner lernen bei uns.]]>');
+        .replace(
+          /(<trans-unit id="body"[\s\S]*?<target>)<!\[CDATA\[[\s\S]*?\]\]>/,
+          '$1<![CDATA[Werden Sie Partner.\n\nPartner lernen bei uns.]]>',
+        );
       // A wrong file first: its error is shown, nothing changes.
-      await page.locator('#job-xliff-file').setInputFiles({ name: 'wrong.xliff', mimeType: 'application/x-xliff+xml', buffer: Buffer.from(translated.replace('target-language="de"', 'target-language="fr"')) });
+      await page.locator('#job-xliff-file').setInputFiles({
+        name: 'wrong.xliff',
+        mimeType: 'application/x-xliff+xml',
+        buffer: Buffer.from(translated.replace('target-language="de"', 'target-language="fr"')),
+      });
       await page.getByRole('button', { name: 'Upload and complete the job' }).click();
       await page.locator('.notice-error', { hasText: 'translates en → fr' }).waitFor();
       assert.deepEqual(await axeViolations(page), []);
-      await page.locator('#job-xliff-file').setInputFiles({ name: 'partners.xliff', mimeType: 'application/x-xliff+xml', buffer: Buffer.from(translated) });
+      await page.locator('#job-xliff-file').setInputFiles({
+        name: 'partners.xliff',
+        mimeType: 'application/x-xliff+xml',
+        buffer: Buffer.from(translated),
+      });
       await page.getByRole('button', { name: 'Upload and complete the job' }).click();
       await page.waitForURL(/done=completed/);
       assert.equal(await page.locator('#job-status').textContent(), 'Complete');
@@ -527,7 +700,10 @@ for (const [index, target] of dbTargets().entries()) {
       for (let i = 0; i < 20 && !(await isFocused(complete)); i++) await dePage.keyboard.press('Tab');
       await dePage.keyboard.press('Enter');
       await dePage.waitForURL(/done=completed/);
-      assert.equal(await dePage.locator('.notice-success').textContent(), 'Der Auftrag ist abgeschlossen: seine Übersetzung ist jetzt auf der Website.');
+      assert.equal(
+        await dePage.locator('.notice-success').textContent(),
+        'Der Auftrag ist abgeschlossen: seine Übersetzung ist jetzt auf der Website.',
+      );
       await shoot(dePage, 'job-de');
       await dePage.goto(`${site}/de/partner/`);
       assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Partner werden');
@@ -536,12 +712,17 @@ for (const [index, target] of dbTargets().entries()) {
     });
 
     test('custom XML configuration: a check shows the problem at its line, and its link selects that line in the field', async () => {
-      const { locale } = await t.app.db.selectFrom('users').select('locale').where('login', '=', 'ada').executeTakeFirstOrThrow();
+      const { locale } = await t.app.db
+        .selectFrom('users')
+        .select('locale')
+        .where('login', '=', 'ada')
+        .executeTakeFirstOrThrow();
       await t.app.db.updateTable('users').set({ locale: 'en' }).where('login', '=', 'ada').execute();
       const context = await newContext();
       const page = await context.newPage();
       await signIn(page, 'ada', XML_CONFIG);
-      const broken = '<wpml-config>\n  <custom-types>\n    <custom-type translate="1">book</custom-type>\n  </custom-typez>\n</wpml-config>';
+      const broken =
+        '<wpml-config>\n  <custom-types>\n    <custom-type translate="1">book</custom-type>\n  </custom-typez>\n</wpml-config>';
       await page.getByLabel('XML configuration').fill(broken);
       await page.getByRole('button', { name: 'Check' }).click();
       await page.locator('#xml-issues').waitFor();
@@ -549,7 +730,10 @@ for (const [index, target] of dbTargets().entries()) {
       const link = page.locator('.xml-issue-list a').first();
       const line = Number(await link.getAttribute('data-line'));
       assert.equal(line, 4);
-      assert.match((await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '', /^Line 4, column 3: Expected closing tag/);
+      assert.match(
+        (await page.locator('#xml-line-4 .xml-issue').first().textContent()) ?? '',
+        /^Line 4, column 3: Expected closing tag/,
+      );
       assert.equal(await page.locator('#xml-line-4 code').textContent(), '  </custom-typez>');
       assert.deepEqual(await axeViolations(page), []);
       await link.click();
@@ -566,7 +750,14 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('appointment settings: an administrator changes a setting with the keyboard and previews a template with an error, in both languages, axe-clean', async () => {
       await seedSched(t.app);
-      const settings = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sched/v1/settings', headers: { authorization: users.ada!.authorization } })).json().data;
+      const settings = async () =>
+        (
+          await server.inject({
+            method: 'GET',
+            url: '/en/cms-json/sched/v1/settings',
+            headers: { authorization: users.ada!.authorization },
+          })
+        ).json().data;
       for (const lang of ['en', 'de'] as const) {
         const de = lang === 'de';
         // Ada's own choice (an earlier test switched it in the header) is this run's language.
@@ -574,31 +765,52 @@ for (const [index, target] of dbTargets().entries()) {
         const context = await newContext(de ? 'de-DE' : 'en-US');
         const page = await context.newPage();
         await signIn(page, 'ada', SCHED);
-        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Termineinstellungen' : 'Appointment Settings');
+        assert.equal(
+          await page.getByRole('heading', { level: 1 }).textContent(),
+          de ? 'Termineinstellungen' : 'Appointment Settings',
+        );
         // A setting, with the keyboard: type, Enter; the script saves through the REST API.
         const company = page.locator('#section-global').getByLabel(de ? 'Firmenname' : 'Company name', { exact: true });
         await company.fill(`Browser ${lang} GmbH`);
         await company.press('Enter');
-        await page.locator('#section-global .save-state').getByText(de ? 'Die Einstellungen wurden gespeichert.' : 'The settings have been saved.').waitFor();
+        await page
+          .locator('#section-global .save-state')
+          .getByText(de ? 'Die Einstellungen wurden gespeichert.' : 'The settings have been saved.')
+          .waitFor();
         assert.equal((await settings()).global.company_name, `Browser ${lang} GmbH`);
         assert.match(page.url(), /page=sched-settings$/, 'the page was not left');
         // A template: an error is shown at its line while typing, and the cursor goes there.
         const message = page.locator('#notifications-sc-f-notifications-0-message');
         await message.fill('Hello\n{{ Appointment.customer_information.Name }\nBye');
         const check = page.locator('#notifications-sc-f-notifications-0-message-check');
-        await check.getByText(de ? /^Zeile 2: Unable to find closing bracket/ : /^Line 2: Unable to find closing bracket/).waitFor();
+        await check
+          .getByText(de ? /^Zeile 2: Unable to find closing bracket/ : /^Line 2: Unable to find closing bracket/)
+          .waitFor();
         assert.equal(await message.getAttribute('aria-invalid'), 'true');
         await check.getByRole('button', { name: de ? 'Zu Zeile 2' : 'Go to line 2' }).press('Enter');
         assert.ok(await isFocused(message));
-        assert.equal(await message.evaluate((el: unknown) => (el as { selectionStart: number }).selectionStart), 'Hello\n'.length);
+        assert.equal(
+          await message.evaluate((el: unknown) => (el as { selectionStart: number }).selectionStart),
+          'Hello\n'.length,
+        );
         assert.deepEqual(await axeViolations(page), [], `${lang}: with the error shown`);
         // Fixed: the preview with example data, in a sandboxed frame.
         await message.fill('<p>Hi {{ Appointment.customer_information.Name }}</p>');
-        await check.getByText(de ? 'Die Vorlage ist gültig. Vorschau mit Beispieldaten:' : 'The template is valid. Preview with example data:').waitFor();
+        await check
+          .getByText(
+            de
+              ? 'Die Vorlage ist gültig. Vorschau mit Beispieldaten:'
+              : 'The template is valid. Preview with example data:',
+          )
+          .waitFor();
         const frame = page.locator('#section-notifications iframe.template-preview');
         await frame.waitFor();
         assert.equal(await frame.getAttribute('sandbox'), '');
-        assert.equal(await page.frameLocator('#section-notifications iframe.template-preview').locator('p').textContent(), de ? 'Hi Erika Mustermann' : 'Hi Alex Example', 'example data in the page\'s language');
+        assert.equal(
+          await page.frameLocator('#section-notifications iframe.template-preview').locator('p').textContent(),
+          de ? 'Hi Erika Mustermann' : 'Hi Alex Example',
+          "example data in the page's language",
+        );
         assert.equal(await message.getAttribute('aria-invalid'), null);
         assert.deepEqual(await axeViolations(page), [], `${lang}: with the preview`);
         await shoot(page, `sched-${lang}`);
@@ -608,7 +820,11 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('sliders: both languages, a slide moved with the keyboard, axe-clean in English and German', async () => {
       await seedSliders(t.app);
-      const slides = async () => (await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/home' })).json().slides as { id: number; title: string }[];
+      const slides = async () =>
+        (await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/home' })).json().slides as {
+          id: number;
+          title: string;
+        }[];
       for (const lang of ['en', 'de'] as const) {
         const de = lang === 'de';
         await t.app.db.updateTable('users').set({ locale: lang }).where('id', '=', users.ada!.id).execute();
@@ -618,11 +834,18 @@ for (const [index, target] of dbTargets().entries()) {
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), de ? 'Slider' : 'Sliders');
         await page.locator('[lang="de"] h3').getByText('Willkommen').first().waitFor();
         const before = await slides();
-        const move = page.getByRole('button', { name: de ? `Nach unten: ${before[0]!.title}` : `Move down: ${before[0]!.title}` });
+        const move = page.getByRole('button', {
+          name: de ? `Nach unten: ${before[0]!.title}` : `Move down: ${before[0]!.title}`,
+        });
         await move.focus();
         await page.keyboard.press('Enter');
-        await page.getByText(de ? 'Die Reihenfolge der Slides wurde gespeichert.' : 'The order of the slides has been saved.').waitFor();
-        assert.deepEqual((await slides()).map((x) => x.id), [before[1]!.id, before[0]!.id, before[2]!.id]);
+        await page
+          .getByText(de ? 'Die Reihenfolge der Slides wurde gespeichert.' : 'The order of the slides has been saved.')
+          .waitFor();
+        assert.deepEqual(
+          (await slides()).map((x) => x.id),
+          [before[1]!.id, before[0]!.id, before[2]!.id],
+        );
         assert.deepEqual(await axeViolations(page), [], `${lang} sliders`);
         await shoot(page, `sliders-${lang}`);
         await context.close();
@@ -631,7 +854,9 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('pages and posts: an editor edits a page with the keyboard, it saves through cms/v2 in place, and the public site shows it', async () => {
       await seedPages(t.app);
-      const partners = (await server.inject({ method: 'GET', url: '/en/cms-json/cms/v2/pages?slug=partners' })).json()[0];
+      const partners = (
+        await server.inject({ method: 'GET', url: '/en/cms-json/cms/v2/pages?slug=partners' })
+      ).json()[0];
       const context = await newContext();
       const page = await context.newPage();
       await signIn(page, 'emil', '/cms-admin/edit.php?post_type=page');
@@ -666,17 +891,39 @@ for (const [index, target] of dbTargets().entries()) {
       const de = await newContext('de-DE');
       const dePage = await de.newPage();
       await signIn(dePage, 'emil', `/cms-admin/post.php?post=${partners.translations.de}&action=preview`);
-      const german = (await server.inject({ method: 'GET', url: `/en/cms-json/cms/v2/pages/${partners.translations.de}?context=edit`, headers: { authorization: users.emil!.authorization } })).json();
+      const german = (
+        await server.inject({
+          method: 'GET',
+          url: `/en/cms-json/cms/v2/pages/${partners.translations.de}?context=edit`,
+          headers: { authorization: users.emil!.authorization },
+        })
+      ).json();
       assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), german.title.raw);
       assert.deepEqual(await axeViolations(dePage), []);
-      const draft = (await server.inject({ method: 'POST', url: '/de/cms-json/cms/v2/posts', headers: { authorization: users.emil!.authorization }, payload: { title: 'Entwurf' } })).json();
+      const draft = (
+        await server.inject({
+          method: 'POST',
+          url: '/de/cms-json/cms/v2/posts',
+          headers: { authorization: users.emil!.authorization },
+          payload: { title: 'Entwurf' },
+        })
+      ).json();
       await dePage.goto(`${site}/cms-admin/edit.php?post_type=post&post_status=draft`);
       assert.equal(await dePage.getByRole('heading', { level: 1 }).textContent(), 'Beiträge');
       assert.deepEqual(await axeViolations(dePage), []);
       await shoot(dePage, 'posts-de');
       await dePage.getByRole('button', { name: '„Entwurf“ in den Papierkorb legen' }).click();
       await dePage.waitForURL(/done=trashed/);
-      assert.equal((await server.inject({ method: 'GET', url: `/en/cms-json/cms/v2/posts/${draft.id}?context=edit`, headers: { authorization: users.emil!.authorization } })).json().status, 'trash');
+      assert.equal(
+        (
+          await server.inject({
+            method: 'GET',
+            url: `/en/cms-json/cms/v2/posts/${draft.id}?context=edit`,
+            headers: { authorization: users.emil!.authorization },
+          })
+        ).json().status,
+        'trash',
+      );
       const edited = await dePage.goto(`${site}/cms-admin/post.php?post=${partners.translations.de}&action=edit`);
       assert.equal(edited?.status(), 200);
       assert.deepEqual(await axeViolations(dePage), []);

@@ -34,7 +34,13 @@ for (const target of dbTargets()) {
       t = await createWebTestApp(target);
       server = await buildServer(t.app);
       users = await seedConsoleSite(t.app, 5);
-      await createUser(t.app, { login: 'carl', email: 'carl@example.test', role: 'contributor', displayName: 'Carl Contributor', password: PASSWORD });
+      await createUser(t.app, {
+        login: 'carl',
+        email: 'carl@example.test',
+        role: 'contributor',
+        displayName: 'Carl Contributor',
+        password: PASSWORD,
+      });
       await seedPages(t.app);
       emil = await consoleClient(server, 'emil');
       aboutId = (await getContentBySlug(t.app, 'en', 'about'))!.id;
@@ -73,7 +79,11 @@ for (const target of dbTargets()) {
         assert.equal(page.status, 200, query);
         const type = query.includes('post_type=post') ? 'posts' : 'pages';
         const answer = await api(server, users.emil!, `/cms/v2/${type}`, `${apiQuery}&context=edit`);
-        assert.deepEqual(listedItems(page.body), answer.body.map((i: { id: number }) => i.id), query);
+        assert.deepEqual(
+          listedItems(page.body),
+          answer.body.map((i: { id: number }) => i.id),
+          query,
+        );
         assert.match(textOf(page.body), new RegExp(`${answer.headers['x-wp-total']} items`), query);
       }
       const all = await emil.get(`${LIST}?post_type=page`);
@@ -84,14 +94,37 @@ for (const target of dbTargets()) {
       const form = await emil.get(`${NEW}?post_type=page`);
       assert.equal(form.status, 200);
       assert.match(form.body, /<label for="ct-title">Title<\/label>/);
-      const created = await emil.post(`${NEW}?post_type=page`, { _csrf: csrfOf(form.body), post_type: 'page', title: 'Opening hours', content: 'Mondays to Fridays.', status: 'draft', lang: 'en', slug: '', parent: '0' });
+      const created = await emil.post(`${NEW}?post_type=page`, {
+        _csrf: csrfOf(form.body),
+        post_type: 'page',
+        title: 'Opening hours',
+        content: 'Mondays to Fridays.',
+        status: 'draft',
+        lang: 'en',
+        slug: '',
+        parent: '0',
+      });
       assert.equal(created.status, 303, created.body);
       const id = Number(new URL(created.location!).searchParams.get('post'));
-      assert.equal((await server.inject({ method: 'GET', url: '/en/opening-hours/' })).statusCode, 404, 'a draft is not public');
+      assert.equal(
+        (await server.inject({ method: 'GET', url: '/en/opening-hours/' })).statusCode,
+        404,
+        'a draft is not public',
+      );
       const edit = await emil.get(created.location!);
       assert.match(textOf(edit.body), /Created\./);
       assert.match(edit.body, /value="opening-hours"/);
-      const saved = await emil.post(EDIT, { _csrf: csrfOf(edit.body), post: String(id), action: 'save', title: 'Opening hours', content: 'Mondays to Fridays.\n\nClosed on holidays.', status: 'publish', slug: 'opening-hours', parent: String(aboutId), author: String(users.emil!.id) });
+      const saved = await emil.post(EDIT, {
+        _csrf: csrfOf(edit.body),
+        post: String(id),
+        action: 'save',
+        title: 'Opening hours',
+        content: 'Mondays to Fridays.\n\nClosed on holidays.',
+        status: 'publish',
+        slug: 'opening-hours',
+        parent: String(aboutId),
+        author: String(users.emil!.id),
+      });
       assert.equal(saved.status, 303, saved.body);
       const publicPage = await server.inject({ method: 'GET', url: '/en/opening-hours/' });
       assert.equal(publicPage.statusCode, 200);
@@ -102,7 +135,14 @@ for (const target of dbTargets()) {
       assert.match(events.body[0].message, /Updated page "Opening hours" \(en\)/);
       assert.equal(events.body[0].initiator, 'cms_user');
       // A refused write shows the API's reason and keeps what was typed.
-      const bad = await emil.post(EDIT, { _csrf: csrfOf(edit.body), post: String(id), action: 'save', title: '', content: 'kept text', status: 'publish' });
+      const bad = await emil.post(EDIT, {
+        _csrf: csrfOf(edit.body),
+        post: String(id),
+        action: 'save',
+        title: '',
+        content: 'kept text',
+        status: 'publish',
+      });
       assert.equal(bad.status, 400);
       assert.match(bad.body, />kept text<\/textarea>/);
       assert.equal((await emil.post(EDIT, { _csrf: 'nope', post: String(id), action: 'trash' })).status, 403);
@@ -121,26 +161,50 @@ for (const target of dbTargets()) {
       const url = decodeEntities(/<a href="([^"]*)">Create the German version<\/a>/.exec(create.body)![1]!);
       const form = await emil.get(url);
       assert.match(textOf(form.body), /This will be the German version of item \d+\./);
-      const made = await emil.post(url, { _csrf: csrfOf(form.body), post_type: 'page', translation_of: String(lone.body[0].id), lang: 'de', title: 'Öffnungszeiten', content: 'Montags bis freitags.', status: 'publish', parent: '0' });
+      const made = await emil.post(url, {
+        _csrf: csrfOf(form.body),
+        post_type: 'page',
+        translation_of: String(lone.body[0].id),
+        lang: 'de',
+        title: 'Öffnungszeiten',
+        content: 'Montags bis freitags.',
+        status: 'publish',
+        parent: '0',
+      });
       assert.equal(made.status, 303, made.body);
       const de = await api(server, users.emil!, `/cms/v2/pages/${new URL(made.location!).searchParams.get('post')}`);
-      assert.deepEqual([de.body.lang, de.body.slug, de.body.translations.en], ['de', 'oeffnungszeiten', lone.body[0].id]);
+      assert.deepEqual(
+        [de.body.lang, de.body.slug, de.body.translations.en],
+        ['de', 'oeffnungszeiten', lone.body[0].id],
+      );
       assert.equal((await server.inject({ method: 'GET', url: '/de/oeffnungszeiten/' })).statusCode, 200);
     });
 
     test('preview shows an unpublished text; trash, restore and delete through the list', async () => {
-      const draft = await server.inject({ method: 'POST', url: '/en/cms-json/cms/v2/posts', headers: { authorization: users.emil!.authorization }, payload: { title: 'Draft <b>news</b>', content: 'Line one\nline two' } });
+      const draft = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/cms/v2/posts',
+        headers: { authorization: users.emil!.authorization },
+        payload: { title: 'Draft <b>news</b>', content: 'Line one\nline two' },
+      });
       const id = draft.json().id;
       const preview = await emil.get(`${EDIT}?post=${id}&action=preview`);
       assert.equal(preview.status, 200);
       assert.match(preview.body, /<h1>Draft &lt;b&gt;news&lt;\/b&gt;<\/h1>/);
       assert.match(preview.body, /<p>Line one<br>line two<\/p>/);
       assert.match(textOf(preview.body), /not on the public site \(status: Draft\)/);
-      const offered = await (await consoleClient(server, 'ada')).get('/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php');
+      const offered = await (await consoleClient(server, 'ada')).get(
+        '/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php',
+      );
       assert.match(offered.body, /Draft &lt;b&gt;news/, 'a draft is offered for translation');
       const list = await emil.get(`${LIST}?post_type=post&post_status=draft`);
       assert.deepEqual(listedItems(list.body), [id]);
-      const trashed = await emil.post(EDIT, { _csrf: csrfOf(list.body), post: String(id), action: 'trash', return_to: `http://localhost:8080${LIST}?post_type=post` });
+      const trashed = await emil.post(EDIT, {
+        _csrf: csrfOf(list.body),
+        post: String(id),
+        action: 'trash',
+        return_to: `http://localhost:8080${LIST}?post_type=post`,
+      });
       assert.equal(trashed.status, 303);
       assert.equal(new URL(trashed.location!).searchParams.get('done'), 'trashed');
       // The translation management page offers no trashed item for translation.
@@ -151,10 +215,16 @@ for (const target of dbTargets()) {
       const trash = await emil.get(`${LIST}?post_type=post&post_status=trash`);
       assert.deepEqual(listedItems(trash.body), [id]);
       assert.match(trash.body, /aria-label="Restore “Draft &lt;b&gt;news&lt;\/b&gt;”"/);
-      assert.equal((await emil.post(EDIT, { _csrf: csrfOf(trash.body), post: String(id), action: 'restore' })).status, 303);
+      assert.equal(
+        (await emil.post(EDIT, { _csrf: csrfOf(trash.body), post: String(id), action: 'restore' })).status,
+        303,
+      );
       assert.equal((await api(server, users.emil!, `/cms/v2/posts/${id}`, 'context=edit')).body.status, 'draft');
       await emil.post(EDIT, { _csrf: csrfOf(trash.body), post: String(id), action: 'trash' });
-      assert.equal((await emil.post(EDIT, { _csrf: csrfOf(trash.body), post: String(id), action: 'delete' })).status, 303);
+      assert.equal(
+        (await emil.post(EDIT, { _csrf: csrfOf(trash.body), post: String(id), action: 'delete' })).status,
+        303,
+      );
       assert.equal((await emil.get(`${EDIT}?post=${id}&action=edit`)).status, 404);
       assert.equal((await emil.get(`${EDIT}?post=abc`)).status, 404);
     });
@@ -162,7 +232,12 @@ for (const target of dbTargets()) {
     test('in German', async () => {
       const ada = await consoleClient(server, 'ada');
       const page = await ada.get('/cms-admin/');
-      await ada.post('/cms-admin/profile.php', { _csrf: csrfOf(page.body), action: 'language', locale: 'de', return_to: 'http://localhost:8080/cms-admin/' });
+      await ada.post('/cms-admin/profile.php', {
+        _csrf: csrfOf(page.body),
+        action: 'language',
+        locale: 'de',
+        return_to: 'http://localhost:8080/cms-admin/',
+      });
       const list = await ada.get(`${LIST}?post_type=page`);
       assert.match(list.body, /<h1>Seiten<\/h1>/);
       assert.match(textOf(list.body), /Alle \(\d+\) \| Veröffentlicht/);

@@ -84,7 +84,10 @@ for (const target of dbTargets()) {
         ['', 'limit=20'],
         ['&status=10', 'limit=20&status=10'],
         ['&title=page&target_language=de', 'limit=20&title=page&target_language=de'],
-        [`&translated_by=${(await t.app.db.selectFrom('users').select('id').where('login', '=', 'translator-anna').executeTakeFirstOrThrow()).id}`, ''],
+        [
+          `&translated_by=${(await t.app.db.selectFrom('users').select('id').where('login', '=', 'translator-anna').executeTakeFirstOrThrow()).id}`,
+          '',
+        ],
         ['&sent_from=2000-01-01&deadline_to=2100-01-01', 'limit=20&sent_from=2000-01-01&deadline_to=2100-01-01'],
         [`&sent_to=${today}&deadline_from=${today}`, `limit=20&sent_to=${today}&deadline_from=${today}`],
       ];
@@ -92,7 +95,11 @@ for (const target of dbTargets()) {
         const page = await ada.get(JOBS + query);
         assert.equal(page.status, 200, query);
         const answer = await api(server, users.ada!, '/i18n/tm/v1/jobs', apiQuery || `limit=20${query}`);
-        assert.deepEqual(listedJobs(page.body), answer.body.jobs.map((j: { id: number }) => j.id), query);
+        assert.deepEqual(
+          listedJobs(page.body),
+          answer.body.jobs.map((j: { id: number }) => j.id),
+          query,
+        );
         assert.match(textOf(page.body), new RegExp(`${answer.body.total} jobs`), query);
       }
     });
@@ -101,16 +108,34 @@ for (const target of dbTargets()) {
       const about = (await getContentBySlug(t.app, 'en', 'about'))!;
       const page = await ada.get(JOBS);
       assert.match(page.body, new RegExp(`name="content_ids\\[\\]" value="${about.id}"`));
-      const sent = await ada.post(JOBS, { _csrf: csrfOf(page.body), action: 'send', 'content_ids[]': [String(about.id)], target_language: 'de', deadline: '2030-01-31', batch_name: 'Console batch' });
+      const sent = await ada.post(JOBS, {
+        _csrf: csrfOf(page.body),
+        action: 'send',
+        'content_ids[]': [String(about.id)],
+        target_language: 'de',
+        deadline: '2030-01-31',
+        batch_name: 'Console batch',
+      });
       assert.equal(sent.status, 303, sent.body);
       const back = await ada.get(sent.location!);
       assert.match(textOf(back.body), /Translation jobs created: 1\./);
       jobId = listedJobs(back.body)[0]!;
       assert.match(textOf(back.body), /Console batch/);
-      const assigned = await ada.post(JOBS, { _csrf: csrfOf(back.body), action: 'assign', job: String(jobId), translator: String(users.tom!.id), return_to: `http://localhost:8080${JOBS}` });
+      const assigned = await ada.post(JOBS, {
+        _csrf: csrfOf(back.body),
+        action: 'assign',
+        job: String(jobId),
+        translator: String(users.tom!.id),
+        return_to: `http://localhost:8080${JOBS}`,
+      });
       assert.equal(assigned.status, 303, assigned.body);
       assert.match(textOf((await ada.get(assigned.location!)).body), /The job has been assigned\./);
-      const again = await ada.post(JOBS, { _csrf: csrfOf(back.body), action: 'send', 'content_ids[]': [String(about.id)], target_language: 'de' });
+      const again = await ada.post(JOBS, {
+        _csrf: csrfOf(back.body),
+        action: 'send',
+        'content_ids[]': [String(about.id)],
+        target_language: 'de',
+      });
       assert.equal(again.status, 409);
       assert.match(textOf(again.body), /already has an open translation job/);
     });
@@ -125,23 +150,42 @@ for (const target of dbTargets()) {
       const file = await tom.get(`${jobUrl}&download=xliff`);
       assert.equal(file.status, 200);
       assert.match(String(file.headers['content-type']), /^application\/x-xliff\+xml/);
-      assert.match(String(file.headers['content-disposition']), new RegExp(`^attachment; filename="job-${jobId}-en-de-about-us\\.xliff"$`));
+      assert.match(
+        String(file.headers['content-disposition']),
+        new RegExp(`^attachment; filename="job-${jobId}-en-de-about-us\\.xliff"$`),
+      );
 
-      const bad = await tom.post(jobUrl, { _csrf: csrfOf(page.body), action: 'upload', xliff: file.body.replace('target-language="de"', 'target-language="fr"') });
+      const bad = await tom.post(jobUrl, {
+        _csrf: csrfOf(page.body),
+        action: 'upload',
+        xliff: file.body.replace('target-language="de"', 'target-language="fr"'),
+      });
       assert.equal(bad.status, 400);
       assert.match(textOf(bad.body), /translates en → fr; job \d+ translates en → de/);
-      const dtd = await tom.post(jobUrl, { _csrf: csrfOf(page.body), action: 'upload', xliff: `<!DOCTYPE x [<!ENTITY a "b">]>${file.body.replace(/^<\?xml[^>]*>/, '')}` });
+      const dtd = await tom.post(jobUrl, {
+        _csrf: csrfOf(page.body),
+        action: 'upload',
+        xliff: `<!DOCTYPE x [<!ENTITY a "b">]>${file.body.replace(/^<\?xml[^>]*>/, '')}`,
+      });
       assert.equal(dtd.status, 400);
       assert.match(textOf(dtd.body), /may not contain a DTD/);
 
-      const draft = await tom.post(jobUrl, { _csrf: csrfOf(page.body), action: 'save', 'fields[title]': 'Über uns (Entwurf)', complete: '0' });
+      const draft = await tom.post(jobUrl, {
+        _csrf: csrfOf(page.body),
+        action: 'save',
+        'fields[title]': 'Über uns (Entwurf)',
+        complete: '0',
+      });
       assert.equal(draft.status, 303, draft.body);
       const drafted = await tom.get(draft.location!);
       assert.match(textOf(drafted.body), /The translation has been saved\./);
       assert.match(drafted.body, />Über uns \(Entwurf\)<\/textarea>/);
       assert.match(textOf(drafted.body), /In progress/);
 
-      const translated = file.body.replace(/(<trans-unit id="title"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/, '$1<![CDATA[Über das Team]]>');
+      const translated = file.body.replace(
+        /(<trans-unit id="title"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/,
+        '$1<![CDATA[Über das Team]]>',
+      );
       const done = await tom.post(jobUrl, { _csrf: csrfOf(page.body), action: 'upload', xliff: translated });
       assert.equal(done.status, 303, done.body);
       const completed = await tom.get(done.location!);
@@ -153,14 +197,24 @@ for (const target of dbTargets()) {
 
     test('German texts', async () => {
       const de = await consoleClient(server, 'tom');
-      await de.post('/cms-admin/profile.php', { _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body), action: 'language', locale: 'de', return_to: `http://localhost:8080${JOBS}` });
+      await de.post('/cms-admin/profile.php', {
+        _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body),
+        action: 'language',
+        locale: 'de',
+        return_to: `http://localhost:8080${JOBS}`,
+      });
       const page = await de.get(`${JOBS}&job_id=${jobId}`);
       assert.match(page.body, /<html lang="de"/);
       assert.match(textOf(page.body), /XLIFF-Datei herunterladen/);
       assert.match(textOf(page.body), /Mit einer XLIFF-Datei arbeiten/);
       const list = await de.get(JOBS);
       assert.match(list.body, /<h1>Übersetzungsaufträge<\/h1>/);
-      await de.post('/cms-admin/profile.php', { _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body), action: 'language', locale: 'en', return_to: `http://localhost:8080${JOBS}` });
+      await de.post('/cms-admin/profile.php', {
+        _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body),
+        action: 'language',
+        locale: 'en',
+        return_to: `http://localhost:8080${JOBS}`,
+      });
     });
   });
 }

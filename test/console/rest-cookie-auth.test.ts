@@ -43,7 +43,11 @@ for (const target of dbTargets()) {
       await t?.close();
     });
 
-    const rest = (client: WebClient | null, path: string, opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; payload?: string; lang?: string } = {}) =>
+    const rest = (
+      client: WebClient | null,
+      path: string,
+      opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; payload?: string; lang?: string } = {},
+    ) =>
       server.inject({
         method: opts.method ?? 'GET',
         url: `/${opts.lang ?? 'en'}/cms-json${path}`,
@@ -65,7 +69,11 @@ for (const target of dbTargets()) {
       assert.match(String(res.headers['cache-control']), /no-store/, 'a logged-in answer is never cached');
       const fresh = String(res.headers['x-wp-nonce']);
       assert.match(fresh, /^[A-Za-z0-9_-]{43}$/);
-      assert.equal((await rest(alice, '/history/v1/search-options', { headers: { 'x-wp-nonce': fresh } })).statusCode, 200, 'the refreshed nonce works');
+      assert.equal(
+        (await rest(alice, '/history/v1/search-options', { headers: { 'x-wp-nonce': fresh } })).statusCode,
+        200,
+        'the refreshed nonce works',
+      );
     });
 
     test('the nonce as _wpnonce in the query or a form body works too (POST as the user)', async () => {
@@ -76,8 +84,17 @@ for (const target of dbTargets()) {
         payload: new URLSearchParams({ _wpnonce: nonce, message: 'Entry through the cookie' }).toString(),
       });
       assert.equal(res.statusCode, 201, res.body);
-      const row = await t.app.db.selectFrom('history_events').select(['user_id', 'initiator']).where('message_key', '=', 'custom_entry_added').orderBy('id', 'desc').executeTakeFirstOrThrow();
-      const user = await t.app.db.selectFrom('users').select('id').where('login', '=', 'alice').executeTakeFirstOrThrow();
+      const row = await t.app.db
+        .selectFrom('history_events')
+        .select(['user_id', 'initiator'])
+        .where('message_key', '=', 'custom_entry_added')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const user = await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('login', '=', 'alice')
+        .executeTakeFirstOrThrow();
       assert.equal(row.user_id, user.id, 'recorded as alice');
       assert.equal(row.initiator, 'cms_user');
     });
@@ -86,7 +103,11 @@ for (const target of dbTargets()) {
       for (const bad of ['0123456789', nonce.slice(0, -1) + (nonce.endsWith('A') ? 'B' : 'A'), '']) {
         const res = await rest(alice, '/history/v1/events', { headers: { 'x-wp-nonce': bad } });
         assert.equal(res.statusCode, 403, `nonce ${JSON.stringify(bad)}`);
-        assert.deepEqual(res.json(), { code: 'rest_cookie_invalid_nonce', message: 'Cookie check failed', data: { status: 403 } });
+        assert.deepEqual(res.json(), {
+          code: 'rest_cookie_invalid_nonce',
+          message: 'Cookie check failed',
+          data: { status: 403 },
+        });
         assert.match(String(res.headers['cache-control']), /no-store/);
       }
       const de = await rest(alice, '/history/v1/events?_wpnonce=nope', { lang: 'de' });
@@ -103,7 +124,11 @@ for (const target of dbTargets()) {
       const other = new WebClient(server, '10.1.0.2');
       await logIn(other, 'alice', PASSWORD);
       assert.notEqual(idHashOf(other), idHashOf(alice));
-      assert.equal((await rest(other, '/history/v1/events', { headers: { 'x-wp-nonce': nonce } })).statusCode, 403, 'a nonce belongs to one session');
+      assert.equal(
+        (await rest(other, '/history/v1/events', { headers: { 'x-wp-nonce': nonce } })).statusCode,
+        403,
+        'a nonce belongs to one session',
+      );
       const own = await restNonce(t.app, { idHash: idHashOf(other) });
       assert.equal((await rest(other, '/history/v1/events', { headers: { 'x-wp-nonce': own } })).statusCode, 200);
     });
@@ -111,24 +136,38 @@ for (const target of dbTargets()) {
     test('a nonce lives 12 to 24 hours: the previous tick is accepted, older ones are not', async () => {
       const idHash = idHashOf(alice);
       const yesterdayHalf = await restNonce(t.app, { idHash }, new Date(Date.now() - 12 * HOUR));
-      assert.equal((await rest(alice, '/history/v1/events', { headers: { 'x-wp-nonce': yesterdayHalf } })).statusCode, 200);
+      assert.equal(
+        (await rest(alice, '/history/v1/events', { headers: { 'x-wp-nonce': yesterdayHalf } })).statusCode,
+        200,
+      );
       const old = await restNonce(t.app, { idHash }, new Date(Date.now() - 25 * HOUR));
       assert.equal((await rest(alice, '/history/v1/events', { headers: { 'x-wp-nonce': old } })).statusCode, 403);
     });
 
     test('HTTP Basic credentials decide alone: a wrong nonce beside them does not matter', async () => {
       const editor = await userWithRole(t.app, 'editor');
-      const res = await rest(alice, '/history/v1/events', { headers: { authorization: editor.authorization, 'x-wp-nonce': 'wrong' } });
+      const res = await rest(alice, '/history/v1/events', {
+        headers: { authorization: editor.authorization, 'x-wp-nonce': 'wrong' },
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['x-wp-nonce'], undefined);
-      assert.equal((await rest(null, '/history/v1/events', { headers: { authorization: basicAuth(editor.user.login, 'wrong password') } })).statusCode, 401);
+      assert.equal(
+        (
+          await rest(null, '/history/v1/events', {
+            headers: { authorization: basicAuth(editor.user.login, 'wrong password') },
+          })
+        ).statusCode,
+        401,
+      );
     });
 
     test('batch items run as the cookie user', async () => {
       const res = await rest(alice, '/batch/v1', {
         method: 'POST',
         headers: { 'x-wp-nonce': nonce, 'content-type': 'application/json' },
-        payload: JSON.stringify({ requests: [{ path: '/history/v1/events', body: { message: 'Batched through the cookie' } }] }),
+        payload: JSON.stringify({
+          requests: [{ path: '/history/v1/events', body: { message: 'Batched through the cookie' } }],
+        }),
       });
       assert.equal(res.statusCode, 207, res.body);
       assert.equal(res.json().responses[0].status, 201, JSON.stringify(res.json()));
@@ -139,7 +178,11 @@ for (const target of dbTargets()) {
       const other = await openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) });
       const otherServer = await buildServer(other);
       try {
-        const res = await otherServer.inject({ method: 'GET', url: '/en/cms-json/history/v1/events', headers: { cookie: alice.cookieHeader()!, 'x-wp-nonce': nonce } });
+        const res = await otherServer.inject({
+          method: 'GET',
+          url: '/en/cms-json/history/v1/events',
+          headers: { cookie: alice.cookieHeader()!, 'x-wp-nonce': nonce },
+        });
         assert.equal(res.statusCode, 200, res.body);
       } finally {
         await otherServer.close();
@@ -152,9 +195,15 @@ for (const target of dbTargets()) {
       const carol = new WebClient(server, '10.1.0.3');
       await logIn(carol, 'carol', PASSWORD);
       const carolNonce = await restNonce(t.app, { idHash: idHashOf(carol) });
-      assert.equal((await rest(carol, '/history/v1/events', { headers: { 'x-wp-nonce': carolNonce } })).statusCode, 200);
+      assert.equal(
+        (await rest(carol, '/history/v1/events', { headers: { 'x-wp-nonce': carolNonce } })).statusCode,
+        200,
+      );
       await setUserStatus(t.app, u.id, 'disabled');
-      assert.equal((await rest(carol, '/history/v1/events', { headers: { 'x-wp-nonce': carolNonce } })).statusCode, 403);
+      assert.equal(
+        (await rest(carol, '/history/v1/events', { headers: { 'x-wp-nonce': carolNonce } })).statusCode,
+        403,
+      );
 
       const dave = new WebClient(server, '10.1.0.4');
       await makeUser(t.app, 'dave', PASSWORD);
@@ -163,7 +212,11 @@ for (const target of dbTargets()) {
       const cookie = dave.cookieHeader()!;
       const csrf = await csrfToken(t.app, { kind: 'session', idHash: idHashOf(dave) });
       assert.equal((await dave.post('/cms-login.php?action=logout', { _csrf: csrf })).status, 303);
-      const res = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events', headers: { cookie, 'x-wp-nonce': daveNonce } });
+      const res = await server.inject({
+        method: 'GET',
+        url: '/en/cms-json/history/v1/events',
+        headers: { cookie, 'x-wp-nonce': daveNonce },
+      });
       assert.equal(res.statusCode, 403, 'the old cookie and nonce after logout');
     });
   });

@@ -19,12 +19,16 @@ function formOf(html: string, section: string): Record<string, string | string[]
   const start = html.indexOf(`data-section="${section}"`);
   const form = html.slice(start, html.indexOf('</form>', start));
   const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input type="(hidden|text|number|email|password|checkbox)" name="([^"]+)"[^>]*?value="([^"]*)"([^>]*)>/g)) {
+  for (const m of form.matchAll(
+    /<input type="(hidden|text|number|email|password|checkbox)" name="([^"]+)"[^>]*?value="([^"]*)"([^>]*)>/g,
+  )) {
     if (m[1] === 'checkbox' && !/ checked/.test(m[4]!)) continue;
     out[m[2]!] = decodeEntities(m[3]!);
   }
-  for (const m of form.matchAll(/<textarea name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) out[m[1]!] = decodeEntities(m[2]!);
-  for (const m of form.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) out[m[1]!] = decodeEntities(/<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? '');
+  for (const m of form.matchAll(/<textarea name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g))
+    out[m[1]!] = decodeEntities(m[2]!);
+  for (const m of form.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g))
+    out[m[1]!] = decodeEntities(/<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? '');
   return out;
 }
 
@@ -41,7 +45,8 @@ for (const target of dbTargets()) {
     const settings = async () => (await api(server, users.ada!, '/sched/v1/settings')).body.data;
 
     test('administrators open it (manage_options, as sched/v1); other roles are refused', async () => {
-      for (const login of ['emil', 'tom', 'sina']) assert.equal((await (await consoleClient(server, login)).get(SCHED)).status, 403, login);
+      for (const login of ['emil', 'tom', 'sina'])
+        assert.equal((await (await consoleClient(server, login)).get(SCHED)).status, 403, login);
       const page = await ada.get(SCHED);
       assert.equal(page.status, 200);
       assert.match(page.body, /<h1>Appointment Settings<\/h1>/);
@@ -50,7 +55,8 @@ for (const target of dbTargets()) {
       const all = await settings();
       for (const slug of Object.keys(all).filter((k) => k !== 'last_updated')) {
         assert.match(page.body, new RegExp(`data-section="${slug}"`), slug);
-        for (const field of Object.keys(all[slug]).filter((f) => f !== 'schema_version')) assert.match(page.body, new RegExp(`id="${slug}-sc-f-${field}`), `${slug}.${field}`);
+        for (const field of Object.keys(all[slug]).filter((f) => f !== 'schema_version'))
+          assert.match(page.body, new RegExp(`id="${slug}-sc-f-${field}`), `${slug}.${field}`);
       }
     });
 
@@ -59,28 +65,70 @@ for (const target of dbTargets()) {
       const page = await ada.get(SCHED);
       const csrf = csrfOf(page.body);
       const post = async (section: string, changes: Record<string, string | undefined>) => {
-        const body: Record<string, string | string[] | undefined> = { ...formOf((await ada.get(SCHED)).body, section), ...changes };
+        const body: Record<string, string | string[] | undefined> = {
+          ...formOf((await ada.get(SCHED)).body, section),
+          ...changes,
+        };
         for (const [k, v] of Object.entries(changes)) if (v === undefined) delete body[k];
         const res = await ada.post(SCHED, { ...body, _csrf: csrf });
         assert.equal(res.status, 303, textOf(res.body).slice(0, 600));
         return res;
       };
       // Unchanged forms keep every value as the API had it (checkboxes, numbers, unions, secrets, lists, templates).
-      for (const section of ['global', 'calendar_events', 'notifications', 'styles', 'license', 'blackout_dates', 'translation', 'developer']) await post(section, {});
+      for (const section of [
+        'global',
+        'calendar_events',
+        'notifications',
+        'styles',
+        'license',
+        'blackout_dates',
+        'translation',
+        'developer',
+      ])
+        await post(section, {});
       const same = await settings();
-      for (const section of ['global', 'calendar_events', 'notifications', 'styles', 'license', 'blackout_dates', 'translation', 'developer']) {
-        const strip = (s: Record<string, unknown>) => ({ ...s, last_updated: null, notifications: (s.notifications as { last_modified?: string }[] | undefined)?.map((n) => ({ ...n, last_modified: null })) });
+      for (const section of [
+        'global',
+        'calendar_events',
+        'notifications',
+        'styles',
+        'license',
+        'blackout_dates',
+        'translation',
+        'developer',
+      ]) {
+        const strip = (s: Record<string, unknown>) => ({
+          ...s,
+          last_updated: null,
+          notifications: (s.notifications as { last_modified?: string }[] | undefined)?.map((n) => ({
+            ...n,
+            last_modified: null,
+          })),
+        });
         assert.deepEqual(strip(same[section]), strip(before[section]), section);
       }
       // Changed: a checkbox off, a number, an e-mail, a union (string|boolean), a list of lines, a nested object's template, a secret.
-      await post('global', { 'f.enabled': undefined, 'f.start_of_week': '3', 'f.admin_email': 'desk@example.org', 'f.wizard_completed': 'false' });
+      await post('global', {
+        'f.enabled': undefined,
+        'f.start_of_week': '3',
+        'f.admin_email': 'desk@example.org',
+        'f.wizard_completed': 'false',
+      });
       await post('blackout_dates', { 'f.enabled': '1', 'f.dates': '2027-01-01\n\n2027-12-24 ' });
-      await post('calendar_events', { 'f.event_type_customer.title': 'Termin: {{ Appointment.AppointmentType.title }}' });
+      await post('calendar_events', {
+        'f.event_type_customer.title': 'Termin: {{ Appointment.AppointmentType.title }}',
+      });
       await post('license', { 'f.license_key': 'ABC-123' });
       await post('styles', { 'f.accent_color': '#336699', 'f.contrast': '1' });
       const after = await settings();
-      assert.deepEqual([after.global.enabled, after.global.start_of_week, after.global.admin_email, after.global.wizard_completed], [false, 3, 'desk@example.org', false]);
-      assert.deepEqual([after.blackout_dates.enabled, after.blackout_dates.dates], [true, ['2027-01-01', '2027-12-24']]);
+      assert.deepEqual(
+        [after.global.enabled, after.global.start_of_week, after.global.admin_email, after.global.wizard_completed],
+        [false, 3, 'desk@example.org', false],
+      );
+      assert.deepEqual(
+        [after.blackout_dates.enabled, after.blackout_dates.dates],
+        [true, ['2027-01-01', '2027-12-24']],
+      );
       assert.equal(after.calendar_events.event_type_customer.title, 'Termin: {{ Appointment.AppointmentType.title }}');
       assert.equal(after.license.license_key, 'redacted-writeonly-secret');
       assert.deepEqual([after.styles.accent_color, after.styles.contrast], ['#336699', true]);
@@ -102,14 +150,25 @@ for (const target of dbTargets()) {
       });
       const list = (await settings()).notifications.notifications as Record<string, unknown>[];
       assert.equal(list.length, count);
-      assert.deepEqual(list.map((x) => x.id).slice(0, -1), before.notifications.notifications.slice(1).map((x: { id: number }) => x.id));
+      assert.deepEqual(
+        list.map((x) => x.id).slice(0, -1),
+        before.notifications.notifications.slice(1).map((x: { id: number }) => x.id),
+      );
       const added = list.at(-1)!;
-      assert.deepEqual([added.title, added.trigger, added.duration, added.sent_to, added.active], ['Staff copy', 'appointment_canceled', 15, ['{{admin_email}}', 'boss@example.org'], true]);
+      assert.deepEqual(
+        [added.title, added.trigger, added.duration, added.sent_to, added.active],
+        ['Staff copy', 'appointment_canceled', 15, ['{{admin_email}}', 'boss@example.org'], true],
+      );
     });
 
-    test('a refused value: the API\'s message, and the form keeps what was typed', async () => {
+    test("a refused value: the API's message, and the form keeps what was typed", async () => {
       const page = await ada.get(SCHED);
-      const res = await ada.post(SCHED, { ...formOf(page.body, 'global'), _csrf: csrfOf(page.body), 'f.admin_email': 'not an address', 'f.country_code': 'xx' });
+      const res = await ada.post(SCHED, {
+        ...formOf(page.body, 'global'),
+        _csrf: csrfOf(page.body),
+        'f.admin_email': 'not an address',
+        'f.country_code': 'xx',
+      });
       assert.equal(res.status, 400);
       assert.match(textOf(res.body), /global\.admin_email: admin_email must be an email address/);
       assert.match(res.body, /id="global-sc-f-admin_email" value="not an address"/);
@@ -120,14 +179,31 @@ for (const target of dbTargets()) {
       const page = await ada.get(SCHED);
       const form = formOf(page.body, 'notifications');
       const broken = 'Hello\n{{ Appointment.customer_information.Name }\nBye';
-      const res = await ada.post(SCHED, { ...form, _csrf: csrfOf(page.body), 'f.notifications.0.message': broken, preview: 'f.notifications.0.message' });
+      const res = await ada.post(SCHED, {
+        ...form,
+        _csrf: csrfOf(page.body),
+        'f.notifications.0.message': broken,
+        preview: 'f.notifications.0.message',
+      });
       assert.equal(res.status, 200, textOf(res.body).slice(0, 500));
       assert.match(res.body, /aria-invalid="true"/);
       assert.match(textOf(res.body), /Line 2: Unable to find closing bracket/);
       assert.match(textOf(res.body), /2: \{\{ Appointment\.customer_information\.Name \}/);
-      assert.match(res.body, />Hello\n\{\{ Appointment\.customer_information\.Name \}\nBye<\/textarea>/, 'the typed template stays in the form');
-      const ok = await ada.post(SCHED, { ...form, _csrf: csrfOf(page.body), 'f.notifications.0.message': 'Hi {{ Appointment.customer_information.Name }}', preview: 'f.notifications.0.message' });
-      assert.match(ok.body, /<iframe class="template-preview" sandbox title="Preview of Message" srcdoc="Hi Alex Example"><\/iframe>/);
+      assert.match(
+        res.body,
+        />Hello\n\{\{ Appointment\.customer_information\.Name \}\nBye<\/textarea>/,
+        'the typed template stays in the form',
+      );
+      const ok = await ada.post(SCHED, {
+        ...form,
+        _csrf: csrfOf(page.body),
+        'f.notifications.0.message': 'Hi {{ Appointment.customer_information.Name }}',
+        preview: 'f.notifications.0.message',
+      });
+      assert.match(
+        ok.body,
+        /<iframe class="template-preview" sandbox title="Preview of Message" srcdoc="Hi Alex Example"><\/iframe>/,
+      );
     });
 
     test('notices: pin, dismiss and restore through their forms', async () => {
@@ -150,7 +226,12 @@ for (const target of dbTargets()) {
     });
 
     test('support tools: status, debug log, export and import', async () => {
-      const debugOn = await server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/settings/developer', headers: { authorization: users.ada!.authorization }, payload: { ssa_debug_mode: true } });
+      const debugOn = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/sched/v1/settings/developer',
+        headers: { authorization: users.ada!.authorization },
+        payload: { ssa_debug_mode: true },
+      });
       assert.equal(debugOn.statusCode, 200);
       await schedDebug(t.app, 'console test line', {});
       const page = await ada.get(SCHED);
@@ -169,7 +250,11 @@ for (const target of dbTargets()) {
       assert.match(String(exported.headers['content-disposition']), /attachment; filename="sched-export\.json"/);
       const data = JSON.parse(exported.body);
       data.settings.global.company_name = 'Imported GmbH';
-      const imported = await ada.post(SCHED, { _csrf: csrfOf(page.body), action: 'import', content: JSON.stringify(data) });
+      const imported = await ada.post(SCHED, {
+        _csrf: csrfOf(page.body),
+        action: 'import',
+        content: JSON.stringify(data),
+      });
       assert.equal(imported.status, 303, textOf(imported.body).slice(0, 500));
       assert.equal((await settings()).global.company_name, 'Imported GmbH');
       const refused = await ada.post(SCHED, { _csrf: csrfOf(page.body), action: 'import', content: '{"settings": 5}' });
@@ -181,7 +266,12 @@ for (const target of dbTargets()) {
 
     test('in German', async () => {
       const de = await consoleClient(server, 'ada');
-      await de.post('/cms-admin/profile.php', { _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body), action: 'language', locale: 'de', return_to: 'http://localhost:8080/cms-admin/' });
+      await de.post('/cms-admin/profile.php', {
+        _csrf: csrfOf((await de.get('/cms-admin/profile.php')).body),
+        action: 'language',
+        locale: 'de',
+        return_to: 'http://localhost:8080/cms-admin/',
+      });
       const page = await de.get(SCHED);
       assert.match(page.body, /<html lang="de">/);
       assert.match(page.body, /<h1>Termineinstellungen<\/h1>/);

@@ -34,17 +34,38 @@ export const PEOPLE: { login: string; role: Role; name: string }[] = [
 export async function seedConsoleSite(app: AppServices, events = 300): Promise<Record<string, SiteUser>> {
   const users: Record<string, SiteUser> = {};
   for (const p of PEOPLE) {
-    const row = await createUser(app, { login: p.login, email: `${p.login}@example.test`, role: p.role, displayName: p.name, password: PASSWORD });
+    const row = await createUser(app, {
+      login: p.login,
+      email: `${p.login}@example.test`,
+      role: p.role,
+      displayName: p.name,
+      password: PASSWORD,
+    });
     const created = await createAppPassword(app, row.id, { name: 'console tests' });
     users[p.login] = { id: row.id, login: p.login, role: p.role, authorization: basicAuth(p.login, created.password) };
   }
   await generateEvents(app, { count: events, days: 20, seed: 7 });
   // A custom entry of Ada's with a note (details), and a failed login run (an occasions group).
-  const ada = toAuthUser((await app.db.selectFrom('users').selectAll().where('login', '=', 'ada').executeTakeFirstOrThrow()));
-  await app.activity.log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'notice', context: { message: 'Deployed <b>v2</b> & "more"', note: 'Release notes' } }, { user: ada, ip: '192.0.2.10' });
+  const ada = toAuthUser(
+    await app.db.selectFrom('users').selectAll().where('login', '=', 'ada').executeTakeFirstOrThrow(),
+  );
+  await app.activity.log(
+    {
+      logger: 'CustomEntryLogger',
+      messageKey: 'custom_entry_added',
+      level: 'notice',
+      context: { message: 'Deployed <b>v2</b> & "more"', note: 'Release notes' },
+    },
+    { user: ada, ip: '192.0.2.10' },
+  );
   for (let i = 0; i < 4; i++) {
     await app.activity.log(
-      { logger: 'SimpleUserLogger', messageKey: 'user_login_failed', level: 'warning', context: { login: 'ada', login_id: ada.id, _occasionsID: 'SimpleUserLogger/failed_user_login' } },
+      {
+        logger: 'SimpleUserLogger',
+        messageKey: 'user_login_failed',
+        level: 'warning',
+        context: { login: 'ada', login_id: ada.id, _occasionsID: 'SimpleUserLogger/failed_user_login' },
+      },
       { user: null, ip: '198.51.100.7', initiator: 'web_user' },
     );
   }
@@ -58,8 +79,17 @@ export async function consoleClient(server: FastifyInstance, login: string, ip =
 }
 
 /** GET of an API route as a user (HTTP Basic), with its JSON and headers. */
-export async function api(server: FastifyInstance, user: SiteUser, route: string, query = ''): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
-  const res = await server.inject({ method: 'GET', url: `/en/cms-json${route}${query ? `?${query}` : ''}`, headers: { authorization: user.authorization } });
+export async function api(
+  server: FastifyInstance,
+  user: SiteUser,
+  route: string,
+  query = '',
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
+  const res = await server.inject({
+    method: 'GET',
+    url: `/en/cms-json${route}${query ? `?${query}` : ''}`,
+    headers: { authorization: user.authorization },
+  });
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
@@ -68,7 +98,11 @@ export function listedIds(html: string): number[] {
   const start = html.indexOf('id="events-heading"');
   assert.ok(start >= 0, 'the page has an event list');
   const end = html.indexOf('class="pager"', start);
-  return [...html.slice(start, end < 0 ? undefined : end).matchAll(/<li class="event[^"]*" id="event-\d+" data-event-id="(\d+)"/g)].map((m) => Number(m[1]));
+  return [
+    ...html
+      .slice(start, end < 0 ? undefined : end)
+      .matchAll(/<li class="event[^"]*" id="event-\d+" data-event-id="(\d+)"/g),
+  ].map((m) => Number(m[1]));
 }
 
 /** Ids of the sticky events above the list. */
@@ -76,7 +110,9 @@ export function stickyIds(html: string): number[] {
   const start = html.indexOf('class="sticky-events"');
   if (start < 0) return [];
   const end = html.indexOf('id="events-heading"', start);
-  return [...html.slice(start, end).matchAll(/<li class="event[^"]*" id="event-\d+-sticky" data-event-id="(\d+)"/g)].map((m) => Number(m[1]));
+  return [
+    ...html.slice(start, end).matchAll(/<li class="event[^"]*" id="event-\d+-sticky" data-event-id="(\d+)"/g),
+  ].map((m) => Number(m[1]));
 }
 
 /** The labels of the main navigation. */
@@ -98,9 +134,29 @@ export async function assignStringJob(app: AppServices, translator: number, stri
   await app.db
     .insertInto('tm_jobs')
     .values({
-      type: 'string', element_id: stringId, element_type: 'string', title: 'String', element_url: null, source_language: 'en', target_language: 'de',
-      status: 1, needs_update: 0, review_status: null, translator_id: translator, batch_id: null, translation_service: 'local', tp_id: null,
-      ts_status: null, editor: 'classic', editor_job_id: null, automatic: 0, note: null, sent_date: now, deadline_date: null, created_at: now, updated_at: now,
+      type: 'string',
+      element_id: stringId,
+      element_type: 'string',
+      title: 'String',
+      element_url: null,
+      source_language: 'en',
+      target_language: 'de',
+      status: 1,
+      needs_update: 0,
+      review_status: null,
+      translator_id: translator,
+      batch_id: null,
+      translation_service: 'local',
+      tp_id: null,
+      ts_status: null,
+      editor: 'classic',
+      editor_job_id: null,
+      automatic: 0,
+      note: null,
+      sent_date: now,
+      deadline_date: null,
+      created_at: now,
+      updated_at: now,
     })
     .execute();
 }
@@ -114,7 +170,11 @@ export interface ConsoleSite {
 }
 
 /** A console test site: the web test app with PEOPLE and `events` events (and `seed`'s data), its server, ada signed in. */
-export async function openConsoleSite(target: DbTarget, events?: number, seed?: (app: AppServices) => Promise<unknown>): Promise<ConsoleSite> {
+export async function openConsoleSite(
+  target: DbTarget,
+  events?: number,
+  seed?: (app: AppServices) => Promise<unknown>,
+): Promise<ConsoleSite> {
   const t = await createWebTestApp(target);
   const server = await buildServer(t.app);
   const users = await seedConsoleSite(t.app, events);

@@ -33,22 +33,34 @@ for (const target of dbTargets()) {
     });
 
     test('checking shows each problem at its line, as the API reports it', async () => {
-      const broken = VALID_CONFIG.replace('<custom-types>', '<custom-types colour="red">').replace(/<\/taxonomies>/, '</taxonomie>');
+      const broken = VALID_CONFIG.replace('<custom-types>', '<custom-types colour="red">').replace(
+        /<\/taxonomies>/,
+        '</taxonomie>',
+      );
       const page = await ada.get(XML);
       const res = await ada.post(XML, { _csrf: csrfOf(page.body), action: 'validate', content: broken });
       assert.equal(res.status, 400);
       const answer = await server.inject({
-        method: 'POST', url: '/en/cms-json/i18n/v1/custom-xml-config/validate',
-        headers: { authorization: users.ada!.authorization, 'content-type': 'application/json' }, payload: JSON.stringify({ content: broken }),
+        method: 'POST',
+        url: '/en/cms-json/i18n/v1/custom-xml-config/validate',
+        headers: { authorization: users.ada!.authorization, 'content-type': 'application/json' },
+        payload: JSON.stringify({ content: broken }),
       });
       const issues = answer.json() as { line: number; column: number; message: string }[];
       assert.ok(issues.length >= 1);
       assert.match(textOf(res.body), new RegExp(`Problems found: ${issues.length}\\.`));
       const lines = broken.split('\n');
       for (const issue of issues) {
-        assert.match(decodeEntities(res.body), new RegExp(`<a href="#xml-line-${issue.line}" data-line="${issue.line}">Line ${issue.line}, column ${issue.column}</a>`));
+        assert.match(
+          decodeEntities(res.body),
+          new RegExp(
+            `<a href="#xml-line-${issue.line}" data-line="${issue.line}">Line ${issue.line}, column ${issue.column}</a>`,
+          ),
+        );
         // The numbered line shows the text of that line and the problem under it.
-        const item = new RegExp(`<li id="xml-line-${issue.line}" value="${issue.line}" class="has-issue">\\s*<code>([^<]*)</code>\\s*<p class="xml-issue">Line ${issue.line}, column ${issue.column}: ([^<]*)</p>`).exec(res.body);
+        const item = new RegExp(
+          `<li id="xml-line-${issue.line}" value="${issue.line}" class="has-issue">\\s*<code>([^<]*)</code>\\s*<p class="xml-issue">Line ${issue.line}, column ${issue.column}: ([^<]*)</p>`,
+        ).exec(res.body);
         assert.ok(item, `line ${issue.line} is shown with its problem`);
         assert.equal(decodeEntities(item[1]!), lines[issue.line - 1]);
         assert.ok(decodeEntities(item[2]!).startsWith(issue.message.trim()));
@@ -61,12 +73,20 @@ for (const target of dbTargets()) {
 
     test('a refused save stores nothing and shows where; a valid save is what the API then returns', async () => {
       const page = await ada.get(XML);
-      const bad = await ada.post(XML, { _csrf: csrfOf(page.body), action: 'save', content: '<wpml-config>\n  <custom-types>\n</wpml-config>' });
+      const bad = await ada.post(XML, {
+        _csrf: csrfOf(page.body),
+        action: 'save',
+        content: '<wpml-config>\n  <custom-types>\n</wpml-config>',
+      });
       assert.equal(bad.status, 400);
       assert.match(textOf(bad.body), /The XML configuration is not valid: .* \(line 3, column \d+\)\./);
       assert.match(bad.body, /<li id="xml-line-3" value="3" class="has-issue">/);
       assert.equal((await api(server, users.ada!, '/i18n/v1/custom-xml-config')).body, '');
-      const dtd = await ada.post(XML, { _csrf: csrfOf(page.body), action: 'save', content: '<!DOCTYPE x [<!ENTITY a "b">]>\n<wpml-config/>' });
+      const dtd = await ada.post(XML, {
+        _csrf: csrfOf(page.body),
+        action: 'save',
+        content: '<!DOCTYPE x [<!ENTITY a "b">]>\n<wpml-config/>',
+      });
       assert.equal(dtd.status, 400);
       assert.match(textOf(dtd.body), /may not contain a DOCTYPE or entity declarations/);
       const saved = await ada.post(XML, { _csrf: csrfOf(page.body), action: 'save', content: VALID_CONFIG });
@@ -80,7 +100,11 @@ for (const target of dbTargets()) {
     test('German texts', async () => {
       await t.app.db.updateTable('users').set({ locale: 'de' }).where('login', '=', 'ada').execute();
       const page = await ada.get(XML);
-      const res = await ada.post(XML, { _csrf: csrfOf(page.body), action: 'validate', content: '<wpml-config>\n<x/>\n</wpml-config>' });
+      const res = await ada.post(XML, {
+        _csrf: csrfOf(page.body),
+        action: 'validate',
+        content: '<wpml-config>\n<x/>\n</wpml-config>',
+      });
       assert.match(res.body, /<h1>Benutzerdefinierte XML-Konfiguration<\/h1>/);
       assert.match(textOf(res.body), /Gefundene Probleme: 1\./);
       assert.match(textOf(res.body), /Zeile 2, Spalte \d+/);

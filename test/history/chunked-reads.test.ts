@@ -30,7 +30,13 @@ for (const target of dbTargets()) {
       // Arrival order is random: back-dated events and equal dates, so that (date, id) order differs from id order.
       for (const e of events) {
         await t.app.activity.log(
-          { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: e.warning ? 'warning' : 'info', date: date(e.day, e.minute), context: { option: `o${e.kind}`, option_page: 'p' } },
+          {
+            logger: 'SimpleOptionsLogger',
+            messageKey: 'option_updated',
+            level: e.warning ? 'warning' : 'info',
+            date: date(e.day, e.minute),
+            context: { option: `o${e.kind}`, option_page: 'p' },
+          },
           { user: null, ip: '' },
         );
       }
@@ -40,7 +46,15 @@ for (const target of dbTargets()) {
     test('groups counted in chunks equal groups made from all rows', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ day: fc.integer({ min: 1, max: 5 }), minute: fc.integer({ min: 0, max: 2 }), kind: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }), { minLength: 0, maxLength: 50 }),
+          fc.array(
+            fc.record({
+              day: fc.integer({ min: 1, max: 5 }),
+              minute: fc.integer({ min: 0, max: 2 }),
+              kind: fc.integer({ min: 0, max: 2 }),
+              warning: fc.boolean(),
+            }),
+            { minLength: 0, maxLength: 50 },
+          ),
           fc.constantFrom(null, 'info', 'warning'),
           fc.option(fc.integer({ min: 1, max: 5 })),
           fc.integer({ min: 1, max: 7 }),
@@ -52,7 +66,11 @@ for (const target of dbTargets()) {
               .filter((r) => (!level || r.level === level) && !r.date.startsWith(`2025-01-0${notDay} `))
               .sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
             const groups = matching.filter((r, i) => i === 0 || matching[i - 1].occasions_id !== r.occasions_id).length;
-            assert.equal(await countMatching(t.app, cond, 'groups', { chunkRows }), groups, `in chunks of ${chunkRows}`);
+            assert.equal(
+              await countMatching(t.app, cond, 'groups', { chunkRows }),
+              groups,
+              `in chunks of ${chunkRows}`,
+            );
             assert.equal(await countMatching(t.app, cond, 'groups'), groups, 'in one chunk');
             assert.equal(await countMatching(t.app, cond, 'rows'), matching.length);
           },
@@ -78,38 +96,69 @@ for (const target of dbTargets()) {
     const onlySqlite = { skip: target.name !== 'sqlite' && 'PostgreSQL reads in one statement on its own connection' };
 
     test('the event loop runs between chunks', onlySqlite, async () => {
-      await freshLog(Array.from({ length: 200 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: false })));
-      const { value: n, turns } = await withTurns(() => countMatching(t.app, sql<SqlBool>`1 = 1`, 'groups', { chunkRows: 10 }));
+      await freshLog(
+        Array.from({ length: 200 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: false })),
+      );
+      const { value: n, turns } = await withTurns(() =>
+        countMatching(t.app, sql<SqlBool>`1 = 1`, 'groups', { chunkRows: 10 }),
+      );
       assert.ok(n > 0);
       assert.ok(turns >= 15, `only ${turns} turns of the event loop during a count in 20 chunks`);
     });
 
     // No index serves a LIKE, nor holds search_text: SQLite walks the date index for this
     // condition, and scans the table to count it. `level =` is served by the level index.
-    const unindexed = (level: string | null) => sql<SqlBool>`${sql.ref('level')} like ${level ?? '%'} and ${sql.ref('search_text')} like '%'`;
+    const unindexed = (level: string | null) =>
+      sql<SqlBool>`${sql.ref('level')} like ${level ?? '%'} and ${sql.ref('search_text')} like '%'`;
 
     test('rows read and counted in slices equal those of all rows', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ day: fc.integer({ min: 1, max: 5 }), minute: fc.integer({ min: 0, max: 2 }), kind: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }), { minLength: 0, maxLength: 40 }),
+          fc.array(
+            fc.record({
+              day: fc.integer({ min: 1, max: 5 }),
+              minute: fc.integer({ min: 0, max: 2 }),
+              kind: fc.integer({ min: 0, max: 2 }),
+              warning: fc.boolean(),
+            }),
+            { minLength: 0, maxLength: 40 },
+          ),
           fc.constantFrom(null, 'info', 'warning'),
           fc.boolean(),
           fc.option(fc.record({ at: fc.nat(), inclusive: fc.boolean() })),
           fc.integer({ min: 1, max: 12 }),
           fc.boolean(),
-          fc.record({ walkFirst: fc.integer({ min: 1, max: 3 }), walkMost: fc.integer({ min: 1, max: 6 }), countFirst: fc.integer({ min: 1, max: 5 }), countMost: fc.integer({ min: 1, max: 5 }), ms: fc.constantFrom(0.001, 10) }),
+          fc.record({
+            walkFirst: fc.integer({ min: 1, max: 3 }),
+            walkMost: fc.integer({ min: 1, max: 6 }),
+            countFirst: fc.integer({ min: 1, max: 5 }),
+            countMost: fc.integer({ min: 1, max: 5 }),
+            ms: fc.constantFrom(0.001, 10),
+          }),
           fc.integer({ min: 0, max: 15 }),
           async (events, level, indexed, start, limit, few, slices, offset) => {
-            const rows = (await freshLog(events)).sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
+            const rows = (await freshLog(events)).sort((a, b) =>
+              a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1,
+            );
             const cond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
             // Any row of the log is a position to read from, matching or not.
-            const from: Position | null = start && rows.length ? { ...pick(rows[start.at % rows.length]!), inclusive: start.inclusive } : null;
+            const from: Position | null =
+              start && rows.length ? { ...pick(rows[start.at % rows.length]!), inclusive: start.inclusive } : null;
             const matching = rows.filter((r) => !level || r.level === level);
-            const below = matching.filter((r) => !from || r.date < from.date || (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)));
+            const below = matching.filter(
+              (r) =>
+                !from ||
+                r.date < from.date ||
+                (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)),
+            );
             const read = await newestFirst(t.app, cond, from, limit, { slices, few });
             assert.deepEqual(read.map(pick), below.slice(0, limit).map(pick), `slices ${JSON.stringify(slices)}`);
             const skipped = await newestFirst(t.app, cond, from, limit, { slices, few, offset });
-            assert.deepEqual(skipped.map(pick), below.slice(offset, offset + limit).map(pick), `offset ${offset}, slices ${JSON.stringify(slices)}`);
+            assert.deepEqual(
+              skipped.map(pick),
+              below.slice(offset, offset + limit).map(pick),
+              `offset ${offset}, slices ${JSON.stringify(slices)}`,
+            );
             assert.equal(await countRows(t.app, cond, slices), matching.length);
           },
         ),
@@ -118,7 +167,9 @@ for (const target of dbTargets()) {
     });
 
     test('the event loop runs between slices; reads an index serves are one statement', onlySqlite, async () => {
-      await freshLog(Array.from({ length: 60 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: i % 2 === 0 })));
+      await freshLog(
+        Array.from({ length: 60 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: i % 2 === 0 })),
+      );
       const slices = { walkFirst: 2, walkMost: 2, countFirst: 2, countMost: 2, ms: 10 };
       const walked = await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, { slices }));
       assert.equal(walked.value.length, 30);
@@ -128,22 +179,54 @@ for (const target of dbTargets()) {
       assert.ok(counted.turns >= 20, `only ${counted.turns} turns of the event loop during a count in 30 slices`);
 
       const indexed = sql<SqlBool>`${sql.ref('level')} = ${'warning'}`;
-      assert.ok((await withTurns(() => newestFirst(t.app, indexed, null, 100, { slices }))).turns <= 1, 'the level index leads: one statement');
-      assert.ok((await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, { slices, few: true }))).turns <= 1, 'few rows: one statement');
+      assert.ok(
+        (await withTurns(() => newestFirst(t.app, indexed, null, 100, { slices }))).turns <= 1,
+        'the level index leads: one statement',
+      );
+      assert.ok(
+        (await withTurns(() => newestFirst(t.app, unindexed('warning'), null, 100, { slices, few: true }))).turns <= 1,
+        'few rows: one statement',
+      );
       assert.ok((await withTurns(() => countRows(t.app, indexed, slices))).turns <= 1);
     });
 
     test('the plan line of the log itself decides', () => {
       const access = (...details: string[]) => accessFromPlan(details);
-      const exists = ['SEARCH x EXISTS USING INTEGER PRIMARY KEY (rowid=?)', 'CORRELATED SCALAR SUBQUERY 1', 'SCAN c VIRTUAL TABLE INDEX 1:'];
-      assert.deepEqual(access('SCAN history_events USING INDEX history_events_date'), { dateIndex: true, testsEveryRow: true });
-      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date (date>?)', ...exists), { dateIndex: true, testsEveryRow: false });
+      const exists = [
+        'SEARCH x EXISTS USING INTEGER PRIMARY KEY (rowid=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SCAN c VIRTUAL TABLE INDEX 1:',
+      ];
+      assert.deepEqual(access('SCAN history_events USING INDEX history_events_date'), {
+        dateIndex: true,
+        testsEveryRow: true,
+      });
+      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date (date>?)', ...exists), {
+        dateIndex: true,
+        testsEveryRow: false,
+      });
       assert.deepEqual(access('SCAN history_events'), { dateIndex: false, testsEveryRow: true });
-      assert.deepEqual(access('SCAN history_events USING COVERING INDEX history_events_user', ...exists), { dateIndex: false, testsEveryRow: true });
-      assert.deepEqual(access('SCAN history_events USING COVERING INDEX history_events_user'), { dateIndex: false, testsEveryRow: false }, 'a plain index scan');
-      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_level (level=?)', ...exists), { dateIndex: false, testsEveryRow: false });
-      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date_x (date>?)'), { dateIndex: false, testsEveryRow: false });
-      assert.deepEqual(access('SCAN n', 'SEARCH history_events USING INTEGER PRIMARY KEY (rowid=?)'), { dateIndex: false, testsEveryRow: false });
+      assert.deepEqual(access('SCAN history_events USING COVERING INDEX history_events_user', ...exists), {
+        dateIndex: false,
+        testsEveryRow: true,
+      });
+      assert.deepEqual(
+        access('SCAN history_events USING COVERING INDEX history_events_user'),
+        { dateIndex: false, testsEveryRow: false },
+        'a plain index scan',
+      );
+      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_level (level=?)', ...exists), {
+        dateIndex: false,
+        testsEveryRow: false,
+      });
+      assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date_x (date>?)'), {
+        dateIndex: false,
+        testsEveryRow: false,
+      });
+      assert.deepEqual(access('SCAN n', 'SEARCH history_events USING INTEGER PRIMARY KEY (rowid=?)'), {
+        dateIndex: false,
+        testsEveryRow: false,
+      });
     });
   });
 }

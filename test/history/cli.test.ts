@@ -5,7 +5,9 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import {
-  eventsBackfillCommand, eventsGenerateCommand, eventsIndexCommand,
+  eventsBackfillCommand,
+  eventsGenerateCommand,
+  eventsIndexCommand,
 } from '../../src/namespaces/history/commands.ts';
 import { contextIndexProgress } from '../../src/namespaces/history/index/build.ts';
 import type { CliContext } from '../../src/cli/command.ts';
@@ -24,7 +26,10 @@ function context(t: TestApp): CliContext & { out: () => string } {
   return { config: t.config, openApp: async () => t.app, stdout, stderr, out: () => text };
 }
 
-const count = async (t: TestApp) => Number((await t.app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+const count = async (t: TestApp) =>
+  Number(
+    (await t.app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
+  );
 
 for (const target of dbTargets()) {
   describe(`events CLI and generator (${target.name})`, () => {
@@ -39,22 +44,35 @@ for (const target of dbTargets()) {
       assert.equal(await eventsGenerateCommand.run(['--count', '1234', '--days', '3'], ctx), 0);
       assert.equal(await count(t), 1234);
       assert.match(ctx.out(), /Added 1234 events over the last 3 days/);
-      const dates = await t.app.db.selectFrom('history_events').select([sql<string>`min(${sql.ref('date')})`.as('a'), sql<string>`max(${sql.ref('date')})`.as('b')]).executeTakeFirstOrThrow();
-      const span = (Date.parse(dates.b.replace(' ', 'T') + 'Z') - Date.parse(dates.a.replace(' ', 'T') + 'Z')) / 86_400_000;
+      const dates = await t.app.db
+        .selectFrom('history_events')
+        .select([sql<string>`min(${sql.ref('date')})`.as('a'), sql<string>`max(${sql.ref('date')})`.as('b')])
+        .executeTakeFirstOrThrow();
+      const span =
+        (Date.parse(dates.b.replace(' ', 'T') + 'Z') - Date.parse(dates.a.replace(' ', 'T') + 'Z')) / 86_400_000;
       assert.ok(span > 2.5 && span <= 3, `spread over ${span} days`);
       // Realistic: several loggers, grouped occasions, readable messages.
       const admin = await fixtureUser(t.app, 'cliadmin', 'administrator');
       const page = await listEvents(t.app, listParams({ per_page: 100 }), { user: admin, lang: 'en' });
       assert.ok(new Set(page.items.map((i) => i.logger)).size >= 5);
       assert.ok(page.items.some((i) => i.subsequent_occasions_count > 1));
-      assert.ok(page.items.every((i) => !/\{\w+\}/.test(i.message)), 'every placeholder filled');
+      assert.ok(
+        page.items.every((i) => !/\{\w+\}/.test(i.message)),
+        'every placeholder filled',
+      );
     });
 
     test('bad arguments are one-line errors', async () => {
       const ctx = context(t);
       await assert.rejects(eventsGenerateCommand.run([], ctx), CliError);
-      await assert.rejects(eventsGenerateCommand.run(['--count', 'lots'], ctx), /--count must be a whole number from 1 to/);
-      await assert.rejects(eventsGenerateCommand.run(['--count', '5', '--days', '0'], ctx), /--days must be a whole number from 1 to/);
+      await assert.rejects(
+        eventsGenerateCommand.run(['--count', 'lots'], ctx),
+        /--count must be a whole number from 1 to/,
+      );
+      await assert.rejects(
+        eventsGenerateCommand.run(['--count', '5', '--days', '0'], ctx),
+        /--days must be a whole number from 1 to/,
+      );
     });
 
     test('demo seed writes a few hundred events once', async () => {
@@ -68,21 +86,35 @@ for (const target of dbTargets()) {
       const ctx = context(t);
       assert.equal(await eventsBackfillCommand.run([], ctx), 0);
       assert.match(ctx.out(), /user: 1 of 1 in the log/);
-      const created = await listEvents(t.app, listParams({ messages: ['SimpleUserLogger:user_created'], ungrouped: true }), { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' });
+      const created = await listEvents(
+        t.app,
+        listParams({ messages: ['SimpleUserLogger:user_created'], ungrouped: true }),
+        { user: await fixtureUser(t.app, 'x2', 'administrator'), lang: 'en' },
+      );
       assert.equal(created.items.length, 1);
       assert.equal(created.items[0].backfilled, true);
     });
 
     test('events index indexes every complete block now; generating leaves that to the server', async () => {
       await eventsGenerateCommand.run(['--count', '9000'], context(t));
-      const newest = Number((await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m);
+      const newest = Number(
+        (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
+      );
       assert.ok(newest >= 2 * BLOCK_EVENTS);
-      assert.deepEqual(await contextIndexProgress(t.app.db), { indexed: 0, complete: Math.floor((newest + 1) / BLOCK_EVENTS) });
+      assert.deepEqual(await contextIndexProgress(t.app.db), {
+        indexed: 0,
+        complete: Math.floor((newest + 1) / BLOCK_EVENTS),
+      });
       const ctx = context(t);
       assert.equal(await eventsIndexCommand.run([], ctx), 0);
       const complete = Math.floor((newest + 1) / BLOCK_EVENTS);
       assert.deepEqual(await contextIndexProgress(t.app.db), { indexed: complete, complete });
-      assert.match(ctx.out(), new RegExp(`^Indexed ${complete} blocks of 4096 events in [0-9.]+ s; events up to id ${complete * BLOCK_EVENTS - 1} are indexed\\.\\n$`));
+      assert.match(
+        ctx.out(),
+        new RegExp(
+          `^Indexed ${complete} blocks of 4096 events in [0-9.]+ s; events up to id ${complete * BLOCK_EVENTS - 1} are indexed\\.\\n$`,
+        ),
+      );
       const again = context(t);
       assert.equal(await eventsIndexCommand.run([], again), 0);
       assert.match(again.out(), /^Indexed 0 blocks/);
@@ -90,7 +122,15 @@ for (const target of dbTargets()) {
     });
 
     test('events index --rebuild indexes every block anew', async () => {
-      const rowsOf = async (block: number) => (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => `${r.term}:${r.ids}`);
+      const rowsOf = async (block: number) =>
+        (
+          await t.app.db
+            .selectFrom('history_context_terms')
+            .select(['term', 'ids'])
+            .where('block', '=', block)
+            .orderBy('term')
+            .execute()
+        ).map((r) => `${r.term}:${r.ids}`);
       const first = await rowsOf(0);
       assert.ok(first.length > 0);
       await t.app.db.deleteFrom('history_context_terms').where('block', '=', 0).execute();

@@ -34,7 +34,10 @@ for (const target of dbTargets()) {
       );
       const paths = lists.flat().map((r) => r.path);
       assert.equal(new Set(paths).size, paths.length);
-      assert.ok(lists.every((l) => l.length === PER_SCENARIO), lists.map((l) => l.length).join(','));
+      assert.ok(
+        lists.every((l) => l.length === PER_SCENARIO),
+        lists.map((l) => l.length).join(','),
+      );
       assert.notDeepEqual(coldRequests('search1', log, 29, 5), coldRequests('search1', log, 28, 5));
     });
 

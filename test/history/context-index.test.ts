@@ -18,7 +18,11 @@ import type { AuthUser } from '../../src/auth/types.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 import {
-  candidateCount, FEW_CANDIDATES, indexPlan, pagePlan, type QueryPlan,
+  candidateCount,
+  FEW_CANDIDATES,
+  indexPlan,
+  pagePlan,
+  type QueryPlan,
 } from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { addTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm } from '../../src/namespaces/history/index/terms.ts';
@@ -42,7 +46,10 @@ test('pagePlan: candidates lead when a walk by date would read far more rows', (
 });
 
 test('pagePlan: blocks named for metadata_search lead a page up to FEW_CANDIDATES events', () => {
-  const blocks = (count: number) => ({ through: 100 * BLOCK_EVENTS - 1, blocks: Array.from({ length: count }, (_, i) => 3 * i) });
+  const blocks = (count: number) => ({
+    through: 100 * BLOCK_EVENTS - 1,
+    blocks: Array.from({ length: count }, (_, i) => 3 * i),
+  });
   const few = Math.floor(FEW_CANDIDATES / BLOCK_EVENTS);
   const newest = 100 * BLOCK_EVENTS + 10;
   const led = pagePlan({ metadataIndex: blocks(few) }, newest, 10, false);
@@ -80,29 +87,81 @@ for (const target of dbTargets()) {
     const special: Record<string, number> = {};
 
     const log = async (name: string, context: Record<string, string>, options = false) => {
-      const [logger, messageKey] = options ? ['SimpleOptionsLogger', 'option_updated'] : ['CustomEntryLogger', 'custom_entry_added'];
-      special[name] = await t.app.activity.log({ logger, messageKey, context: { name, ...context } }, { user: admin.user, ip: '10.1.2.3', rest: true });
+      const [logger, messageKey] = options
+        ? ['SimpleOptionsLogger', 'option_updated']
+        : ['CustomEntryLogger', 'custom_entry_added'];
+      special[name] = await t.app.activity.log(
+        { logger, messageKey, context: { name, ...context } },
+        { user: admin.user, ip: '10.1.2.3', rest: true },
+      );
     };
 
     /** The stored contexts, parsed here. */
     const contexts = async () => {
-      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context']).orderBy('event_id').execute();
-      return rows.map((r) => ({ id: Number(r.event_id), context: JSON.parse(r.context) as Record<string, string | null> }));
+      const rows = await t.app.db
+        .selectFrom('history_event_contexts')
+        .select(['event_id', 'context'])
+        .orderBy('event_id')
+        .execute();
+      return rows.map((r) => ({
+        id: Number(r.event_id),
+        context: JSON.parse(r.context) as Record<string, string | null>,
+      }));
     };
     const truth = async (pairs: [string, string][]) =>
-      (await contexts()).filter((r) => pairs.every(([k, v]) => Object.hasOwn(r.context, k) && r.context[k] === v)).map((r) => r.id);
-    const newestId = async () => Number((await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m);
+      (await contexts())
+        .filter((r) => pairs.every(([k, v]) => Object.hasOwn(r.context, k) && r.context[k] === v))
+        .map((r) => r.id);
+    const newestId = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('history_events')
+            .select((eb) => eb.fn.max('id').as('m'))
+            .executeTakeFirstOrThrow()
+        ).m,
+      );
     const ids = async (f: EventFilter, plan: QueryPlan = {}) =>
-      (await t.app.db.selectFrom('history_events').select('id').where(filterCondition(f, plan)!).orderBy('id').execute()).map((r) => Number(r.id));
-    const indexed = async () => Number((await t.app.db.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).executeTakeFirstOrThrow()).value);
+      (
+        await t.app.db
+          .selectFrom('history_events')
+          .select('id')
+          .where(filterCondition(f, plan)!)
+          .orderBy('id')
+          .execute()
+      ).map((r) => Number(r.id));
+    const indexed = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('history_counters')
+            .select('value')
+            .where('name', '=', COUNTER_INDEXED_BLOCKS)
+            .executeTakeFirstOrThrow()
+        ).value,
+      );
     /** The rows indexing the block's current contexts gives. */
     const expectedRows = async (block: number) => {
-      const rows = await t.app.db.selectFrom('history_event_contexts').select(['event_id', 'context'])
-        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS).execute();
-      return blockRows(block, rows.map((r) => ({ event_id: Number(r.event_id), context: r.context })));
+      const rows = await t.app.db
+        .selectFrom('history_event_contexts')
+        .select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS)
+        .where('event_id', '<', (block + 1) * BLOCK_EVENTS)
+        .execute();
+      return blockRows(
+        block,
+        rows.map((r) => ({ event_id: Number(r.event_id), context: r.context })),
+      );
     };
     const storedRows = async (block: number) =>
-      (await t.app.db.selectFrom('history_context_terms').select(['term', 'ids']).where('block', '=', block).orderBy('term').execute()).map((r) => ({ term: Number(r.term), ids: r.ids }));
+      (
+        await t.app.db
+          .selectFrom('history_context_terms')
+          .select(['term', 'ids'])
+          .where('block', '=', block)
+          .orderBy('term')
+          .execute()
+      ).map((r) => ({ term: Number(r.term), ids: r.ids }));
 
     before(async () => {
       t = await createTestApp(target);
@@ -119,7 +178,11 @@ for (const target of dbTargets()) {
       await log('words', { title: 'Zebrafish-Quokka 42', path: 'a%b_c' });
       await log('search', { message: 'Wombat-Sighting at dawn near the Überweg, 100%_sure x😀y' });
       // A context as PostgreSQL's json_object_agg wrote it in migration 0011: spaced.
-      await t.app.db.updateTable('history_event_contexts').set({ context: '{ "name" : "other-format", "k2" : "w" }' }).where('event_id', '=', special['other-format']).execute();
+      await t.app.db
+        .updateTable('history_event_contexts')
+        .set({ context: '{ "name" : "other-format", "k2" : "w" }' })
+        .where('event_id', '=', special['other-format'])
+        .execute();
       await generateEvents(t.app, { count: 9000, days: 30, seed: 7 });
       // What a serving process's background indexer does while idle.
       await indexBlocks(t.app.db, t.app.dialect, Infinity);
@@ -138,16 +201,28 @@ for (const target of dbTargets()) {
       const newest = await newestId();
       assert.equal(await indexed(), Math.floor((newest + 1) / BLOCK_EVENTS));
       assert.equal(await indexed(), 2);
-      for (const block of [0, 1]) assert.deepEqual(await storedRows(block), await expectedRows(block), `block ${block}`);
+      for (const block of [0, 1])
+        assert.deepEqual(await storedRows(block), await expectedRows(block), `block ${block}`);
       assert.deepEqual(await storedRows(2), [], 'the block being filled is not indexed');
       // A spot check of the layout, independent of blockRows.
       const row = (await storedRows(0)).find((r) => r.term === contextTerm('post_id', 'rare-1'));
       assert.equal(row?.ids, String(special.rare));
       // Support info tells how far the index has come.
-      const res = await server.inject({ method: 'GET', url: `${BASE}/support-info`, headers: { authorization: admin.authorization } });
-      const history = (res.json() as { info: { history: { context_index_through_id: number; table_stats: Record<string, { num_rows: number }> } } }).info.history;
+      const res = await server.inject({
+        method: 'GET',
+        url: `${BASE}/support-info`,
+        headers: { authorization: admin.authorization },
+      });
+      const history = (
+        res.json() as {
+          info: { history: { context_index_through_id: number; table_stats: Record<string, { num_rows: number }> } };
+        }
+      ).info.history;
       assert.equal(history.context_index_through_id, 2 * BLOCK_EVENTS - 1);
-      assert.equal(history.table_stats.history_context_terms?.num_rows, (await storedRows(0)).length + (await storedRows(1)).length);
+      assert.equal(
+        history.table_stats.history_context_terms?.num_rows,
+        (await storedRows(0)).length + (await storedRows(1)).length,
+      );
     });
 
     const CASES: [string, [string, string][]][] = [
@@ -157,12 +232,18 @@ for (const target of dbTargets()) {
       ['a value outside the BMP', [['emoji', 'x😀y']]],
       ['a context written in another format', [['k2', 'w']]],
       ['a common pair', [['_rest_api_request', 'true']]],
-      ['two pairs', [['k', 'v'], ['name', 'match']]],
+      [
+        'two pairs',
+        [
+          ['k', 'v'],
+          ['name', 'match'],
+        ],
+      ],
       ['a pair found nowhere', [['nokey', 'none']]],
       ['a key found nowhere with a common value', [['nokey', '1']]],
     ];
 
-    test('the candidates and the log read in full give the stored contexts\' answer', async () => {
+    test("the candidates and the log read in full give the stored contexts' answer", async () => {
       const newest = await newestId();
       for (const [name, pairs] of CASES) {
         const expected = await truth(pairs);
@@ -189,25 +270,51 @@ for (const target of dbTargets()) {
     test('GET /events with context_filters answers as the stored contexts, for an administrator and an editor', async () => {
       const editorScope = t.app.loggers.scope(editor.user);
       for (const [name, pairs] of CASES) {
-        const query = pairs.map(([k, v]) => `context_filters[${encodeURIComponent(k)}]=${encodeURIComponent(v)}`).join('&');
+        const query = pairs
+          .map(([k, v]) => `context_filters[${encodeURIComponent(k)}]=${encodeURIComponent(v)}`)
+          .join('&');
         for (const who of [admin, editor]) {
-          const res = await server.inject({ method: 'GET', url: `${BASE}/events?${query}&ungrouped=1&per_page=100`, headers: { authorization: who.authorization } });
+          const res = await server.inject({
+            method: 'GET',
+            url: `${BASE}/events?${query}&ungrouped=1&per_page=100`,
+            headers: { authorization: who.authorization },
+          });
           assert.equal(res.statusCode, 200, `${name}: ${res.body}`);
           const scope: LoggerScope = who === admin ? ALL : editorScope;
           const expected = await ids({ scope, contextFilters: pairs, dialect: t.app.dialect });
-          const newest: { id: number }[] = await t.app.db.selectFrom('history_events').select('id').where(filterCondition({ scope, contextFilters: pairs, dialect: t.app.dialect })!)
-            .orderBy('date', 'desc').orderBy('id', 'desc').limit(100).execute();
-          assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id), newest.map((r) => Number(r.id)), `${name} (${who.user.login})`);
+          const newest: { id: number }[] = await t.app.db
+            .selectFrom('history_events')
+            .select('id')
+            .where(filterCondition({ scope, contextFilters: pairs, dialect: t.app.dialect })!)
+            .orderBy('date', 'desc')
+            .orderBy('id', 'desc')
+            .limit(100)
+            .execute();
+          assert.deepEqual(
+            (res.json() as { id: number }[]).map((e) => e.id),
+            newest.map((r) => Number(r.id)),
+            `${name} (${who.user.login})`,
+          );
           assert.equal(Number(res.headers['x-wp-total']), expected.length, `${name}: total (${who.user.login})`);
         }
       }
-      const res = await server.inject({ method: 'GET', url: `${BASE}/events?context_filters[k]=v&ungrouped=1`, headers: { authorization: admin.authorization } });
-      assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id), [special['match-tail'], special.option, special.match]);
+      const res = await server.inject({
+        method: 'GET',
+        url: `${BASE}/events?context_filters[k]=v&ungrouped=1`,
+        headers: { authorization: admin.authorization },
+      });
+      assert.deepEqual(
+        (res.json() as { id: number }[]).map((e) => e.id),
+        [special['match-tail'], special.option, special.match],
+      );
     });
 
     test('grouped pages read through the candidates in one read equal pages walked by date', async () => {
       const newest = await newestId();
-      for (const pairs of [[['_rest_api_request', 'true']], [['k', 'v']], [['name', 'match']]] as [string, string][][]) {
+      for (const pairs of [[['_rest_api_request', 'true']], [['k', 'v']], [['name', 'match']]] as [
+        string,
+        string,
+      ][][]) {
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         const byDate = filterCondition(f)!;
         const plan = await indexPlan(t.app.db, f, newest, 100_000);
@@ -217,7 +324,11 @@ for (const target of dbTargets()) {
           const request = { grouped: true, page, perPage: 10, countTotal: true };
           const a = await selectEventPage(t.app, filterCondition(f, plan)!, { ...request, rowsAtMost });
           const b = await selectEventPage(t.app, byDate, request);
-          assert.deepEqual(a.rows.map((r) => r.id), b.rows.map((r) => r.id), `${pairs} page ${page}`);
+          assert.deepEqual(
+            a.rows.map((r) => r.id),
+            b.rows.map((r) => r.id),
+            `${pairs} page ${page}`,
+          );
           assert.deepEqual([...a.counts], [...b.counts]);
           assert.equal(a.total, b.total);
         }
@@ -238,7 +349,13 @@ for (const target of dbTargets()) {
     /** Some value of the context contains each word, ignoring ASCII case. */
     const lower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
     const wordsTruth = async (words: string[]) =>
-      (await contexts()).filter((r) => words.every((w) => Object.values(r.context).some((v) => typeof v === 'string' && lower(v).includes(lower(w))))).map((r) => r.id);
+      (await contexts())
+        .filter((r) =>
+          words.every((w) =>
+            Object.values(r.context).some((v) => typeof v === 'string' && lower(v).includes(lower(w))),
+          ),
+        )
+        .map((r) => r.id);
 
     test('metadata_search: the blocks named by the trigram rows hold every match', async () => {
       const newest = await newestId();
@@ -268,7 +385,8 @@ for (const target of dbTargets()) {
     /** Events whose stored search text holds every word, lower-cased as the search lower-cases them. */
     const searchTruth = async (words: string[]) =>
       (await t.app.db.selectFrom('history_events').select(['id', 'search_text']).orderBy('id').execute())
-        .filter((r) => words.every((w) => r.search_text.includes(w.toLowerCase()))).map((r) => Number(r.id));
+        .filter((r) => words.every((w) => r.search_text.includes(w.toLowerCase())))
+        .map((r) => Number(r.id));
     const SEARCHES: string[][] = [
       ['wombat'],
       ['WOMBAT', 'dawn'],
@@ -285,7 +403,10 @@ for (const target of dbTargets()) {
       const newest = await newestId();
       for (const words of SEARCHES) {
         const expected = await searchTruth(words);
-        const f = eventFilterFromParams({ search: words.join(' ') }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams(
+          { search: words.join(' ') },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+        );
         assert.equal(f.search?.templateMatches.size, 0, `${words}: no template holds the words`);
         assert.deepEqual(await ids(f), expected, `${words}: without the index`);
         const plan = await indexPlan(t.app.db, f, newest, 100_000);
@@ -294,10 +415,16 @@ for (const target of dbTargets()) {
       }
       assert.deepEqual(await searchTruth(['wombat']), [special.search, special['search-tail']]);
       assert.deepEqual(await searchTruth(['ÜBERWEG']), [special.search]);
-      assert.ok((await searchTruth(['customentrylogger'])).length > 3, 'a logger\'s slug is in its events\' search texts');
+      assert.ok(
+        (await searchTruth(['customentrylogger'])).length > 3,
+        "a logger's slug is in its events' search texts",
+      );
       // SQLite's search index names the rare words' events, and no others; PostgreSQL's planner uses its own.
       const named = async (search: string) => {
-        const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams(
+          { search },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+        );
         return (await indexPlan(t.app.db, f, newest)).searchIndex?.matches;
       };
       if (t.app.dialect === 'sqlite') {
@@ -311,7 +438,9 @@ for (const target of dbTargets()) {
 
     test('search: random pieces of stored search texts find the same events through the index', async () => {
       const newest = await newestId();
-      const texts = (await t.app.db.selectFrom('history_events').select('search_text').orderBy('id').execute()).map((r) => r.search_text);
+      const texts = (await t.app.db.selectFrom('history_events').select('search_text').orderBy('id').execute()).map(
+        (r) => r.search_text,
+      );
       // mulberry32, seeded: the same pieces on every run.
       let seed = 42;
       const random = (n: number) => {
@@ -330,7 +459,10 @@ for (const target of dbTargets()) {
         const start = random(Math.max(1, line.length - 3));
         const piece = line.slice(start, start + 4 + random(9));
         const search = i % 3 ? piece : piece.toUpperCase();
-        const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+        const f = eventFilterFromParams(
+          { search },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+        );
         if (!f.search) continue;
         const expected = await ids(f);
         const plan = await indexPlan(t.app.db, f, newest, 100_000);
@@ -348,14 +480,25 @@ for (const target of dbTargets()) {
           const res = await server.inject({ method: 'GET', url, headers: { authorization: admin.authorization } });
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(Number(res.headers['x-wp-total']), expected.length, `${words} (${lang}): total`);
-          if (expected.length <= 100) assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b), expected, `${words} (${lang})`);
+          if (expected.length <= 100)
+            assert.deepEqual(
+              (res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b),
+              expected,
+              `${words} (${lang})`,
+            );
         }
       }
     });
 
-    test('a changed context of an indexed event names its block under the new values\' trigrams', async () => {
+    test("a changed context of an indexed event names its block under the new values' trigrams", async () => {
       const event = special.rare;
-      const original = (await t.app.db.selectFrom('history_event_contexts').select('context').where('event_id', '=', event).executeTakeFirstOrThrow()).context;
+      const original = (
+        await t.app.db
+          .selectFrom('history_event_contexts')
+          .select('context')
+          .where('event_id', '=', event)
+          .executeTakeFirstOrThrow()
+      ).context;
       const context = JSON.stringify({ ...JSON.parse(original), note: 'platypus' });
       await t.app.db.transaction().execute(async (tx) => {
         await tx.updateTable('history_event_contexts').set({ context }).where('event_id', '=', event).execute();
@@ -366,16 +509,29 @@ for (const target of dbTargets()) {
       assert.deepEqual(plan.metadataIndex?.blocks, [Math.floor(event / BLOCK_EVENTS)]);
       assert.deepEqual(await ids(f, plan), [event]);
       // Back as it was, for the tests that follow.
-      await t.app.db.updateTable('history_event_contexts').set({ context: original }).where('event_id', '=', event).execute();
+      await t.app.db
+        .updateTable('history_event_contexts')
+        .set({ context: original })
+        .where('event_id', '=', event)
+        .execute();
     });
 
     test('GET /events with metadata_search answers as the stored contexts', async () => {
       for (const words of WORDS) {
-        const res = await server.inject({ method: 'GET', url: `${BASE}/events?metadata_search=${encodeURIComponent(words.join(' '))}&per_page=100`, headers: { authorization: admin.authorization } });
+        const res = await server.inject({
+          method: 'GET',
+          url: `${BASE}/events?metadata_search=${encodeURIComponent(words.join(' '))}&per_page=100`,
+          headers: { authorization: admin.authorization },
+        });
         assert.equal(res.statusCode, 200, res.body);
         const expected = await wordsTruth(searchWords(words.join(' ')));
         assert.equal(Number(res.headers['x-wp-total']), expected.length, `${words}: total`);
-        if (expected.length <= 100) assert.deepEqual((res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b), expected, `${words}`);
+        if (expected.length <= 100)
+          assert.deepEqual(
+            (res.json() as { id: number }[]).map((e) => e.id).sort((a, b) => a - b),
+            expected,
+            `${words}`,
+          );
       }
     });
 
@@ -400,16 +556,39 @@ for (const target of dbTargets()) {
     test('not used when more events than the limit lie above the index or match', async () => {
       const newest = await newestId();
       assert.ok(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 10_000));
-      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 100), undefined, 'more than 100 events above the index');
-      assert.equal(await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', 'true']], newest, 2000), undefined, 'the pair lists more than 2,000 events');
+      assert.equal(
+        await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 100),
+        undefined,
+        'more than 100 events above the index',
+      );
+      assert.equal(
+        await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', 'true']], newest, 2000),
+        undefined,
+        'the pair lists more than 2,000 events',
+      );
     });
 
     if (target.name === 'sqlite') {
       test('SQLite reads the candidates by id, not an index of other columns', async () => {
-        const f: EventFilter = { scope: ALL, loggers: ['SimpleLogger'], loglevels: ['info'], contextFilters: [['k', 'v']], dialect: 'sqlite' };
+        const f: EventFilter = {
+          scope: ALL,
+          loggers: ['SimpleLogger'],
+          loglevels: ['info'],
+          contextFilters: [['k', 'v']],
+          dialect: 'sqlite',
+        };
         const plan = await indexPlan(t.app.db, f, await newestId());
-        const query = t.app.db.selectFrom('history_events').select('id').where(filterCondition(f, plan)!).orderBy('date', 'desc').orderBy('id', 'desc').limit(10).compile();
-        const explained = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+        const query = t.app.db
+          .selectFrom('history_events')
+          .select('id')
+          .where(filterCondition(f, plan)!)
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(10)
+          .compile();
+        const explained = await t.app.db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+        );
         const text = explained.rows.map((r) => r.detail).join('\n');
         assert.match(text, /SEARCH history_events USING INTEGER PRIMARY KEY \(rowid=\?\)/);
         assert.doesNotMatch(text, /history_events_(logger|level|date)/);
@@ -418,7 +597,11 @@ for (const target of dbTargets()) {
 
     test('indexers running at once index each block once (PostgreSQL: one holds the counter, the others skip)', async () => {
       await t.app.db.deleteFrom('history_context_terms').execute();
-      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: 0 })
+        .where('name', '=', COUNTER_INDEXED_BLOCKS)
+        .execute();
       let rounds = 0;
       while ((await indexed()) < 2 && rounds++ < 20) {
         const done = await Promise.all([1, 2, 3, 4].map(() => indexBlocks(t.app.db, t.app.dialect, 1)));
@@ -430,7 +613,11 @@ for (const target of dbTargets()) {
 
     test('the background indexer indexes complete blocks while the server is idle', async () => {
       await t.app.db.deleteFrom('history_context_terms').execute();
-      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: 0 })
+        .where('name', '=', COUNTER_INDEXED_BLOCKS)
+        .execute();
       const indexer = startContextIndexer(t.app);
       try {
         const deadline = Date.now() + 20_000;
@@ -440,14 +627,25 @@ for (const target of dbTargets()) {
       }
       assert.equal(await indexed(), 2);
       assert.deepEqual([await storedRows(0), await storedRows(1)], [await expectedRows(0), await expectedRows(1)]);
-      assert.equal((await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db)).rows[0]?.n ?? 0, 0);
+      assert.equal(
+        (await sql<{ n: number }>`select count(*) as n from history_context_terms where block >= 2`.execute(t.app.db))
+          .rows[0]?.n ?? 0,
+        0,
+      );
     });
 
     test('the background indexer keeps up while the server is never idle', async () => {
       await t.app.db.deleteFrom('history_context_terms').execute();
-      await t.app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: 0 })
+        .where('name', '=', COUNTER_INDEXED_BLOCKS)
+        .execute();
       // The event loop busy most of the time, as under steady traffic.
-      const busy = setInterval(() => { const until = performance.now() + 40; while (performance.now() < until); }, 50);
+      const busy = setInterval(() => {
+        const until = performance.now() + 40;
+        while (performance.now() < until);
+      }, 50);
       const indexer = startContextIndexer(t.app);
       try {
         // Both blocks well before the next idle moment would come (none does) or a block every 5 s would.
@@ -469,7 +667,11 @@ for (const target of dbTargets()) {
     const newest = BLOCKS * BLOCK_EVENTS + 9;
     /** Statements sent through `counted`. */
     let statements = 0;
-    const counted = () => t.app.db.withPlugin({ transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result });
+    const counted = () =>
+      t.app.db.withPlugin({
+        transformQuery: (args) => (statements++, args.node),
+        transformResult: async (args) => args.result,
+      });
     const search = (words: string[], limit: number) => wordBlocks(counted(), t.app.dialect, words, newest, limit);
 
     before(async () => {
@@ -478,13 +680,18 @@ for (const target of dbTargets()) {
       const add = (word: string, blocks: (b: number) => boolean) => {
         const terms = new Set<number>();
         addTrigramTerms(word, terms);
-        for (let b = 0; b < BLOCKS; b++) if (blocks(b)) for (const term of terms) rows.push({ block: b, term, ids: '' });
+        for (let b = 0; b < BLOCKS; b++)
+          if (blocks(b)) for (const term of terms) rows.push({ block: b, term, ids: '' });
       };
       add('rare', (b) => [5, 17, 30].includes(b));
       add('common', () => true);
       add('half', (b) => b % 2 === 0);
       await t.app.db.insertInto('history_context_terms').values(rows).execute();
-      await t.app.db.updateTable('history_counters').set({ value: BLOCKS }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: BLOCKS })
+        .where('name', '=', COUNTER_INDEXED_BLOCKS)
+        .execute();
     });
     after(() => t.close());
 
@@ -501,7 +708,10 @@ for (const target of dbTargets()) {
       assert.ok(statements <= 5, `${statements} statements`);
       // Looked up in full when its blocks may fit: all of them, or the half the sample suggests.
       assert.equal((await search(['common'], 50 * BLOCK_EVENTS))?.blocks.length, BLOCKS);
-      assert.deepEqual((await search(['half'], 25 * BLOCK_EVENTS))?.blocks, Array.from({ length: 20 }, (_, i) => 2 * i));
+      assert.deepEqual(
+        (await search(['half'], 25 * BLOCK_EVENTS))?.blocks,
+        Array.from({ length: 20 }, (_, i) => 2 * i),
+      );
       assert.equal(await search(['half'], 15 * BLOCK_EVENTS), undefined);
     });
   });

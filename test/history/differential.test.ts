@@ -18,7 +18,8 @@ const BASE = '/en/cms-json/history/v1';
 const NOW = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
 const EVENTS = 2500;
 /** UTC `YYYY-MM-DD HH:MM:SS`, `days` before NOW. */
-const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+const daysAgo = (days: number) =>
+  new Date(NOW.getTime() - days * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
 const monthAgo = (months: number) => {
   const d = new Date(Date.UTC(NOW.getUTCFullYear(), NOW.getUTCMonth() - months, 1));
   return d.toISOString().slice(0, 7);
@@ -35,10 +36,16 @@ async function site(target: Parameters<typeof createTestApp>[0]): Promise<Site> 
   const t = await createTestApp(target);
   const server = await buildServer(t.app);
   const auth: Site['auth'] = {};
-  for (const role of ['administrator', 'editor'] as Role[]) auth[role] = (await userWithRole(t.app, role, `diff_${role}`)).authorization;
+  for (const role of ['administrator', 'editor'] as Role[])
+    auth[role] = (await userWithRole(t.app, role, `diff_${role}`)).authorization;
   await generateEvents(t.app, { count: EVENTS, days: 120, seed: 11, now: NOW });
   const post = async (url: string, payload?: Record<string, unknown>) => {
-    const res = await server.inject({ method: 'POST', url: BASE + url, headers: { authorization: auth.administrator!, 'content-type': 'application/json' }, payload: JSON.stringify(payload ?? {}) });
+    const res = await server.inject({
+      method: 'POST',
+      url: BASE + url,
+      headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload ?? {}),
+    });
     assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
   };
   for (const id of [3, 250, 251, 1200, 2400]) await post(`/events/${id}/stick`);
@@ -47,10 +54,20 @@ async function site(target: Parameters<typeof createTestApp>[0]): Promise<Site> 
   for (const [i, date] of [daysAgo(100), daysAgo(100), daysAgo(40.3), daysAgo(1.5)].entries()) {
     await post('/events', { message: `Back-dated ${i % 2}`, level: i % 2 ? 'warning' : 'info', date });
   }
-  for (let i = 0; i < 6; i++) await post('/events', { message: `Recent ${i}`, note: i % 3 ? 'note text' : '', level: 'notice', date: daysAgo((6 - i) / 100) });
+  for (let i = 0; i < 6; i++)
+    await post('/events', {
+      message: `Recent ${i}`,
+      note: i % 3 ? 'note text' : '',
+      level: 'notice',
+      date: daysAgo((6 - i) / 100),
+    });
   // A user's first authenticated request logs a login: made here, under the fixed clock.
   for (const role of Object.keys(auth) as Role[]) {
-    const res = await server.inject({ method: 'GET', url: `${BASE}/events?per_page=1`, headers: { authorization: auth[role]! } });
+    const res = await server.inject({
+      method: 'GET',
+      url: `${BASE}/events?per_page=1`,
+      headers: { authorization: auth[role]! },
+    });
     assert.equal(res.statusCode, 200);
   }
   return { t, server, auth };
@@ -58,10 +75,40 @@ async function site(target: Parameters<typeof createTestApp>[0]): Promise<Site> 
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 const subset = <T>(...values: T[]) => fc.subarray(values, { minLength: 1 });
-const LOGGERS = ['SimpleUserLogger', 'SimplePostLogger', 'SimpleMediaLogger', 'SimplePluginLogger', 'SimpleOptionsLogger', 'SimpleCommentsLogger', 'AvailableUpdatesLogger', 'CustomEntryLogger', 'NotesLogger', 'UnknownLogger'];
+const LOGGERS = [
+  'SimpleUserLogger',
+  'SimplePostLogger',
+  'SimpleMediaLogger',
+  'SimplePluginLogger',
+  'SimpleOptionsLogger',
+  'SimpleCommentsLogger',
+  'AvailableUpdatesLogger',
+  'CustomEntryLogger',
+  'NotesLogger',
+  'UnknownLogger',
+];
 const LEVELS = ['info', 'notice', 'warning', 'error', 'debug'];
-const MESSAGES = ['SimpleUserLogger:user_logged_in', 'SimpleUserLogger:user_login_failed', 'SimplePostLogger:post_updated', 'SimplePostLogger:post_created,SimpleMediaLogger:attachment_created', 'CustomEntryLogger:custom_entry_added'];
-const WORDS = ['about', 'logged', 'pricing', 'forms', 'deployment', 'anna', 'failed', 'über', 'faq', 'ÜBER', 'logo.png', 'x'];
+const MESSAGES = [
+  'SimpleUserLogger:user_logged_in',
+  'SimpleUserLogger:user_login_failed',
+  'SimplePostLogger:post_updated',
+  'SimplePostLogger:post_created,SimpleMediaLogger:attachment_created',
+  'CustomEntryLogger:custom_entry_added',
+];
+const WORDS = [
+  'about',
+  'logged',
+  'pricing',
+  'forms',
+  'deployment',
+  'anna',
+  'failed',
+  'über',
+  'faq',
+  'ÜBER',
+  'logo.png',
+  'x',
+];
 const DATES = ['lastdays:7', 'lastdays:30', `month:${monthAgo(0)}`, `month:${monthAgo(3)}`, 'yesterday', 'allDates'];
 
 /** One filter of GET /events as [name, value]; values in the shapes the query string carries. */
@@ -74,12 +121,32 @@ const filter: fc.Arbitrary<[string, unknown]> = fc.oneof(
   fc.tuple(pick('initiator', 'exclude_initiator'), pick('cms_user', 'web_user', 'cms', 'cms_cli', 'other')),
   fc.tuple(pick('initiator'), subset('web_user', 'cms', 'cms_cli')),
   fc.tuple(pick('ip_address'), pick('10.0.x.x', '172.16.x.x', '203.0.113.x', '127.0.0.x', '192.168.1.x', '10.x.x.x')),
-  fc.tuple(pick('search', 'exclude_search', 'metadata_search'), fc.array(pick(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '))),
-  fc.tuple(pick('context_filters'), pick({ post_type: 'page' }, { post_title: 'About us' }, { plugin_name: 'Forms', plugin_prev_version: '2.0' }, { login: 'anna' }, { message: 'Recent 2' })),
+  fc.tuple(
+    pick('search', 'exclude_search', 'metadata_search'),
+    fc.array(pick(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
+  ),
+  fc.tuple(
+    pick('context_filters'),
+    pick(
+      { post_type: 'page' },
+      { post_title: 'About us' },
+      { plugin_name: 'Forms', plugin_prev_version: '2.0' },
+      { login: 'anna' },
+      { message: 'Recent 2' },
+    ),
+  ),
   fc.tuple(pick('dates'), subset(...DATES)),
   fc.tuple(pick('months'), subset(monthAgo(0), monthAgo(1), monthAgo(3), monthAgo(5))),
   fc.tuple(pick('lastdays'), fc.integer({ min: 1, max: 60 })),
-  fc.tuple(pick('date_from', 'date_to'), pick(daysAgo(90).slice(0, 10), daysAgo(45).slice(0, 10), daysAgo(2).slice(0, 10), String(Math.floor(NOW.getTime() / 1000) - 20 * 86_400))),
+  fc.tuple(
+    pick('date_from', 'date_to'),
+    pick(
+      daysAgo(90).slice(0, 10),
+      daysAgo(45).slice(0, 10),
+      daysAgo(2).slice(0, 10),
+      String(Math.floor(NOW.getTime() / 1000) - 20 * 86_400),
+    ),
+  ),
   fc.tuple(pick('include'), fc.array(fc.integer({ min: 1, max: EVENTS + 12 }), { minLength: 1, maxLength: 6 })),
   fc.tuple(pick('since_id', 'max_id_first_page'), fc.integer({ min: 1, max: EVENTS + 12 })),
   fc.tuple(pick('since_date'), pick(daysAgo(14), daysAgo(0.5))),
@@ -108,7 +175,9 @@ function queryString(filters: [string, unknown][], extra: Record<string, unknown
 
 const COMPARED_HEADERS = ['x-wp-total', 'x-wp-totalpages', 'link', 'x-history-maxid', 'x-history-maxdate', 'allow'];
 
-describe('SQLite and PostgreSQL give the same answers to random event queries', { skip: dbTargets().length < 2 ? 'TEST_DATABASE_URL not set: needs both databases' : false }, () => {
+describe('SQLite and PostgreSQL give the same answers to random event queries', {
+  skip: dbTargets().length < 2 ? 'TEST_DATABASE_URL not set: needs both databases' : false,
+}, () => {
   let sites: Site[] = [];
   before(async () => {
     // Writes without a date (stick and unstick log events too) are dated by the clock: one
@@ -134,7 +203,9 @@ describe('SQLite and PostgreSQL give the same answers to random event queries', 
   };
 
   test('the generated logs are the same', async () => {
-    const [a, b] = await Promise.all(sites.map((s) => ask(s, `${BASE}/events?ungrouped=1&per_page=100&page=7`, 'administrator')));
+    const [a, b] = await Promise.all(
+      sites.map((s) => ask(s, `${BASE}/events?ungrouped=1&per_page=100&page=7`, 'administrator')),
+    );
     assert.equal(a.status, 200);
     assert.equal((a.body as unknown[]).length, 100);
     assert.deepEqual(b, a);
@@ -157,17 +228,35 @@ describe('SQLite and PostgreSQL give the same answers to random event queries', 
 
   test('has-updates with random filters', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(filter, { maxLength: 3 }), fc.integer({ min: 1, max: EVENTS + 12 }), async (filters, sinceId) => {
-        const url = `${BASE}/events/has-updates?${queryString(filters.filter(([name]) => name !== 'since_id'), { since_id: sinceId })}`;
-        const [a, b] = await Promise.all(sites.map((s) => ask(s, url, 'administrator')));
-        assert.deepEqual(b, a, url);
-      }),
+      fc.asyncProperty(
+        fc.array(filter, { maxLength: 3 }),
+        fc.integer({ min: 1, max: EVENTS + 12 }),
+        async (filters, sinceId) => {
+          const url = `${BASE}/events/has-updates?${queryString(
+            filters.filter(([name]) => name !== 'since_id'),
+            { since_id: sinceId },
+          )}`;
+          const [a, b] = await Promise.all(sites.map((s) => ask(s, url, 'administrator')));
+          assert.deepEqual(b, a, url);
+        },
+      ),
       { seed: 20261124, numRuns: 100 },
     );
   });
 
   test('statistics, cards and search options', async () => {
-    const STATS = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'];
+    const STATS = [
+      'summary',
+      'users',
+      'content',
+      'media',
+      'plugins',
+      'core',
+      'peak-days',
+      'peak-times',
+      'activity-overview',
+      'notes',
+    ];
     const unix = (days: number) => Math.floor(NOW.getTime() / 1000) - Math.round(days * 86_400);
     const statsRequest = fc.record(
       {
@@ -187,7 +276,16 @@ describe('SQLite and PostgreSQL give the same answers to random event queries', 
       }),
       { seed: 20261125, numRuns: 120 },
     );
-    for (const url of ['/search-options', '/users/1/card', '/users/2/card', '/initiators/web_user/card', '/initiators/cms/card', '/initiators/cms_cli/card', '/initiators/other/card', '/backfill-status']) {
+    for (const url of [
+      '/search-options',
+      '/users/1/card',
+      '/users/2/card',
+      '/initiators/web_user/card',
+      '/initiators/cms/card',
+      '/initiators/cms_cli/card',
+      '/initiators/other/card',
+      '/backfill-status',
+    ]) {
       const [a, b] = await Promise.all(sites.map((s) => ask(s, BASE + url, 'administrator')));
       assert.equal(a.status, 200, url);
       assert.deepEqual(b, a, url);
@@ -196,7 +294,9 @@ describe('SQLite and PostgreSQL give the same answers to random event queries', 
 
   test('occasions expansion and surrounding events', async () => {
     const [list] = await Promise.all(sites.map((s) => ask(s, `${BASE}/events?per_page=50`, 'administrator')));
-    const groups = (list.body as { id: number; occasions_id: string; subsequent_occasions_count: number }[]).filter((e) => e.subsequent_occasions_count > 1);
+    const groups = (list.body as { id: number; occasions_id: string; subsequent_occasions_count: number }[]).filter(
+      (e) => e.subsequent_occasions_count > 1,
+    );
     assert.ok(groups.length > 0, 'the first page has grouped occasions');
     for (const g of groups) {
       for (const url of [

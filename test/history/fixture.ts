@@ -9,7 +9,12 @@ import { formatUtc } from '../../src/site/time.ts';
 import { addDays, todayIn, zoneToUtc } from '../../src/site/zone-time.ts';
 import type { Args } from '../../src/rest/types.ts';
 import {
-  EVENT_LIST_ARGS, HAS_UPDATES_ARGS, STATS_ARGS, type EventListParams, type HasUpdatesParams, type StatsParams,
+  EVENT_LIST_ARGS,
+  HAS_UPDATES_ARGS,
+  STATS_ARGS,
+  type EventListParams,
+  type HasUpdatesParams,
+  type StatsParams,
 } from '../../src/namespaces/history/args.ts';
 
 export interface Fixture {
@@ -19,7 +24,14 @@ export interface Fixture {
 }
 
 export async function fixtureUser(app: AppServices, login: string, role: Role): Promise<AuthUser> {
-  return toAuthUser(await createUser(app, { login, email: `${login}@example.test`, role, displayName: `${login[0].toUpperCase()}${login.slice(1)} User` }));
+  return toAuthUser(
+    await createUser(app, {
+      login,
+      email: `${login}@example.test`,
+      role,
+      displayName: `${login[0].toUpperCase()}${login.slice(1)} User`,
+    }),
+  );
 }
 
 export async function loadFixture(app: AppServices): Promise<Fixture> {
@@ -31,33 +43,138 @@ export async function loadFixture(app: AppServices): Promise<Fixture> {
   };
   const ids: number[] = [];
   const log = async (entry: ActivityEntry, origin: ActivityOrigin) => ids.push(await app.activity.log(entry, origin));
-  const as = (user: AuthUser | null, ip: string, initiator?: ActivityOrigin['initiator']): ActivityOrigin => ({ user, ip, rest: true, ...(initiator ? { initiator } : {}) });
+  const as = (user: AuthUser | null, ip: string, initiator?: ActivityOrigin['initiator']): ActivityOrigin => ({
+    user,
+    ip,
+    rest: true,
+    ...(initiator ? { initiator } : {}),
+  });
   const failed = (date: string) =>
     log(
-      { logger: 'SimpleUserLogger', messageKey: 'user_login_failed', level: 'warning', date, context: { login: 'admin', _occasionsID: 'failed-admin' } },
+      {
+        logger: 'SimpleUserLogger',
+        messageKey: 'user_login_failed',
+        level: 'warning',
+        date,
+        context: { login: 'admin', _occasionsID: 'failed-admin' },
+      },
       as(null, '10.0.0.5', 'web_user'),
     );
   const page = { post_type: 'page', post_title: 'About us' };
-  /* 1 */ await log({ logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date: '2025-01-10 10:00:00' }, as(users.admin, '192.168.1.10'));
+  /* 1 */ await log(
+    { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date: '2025-01-10 10:00:00' },
+    as(users.admin, '192.168.1.10'),
+  );
   /* 2 */ await failed('2025-01-10 10:05:00');
   /* 3 */ await failed('2025-01-10 10:06:00');
   /* 4 */ await failed('2025-01-10 10:07:00');
-  /* 5 */ await log({ logger: 'SimplePostLogger', messageKey: 'post_created', date: '2025-01-11 09:00:00', context: { ...page, post_id: 5 } }, as(users.editor, '192.168.2.20'));
-  /* 6 */ await log({ logger: 'SimplePostLogger', messageKey: 'post_updated', date: '2025-01-11 09:30:00', context: page }, as(users.editor, '192.168.2.20'));
-  /* 7 */ await log({ logger: 'SimplePostLogger', messageKey: 'post_updated', date: '2025-01-11 09:31:00', context: page }, as(users.editor, '192.168.2.21'));
-  /* 8 */ await log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'notice', date: '2025-02-01 12:00:00', context: { message: 'Deploy v2', note: 'release' } }, as(users.admin, '192.168.1.10'));
-  /* 9 */ await log({ logger: 'SimplePluginLogger', messageKey: 'plugin_activated', date: '2025-02-01 23:30:00', context: { plugin_name: 'Forms' } }, as(users.admin, '2001:db8:85a3::8a2e:370:7334'));
-  /* 10 */ await log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date: '2025-02-15 08:00:00', context: { option: 'blogname', option_page: 'general' } }, { user: users.admin, ip: '', initiator: 'cms_cli' });
-  /* 11 */ await log({ logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date: '2025-02-15 08:01:00' }, as(users.editor, '192.168.2.20'));
-  /* 12 */ await log({ logger: 'SimpleMediaLogger', messageKey: 'attachment_created', date: '2025-03-01 00:00:00', context: { post_type: 'attachment', attachment_title: 'Logo', attachment_filename: 'logo.png' } }, as(users.author, '172.16.0.9'));
+  /* 5 */ await log(
+    {
+      logger: 'SimplePostLogger',
+      messageKey: 'post_created',
+      date: '2025-01-11 09:00:00',
+      context: { ...page, post_id: 5 },
+    },
+    as(users.editor, '192.168.2.20'),
+  );
+  /* 6 */ await log(
+    { logger: 'SimplePostLogger', messageKey: 'post_updated', date: '2025-01-11 09:30:00', context: page },
+    as(users.editor, '192.168.2.20'),
+  );
+  /* 7 */ await log(
+    { logger: 'SimplePostLogger', messageKey: 'post_updated', date: '2025-01-11 09:31:00', context: page },
+    as(users.editor, '192.168.2.21'),
+  );
+  /* 8 */ await log(
+    {
+      logger: 'CustomEntryLogger',
+      messageKey: 'custom_entry_added',
+      level: 'notice',
+      date: '2025-02-01 12:00:00',
+      context: { message: 'Deploy v2', note: 'release' },
+    },
+    as(users.admin, '192.168.1.10'),
+  );
+  /* 9 */ await log(
+    {
+      logger: 'SimplePluginLogger',
+      messageKey: 'plugin_activated',
+      date: '2025-02-01 23:30:00',
+      context: { plugin_name: 'Forms' },
+    },
+    as(users.admin, '2001:db8:85a3::8a2e:370:7334'),
+  );
+  /* 10 */ await log(
+    {
+      logger: 'SimpleOptionsLogger',
+      messageKey: 'option_updated',
+      date: '2025-02-15 08:00:00',
+      context: { option: 'blogname', option_page: 'general' },
+    },
+    { user: users.admin, ip: '', initiator: 'cms_cli' },
+  );
+  /* 11 */ await log(
+    { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date: '2025-02-15 08:01:00' },
+    as(users.editor, '192.168.2.20'),
+  );
+  /* 12 */ await log(
+    {
+      logger: 'SimpleMediaLogger',
+      messageKey: 'attachment_created',
+      date: '2025-03-01 00:00:00',
+      context: { post_type: 'attachment', attachment_title: 'Logo', attachment_filename: 'logo.png' },
+    },
+    as(users.author, '172.16.0.9'),
+  );
   /* 13 */ await failed('2025-03-01 00:00:00');
-  /* 14 */ await log({ logger: 'LegacyThingLogger', messageKey: 'thing_done', level: 'debug', date: '2025-03-02 10:00:00', context: { thing: 'x' } }, as(users.admin, '192.168.1.10'));
-  /* 15 */ await log({ logger: 'SimpleCommentsLogger', messageKey: 'anon_comment_added', date: '2025-03-03 10:00:00', context: { comment_post_type: 'post', comment_post_title: 'Hallo Welt' } }, as(null, '203.0.113.7'));
+  /* 14 */ await log(
+    {
+      logger: 'LegacyThingLogger',
+      messageKey: 'thing_done',
+      level: 'debug',
+      date: '2025-03-02 10:00:00',
+      context: { thing: 'x' },
+    },
+    as(users.admin, '192.168.1.10'),
+  );
+  /* 15 */ await log(
+    {
+      logger: 'SimpleCommentsLogger',
+      messageKey: 'anon_comment_added',
+      date: '2025-03-03 10:00:00',
+      context: { comment_post_type: 'post', comment_post_title: 'Hallo Welt' },
+    },
+    as(null, '203.0.113.7'),
+  );
   const zone = app.options.get('timezone_string');
   const yesterday = addDays(todayIn(zone), -1);
-  /* 16 */ await log({ logger: 'SimplePostLogger', messageKey: 'post_trashed', date: zoneToUtc(zone, yesterday.y, yesterday.m, yesterday.d, 12), context: { post_type: 'post', post_title: 'Old news' } }, as(users.editor, '192.168.2.20'));
-  /* 17 */ await log({ logger: 'SimpleUserLogger', messageKey: 'user_logged_out', date: formatUtc(new Date()) }, as(users.admin, '192.168.1.10'));
-  /* 18 */ await log({ logger: 'SimpleUserLogger', messageKey: 'user_created', date: '2025-01-05 08:00:00', context: { created_user_login: 'author', created_user_email: 'author@example.test', created_user_role: 'author', _backfilled_event: '1' } }, { user: null, ip: '', initiator: 'cms' });
+  /* 16 */ await log(
+    {
+      logger: 'SimplePostLogger',
+      messageKey: 'post_trashed',
+      date: zoneToUtc(zone, yesterday.y, yesterday.m, yesterday.d, 12),
+      context: { post_type: 'post', post_title: 'Old news' },
+    },
+    as(users.editor, '192.168.2.20'),
+  );
+  /* 17 */ await log(
+    { logger: 'SimpleUserLogger', messageKey: 'user_logged_out', date: formatUtc(new Date()) },
+    as(users.admin, '192.168.1.10'),
+  );
+  /* 18 */ await log(
+    {
+      logger: 'SimpleUserLogger',
+      messageKey: 'user_created',
+      date: '2025-01-05 08:00:00',
+      context: {
+        created_user_login: 'author',
+        created_user_email: 'author@example.test',
+        created_user_role: 'author',
+        _backfilled_event: '1',
+      },
+    },
+    { user: null, ip: '', initiator: 'cms' },
+  );
   return { users, id: (n) => ids[n - 1] };
 }
 
@@ -66,7 +183,11 @@ export const ORDER = [17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
 
 /** Declared defaults (non-null), as the pipeline applies them before a handler runs. */
 function declaredDefaults(args: Args): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, a]) => a.default !== undefined && a.default !== null).map(([k, a]) => [k, a.default]));
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, a]) => a.default !== undefined && a.default !== null)
+      .map(([k, a]) => [k, a.default]),
+  );
 }
 
 /** GET /events' arguments as its handler receives them: the given ones over the declared defaults. */

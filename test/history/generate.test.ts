@@ -13,17 +13,32 @@ async function snapshot(t: TestApp) {
   const db = t.app.db;
   const events = await db.selectFrom('history_events').selectAll().orderBy('id').execute();
   const contexts = await db.selectFrom('history_event_contexts').selectAll().orderBy('event_id').execute();
-  const counters = await db.selectFrom('history_counters').selectAll().where('name', 'in', ['total_logged_events', 'run_heads']).orderBy('name').execute();
+  const counters = await db
+    .selectFrom('history_counters')
+    .selectAll()
+    .where('name', 'in', ['total_logged_events', 'run_heads'])
+    .orderBy('name')
+    .execute();
   return { events, contexts, counters: counters.map((c) => [c.name, Number(c.value)]) };
 }
 
 /** The indexes of history_events and history_event_contexts as the database defines them (schema names left out). */
 async function indexes(t: TestApp): Promise<string[]> {
   if (t.app.dialect === 'sqlite') {
-    const { rows } = await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'index' and tbl_name in ('history_events', 'history_event_contexts') order by name`.execute(t.app.db);
+    const { rows } = await sql<{
+      name: string;
+      sql: string | null;
+    }>`select name, sql from sqlite_master where type = 'index' and tbl_name in ('history_events', 'history_event_contexts') order by name`.execute(
+      t.app.db,
+    );
     return rows.map((r) => `${r.name}: ${r.sql}`);
   }
-  const { rows } = await sql<{ name: string; def: string }>`select indexname as name, indexdef as def from pg_indexes where tablename in ('history_events', 'history_event_contexts') and schemaname = current_schema() order by indexname`.execute(t.app.db);
+  const { rows } = await sql<{
+    name: string;
+    def: string;
+  }>`select indexname as name, indexdef as def from pg_indexes where tablename in ('history_events', 'history_event_contexts') and schemaname = current_schema() order by indexname`.execute(
+    t.app.db,
+  );
   return rows.map((r) => `${r.name}: ${r.def.replace(`${t.pgSchema}.`, '')}`);
 }
 
@@ -52,7 +67,10 @@ for (const target of dbTargets()) {
       assert.equal(await generateEvents(reference.app, { ...opts, bulk: false }), opts.count);
       assert.equal(await generateEvents(fast.app, { ...opts, deferIndexes: false }), opts.count);
       const progress: number[] = [];
-      assert.equal(await generateEvents(deferred.app, { ...opts, deferIndexes: true, onProgress: (n) => progress.push(n) }), opts.count);
+      assert.equal(
+        await generateEvents(deferred.app, { ...opts, deferIndexes: true, onProgress: (n) => progress.push(n) }),
+        opts.count,
+      );
       assert.equal(progress.at(-1), opts.count);
       const want = await snapshot(reference);
       assert.deepEqual(await snapshot(fast), want);
@@ -63,21 +81,49 @@ for (const target of dbTargets()) {
     };
 
     test('into an empty log', async () => {
-      const want = await generateAll({ count: 2500, days: 3, seed: 3, batchSize: 400, now: new Date('2026-03-10T12:00:00Z') });
+      const want = await generateAll({
+        count: 2500,
+        days: 3,
+        seed: 3,
+        batchSize: 400,
+        now: new Date('2026-03-10T12:00:00Z'),
+      });
       assert.equal(want.events.length, 2500);
-      assert.deepEqual(want.contexts.map((c) => c.event_id), want.events.map((e) => e.id), 'every event has its context');
+      assert.deepEqual(
+        want.contexts.map((c) => c.event_id),
+        want.events.map((e) => e.id),
+        'every event has its context',
+      );
       assert.ok(want.contexts.every((c) => Object.keys(JSON.parse(c.context) as object).length > 0));
-      assert.ok(want.events.some((e) => e.run_head === 0), 'some runs');
-      assert.deepEqual(want.counters.find(([n]) => n === 'total_logged_events'), ['total_logged_events', 2500]);
+      assert.ok(
+        want.events.some((e) => e.run_head === 0),
+        'some runs',
+      );
+      assert.deepEqual(
+        want.counters.find(([n]) => n === 'total_logged_events'),
+        ['total_logged_events', 2500],
+      );
     });
 
     test('appending after the newest row', async () => {
-      const want = await generateAll({ count: 1500, days: 1, seed: 4, batchSize: 300, now: new Date('2026-03-11T12:00:00Z') });
+      const want = await generateAll({
+        count: 1500,
+        days: 1,
+        seed: 4,
+        batchSize: 300,
+        now: new Date('2026-03-11T12:00:00Z'),
+      });
       assert.equal(want.events.length, 4000);
     });
 
     test('between older rows (runs rebuilt)', async () => {
-      const want = await generateAll({ count: 1200, days: 2, seed: 5, batchSize: 500, now: new Date('2026-03-11T00:00:00Z') });
+      const want = await generateAll({
+        count: 1200,
+        days: 2,
+        seed: 5,
+        batchSize: 500,
+        now: new Date('2026-03-11T00:00:00Z'),
+      });
       assert.equal(want.events.length, 5200);
     });
 

@@ -59,7 +59,11 @@ for (const target of dbTargets()) {
       callRoute(t.app, method, BASE + url, { ...(role ? { authorization: auth[role]! } : {}), body: payload });
 
     test('POST /events: 201, then readable as a custom entry by the administrator', async () => {
-      const r = await call('POST', '/events', 'administrator', { message: 'Hello <b>world</b>', note: 'Deployed', level: 'notice' });
+      const r = await call('POST', '/events', 'administrator', {
+        message: 'Hello <b>world</b>',
+        note: 'Deployed',
+        level: 'notice',
+      });
       assert.equal(r.status, 201);
       assert.deepEqual(r.body, { message: 'Event logged successfully', data: { status: 201 } });
       const list = await call('GET', '/events?loggers=CustomEntryLogger', 'administrator');
@@ -71,7 +75,9 @@ for (const target of dbTargets()) {
       assert.equal(item.initiator, 'cms_user');
       assert.equal(item.context._rest_api_request, 'true');
       assert.equal(item.context._server_remote_addr, '127.0.0.x');
-      assert.deepEqual(item.details_data, [{ title: null, items: [{ name: 'Entry notes', new_value: 'Deployed', slug_new: 'note' }] }]);
+      assert.deepEqual(item.details_data, [
+        { title: null, items: [{ name: 'Entry notes', new_value: 'Deployed', slug_new: 'note' }] },
+      ]);
       assert.ok(list.headers['x-history-maxid']);
       const dated = await call('POST', '/events', 'administrator', { message: 'Old', date: '2020-01-02 03:04:05' });
       assert.equal(dated.status, 201);
@@ -114,24 +120,51 @@ for (const target of dbTargets()) {
 
     test('GET /events: invalid parameters are 400 rest_invalid_param', async () => {
       for (const query of [
-        'per_page=101', 'page=0', 'type=single', 'since_date=2024-01-01T00:00:00', 'since_date=2024-13-01%2000:00:00',
-        'date_from=yesterday-ish', 'date_to=2024-02-30', 'ip_address=1.2.3', 'ip_address=10.0.0.0/8', 'months=2025-13', 'dates=foo',
-        'dates=lastdays:0', 'initiator=wp_user', 'exclude_initiator=nobody', 'messages=nocolon', 'exclude_messages=Logger:',
-        'surrounding_count=51', 'context_filters=abc', 'include=abc', 'skip_count_query=maybe', 'users=x',
+        'per_page=101',
+        'page=0',
+        'type=single',
+        'since_date=2024-01-01T00:00:00',
+        'since_date=2024-13-01%2000:00:00',
+        'date_from=yesterday-ish',
+        'date_to=2024-02-30',
+        'ip_address=1.2.3',
+        'ip_address=10.0.0.0/8',
+        'months=2025-13',
+        'dates=foo',
+        'dates=lastdays:0',
+        'initiator=wp_user',
+        'exclude_initiator=nobody',
+        'messages=nocolon',
+        'exclude_messages=Logger:',
+        'surrounding_count=51',
+        'context_filters=abc',
+        'include=abc',
+        'skip_count_query=maybe',
+        'users=x',
       ]) {
         const r = await call('GET', `/events?${query}`, 'administrator');
         assert.equal(r.status, 400, query);
         assert.equal(r.body.code, 'rest_invalid_param', query);
         assert.equal(typeof r.body.data.params, 'object', query);
       }
-      const ok = await call('GET', '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=true', 'administrator');
+      const ok = await call(
+        'GET',
+        '/events?initiator=cms_user,web_user&ip_address=127.0.0.x&context_filters[_rest_api_request]=true',
+        'administrator',
+      );
       assert.equal(ok.status, 200);
     });
 
     test('ip_address with wildcards finds the events from those addresses, in lists and has-updates', async () => {
       const headers = { authorization: auth.administrator!, 'content-type': 'application/json' };
       const post = (ip: string, message: string) =>
-        server.inject({ method: 'POST', url: `${BASE}/events`, headers, remoteAddress: ip, payload: JSON.stringify({ message }) });
+        server.inject({
+          method: 'POST',
+          url: `${BASE}/events`,
+          headers,
+          remoteAddress: ip,
+          payload: JSON.stringify({ message }),
+        });
       const tag = crypto.randomUUID();
       assert.equal((await post('10.77.3.9', `${tag} a`)).statusCode, 201);
       assert.equal((await post('10.77.200.1', `${tag} b`)).statusCode, 201);
@@ -139,15 +172,28 @@ for (const target of dbTargets()) {
       const mine = async (query: string) => {
         const r = await call('GET', `/events?ungrouped=1&per_page=100&${query}`, 'administrator');
         assert.equal(r.status, 200, query);
-        return r.body.map((e: { context: Record<string, string> }) => e.context.message).filter((m: string) => m?.startsWith(tag)).sort();
+        return r.body
+          .map((e: { context: Record<string, string> }) => e.context.message)
+          .filter((m: string) => m?.startsWith(tag))
+          .sort();
       };
       assert.deepEqual(await mine('ip_address=10.77.x.x'), [`${tag} a`, `${tag} b`]);
       assert.deepEqual(await mine('ip_address=10.77.3.x'), [`${tag} a`]);
-      assert.deepEqual(await mine('ip_address=10.77.x.9'), [], 'stored addresses end in .x: a last octet given matches none');
+      assert.deepEqual(
+        await mine('ip_address=10.77.x.9'),
+        [],
+        'stored addresses end in .x: a last octet given matches none',
+      );
       assert.deepEqual(await mine('ip_address=10.7.x.x'), [], 'a prefix ends at a dot: 10.7. is not 10.77.');
-      assert.deepEqual(await mine('ip_address=10.77.3.x&exclude_search=zzz'), [`${tag} a`], 'a filter no cache has seen');
+      assert.deepEqual(
+        await mine('ip_address=10.77.3.x&exclude_search=zzz'),
+        [`${tag} a`],
+        'a filter no cache has seen',
+      );
       const newest = (await call('GET', '/events?ungrouped=1&per_page=1', 'administrator')).body[0].id as number;
-      const updates = async (ip: string) => (await call('GET', `/events/has-updates?since_id=${newest - 3}&ip_address=${ip}`, 'administrator')).body.new_events_count;
+      const updates = async (ip: string) =>
+        (await call('GET', `/events/has-updates?since_id=${newest - 3}&ip_address=${ip}`, 'administrator')).body
+          .new_events_count;
       assert.equal(await updates('10.77.x.x'), 2);
       assert.equal(await updates('10.78.3.x'), 1);
       assert.equal(await updates('10.79.x.x'), 0);
@@ -156,25 +202,56 @@ for (const target of dbTargets()) {
     test('context_filters and metadata_search find an event by what its context holds', async () => {
       const needle = `Needle "${crypto.randomUUID()}" 100%`;
       assert.equal((await call('POST', '/events', 'administrator', { message: needle, note: 'n' })).status, 201);
-      const byContext = await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle)}&context_filters[note]=n`, 'administrator');
+      const byContext = await call(
+        'GET',
+        `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle)}&context_filters[note]=n`,
+        'administrator',
+      );
       assert.equal(byContext.status, 200);
-      assert.deepEqual(byContext.body.map((e: { context: Record<string, string> }) => e.context.message), [needle]);
+      assert.deepEqual(
+        byContext.body.map((e: { context: Record<string, string> }) => e.context.message),
+        [needle],
+      );
       assert.equal(byContext.headers['x-wp-total'], '1');
-      assert.deepEqual((await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle.toLowerCase())}`, 'administrator')).body, []);
+      assert.deepEqual(
+        (
+          await call(
+            'GET',
+            `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(needle.toLowerCase())}`,
+            'administrator',
+          )
+        ).body,
+        [],
+      );
       const word = needle.split('"')[1]!.toUpperCase();
-      const bySearch = await call('GET', `/events?ungrouped=1&metadata_search=${encodeURIComponent(word)}`, 'administrator');
-      assert.deepEqual(bySearch.body.map((e: { context: Record<string, string> }) => e.context.message), [needle]);
+      const bySearch = await call(
+        'GET',
+        `/events?ungrouped=1&metadata_search=${encodeURIComponent(word)}`,
+        'administrator',
+      );
+      assert.deepEqual(
+        bySearch.body.map((e: { context: Record<string, string> }) => e.context.message),
+        [needle],
+      );
     });
 
     test('search words longer than a LIKE pattern or a regular expression are answered (a JSON body read as GET)', async () => {
       // Through a GET URL a word stops at 16 KB; a body under X-HTTP-Method-Override carries 60,000 characters.
       const word = `${'w'.repeat(60_000)}${crypto.randomUUID()}`;
       assert.equal((await call('POST', '/events', 'administrator', { message: 'long', note: word })).status, 201);
-      for (const [param, total] of [['search', '0'], ['exclude_search', null], ['metadata_search', '1']] as const) {
+      for (const [param, total] of [
+        ['search', '0'],
+        ['exclude_search', null],
+        ['metadata_search', '1'],
+      ] as const) {
         const res = await server.inject({
           method: 'POST',
           url: `${BASE}/events?ungrouped=1&per_page=1`,
-          headers: { authorization: auth.administrator!, 'x-http-method-override': 'GET', 'content-type': 'application/json' },
+          headers: {
+            authorization: auth.administrator!,
+            'x-http-method-override': 'GET',
+            'content-type': 'application/json',
+          },
           payload: { [param]: word.toUpperCase() },
         });
         assert.equal(res.statusCode, 200, `${param}: ${res.body.slice(0, 200)}`);
@@ -184,13 +261,32 @@ for (const target of dbTargets()) {
 
     test('list arguments are bounded (400 beyond), and every list at its bound at once is answered', async () => {
       const post = (path: string, payload: Record<string, unknown>) =>
-        server.inject({ method: 'POST', url: `${BASE}${path}`, headers: { authorization: auth.administrator!, 'x-http-method-override': 'GET', 'content-type': 'application/json' }, payload });
-      const n = <T,>(count: number, f: (i: number) => T): T[] => Array.from({ length: count }, (_, i) => f(i));
+        server.inject({
+          method: 'POST',
+          url: `${BASE}${path}`,
+          headers: {
+            authorization: auth.administrator!,
+            'x-http-method-override': 'GET',
+            'content-type': 'application/json',
+          },
+          payload,
+        });
+      const n = <T>(count: number, f: (i: number) => T): T[] => Array.from({ length: count }, (_, i) => f(i));
       const atBound = {
-        loggers: n(1000, (i) => `Logger${i}`), exclude_loggers: n(1000, (i) => `Other${i}`), users: n(1000, (i) => i + 1), exclude_users: n(1000, (i) => i + 5000),
-        include: n(1000, (i) => i + 1), loglevels: n(1000, () => 'info'), exclude_loglevels: n(1000, () => 'debug'), initiator: n(1000, () => 'cms_user'),
-        exclude_initiator: n(1000, () => 'cms'), messages: [n(100, (i) => `Logger${i}:key`).join(',')], exclude_messages: n(100, (i) => `Other${i}:key`),
-        months: n(100, (i) => `${1900 + i}-01`), dates: n(100, (i) => `month:${1900 + i}-03`), context_filters: Object.fromEntries(n(100, (i) => [`key${i}`, 'v'] as const)),
+        loggers: n(1000, (i) => `Logger${i}`),
+        exclude_loggers: n(1000, (i) => `Other${i}`),
+        users: n(1000, (i) => i + 1),
+        exclude_users: n(1000, (i) => i + 5000),
+        include: n(1000, (i) => i + 1),
+        loglevels: n(1000, () => 'info'),
+        exclude_loglevels: n(1000, () => 'debug'),
+        initiator: n(1000, () => 'cms_user'),
+        exclude_initiator: n(1000, () => 'cms'),
+        messages: [n(100, (i) => `Logger${i}:key`).join(',')],
+        exclude_messages: n(100, (i) => `Other${i}:key`),
+        months: n(100, (i) => `${1900 + i}-01`),
+        dates: n(100, (i) => `month:${1900 + i}-03`),
+        context_filters: Object.fromEntries(n(100, (i) => [`key${i}`, 'v'] as const)),
       };
       for (const grouping of [{ ungrouped: true }, {}]) {
         const res = await post('/events', { ...atBound, ...grouping });
@@ -199,7 +295,11 @@ for (const target of dbTargets()) {
       }
       assert.equal((await post('/events/has-updates?since_id=0', atBound)).statusCode, 200);
       for (const [name, over] of Object.entries({
-        ...Object.fromEntries(Object.entries(atBound).filter(([k]) => k !== 'messages' && k !== 'context_filters').map(([k, v]) => [k, [...(v as unknown[]), (v as unknown[])[0]]])),
+        ...Object.fromEntries(
+          Object.entries(atBound)
+            .filter(([k]) => k !== 'messages' && k !== 'context_filters')
+            .map(([k, v]) => [k, [...(v as unknown[]), (v as unknown[])[0]]]),
+        ),
         messages: [n(101, (i) => `Logger${i}:key`).join(',')],
         context_filters: Object.fromEntries(n(101, (i) => [`key${i}`, 'v'] as const)),
       })) {
@@ -215,11 +315,25 @@ for (const target of dbTargets()) {
     test('an event whose text holds an unpaired surrogate keeps context_filters and metadata_search working', async () => {
       // Stored as U+FFFD: escaped in the context's JSON, PostgreSQL's JSON functions refused it and every such query failed.
       const tag = crypto.randomUUID();
-      assert.equal((await call('POST', '/events', 'administrator', { message: `lone \ud800 ${tag}`, note: 'n' })).status, 201);
-      const byContext = await call('GET', `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(`lone \ufffd ${tag}`)}`, 'administrator');
+      assert.equal(
+        (await call('POST', '/events', 'administrator', { message: `lone \ud800 ${tag}`, note: 'n' })).status,
+        201,
+      );
+      const byContext = await call(
+        'GET',
+        `/events?ungrouped=1&context_filters[message]=${encodeURIComponent(`lone \ufffd ${tag}`)}`,
+        'administrator',
+      );
       assert.equal(byContext.status, 200);
-      assert.deepEqual(byContext.body.map((e: { context: Record<string, string> }) => e.context.message), [`lone \ufffd ${tag}`]);
-      const bySearch = await call('GET', `/events?ungrouped=1&metadata_search=${encodeURIComponent(tag)}`, 'administrator');
+      assert.deepEqual(
+        byContext.body.map((e: { context: Record<string, string> }) => e.context.message),
+        [`lone \ufffd ${tag}`],
+      );
+      const bySearch = await call(
+        'GET',
+        `/events?ungrouped=1&metadata_search=${encodeURIComponent(tag)}`,
+        'administrator',
+      );
       assert.equal(bySearch.status, 200);
       assert.equal(bySearch.body.length, 1);
       assert.equal((await call('GET', '/events?ungrouped=1&context_filters[note]=n', 'administrator')).status, 200);
@@ -253,20 +367,31 @@ for (const target of dbTargets()) {
       assert.equal(stick.body.sticky, true);
       assert.equal((await call('POST', `/events/${id}/stick`, 'administrator')).status, 200, 'sticking twice is fine');
       const sticky = await call('GET', '/events?only_sticky=1', 'editor');
-      assert.deepEqual(sticky.body.map((e: { id: number }) => e.id), [id]);
+      assert.deepEqual(
+        sticky.body.map((e: { id: number }) => e.id),
+        [id],
+      );
       const unstick = await call('POST', `/events/${id}/unstick`, 'administrator');
       assert.equal(unstick.status, 200);
       assert.equal(unstick.body.sticky, false);
       assert.equal((await call('POST', '/events/999999/stick', 'administrator')).status, 404);
-      const logged = await call('GET', '/events?messages=SimpleHistoryLogger:event_stuck,SimpleHistoryLogger:event_unstuck&ungrouped=1', 'administrator');
-      assert.deepEqual(logged.body.map((e: { message: string }) => e.message), [`Made event ${id} no longer sticky`, `Made event ${id} sticky`, `Made event ${id} sticky`]);
+      const logged = await call(
+        'GET',
+        '/events?messages=SimpleHistoryLogger:event_stuck,SimpleHistoryLogger:event_unstuck&ungrouped=1',
+        'administrator',
+      );
+      assert.deepEqual(
+        logged.body.map((e: { message: string }) => e.message),
+        [`Made event ${id} no longer sticky`, `Made event ${id} sticky`, `Made event ${id} sticky`],
+      );
       const forbidden = await call('POST', `/events/${id}/stick`, 'editor');
       assert.equal(forbidden.status, 403);
       assert.equal(forbidden.body.code, 'rest_forbidden_context');
     });
 
     test('Link header of a middle page', async () => {
-      for (let i = 0; i < 3; i++) await call('POST', '/events', 'administrator', { message: `m${i}`, level: ['info', 'debug', 'info'][i] });
+      for (let i = 0; i < 3; i++)
+        await call('POST', '/events', 'administrator', { message: `m${i}`, level: ['info', 'debug', 'info'][i] });
       const r = await call('GET', '/events?per_page=1&page=2&ungrouped=1', 'administrator');
       const link = String(r.headers.link);
       assert.match(link, /\/en\/cms-json\/history\/v1\/events\?[^>]*page=1[^>]*>; rel="prev"/);
@@ -275,11 +400,23 @@ for (const target of dbTargets()) {
     });
 
     test('max_id_first_page keeps a paging pass stable while events arrive, back-dated ones too', async () => {
-      for (const level of ['info', 'notice', 'notice', 'warning', 'info']) await call('POST', '/events', 'administrator', { message: `pin ${level}`, level });
+      for (const level of ['info', 'notice', 'notice', 'warning', 'info'])
+        await call('POST', '/events', 'administrator', { message: `pin ${level}`, level });
       const page = async (n: number, maxId?: number) => {
-        const r = await call('GET', `/events?per_page=2&page=${n}${maxId === undefined ? '' : `&max_id_first_page=${maxId}`}`, 'administrator');
+        const r = await call(
+          'GET',
+          `/events?per_page=2&page=${n}${maxId === undefined ? '' : `&max_id_first_page=${maxId}`}`,
+          'administrator',
+        );
         assert.equal(r.status, 200);
-        return { ids: r.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]), total: r.headers['x-wp-total'], pages: r.headers['x-wp-totalpages'] };
+        return {
+          ids: r.body.map((e: { id: number; subsequent_occasions_count: number }) => [
+            e.id,
+            e.subsequent_occasions_count,
+          ]),
+          total: r.headers['x-wp-total'],
+          pages: r.headers['x-wp-totalpages'],
+        };
       };
       const first = await page(1);
       const maxId = Number((await call('GET', '/events?per_page=2', 'administrator')).headers['x-history-maxid']);
@@ -290,7 +427,11 @@ for (const target of dbTargets()) {
       await call('POST', '/events', 'administrator', { message: 'after the pin', level: 'info' });
       assert.deepEqual(await page(1, maxId), first);
       assert.deepEqual(await page(2, maxId), second);
-      await call('POST', '/events', 'administrator', { message: 'back-dated after the pin', level: 'debug', date: '2020-06-01 00:00:00' });
+      await call('POST', '/events', 'administrator', {
+        message: 'back-dated after the pin',
+        level: 'debug',
+        date: '2020-06-01 00:00:00',
+      });
       assert.deepEqual(await page(1, maxId), first);
       assert.deepEqual(await page(2, maxId), second);
       // Unpinned, the new events count.
@@ -303,23 +444,75 @@ for (const target of dbTargets()) {
       const user = users.editor!;
       await call('GET', '/events?per_page=1', 'administrator'); // the administrator's login is logged before the flood
       const tick = (i: number) =>
-        t.app.activity.log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'info', context: { message: 'cron tick' } }, { user: i % 2 ? null : user, ip: '' });
+        t.app.activity.log(
+          {
+            logger: 'CustomEntryLogger',
+            messageKey: 'custom_entry_added',
+            level: 'info',
+            context: { message: 'cron tick' },
+          },
+          { user: i % 2 ? null : user, ip: '' },
+        );
       const flood = async (n: number) => Math.max(...(await Promise.all(Array.from({ length: n }, (_, i) => tick(i)))));
-      const before = await t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: 'info', context: { option: 'before-flood', option_page: 'p' } }, { user, ip: '' });
+      const before = await t.app.activity.log(
+        {
+          logger: 'SimpleOptionsLogger',
+          messageKey: 'option_updated',
+          level: 'info',
+          context: { option: 'before-flood', option_page: 'p' },
+        },
+        { user, ip: '' },
+      );
       const olderTop = await flood(1400);
-      const warning = await t.app.activity.log({ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'warning', context: { message: 'mid-flood' } }, { user, ip: '' });
+      const warning = await t.app.activity.log(
+        {
+          logger: 'CustomEntryLogger',
+          messageKey: 'custom_entry_added',
+          level: 'warning',
+          context: { message: 'mid-flood' },
+        },
+        { user, ip: '' },
+      );
       const top = await flood(1200);
       const groups = async (query: string) => {
         const r = await call('GET', `/events?${query}`, 'administrator');
         assert.equal(r.status, 200, query);
-        return r.body.map((e: { id: number; subsequent_occasions_count: number }) => [e.id, e.subsequent_occasions_count]);
+        return r.body.map((e: { id: number; subsequent_occasions_count: number }) => [
+          e.id,
+          e.subsequent_occasions_count,
+        ]);
       };
-      assert.deepEqual(await groups('per_page=3'), [[top, 1200], [warning, 1], [olderTop, 1400]]);
-      assert.deepEqual(await groups('loglevels=info&per_page=2'), [[top, 2600], [before, 1]], 'the warning excluded: one group');
-      assert.deepEqual(await groups('loglevels=info&per_page=1&page=2'), [[before, 1]], 'the flood skipped before the page');
+      assert.deepEqual(await groups('per_page=3'), [
+        [top, 1200],
+        [warning, 1],
+        [olderTop, 1400],
+      ]);
+      assert.deepEqual(
+        await groups('loglevels=info&per_page=2'),
+        [
+          [top, 2600],
+          [before, 1],
+        ],
+        'the warning excluded: one group',
+      );
+      assert.deepEqual(
+        await groups('loglevels=info&per_page=1&page=2'),
+        [[before, 1]],
+        'the flood skipped before the page',
+      );
       assert.deepEqual(await groups('exclude_loglevels=warning&per_page=1&skip_count_query=1'), [[top, 2600]]);
-      assert.deepEqual(await groups(`user=${user.id}&per_page=2`), [[top - 1, 600], [warning, 1]], 'every other row of the flood');
-      assert.deepEqual(await groups(`user=${user.id}&loglevels=info&per_page=2`), [[top - 1, 1300], [before, 1]]);
+      assert.deepEqual(
+        await groups(`user=${user.id}&per_page=2`),
+        [
+          [top - 1, 600],
+          [warning, 1],
+        ],
+        'every other row of the flood',
+      );
+      assert.deepEqual(await groups(`user=${user.id}&loglevels=info&per_page=2`), [
+        [top - 1, 1300],
+        [before, 1],
+      ]);
       assert.deepEqual(await groups(`user=${user.id}&loglevels=info&per_page=1&page=2`), [[before, 1]]);
 
       // Searches are not grouped, and no index serves them: SQLite walks the date index in
@@ -332,7 +525,11 @@ for (const target of dbTargets()) {
       assert.deepEqual(await found('search=before-flood'), { ids: [before], total: 1 }, 'found below the flood');
       assert.deepEqual(await found('search=before-flood&page=2'), { ids: [], total: 1 });
       const oldest = Array.from({ length: 100 }, (_, i) => before + 100 - i);
-      assert.deepEqual(await found('search=cron+tick&per_page=100&page=26'), { ids: oldest, total: 2600 }, 'the last page of the flood');
+      assert.deepEqual(
+        await found('search=cron+tick&per_page=100&page=26'),
+        { ids: oldest, total: 2600 },
+        'the last page of the flood',
+      );
       assert.deepEqual(await found('search=mid-flood&ungrouped=1'), { ids: [warning], total: 1 });
     });
 
@@ -358,7 +555,8 @@ for (const target of dbTargets()) {
         ['/email-report/preview/html', 'editor', 403],
         ['/email-report/preview/email', 'editor', 403],
       ];
-      for (const [url, role, status] of expect) assert.equal((await call('GET', url, role)).status, status, `${url} as ${role}`);
+      for (const [url, role, status] of expect)
+        assert.equal((await call('GET', url, role)).status, status, `${url} as ${role}`);
       const stats = await call('GET', '/stats/summary', 'editor');
       assert.equal(stats.body.code, 'rest_forbidden_context');
       const sub = await call('GET', '/search-options', 'subscriber');
@@ -369,7 +567,14 @@ for (const target of dbTargets()) {
     test('cards and user search', async () => {
       const admin = await call('GET', '/search-user?q=administrator', 'administrator');
       assert.equal(admin.body.length, 1);
-      assert.deepEqual(Object.keys(admin.body[0]), ['ID', 'user_login', 'user_nicename', 'user_email', 'display_name', 'id']);
+      assert.deepEqual(Object.keys(admin.body[0]), [
+        'ID',
+        'user_login',
+        'user_nicename',
+        'user_email',
+        'display_name',
+        'id',
+      ]);
       assert.equal(typeof admin.body[0].ID, 'string');
       const byMail = await call('GET', `/search-user?q=${encodeURIComponent(emails.editor!)}`, 'administrator');
       assert.equal(byMail.body[0].user_email, emails.editor);
@@ -387,7 +592,10 @@ for (const target of dbTargets()) {
       assert.equal(initiator.status, 400);
       assert.equal((await call('GET', '/initiators/cms/card?type=cms_user', 'editor')).status, 400);
       const web = await call('GET', '/initiators/web_user/card?type=web_user', 'administrator');
-      assert.deepEqual(web.body.details.map((d: { key: string }) => d.key), ['events_today', 'events_7_days', 'events_total']);
+      assert.deepEqual(
+        web.body.details.map((d: { key: string }) => d.key),
+        ['events_today', 'events_7_days', 'events_total'],
+      );
     });
 
     test('email preview as HTML and sent through SMTP', async () => {
@@ -400,7 +608,10 @@ for (const target of dbTargets()) {
       assert.doesNotMatch(html.body, /<script>/);
       const sent = await call('POST', '/email-report/preview/email', 'administrator');
       assert.equal(sent.status, 200);
-      assert.deepEqual(sent.body, { success: true, message: `Test email sent successfully to ${emails.administrator}.` });
+      assert.deepEqual(sent.body, {
+        success: true,
+        message: `Test email sent successfully to ${emails.administrator}.`,
+      });
       assert.equal(mails.length, 1);
       assert.match(mails[0], new RegExp(`To: ${emails.administrator}`));
       assert.match(mails[0], /Subject: Weekly Activity Summary for .* \(preview\)/);
@@ -415,9 +626,15 @@ for (const target of dbTargets()) {
       assert.equal(first.body.type_stats.user.available, 4);
       assert.equal(first.body.type_stats.user.imported, 4);
       assert.equal(first.body.type_stats.user.missed_label, '0 more users');
-      const backfilled = await call('GET', '/events?ungrouped=1&messages=SimpleUserLogger:user_created', 'administrator');
+      const backfilled = await call(
+        'GET',
+        '/events?ungrouped=1&messages=SimpleUserLogger:user_created',
+        'administrator',
+      );
       assert.equal(backfilled.body.length, 4);
-      assert.ok(backfilled.body.every((e: { backfilled: boolean; initiator: string }) => e.backfilled && e.initiator === 'cms'));
+      assert.ok(
+        backfilled.body.every((e: { backfilled: boolean; initiator: string }) => e.backfilled && e.initiator === 'cms'),
+      );
       await call('GET', '/backfill-status', 'administrator');
       const again = await call('GET', '/events?ungrouped=1&messages=SimpleUserLogger:user_created', 'administrator');
       assert.equal(again.body.length, 4, 'runs once');
@@ -430,8 +647,17 @@ for (const target of dbTargets()) {
       const batch = await server.inject({
         method: 'POST',
         url: '/en/cms-json/batch/v1',
-        headers: { authorization: (await userWithRole(t.app, 'administrator')).authorization, 'content-type': 'application/json' },
-        payload: { requests: [1, 2, 3].map((i) => ({ method: 'POST', path: '/history/v1/events', body: { message: `counted ${i}` } })) },
+        headers: {
+          authorization: (await userWithRole(t.app, 'administrator')).authorization,
+          'content-type': 'application/json',
+        },
+        payload: {
+          requests: [1, 2, 3].map((i) => ({
+            method: 'POST',
+            path: '/history/v1/events',
+            body: { message: `counted ${i}` },
+          })),
+        },
       });
       assert.equal(batch.statusCode, 207, batch.body);
       const summary = await call('GET', '/stats/summary', 'administrator');
@@ -442,22 +668,42 @@ for (const target of dbTargets()) {
         .where('date', '<=', unixToUtc(summary.body.date_range.to))
         .executeTakeFirstOrThrow();
       assert.equal(summary.body.total_events, Number(inRange.n));
-      assert.deepEqual(Object.keys(summary.body), ['date_range', 'total_events', 'total_events_since_install', 'totals']);
+      assert.deepEqual(Object.keys(summary.body), [
+        'date_range',
+        'total_events',
+        'total_events_since_install',
+        'totals',
+      ]);
       assert.equal(summary.body.date_range.to - summary.body.date_range.from + 1 >= 29 * 86400, true);
       assert.ok(summary.body.totals.users.logins >= 4, 'the first request of each test user is a login');
       // A failed login over HTTP shows in the details, read from the event's stored context.
       const intruder = `mallory-${crypto.randomUUID().slice(0, 8)}`;
-      const refused = await server.inject({ method: 'GET', url: BASE + '/events', headers: { authorization: `Basic ${Buffer.from(`${intruder}:wrong`).toString('base64')}` } });
+      const refused = await server.inject({
+        method: 'GET',
+        url: BASE + '/events',
+        headers: { authorization: `Basic ${Buffer.from(`${intruder}:wrong`).toString('base64')}` },
+      });
       assert.equal(refused.statusCode, 401);
       const users = await call('GET', '/stats/users?include_details=1&limit=2', 'administrator');
       assert.ok(users.body.details.successful_logins.length <= 2);
       const details = await call('GET', '/stats/users?include_details=1&limit=100', 'administrator');
       assert.deepEqual(
-        details.body.details.failed_logins.filter((f: { attempted_username: string }) => f.attempted_username === intruder).map((f: { failed_count: string }) => f.failed_count),
+        details.body.details.failed_logins
+          .filter((f: { attempted_username: string }) => f.attempted_username === intruder)
+          .map((f: { failed_count: string }) => f.failed_count),
         ['1'],
       );
       assert.equal((await call('GET', '/stats/users?limit=101', 'administrator')).status, 400);
-      for (const name of ['content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes']) {
+      for (const name of [
+        'content',
+        'media',
+        'plugins',
+        'core',
+        'peak-days',
+        'peak-times',
+        'activity-overview',
+        'notes',
+      ]) {
         const r = await call('GET', `/stats/${name}?include_details=true`, 'administrator');
         assert.equal(r.status, 200, name);
         assert.ok(r.body.date_range, name);
@@ -469,7 +715,11 @@ for (const target of dbTargets()) {
       assert.equal(info.body.info.history.db_engine, target.name);
       assert.equal(info.body.info.server.node_version, process.version);
       assert.ok(info.body.info.history.table_stats.history_events.num_rows > 0);
-      assert.equal(info.body.info.history.table_stats.history_event_contexts.num_rows, info.body.info.history.table_stats.history_events.num_rows, 'one context per event');
+      assert.equal(
+        info.body.info.history.table_stats.history_event_contexts.num_rows,
+        info.body.info.history.table_stats.history_events.num_rows,
+        'one context per event',
+      );
       const health = await call('GET', '/support-info/health-check', 'administrator');
       assert.equal(health.body.status, 'ok');
     });
@@ -482,7 +732,11 @@ describe('email preview without SMTP_URL', () => {
     const server = await buildServer(t.app);
     try {
       const admin = await userWithRole(t.app, 'administrator');
-      const r = await server.inject({ method: 'POST', url: `${BASE}/email-report/preview/email`, headers: { authorization: admin.authorization } });
+      const r = await server.inject({
+        method: 'POST',
+        url: `${BASE}/email-report/preview/email`,
+        headers: { authorization: admin.authorization },
+      });
       assert.equal(r.statusCode, 200);
       const body = r.json();
       assert.match(body.message, /No mail server is configured/);

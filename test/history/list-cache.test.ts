@@ -5,7 +5,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser, listParams } from './fixture.ts';
 import { referenceOverview } from './occasions-model.ts';
@@ -22,26 +29,67 @@ interface Row {
   search_text: string;
 }
 
-const FILTERS: { name: string; params: Record<string, unknown>; match: (r: Row) => boolean; grouped: boolean; cut?: boolean }[] = [
+const FILTERS: {
+  name: string;
+  params: Record<string, unknown>;
+  match: (r: Row) => boolean;
+  grouped: boolean;
+  cut?: boolean;
+}[] = [
   { name: 'max_id_first_page above every id', params: { max_id_first_page: 1e9 }, match: () => true, grouped: true },
-  { name: 'max_id_first_page above every id + loglevels', params: { max_id_first_page: 1e9, loglevels: ['info'] }, match: (r) => r.level === 'info', grouped: true },
+  {
+    name: 'max_id_first_page above every id + loglevels',
+    params: { max_id_first_page: 1e9, loglevels: ['info'] },
+    match: (r) => r.level === 'info',
+    grouped: true,
+  },
   { name: 'no filter', params: {}, match: () => true, grouped: true },
   { name: 'loglevels', params: { loglevels: ['warning'] }, match: (r) => r.level === 'warning', grouped: true },
-  { name: 'loggers', params: { loggers: ['SimpleOptionsLogger'] }, match: (r) => r.logger === 'SimpleOptionsLogger', grouped: true },
+  {
+    name: 'loggers',
+    params: { loggers: ['SimpleOptionsLogger'] },
+    match: (r) => r.logger === 'SimpleOptionsLogger',
+    grouped: true,
+  },
   { name: 'search (flat)', params: { search: 'o1' }, match: (r) => r.search_text.includes('o1'), grouped: false },
-  { name: 'ungrouped loglevels', params: { loglevels: ['info'], ungrouped: true }, match: (r) => r.level === 'info', grouped: false },
+  {
+    name: 'ungrouped loglevels',
+    params: { loglevels: ['info'], ungrouped: true },
+    match: (r) => r.level === 'info',
+    grouped: false,
+  },
   { name: 'max_id_first_page', params: {}, match: () => true, grouped: true, cut: true },
-  { name: 'max_id_first_page + loglevels', params: { loglevels: ['info'] }, match: (r) => r.level === 'info', grouped: true, cut: true },
+  {
+    name: 'max_id_first_page + loglevels',
+    params: { loglevels: ['info'] },
+    match: (r) => r.level === 'info',
+    grouped: true,
+    cut: true,
+  },
 ];
 
 /** The expected page: [shown id, group size] per item, and the total (the original's rule, occasions-model.ts). */
-function expected(rows: Row[], match: (r: Row) => boolean, grouped: boolean, page: number, perPage: number): { items: [number, number][]; total: number } {
+function expected(
+  rows: Row[],
+  match: (r: Row) => boolean,
+  grouped: boolean,
+  page: number,
+  perPage: number,
+): { items: [number, number][]; total: number } {
   const matching = rows.filter(match);
   // Ungrouped: every row a group of its own.
-  return referenceOverview(grouped ? matching : matching.map((r) => ({ ...r, occasions_id: String(r.id) })), page, perPage);
+  return referenceOverview(
+    grouped ? matching : matching.map((r) => ({ ...r, occasions_id: String(r.id) })),
+    page,
+    perPage,
+  );
 }
 
-type Op = { kind: 'append'; option: number; warning: boolean } | { kind: 'backdate'; option: number } | { kind: 'stick' } | { kind: 'unstick' };
+type Op =
+  | { kind: 'append'; option: number; warning: boolean }
+  | { kind: 'backdate'; option: number }
+  | { kind: 'stick' }
+  | { kind: 'unstick' };
 
 for (const target of dbTargets()) {
   describe(`events list caches (${target.name})`, () => {
@@ -57,8 +105,20 @@ for (const target of dbTargets()) {
     const log = (option: number, warning: boolean, date: string) =>
       t.app.activity.log(
         warning
-          ? { logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: 'warning', date, context: { message: `o${option}` } }
-          : { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: 'info', date, context: { option: `o${option}`, option_page: 'p' } },
+          ? {
+              logger: 'CustomEntryLogger',
+              messageKey: 'custom_entry_added',
+              level: 'warning',
+              date,
+              context: { message: `o${option}` },
+            }
+          : {
+              logger: 'SimpleOptionsLogger',
+              messageKey: 'option_updated',
+              level: 'info',
+              date,
+              context: { option: `o${option}`, option_page: 'p' },
+            },
         { user: null, ip: '' },
       );
     const nextDate = () => {
@@ -67,9 +127,16 @@ for (const target of dbTargets()) {
     };
 
     async function checkAll(maxIdCut: number) {
-      const rows = (await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id', 'logger', 'level', 'search_text']).execute()) as Row[];
+      const rows = (await t.app.db
+        .selectFrom('history_events')
+        .select(['id', 'date', 'occasions_id', 'logger', 'level', 'search_text'])
+        .execute()) as Row[];
       for (const f of FILTERS) {
-        for (const [page, perPage] of [[1, 3], [2, 3], [1, 50]]) {
+        for (const [page, perPage] of [
+          [1, 3],
+          [2, 3],
+          [1, 50],
+        ]) {
           const params = { ...f.params, page, per_page: perPage, ...(f.cut ? { max_id_first_page: maxIdCut } : {}) };
           const match = f.cut ? (r: Row) => r.id <= maxIdCut && f.match(r) : f.match;
           const want = expected(rows, match, f.grouped, page, perPage);
@@ -96,7 +163,9 @@ for (const target of dbTargets()) {
       const viewer = { user: admin, lang: 'en' as const };
       const run = async (n: number, loggers: string[]) => {
         queries = 0;
-        const answers = await Promise.all(Array.from({ length: n }, () => listEvents(t.app, listParams({ loggers, per_page: 5 }), viewer)));
+        const answers = await Promise.all(
+          Array.from({ length: n }, () => listEvents(t.app, listParams({ loggers, per_page: 5 }), viewer)),
+        );
         for (const a of answers) assert.deepEqual(a, answers[0]);
         return queries;
       };
@@ -105,7 +174,10 @@ for (const target of dbTargets()) {
         const hit = await run(1, ['SimpleOptionsLogger']);
         assert.ok(hit < miss, `a hit (${hit} queries) is cheaper than a miss (${miss})`);
         const together = await run(8, ['CustomEntryLogger']);
-        assert.ok(together <= miss + 7 * hit + 2, `8 concurrent misses took ${together} queries (one miss ${miss}, one hit ${hit})`);
+        assert.ok(
+          together <= miss + 7 * hit + 2,
+          `8 concurrent misses took ${together} queries (one miss ${miss}, one hit ${hit})`,
+        );
       } finally {
         db.selectFrom = original;
       }
@@ -114,48 +186,61 @@ for (const target of dbTargets()) {
     // Holding a query's result holds SQLite's only connection (and the log's writes with it): on
     // PostgreSQL only, where the logic under test is the same.
     const onPostgres = { skip: target.name !== 'postgres' && 'holds a query on its connection' };
-    test('a request arriving while the same filter is counted afresh waits for that count and adds its appends', onPostgres, async () => {
-      for (let i = 0; i < 30; i++) await log(i % 3, i % 4 === 0, nextDate());
-      // Holds back the result of every fresh count of groups (the window query).
-      const db = t.app.readDb;
-      const held: (() => void)[] = [];
-      const counts = new Set<unknown>();
-      const gate: KyselyPlugin = {
-        transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-          const { sql } = db.getExecutor().compileQuery(node, queryId);
-          if (sql.includes(' lag(')) counts.add(queryId);
-          return node;
-        },
-        async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-          if (counts.has(queryId)) await new Promise<void>((resolve) => held.push(resolve));
-          return result;
-        },
-      };
-      const until = async (condition: () => boolean, ms: number) => {
-        for (const start = Date.now(); !condition() && Date.now() - start < ms; ) await new Promise((r) => setTimeout(r, 2));
-      };
-      const viewer = { user: admin, lang: 'en' as const };
-      const params = { loglevels: ['info'], exclude_search: 'zz-no-such-word', per_page: 5 };
-      t.app.readDb = db.withPlugin(gate);
-      try {
-        const first = listEvents(t.app, listParams(params), viewer);
-        await until(() => held.length === 1, 5000);
-        assert.equal(held.length, 1, 'the first request counts afresh');
-        await log(0, false, nextDate()); // the log grows: the next request's page is computed anew
-        const second = listEvents(t.app, listParams(params), viewer);
-        await until(() => held.length > 1, 300);
-        assert.equal(held.length, 1, 'the second request did not start a count of its own');
-        held.splice(0).forEach((release) => release());
-        const [a, b] = await Promise.all([first, second]);
-        assert.equal(Number(b.headers['X-WP-Total']), Number(a.headers['X-WP-Total']) + 1, 'the appended info event is a group of its own');
-      } finally {
-        t.app.readDb = db;
-        held.splice(0).forEach((release) => release());
-      }
-      const fresh = await listEvents(t.app, listParams({ ...params, exclude_search: 'zz-other-word' }), viewer);
-      const again = await listEvents(t.app, listParams(params), viewer);
-      assert.equal(again.headers['X-WP-Total'], fresh.headers['X-WP-Total'], 'the shared total equals one counted afresh');
-    });
+    test(
+      'a request arriving while the same filter is counted afresh waits for that count and adds its appends',
+      onPostgres,
+      async () => {
+        for (let i = 0; i < 30; i++) await log(i % 3, i % 4 === 0, nextDate());
+        // Holds back the result of every fresh count of groups (the window query).
+        const db = t.app.readDb;
+        const held: (() => void)[] = [];
+        const counts = new Set<unknown>();
+        const gate: KyselyPlugin = {
+          transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+            const { sql } = db.getExecutor().compileQuery(node, queryId);
+            if (sql.includes(' lag(')) counts.add(queryId);
+            return node;
+          },
+          async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+            if (counts.has(queryId)) await new Promise<void>((resolve) => held.push(resolve));
+            return result;
+          },
+        };
+        const until = async (condition: () => boolean, ms: number) => {
+          for (const start = Date.now(); !condition() && Date.now() - start < ms; )
+            await new Promise((r) => setTimeout(r, 2));
+        };
+        const viewer = { user: admin, lang: 'en' as const };
+        const params = { loglevels: ['info'], exclude_search: 'zz-no-such-word', per_page: 5 };
+        t.app.readDb = db.withPlugin(gate);
+        try {
+          const first = listEvents(t.app, listParams(params), viewer);
+          await until(() => held.length === 1, 5000);
+          assert.equal(held.length, 1, 'the first request counts afresh');
+          await log(0, false, nextDate()); // the log grows: the next request's page is computed anew
+          const second = listEvents(t.app, listParams(params), viewer);
+          await until(() => held.length > 1, 300);
+          assert.equal(held.length, 1, 'the second request did not start a count of its own');
+          held.splice(0).forEach((release) => release());
+          const [a, b] = await Promise.all([first, second]);
+          assert.equal(
+            Number(b.headers['X-WP-Total']),
+            Number(a.headers['X-WP-Total']) + 1,
+            'the appended info event is a group of its own',
+          );
+        } finally {
+          t.app.readDb = db;
+          held.splice(0).forEach((release) => release());
+        }
+        const fresh = await listEvents(t.app, listParams({ ...params, exclude_search: 'zz-other-word' }), viewer);
+        const again = await listEvents(t.app, listParams(params), viewer);
+        assert.equal(
+          again.headers['X-WP-Total'],
+          fresh.headers['X-WP-Total'],
+          'the shared total equals one counted afresh',
+        );
+      },
+    );
 
     test('answers after appends, back-dated events and stick/unstick equal a fresh computation', async () => {
       for (let i = 0; i < 12; i++) await log(i % 2, i % 5 === 0, nextDate());
@@ -163,7 +248,11 @@ for (const target of dbTargets()) {
         fc.asyncProperty(
           fc.array(
             fc.oneof(
-              fc.record({ kind: fc.constant('append' as const), option: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }),
+              fc.record({
+                kind: fc.constant('append' as const),
+                option: fc.integer({ min: 0, max: 2 }),
+                warning: fc.boolean(),
+              }),
               fc.record({ kind: fc.constant('backdate' as const), option: fc.integer({ min: 0, max: 2 }) }),
               fc.record({ kind: fc.constant('stick' as const) }),
               fc.record({ kind: fc.constant('unstick' as const) }),
@@ -171,13 +260,22 @@ for (const target of dbTargets()) {
             { minLength: 1, maxLength: 6 },
           ),
           async (ops: Op[]) => {
-            const before = (await t.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m;
+            const before = (
+              await t.app.db
+                .selectFrom('history_events')
+                .select((eb) => eb.fn.max('id').as('m'))
+                .executeTakeFirstOrThrow()
+            ).m;
             await checkAll(Number(before) - 2); // fills the caches
             for (const op of ops) {
               if (op.kind === 'append') await log(op.option, op.warning, nextDate());
               else if (op.kind === 'backdate') await log(op.option, false, '2025-02-01 00:00:00');
               else {
-                const row = await t.app.db.selectFrom('history_events').select(['id', 'sticky']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+                const row = await t.app.db
+                  .selectFrom('history_events')
+                  .select(['id', 'sticky'])
+                  .orderBy('id', 'desc')
+                  .executeTakeFirstOrThrow();
                 if (op.kind === 'stick') await stickEvent(t.app, row.id, { user: admin, lang: 'en' });
                 else if (row.sticky) await unstickEvent(t.app, row.id, { user: admin, lang: 'en' });
               }

@@ -16,13 +16,26 @@ import { runCli } from '../cli/run.ts';
 
 const LOG_PAGE = '/cms-admin/admin.php?page=history_admin_menu_page';
 
-async function counts(t: TestApp): Promise<{ events: number; contexts: number; generated: number; hourly: number; counter: number; heads: number; headRows: number }> {
+async function counts(t: TestApp): Promise<{
+  events: number;
+  contexts: number;
+  generated: number;
+  hourly: number;
+  counter: number;
+  heads: number;
+  headRows: number;
+}> {
   const n = async (q: { execute(): Promise<{ n: unknown }[]> }) => Number((await q.execute())[0]!.n ?? 0);
   const db = t.app.db;
   return {
     events: await n(db.selectFrom('history_events').select(sql<number>`count(*)`.as('n'))),
     contexts: await n(db.selectFrom('history_event_contexts').select(sql<number>`count(*)`.as('n'))),
-    generated: await n(db.selectFrom('history_event_contexts').select(sql<number>`count(*)`.as('n')).where('context', 'like', '%"_generated":"1"%')),
+    generated: await n(
+      db
+        .selectFrom('history_event_contexts')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('context', 'like', '%"_generated":"1"%'),
+    ),
     hourly: await n(db.selectFrom('history_stats_hourly').select(sql<number>`coalesce(sum(n), 0)`.as('n'))),
     counter: await readCounter(db, 'total_logged_events'),
     heads: await readCounter(db, 'run_heads'),
@@ -38,8 +51,16 @@ async function assertConsistent(t: TestApp, what: string): Promise<void> {
   assert.equal(c.heads, c.headRows, `${what}: occasions (run heads)`);
 }
 
-async function newest(server: FastifyInstance, user: SiteUser, lang = 'en'): Promise<{ message: string; initiator: string; context: Record<string, string> }> {
-  const res = await server.inject({ method: 'GET', url: `/${lang}/cms-json/history/v1/events?per_page=1&_fields=message,initiator,context`, headers: { authorization: user.authorization } });
+async function newest(
+  server: FastifyInstance,
+  user: SiteUser,
+  lang = 'en',
+): Promise<{ message: string; initiator: string; context: Record<string, string> }> {
+  const res = await server.inject({
+    method: 'GET',
+    url: `/${lang}/cms-json/history/v1/events?per_page=1&_fields=message,initiator,context`,
+    headers: { authorization: user.authorization },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.json()[0];
 }
@@ -68,7 +89,10 @@ for (const target of dbTargets()) {
       assert.equal(start.generated, 200, 'the generator’s events carry _generated');
       const refused = await runCli(t, ['events', 'generate', '--count', '50']);
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /^content-site: the activity log holds real activity \(\d+ events of people\); generated events would be mixed into it\. .*--force.*\n$/);
+      assert.match(
+        refused.stderr,
+        /^content-site: the activity log holds real activity \(\d+ events of people\); generated events would be mixed into it\. .*--force.*\n$/,
+      );
       assert.equal((await counts(t)).events, start.events, 'nothing added');
       const forced = await runCli(t, ['events', 'generate', '--count', '50', '--days', '60', '--force']);
       assert.equal(forced.code, 0, forced.stderr);
@@ -80,7 +104,15 @@ for (const target of dbTargets()) {
 
     test('events purge --before DATE removes older events and logs it', async () => {
       const cutoff = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-      const older = Number((await t.app.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where('date', '<', `${cutoff} 00:00:00`).executeTakeFirstOrThrow()).n);
+      const older = Number(
+        (
+          await t.app.db
+            .selectFrom('history_events')
+            .select(sql<number>`count(*)`.as('n'))
+            .where('date', '<', `${cutoff} 00:00:00`)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       assert.ok(older > 0, 'the 60-day generation reaches back past the cutoff');
       const before = (await counts(t)).events;
       const r = await runCli(t, ['events', 'purge', '--before', cutoff]);
@@ -105,12 +137,25 @@ for (const target of dbTargets()) {
       assert.equal(after.generated, 0);
       assert.equal(after.events, realBefore + 1);
       await assertConsistent(t, 'after purge --generated');
-      assert.equal((await newest(server, users.ada!, 'de')).message, `${before.generated} generierte Ereignisse entfernt`);
+      assert.equal(
+        (await newest(server, users.ada!, 'de')).message,
+        `${before.generated} generierte Ereignisse entfernt`,
+      );
       // The real ones are still there: Ada's custom entry and the failed logins.
-      const res = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events?per_page=100&ungrouped=1&_fields=message', headers: { authorization: users.ada!.authorization } });
+      const res = await server.inject({
+        method: 'GET',
+        url: '/en/cms-json/history/v1/events?per_page=100&ungrouped=1&_fields=message',
+        headers: { authorization: users.ada!.authorization },
+      });
       const messages = res.json().map((e: { message: string }) => e.message);
-      assert.ok(messages.some((m: string) => m.includes('Deployed')), messages.join(' | '));
-      assert.ok(messages.some((m: string) => m.startsWith('Failed to login')), messages.join(' | '));
+      assert.ok(
+        messages.some((m: string) => m.includes('Deployed')),
+        messages.join(' | '),
+      );
+      assert.ok(
+        messages.some((m: string) => m.startsWith('Failed to login')),
+        messages.join(' | '),
+      );
       // Now there is nothing generated to purge, and generate is still refused without --force.
       assert.equal((await runCli(t, ['events', 'purge', '--generated'])).stdout, 'Removed 0 events.\n');
     });
@@ -126,7 +171,10 @@ for (const target of dbTargets()) {
       const emilPage = await emil.get(LOG_PAGE);
       assert.doesNotMatch(emilPage.body, /clear_log/, 'an editor sees no such form');
       const before = (await counts(t)).events;
-      assert.equal((await emil.post(LOG_PAGE, { _csrf: csrfOf(emilPage.body), action: 'clear_log', confirm: '1' })).status, 403);
+      assert.equal(
+        (await emil.post(LOG_PAGE, { _csrf: csrfOf(emilPage.body), action: 'clear_log', confirm: '1' })).status,
+        403,
+      );
       assert.equal((await ada.post(LOG_PAGE, { action: 'clear_log', confirm: '1' })).status, 403, 'no CSRF token');
       const unconfirmed = await ada.post(LOG_PAGE, { _csrf: csrfOf(page.body), action: 'clear_log' });
       assert.equal(unconfirmed.status, 400);

@@ -13,7 +13,11 @@ export interface ModelRow {
 const newestFirst = (a: ModelRow, b: ModelRow) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1);
 
 /** [shown id, group size] of each item of the page, and the number of groups. */
-export function referenceOverview(rows: ModelRow[], page: number, perPage: number): { items: [number, number][]; total: number } {
+export function referenceOverview(
+  rows: ModelRow[],
+  page: number,
+  perPage: number,
+): { items: [number, number][]; total: number } {
   const groups: { maxDate: string; maxId: number; size: number }[] = [];
   let previous: string | null = null;
   for (const row of [...rows].sort(newestFirst)) {
@@ -28,7 +32,9 @@ export function referenceOverview(rows: ModelRow[], page: number, perPage: numbe
   }
   groups.sort((a, b) => (a.maxDate === b.maxDate ? b.maxId - a.maxId : a.maxDate < b.maxDate ? 1 : -1));
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const shown = groups.slice((page - 1) * perPage, page * perPage).map((g) => ({ row: byId.get(g.maxId)!, size: g.size }));
+  const shown = groups
+    .slice((page - 1) * perPage, page * perPage)
+    .map((g) => ({ row: byId.get(g.maxId)!, size: g.size }));
   shown.sort((a, b) => newestFirst(a.row, b.row));
   return { items: shown.map((s) => [s.row.id, s.size]), total: groups.length };
 }

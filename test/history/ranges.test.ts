@@ -16,7 +16,14 @@ test('parseDateBound: timestamps and dates of four-digit years only, 0 meaning n
   assert.equal(parseDateBound('UTC', String(FIRST_UNIX), false), FIRST_UNIX);
   assert.equal(parseDateBound('UTC', '0', false), 0);
   assert.equal(parseDateBound('UTC', '-1', false), -1);
-  for (const text of [String(LAST_UNIX + 1), String(FIRST_UNIX - 1), '99999999999999999999', '10000000000000000', '-99999999999999', '1'.repeat(400)]) {
+  for (const text of [
+    String(LAST_UNIX + 1),
+    String(FIRST_UNIX - 1),
+    '99999999999999999999',
+    '10000000000000000',
+    '-99999999999999',
+    '1'.repeat(400),
+  ]) {
     assert.equal(parseDateBound('UTC', text, false), null, text);
   }
   assert.equal(parseDateBound('UTC', '9999-12-31', true), LAST_UNIX);
@@ -33,15 +40,31 @@ test('monthRangeUtc: months whose first and last second are four-digit years', (
 });
 
 test('eventFilterFromParams: lastdays up to MAX_LASTDAYS, 0 for none; anything else is rest_invalid_param', () => {
-  const opts = { loggers: LOGGER_CATALOGUE, scope: { all: true, slugs: [] }, zone: 'Europe/Berlin', lang: 'en' as const, now: new Date('2026-03-01T12:00:00Z') };
+  const opts = {
+    loggers: LOGGER_CATALOGUE,
+    scope: { all: true, slugs: [] },
+    zone: 'Europe/Berlin',
+    lang: 'en' as const,
+    now: new Date('2026-03-01T12:00:00Z'),
+  };
   assert.equal(eventFilterFromParams({ lastdays: 0 }, opts).lastdaysFrom, undefined);
   assert.match(eventFilterFromParams({ lastdays: MAX_LASTDAYS }, opts).lastdaysFrom!, /^10\d\d-/);
   assert.match(eventFilterFromParams({ dates: [`lastdays:${MAX_LASTDAYS}`] }, opts).ranges![0]![0], /^10\d\d-/);
   for (const lastdays of [MAX_LASTDAYS + 1, -1, 999999999, 1e20]) {
-    assert.throws(() => eventFilterFromParams({ lastdays }, opts), (err: any) => err.code === 'rest_invalid_param' && err.data.params.lastdays === LASTDAYS_RANGE, String(lastdays));
+    assert.throws(
+      () => eventFilterFromParams({ lastdays }, opts),
+      (err: any) => err.code === 'rest_invalid_param' && err.data.params.lastdays === LASTDAYS_RANGE,
+      String(lastdays),
+    );
   }
-  assert.throws(() => eventFilterFromParams({ dates: ['lastdays:99999999999999999999'] }, opts), (err: any) => err.code === 'rest_invalid_param' && 'dates' in err.data.params);
-  assert.throws(() => eventFilterFromParams({ date_to: '-99999999999999' }, opts), (err: any) => err.data.params.date_to === dateBoundMessage('date_to'));
+  assert.throws(
+    () => eventFilterFromParams({ dates: ['lastdays:99999999999999999999'] }, opts),
+    (err: any) => err.code === 'rest_invalid_param' && 'dates' in err.data.params,
+  );
+  assert.throws(
+    () => eventFilterFromParams({ date_to: '-99999999999999' }, opts),
+    (err: any) => err.data.params.date_to === dateBoundMessage('date_to'),
+  );
 });
 
 for (const target of dbTargets()) {
@@ -61,7 +84,8 @@ for (const target of dbTargets()) {
       await t.close();
     });
 
-    const get = (path: string, authorization = subscriber) => server.inject({ url: `/en/cms-json/history/v1/${path}`, headers: { authorization } });
+    const get = (path: string, authorization = subscriber) =>
+      server.inject({ url: `/en/cms-json/history/v1/${path}`, headers: { authorization } });
 
     async function refused(path: string, param: string, authorization = subscriber): Promise<void> {
       const res = await get(path, authorization);
@@ -86,7 +110,15 @@ for (const target of dbTargets()) {
         await refused(`${endpoint}users[]=-2147483648`, 'users');
         await refused(`${endpoint}max_id_first_page=2147483648`, 'max_id_first_page');
         await refused(`${endpoint}page=2147483648`, 'page');
-        for (const ok of [`lastdays=${MAX_LASTDAYS}`, `date_to=${LAST_UNIX}`, 'date_from=-1', `dates[]=lastdays:${MAX_LASTDAYS}`, 'months[]=9999-12', 'include[]=2147483647', 'page=2147483647']) {
+        for (const ok of [
+          `lastdays=${MAX_LASTDAYS}`,
+          `date_to=${LAST_UNIX}`,
+          'date_from=-1',
+          `dates[]=lastdays:${MAX_LASTDAYS}`,
+          'months[]=9999-12',
+          'include[]=2147483647',
+          'page=2147483647',
+        ]) {
           const res = await get(`${endpoint}${ok}`);
           assert.equal(res.statusCode, 200, `${endpoint}${ok}: ${res.body.slice(0, 300)}`);
         }

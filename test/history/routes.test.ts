@@ -6,8 +6,27 @@ import { historyNamespace } from '../../src/namespaces/history/routes.ts';
 import type { ArgSchema } from '../../src/rest/types.ts';
 
 test('every contract route is declared with its methods', () => {
-  const routes = Object.fromEntries(historyNamespace.routes.map((r) => [r.path, r.endpoints.flatMap((e) => e.methods).sort().join(',')]));
-  const stats = ['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'];
+  const routes = Object.fromEntries(
+    historyNamespace.routes.map((r) => [
+      r.path,
+      r.endpoints
+        .flatMap((e) => e.methods)
+        .sort()
+        .join(','),
+    ]),
+  );
+  const stats = [
+    'summary',
+    'users',
+    'content',
+    'media',
+    'plugins',
+    'core',
+    'peak-days',
+    'peak-times',
+    'activity-overview',
+    'notes',
+  ];
   assert.deepEqual(routes, {
     '/email-report/preview/email': 'GET,POST',
     '/email-report/preview/html': 'GET',
@@ -41,7 +60,8 @@ test('every parameter has an English and a German description', () => {
 });
 
 test('GET /events and has-updates declare the same filters; since_id required only on has-updates', () => {
-  const args = (path: string) => historyNamespace.routes.find((r) => r.path === path)!.endpoints.find((e) => e.methods.includes('GET'))!.args;
+  const args = (path: string) =>
+    historyNamespace.routes.find((r) => r.path === path)!.endpoints.find((e) => e.methods.includes('GET'))!.args;
   const list = args('/events');
   const updates = args('/events/has-updates');
   assert.deepEqual(Object.keys(updates), Object.keys(list));
@@ -49,6 +69,12 @@ test('GET /events and has-updates declare the same filters; since_id required on
   assert.equal(updates.since_id.required, true);
   assert.equal(Object.keys(list).length, 41);
   assert.deepEqual(list.per_page, { ...list.per_page, type: 'integer', default: 10, minimum: 1, maximum: 100 });
-  assert.deepEqual(list.surrounding_count, { ...list.surrounding_count, type: 'integer', default: 5, minimum: 1, maximum: 50 });
+  assert.deepEqual(list.surrounding_count, {
+    ...list.surrounding_count,
+    type: 'integer',
+    default: 5,
+    minimum: 1,
+    maximum: 50,
+  });
   assert.deepEqual(list.type.enum, ['overview', 'occasions']);
 });

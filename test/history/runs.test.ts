@@ -21,9 +21,18 @@ async function groupedBothWays(t: TestApp, perPage: number, maxId?: number) {
   const slow: unknown[] = [];
   const model: unknown[] = [];
   const cond = maxId === undefined ? ALL : sql<boolean>`${sql.ref('id')} <= ${maxId}`;
-  const rows = (await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute()).filter((r) => maxId === undefined || r.id <= maxId);
+  const rows = (await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute()).filter(
+    (r) => maxId === undefined || r.id <= maxId,
+  );
   for (let page = 1; ; page++) {
-    const a = await selectEventPage(t.app, cond, { grouped: true, page, perPage, countTotal: true, unfiltered: true, maxId });
+    const a = await selectEventPage(t.app, cond, {
+      grouped: true,
+      page,
+      perPage,
+      countTotal: true,
+      unfiltered: true,
+      maxId,
+    });
     const b = await selectEventPage(t.app, cond, { grouped: true, page, perPage, countTotal: true, unfiltered: false });
     fast.push([a.rows.map((r) => [r.id, a.counts.get(r.id)]), a.total]);
     slow.push([b.rows.map((r) => [r.id, b.counts.get(r.id)]), b.total]);
@@ -46,13 +55,25 @@ for (const target of dbTargets()) {
     test('random arrival orders group like the window query', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ day: fc.integer({ min: 1, max: 4 }), minute: fc.integer({ min: 0, max: 3 }), kind: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 25 }),
+          fc.array(
+            fc.record({
+              day: fc.integer({ min: 1, max: 4 }),
+              minute: fc.integer({ min: 0, max: 3 }),
+              kind: fc.integer({ min: 0, max: 2 }),
+            }),
+            { minLength: 1, maxLength: 25 },
+          ),
           async (events) => {
             await t.app.db.deleteFrom('history_events').execute();
             await t.app.db.deleteFrom('history_counters').execute();
             for (const e of events) {
               await t.app.activity.log(
-                { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date: `2025-01-0${e.day} 10:0${e.minute}:00`, context: { option: `o${e.kind}`, option_page: 'p' } },
+                {
+                  logger: 'SimpleOptionsLogger',
+                  messageKey: 'option_updated',
+                  date: `2025-01-0${e.day} 10:0${e.minute}:00`,
+                  context: { option: `o${e.kind}`, option_page: 'p' },
+                },
                 { user: null, ip: '' },
               );
             }
@@ -66,7 +87,11 @@ for (const target of dbTargets()) {
               // Both ways of counting the groups of a cut log: neighbours of few cut-off rows, or a walk.
               const expected = (cut.slow[0] as [unknown, number])[1];
               if (expected > 0) {
-                assert.equal(await cutRunCount(t.app.db, maxId, { few: 1000 }), expected, `neighbours, max id ${maxId}`);
+                assert.equal(
+                  await cutRunCount(t.app.db, maxId, { few: 1000 }),
+                  expected,
+                  `neighbours, max id ${maxId}`,
+                );
                 assert.equal(await cutRunCount(t.app.db, maxId, { few: 0 }), expected, `walk, max id ${maxId}`);
               }
             }
@@ -79,8 +104,19 @@ for (const target of dbTargets()) {
     test('a walk that skips long groups through the maintained runs groups like one computed from all rows', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ day: fc.integer({ min: 1, max: 4 }), kind: fc.integer({ min: 0, max: 2 }), warning: fc.boolean() }), { minLength: 1, maxLength: 40 }),
-          fc.record({ level: fc.constantFrom(null, 'info', 'warning'), notDay: fc.integer({ min: 0, max: 4 }), notKind: fc.integer({ min: -1, max: 2 }) }),
+          fc.array(
+            fc.record({
+              day: fc.integer({ min: 1, max: 4 }),
+              kind: fc.integer({ min: 0, max: 2 }),
+              warning: fc.boolean(),
+            }),
+            { minLength: 1, maxLength: 40 },
+          ),
+          fc.record({
+            level: fc.constantFrom(null, 'info', 'warning'),
+            notDay: fc.integer({ min: 0, max: 4 }),
+            notKind: fc.integer({ min: -1, max: 2 }),
+          }),
           fc.integer({ min: 1, max: 3 }),
           async (events, f, longGroup) => {
             await t.app.db.deleteFrom('history_events').execute();
@@ -89,20 +125,37 @@ for (const target of dbTargets()) {
             for (const e of events) {
               // Equal dates within a day, back-dated days: runs split and joined by linkIntoRuns.
               const id = await t.app.activity.log(
-                { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', level: e.warning ? 'warning' : 'info', date: `2025-01-0${e.day} 10:00:00`, context: { option: `o${e.kind}`, option_page: 'p' } },
+                {
+                  logger: 'SimpleOptionsLogger',
+                  messageKey: 'option_updated',
+                  level: e.warning ? 'warning' : 'info',
+                  date: `2025-01-0${e.day} 10:00:00`,
+                  context: { option: `o${e.kind}`, option_page: 'p' },
+                },
                 { user: null, ip: '' },
               );
               kindOf.set(id, e.kind);
             }
-            const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'level', 'occasions_id']).execute();
+            const rows = await t.app.db
+              .selectFrom('history_events')
+              .select(['id', 'date', 'level', 'occasions_id'])
+              .execute();
             // The filters either keep or drop whole runs (level, kind) or cut into them (day).
             const match = (r: (typeof rows)[number]) =>
-              (f.level === null || r.level === f.level) && !r.date.startsWith(`2025-01-0${f.notDay} `) && kindOf.get(r.id) !== f.notKind;
+              (f.level === null || r.level === f.level) &&
+              !r.date.startsWith(`2025-01-0${f.notDay} `) &&
+              kindOf.get(r.id) !== f.notKind;
             const excludedOccasions = rows.filter((r) => kindOf.get(r.id) === f.notKind).map((r) => r.occasions_id);
             const cond = sql<boolean>`${sql.ref('level')} like ${f.level ?? '%'} and ${sql.ref('date')} not like ${`2025-01-0${f.notDay} %`} and ${sql.ref('occasions_id')} not in (${sql.join(['-', ...excludedOccasions])})`;
             const total = referenceOverview(rows.filter(match), 1, 2).total;
             for (let page = 1; page <= total + 1; page++) {
-              const got = await selectEventPage(t.app, cond, { grouped: true, page, perPage: 2, countTotal: page === 1, longGroup });
+              const got = await selectEventPage(t.app, cond, {
+                grouped: true,
+                page,
+                perPage: 2,
+                countTotal: page === 1,
+                longGroup,
+              });
               assert.deepEqual(
                 got.rows.map((r) => [r.id, got.counts.get(r.id)]),
                 referenceOverview(rows.filter(match), page, 2).items,
@@ -120,8 +173,12 @@ for (const target of dbTargets()) {
       await t.app.db.deleteFrom('history_events').execute();
       await t.app.db.deleteFrom('history_counters').execute();
       const log = (option: string, date: string) =>
-        t.app.activity.log({ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date, context: { option, option_page: 'p' } }, { user: null, ip: '' });
-      const minute = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+        t.app.activity.log(
+          { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', date, context: { option, option_page: 'p' } },
+          { user: null, ip: '' },
+        );
+      const minute = (n: number) =>
+        new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString().slice(0, 19).replace('T', ' ');
       // A flood of one occasion longer than a run read by date at once (2,000 rows).
       await Promise.all(Array.from({ length: 2100 }, (_, i) => log('flood', minute(i))));
       // Every page as the original's (groupedBothWays compares the walk with the model).

@@ -10,7 +10,11 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
-import { catchUpSearchIndex, countFtsMatches, SEARCH_INDEX_PENDING } from '../../src/namespaces/history/index/search.ts';
+import {
+  catchUpSearchIndex,
+  countFtsMatches,
+  SEARCH_INDEX_PENDING,
+} from '../../src/namespaces/history/index/search.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
@@ -28,46 +32,82 @@ for (const target of dbTargets()) {
 
     /** Ids and total of a search's first page, and the truth from the stored search texts. */
     const answer = async (search: string, param = 'search') => {
-      const res = await callRoute(t.app, 'GET', '/history/v1/events', { query: { [param]: search, per_page: 100, page: 2, ungrouped: true }, user: admin });
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { [param]: search, per_page: 100, page: 2, ungrouped: true },
+        user: admin,
+      });
       assert.equal(res.status, 200);
       return { total: Number(res.headers['x-wp-total']), ids: (res.body as { id: number }[]).map((e) => e.id) };
     };
     const truth = async (search: string, exclude = false) => {
       const words = search.toLowerCase().split(' ');
-      const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'search_text']).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+      const rows = await t.app.db
+        .selectFrom('history_events')
+        .select(['id', 'date', 'search_text'])
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
       const hits = rows.filter((r) => words.every((w) => r.search_text.includes(w)) !== exclude);
       return { total: hits.length, ids: hits.slice(100, 200).map((r) => r.id) };
     };
     const usesIndex = async (search: string) => {
-      const f = eventFilterFromParams({ search }, { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect });
+      const f = eventFilterFromParams(
+        { search },
+        { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+      );
       return (await indexPlan(t.app.db, f, 1e9)).searchIndex !== undefined;
     };
 
-    test('PostgreSQL: a trigram index of the search texts', { skip: target.name !== 'postgres' && 'SQLite has its FTS5 table' }, async () => {
-      const { rows } = await sql<{ def: string }>`select indexdef as def from pg_indexes where tablename = 'history_events' and schemaname = current_schema() and indexname = 'history_events_search_trgm'`.execute(t.app.db);
+    test('PostgreSQL: a trigram index of the search texts', {
+      skip: target.name !== 'postgres' && 'SQLite has its FTS5 table',
+    }, async () => {
+      const { rows } = await sql<{
+        def: string;
+      }>`select indexdef as def from pg_indexes where tablename = 'history_events' and schemaname = current_schema() and indexname = 'history_events_search_trgm'`.execute(
+        t.app.db,
+      );
       assert.match(rows[0]?.def ?? '', /gin \(search_text .*gin_trgm_ops\)/);
     });
 
-    test('SQLite: the index names exactly the events holding the words, written by the bulk load and every append', { skip: target.name !== 'sqlite' && 'PostgreSQL keeps its index itself' }, async () => {
+    test('SQLite: the index names exactly the events holding the words, written by the bulk load and every append', {
+      skip: target.name !== 'sqlite' && 'PostgreSQL keeps its index itself',
+    }, async () => {
       for (const search of WORDS) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), search);
         assert.deepEqual(await answer(search, 'exclude_search'), await truth(search, true), `exclude_search=${search}`);
       }
       const before = await countFtsMatches(t.app.db, '"wombat-sighting"');
-      await t.app.activity.log({ logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_type: 'page', post_title: 'Wombat-Sighting' } }, { user: null, ip: '' });
+      await t.app.activity.log(
+        {
+          logger: 'SimplePostLogger',
+          messageKey: 'post_updated',
+          context: { post_type: 'page', post_title: 'Wombat-Sighting' },
+        },
+        { user: null, ip: '' },
+      );
       assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1, 'an append is indexed at once');
     });
 
-    test('SQLite: a log indexed by an older version is caught up, answering from the rows meanwhile', { skip: target.name !== 'sqlite' && 'PostgreSQL builds its index concurrently' }, async () => {
-      const newest = Number((await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m);
+    test('SQLite: a log indexed by an older version is caught up, answering from the rows meanwhile', {
+      skip: target.name !== 'sqlite' && 'PostgreSQL builds its index concurrently',
+    }, async () => {
+      const newest = Number(
+        (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
+      );
       // As migration 0023 leaves a big log: nothing indexed below the ids written since.
       await sql`delete from history_search`.execute(t.app.db);
-      await t.app.db.updateTable('history_counters').set({ value: newest + 1 }).where('name', '=', SEARCH_INDEX_PENDING).execute();
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: newest + 1 })
+        .where('name', '=', SEARCH_INDEX_PENDING)
+        .execute();
       assert.equal(await usesIndex('contact'), false, 'not used while incomplete');
       let pending = newest + 1;
       for (let step = 0; pending > 0; step++) {
-        if (step % 2 === 0) for (const search of WORDS) assert.deepEqual(await answer(search), await truth(search), `${search}, ${pending} pending`);
+        if (step % 2 === 0)
+          for (const search of WORDS)
+            assert.deepEqual(await answer(search), await truth(search), `${search}, ${pending} pending`);
         pending = await catchUpSearchIndex(t.app.db, 700);
       }
       for (const search of WORDS) {
@@ -76,18 +116,37 @@ for (const target of dbTargets()) {
       }
     });
 
-    test('SQLite: a purge starts the index over instead of deleting entry by entry; answers stay exact', { skip: target.name !== 'sqlite' && 'PostgreSQL keeps its index itself' }, async () => {
-      const cutoff = (await t.app.db.selectFrom('history_events').select('date').orderBy('date').offset(1500).limit(1).executeTakeFirstOrThrow()).date;
+    test('SQLite: a purge starts the index over instead of deleting entry by entry; answers stay exact', {
+      skip: target.name !== 'sqlite' && 'PostgreSQL keeps its index itself',
+    }, async () => {
+      const cutoff = (
+        await t.app.db
+          .selectFrom('history_events')
+          .select('date')
+          .orderBy('date')
+          .offset(1500)
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).date;
       await purgeEvents(t.app, { before: cutoff });
       assert.equal(await countFtsMatches(t.app.db, '"contact"'), 0, 'emptied');
-      for (const search of WORDS) assert.deepEqual(await answer(search), await truth(search), `${search}, after the purge`);
+      for (const search of WORDS)
+        assert.deepEqual(await answer(search), await truth(search), `${search}, after the purge`);
       while ((await catchUpSearchIndex(t.app.db, 5000)) > 0);
       for (const search of WORDS) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), `${search}, caught up`);
       }
       // Single removals (an import replacing events) still leave the index through the trigger.
-      const one = (await truth('contact')).ids[0] ?? (await t.app.db.selectFrom('history_events').select('id').where('search_text', 'like', '%contact%').executeTakeFirstOrThrow()).id;
+      const one =
+        (await truth('contact')).ids[0] ??
+        (
+          await t.app.db
+            .selectFrom('history_events')
+            .select('id')
+            .where('search_text', 'like', '%contact%')
+            .executeTakeFirstOrThrow()
+        ).id;
       const before = await countFtsMatches(t.app.db, '"contact"');
       await t.app.db.deleteFrom('history_events').where('id', '=', one).execute();
       assert.equal(await countFtsMatches(t.app.db, '"contact"'), before - 1);

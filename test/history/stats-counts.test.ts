@@ -6,7 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { countInRange, countsByMessage, coverRange, type CountQuery } from '../../src/namespaces/history/stats/range.ts';
+import {
+  countInRange,
+  countsByMessage,
+  coverRange,
+  type CountQuery,
+} from '../../src/namespaces/history/stats/range.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { statsUsers } from '../../src/namespaces/history/stats/details.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
@@ -17,32 +22,71 @@ import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 const origin = { user: null, ip: '', initiator: 'cms' as const };
 
 test('ranges split into whole days, whole hours and partial edges', () => {
-  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 00:00:00', toUtc: '2025-01-02 23:59:59' }), { days: ['2025-01-01', '2025-01-02'], hours: [], seconds: [] });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 00:00:00', toUtc: '2025-01-02 23:59:59' }), {
+    days: ['2025-01-01', '2025-01-02'],
+    hours: [],
+    seconds: [],
+  });
   assert.deepEqual(coverRange({ fromUtc: '2025-01-01 10:30:00', toUtc: '2025-01-01 12:15:00' }), {
     days: null,
     hours: [['2025-01-01 11', '2025-01-01 11']],
-    seconds: [['2025-01-01 10:30:00', '2025-01-01 10:59:59'], ['2025-01-01 12:00:00', '2025-01-01 12:15:00']],
+    seconds: [
+      ['2025-01-01 10:30:00', '2025-01-01 10:59:59'],
+      ['2025-01-01 12:00:00', '2025-01-01 12:15:00'],
+    ],
   });
-  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 10:30:00', toUtc: '2025-01-01 11:15:00' }), { days: null, hours: [], seconds: [['2025-01-01 10:30:00', '2025-01-01 11:15:00']] });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-01 10:30:00', toUtc: '2025-01-01 11:15:00' }), {
+    days: null,
+    hours: [],
+    seconds: [['2025-01-01 10:30:00', '2025-01-01 11:15:00']],
+  });
   assert.deepEqual(coverRange({ fromUtc: '2024-12-31 23:00:01', toUtc: '2025-01-01 01:00:00' }), {
     days: null,
     hours: [['2025-01-01 00', '2025-01-01 00']],
-    seconds: [['2024-12-31 23:00:01', '2024-12-31 23:59:59'], ['2025-01-01 01:00:00', '2025-01-01 01:00:00']],
+    seconds: [
+      ['2024-12-31 23:00:01', '2024-12-31 23:59:59'],
+      ['2025-01-01 01:00:00', '2025-01-01 01:00:00'],
+    ],
   });
   assert.deepEqual(coverRange({ fromUtc: '2024-12-31 22:30:00', toUtc: '2025-01-03 02:00:00' }), {
     days: ['2025-01-01', '2025-01-02'],
-    hours: [['2024-12-31 23', '2024-12-31 23'], ['2025-01-03 00', '2025-01-03 01']],
-    seconds: [['2024-12-31 22:30:00', '2024-12-31 22:59:59'], ['2025-01-03 02:00:00', '2025-01-03 02:00:00']],
+    hours: [
+      ['2024-12-31 23', '2024-12-31 23'],
+      ['2025-01-03 00', '2025-01-03 01'],
+    ],
+    seconds: [
+      ['2024-12-31 22:30:00', '2024-12-31 22:59:59'],
+      ['2025-01-03 02:00:00', '2025-01-03 02:00:00'],
+    ],
   });
-  assert.deepEqual(coverRange({ fromUtc: '2025-01-02 00:00:00', toUtc: '2025-01-01 00:00:00' }), { days: null, hours: [], seconds: [] });
+  assert.deepEqual(coverRange({ fromUtc: '2025-01-02 00:00:00', toUtc: '2025-01-01 00:00:00' }), {
+    days: null,
+    hours: [],
+    seconds: [],
+  });
 });
 
 /** Each table of counts and the same counts computed from the events. */
 const TABLES = [
-  { table: 'history_stats_hourly', columns: 'hour, logger, message_key', events: "substr(date, 1, 13), logger, coalesce(message_key, '')", where: '' },
-  { table: 'history_stats_daily', columns: 'day, logger, message_key', events: "substr(date, 1, 10), logger, coalesce(message_key, '')", where: '' },
+  {
+    table: 'history_stats_hourly',
+    columns: 'hour, logger, message_key',
+    events: "substr(date, 1, 13), logger, coalesce(message_key, '')",
+    where: '',
+  },
+  {
+    table: 'history_stats_daily',
+    columns: 'day, logger, message_key',
+    events: "substr(date, 1, 10), logger, coalesce(message_key, '')",
+    where: '',
+  },
   { table: 'history_stats_hourly_levels', columns: 'hour, level', events: 'substr(date, 1, 13), level', where: '' },
-  { table: 'history_stats_daily_users', columns: 'day, user_id, logger, message_key', events: "substr(date, 1, 10), user_id, logger, coalesce(message_key, '')", where: 'where user_id is not null' },
+  {
+    table: 'history_stats_daily_users',
+    columns: 'day, user_id, logger, message_key',
+    events: "substr(date, 1, 10), user_id, logger, coalesce(message_key, '')",
+    where: 'where user_id is not null',
+  },
   {
     table: 'history_stats_daily_failed_logins',
     columns: 'day, attempted',
@@ -58,9 +102,21 @@ const QUERIES: CountQuery[] = [
   { by: ['hour'], daily: null, hourly: 'history_stats_hourly_levels' },
   { by: ['level'], daily: null, hourly: 'history_stats_hourly_levels' },
   { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true },
-  { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true, only: { logger: ['SimpleUserLogger'], message_key: ['user_logged_in', 'user_unknown_logged_in'] } },
+  {
+    by: ['user_id'],
+    daily: 'history_stats_daily_users',
+    hourly: null,
+    withUser: true,
+    only: { logger: ['SimpleUserLogger'], message_key: ['user_logged_in', 'user_unknown_logged_in'] },
+  },
 ];
-const EVENT_EXPRESSIONS: Record<string, string> = { logger: 'logger', message_key: "coalesce(message_key, '')", level: 'level', user_id: 'user_id', hour: 'substr(date, 1, 13)' };
+const EVENT_EXPRESSIONS: Record<string, string> = {
+  logger: 'logger',
+  message_key: "coalesce(message_key, '')",
+  level: 'level',
+  user_id: 'user_id',
+  hour: 'substr(date, 1, 13)',
+};
 
 for (const target of dbTargets()) {
   describe(`event counts (${target.name})`, () => {
@@ -84,9 +140,21 @@ for (const target of dbTargets()) {
 
     async function storedMatchesEvents(): Promise<void> {
       for (const { table, columns, events, where } of TABLES) {
-        const stored = await sql.raw<Record<string, unknown>>(`select ${columns}, n from ${table} where n <> 0 order by ${columns}`).execute(t.app.db);
+        const stored = await sql
+          .raw<Record<string, unknown>>(`select ${columns}, n from ${table} where n <> 0 order by ${columns}`)
+          .execute(t.app.db);
         const pairs = t.app.dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)';
-        const fromEvents = await sql.raw<Record<string, unknown>>(`select ${events}, count(*) as n from history_events ${where.replace('PAIRS', pairs)} group by ${columns.split(', ').map((_, i) => i + 1).join(', ')} order by ${columns.split(', ').map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
+        const fromEvents = await sql
+          .raw<Record<string, unknown>>(
+            `select ${events}, count(*) as n from history_events ${where.replace('PAIRS', pairs)} group by ${columns
+              .split(', ')
+              .map((_, i) => i + 1)
+              .join(', ')} order by ${columns
+              .split(', ')
+              .map((_, i) => i + 1)
+              .join(', ')}`,
+          )
+          .execute(t.app.db);
         const values = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r).map(String));
         assert.deepEqual(values(stored.rows), values(fromEvents.rows), table);
       }
@@ -97,11 +165,26 @@ for (const target of dbTargets()) {
       for (const q of QUERIES) {
         const conditions = [`date between '${fromUtc}' and '${toUtc}'`];
         if (q.withUser) conditions.push('user_id is not null');
-        for (const [column, values] of Object.entries(q.only ?? {})) conditions.push(`${EVENT_EXPRESSIONS[column]} in (${values!.map((v) => `'${v}'`).join(', ')})`);
-        const rows = await sql.raw<Record<string, unknown>>(`select ${q.by.map((c) => EVENT_EXPRESSIONS[c]).join(', ')}, count(*) as n from history_events
-          where ${conditions.join(' and ')} group by ${q.by.map((_, i) => i + 1).join(', ')}`).execute(t.app.db);
-        const expected = new Map(rows.rows.map((r) => { const v = Object.values(r); return [v.slice(0, -1).map(String).join('|'), Number(v.at(-1))]; }));
-        const got = new Map([...(await countInRange(t.app, { fromUtc, toUtc }, q)).values()].map(({ key, n }) => [key.map(String).join('|'), n]));
+        for (const [column, values] of Object.entries(q.only ?? {}))
+          conditions.push(`${EVENT_EXPRESSIONS[column]} in (${values!.map((v) => `'${v}'`).join(', ')})`);
+        const rows = await sql
+          .raw<
+            Record<string, unknown>
+          >(`select ${q.by.map((c) => EVENT_EXPRESSIONS[c]).join(', ')}, count(*) as n from history_events
+          where ${conditions.join(' and ')} group by ${q.by.map((_, i) => i + 1).join(', ')}`)
+          .execute(t.app.db);
+        const expected = new Map(
+          rows.rows.map((r) => {
+            const v = Object.values(r);
+            return [v.slice(0, -1).map(String).join('|'), Number(v.at(-1))];
+          }),
+        );
+        const got = new Map(
+          [...(await countInRange(t.app, { fromUtc, toUtc }, q)).values()].map(({ key, n }) => [
+            key.map(String).join('|'),
+            n,
+          ]),
+        );
         assert.deepEqual(got, expected, `${q.by.join(',')} ${fromUtc} … ${toUtc}`);
       }
     }
@@ -122,15 +205,19 @@ for (const target of dbTargets()) {
       const writes: Promise<number>[] = [];
       for (let i = 0; i < 60; i++) {
         const date = unixToUtc(base + i * 1000 + (i % 7) * 13);
-        const entry = i % 3 === 0
-          ? { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date }
-          : i % 3 === 1
-            ? { logger: 'SimplePostLogger', messageKey: 'post_updated', date, context: { post_title: `p${i}` } }
-            : { logger: 'CustomLoggerWithoutKey', messageKey: '', date };
+        const entry =
+          i % 3 === 0
+            ? { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', date }
+            : i % 3 === 1
+              ? { logger: 'SimplePostLogger', messageKey: 'post_updated', date, context: { post_title: `p${i}` } }
+              : { logger: 'CustomLoggerWithoutKey', messageKey: '', date };
         writes.push(t.app.activity.log(entry, origin));
       }
       await Promise.all(writes); // one group: a multi-row insert
-      await t.app.activity.log({ logger: 'SimplePostLogger', messageKey: 'post_created', date: '2025-03-01 00:20:00' }, origin); // back-dated
+      await t.app.activity.log(
+        { logger: 'SimplePostLogger', messageKey: 'post_created', date: '2025-03-01 00:20:00' },
+        origin,
+      ); // back-dated
       await storedMatchesEvents();
 
       const ranges: [string, string][] = [
@@ -161,7 +248,10 @@ for (const target of dbTargets()) {
       await storedMatchesEvents();
       await generateEvents(t.app, { count: 400, days: 3, now, seed: 5, deferIndexes: true, batchSize: 150 });
       await storedMatchesEvents();
-      const stored = await t.app.db.selectFrom('history_stats_hourly').select(sql<number>`sum(n)`.as('n')).executeTakeFirstOrThrow();
+      const stored = await t.app.db
+        .selectFrom('history_stats_hourly')
+        .select(sql<number>`sum(n)`.as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(stored.n), 1200);
       const end = utcToUnix('2025-06-01 12:00:00');
       await randomRangesMatch(end - 4 * 86400, end + 3600, 25, 7);
@@ -174,13 +264,23 @@ for (const target of dbTargets()) {
       const failed = await sql<{ last: string; attempted: string | null; n: number }>`
         select max(e.date) as last, c.value as attempted, count(*) as n from history_events e join history_event_contexts x on x.event_id = e.id cross join ${pairs} as c
         where e.date >= ${fromUtc} and e.date <= ${toUtc} and e.logger = 'SimpleUserLogger' and e.message_key in ('user_login_failed', 'user_unknown_login_failed')
-          and c.key in ('login', 'failed_username') group by c.value order by n desc, c.value asc limit ${limit}`.execute(t.app.db);
-      const perUser = async (keys: string[]) => (await sql<{ user_id: number; last: string; n: number }>`
+          and c.key in ('login', 'failed_username') group by c.value order by n desc, c.value asc limit ${limit}`.execute(
+        t.app.db,
+      );
+      const perUser = async (keys: string[]) =>
+        (
+          await sql<{ user_id: number; last: string; n: number }>`
         select user_id, max(date) as last, count(*) as n from history_events where date >= ${fromUtc} and date <= ${toUtc} and logger = 'SimpleUserLogger'
-          and message_key in (${sql.join(keys)}) and user_id is not null group by user_id order by n desc, user_id asc limit ${limit}`.execute(t.app.db)).rows
-        .map((r) => ({ date: r.last, user_id: String(r.user_id), n: String(r.n) }));
+          and message_key in (${sql.join(keys)}) and user_id is not null group by user_id order by n desc, user_id asc limit ${limit}`.execute(
+            t.app.db,
+          )
+        ).rows.map((r) => ({ date: r.last, user_id: String(r.user_id), n: String(r.n) }));
       return {
-        failed: failed.rows.map((f) => ({ date: f.last, attempted_username: f.attempted ?? '', failed_count: String(f.n) })),
+        failed: failed.rows.map((f) => ({
+          date: f.last,
+          attempted_username: f.attempted ?? '',
+          failed_count: String(f.n),
+        })),
         logins: await perUser(['user_logged_in', 'user_unknown_logged_in']),
         updates: await perUser(['user_updated_profile']),
       };
@@ -201,14 +301,28 @@ for (const target of dbTargets()) {
         const [from, to] = [Math.min(a, b), Math.max(a, b)];
         const [fromUtc, toUtc] = [unixToUtc(from), unixToUtc(to)];
         const limit = 1 + (i % 5) * 3;
-        const got = (await statsUsers(t.app, { date_from: from, date_to: to, include_details: true, limit } as never)).details as Record<string, Record<string, string>[]>;
+        const got = (await statsUsers(t.app, { date_from: from, date_to: to, include_details: true, limit } as never))
+          .details as Record<string, Record<string, string>[]>;
         const want = await usersFromEvents(fromUtc, toUtc, limit);
         assert.deepEqual(got.failed_logins, want.failed, `failed ${fromUtc} … ${toUtc}`);
-        assert.deepEqual(got.successful_logins!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.login_count })), want.logins, `logins ${fromUtc} … ${toUtc}`);
-        assert.deepEqual(got.profile_updates!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.update_count })), want.updates, `updates ${fromUtc} … ${toUtc}`);
+        assert.deepEqual(
+          got.successful_logins!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.login_count })),
+          want.logins,
+          `logins ${fromUtc} … ${toUtc}`,
+        );
+        assert.deepEqual(
+          got.profile_updates!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.update_count })),
+          want.updates,
+          `updates ${fromUtc} … ${toUtc}`,
+        );
 
         // Each event in its local hour, weekday and day, converted one by one.
-        const dates = await t.app.db.selectFrom('history_events').select('date').where('date', '>=', fromUtc).where('date', '<=', toUtc).execute();
+        const dates = await t.app.db
+          .selectFrom('history_events')
+          .select('date')
+          .where('date', '>=', fromUtc)
+          .where('date', '<=', toUtc)
+          .execute();
         const hours = new Map<string, number>();
         const weekdays = new Map<string, number>();
         const days = new Map<string, number>();
@@ -221,11 +335,25 @@ for (const target of dbTargets()) {
         }
         const params = { date_from: from, date_to: to, include_details: false, limit: 5 } as never;
         const times = (await statsPeakTimes(t.app, params)).peak_times;
-        assert.deepEqual(new Map(times.map((p) => [p.hour, Number(p.count)])), hours, `peak times ${fromUtc} … ${toUtc}`);
+        assert.deepEqual(
+          new Map(times.map((p) => [p.hour, Number(p.count)])),
+          hours,
+          `peak times ${fromUtc} … ${toUtc}`,
+        );
         const peakDays = (await statsPeakDays(t.app, params, 'en')).peak_days;
-        assert.deepEqual(new Map(peakDays.map((p) => [p.day, Number(p.count)])), weekdays, `peak days ${fromUtc} … ${toUtc}`);
-        const overview = (await statsActivityOverview(t.app, params)).activity_by_date.filter((d) => Number(d.count) > 0);
-        assert.deepEqual(new Map(overview.map((d) => [d.date, Number(d.count)])), days, `overview ${fromUtc} … ${toUtc}`);
+        assert.deepEqual(
+          new Map(peakDays.map((p) => [p.day, Number(p.count)])),
+          weekdays,
+          `peak days ${fromUtc} … ${toUtc}`,
+        );
+        const overview = (await statsActivityOverview(t.app, params)).activity_by_date.filter(
+          (d) => Number(d.count) > 0,
+        );
+        assert.deepEqual(
+          new Map(overview.map((d) => [d.date, Number(d.count)])),
+          days,
+          `overview ${fromUtc} … ${toUtc}`,
+        );
       }
       await t.app.options.set('timezone_string', zone);
     });
@@ -234,14 +362,26 @@ for (const target of dbTargets()) {
       const end = utcToUnix('2025-06-01 12:00:00');
       const some = await t.app.db.selectFrom('history_events').select('id').orderBy('id').limit(5).execute();
       for (const [i, { id }] of some.entries()) {
-        await t.app.db.updateTable('history_events').set({ date: unixToUtc(end - i * 7000), level: 'critical', user_id: i % 2 ? null : 4242, message_key: i === 3 ? null : 'moved' }).where('id', '=', id).execute();
+        await t.app.db
+          .updateTable('history_events')
+          .set({
+            date: unixToUtc(end - i * 7000),
+            level: 'critical',
+            user_id: i % 2 ? null : 4242,
+            message_key: i === 3 ? null : 'moved',
+          })
+          .where('id', '=', id)
+          .execute();
       }
       await storedMatchesEvents();
       await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 8);
       assert.ok((await purgeEvents(t.app, { before: unixToUtc(end - 86400 - 1234) })) > 0);
       await storedMatchesEvents();
       await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 9);
-      await t.app.activity.log({ logger: 'SimplePostLogger', messageKey: 'post_created', context: { _generated: '1' } }, origin);
+      await t.app.activity.log(
+        { logger: 'SimplePostLogger', messageKey: 'post_created', context: { _generated: '1' } },
+        origin,
+      );
       assert.ok((await purgeEvents(t.app, { generated: true })) > 0);
       await storedMatchesEvents();
       await purgeEvents(t.app, {});

@@ -23,8 +23,25 @@ const PATTERNS = [
   '/i18n/st/v1/strings/processstringsqueue',
 ];
 /** Our routes beyond the contract's list (translate.test.ts). */
-const TRANSLATION_PATTERNS = ['/i18n/st/v1/strings/translations', '/i18n/st/v1/strings/translations/bulk', '/i18n/st/v1/strings/(?P<id>[\\d]+)/translations'];
-const FILTERS = ['kind', 'type', 'source', 'domain', 'translationPriority', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses', 'limit', 'offset', 'sorting'];
+const TRANSLATION_PATTERNS = [
+  '/i18n/st/v1/strings/translations',
+  '/i18n/st/v1/strings/translations/bulk',
+  '/i18n/st/v1/strings/(?P<id>[\\d]+)/translations',
+];
+const FILTERS = [
+  'kind',
+  'type',
+  'source',
+  'domain',
+  'translationPriority',
+  'title',
+  'sourceLanguageCode',
+  'targetLanguageCode',
+  'translationStatuses',
+  'limit',
+  'offset',
+  'sorting',
+];
 
 for (const target of dbTargets()) {
   describe(`i18n/st/v1 over HTTP (${target.name})`, () => {
@@ -45,24 +62,41 @@ for (const target of dbTargets()) {
         },
       };
       server = await buildServer(t.app);
-      for (const role of ['administrator', 'editor', 'translator', 'subscriber'] as const) ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
+      for (const role of ['administrator', 'editor', 'translator', 'subscriber'] as const)
+        ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
     });
     after(async () => {
       await server.close();
       await t.close();
     });
 
-    const call = (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown, root = NS) =>
-      callRoute(t.app, method, `${root}${path}`, { user: who ? users[who] : null, body: payload });
+    const call = (
+      method: 'GET' | 'POST',
+      path: string,
+      who: string | null = 'administrator',
+      payload?: unknown,
+      root = NS,
+    ) => callRoute(t.app, method, `${root}${path}`, { user: who ? users[who] : null, body: payload });
 
     test('the namespace index declares exactly the parameters of contract §4.7', async () => {
       const body = (await call('GET', '', null)).body;
-      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/st/v1').sort(), [...PATTERNS, ...TRANSLATION_PATTERNS].sort());
+      assert.deepEqual(
+        Object.keys(body.routes)
+          .filter((r) => r !== '/i18n/st/v1')
+          .sort(),
+        [...PATTERNS, ...TRANSLATION_PATTERNS].sort(),
+      );
       const args = (route: string, method: string) =>
-        body.routes[route].endpoints.find((e: { methods: string[] }) => e.methods.includes(method)).args as Record<string, Record<string, unknown>>;
+        body.routes[route].endpoints.find((e: { methods: string[] }) => e.methods.includes(method)).args as Record<
+          string,
+          Record<string, unknown>
+        >;
       for (const route of ['/i18n/st/v1/strings', '/i18n/st/v1/strings/itemscount']) {
         const a = args(route, 'GET');
-        assert.deepEqual(Object.keys(a).filter((k) => k !== 'i18n_language'), FILTERS);
+        assert.deepEqual(
+          Object.keys(a).filter((k) => k !== 'i18n_language'),
+          FILTERS,
+        );
         for (const name of FILTERS) {
           assert.equal(a[name]!.required, false);
           assert.ok(typeof a[name]!.description === 'string' && (a[name]!.description as string).length > 5);
@@ -82,14 +116,42 @@ for (const target of dbTargets()) {
         assert.ok(!('type' in a.sorting!));
       }
       const pk = args('/i18n/st/v1/string-packages', 'GET');
-      assert.deepEqual(Object.keys(pk).filter((k) => k !== 'i18n_language'), ['type', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses', 'limit', 'offset', 'sorting']);
+      assert.deepEqual(
+        Object.keys(pk).filter((k) => k !== 'i18n_language'),
+        [
+          'type',
+          'title',
+          'sourceLanguageCode',
+          'targetLanguageCode',
+          'translationStatuses',
+          'limit',
+          'offset',
+          'sorting',
+        ],
+      );
       const settings = args('/i18n/st/v1/strings/settings', 'POST');
-      for (const name of ['autoregisterType', 'shouldRegisterBackendStrings', 'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed', 'setDetectStringsInJS']) {
-        assert.deepEqual([settings[name]!.type, settings[name]!.default, settings[name]!.required], ['integer', 0, false]);
+      for (const name of [
+        'autoregisterType',
+        'shouldRegisterBackendStrings',
+        'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
+        'setDetectStringsInJS',
+      ]) {
+        assert.deepEqual(
+          [settings[name]!.type, settings[name]!.default, settings[name]!.required],
+          ['integer', 0, false],
+        );
       }
       assert.deepEqual(Object.keys(settings).filter((k) => k !== 'i18n_language').length, 4);
-      for (const [route, method] of [['/i18n/st/v1/strings/settings', 'GET'], ['/i18n/st/v1/strings/filters', 'GET'], ['/i18n/st/v1/strings/processstringsqueue', 'POST']] as const) {
-        assert.deepEqual(Object.keys(args(route, method)).filter((k) => k !== 'i18n_language'), [], `${method} ${route}`);
+      for (const [route, method] of [
+        ['/i18n/st/v1/strings/settings', 'GET'],
+        ['/i18n/st/v1/strings/filters', 'GET'],
+        ['/i18n/st/v1/strings/processstringsqueue', 'POST'],
+      ] as const) {
+        assert.deepEqual(
+          Object.keys(args(route, method)).filter((k) => k !== 'i18n_language'),
+          [],
+          `${method} ${route}`,
+        );
       }
       const de = (await call('GET', '', null, undefined, '/de/cms-json/i18n/st/v1')).body;
       const deKind = de.routes['/i18n/st/v1/strings'].endpoints[0].args.kind.description;
@@ -97,11 +159,20 @@ for (const target of dbTargets()) {
     });
 
     test('permissions: manage_translations only', async () => {
-      for (const [method, path] of [['GET', '/strings'], ['GET', '/strings/itemscount'], ['GET', '/strings/filters'], ['GET', '/string-packages'], ['GET', '/strings/settings'], ['POST', '/strings/settings'], ['POST', '/strings/processstringsqueue']] as const) {
+      for (const [method, path] of [
+        ['GET', '/strings'],
+        ['GET', '/strings/itemscount'],
+        ['GET', '/strings/filters'],
+        ['GET', '/string-packages'],
+        ['GET', '/strings/settings'],
+        ['POST', '/strings/settings'],
+        ['POST', '/strings/processstringsqueue'],
+      ] as const) {
         const anon = await call(method, path, null);
         assert.equal(anon.status, 401, `${method} ${path} anonymous`);
         assert.equal(anon.body.code, 'rest_forbidden');
-        for (const role of ['subscriber', 'editor', 'translator']) assert.equal((await call(method, path, role)).status, 403, `${method} ${path} ${role}`);
+        for (const role of ['subscriber', 'editor', 'translator'])
+          assert.equal((await call(method, path, role)).status, 403, `${method} ${path} ${role}`);
         assert.equal((await call(method, path)).status, 200, `${method} ${path} administrator`);
       }
     });
@@ -115,7 +186,10 @@ for (const target of dbTargets()) {
       const kind1 = await call('GET', '/strings?kind=1&limit=100');
       assert.ok(kind1.body.length >= 3 && kind1.body.every((s: { kind: number }) => s.kind === 1));
       const sched = await call('GET', '/strings?domain=sched&type=1&source=1');
-      assert.deepEqual(sched.body.map((s: { name: string }) => s.name), ['admin.timezone_warning', 'admin.settings_saved']);
+      assert.deepEqual(
+        sched.body.map((s: { name: string }) => s.name),
+        ['admin.timezone_warning', 'admin.settings_saved'],
+      );
       const complete = await call('GET', '/strings?targetLanguageCode=de&translationStatuses[]=10&limit=100');
       assert.ok(complete.body.length >= 10);
       for (const s of complete.body) {
@@ -131,7 +205,10 @@ for (const target of dbTargets()) {
       assert.deepEqual(titles, [...titles].sort());
       assert.equal(sorted.body.length, 5);
       const search = await call('GET', '/strings?title=PASSWORD');
-      assert.deepEqual(search.body.map((s: { title: string }) => s.title), ['Password']);
+      assert.deepEqual(
+        search.body.map((s: { title: string }) => s.title),
+        ['Password'],
+      );
       const german = await call('GET', '/strings?sourceLanguageCode=de&translationPriority=optional&limit=100');
       assert.ok(german.body.length >= 3 && german.body.every((s: { language: string }) => s.language === 'de'));
       // Localized language names follow the effective language.
@@ -142,7 +219,20 @@ for (const target of dbTargets()) {
     });
 
     test('invalid filters are 400 rest_invalid_param, never 500', async () => {
-      for (const q of ['kind=5', 'kind=abc', 'source=2', 'type=9', 'limit=0', 'limit=5000', 'offset=-1', 'sourceLanguageCode=fr', 'targetLanguageCode=xx', 'translationStatuses[]=abc', 'sorting[by]=password', 'sorting[by]=title&sorting[order]=up']) {
+      for (const q of [
+        'kind=5',
+        'kind=abc',
+        'source=2',
+        'type=9',
+        'limit=0',
+        'limit=5000',
+        'offset=-1',
+        'sourceLanguageCode=fr',
+        'targetLanguageCode=xx',
+        'translationStatuses[]=abc',
+        'sorting[by]=password',
+        'sorting[by]=title&sorting[order]=up',
+      ]) {
         for (const path of ['/strings', '/strings/itemscount']) {
           const res = await call('GET', `${path}?${q}`);
           assert.equal(res.status, 400, `${path}?${q}`);
@@ -157,7 +247,9 @@ for (const target of dbTargets()) {
       const deFilters = await call('GET', '/strings/filters?kind=7&i18n_language=de');
       assert.equal(deFilters.status, 400);
       assert.match(deFilters.body.data.params.kind, /muss/);
-      const deSettings = await call('POST', '/strings/settings?i18n_language=de', 'administrator', { autoregisterType: 9 });
+      const deSettings = await call('POST', '/strings/settings?i18n_language=de', 'administrator', {
+        autoregisterType: 9,
+      });
       assert.equal(deSettings.status, 400);
       assert.match(deSettings.body.data.params.autoregisterType, /muss einer der Werte 0, 1, 2 sein/);
       assert.equal((await call('GET', '/strings/filters?kind=7')).status, 400);
@@ -176,11 +268,20 @@ for (const target of dbTargets()) {
       assert.equal(pk.status, 200);
       assert.equal(pk.body.length, 3);
       const forms = await call('GET', '/string-packages?type=gravity_form');
-      assert.deepEqual(forms.body.map((p: { title: string }) => p.title), ['Partner application form']);
+      assert.deepEqual(
+        forms.body.map((p: { title: string }) => p.title),
+        ['Partner application form'],
+      );
       const done = await call('GET', '/string-packages?targetLanguageCode=de&translationStatuses[]=10');
-      assert.deepEqual(done.body.map((p: { type: string }) => p.type), ['widget']);
+      assert.deepEqual(
+        done.body.map((p: { type: string }) => p.type),
+        ['widget'],
+      );
       const byTitle = await call('GET', '/string-packages?sorting[by]=title&sorting[order]=asc&limit=2');
-      assert.deepEqual(byTitle.body.map((p: { title: string }) => p.title), ['Footer text widget', 'Landing page: Become a partner']);
+      assert.deepEqual(
+        byTitle.body.map((p: { title: string }) => p.title),
+        ['Footer text widget', 'Landing page: Become a partner'],
+      );
       assert.deepEqual((await call('GET', '/string-packages?title=nothing-like-this')).body, []);
     });
 
@@ -189,7 +290,11 @@ for (const target of dbTargets()) {
       const before = await call('GET', '/strings/settings');
       assert.equal(before.body.autoregisterType, 2);
       logged.length = 0;
-      const res = await call('POST', '/strings/settings', 'administrator', { autoregisterType: 1, setDetectStringsInJS: 1, visibleColumns: { type: true } });
+      const res = await call('POST', '/strings/settings', 'administrator', {
+        autoregisterType: 1,
+        setDetectStringsInJS: 1,
+        visibleColumns: { type: true },
+      });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, []);
       assert.equal(logged.length, 1);
@@ -214,8 +319,16 @@ for (const target of dbTargets()) {
       assert.equal(after2.detectStringsInJS, 0);
       assert.equal(after2.shouldRegisterBackendStrings, 1);
       assert.equal(after2.visibleColumns.type, true, 'visibleColumns only change when sent');
-      await call('POST', '/strings/settings', 'administrator', { autoregisterType: 1, shouldRegisterBackendStrings: 1 });
-      for (const body of [{ autoregisterType: 3 }, { autoregisterType: 'x' }, { shouldRegisterBackendStrings: 2 }, { setDetectStringsInJS: -1 }]) {
+      await call('POST', '/strings/settings', 'administrator', {
+        autoregisterType: 1,
+        shouldRegisterBackendStrings: 1,
+      });
+      for (const body of [
+        { autoregisterType: 3 },
+        { autoregisterType: 'x' },
+        { shouldRegisterBackendStrings: 2 },
+        { setDetectStringsInJS: -1 },
+      ]) {
         const bad = await call('POST', '/strings/settings', 'administrator', body);
         assert.equal(bad.status, 400, JSON.stringify(body));
         assert.equal(bad.body.code, 'rest_invalid_param');
@@ -226,7 +339,13 @@ for (const target of dbTargets()) {
     test('processstringsqueue drains captured strings and logs it', async () => {
       await call('POST', '/strings/settings', 'administrator', { autoregisterType: 1 });
       for (let i = 0; i < 3; i++) {
-        assert.ok(await queueAutoregisteredString(t.app, { domain: 'http-queue', name: `n${i}`, value: `Captured ${i}`, page: '/en/' }, { isAdmin: false }));
+        assert.ok(
+          await queueAutoregisteredString(
+            t.app,
+            { domain: 'http-queue', name: `n${i}`, value: `Captured ${i}`, page: '/en/' },
+            { isAdmin: false },
+          ),
+        );
       }
       logged.length = 0;
       const res = await call('POST', '/strings/processstringsqueue');
@@ -244,7 +363,11 @@ for (const target of dbTargets()) {
       assert.equal(again.body.wasProcessed, false);
       assert.equal(logged.length, 0);
       await call('POST', '/strings/settings', 'administrator', { autoregisterType: 2 });
-      assert.deepEqual((await call('POST', '/strings/processstringsqueue')).body, { wasProcessed: false, hasPending: false, shouldContinue: false });
+      assert.deepEqual((await call('POST', '/strings/processstringsqueue')).body, {
+        wasProcessed: false,
+        hasPending: false,
+        shouldContinue: false,
+      });
     });
 
     test('writes work inside a batch request', async () => {
@@ -252,11 +375,19 @@ for (const target of dbTargets()) {
         method: 'POST',
         url: '/en/cms-json/batch/v1',
         headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
-        payload: JSON.stringify({ requests: [{ path: '/i18n/st/v1/strings/settings', body: { setDetectStringsInJS: 0 } }, { path: '/i18n/st/v1/strings/processstringsqueue' }] }),
+        payload: JSON.stringify({
+          requests: [
+            { path: '/i18n/st/v1/strings/settings', body: { setDetectStringsInJS: 0 } },
+            { path: '/i18n/st/v1/strings/processstringsqueue' },
+          ],
+        }),
       });
       assert.equal(res.statusCode, 207);
       const body = JSON.parse(res.body);
-      assert.deepEqual(body.responses.map((r: { status: number }) => r.status), [200, 200]);
+      assert.deepEqual(
+        body.responses.map((r: { status: number }) => r.status),
+        [200, 200],
+      );
     });
   });
 }

@@ -7,20 +7,62 @@ import { registerString, saveStringTranslation } from '../../src/namespaces/i18n
 import { registerPackage, savePackageTranslation } from '../../src/namespaces/i18n-st/packages.ts';
 import { countStrings, listPackages, listStrings, stringFilterValues } from '../../src/namespaces/i18n-st/query.ts';
 import {
-  FilterError, parsePackageFilters, parseSorting, parseStatuses, parseStringFilters, STRING_SORT_COLUMNS,
+  FilterError,
+  parsePackageFilters,
+  parseSorting,
+  parseStatuses,
+  parseStringFilters,
+  STRING_SORT_COLUMNS,
 } from '../../src/namespaces/i18n-st/filters.ts';
 import { seedDemo, generateStrings } from '../../src/namespaces/i18n-st/seed.ts';
 
 const ITEM_KEYS = [
-  'id', 'language', 'languageFullName', 'languageFlagUrl', 'domain', 'context', 'name', 'title', 'status', 'translationPriority',
-  'sources', 'kind', 'type', 'translations', 'wordCount',
+  'id',
+  'language',
+  'languageFullName',
+  'languageFlagUrl',
+  'domain',
+  'context',
+  'name',
+  'title',
+  'status',
+  'translationPriority',
+  'sources',
+  'kind',
+  'type',
+  'translations',
+  'wordCount',
 ];
-const TRANSLATION_KEYS = ['status', 'reviewStatus', 'jobId', 'method', 'editor', 'isTranslated', 'translatorId', 'ateJobId'];
-const PACKAGE_KEYS = ['id', 'title', 'lastEdit', 'type', 'translations', 'wordCount', 'translatorNote', 'viewLink', 'editLink', 'createdAt', 'status'];
+const TRANSLATION_KEYS = [
+  'status',
+  'reviewStatus',
+  'jobId',
+  'method',
+  'editor',
+  'isTranslated',
+  'translatorId',
+  'ateJobId',
+];
+const PACKAGE_KEYS = [
+  'id',
+  'title',
+  'lastEdit',
+  'type',
+  'translations',
+  'wordCount',
+  'translatorNote',
+  'viewLink',
+  'editLink',
+  'createdAt',
+  'status',
+];
 
 test('parsers refuse bad values with rest_invalid_param', () => {
   const bad = (p: Record<string, unknown>, param: string) =>
-    assert.throws(() => parseStringFilters(p), (e: FilterError) => e.status === 400 && e.code === 'rest_invalid_param' && param in (e.data.params as object));
+    assert.throws(
+      () => parseStringFilters(p),
+      (e: FilterError) => e.status === 400 && e.code === 'rest_invalid_param' && param in (e.data.params as object),
+    );
   bad({ kind: 2 }, 'kind');
   bad({ kind: 'x' }, 'kind');
   bad({ type: '7' }, 'type');
@@ -46,10 +88,26 @@ test('parsers refuse bad values with rest_invalid_param', () => {
 test('parsers accept the forms clients send', () => {
   const f = parseStringFilters({});
   assert.deepEqual(f, {
-    kind: null, type: null, source: null, domain: null, translationPriority: null, title: null, sourceLanguageCode: null,
-    targetLanguageCode: null, translationStatuses: [], limit: 10, offset: 0, sorting: null, context: null, packageId: null, assignedTo: null,
+    kind: null,
+    type: null,
+    source: null,
+    domain: null,
+    translationPriority: null,
+    title: null,
+    sourceLanguageCode: null,
+    targetLanguageCode: null,
+    translationStatuses: [],
+    limit: 10,
+    offset: 0,
+    sorting: null,
+    context: null,
+    packageId: null,
+    assignedTo: null,
   });
-  assert.deepEqual([parseStringFilters({ context: '' }).context, parseStringFilters({ context: 'button', package: '7' }).packageId], ['', 7]);
+  assert.deepEqual(
+    [parseStringFilters({ context: '' }).context, parseStringFilters({ context: 'button', package: '7' }).packageId],
+    ['', 7],
+  );
   assert.deepEqual(parseStatuses('0, 10'), [0, 10]);
   assert.deepEqual(parseStatuses(['3', 3, 10]), [3, 10]);
   assert.deepEqual(parseStatuses({ 0: '1' }), [1]);
@@ -72,14 +130,53 @@ for (const target of dbTargets()) {
         ids[key] = (await registerString(t.app, input)).id;
       };
       await reg('login', { domain: 'theme', name: 'login', value: 'Partner login', type: 2 });
-      await reg('search', { domain: 'theme', name: 'search', value: 'Search the portal', type: 2, translationPriority: 'required' });
-      await reg('cookie', { domain: 'theme', name: 'cookie', value: 'We use cookies', type: 2, kind: 1, location: '/en/' });
+      await reg('search', {
+        domain: 'theme',
+        name: 'search',
+        value: 'Search the portal',
+        type: 2,
+        translationPriority: 'required',
+      });
+      await reg('cookie', {
+        domain: 'theme',
+        name: 'cookie',
+        value: 'We use cookies',
+        type: 2,
+        kind: 1,
+        location: '/en/',
+      });
       await reg('book', { domain: 'sched', name: 'book', value: 'Book 100% now', type: 1 });
-      await reg('saved', { domain: 'sched', name: 'saved', value: 'Settings_saved', type: 1, source: 1, translationPriority: 'not-needed' });
+      await reg('saved', {
+        domain: 'sched',
+        name: 'saved',
+        value: 'Settings_saved',
+        type: 1,
+        source: 1,
+        translationPriority: 'not-needed',
+      });
       await reg('logout', { domain: 'default', name: 'logout', value: 'Log out', type: 3, kind: 1 });
-      await reg('impressum', { domain: 'theme', name: 'impressum', value: 'Angaben gemäß TMG', language: 'de', type: 2 });
-      await saveStringTranslation(t.app, ids.login!, 'de', { value: 'Partner-Anmeldung', method: 'manual', editor: 'classic', translatorId: 7 });
-      await saveStringTranslation(t.app, ids.search!, 'de', { value: 'Portal durchsuchen', status: 10, reviewStatus: 'NEEDS_REVIEW', method: 'automatic', editor: 'ate', ateJobId: 55, jobId: 12 });
+      await reg('impressum', {
+        domain: 'theme',
+        name: 'impressum',
+        value: 'Angaben gemäß TMG',
+        language: 'de',
+        type: 2,
+      });
+      await saveStringTranslation(t.app, ids.login!, 'de', {
+        value: 'Partner-Anmeldung',
+        method: 'manual',
+        editor: 'classic',
+        translatorId: 7,
+      });
+      await saveStringTranslation(t.app, ids.search!, 'de', {
+        value: 'Portal durchsuchen',
+        status: 10,
+        reviewStatus: 'NEEDS_REVIEW',
+        method: 'automatic',
+        editor: 'ate',
+        ateJobId: 55,
+        jobId: 12,
+      });
       await saveStringTranslation(t.app, ids.book!, 'de', { status: 1 });
       await saveStringTranslation(t.app, ids.logout!, 'de', { value: 'Abmelden', status: 3 });
       await saveStringTranslation(t.app, ids.impressum!, 'en', { value: 'Information per TMG' });
@@ -99,7 +196,16 @@ for (const target of dbTargets()) {
       }
       const search = items.find((i) => i.name === 'search')!;
       assert.deepEqual(search.translations, {
-        de: { status: 10, reviewStatus: 'NEEDS_REVIEW', jobId: 12, method: 'automatic', editor: 'ate', isTranslated: true, translatorId: null, ateJobId: 55 },
+        de: {
+          status: 10,
+          reviewStatus: 'NEEDS_REVIEW',
+          jobId: 12,
+          method: 'automatic',
+          editor: 'ate',
+          isTranslated: true,
+          translatorId: null,
+          ateJobId: 55,
+        },
       });
       assert.equal(items.find((i) => i.name === 'login')!.translations.de!.translatorId, 7);
       assert.deepEqual(items.find((i) => i.name === 'cookie')!.sources, ['/en/']);
@@ -117,7 +223,11 @@ for (const target of dbTargets()) {
       assert.deepEqual(await names({ domain: 'sched' }), ['saved', 'book']);
       assert.deepEqual(await names({ domain: 'nope' }), []);
       assert.deepEqual(await names({ translationPriority: 'required' }), ['search']);
-      assert.deepEqual(await names({ translationPriority: 'optional', domain: 'theme' }), ['cookie', 'impressum', 'login']);
+      assert.deepEqual(await names({ translationPriority: 'optional', domain: 'theme' }), [
+        'cookie',
+        'impressum',
+        'login',
+      ]);
       assert.equal(await count({ domain: 'theme', kind: 0 }), 3);
     });
 
@@ -143,7 +253,11 @@ for (const target of dbTargets()) {
       assert.deepEqual(await names({ translationStatuses: [40] }), []);
       assert.equal(await count({ translationStatuses: [0, 1], targetLanguageCode: 'de' }), 3);
       // With a target language, only that language's status is returned.
-      const [item] = await listStrings(t.app, parseStringFilters({ sourceLanguageCode: 'en', targetLanguageCode: 'de', domain: 'sched', limit: 1 }), 'en');
+      const [item] = await listStrings(
+        t.app,
+        parseStringFilters({ sourceLanguageCode: 'en', targetLanguageCode: 'de', domain: 'sched', limit: 1 }),
+        'en',
+      );
       assert.deepEqual(Object.keys(item!.translations), ['de']);
     });
 
@@ -154,12 +268,45 @@ for (const target of dbTargets()) {
     });
 
     test('sorting and paging', async () => {
-      assert.deepEqual(await names({ sorting: { by: 'title', order: 'asc' } }), ['logout', 'cookie', 'impressum', 'book', 'login', 'search', 'saved']);
-      assert.deepEqual(await names({ sorting: { by: 'title', order: 'desc' } }), ['cookie', 'logout', 'saved', 'search', 'login', 'book', 'impressum']);
-      assert.deepEqual(await names({ sorting: { by: 'id', order: 'asc' } }), ['cookie', 'logout', 'login', 'search', 'book', 'saved', 'impressum']);
-      assert.deepEqual(await names({ sorting: { title: 'asc' }, kind: 0 }), ['impressum', 'book', 'login', 'search', 'saved']);
+      assert.deepEqual(await names({ sorting: { by: 'title', order: 'asc' } }), [
+        'logout',
+        'cookie',
+        'impressum',
+        'book',
+        'login',
+        'search',
+        'saved',
+      ]);
+      assert.deepEqual(await names({ sorting: { by: 'title', order: 'desc' } }), [
+        'cookie',
+        'logout',
+        'saved',
+        'search',
+        'login',
+        'book',
+        'impressum',
+      ]);
+      assert.deepEqual(await names({ sorting: { by: 'id', order: 'asc' } }), [
+        'cookie',
+        'logout',
+        'login',
+        'search',
+        'book',
+        'saved',
+        'impressum',
+      ]);
+      assert.deepEqual(await names({ sorting: { title: 'asc' }, kind: 0 }), [
+        'impressum',
+        'book',
+        'login',
+        'search',
+        'saved',
+      ]);
       assert.deepEqual(await names({ sorting: 'id:desc', kind: 0 }), ['impressum', 'saved', 'book', 'search', 'login']);
-      assert.deepEqual(await names({ sorting: { by: 'title', order: 'asc' }, domain: 'theme', translationStatuses: [10] }), ['impressum', 'login', 'search']);
+      assert.deepEqual(
+        await names({ sorting: { by: 'title', order: 'asc' }, domain: 'theme', translationStatuses: [10] }),
+        ['impressum', 'login', 'search'],
+      );
       assert.deepEqual(await names({ limit: 2, offset: 0 }), ['logout', 'cookie']);
       assert.deepEqual(await names({ limit: 2, offset: 2 }), ['impressum', 'saved']);
       assert.deepEqual(await names({ limit: 2, offset: 6 }), ['login']);
@@ -172,25 +319,51 @@ for (const target of dbTargets()) {
         domains: ['default', 'sched', 'theme'],
         translationPriorities: ['not-needed', 'optional', 'required'],
       });
-      assert.deepEqual(await stringFilterValues(t.app, parseStringFilters({ kind: 1 })), { domains: ['default', 'theme'], translationPriorities: ['optional'] });
+      assert.deepEqual(await stringFilterValues(t.app, parseStringFilters({ kind: 1 })), {
+        domains: ['default', 'theme'],
+        translationPriorities: ['optional'],
+      });
       // A menu ignores its own filter.
       assert.deepEqual(await stringFilterValues(t.app, parseStringFilters({ domain: 'sched' })), {
         domains: ['default', 'sched', 'theme'],
         translationPriorities: ['not-needed', 'optional'],
       });
-      assert.deepEqual(await stringFilterValues(t.app, parseStringFilters({ title: 'zzz' })), { domains: [], translationPriorities: [] });
+      assert.deepEqual(await stringFilterValues(t.app, parseStringFilters({ title: 'zzz' })), {
+        domains: [],
+        translationPriorities: [],
+      });
     });
 
     test('string packages: every filter, sorting, paging and the reference shape', async () => {
-      const form = await registerPackage(t.app, { kind: 'gravity_form', name: '1', title: 'Contact form', translatorNote: 'Formal', viewLink: 'http://x/view', editLink: 'http://x/edit' });
+      const form = await registerPackage(t.app, {
+        kind: 'gravity_form',
+        name: '1',
+        title: 'Contact form',
+        translatorNote: 'Formal',
+        viewLink: 'http://x/view',
+        editLink: 'http://x/edit',
+      });
       const widget = await registerPackage(t.app, { kind: 'widget', name: 'footer', title: 'Footer text' });
-      const page = await registerPackage(t.app, { kind: 'elementor', name: '42', title: 'Landing page', language: 'de' });
-      assert.equal(await registerPackage(t.app, { kind: 'widget', name: 'footer', title: 'Footer text' }), widget, 'idempotent');
+      const page = await registerPackage(t.app, {
+        kind: 'elementor',
+        name: '42',
+        title: 'Landing page',
+        language: 'de',
+      });
+      assert.equal(
+        await registerPackage(t.app, { kind: 'widget', name: 'footer', title: 'Footer text' }),
+        widget,
+        'idempotent',
+      );
       await savePackageTranslation(t.app, form, 'de', { status: 10, method: 'manual', editor: 'classic' });
       await savePackageTranslation(t.app, widget, 'de', { status: 2, translatorId: 3 });
-      const list = async (p: Record<string, unknown>) => (await listPackages(t.app, parsePackageFilters({ limit: 100, ...p }))).map((x) => x.id);
+      const list = async (p: Record<string, unknown>) =>
+        (await listPackages(t.app, parsePackageFilters({ limit: 100, ...p }))).map((x) => x.id);
       const all = await listPackages(t.app, parsePackageFilters({}));
-      assert.deepEqual(all.map((p) => p.id), [page, widget, form]);
+      assert.deepEqual(
+        all.map((p) => p.id),
+        [page, widget, form],
+      );
       for (const p of all) assert.deepEqual(Object.keys(p), PACKAGE_KEYS);
       const f = all.find((p) => p.id === form)!;
       assert.equal(f.type, 'gravity_form');
@@ -199,7 +372,16 @@ for (const target of dbTargets()) {
       assert.equal(f.status, 'external');
       assert.match(f.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
       assert.match(f.lastEdit, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      assert.deepEqual(f.translations.de, { status: 10, reviewStatus: null, jobId: null, method: 'manual', editor: 'classic', isTranslated: true, translatorId: null, ateJobId: null });
+      assert.deepEqual(f.translations.de, {
+        status: 10,
+        reviewStatus: null,
+        jobId: null,
+        method: 'manual',
+        editor: 'classic',
+        isTranslated: true,
+        translatorId: null,
+        ateJobId: null,
+      });
       assert.deepEqual(await list({ type: 'widget' }), [widget]);
       assert.deepEqual(await list({ type: 'nothing' }), []);
       assert.deepEqual(await list({ title: 'FORM' }), [form]);
@@ -241,7 +423,8 @@ for (const target of dbTargets()) {
       assert.equal(await generateStrings(t.app, 1234, { chunk: 300 }), 1234);
       assert.equal((await countStrings(t.app, parseStringFilters({}))).totalCount, before + 1234);
       assert.ok((await countStrings(t.app, parseStringFilters({ domain: 'bench-7' }))).totalCount > 0);
-      const tenth = (await countStrings(t.app, parseStringFilters({ domain: 'bench-3', translationStatuses: [10] }))).totalCount;
+      const tenth = (await countStrings(t.app, parseStringFilters({ domain: 'bench-3', translationStatuses: [10] })))
+        .totalCount;
       assert.ok(tenth > 0);
       const items = await listStrings(t.app, parseStringFilters({ domain: 'bench-1', limit: 5 }), 'en');
       assert.equal(items.length, 5);

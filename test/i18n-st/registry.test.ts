@@ -4,10 +4,24 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { countWords, registerString, rollUpStatus, saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
-import { findStringId, translateOrRegister, translateString, translateStrings } from '../../src/namespaces/i18n-st/string-lookup.ts';
+import {
+  countWords,
+  registerString,
+  rollUpStatus,
+  saveStringTranslation,
+} from '../../src/namespaces/i18n-st/registry.ts';
+import {
+  findStringId,
+  translateOrRegister,
+  translateString,
+  translateStrings,
+} from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/capture.ts';
-import { describeStringSettings, getStringSettings, updateStringSettings } from '../../src/namespaces/i18n-st/settings.ts';
+import {
+  describeStringSettings,
+  getStringSettings,
+  updateStringSettings,
+} from '../../src/namespaces/i18n-st/settings.ts';
 import { pendingQueueCount, processStringsQueue } from '../../src/namespaces/i18n-st/queue.ts';
 import { countStrings, listStrings } from '../../src/namespaces/i18n-st/query.ts';
 import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
@@ -75,7 +89,11 @@ for (const target of dbTargets()) {
       assert.equal(await translateString(t.app, { domain: 'api', name: 'greeting' }, 'de'), 'Good morning');
       assert.equal(await translateString(t.app, { domain: 'api', name: 'greeting' }, 'en'), 'Good morning');
       await saveStringTranslation(t.app, id, 'de', { value: 'Guten Morgen', status: 2 });
-      assert.equal(await translateString(t.app, { domain: 'api', name: 'greeting' }, 'de'), 'Good morning', 'in progress is not shown');
+      assert.equal(
+        await translateString(t.app, { domain: 'api', name: 'greeting' }, 'de'),
+        'Good morning',
+        'in progress is not shown',
+      );
       await saveStringTranslation(t.app, id, 'de', { value: 'Guten Morgen' });
       assert.equal(await translateString(t.app, { domain: 'api', name: 'greeting' }, 'de'), 'Guten Morgen');
       assert.equal(await translateString(t.app, { domain: 'api', name: 'nope' }, 'de'), null);
@@ -93,7 +111,16 @@ for (const target of dbTargets()) {
       await registerString(t.app, { domain: 'many', name: 'b', value: 'B' });
       await saveStringTranslation(t.app, id, 'de', { value: 'Ä' });
       assert.deepEqual(
-        await translateStrings(t.app, [{ domain: 'many', name: 'b' }, { domain: 'many', name: 'zzz' }, { domain: 'many', name: 'a' }, { domain: 'many', name: 'a' }], 'de'),
+        await translateStrings(
+          t.app,
+          [
+            { domain: 'many', name: 'b' },
+            { domain: 'many', name: 'zzz' },
+            { domain: 'many', name: 'a' },
+            { domain: 'many', name: 'a' },
+          ],
+          'de',
+        ),
         ['B', null, 'Ä', 'Ä'],
       );
       assert.deepEqual(await translateStrings(t.app, [{ domain: 'many', name: 'a' }], 'en'), ['A']);
@@ -138,14 +165,19 @@ for (const target of dbTargets()) {
       await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'v', language: 'fr' }));
       await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'v', kind: 5 }));
       await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'v', type: 9 }));
-      await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'v', translationPriority: 'Not Valid!' }));
+      await rejects400(
+        registerString(t.app, { domain: 'd', name: 'x', value: 'v', translationPriority: 'Not Valid!' }),
+      );
       await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'a\u0001b' }));
       await rejects400(registerString(t.app, { domain: 'd', name: 'x', value: 'x'.repeat(70000) }));
       const { id } = await registerString(t.app, { domain: 'd', name: 'ok', value: 'v' });
       await rejects400(saveStringTranslation(t.app, id, 'de', { value: 'w', reviewStatus: 'MAYBE' }));
       await rejects400(saveStringTranslation(t.app, id, 'de', { value: 'w', method: 'telepathy' }));
       await rejects400(saveStringTranslation(t.app, id, 'xx', { value: 'w' }));
-      await assert.rejects(saveStringTranslation(t.app, 999999, 'de', { value: 'w' }), (e: RestError) => e.status === 404);
+      await assert.rejects(
+        saveStringTranslation(t.app, 999999, 'de', { value: 'w' }),
+        (e: RestError) => e.status === 404,
+      );
     });
   });
 
@@ -170,8 +202,15 @@ for (const target of dbTargets()) {
         shouldShowNoticeThatCachePluginCanBlockAutoregister: false,
         detectStringsInJS: 0,
       });
-      assert.equal(((await describeStringSettings(t.app, 'de')).autoregisterAllowedLanguages as { name: string }[])[0]!.name, 'Deutsch');
-      const changed = await updateStringSettings(t.app, { autoregisterType: 1, setDetectStringsInJS: '1', visibleColumns: { type: true, bogus: true } });
+      assert.equal(
+        ((await describeStringSettings(t.app, 'de')).autoregisterAllowedLanguages as { name: string }[])[0]!.name,
+        'Deutsch',
+      );
+      const changed = await updateStringSettings(t.app, {
+        autoregisterType: 1,
+        setDetectStringsInJS: '1',
+        visibleColumns: { type: true, bogus: true },
+      });
       assert.deepEqual(changed.sort(), ['autoregisterType', 'detectStringsInJS', 'visibleColumns']);
       // Only supplied fields change.
       await updateStringSettings(t.app, { shouldRegisterBackendStrings: 1 });
@@ -180,7 +219,10 @@ for (const target of dbTargets()) {
       assert.equal(s.shouldRegisterBackendStrings, 1);
       assert.equal(s.detectStringsInJS, 1);
       assert.equal(s.visibleColumns.type, true);
-      assert.deepEqual(await updateStringSettings(t.app, { setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 1 }), ['cachePluginNoticeDismissed']);
+      assert.deepEqual(
+        await updateStringSettings(t.app, { setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 1 }),
+        ['cachePluginNoticeDismissed'],
+      );
       assert.deepEqual(await updateStringSettings(t.app, { autoregisterType: 1 }), []);
       await rejects400(updateStringSettings(t.app, { autoregisterType: 3 }), 'rest_invalid_param');
       await rejects400(updateStringSettings(t.app, { shouldRegisterBackendStrings: 2 }), 'rest_invalid_param');
@@ -193,7 +235,11 @@ for (const target of dbTargets()) {
 
     test('capture honours the autoregister mode and the backend flag', async () => {
       const cap = (source: number, isAdmin: boolean) =>
-        queueAutoregisteredString(t.app, { domain: 'cap', name: `n${source}${isAdmin}`, value: 'Seen', source, page: '/en/' }, { isAdmin });
+        queueAutoregisteredString(
+          t.app,
+          { domain: 'cap', name: `n${source}${isAdmin}`, value: 'Seen', source, page: '/en/' },
+          { isAdmin },
+        );
       await updateStringSettings(t.app, { autoregisterType: 2, shouldRegisterBackendStrings: 0 });
       assert.equal(await cap(0, true), false);
       await updateStringSettings(t.app, { autoregisterType: 0 });
@@ -207,18 +253,40 @@ for (const target of dbTargets()) {
       // Seen again on the same page: queued once.
       assert.equal(await cap(0, false), true);
       assert.equal(await pendingQueueCount(t.app), 3);
-      assert.equal(await queueAutoregisteredString(t.app, { domain: 'cap', name: 'huge', value: 'x'.repeat(70000) }, { isAdmin: true }), false);
-      assert.equal(await queueAutoregisteredString(t.app, { domain: '', name: 'nodomain', value: 'x' }, { isAdmin: true }), false);
+      assert.equal(
+        await queueAutoregisteredString(
+          t.app,
+          { domain: 'cap', name: 'huge', value: 'x'.repeat(70000) },
+          { isAdmin: true },
+        ),
+        false,
+      );
+      assert.equal(
+        await queueAutoregisteredString(t.app, { domain: '', name: 'nodomain', value: 'x' }, { isAdmin: true }),
+        false,
+      );
     });
 
     test('processing moves the queue into the registry in batches and reports what it did', async () => {
       await updateStringSettings(t.app, { autoregisterType: 1, shouldRegisterBackendStrings: 1 });
       for (let i = 0; i < 5; i++) {
-        await queueAutoregisteredString(t.app, { domain: 'q', name: `s${i}`, value: `Queued ${i}`, page: `/en/p${i % 2}` }, { isAdmin: false });
+        await queueAutoregisteredString(
+          t.app,
+          { domain: 'q', name: `s${i}`, value: `Queued ${i}`, page: `/en/p${i % 2}` },
+          { isAdmin: false },
+        );
       }
       // A duplicate capture and an unusable one.
-      await queueAutoregisteredString(t.app, { domain: 'q', name: 's0', value: 'Queued 0', page: '/en/p9' }, { isAdmin: false });
-      await queueAutoregisteredString(t.app, { domain: 'q', name: 'empty', value: '   ', page: '/en/p0' }, { isAdmin: false });
+      await queueAutoregisteredString(
+        t.app,
+        { domain: 'q', name: 's0', value: 'Queued 0', page: '/en/p9' },
+        { isAdmin: false },
+      );
+      await queueAutoregisteredString(
+        t.app,
+        { domain: 'q', name: 'empty', value: '   ', page: '/en/p0' },
+        { isAdmin: false },
+      );
       const first = await processStringsQueue(t.app, 4);
       assert.deepEqual(first, {
         wasProcessed: true,
@@ -253,7 +321,11 @@ for (const target of dbTargets()) {
     test('a registered (kind 0) string stays kind 0 when also captured', async () => {
       await updateStringSettings(t.app, { autoregisterType: 1 });
       await registerString(t.app, { domain: 'q2', name: 'known', value: 'Known' });
-      await queueAutoregisteredString(t.app, { domain: 'q2', name: 'known', value: 'Known', page: '/x' }, { isAdmin: true });
+      await queueAutoregisteredString(
+        t.app,
+        { domain: 'q2', name: 'known', value: 'Known', page: '/x' },
+        { isAdmin: true },
+      );
       await processStringsQueue(t.app);
       const [item] = await listStrings(t.app, parseStringFilters({ domain: 'q2' }), 'en');
       assert.equal(item!.kind, 0);
@@ -264,13 +336,26 @@ for (const target of dbTargets()) {
       await updateStringSettings(t.app, { autoregisterType: 1 });
       await queueAutoregisteredString(t.app, { domain: 'q3', name: 'a', value: 'A' }, { isAdmin: true });
       await updateStringSettings(t.app, { autoregisterType: 2 });
-      assert.deepEqual(await processStringsQueue(t.app), { wasProcessed: false, hasPending: false, shouldContinue: false });
+      assert.deepEqual(await processStringsQueue(t.app), {
+        wasProcessed: false,
+        hasPending: false,
+        shouldContinue: false,
+      });
       await updateStringSettings(t.app, { autoregisterType: 1 });
       // Another worker holds the lock.
       await kvSet(t.app, 'st_queue_lock', 'other');
-      assert.deepEqual(await processStringsQueue(t.app), { wasProcessed: false, hasPending: true, shouldContinue: true, workerBusy: true });
+      assert.deepEqual(await processStringsQueue(t.app), {
+        wasProcessed: false,
+        hasPending: true,
+        shouldContinue: true,
+        workerBusy: true,
+      });
       // A stale lock (older than 60 s) is taken over.
-      await t.app.db.updateTable('i18n_kv').set({ updated_at: '2000-01-01 00:00:00' }).where('name', '=', 'st_queue_lock').execute();
+      await t.app.db
+        .updateTable('i18n_kv')
+        .set({ updated_at: '2000-01-01 00:00:00' })
+        .where('name', '=', 'st_queue_lock')
+        .execute();
       const r = await processStringsQueue(t.app);
       assert.equal(r.wasProcessed, true);
       assert.equal((await countStrings(t.app, parseStringFilters({ domain: 'q3' }))).totalCount, 1);

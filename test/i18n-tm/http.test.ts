@@ -58,7 +58,13 @@ for (const target of dbTargets()) {
         },
       };
       server = await buildServer(t.app);
-      for (const [key, u] of Object.entries({ admin: fx.admin, anna: fx.anna, ben: fx.ben, editor: fx.editor, subscriber: fx.subscriber })) {
+      for (const [key, u] of Object.entries({
+        admin: fx.admin,
+        anna: fx.anna,
+        ben: fx.ben,
+        editor: fx.editor,
+        subscriber: fx.subscriber,
+      })) {
         const created = await createAppPassword(t.app, u.id, { name: 'tests' });
         auth[key] = basicAuth(u.login, created.password);
         users[key] = u;
@@ -76,16 +82,32 @@ for (const target of dbTargets()) {
       const res = await server.inject({ method: 'GET', url: NS });
       assert.equal(res.statusCode, 200);
       const body = JSON.parse(res.body);
-      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'), [...PATTERNS, ...WORK_PATTERNS]);
+      assert.deepEqual(
+        Object.keys(body.routes).filter((r) => r !== '/i18n/tm/v1'),
+        [...PATTERNS, ...WORK_PATTERNS],
+      );
       const args = (route: string, method: string) => {
         const ep = body.routes[route].endpoints.find((e: { methods: string[] }) => e.methods.includes(method));
         return ep.args;
       };
       const jobs = args('/i18n/tm/v1/jobs', 'GET');
       const expected: Record<string, string | undefined> = {
-        local_job_ids: 'string', scope: 'string', id: 'integer', title: 'string', source_language: 'string', target_language: 'string',
-        status: 'string', needs_update: 'string', limit: 'integer', offset: 'integer', sorting: undefined, translated_by: 'string',
-        sent_from: 'string', sent_to: 'string', deadline_from: 'string', deadline_to: 'string',
+        local_job_ids: 'string',
+        scope: 'string',
+        id: 'integer',
+        title: 'string',
+        source_language: 'string',
+        target_language: 'string',
+        status: 'string',
+        needs_update: 'string',
+        limit: 'integer',
+        offset: 'integer',
+        sorting: undefined,
+        translated_by: 'string',
+        sent_from: 'string',
+        sent_to: 'string',
+        deadline_from: 'string',
+        deadline_to: 'string',
       };
       for (const [name, type] of Object.entries(expected)) {
         assert.ok(jobs[name], `jobs arg ${name}`);
@@ -94,25 +116,47 @@ for (const target of dbTargets()) {
         assert.equal(jobs[name].default, undefined);
         assert.ok(jobs[name].description);
       }
-      assert.deepEqual(Object.keys(jobs).filter((k) => k !== 'i18n_language').sort(), Object.keys(expected).sort());
+      assert.deepEqual(
+        Object.keys(jobs)
+          .filter((k) => k !== 'i18n_language')
+          .sort(),
+        Object.keys(expected).sort(),
+      );
       const assign = args('/i18n/tm/v1/jobs/assign', 'POST');
       assert.equal(assign.jobId.required, true);
       assert.equal(assign.translatorId.required, true);
       assert.equal(assign.type.required, false);
       assert.equal(assign.jobId.type, undefined);
       const store = args('/i18n/tm/v1/ate/jobs/store', 'POST');
-      assert.deepEqual({ type: store.i18n_job_id.type, required: store.i18n_job_id.required }, { type: 'string', required: true });
-      assert.deepEqual({ type: store.ate_job_data.type, required: store.ate_job_data.required }, { type: 'array', required: true });
+      assert.deepEqual(
+        { type: store.i18n_job_id.type, required: store.i18n_job_id.required },
+        { type: 'string', required: true },
+      );
+      assert.deepEqual(
+        { type: store.ate_job_data.type, required: store.ate_job_data.required },
+        { type: 'array', required: true },
+      );
       // ate/jobs declares the three ways of naming the jobs, none required alone.
       const ate = args('/i18n/tm/v1/ate/jobs', 'POST');
-      assert.deepEqual(Object.keys(ate).filter((k) => k !== 'i18n_language').sort(), ['i18n_job_id', 'job_ids', 'jobs']);
+      assert.deepEqual(
+        Object.keys(ate)
+          .filter((k) => k !== 'i18n_language')
+          .sort(),
+        ['i18n_job_id', 'job_ids', 'jobs'],
+      );
       for (const name of ['i18n_job_id', 'job_ids', 'jobs']) {
         assert.equal(ate[name].required, false);
         assert.ok(ate[name].description);
       }
-      for (const route of PATTERNS.filter((p) => !p.endsWith('/jobs') && !p.endsWith('/assign') && !p.endsWith('/store'))) {
+      for (const route of PATTERNS.filter(
+        (p) => !p.endsWith('/jobs') && !p.endsWith('/assign') && !p.endsWith('/store'),
+      )) {
         for (const ep of body.routes[route].endpoints) {
-          assert.deepEqual(Object.keys(ep.args).filter((k) => k !== 'i18n_language'), [], `${route} has no declared args`);
+          assert.deepEqual(
+            Object.keys(ep.args).filter((k) => k !== 'i18n_language'),
+            [],
+            `${route} has no declared args`,
+          );
         }
       }
       const de = JSON.parse((await server.inject({ method: 'GET', url: '/de/cms-json/i18n/tm/v1' })).body);
@@ -142,8 +186,21 @@ for (const target of dbTargets()) {
       assert.ok(r.body.jobs[0].id < r.body.jobs[1].id);
       assert.ok(r.body.jobs.every((j: { status: number }) => j.status === 1 || j.status === 2));
       const byDate = await call('GET', `/jobs?sent_from=2026-03-04&sent_to=2026-03-04`, 'admin');
-      assert.deepEqual(byDate.body.jobs.map((j: { id: number }) => j.id), [fx.jobs.annaOutdated]);
-      for (const q of ['scope=nope', 'status=x', 'needs_update=maybe', 'sorting[pw]=asc', 'sent_from=yesterday', 'id=abc', 'limit=ten', 'translated_by=anna', 'local_job_ids=1,a']) {
+      assert.deepEqual(
+        byDate.body.jobs.map((j: { id: number }) => j.id),
+        [fx.jobs.annaOutdated],
+      );
+      for (const q of [
+        'scope=nope',
+        'status=x',
+        'needs_update=maybe',
+        'sorting[pw]=asc',
+        'sent_from=yesterday',
+        'id=abc',
+        'limit=ten',
+        'translated_by=anna',
+        'local_job_ids=1,a',
+      ]) {
         const bad = await call('GET', `/jobs?${q}`, 'admin');
         assert.equal(bad.status, 400, q);
         assert.match(bad.body.code, /^rest_invalid/, q);
@@ -157,13 +214,31 @@ for (const target of dbTargets()) {
 
     test('GET jobs: long comma lists are 400 beyond their bounds, a title of any length is answered (a JSON body read as GET)', async () => {
       const asGet = (params: Record<string, string>) =>
-        server.inject({ method: 'POST', url: `${NS}/jobs`, headers: { authorization: auth.admin!, 'x-http-method-override': 'GET', 'content-type': 'application/json' }, payload: params });
+        server.inject({
+          method: 'POST',
+          url: `${NS}/jobs`,
+          headers: { authorization: auth.admin!, 'x-http-method-override': 'GET', 'content-type': 'application/json' },
+          payload: params,
+        });
       const list = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i)).join(',');
       const long = await asGet({ title: 'x'.repeat(60_000) });
       assert.equal(long.statusCode, 200, long.body.slice(0, 200));
       assert.deepEqual(long.json().jobs, []);
-      assert.equal((await asGet({ title: list(100, (i) => `t${i}`), local_job_ids: list(1000, (i) => String(i + 1)), target_language: list(1000, (i) => `x${i}`) })).statusCode, 200);
-      for (const [name, value] of [['title', list(101, (i) => `t${i}`)], ['local_job_ids', list(1001, (i) => String(i + 1))], ['target_language', list(1001, (i) => `x${i}`)]] as const) {
+      assert.equal(
+        (
+          await asGet({
+            title: list(100, (i) => `t${i}`),
+            local_job_ids: list(1000, (i) => String(i + 1)),
+            target_language: list(1000, (i) => `x${i}`),
+          })
+        ).statusCode,
+        200,
+      );
+      for (const [name, value] of [
+        ['title', list(101, (i) => `t${i}`)],
+        ['local_job_ids', list(1001, (i) => String(i + 1))],
+        ['target_language', list(1001, (i) => `x${i}`)],
+      ] as const) {
         const res = await asGet({ [name]: value });
         assert.equal(res.statusCode, 400, name);
         assert.equal(res.json().code, 'rest_invalid_param', name);
@@ -182,24 +257,39 @@ for (const target of dbTargets()) {
       assert.equal(logged[0]!.context!.job_id, fx.jobs.waiting);
       assert.equal(logged[0]!.context!.translator_name, 'Anna Becker');
       const form = await server.inject({
-        method: 'POST', url: `${NS}/jobs/assign`, headers: { authorization: auth.admin!, 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        url: `${NS}/jobs/assign`,
+        headers: { authorization: auth.admin!, 'content-type': 'application/x-www-form-urlencoded' },
         payload: `jobId=${fx.jobs.strings}&type=st-batch_strings&translatorId=${fx.ben.id}`,
       });
       assert.equal(form.statusCode, 200);
-      const conflict = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.benComplete, translatorId: fx.anna.id });
+      const conflict = await call('POST', '/jobs/assign', 'admin', {
+        jobId: fx.jobs.benComplete,
+        translatorId: fx.anna.id,
+      });
       assert.equal(conflict.status, 409);
       assert.equal(conflict.body.code, 'i18n_tm_job_not_assignable');
       assert.equal(conflict.body.data.status, 409);
       assert.equal(conflict.body.data.job_status, 10);
-      assert.equal((await call('POST', '/jobs/assign', 'admin', { jobId: 999999, translatorId: fx.anna.id })).body.code, 'i18n_job_not_found');
+      assert.equal(
+        (await call('POST', '/jobs/assign', 'admin', { jobId: 999999, translatorId: fx.anna.id })).body.code,
+        'i18n_job_not_found',
+      );
       const nobody = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: 999999 });
       assert.deepEqual([nobody.status, nobody.body.code], [400, 'i18n_tm_translator_not_found']);
-      const notTranslator = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: fx.subscriber.id });
+      const notTranslator = await call('POST', '/jobs/assign', 'admin', {
+        jobId: fx.jobs.waiting,
+        translatorId: fx.subscriber.id,
+      });
       assert.deepEqual([notTranslator.status, notTranslator.body.code], [400, 'i18n_tm_not_a_translator']);
       const missing = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting });
       assert.deepEqual([missing.status, missing.body.code], [400, 'rest_missing_callback_param']);
       assert.deepEqual(missing.body.data.params, ['translatorId']);
-      const badType = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: fx.anna.id, type: 'widget' });
+      const badType = await call('POST', '/jobs/assign', 'admin', {
+        jobId: fx.jobs.waiting,
+        translatorId: fx.anna.id,
+        type: 'widget',
+      });
       assert.deepEqual([badType.status, badType.body.code], [400, 'rest_invalid_param']);
       const badId = await call('POST', '/jobs/assign', 'admin', { jobId: 'x', translatorId: fx.anna.id });
       assert.deepEqual([badId.status, badId.body.code], [400, 'rest_invalid_param']);
@@ -207,9 +297,19 @@ for (const target of dbTargets()) {
       assert.deepEqual([other.status, other.body.code], [403, 'i18n_tm_assign_forbidden']);
       const self = await call('POST', '/jobs/assign', 'anna', { jobId: fx.jobs.empty, translatorId: fx.anna.id });
       assert.equal(self.status, 200);
-      assert.equal((await call('POST', '/jobs/assign', 'editor', { jobId: fx.jobs.empty, translatorId: fx.anna.id })).status, 403);
-      assert.equal((await call('POST', '/jobs/assign', undefined, { jobId: fx.jobs.empty, translatorId: fx.anna.id })).status, 401);
-      assert.equal(logged.filter((e) => e.messageKey === 'job_assigned').length, 3, 'only successful writes are logged');
+      assert.equal(
+        (await call('POST', '/jobs/assign', 'editor', { jobId: fx.jobs.empty, translatorId: fx.anna.id })).status,
+        403,
+      );
+      assert.equal(
+        (await call('POST', '/jobs/assign', undefined, { jobId: fx.jobs.empty, translatorId: fx.anna.id })).status,
+        401,
+      );
+      assert.equal(
+        logged.filter((e) => e.messageKey === 'job_assigned').length,
+        3,
+        'only successful writes are logged',
+      );
     });
 
     test('GET xliff/fetch/<job_id>: 200 with a real XLIFF, 404, 403, 422', async () => {
@@ -219,7 +319,11 @@ for (const target of dbTargets()) {
       const doc = parseXliff(ok.body.content);
       assert.equal(doc.xliff['@version'], '1.2');
       assert.equal(doc.xliff.file['@original'].split('-')[0], String(fx.jobs.annaProgress));
-      assert.ok(doc.xliff.file.body['trans-unit'].every((u: Record<string, unknown>) => u['@id'] && 'source' in u && 'target' in u));
+      assert.ok(
+        doc.xliff.file.body['trans-unit'].every(
+          (u: Record<string, unknown>) => u['@id'] && 'source' in u && 'target' in u,
+        ),
+      );
       assert.equal((await call('GET', `/xliff/fetch/${fx.jobs.annaProgress}`, 'anna')).status, 200);
       const forbidden = await call('GET', `/xliff/fetch/${fx.jobs.annaProgress}`, 'ben');
       assert.deepEqual([forbidden.status, forbidden.body.code], [403, 'i18n_tm_xliff_forbidden']);
@@ -243,32 +347,65 @@ for (const target of dbTargets()) {
       assert.equal(got.body.i18n_job_id, fx.jobs.basket);
       assert.equal((await call('GET', '/ate/jobs/99999999', 'admin')).body.code, 'i18n_tm_ate_job_not_found');
       assert.equal((await call('GET', `/ate/jobs/${ateId}`, 'anna')).status, 403);
-      const stored = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: String(fx.jobs.retry), ate_job_data: [{ ate_job_id: 70000 }] });
+      const stored = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: String(fx.jobs.retry),
+        ate_job_data: [{ ate_job_id: 70000 }],
+      });
       assert.equal(stored.status, 200);
       assert.equal(stored.body, true);
       const query = await call('POST', `/ate/jobs/store?i18n_job_id=${fx.jobs.package}&ate_job_data=70001`, 'admin');
       assert.equal(query.status, 200);
-      const conflict = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: String(fx.jobs.package), ate_job_data: [{ ate_job_id: 70000 }] });
+      const conflict = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: String(fx.jobs.package),
+        ate_job_data: [{ ate_job_id: 70000 }],
+      });
       assert.deepEqual([conflict.status, conflict.body.code], [409, 'i18n_tm_ate_job_conflict']);
       const missing = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: '1' });
       assert.deepEqual([missing.status, missing.body.code], [400, 'rest_missing_callback_param']);
-      const noAteId = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: String(fx.jobs.retry), ate_job_data: [{ foo: 1 }] });
+      const noAteId = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: String(fx.jobs.retry),
+        ate_job_data: [{ foo: 1 }],
+      });
       assert.deepEqual([noAteId.status, noAteId.body.code], [400, 'rest_invalid_param']);
-      const notList = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: String(fx.jobs.retry), ate_job_data: { ate_job_id: 70003 } });
+      const notList = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: String(fx.jobs.retry),
+        ate_job_data: { ate_job_id: 70003 },
+      });
       assert.equal(notList.status, 400, 'an object is not an array (reference type rules)');
-      const numericId = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: fx.jobs.retry, ate_job_data: [{ ate_job_id: 70003 }] });
+      const numericId = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: fx.jobs.retry,
+        ate_job_data: [{ ate_job_id: 70003 }],
+      });
       assert.equal(numericId.status, 400, 'i18n_job_id is declared a string');
-      const noJob = await call('POST', '/ate/jobs/store', 'admin', { i18n_job_id: '999999', ate_job_data: [{ ate_job_id: 70002 }] });
+      const noJob = await call('POST', '/ate/jobs/store', 'admin', {
+        i18n_job_id: '999999',
+        ate_job_data: [{ ate_job_id: 70002 }],
+      });
       assert.deepEqual([noJob.status, noJob.body.code], [404, 'i18n_job_not_found']);
       const badPayload = await call('POST', '/ate/jobs', 'admin', { nothing: true });
       assert.deepEqual([badPayload.status, badPayload.body.code], [400, 'i18n_tm_ate_invalid_payload']);
-      const german = await server.inject({ method: 'POST', url: '/de/cms-json/i18n/tm/v1/ate/jobs', headers: { authorization: auth.admin!, 'content-type': 'application/json' }, payload: '{}' });
+      const german = await server.inject({
+        method: 'POST',
+        url: '/de/cms-json/i18n/tm/v1/ate/jobs',
+        headers: { authorization: auth.admin!, 'content-type': 'application/json' },
+        payload: '{}',
+      });
       assert.match(JSON.parse(german.body).message, /Ungültige Anfrage/);
-      const germanMissing = await server.inject({ method: 'GET', url: '/de/cms-json/i18n/tm/v1/xliff/fetch/999999', headers: { authorization: auth.admin! } });
+      const germanMissing = await server.inject({
+        method: 'GET',
+        url: '/de/cms-json/i18n/tm/v1/xliff/fetch/999999',
+        headers: { authorization: auth.admin! },
+      });
       assert.match(JSON.parse(germanMissing.body).message, /keinen Übersetzungsauftrag/);
       assert.equal((await call('POST', '/ate/jobs', 'anna', { job_ids: [fx.jobs.retry] })).status, 403);
-      assert.equal((await call('POST', '/ate/jobs/store', 'anna', { i18n_job_id: '1', ate_job_data: [1] })).status, 403);
-      assert.deepEqual(logged.map((e) => e.messageKey), ['ate_jobs_created', 'ate_job_stored', 'ate_job_stored']);
+      assert.equal(
+        (await call('POST', '/ate/jobs/store', 'anna', { i18n_job_id: '1', ate_job_data: [1] })).status,
+        403,
+      );
+      assert.deepEqual(
+        logged.map((e) => e.messageKey),
+        ['ate_jobs_created', 'ate_job_stored', 'ate_job_stored'],
+      );
     });
 
     test('AMS routes and engines', async () => {
@@ -282,7 +419,10 @@ for (const target of dbTargets()) {
       assert.equal(tr.status, 200);
       assert.ok(tr.body.result.translators.some((u: { id: number }) => u.id === fx.anna.id));
       const mg = await call('GET', '/ams/synchronize/managers', 'admin');
-      assert.deepEqual(mg.body.result.managers.map((u: { id: number }) => u.id), [fx.admin.id]);
+      assert.deepEqual(
+        mg.body.result.managers.map((u: { id: number }) => u.id),
+        [fx.admin.id],
+      );
       assert.equal((await call('GET', '/ams/console', 'admin')).body.mode, 'local');
       const engines = await call('GET', '/ams/engines', 'admin');
       assert.equal(engines.body.engines.length, 3);
@@ -291,11 +431,22 @@ for (const target of dbTargets()) {
       assert.equal(upd.body.engines.find((e: { id: string }) => e.id === 'google').enabled, false);
       const bad = await call('POST', '/ams/engines', 'admin', { engines: [{ id: 'babelfish' }] });
       assert.deepEqual([bad.status, bad.body.code], [400, 'i18n_tm_invalid_engines']);
-      for (const [method, path] of [['POST', '/ams/register_manager'], ['GET', '/ams/status'], ['GET', '/ams/console'], ['GET', '/ams/engines'], ['POST', '/ams/engines'], ['GET', '/ams/synchronize/translators'], ['GET', '/ams/synchronize/managers']] as const) {
+      for (const [method, path] of [
+        ['POST', '/ams/register_manager'],
+        ['GET', '/ams/status'],
+        ['GET', '/ams/console'],
+        ['GET', '/ams/engines'],
+        ['POST', '/ams/engines'],
+        ['GET', '/ams/synchronize/translators'],
+        ['GET', '/ams/synchronize/managers'],
+      ] as const) {
         assert.equal((await call(method, path, 'anna')).status, 403, `${method} ${path} translator`);
         assert.equal((await call(method, path)).status, 401, `${method} ${path} anonymous`);
       }
-      assert.deepEqual(logged.map((e) => e.messageKey), ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated']);
+      assert.deepEqual(
+        logged.map((e) => e.messageKey),
+        ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],
+      );
     });
 
     test('ate/jobs/store: an anonymous list of 20,000 objects is refused without holding up other requests (issue 25)', async () => {
@@ -307,19 +458,39 @@ for (const target of dbTargets()) {
         { i18n_job_id: String(fx.jobs.retry), ate_job_data: [...objects(20_000), { ate_job_id: 70_500 }] },
       ];
       for (const [i, body] of bodies.entries()) {
-        const run = await meanwhileSettled(server, { method: 'POST', url: `${NS}/ate/jobs/store`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        const run = await meanwhileSettled(server, {
+          method: 'POST',
+          url: `${NS}/ate/jobs/store`,
+          payload: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
         assert.equal(run.res.statusCode, i < 2 ? 400 : 401, run.res.body.slice(0, 200));
-        assert.ok(run.slowestMs <= MEANWHILE_LIMIT_MS, `body ${i}: the unrelated request waited ${Math.round(run.slowestMs)} ms (the store took ${Math.round(run.ms)} ms)`);
+        assert.ok(
+          run.slowestMs <= MEANWHILE_LIMIT_MS,
+          `body ${i}: the unrelated request waited ${Math.round(run.slowestMs)} ms (the store took ${Math.round(run.ms)} ms)`,
+        );
       }
       // Merged in place: later items win, and `__proto__` is a key, not the object's prototype.
       const merged = ateDataOf(JSON.parse('[{"a":1,"__proto__":2},{"a":3,"ate_job_id":9},7]'));
       assert.ok(typeof merged !== 'string');
-      assert.deepEqual(Object.entries(merged.data), [['a', 3], ['__proto__', 2], ['ate_job_id', 9]]);
+      assert.deepEqual(Object.entries(merged.data), [
+        ['a', 3],
+        ['__proto__', 2],
+        ['ate_job_id', 9],
+      ]);
       assert.equal(Object.getPrototypeOf(merged.data), null);
     });
 
     test('every logged message key has English and German templates', () => {
-      for (const key of ['job_assigned', 'ate_jobs_created', 'ate_job_stored', 'manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated']) {
+      for (const key of [
+        'job_assigned',
+        'ate_jobs_created',
+        'ate_job_stored',
+        'manager_registered',
+        'translators_synchronized',
+        'managers_synchronized',
+        'engines_updated',
+      ]) {
         assert.ok(i18nTmLogger.messages[key]?.en && i18nTmLogger.messages[key]?.de, key);
       }
     });

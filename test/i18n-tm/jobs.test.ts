@@ -9,9 +9,30 @@ import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { createFixture, expectError, type Fixture } from './fixtures.ts';
 
 const JOB_KEYS = [
-  'id', 'type', 'tp_id', 'status', 'needs_update', 'review_status', 'language_codes', 'languages', 'translation_service_id',
-  'translation_service', 'sent_date', 'deadline', 'ts_status', 'element', 'translator_name', 'translator_id', 'is_ate_job',
-  'automatic', 'progress', 'batch', 'extra_data', 'edit_url', 'view_url', 'view_original_url',
+  'id',
+  'type',
+  'tp_id',
+  'status',
+  'needs_update',
+  'review_status',
+  'language_codes',
+  'languages',
+  'translation_service_id',
+  'translation_service',
+  'sent_date',
+  'deadline',
+  'ts_status',
+  'element',
+  'translator_name',
+  'translator_id',
+  'is_ate_job',
+  'automatic',
+  'progress',
+  'batch',
+  'extra_data',
+  'edit_url',
+  'view_url',
+  'view_original_url',
 ];
 
 for (const target of dbTargets()) {
@@ -33,7 +54,10 @@ for (const target of dbTargets()) {
       assert.equal(res.total, Object.keys(fx.jobs).length - 1);
       assert.equal(res.jobs.length, res.total);
       assert.equal(res.last_picked_up_date, null);
-      assert.deepEqual(res.jobs.map((j) => j.id), [...res.jobs.map((j) => j.id)].sort((a, b) => b - a));
+      assert.deepEqual(
+        res.jobs.map((j) => j.id),
+        [...res.jobs.map((j) => j.id)].sort((a, b) => b - a),
+      );
       assert.ok(!res.jobs.some((j) => j.id === fx.jobs.cancelled));
       for (const job of res.jobs) assert.deepEqual(Object.keys(job), JOB_KEYS);
       const p = res.jobs.find((j) => j.id === fx.jobs.annaProgress)!;
@@ -53,7 +77,12 @@ for (const target of dbTargets()) {
       assert.equal(p.progress, 0);
       assert.deepEqual(p.batch, { id: fx.batches.alpha, name: 'Alpha batch', tp_id: null });
       assert.deepEqual(p.extra_data, { icl_translate_job_id: p.id, editor_job_id: null });
-      assert.deepEqual(p.element, { name: 'Partner program', url: 'http://localhost:8080/en/annaProgress/', status: 'draft', type: { value: 'post_post', label: 'Post' } });
+      assert.deepEqual(p.element, {
+        name: 'Partner program',
+        url: 'http://localhost:8080/en/annaProgress/',
+        status: 'draft',
+        type: { value: 'post_post', label: 'Post' },
+      });
       assert.match(p.edit_url, new RegExp(`job_id=${p.id}$`));
       assert.equal(p.view_url, '');
       const waiting = res.jobs.find((j) => j.id === fx.jobs.waiting)!;
@@ -93,7 +122,10 @@ for (const target of dbTargets()) {
     });
 
     test('filter local_job_ids and id', async () => {
-      assert.deepEqual(keysOf(await ids({ local_job_ids: `${fx.jobs.waiting}, ${fx.jobs.basket}` })), ['basket', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ local_job_ids: `${fx.jobs.waiting}, ${fx.jobs.basket}` })), [
+        'basket',
+        'waiting',
+      ]);
       assert.deepEqual(keysOf(await ids({ id: fx.jobs.retry })), ['retry']);
       assert.deepEqual(keysOf(await ids({ id: String(fx.jobs.retry) })), ['retry']);
       assert.deepEqual(await ids({ id: 999999 }), []);
@@ -107,7 +139,11 @@ for (const target of dbTargets()) {
       assert.equal((await ids({ scope: 'local' })).length, Object.keys(fx.jobs).length - 2);
       assert.ok(!(await ids({ scope: 'ate' })).includes(fx.jobs.strings));
       assert.equal((await ids({ scope: 'all' })).length, Object.keys(fx.jobs).length - 1);
-      const err = await expectError(() => listJobs(t.app, { scope: 'everything' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      const err = await expectError(
+        () => listJobs(t.app, { scope: 'everything' }, fx.admin, 'en'),
+        'rest_invalid_param',
+        400,
+      );
       assert.ok((err.params as Record<string, string>).scope);
     });
 
@@ -127,8 +163,16 @@ for (const target of dbTargets()) {
       assert.deepEqual(keysOf(await ids({ title: `${parts(99, (i) => `nothing${i}`)},about` })), ['waiting']);
       assert.deepEqual(await ids({ local_job_ids: parts(1000, (i) => String(i + 100_000)) }), []);
       assert.deepEqual(await ids({ target_language: parts(1000, (i) => `x${i}`) }), []);
-      for (const [name, value] of [['title', parts(101, (i) => `t${i}`)], ['local_job_ids', parts(1001, (i) => String(i + 1))], ['target_language', parts(1001, (i) => `x${i}`)]]) {
-        const err = await expectError(() => listJobs(t.app, { [name!]: value }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      for (const [name, value] of [
+        ['title', parts(101, (i) => `t${i}`)],
+        ['local_job_ids', parts(1001, (i) => String(i + 1))],
+        ['target_language', parts(1001, (i) => `x${i}`)],
+      ]) {
+        const err = await expectError(
+          () => listJobs(t.app, { [name!]: value }, fx.admin, 'en'),
+          'rest_invalid_param',
+          400,
+        );
         assert.ok((err.params as Record<string, string>)[name!], name);
       }
     });
@@ -162,8 +206,14 @@ for (const target of dbTargets()) {
       const all = await ids({});
       const page1 = await listJobs(t.app, { limit: 3 }, fx.admin, 'en');
       const page2 = await listJobs(t.app, { limit: '3', offset: '3' }, fx.admin, 'en');
-      assert.deepEqual(page1.jobs.map((j) => j.id), all.slice(0, 3));
-      assert.deepEqual(page2.jobs.map((j) => j.id), all.slice(3, 6));
+      assert.deepEqual(
+        page1.jobs.map((j) => j.id),
+        all.slice(0, 3),
+      );
+      assert.deepEqual(
+        page2.jobs.map((j) => j.id),
+        all.slice(3, 6),
+      );
       assert.equal(page1.total, all.length);
       assert.equal(page2.total, all.length);
       assert.deepEqual(await ids({ limit: 0 }), all, 'no positive limit: all jobs');
@@ -187,7 +237,9 @@ for (const target of dbTargets()) {
       await check('language', (j) => j.language_codes.source);
       await check('sent_date', (j) => j.sent_date);
       await check('status', (j) => j.status);
-      const byDeadline = (await listJobs(t.app, { sorting: { deadline_date: 'ASC' }, limit: 100 }, fx.admin, 'en')).jobs.map((j) => j.deadline).filter(Boolean);
+      const byDeadline = (await listJobs(t.app, { sorting: { deadline_date: 'ASC' }, limit: 100 }, fx.admin, 'en')).jobs
+        .map((j) => j.deadline)
+        .filter(Boolean);
       assert.deepEqual(byDeadline, [...byDeadline].sort());
       const multi = (await listJobs(t.app, { sorting: { status: 'asc', id: 'desc' } }, fx.admin, 'en')).jobs;
       for (let i = 1; i < multi.length; i++) {
@@ -195,14 +247,24 @@ for (const target of dbTargets()) {
         const b = multi[i]!;
         assert.ok(a.status < b.status || (a.status === b.status && a.id > b.id));
       }
-      assert.deepEqual(parseJobQuery({ sorting: '{"title":"desc"}' }).sorting, [{ column: 'title', direction: 'desc' }]);
-      await expectError(() => listJobs(t.app, { sorting: { password: 'asc' } }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      assert.deepEqual(parseJobQuery({ sorting: '{"title":"desc"}' }).sorting, [
+        { column: 'title', direction: 'desc' },
+      ]);
+      await expectError(
+        () => listJobs(t.app, { sorting: { password: 'asc' } }, fx.admin, 'en'),
+        'rest_invalid_param',
+        400,
+      );
       await expectError(() => listJobs(t.app, { sorting: { id: 'up' } }, fx.admin, 'en'), 'rest_invalid_param', 400);
       await expectError(() => listJobs(t.app, { sorting: ['id'] }, fx.admin, 'en'), 'rest_invalid_param', 400);
     });
 
     test('filter translated_by', async () => {
-      assert.deepEqual(keysOf(await ids({ translated_by: String(fx.anna.id) })), ['annaOutdated', 'annaProgress', 'retry']);
+      assert.deepEqual(keysOf(await ids({ translated_by: String(fx.anna.id) })), [
+        'annaOutdated',
+        'annaProgress',
+        'retry',
+      ]);
       await expectError(() => listJobs(t.app, { translated_by: 'anna' }, fx.admin, 'en'), 'rest_invalid_param', 400);
     });
 
@@ -212,15 +274,24 @@ for (const target of dbTargets()) {
       assert.deepEqual(keysOf(await ids({ sent_from: '2026-03-04', sent_to: '2026-03-04' })), ['annaOutdated']);
       assert.deepEqual(keysOf(await ids({ deadline_from: '2026-03-15' })), ['retry', 'waiting']);
       assert.deepEqual(keysOf(await ids({ deadline_to: '2026-03-10' })), ['annaProgress']);
-      assert.deepEqual(keysOf(await ids({ deadline_from: '2026-03-10', deadline_to: '2026-03-20' })), ['annaProgress', 'waiting']);
+      assert.deepEqual(keysOf(await ids({ deadline_from: '2026-03-10', deadline_to: '2026-03-20' })), [
+        'annaProgress',
+        'waiting',
+      ]);
       await expectError(() => listJobs(t.app, { sent_from: '2026-02-30' }, fx.admin, 'en'), 'rest_invalid_param', 400);
       await expectError(() => listJobs(t.app, { deadline_to: 'tomorrow' }, fx.admin, 'en'), 'rest_invalid_param', 400);
-      const err = await expectError(() => listJobs(t.app, { sent_from: '2026-03-05', sent_to: '2026-03-01' }, fx.admin, 'en'), 'rest_invalid_param', 400);
+      const err = await expectError(
+        () => listJobs(t.app, { sent_from: '2026-03-05', sent_to: '2026-03-01' }, fx.admin, 'en'),
+        'rest_invalid_param',
+        400,
+      );
       assert.ok((err.params as Record<string, string>).sent_to);
     });
 
     test('filters combine', async () => {
-      assert.deepEqual(keysOf(await ids({ status: '1,2', target_language: 'de', translated_by: String(fx.anna.id) })), ['annaProgress']);
+      assert.deepEqual(keysOf(await ids({ status: '1,2', target_language: 'de', translated_by: String(fx.anna.id) })), [
+        'annaProgress',
+      ]);
     });
   });
 
@@ -233,7 +304,8 @@ for (const target of dbTargets()) {
     });
     after(async () => t.close());
 
-    const job = (id: number) => t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const job = (id: number) =>
+      t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     test('waiting → waiting, now assigned', async () => {
       const r = await assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.anna.id }, fx.admin);
@@ -260,11 +332,19 @@ for (const target of dbTargets()) {
     });
 
     test('job types: default post; string and package jobs need their type', async () => {
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.strings, translatorId: fx.anna.id }, fx.admin), 'i18n_job_not_found', 404);
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.strings, translatorId: fx.anna.id }, fx.admin),
+        'i18n_job_not_found',
+        404,
+      );
       await assignJob(t.app, { jobId: fx.jobs.strings, type: 'st-batch_strings', translatorId: fx.anna.id }, fx.admin);
       assert.equal((await job(fx.jobs.strings)).translator_id, fx.anna.id);
       await assignJob(t.app, { jobId: fx.jobs.package, type: 'package', translatorId: fx.anna.id }, fx.admin);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, type: 'widget', translatorId: fx.anna.id }, fx.admin), 'rest_invalid_param', 400);
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, type: 'widget', translatorId: fx.anna.id }, fx.admin),
+        'rest_invalid_param',
+        400,
+      );
     });
 
     test('administrators hold translate and can be assigned', async () => {
@@ -275,33 +355,98 @@ for (const target of dbTargets()) {
     test('invalid moves are 409 and change nothing', async () => {
       for (const key of ['benComplete', 'cancelled', 'duplicate', 'review']) {
         const before = await job(fx.jobs[key]!);
-        const data = await expectError(() => assignJob(t.app, { jobId: fx.jobs[key], translatorId: fx.anna.id }, fx.admin), 'i18n_tm_job_not_assignable', 409);
+        const data = await expectError(
+          () => assignJob(t.app, { jobId: fx.jobs[key], translatorId: fx.anna.id }, fx.admin),
+          'i18n_tm_job_not_assignable',
+          409,
+        );
         assert.equal(data.job_status, before.status);
         assert.deepEqual(await job(fx.jobs[key]!), before);
       }
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.remote, translatorId: fx.anna.id }, fx.admin), 'i18n_tm_job_remote', 409);
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.remote, translatorId: fx.anna.id }, fx.admin),
+        'i18n_tm_job_remote',
+        409,
+      );
     });
 
     test('unknown job 404; bad translators 400; bad ids 400; missing 400', async () => {
-      await expectError(() => assignJob(t.app, { jobId: 999999, translatorId: fx.anna.id }, fx.admin), 'i18n_job_not_found', 404);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 999999 }, fx.admin), 'i18n_tm_translator_not_found', 400);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.subscriber.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.editor.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.disabled.id }, fx.admin), 'i18n_tm_not_a_translator', 400);
-      await expectError(() => assignJob(t.app, { jobId: 'abc', translatorId: fx.anna.id }, fx.admin), 'rest_invalid_param', 400);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 0 }, fx.admin), 'rest_invalid_param', 400);
-      await expectError(() => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: undefined }, fx.admin), 'rest_missing_callback_param', 400);
+      await expectError(
+        () => assignJob(t.app, { jobId: 999999, translatorId: fx.anna.id }, fx.admin),
+        'i18n_job_not_found',
+        404,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 999999 }, fx.admin),
+        'i18n_tm_translator_not_found',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.subscriber.id }, fx.admin),
+        'i18n_tm_not_a_translator',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.editor.id }, fx.admin),
+        'i18n_tm_not_a_translator',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: fx.disabled.id }, fx.admin),
+        'i18n_tm_not_a_translator',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: 'abc', translatorId: fx.anna.id }, fx.admin),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: 0 }, fx.admin),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => assignJob(t.app, { jobId: fx.jobs.waiting, translatorId: undefined }, fx.admin),
+        'rest_missing_callback_param',
+        400,
+      );
     });
 
     test('translators may take unassigned jobs for themselves, nothing else', async () => {
-      const free = await t.app.db.insertInto('tm_jobs').values({
-        type: 'post', element_id: 9001, element_type: 'post_page', title: 'Free job', element_url: null, source_language: 'en', target_language: 'de',
-        status: 1, needs_update: 0, translation_service: 'local', editor: 'ate', automatic: 0, sent_date: '2026-03-20 10:00:00', created_at: '2026-03-20 10:00:00', updated_at: '2026-03-20 10:00:00',
-      }).returning('id').executeTakeFirstOrThrow();
-      await expectError(() => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.ben), 'i18n_tm_assign_forbidden', 403);
+      const free = await t.app.db
+        .insertInto('tm_jobs')
+        .values({
+          type: 'post',
+          element_id: 9001,
+          element_type: 'post_page',
+          title: 'Free job',
+          element_url: null,
+          source_language: 'en',
+          target_language: 'de',
+          status: 1,
+          needs_update: 0,
+          translation_service: 'local',
+          editor: 'ate',
+          automatic: 0,
+          sent_date: '2026-03-20 10:00:00',
+          created_at: '2026-03-20 10:00:00',
+          updated_at: '2026-03-20 10:00:00',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await expectError(
+        () => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.ben),
+        'i18n_tm_assign_forbidden',
+        403,
+      );
       const r = await assignJob(t.app, { jobId: free.id, translatorId: fx.ben.id }, fx.ben);
       assert.equal(r.assigned, fx.ben.id);
-      await expectError(() => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.anna), 'i18n_tm_assign_forbidden', 403);
+      await expectError(
+        () => assignJob(t.app, { jobId: free.id, translatorId: fx.anna.id }, fx.anna),
+        'i18n_tm_assign_forbidden',
+        403,
+      );
     });
   });
 }

@@ -20,14 +20,62 @@ const scalar = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.integer().map(String),
   fc.integer(),
-  fc.constantFrom('0', '-1', '1', '2', '3', '1e308', '99999999999999999999', '2147483648', 'true', 'null', '', ' ', '%', '_', '\u0000', 'a\u0000b', '1,2,3', '1,x',
-    '2026-03-04', '2026-02-30', 'include', 'exclude', 'asc', 'desc', 'post', 'package', 'local', 'remote', 'ate', 'all', 'deepl'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1',
+    '2',
+    '3',
+    '1e308',
+    '99999999999999999999',
+    '2147483648',
+    'true',
+    'null',
+    '',
+    ' ',
+    '%',
+    '_',
+    '\u0000',
+    'a\u0000b',
+    '1,2,3',
+    '1,x',
+    '2026-03-04',
+    '2026-02-30',
+    'include',
+    'exclude',
+    'asc',
+    'desc',
+    'post',
+    'package',
+    'local',
+    'remote',
+    'ate',
+    'all',
+    'deepl',
+  ),
 );
 const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: scalar },
   { weight: 2, arbitrary: fc.array(scalar, { maxLength: 4 }) },
-  { weight: 2, arbitrary: fc.dictionary(fc.constantFrom('id', 'title', 'status', 'ate_job_id', 'ate_status', 'enabled', 'priority', 'i18n_job_id', 'x'), scalar, { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.array(fc.dictionary(fc.constantFrom('id', 'ate_job_id', 'ate_status', 'enabled', 'priority', 'i18n_job_id', 'job_id'), scalar, { maxKeys: 3 }), { maxLength: 3 }) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(
+      fc.constantFrom('id', 'title', 'status', 'ate_job_id', 'ate_status', 'enabled', 'priority', 'i18n_job_id', 'x'),
+      scalar,
+      { maxKeys: 3 },
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.dictionary(
+        fc.constantFrom('id', 'ate_job_id', 'ate_status', 'enabled', 'priority', 'i18n_job_id', 'job_id'),
+        scalar,
+        { maxKeys: 3 },
+      ),
+      { maxLength: 3 },
+    ),
+  },
 );
 
 /** Body fields read by routes whose payload the contract leaves open. */
@@ -49,7 +97,8 @@ for (const target of dbTargets()) {
       t = await createTestApp(target);
       const fx = await createFixture(t.app);
       server = await buildServer(t.app);
-      for (const u of [fx.admin, fx.anna]) auth.push(basicAuth(u.login, (await createAppPassword(t.app, u.id, { name: 'fuzz' })).password));
+      for (const u of [fx.admin, fx.anna])
+        auth.push(basicAuth(u.login, (await createAppPassword(t.app, u.id, { name: 'fuzz' })).password));
     });
     after(async () => {
       await server.close();
@@ -75,7 +124,10 @@ for (const target of dbTargets()) {
                 const res = await server.inject({
                   method,
                   url: query ? `${url}?${query}` : url,
-                  headers: { authorization: auth[who]!, ...(method !== 'GET' && asJson ? { 'content-type': 'application/json' } : {}) },
+                  headers: {
+                    authorization: auth[who]!,
+                    ...(method !== 'GET' && asJson ? { 'content-type': 'application/json' } : {}),
+                  },
                   ...(method !== 'GET' && asJson ? { payload: JSON.stringify(params) } : {}),
                 });
                 const where = `${method} ${url}?${query} ${asJson ? JSON.stringify(params) : ''}`;

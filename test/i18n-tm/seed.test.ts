@@ -46,9 +46,17 @@ for (const target of dbTargets()) {
       assert.equal(await generateJobs(t.app, 1234), 1234);
       const after = await listJobs(t.app, { status: '0,1,2,4,9,10,20,40,42,102', limit: 5 }, null, 'en');
       assert.equal(after.total, before + 1234);
-      const fields = await t.app.db.selectFrom('tm_job_fields').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const fields = await t.app.db
+        .selectFrom('tm_job_fields')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.ok(Number(fields.n) >= 1234 * 2);
-      const page = await listJobs(t.app, { limit: 50, offset: 100, sorting: { sent_date: 'desc' }, target_language: 'de' }, null, 'en');
+      const page = await listJobs(
+        t.app,
+        { limit: 50, offset: 100, sorting: { sent_date: 'desc' }, target_language: 'de' },
+        null,
+        'en',
+      );
       assert.equal(page.jobs.length, 50);
       assert.equal(await generateJobs(t.app, 0), 0);
     });
@@ -58,10 +66,16 @@ for (const target of dbTargets()) {
       let text = '';
       out.on('data', (d) => (text += d));
       const ctx = { config: t.config, openApp: async () => t.app, stdout: out, stderr: new PassThrough() };
-      const before = await t.app.db.selectFrom('tm_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await t.app.db
+        .selectFrom('tm_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(await jobsGenerateCommand.run(['--count', '25'], ctx), 0);
       assert.equal(await jobsGenerateCommand.run(['--count=5'], ctx), 0);
-      const after = await t.app.db.selectFrom('tm_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const after = await t.app.db
+        .selectFrom('tm_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(after.n) - Number(before.n), 30);
       assert.match(text, /Added 25 jobs/);
       for (const bad of [[], ['--count'], ['--count', '-1'], ['--count', 'x'], ['--bogus']]) {

@@ -30,7 +30,12 @@ for (const target of dbTargets()) {
     before(async () => {
       t = await createTestApp(target);
       await seedPages(t.app);
-      for (const [key, role] of [['ada', 'administrator'], ['anna', 'translator'], ['ben', 'translator'], ['emil', 'editor']] as const) {
+      for (const [key, role] of [
+        ['ada', 'administrator'],
+        ['anna', 'translator'],
+        ['ben', 'translator'],
+        ['emil', 'editor'],
+      ] as const) {
         const u = await userWithRole(t.app, role);
         auth[key] = u.authorization;
         ids[key] = u.user.id;
@@ -54,7 +59,10 @@ for (const target of dbTargets()) {
       const res = await server.inject({
         method,
         url: `${NS}${path}`,
-        headers: { authorization: auth[who]!, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: auth[who]!,
+          ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
       });
       const json = /json/.test(String(res.headers['content-type'])) && res.body ? JSON.parse(res.body) : null;
@@ -62,7 +70,12 @@ for (const target of dbTargets()) {
     };
     const publicPage = async (url: string) => (await server.inject({ method: 'GET', url })).body;
     const fieldTargets = async (jobId: number) =>
-      (await t.app.db.selectFrom('tm_job_fields').select(['field_id', 'target']).where('job_id', '=', jobId).orderBy('position').execute());
+      await t.app.db
+        .selectFrom('tm_job_fields')
+        .select(['field_id', 'target'])
+        .where('job_id', '=', jobId)
+        .orderBy('position')
+        .execute();
 
     test('a manager sends a page and a string to translation; others may not; an open job is not sent twice', async () => {
       const about = (await getContentBySlug(t.app, 'en', 'about'))!;
@@ -71,33 +84,55 @@ for (const target of dbTargets()) {
         assert.equal(refused.status, 403, who);
       }
       const sent = await call('POST', '/jobs/send', 'ada', {
-        content_ids: [about.id], string_ids: [menuId], target_language: 'de', translator_id: ids.anna, deadline: '2026-12-24', batch_name: 'Launch',
+        content_ids: [about.id],
+        string_ids: [menuId],
+        target_language: 'de',
+        translator_id: ids.anna,
+        deadline: '2026-12-24',
+        batch_name: 'Launch',
       });
       assert.equal(sent.status, 200, sent.text);
       assert.equal(sent.body.jobs.length, 2);
       const [page, strings] = sent.body.jobs;
-      assert.deepEqual([page.type, page.status, page.translator_id, page.deadline, page.batch.name], ['post', 1, ids.anna, '2026-12-24', 'Launch']);
+      assert.deepEqual(
+        [page.type, page.status, page.translator_id, page.deadline, page.batch.name],
+        ['post', 1, ids.anna, '2026-12-24', 'Launch'],
+      );
       assert.deepEqual([strings.type, strings.language_codes], ['st-batch_strings', { source: 'en', target: 'de' }]);
       pageJob = page.id;
       stringJob = strings.id;
-      assert.match(page.edit_url, new RegExp(`/cms-admin/admin\\.php\\?page=i18n-tm/menu/translations-queue\\.php&job_id=${pageJob}$`));
+      assert.match(
+        page.edit_url,
+        new RegExp(`/cms-admin/admin\\.php\\?page=i18n-tm/menu/translations-queue\\.php&job_id=${pageJob}$`),
+      );
       assert.equal(logged.at(-1)!.messageKey, 'jobs_sent');
       const again = await call('POST', '/jobs/send', 'ada', { content_ids: [about.id], target_language: 'de' });
       assert.deepEqual([again.status, again.body.code], [409, 'i18n_tm_job_exists']);
       const same = await call('POST', '/jobs/send', 'ada', { content_ids: [about.id], target_language: 'en' });
       assert.deepEqual([same.status, same.body.code], [400, 'i18n_tm_same_language']);
-      const nobody = await call('POST', '/jobs/send', 'ada', { content_ids: [about.id], target_language: 'de', translator_id: ids.emil });
+      const nobody = await call('POST', '/jobs/send', 'ada', {
+        content_ids: [about.id],
+        target_language: 'de',
+        translator_id: ids.emil,
+      });
       assert.deepEqual([nobody.status, nobody.body.code], [400, 'i18n_tm_not_a_translator']);
       const missing = await call('POST', '/jobs/send', 'ada', { content_ids: [999999], target_language: 'de' });
       assert.equal(missing.status, 404);
-      const badDate = await call('POST', '/jobs/send', 'ada', { content_ids: [about.id], target_language: 'de', deadline: '2026-02-30' });
+      const badDate = await call('POST', '/jobs/send', 'ada', {
+        content_ids: [about.id],
+        target_language: 'de',
+        deadline: '2026-02-30',
+      });
       assert.deepEqual([badDate.status, badDate.body.code], [400, 'rest_invalid_param']);
     });
 
     test('the job with its fields: its translator and managers see it, others do not', async () => {
       const mine = await call('GET', `/jobs/${pageJob}`, 'anna');
       assert.equal(mine.status, 200);
-      assert.deepEqual(mine.body.fields.map((f: { field_id: string }) => f.field_id), ['title', 'body', 'excerpt']);
+      assert.deepEqual(
+        mine.body.fields.map((f: { field_id: string }) => f.field_id),
+        ['title', 'body', 'excerpt'],
+      );
       assert.equal(mine.body.fields[0].source, 'About us');
       assert.equal(mine.body.workable, true);
       assert.equal((await call('GET', `/jobs/${pageJob}`, 'ada')).status, 200);
@@ -125,11 +160,23 @@ for (const target of dbTargets()) {
         ['malformed', xliff.slice(0, xliff.length - 40), 'i18n_xliff_malformed'],
         ['empty', '  ', 'i18n_xliff_malformed'],
         ['another job', other, 'i18n_xliff_wrong_job'],
-        ['another language', xliff.replace('target-language="de"', 'target-language="fr"'), 'i18n_xliff_wrong_language'],
-        ['a DTD with an external entity', xliff.replace('<xliff ', '<!DOCTYPE xliff [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<xliff '), 'i18n_xliff_dtd_refused'],
+        [
+          'another language',
+          xliff.replace('target-language="de"', 'target-language="fr"'),
+          'i18n_xliff_wrong_language',
+        ],
+        [
+          'a DTD with an external entity',
+          xliff.replace('<xliff ', '<!DOCTYPE xliff [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<xliff '),
+          'i18n_xliff_dtd_refused',
+        ],
         ['an undeclared entity', xliff.replace('<target>', '<target>&xxe;'), 'i18n_xliff_entity_refused'],
         ['an unknown unit', xliff.replace('id="excerpt"', 'id="password"'), 'i18n_xliff_unknown_unit'],
-        ['a target with markup', xliff.replace(/<target>[^\n]*<\/target>/, '<target><b>x</b></target>'), 'i18n_xliff_bad_unit'],
+        [
+          'a target with markup',
+          xliff.replace(/<target>[^\n]*<\/target>/, '<target><b>x</b></target>'),
+          'i18n_xliff_bad_unit',
+        ],
         ['not XLIFF', '<?xml version="1.0"?><html/>', 'i18n_xliff_not_xliff'],
         // Refused in a single pass (a lazy regex over these took 20 s at this size).
         ['an unclosed tag run', '<a b="'.repeat(100_000), 'i18n_xliff_malformed'],
@@ -140,11 +187,17 @@ for (const target of dbTargets()) {
         assert.deepEqual([res.status, res.body.code], [400, code], what);
         assert.ok(res.body.message.length > 10, what);
       }
-      const malformed = await call('POST', `/jobs/${pageJob}/xliff`, 'anna', { xliff: xliff.replace('</source>', '</sorce>') });
+      const malformed = await call('POST', `/jobs/${pageJob}/xliff`, 'anna', {
+        xliff: xliff.replace('</source>', '</sorce>'),
+      });
       assert.equal(typeof malformed.body.data.line, 'number');
       assert.ok(malformed.body.data.line > 1);
       assert.deepEqual(await fieldTargets(pageJob), before);
-      const job = await t.app.db.selectFrom('tm_jobs').select(['status']).where('id', '=', pageJob).executeTakeFirstOrThrow();
+      const job = await t.app.db
+        .selectFrom('tm_jobs')
+        .select(['status'])
+        .where('id', '=', pageJob)
+        .executeTakeFirstOrThrow();
       assert.equal(job.status, 1);
       assert.equal((await call('POST', `/jobs/${pageJob}/xliff`, 'ben', { xliff })).status, 403);
       assert.ok(!logged.some((e) => e.messageKey === 'job_completed'));
@@ -154,8 +207,14 @@ for (const target of dbTargets()) {
       const xliff = (await call('GET', `/jobs/${pageJob}/xliff`, 'anna')).text;
       const translated = xliff
         .replace(/(<trans-unit id="title"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/, '$1<![CDATA[Über uns & das Team]]>')
-        .replace(/(<trans-unit id="body"[\s\S]*?<target>)<!\[CDATA\[[\s\S]*?\]\]>/, '$1<![CDATA[Wir bauen Software.\n\nUnser Team &amp; wir.]]>')
-        .replace(/(<trans-unit id="excerpt"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/, '$1Wer wir sind &amp; was wir tun &#8211; neu.');
+        .replace(
+          /(<trans-unit id="body"[\s\S]*?<target>)<!\[CDATA\[[\s\S]*?\]\]>/,
+          '$1<![CDATA[Wir bauen Software.\n\nUnser Team &amp; wir.]]>',
+        )
+        .replace(
+          /(<trans-unit id="excerpt"[\s\S]*?<target>)<!\[CDATA\[[^\]]*\]\]>/,
+          '$1Wer wir sind &amp; was wir tun &#8211; neu.',
+        );
       const res = await call('POST', `/jobs/${pageJob}/xliff`, 'anna', { xliff: translated });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.job.status, 10);
@@ -169,16 +228,23 @@ for (const target of dbTargets()) {
       const entry = logged.at(-1)!;
       assert.equal(entry.messageKey, 'job_completed');
       assert.equal(entry.context!.via, 'xliff');
-      assert.ok(logged.some((e) => e.messageKey === 'content_updated'), "the page's own log entry");
+      assert.ok(
+        logged.some((e) => e.messageKey === 'content_updated'),
+        "the page's own log entry",
+      );
     });
 
     test('saving in place: partial texts keep the job in progress; completing needs every field and applies the strings', async () => {
       const partial = await call('POST', `/jobs/${stringJob}/translations`, 'anna', { fields: {}, complete: true });
       assert.deepEqual([partial.status, partial.body.code], [400, 'i18n_tm_job_incomplete']);
-      const unknown = await call('POST', `/jobs/${stringJob}/translations`, 'anna', { fields: { 'string-1': 'x', nope: 'y' } });
+      const unknown = await call('POST', `/jobs/${stringJob}/translations`, 'anna', {
+        fields: { 'string-1': 'x', nope: 'y' },
+      });
       assert.deepEqual([unknown.status, unknown.body.code], [400, 'i18n_tm_unknown_field']);
       const field = `string-${menuId}`;
-      const draft = await call('POST', `/jobs/${stringJob}/translations`, 'anna', { fields: { [field]: 'Navigation' } });
+      const draft = await call('POST', `/jobs/${stringJob}/translations`, 'anna', {
+        fields: { [field]: 'Navigation' },
+      });
       assert.equal(draft.status, 200);
       assert.equal(draft.body.job.status, 2);
       assert.match(await publicPage('/de/ueber-uns/'), /aria-label="Menü"/, 'a draft is not applied');
@@ -186,7 +252,10 @@ for (const target of dbTargets()) {
       assert.equal(done.status, 200, done.text);
       assert.deepEqual(done.body.applied.string_ids, [menuId]);
       assert.match(await publicPage('/de/ueber-uns/'), /aria-label="Navigation"/);
-      assert.deepEqual(logged.slice(-2).map((e) => e.messageKey), ['job_translation_saved', 'job_completed']);
+      assert.deepEqual(
+        logged.slice(-2).map((e) => e.messageKey),
+        ['job_translation_saved', 'job_completed'],
+      );
       const ben = await call('POST', `/jobs/${stringJob}/translations`, 'ben', { fields: {} });
       assert.equal(ben.status, 403);
     });
@@ -198,7 +267,11 @@ for (const target of dbTargets()) {
         headers: { authorization: auth.anna!, 'content-type': 'application/json' },
         payload: JSON.stringify({
           requests: [
-            { method: 'POST', path: `/i18n/tm/v1/jobs/${pageJob}/translations`, body: { fields: { excerpt: 'Wer wir sind.' } } },
+            {
+              method: 'POST',
+              path: `/i18n/tm/v1/jobs/${pageJob}/translations`,
+              body: { fields: { excerpt: 'Wer wir sind.' } },
+            },
             { method: 'POST', path: `/i18n/tm/v1/jobs/${pageJob}/translations`, body: { fields: {}, complete: true } },
           ],
         }),
@@ -208,9 +281,26 @@ for (const target of dbTargets()) {
       assert.deepEqual([draft.status, draft.body.job.status, done.status, done.body.job.status], [200, 2, 200, 10]);
       assert.equal((await getContentBySlug(t.app, 'de', 'ueber-uns'))!.excerpt, 'Wer wir sind.');
       // A job field whose id is an Object method's name, not sent: it has no text (a 400, not a crash).
-      const odd = await t.app.db.insertInto('tm_job_fields').values({ job_id: pageJob, position: 9, field_id: 'toString', label: 'Odd', source: 'x', target: null, tm_suggestion: 0, finished: 0, wrap_tag: null }).returning('id').executeTakeFirstOrThrow();
+      const odd = await t.app.db
+        .insertInto('tm_job_fields')
+        .values({
+          job_id: pageJob,
+          position: 9,
+          field_id: 'toString',
+          label: 'Odd',
+          source: 'x',
+          target: null,
+          tm_suggestion: 0,
+          finished: 0,
+          wrap_tag: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const inherited = await call('POST', `/jobs/${pageJob}/translations`, 'anna', { fields: {}, complete: true });
-      assert.deepEqual([inherited.status, inherited.body.code, inherited.body.data.fields], [400, 'i18n_tm_job_incomplete', ['toString']]);
+      assert.deepEqual(
+        [inherited.status, inherited.body.code, inherited.body.data.fields],
+        [400, 'i18n_tm_job_incomplete', ['toString']],
+      );
       await t.app.db.deleteFrom('tm_job_fields').where('id', '=', odd.id).execute();
     });
 

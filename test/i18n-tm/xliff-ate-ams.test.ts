@@ -6,7 +6,13 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { buildXliff, cdata, fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
 import { createAteJobs, getAteJob, storeAteJob } from '../../src/namespaces/i18n-tm/ate.ts';
 import {
-  amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines,
+  amsConsole,
+  amsStatus,
+  getEngines,
+  registerManager,
+  synchronizeManagers,
+  synchronizeTranslators,
+  updateEngines,
 } from '../../src/namespaces/i18n-tm/ams.ts';
 import { createFixture, expectError, parseXliff, type Fixture } from './fixtures.ts';
 
@@ -49,17 +55,38 @@ for (const target of dbTargets()) {
       assert.equal(units[1]['@id'], 'body');
       assert.equal(units[1].source, '<p>Body of the page & more.</p>');
       const phases = file.header['phase-group'].phase;
-      assert.deepEqual(phases.map((p: any) => p['@phase-name']), ['notes', 'post_type']);
+      assert.deepEqual(
+        phases.map((p: any) => p['@phase-name']),
+        ['notes', 'post_type'],
+      );
       assert.equal(phases[0].note, 'Keep tier names in English.');
       assert.equal(phases[1].note, 'post');
       assert.equal(file.header.reference['external-file']['@href'], 'http://localhost:8080/en/annaProgress/');
     });
 
     test('existing translations, TM suggestions, shortcodes and hostile text survive', async () => {
-      const job = await t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', fx.jobs.benComplete!).executeTakeFirstOrThrow();
+      const job = await t.app.db
+        .selectFrom('tm_jobs')
+        .selectAll()
+        .where('id', '=', fx.jobs.benComplete!)
+        .executeTakeFirstOrThrow();
       const xml = buildXliff(job, [
-        { field_id: 'body', label: 'Body "main"', source: 'A ]]> B <b>&amp;</b> [gallery ids="1"] [/gallery]\u0001', target: 'Ä ]]> Ö', tm_suggestion: 1, wrap_tag: null },
-        { field_id: 'field-subtitle-0', label: null, source: "It's <fine>", target: null, tm_suggestion: 1, wrap_tag: 'h2' },
+        {
+          field_id: 'body',
+          label: 'Body "main"',
+          source: 'A ]]> B <b>&amp;</b> [gallery ids="1"] [/gallery]\u0001',
+          target: 'Ä ]]> Ö',
+          tm_suggestion: 1,
+          wrap_tag: null,
+        },
+        {
+          field_id: 'field-subtitle-0',
+          label: null,
+          source: "It's <fine>",
+          target: null,
+          tm_suggestion: 1,
+          wrap_tag: 'h2',
+        },
       ]);
       const doc = parseXliff(Buffer.from(xml).toString('base64'));
       const units = doc.xliff.file.body['trans-unit'];
@@ -85,7 +112,7 @@ for (const target of dbTargets()) {
       assert.equal(file.body['trans-unit'].length, 2);
     });
 
-    test('404 unknown job, 403 another translator\'s job, 422 no units', async () => {
+    test("404 unknown job, 403 another translator's job, 422 no units", async () => {
       await expectError(() => fetchXliff(t.app, 999999, fx.admin), 'i18n_job_not_found', 404);
       await expectError(() => fetchXliff(t.app, fx.jobs.benComplete!, fx.anna), 'i18n_tm_xliff_forbidden', 403);
       await expectError(() => fetchXliff(t.app, fx.jobs.waiting!, fx.anna), 'i18n_tm_xliff_forbidden', 403);
@@ -104,10 +131,13 @@ for (const target of dbTargets()) {
       fx = await createFixture(t.app);
     });
     after(async () => t.close());
-    const job = (id: number) => t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const job = (id: number) =>
+      t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
     test('POST ate/jobs creates local editor jobs and links them', async () => {
-      const res = await createAteJobs(t.app, { jobs: [{ i18n_job_id: fx.jobs.waiting }, { id: String(fx.jobs.retry) }] });
+      const res = await createAteJobs(t.app, {
+        jobs: [{ i18n_job_id: fx.jobs.waiting }, { id: String(fx.jobs.retry) }],
+      });
       assert.equal(res.code, 200);
       assert.deepEqual(Object.keys(res.jobs).sort(), [String(fx.jobs.waiting), String(fx.jobs.retry)].sort());
       const w = await job(fx.jobs.waiting!);
@@ -130,18 +160,35 @@ for (const target of dbTargets()) {
       await expectError(() => createAteJobs(t.app, {}), 'i18n_tm_ate_invalid_payload', 400);
       await expectError(() => createAteJobs(t.app, { jobs: 'x' }), 'i18n_tm_ate_invalid_payload', 400);
       await expectError(() => createAteJobs(t.app, { jobs: [{ id: 'abc' }] }), 'i18n_tm_ate_invalid_payload', 400);
-      const before = await t.app.db.selectFrom('tm_ate_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const before = await t.app.db
+        .selectFrom('tm_ate_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.empty, 999999] }), 'i18n_job_not_found', 404);
-      await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.empty, fx.jobs.benComplete] }), 'i18n_tm_ate_invalid_job_status', 409);
-      await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.cancelled] }), 'i18n_tm_ate_invalid_job_status', 409);
+      await expectError(
+        () => createAteJobs(t.app, { job_ids: [fx.jobs.empty, fx.jobs.benComplete] }),
+        'i18n_tm_ate_invalid_job_status',
+        409,
+      );
+      await expectError(
+        () => createAteJobs(t.app, { job_ids: [fx.jobs.cancelled] }),
+        'i18n_tm_ate_invalid_job_status',
+        409,
+      );
       await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.remote] }), 'i18n_tm_job_remote', 409);
-      const after = await t.app.db.selectFrom('tm_ate_jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const after = await t.app.db
+        .selectFrom('tm_ate_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(after.n), Number(before.n));
       assert.equal((await job(fx.jobs.empty!)).editor_job_id, null);
     });
 
     test('POST ate/jobs/store links a job to a given editor job; updates; conflicts are 409', async () => {
-      const r = await storeAteJob(t.app, { i18n_job_id: String(fx.jobs.annaProgress), ate_job_data: [{ ate_job_id: 50000, ate_status: 1, batch: 'x' }] });
+      const r = await storeAteJob(t.app, {
+        i18n_job_id: String(fx.jobs.annaProgress),
+        ate_job_data: [{ ate_job_id: 50000, ate_status: 1, batch: 'x' }],
+      });
       assert.deepEqual(r, { jobId: fx.jobs.annaProgress, ateJobId: 50000, created: true });
       const row = await job(fx.jobs.annaProgress!);
       assert.equal(row.editor_job_id, 50000);
@@ -149,7 +196,10 @@ for (const target of dbTargets()) {
       let ate = await getAteJob(t.app, 50000);
       assert.equal(ate.ate_status, 1);
       assert.deepEqual(ate.data, { ate_job_id: 50000, ate_status: 1, batch: 'x' });
-      const again = await storeAteJob(t.app, { i18n_job_id: fx.jobs.annaProgress, ate_job_data: [{ ate_job_id: '50000', ate_status: 6 }] });
+      const again = await storeAteJob(t.app, {
+        i18n_job_id: fx.jobs.annaProgress,
+        ate_job_data: [{ ate_job_id: '50000', ate_status: 6 }],
+      });
       assert.equal(again.created, false);
       ate = await getAteJob(t.app, 50000);
       assert.equal(ate.ate_status, 6);
@@ -157,21 +207,57 @@ for (const target of dbTargets()) {
       await storeAteJob(t.app, { i18n_job_id: fx.jobs.package, ate_job_data: ['50001'] });
       assert.equal((await job(fx.jobs.package!)).editor_job_id, 50001);
       await storeAteJob(t.app, { i18n_job_id: fx.jobs.strings, ate_job_data: { ate_job_id: 50002 } });
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 50000 }] }), 'i18n_tm_ate_job_conflict', 409);
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 50000 }] }),
+        'i18n_tm_ate_job_conflict',
+        409,
+      );
       // Ids generated after explicit ones do not collide.
       const created = await createAteJobs(t.app, { job_ids: [fx.jobs.empty] });
       assert.ok(created.jobs[String(fx.jobs.empty)]! > 50002);
     });
 
     test('POST ate/jobs/store input errors', async () => {
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: '999999', ate_job_data: [{ ate_job_id: 1 }] }), 'i18n_job_not_found', 404);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: 'abc', ate_job_data: [{ ate_job_id: 1 }] }), 'rest_invalid_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [] }), 'rest_invalid_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ foo: 1 }] }), 'rest_invalid_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 5, ate_status: 99 }] }), 'rest_invalid_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: 'x' }), 'rest_invalid_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: undefined, ate_job_data: [1] }), 'rest_missing_callback_param', 400);
-      await expectError(() => storeAteJob(t.app, { i18n_job_id: fx.jobs.remote, ate_job_data: [{ ate_job_id: 60000 }] }), 'i18n_tm_job_remote', 409);
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: '999999', ate_job_data: [{ ate_job_id: 1 }] }),
+        'i18n_job_not_found',
+        404,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: 'abc', ate_job_data: [{ ate_job_id: 1 }] }),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [] }),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ foo: 1 }] }),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 5, ate_status: 99 }] }),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: 'x' }),
+        'rest_invalid_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: undefined, ate_job_data: [1] }),
+        'rest_missing_callback_param',
+        400,
+      );
+      await expectError(
+        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.remote, ate_job_data: [{ ate_job_id: 60000 }] }),
+        'i18n_tm_job_remote',
+        409,
+      );
     });
 
     test('GET ate/jobs/<id>: object and 404', async () => {
@@ -217,13 +303,19 @@ for (const target of dbTargets()) {
 
     test('synchronize translators and managers from local users', async () => {
       const tr = await synchronizeTranslators(t.app);
-      assert.deepEqual(tr.result.translators.map((u) => u.id).sort((a, b) => a - b), [fx.admin.id, fx.anna.id, fx.ben.id].sort((a, b) => a - b));
+      assert.deepEqual(
+        tr.result.translators.map((u) => u.id).sort((a, b) => a - b),
+        [fx.admin.id, fx.anna.id, fx.ben.id].sort((a, b) => a - b),
+      );
       const anna = tr.result.translators.find((u) => u.id === fx.anna.id)!;
       assert.deepEqual(Object.keys(anna), ['id', 'login', 'name', 'email', 'role', 'activated']);
       assert.equal(anna.name, 'Anna Becker');
       assert.equal(anna.activated, true);
       const mg = await synchronizeManagers(t.app);
-      assert.deepEqual(mg.result.managers.map((u) => u.id), [fx.admin.id]);
+      assert.deepEqual(
+        mg.result.managers.map((u) => u.id),
+        [fx.admin.id],
+      );
       const status = await amsStatus(t.app);
       assert.ok(status.translators_synced_at);
       assert.ok(status.managers_synced_at);
@@ -237,19 +329,56 @@ for (const target of dbTargets()) {
 
     test('engines: defaults, validated updates, stored', async () => {
       const initial = getEngines(t.app).engines;
-      assert.deepEqual(initial.map((e) => [e.id, e.enabled, e.priority]), [['deepl', true, 1], ['google', true, 2], ['microsoft', false, 3]]);
-      const r = await updateEngines(t.app, { engines: [{ id: 'microsoft', enabled: true, priority: 1 }, { id: 'deepl', priority: 2 }] });
+      assert.deepEqual(
+        initial.map((e) => [e.id, e.enabled, e.priority]),
+        [
+          ['deepl', true, 1],
+          ['google', true, 2],
+          ['microsoft', false, 3],
+        ],
+      );
+      const r = await updateEngines(t.app, {
+        engines: [
+          { id: 'microsoft', enabled: true, priority: 1 },
+          { id: 'deepl', priority: 2 },
+        ],
+      });
       assert.deepEqual(r.changed.sort(), ['deepl', 'microsoft']);
-      assert.deepEqual(getEngines(t.app).engines.map((e) => [e.id, e.enabled, e.priority]), [['microsoft', true, 1], ['deepl', true, 2], ['google', true, 2]]);
+      assert.deepEqual(
+        getEngines(t.app).engines.map((e) => [e.id, e.enabled, e.priority]),
+        [
+          ['microsoft', true, 1],
+          ['deepl', true, 2],
+          ['google', true, 2],
+        ],
+      );
       await updateEngines(t.app, { engines: { google: false } });
       assert.equal(getEngines(t.app).engines.find((e) => e.id === 'google')!.enabled, false);
       await t.app.options.load(); // stored, not only cached
       assert.equal(getEngines(t.app).engines.find((e) => e.id === 'google')!.enabled, false);
       const before = JSON.stringify(getEngines(t.app));
-      const bad = await expectError(() => updateEngines(t.app, { engines: [{ id: 'babelfish', enabled: true }, { id: 'deepl', enabled: 'maybe' }] }), 'i18n_tm_invalid_engines', 400);
+      const bad = await expectError(
+        () =>
+          updateEngines(t.app, {
+            engines: [
+              { id: 'babelfish', enabled: true },
+              { id: 'deepl', enabled: 'maybe' },
+            ],
+          }),
+        'i18n_tm_invalid_engines',
+        400,
+      );
       assert.deepEqual(Object.keys(bad.params as object).sort(), ['engines[0].id', 'engines[1].enabled']);
-      await expectError(() => updateEngines(t.app, { engines: [{ id: 'deepl', priority: 0 }] }), 'i18n_tm_invalid_engines', 400);
-      await expectError(() => updateEngines(t.app, { engines: [{ id: 'deepl' }, { id: 'deepl' }] }), 'i18n_tm_invalid_engines', 400);
+      await expectError(
+        () => updateEngines(t.app, { engines: [{ id: 'deepl', priority: 0 }] }),
+        'i18n_tm_invalid_engines',
+        400,
+      );
+      await expectError(
+        () => updateEngines(t.app, { engines: [{ id: 'deepl' }, { id: 'deepl' }] }),
+        'i18n_tm_invalid_engines',
+        400,
+      );
       await expectError(() => updateEngines(t.app, { engines: [] }), 'i18n_tm_invalid_engines', 400);
       await expectError(() => updateEngines(t.app, { engines: 'deepl' }), 'i18n_tm_invalid_engines', 400);
       await expectError(() => updateEngines(t.app, {}), 'i18n_tm_invalid_engines', 400);

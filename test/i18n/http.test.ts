@@ -37,7 +37,8 @@ for (const target of dbTargets()) {
         },
       };
       server = await buildServer(t.app);
-      for (const role of ['administrator', 'editor', 'translator'] as const) ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
+      for (const role of ['administrator', 'editor', 'translator'] as const)
+        ({ authorization: auth[role], user: users[role] } = await userWithRole(t.app, role));
     });
     after(async () => {
       await server.close();
@@ -45,11 +46,19 @@ for (const target of dbTargets()) {
     });
 
     const call = (method: 'GET' | 'POST', path: string, who: string | null = 'administrator', payload?: unknown) =>
-      callRoute(t.app, method, `${NS}${path}`, { user: who ? users[who] : null, ...(typeof payload === 'string' ? { json: payload } : { body: payload }) });
+      callRoute(t.app, method, `${NS}${path}`, {
+        user: who ? users[who] : null,
+        ...(typeof payload === 'string' ? { json: payload } : { body: payload }),
+      });
 
     test('the namespace index lists the three routes, without declared body fields', async () => {
       const body = (await call('GET', '', null)).body;
-      assert.deepEqual(Object.keys(body.routes).filter((r) => r !== '/i18n/v1').sort(), ['/i18n/v1/custom-xml-config', '/i18n/v1/custom-xml-config/validate']);
+      assert.deepEqual(
+        Object.keys(body.routes)
+          .filter((r) => r !== '/i18n/v1')
+          .sort(),
+        ['/i18n/v1/custom-xml-config', '/i18n/v1/custom-xml-config/validate'],
+      );
       assert.deepEqual(body.routes['/i18n/v1/custom-xml-config'].methods, ['GET', 'POST']);
       assert.deepEqual(body.routes['/i18n/v1/custom-xml-config/validate'].methods, ['POST']);
       for (const route of ['/i18n/v1/custom-xml-config', '/i18n/v1/custom-xml-config/validate']) {
@@ -58,7 +67,11 @@ for (const target of dbTargets()) {
     });
 
     test('permissions: manage_options only', async () => {
-      for (const [method, path, payload] of [['GET', '/custom-xml-config', undefined], ['POST', '/custom-xml-config', { content: '' }], ['POST', '/custom-xml-config/validate', { content: '' }]] as const) {
+      for (const [method, path, payload] of [
+        ['GET', '/custom-xml-config', undefined],
+        ['POST', '/custom-xml-config', { content: '' }],
+        ['POST', '/custom-xml-config/validate', { content: '' }],
+      ] as const) {
         assert.equal((await call(method, path, null, payload)).status, 401);
         assert.equal((await call(method, path, 'editor', payload)).status, 403);
         assert.equal((await call(method, path, 'translator', payload)).status, 403);
@@ -78,7 +91,11 @@ for (const target of dbTargets()) {
       assert.ok(logged[0]!.messageKey in i18nLogger.messages);
       assert.equal(logged[0]!.context!.custom_types, 2);
       // The admin texts are now strings of the registry (i18n/st/v1).
-      const strings = await server.inject({ method: 'GET', url: '/en/cms-json/i18n/st/v1/strings?domain=admin_texts_blogname', headers: { authorization: auth.administrator! } });
+      const strings = await server.inject({
+        method: 'GET',
+        url: '/en/cms-json/i18n/st/v1/strings?domain=admin_texts_blogname',
+        headers: { authorization: auth.administrator! },
+      });
       const list = JSON.parse(strings.body);
       assert.equal(list.length, 1);
       assert.equal(list[0].name, 'blogname');
@@ -100,7 +117,8 @@ for (const target of dbTargets()) {
       t.app.log.error = ((obj: unknown) => errors.push(obj)) as typeof realError;
       logFails = true;
       try {
-        const content = '<wpml-config><custom-types><custom-type translate="1">unlogged</custom-type></custom-types></wpml-config>';
+        const content =
+          '<wpml-config><custom-types><custom-type translate="1">unlogged</custom-type></custom-types></wpml-config>';
         const saved = await call('POST', '/custom-xml-config', 'administrator', { content });
         assert.equal(saved.status, 200);
         assert.equal(saved.body, content);
@@ -110,20 +128,31 @@ for (const target of dbTargets()) {
       }
       assert.match((await call('GET', '/custom-xml-config')).body, /unlogged/);
       assert.equal(errors.length, 1);
-      assert.deepEqual({ ...(errors[0] as object), err: undefined }, { err: undefined, logger: I18N_LOGGER_SLUG, messageKey: 'custom_xml_config_updated' });
+      assert.deepEqual(
+        { ...(errors[0] as object), err: undefined },
+        { err: undefined, logger: I18N_LOGGER_SLUG, messageKey: 'custom_xml_config_updated' },
+      );
     });
 
     test('validate: [] or the list of problems, never stored', async () => {
       const ok = await call('POST', '/custom-xml-config/validate', 'administrator', { content: VALID_CONFIG });
       assert.equal(ok.status, 200);
       assert.deepEqual(ok.body, []);
-      const bad = await call('POST', '/custom-xml-config/validate', 'administrator', { content: '<wpml-config>\n<custom-types><custom-type translate="7">x</custom-type></custom-types>\n<nope/></wpml-config>' });
+      const bad = await call('POST', '/custom-xml-config/validate', 'administrator', {
+        content:
+          '<wpml-config>\n<custom-types><custom-type translate="7">x</custom-type></custom-types>\n<nope/></wpml-config>',
+      });
       assert.equal(bad.status, 200);
       assert.equal(bad.body.length, 2);
-      for (const e of bad.body) assert.deepEqual(Object.keys(e), ['level', 'code', 'column', 'message', 'file', 'line']);
-      const broken = await call('POST', '/custom-xml-config/validate', 'administrator', { content: '<wpml-config><a></b></wpml-config>' });
+      for (const e of bad.body)
+        assert.deepEqual(Object.keys(e), ['level', 'code', 'column', 'message', 'file', 'line']);
+      const broken = await call('POST', '/custom-xml-config/validate', 'administrator', {
+        content: '<wpml-config><a></b></wpml-config>',
+      });
       assert.equal(broken.body[0].level, 3);
-      const doctype = await call('POST', '/custom-xml-config/validate', 'administrator', { content: '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><wpml-config>&e;</wpml-config>' });
+      const doctype = await call('POST', '/custom-xml-config/validate', 'administrator', {
+        content: '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><wpml-config>&e;</wpml-config>',
+      });
       assert.equal(doctype.status, 200);
       assert.match(doctype.body[0].message, /DOCTYPE/);
       assert.doesNotMatch((await call('GET', '/custom-xml-config')).body, /nope|passwd/);
@@ -132,12 +161,17 @@ for (const target of dbTargets()) {
     test('refused input: invalid, DOCTYPE, entity bomb, missing, wrong type, oversized', async () => {
       const before = (await call('GET', '/custom-xml-config')).body;
       logged.length = 0;
-      const invalid = await call('POST', '/custom-xml-config', 'administrator', { content: '<wpml-config><custom-types></wpml-config>' });
+      const invalid = await call('POST', '/custom-xml-config', 'administrator', {
+        content: '<wpml-config><custom-types></wpml-config>',
+      });
       assert.equal(invalid.status, 400);
       assert.equal(invalid.body.code, 'i18n_xml_invalid');
       assert.equal(invalid.body.data.status, 400);
       assert.ok(invalid.body.data.errors.length >= 1);
-      const xxe = await call('POST', '/custom-xml-config', 'administrator', { content: '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><wpml-config>&x;</wpml-config>' });
+      const xxe = await call('POST', '/custom-xml-config', 'administrator', {
+        content:
+          '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><wpml-config>&x;</wpml-config>',
+      });
       assert.equal(xxe.status, 400);
       assert.equal(xxe.body.code, 'i18n_xml_doctype_forbidden');
       let bomb = '<!DOCTYPE lolz [<!ENTITY lol "lol">';
@@ -146,7 +180,9 @@ for (const target of dbTargets()) {
       const b = await call('POST', '/custom-xml-config', 'administrator', { content: bomb });
       assert.equal(b.status, 400);
       assert.equal(b.body.code, 'i18n_xml_doctype_forbidden');
-      const deXxe = await call('POST', '/custom-xml-config?i18n_language=de', 'administrator', { content: '<!DOCTYPE a><wpml-config/>' });
+      const deXxe = await call('POST', '/custom-xml-config?i18n_language=de', 'administrator', {
+        content: '<!DOCTYPE a><wpml-config/>',
+      });
       assert.match(deXxe.body.message, /darf keine DOCTYPE/);
       const missing = await call('POST', '/custom-xml-config', 'administrator', {});
       assert.equal(missing.status, 400);
@@ -154,7 +190,9 @@ for (const target of dbTargets()) {
       assert.equal((await call('POST', '/custom-xml-config/validate', 'administrator', {})).status, 400);
       const typed = await call('POST', '/custom-xml-config', 'administrator', { content: { a: 1 } });
       assert.equal(typed.status, 400);
-      const big = await call('POST', '/custom-xml-config/validate', 'administrator', { content: `<wpml-config>${' '.repeat(1024 * 1024)}</wpml-config>` });
+      const big = await call('POST', '/custom-xml-config/validate', 'administrator', {
+        content: `<wpml-config>${' '.repeat(1024 * 1024)}</wpml-config>`,
+      });
       assert.equal(big.status, 413);
       assert.ok(big.body.code);
       assert.equal((await call('GET', '/custom-xml-config')).body, before);
@@ -184,13 +222,20 @@ for (const target of dbTargets()) {
         }),
       });
       assert.equal(res.statusCode, 207);
-      assert.deepEqual(JSON.parse(res.body).responses.map((r: { status: number }) => r.status), [200, 200, 400]);
+      assert.deepEqual(
+        JSON.parse(res.body).responses.map((r: { status: number }) => r.status),
+        [200, 200, 400],
+      );
     });
 
     test('the worst shapes up to the size limit are checked without holding up other requests (issue 25)', async () => {
       const room = MAX_XML_BYTES - 64;
-      const fill = (head: string, piece: string, tail = '') => head + piece.repeat(Math.floor((room - head.length - tail.length) / piece.length)) + tail;
-      const fields = Array.from({ length: MAX_XML_ELEMENTS - 2 }, (_, i) => `<custom-field action="translate">f${i}</custom-field>`).join('');
+      const fill = (head: string, piece: string, tail = '') =>
+        head + piece.repeat(Math.floor((room - head.length - tail.length) / piece.length)) + tail;
+      const fields = Array.from(
+        { length: MAX_XML_ELEMENTS - 2 },
+        (_, i) => `<custom-field action="translate">f${i}</custom-field>`,
+      ).join('');
       const largest = `<wpml-config><custom-fields>${fields}</custom-fields></wpml-config>`;
       const cases: [string, string, number, string | null][] = [
         // [what, content, status of both validate and save, code of the refusal]
@@ -208,7 +253,10 @@ for (const target of dbTargets()) {
         assert.ok(Buffer.byteLength(content) <= MAX_XML_BYTES, what);
         for (const path of ['/custom-xml-config/validate', '/custom-xml-config']) {
           const run = await meanwhileSettled(server, {
-            method: 'POST', url: `${NS}${path}`, payload: JSON.stringify({ content }), headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
+            method: 'POST',
+            url: `${NS}${path}`,
+            payload: JSON.stringify({ content }),
+            headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
           });
           const body = run.res.json();
           if (path.endsWith('validate')) {
@@ -220,7 +268,10 @@ for (const target of dbTargets()) {
             assert.equal(run.res.statusCode, status, `${what}: ${run.res.body.slice(0, 200)}`);
           }
           if (code) assert.equal(body.code ?? code, code, what);
-          assert.ok(run.slowestMs <= MEANWHILE_LIMIT_MS, `${what} (${path}): the unrelated request waited ${Math.round(run.slowestMs)} ms (the check took ${Math.round(run.ms)} ms)`);
+          assert.ok(
+            run.slowestMs <= MEANWHILE_LIMIT_MS,
+            `${what} (${path}): the unrelated request waited ${Math.round(run.slowestMs)} ms (the check took ${Math.round(run.ms)} ms)`,
+          );
         }
       }
       assert.equal((await call('POST', '/custom-xml-config', 'administrator', { content: '' })).status, 200);

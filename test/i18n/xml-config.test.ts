@@ -5,9 +5,25 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import {
-  adminTextKey, customFieldAction, getAppliedConfig, getCustomXml, isAdminText, postTypeMode, saveCustomXml, syncAdminTexts, taxonomyMode, translateOption,
+  adminTextKey,
+  customFieldAction,
+  getAppliedConfig,
+  getCustomXml,
+  isAdminText,
+  postTypeMode,
+  saveCustomXml,
+  syncAdminTexts,
+  taxonomyMode,
+  translateOption,
 } from '../../src/namespaces/i18n/xml-config.ts';
-import { MAX_XML_ATTRIBUTES, MAX_XML_BYTES, MAX_XML_ELEMENTS, checkContentParam, validateCustomXml, type XmlIssue } from '../../src/namespaces/i18n/xml-check.ts';
+import {
+  MAX_XML_ATTRIBUTES,
+  MAX_XML_BYTES,
+  MAX_XML_ELEMENTS,
+  checkContentParam,
+  validateCustomXml,
+  type XmlIssue,
+} from '../../src/namespaces/i18n/xml-check.ts';
 import { saveStringTranslation } from '../../src/namespaces/i18n-st/registry.ts';
 import { findStringId, translateString } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { RestError } from '../../src/rest/types.ts';
@@ -44,21 +60,33 @@ describe('custom XML validation', () => {
     assert.equal(only(validateCustomXml('<wpml-config/><wpml-config/>')).code, 5);
     assert.equal(only(validateCustomXml('<wpml-config/>trailing')).code, 5);
     assert.equal(only(validateCustomXml('text <wpml-config/>')).level, 3);
-    const ent = only(validateCustomXml('<wpml-config>\n<built-with-page-builder>&nbsp;</built-with-page-builder></wpml-config>'));
+    const ent = only(
+      validateCustomXml('<wpml-config>\n<built-with-page-builder>&nbsp;</built-with-page-builder></wpml-config>'),
+    );
     assert.equal(ent.code, 26);
     assert.equal(ent.line, 2);
     assert.match(ent.message, /Entity 'nbsp' not defined/);
-    assert.equal(only(validateCustomXml('<wpml-config><built-with-page-builder>a & b</built-with-page-builder></wpml-config>')).code, 68);
+    assert.equal(
+      only(validateCustomXml('<wpml-config><built-with-page-builder>a & b</built-with-page-builder></wpml-config>'))
+        .code,
+      68,
+    );
     assert.match(only(validateCustomXml('<wpml-config>&#xD800;</wpml-config>')).message, /invalid xmlChar value 55296/);
     assert.match(only(validateCustomXml('<wpml-config>&#1114112;</wpml-config>')).message, /invalid xmlChar/);
     assert.equal(only(validateCustomXml('<wpml-config>\n\u0001</wpml-config>')).line, 2);
     assert.equal(only(validateCustomXml('<wpml-config>\ud800</wpml-config>')).code, 9);
     // Escaped and numeric references are fine, also inside attributes.
-    assert.deepEqual(validateCustomXml('<wpml-config><custom-fields><custom-field action="copy" label="A &amp; B &#228;">x&lt;y</custom-field></custom-fields></wpml-config>'), []);
+    assert.deepEqual(
+      validateCustomXml(
+        '<wpml-config><custom-fields><custom-field action="copy" label="A &amp; B &#228;">x&lt;y</custom-field></custom-fields></wpml-config>',
+      ),
+      [],
+    );
   });
 
   test('DOCTYPE and ENTITY declarations are refused: no XXE, no entity bombs', () => {
-    const xxe = '<?xml version="1.0"?>\n<!DOCTYPE wpml-config [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<wpml-config><built-with-page-builder>&x;</built-with-page-builder></wpml-config>';
+    const xxe =
+      '<?xml version="1.0"?>\n<!DOCTYPE wpml-config [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<wpml-config><built-with-page-builder>&x;</built-with-page-builder></wpml-config>';
     const e = only(validateCustomXml(xxe));
     assert.equal(e.level, 3);
     assert.equal(e.line, 2);
@@ -70,33 +98,62 @@ describe('custom XML validation', () => {
     assert.match(only(validateCustomXml('<!doctype wpml-config><wpml-config/>')).message, /DOCTYPE/);
     assert.match(only(validateCustomXml('<wpml-config/>\n<!ENTITY a "b">')).message, /ENTITY/);
     // Inside a comment or CDATA it is only text.
-    assert.deepEqual(validateCustomXml('<!-- <!DOCTYPE x> --><wpml-config><built-with-page-builder><![CDATA[<!DOCTYPE y>]]></built-with-page-builder></wpml-config>'), []);
+    assert.deepEqual(
+      validateCustomXml(
+        '<!-- <!DOCTYPE x> --><wpml-config><built-with-page-builder><![CDATA[<!DOCTYPE y>]]></built-with-page-builder></wpml-config>',
+      ),
+      [],
+    );
   });
 
   test('deep nesting is refused before the tree is built', () => {
-    const deep = '<wpml-config>' + '<admin-texts>'.repeat(0) + '<key name="a">'.repeat(5000) + '</key>'.repeat(5000) + '</wpml-config>';
+    const deep =
+      '<wpml-config>' +
+      '<admin-texts>'.repeat(0) +
+      '<key name="a">'.repeat(5000) +
+      '</key>'.repeat(5000) +
+      '</wpml-config>';
     const e = only(validateCustomXml(deep));
     assert.equal(e.level, 3);
     assert.match(e.message, /Excessive depth/);
   });
 
   test('element and attribute bounds: at the bound checked, past it a 422; an unfinished tag is named', () => {
-    const config = (n: number) => `<wpml-config><custom-fields>${'<custom-field action="copy">f</custom-field>'.repeat(n)}</custom-fields></wpml-config>`;
+    const config = (n: number) =>
+      `<wpml-config><custom-fields>${'<custom-field action="copy">f</custom-field>'.repeat(n)}</custom-fields></wpml-config>`;
     assert.deepEqual(validateCustomXml(config(MAX_XML_ELEMENTS - 2)), []);
-    assert.throws(() => validateCustomXml(config(MAX_XML_ELEMENTS - 1)), (e: RestError) => e.status === 422 && e.code === 'i18n_xml_too_complex' && /5000 elements/.test(e.message));
+    assert.throws(
+      () => validateCustomXml(config(MAX_XML_ELEMENTS - 1)),
+      (e: RestError) => e.status === 422 && e.code === 'i18n_xml_too_complex' && /5000 elements/.test(e.message),
+    );
     const attributes = (n: number) => `<wpml-config${Array.from({ length: n }, (_, i) => ` a${i}="1"`).join('')}/>`;
     assert.equal(validateCustomXml(attributes(MAX_XML_ATTRIBUTES)).length, MAX_ERRORS_SHOWN);
-    assert.throws(() => validateCustomXml(attributes(MAX_XML_ATTRIBUTES + 1), 'de'), (e: RestError) => e.status === 422 && /5000 Attribute/.test(e.message));
+    assert.throws(
+      () => validateCustomXml(attributes(MAX_XML_ATTRIBUTES + 1), 'de'),
+      (e: RestError) => e.status === 422 && /5000 Attribute/.test(e.message),
+    );
     const unfinished = only(validateCustomXml('<wpml-config>\n  <custom-types a="1>"'));
-    assert.deepEqual([unfinished.code, unfinished.line, unfinished.column, unfinished.message], [73, 2, 3, "Couldn't find end of Start Tag custom-types\n"]);
+    assert.deepEqual(
+      [unfinished.code, unfinished.line, unfinished.column, unfinished.message],
+      [73, 2, 3, "Couldn't find end of Start Tag custom-types\n"],
+    );
   });
 
   test('oversized input is refused with 413', () => {
     const big = `<wpml-config><built-with-page-builder>${'x'.repeat(MAX_XML_BYTES)}</built-with-page-builder></wpml-config>`;
-    assert.throws(() => checkContentParam(big), (e: RestError) => e.status === 413 && e.code === 'i18n_xml_too_large');
+    assert.throws(
+      () => checkContentParam(big),
+      (e: RestError) => e.status === 413 && e.code === 'i18n_xml_too_large',
+    );
     // Bytes, not characters: 600 Ki two-byte characters are over the limit.
-    assert.throws(() => checkContentParam('ä'.repeat(600 * 1024)), (e: RestError) => e.status === 413);
-    assert.throws(() => checkContentParam(42), (e: RestError) => e.status === 400);
+    assert.throws(
+      () => checkContentParam('ä'.repeat(600 * 1024)),
+      (e: RestError) => e.status === 413,
+    );
+    assert.throws(
+      () => checkContentParam(42),
+      (e: RestError) => e.status === 400,
+    );
     assert.equal(checkContentParam('<wpml-config/>'), '<wpml-config/>');
   });
 
@@ -116,11 +173,17 @@ describe('custom XML validation', () => {
 </wpml-config>`);
     const byCode = (code: number) => issues.filter((i) => i.code === code);
     assert.ok(issues.every((i) => i.level === 2 && i.file === '' && i.message.endsWith('\n')));
-    assert.match(byCode(1840)[0]!.message, /attribute 'translate': \[facet 'enumeration'\] The value '5' is not an element of the set \{'0', '1', '2'\}/);
+    assert.match(
+      byCode(1840)[0]!.message,
+      /attribute 'translate': \[facet 'enumeration'\] The value '5' is not an element of the set \{'0', '1', '2'\}/,
+    );
     assert.equal(byCode(1840)[0]!.line, 3);
     assert.match(byCode(1866)[0]!.message, /attribute 'colour': The attribute 'colour' is not allowed/);
     assert.equal(byCode(1871).length, 2);
-    assert.match(byCode(1871)[0]!.message, /Element 'taxonomy': This element is not expected. Expected is one of \( custom-type \)/);
+    assert.match(
+      byCode(1871)[0]!.message,
+      /Element 'taxonomy': This element is not expected. Expected is one of \( custom-type \)/,
+    );
     assert.equal(byCode(1871)[0]!.line, 4);
     assert.match(byCode(1871)[1]!.message, /Element 'unknown-section'/);
     assert.equal(byCode(1868).length, 2, 'custom-field action and key name are required');
@@ -133,7 +196,14 @@ for (const target of dbTargets()) {
     let t: TestApp;
     before(async () => {
       t = await createTestApp(target);
-      await t.app.options.setMany({ portal_texts: { welcome: 'Welcome, partner!', footer_left: 'Made in Berlin', footer_right: 'All rights reserved', other: 'x' } });
+      await t.app.options.setMany({
+        portal_texts: {
+          welcome: 'Welcome, partner!',
+          footer_left: 'Made in Berlin',
+          footer_right: 'All rights reserved',
+          other: 'x',
+        },
+      });
     });
     after(async () => t.close());
 
@@ -155,18 +225,42 @@ for (const target of dbTargets()) {
       assert.equal(customFieldAction(applied, 'teaser'), 'translate');
       assert.equal(customFieldAction(applied, 'price_net'), 'copy');
       assert.equal(customFieldAction(applied, 'other'), null);
-      assert.deepEqual(applied.customTermFields.map((f) => f.key), ['region_intro']);
-      assert.deepEqual(applied.adminTexts, [['blogname'], ['blogdescription'], ['portal_texts', 'welcome'], ['portal_texts', 'footer_*']]);
+      assert.deepEqual(
+        applied.customTermFields.map((f) => f.key),
+        ['region_intro'],
+      );
+      assert.deepEqual(applied.adminTexts, [
+        ['blogname'],
+        ['blogdescription'],
+        ['portal_texts', 'welcome'],
+        ['portal_texts', 'footer_*'],
+      ]);
       assert.ok(isAdminText(applied, ['portal_texts', 'footer_left']));
       assert.ok(!isAdminText(applied, ['portal_texts', 'other']));
-      assert.deepEqual(applied.shortcodes, [{ tag: 'partner_button', type: 'line', attributes: [{ name: 'label', type: 'line', label: 'Label' }] }]);
-      assert.deepEqual(applied.gutenbergBlocks, [{ type: 'portal/teaser', translate: true, xpaths: ['//h2'], keys: ['buttonText'] }]);
-      assert.deepEqual(applied.widgets, [{ builder: 'elementor', name: 'portal-cta', fields: [{ field: 'title', type: 'CTA title', editorType: 'LINE' }] }]);
+      assert.deepEqual(applied.shortcodes, [
+        { tag: 'partner_button', type: 'line', attributes: [{ name: 'label', type: 'line', label: 'Label' }] },
+      ]);
+      assert.deepEqual(applied.gutenbergBlocks, [
+        { type: 'portal/teaser', translate: true, xpaths: ['//h2'], keys: ['buttonText'] },
+      ]);
+      assert.deepEqual(applied.widgets, [
+        {
+          builder: 'elementor',
+          name: 'portal-cta',
+          fields: [{ field: 'title', type: 'CTA title', editorType: 'LINE' }],
+        },
+      ]);
       assert.equal(applied.builtWithPageBuilder, '//div[@class="elementor"] & more');
       // blogname, blogdescription, welcome, footer_left, footer_right
       assert.equal(applied.registeredStrings.length, 5);
-      assert.deepEqual(adminTextKey(['portal_texts', 'welcome']), { domain: 'admin_texts_portal_texts', name: '[portal_texts]welcome' });
-      assert.equal(await translateString(t.app, { domain: 'admin_texts_blogname', name: 'blogname' }, 'de'), 'Content Site');
+      assert.deepEqual(adminTextKey(['portal_texts', 'welcome']), {
+        domain: 'admin_texts_portal_texts',
+        name: '[portal_texts]welcome',
+      });
+      assert.equal(
+        await translateString(t.app, { domain: 'admin_texts_blogname', name: 'blogname' }, 'de'),
+        'Content Site',
+      );
       assert.equal(await translateString(t.app, adminTextKey(['portal_texts', 'footer_left']), 'de'), 'Made in Berlin');
       assert.equal(await findStringId(t.app, adminTextKey(['portal_texts', 'other'])), null);
       // Translating the admin text translates the option.
@@ -189,7 +283,11 @@ for (const target of dbTargets()) {
       assert.equal(source, 'Portal for partners');
       assert.equal(await syncAdminTexts(t.app), 5);
       assert.equal(await translateString(t.app, key, 'en'), 'Portal for partners');
-      assert.equal(await translateString(t.app, key, 'de'), 'Partnerportal', 'previous translation served until updated');
+      assert.equal(
+        await translateString(t.app, key, 'de'),
+        'Partnerportal',
+        'previous translation served until updated',
+      );
       const [item] = await listStrings(t.app, parseStringFilters({ domain: 'admin_texts_blogdescription' }), 'en');
       assert.equal(item!.translations.de!.status, 3);
     });
@@ -201,12 +299,21 @@ for (const target of dbTargets()) {
         assert.ok(Array.isArray(e.data.errors) && (e.data.errors as XmlIssue[]).length >= 1);
         return true;
       });
-      await assert.rejects(saveCustomXml(t.app, '<wpml-config><custom-types><custom-type translate="9">x</custom-type></custom-types></wpml-config>'), (e: RestError) => e.status === 400 && e.code === 'i18n_xml_invalid');
+      await assert.rejects(
+        saveCustomXml(
+          t.app,
+          '<wpml-config><custom-types><custom-type translate="9">x</custom-type></custom-types></wpml-config>',
+        ),
+        (e: RestError) => e.status === 400 && e.code === 'i18n_xml_invalid',
+      );
       await assert.rejects(
         saveCustomXml(t.app, '<!DOCTYPE wpml-config [<!ENTITY a "aaaa">]><wpml-config/>'),
         (e: RestError) => e.status === 400 && e.code === 'i18n_xml_doctype_forbidden',
       );
-      await assert.rejects(saveCustomXml(t.app, `<wpml-config>${' '.repeat(MAX_XML_BYTES)}</wpml-config>`), (e: RestError) => e.status === 413);
+      await assert.rejects(
+        saveCustomXml(t.app, `<wpml-config>${' '.repeat(MAX_XML_BYTES)}</wpml-config>`),
+        (e: RestError) => e.status === 413,
+      );
       assert.equal(await getCustomXml(t.app), VALID_CONFIG);
     });
 

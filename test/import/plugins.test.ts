@@ -68,7 +68,14 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
     test(`into ${target.name}`, async () => {
       const t = await createTestApp(target);
       try {
-        const res = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,history,strings,jobs,sliders']);
+        const res = await cli(t, [
+          'import',
+          'wordpress',
+          '--from',
+          source.url,
+          '--only',
+          'users,content,history,strings,jobs,sliders',
+        ]);
         assert.equal(res.code, 0, res.stderr);
         assert.match(res.stdout, /strings: 4 at the source; imported 3, updated 0, unchanged 0, skipped 2/);
         assert.match(res.stdout, /skipped 1: source language "fr"/);
@@ -85,9 +92,17 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
         const pkg = await t.app.db.selectFrom('i18n_st_packages').selectAll().executeTakeFirstOrThrow();
         assert.deepEqual([pkg.kind_slug, pkg.name, pkg.title], ['gravity_form', '3', 'Partner application form']);
         assert.equal(byName.get('field-1-label')!.package_id, pkg.id);
-        const translations = await t.app.db.selectFrom('i18n_st_translations').selectAll().orderBy('string_id').execute();
-        const de = (name: string) => translations.find((x) => x.string_id === byName.get(name)!.id && x.language === 'de');
-        assert.deepEqual([de('blogname')?.value, de('blogname')?.status, de('blogname')?.translator_id], ['Partnerportal', 10, 2]);
+        const translations = await t.app.db
+          .selectFrom('i18n_st_translations')
+          .selectAll()
+          .orderBy('string_id')
+          .execute();
+        const de = (name: string) =>
+          translations.find((x) => x.string_id === byName.get(name)!.id && x.language === 'de');
+        assert.deepEqual(
+          [de('blogname')?.value, de('blogname')?.status, de('blogname')?.translator_id],
+          ['Partnerportal', 10, 2],
+        );
         assert.equal(de('Book a call')?.value, 'Termin buchen');
         assert.deepEqual([de('field-1-label')?.value, de('field-1-label')?.status], [null, 1]);
 
@@ -95,24 +110,53 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
         assert.equal(jobs.length, 2, 'only the newest revision of each translation');
         const about = jobs.find((j) => j.element_type === 'post_page')!;
         assert.deepEqual(
-          [about.type, about.element_id, about.title, about.source_language, about.target_language, about.status, about.translator_id, about.deadline_date],
+          [
+            about.type,
+            about.element_id,
+            about.title,
+            about.source_language,
+            about.target_language,
+            about.status,
+            about.translator_id,
+            about.deadline_date,
+          ],
           ['post', 10, 'About Us (updated)', 'en', 'de', 10, 3, '2026-12-01'],
         );
-        const fields = await t.app.db.selectFrom('tm_job_fields').selectAll().where('job_id', '=', about.id).orderBy('position').execute();
-        assert.deepEqual(fields.map((f) => [f.field_id, f.source, f.target, f.finished]), [
-          ['title', 'About Us (updated)', 'Über uns', 1],
-          ['body', 'We build software for partners in 14 countries.', 'Wir entwickeln Software für Partner in 14 Ländern.', 1],
-        ]);
+        const fields = await t.app.db
+          .selectFrom('tm_job_fields')
+          .selectAll()
+          .where('job_id', '=', about.id)
+          .orderBy('position')
+          .execute();
+        assert.deepEqual(
+          fields.map((f) => [f.field_id, f.source, f.target, f.finished]),
+          [
+            ['title', 'About Us (updated)', 'Über uns', 1],
+            [
+              'body',
+              'We build software for partners in 14 countries.',
+              'Wir entwickeln Software für Partner in 14 Ländern.',
+              1,
+            ],
+          ],
+        );
         const welcome = jobs.find((j) => j.element_type === 'post_post')!;
         assert.deepEqual([welcome.status, welcome.needs_update, welcome.editor], [2, 1, 'ate']);
 
         const server = await buildServer(t.app);
         try {
           // A logger this site does not have keeps its event and shows its stored template.
-          const booking = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events/5000', headers: { authorization: basicAuth('admin', 'vEpt DF1D RlmT pLcO 0inK RSjo') } });
+          const booking = await server.inject({
+            method: 'GET',
+            url: '/en/cms-json/history/v1/events/5000',
+            headers: { authorization: basicAuth('admin', 'vEpt DF1D RlmT pLcO 0inK RSjo') },
+          });
           assert.equal(booking.statusCode, 200, booking.body.slice(0, 300));
           const event = JSON.parse(booking.body);
-          assert.deepEqual([event.logger, event.message, event.message_key, event.loglevel, event.initiator], ['AcmeBookingLogger', 'Booked Room 3 for Ms. Weber', 'room_booked', 'notice', 'cms_user']);
+          assert.deepEqual(
+            [event.logger, event.message, event.message_key, event.loglevel, event.initiator],
+            ['AcmeBookingLogger', 'Booked Room 3 for Ms. Weber', 'room_booked', 'notice', 'cms_user'],
+          );
           const slider = await server.inject({ method: 'GET', url: '/en/cms-json/sliderx/sliders/summit' });
           assert.equal(slider.statusCode, 200, slider.body.slice(0, 300));
           const body = JSON.parse(slider.body);
@@ -125,10 +169,20 @@ describe('import wordpress: strings, translation jobs and sliders', { skip: reas
         }
         const stored = await t.app.db.selectFrom('sliders').selectAll().executeTakeFirstOrThrow();
         const settings = JSON.parse(stored.settings);
-        assert.deepEqual([settings.layout, settings.width, settings.height, settings.autoplay, settings.navigation.bullets], ['fullwidth', 1200, 500, false, false]);
+        assert.deepEqual(
+          [settings.layout, settings.width, settings.height, settings.autoplay, settings.navigation.bullets],
+          ['fullwidth', 1200, 500, false, false],
+        );
 
         const once = await snapshot(t);
-        const again = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content,history,strings,jobs,sliders']);
+        const again = await cli(t, [
+          'import',
+          'wordpress',
+          '--from',
+          source.url,
+          '--only',
+          'users,content,history,strings,jobs,sliders',
+        ]);
         assert.equal(again.code, 0, again.stderr);
         assert.equal(await snapshot(t), once, 'a second run changes nothing');
       } finally {

@@ -15,7 +15,9 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
   let source: SourceDb;
   before(async () => {
     source = await createSource({ prefix: 'blog7_' });
-    for (const t of await source.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND (table_name LIKE 'blog7\\_simple\\_history%' OR table_name LIKE 'blog7\\_icl\\_%')")) {
+    for (const t of await source.query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND (table_name LIKE 'blog7\\_simple\\_history%' OR table_name LIKE 'blog7\\_icl\\_%')",
+    )) {
       await source.query(`DROP TABLE \`${t.name}\``);
     }
   });
@@ -29,13 +31,30 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
       try {
         const res = await cli(t, ['import', 'wordpress', '--from', source.url]);
         assert.equal(res.code, 0, res.stderr);
-        assert.match(res.stdout, /history: skipped — Simple History is not installed at the source \(no table blog7_simple_history, blog7_simple_history_contexts\)/);
+        assert.match(
+          res.stdout,
+          /history: skipped — Simple History is not installed at the source \(no table blog7_simple_history, blog7_simple_history_contexts\)/,
+        );
         assert.match(res.stdout, /users: 8 at the source; imported 8/);
         const roles = await t.app.db.selectFrom('users').select(['login', 'role']).orderBy('id').execute();
-        assert.deepEqual(roles.map((r) => r.role), ['administrator', 'administrator', 'editor', 'editor', 'author', 'contributor', 'subscriber', 'subscriber'], 'roles read from blog7_capabilities');
+        assert.deepEqual(
+          roles.map((r) => r.role),
+          ['administrator', 'administrator', 'editor', 'editor', 'author', 'contributor', 'subscriber', 'subscriber'],
+          'roles read from blog7_capabilities',
+        );
         const langs = await t.app.db.selectFrom('posts').select('lang').execute();
-        assert.ok(langs.every((p) => p.lang === 'en'), 'without WPML everything is in the default language');
-        assert.equal(await t.app.db.selectFrom('history_events').select('id').where('logger', '!=', 'ImporterLogger').executeTakeFirst(), undefined);
+        assert.ok(
+          langs.every((p) => p.lang === 'en'),
+          'without WPML everything is in the default language',
+        );
+        assert.equal(
+          await t.app.db
+            .selectFrom('history_events')
+            .select('id')
+            .where('logger', '!=', 'ImporterLogger')
+            .executeTakeFirst(),
+          undefined,
+        );
       } finally {
         await t.close();
       }
@@ -48,10 +67,19 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
     try {
       const before = await snapshot(t);
       const cases: [string[], RegExp][] = [
-        [['--from', source.url, '--prefix', 'wp_'], /^content-site: cs_import_\w+ has no WordPress tables with prefix "wp_" \(found prefix blog7_\)\n$/],
+        [
+          ['--from', source.url, '--prefix', 'wp_'],
+          /^content-site: cs_import_\w+ has no WordPress tables with prefix "wp_" \(found prefix blog7_\)\n$/,
+        ],
         [['--from', empty.url], /^content-site: cs_import_\w+ holds no WordPress site/],
-        [['--from', 'mysql://root@127.0.0.1:1/wordpress'], /^content-site: cannot reach the WordPress database at root@127\.0\.0\.1:1\/wordpress \(ECONNREFUSED\)\n$/],
-        [['--from', source.url.replace(/\/[^/]+$/, '/no_such_db_here')], /^content-site: the WordPress database root@127\.0\.0\.1:\d+\/no_such_db_here does not exist\n$/],
+        [
+          ['--from', 'mysql://root@127.0.0.1:1/wordpress'],
+          /^content-site: cannot reach the WordPress database at root@127\.0\.0\.1:1\/wordpress \(ECONNREFUSED\)\n$/,
+        ],
+        [
+          ['--from', source.url.replace(/\/[^/]+$/, '/no_such_db_here')],
+          /^content-site: the WordPress database root@127\.0\.0\.1:\d+\/no_such_db_here does not exist\n$/,
+        ],
         [['--from', 'postgres://x@y/z'], /unsupported scheme "postgres:"/],
         [['--from', source.url, '--on-conflict', 'merge'], /--on-conflict must be one of skip, rename, overwrite/],
         [['--from', source.url, '--only', 'comments'], /--only: unknown kind "comments"/],
@@ -81,15 +109,29 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
       }
       assert.equal(broken.code, 1);
       // Stage lines, then the error as one line.
-      const errors = broken.stderr.trim().split('\n').filter((l) => l.startsWith('content-site:'));
+      const errors = broken.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('content-site:'));
       assert.equal(errors.length, 1, broken.stderr);
-      assert.match(errors[0]!, /^content-site: reading the WordPress database at .* failed: ER_BAD_FIELD_ERROR: Unknown column 'post_title'/);
+      assert.match(
+        errors[0]!,
+        /^content-site: reading the WordPress database at .* failed: ER_BAD_FIELD_ERROR: Unknown column 'post_title'/,
+      );
       assert.ok(broken.stderr.trimEnd().endsWith(errors[0]!));
       const run = await t.app.db.selectFrom('import_runs').select(['status', 'report']).executeTakeFirstOrThrow();
       assert.equal(run.status, 'failed');
-      const failed = await t.app.db.selectFrom('history_events').select(['message_key', 'level']).where('logger', '=', 'ImporterLogger').execute();
+      const failed = await t.app.db
+        .selectFrom('history_events')
+        .select(['message_key', 'level'])
+        .where('logger', '=', 'ImporterLogger')
+        .execute();
       assert.deepEqual(failed, [{ message_key: 'import_failed', level: 'error' }]);
-      assert.equal((await t.app.db.selectFrom('users').select('id').execute()).length, 8, 'the kinds before the failure are complete');
+      assert.equal(
+        (await t.app.db.selectFrom('users').select('id').execute()).length,
+        8,
+        'the kinds before the failure are complete',
+      );
       const again = await cli(t, ['import', 'wordpress', '--from', source.url]);
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stdout, /users: 8 at the source; imported 0, updated 0, unchanged 8/);
@@ -111,19 +153,49 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
         assert.match(skip.stdout, /page 15 "Contact \(updated\)": the slug "contact" \(en\) is taken here — skipped/);
         assert.equal((await t.app.db.selectFrom('users').select('id').execute()).length, 8, 'our admin and 7 imported');
 
-        const rename = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content', '--on-conflict', 'rename']);
+        const rename = await cli(t, [
+          'import',
+          'wordpress',
+          '--from',
+          source.url,
+          '--only',
+          'users,content',
+          '--on-conflict',
+          'rename',
+        ]);
         assert.equal(rename.code, 0, rename.stderr);
         assert.match(rename.stdout, /imported as "admin-wp" <anna\.schmidt@partner-portal\.example>/);
         assert.match(rename.stdout, /imported as "contact-2"/);
-        const renamed = await t.app.db.selectFrom('users').select(['login', 'role', 'password_hash']).where('login', '=', 'admin-wp').executeTakeFirstOrThrow();
+        const renamed = await t.app.db
+          .selectFrom('users')
+          .select(['login', 'role', 'password_hash'])
+          .where('login', '=', 'admin-wp')
+          .executeTakeFirstOrThrow();
         assert.deepEqual([renamed.role, renamed.password_hash?.slice(0, 7)], ['administrator', '$wp$2y$']);
-        const own = await t.app.db.selectFrom('users').select(['login', 'role']).where('id', '=', mine.id).executeTakeFirstOrThrow();
+        const own = await t.app.db
+          .selectFrom('users')
+          .select(['login', 'role'])
+          .where('id', '=', mine.id)
+          .executeTakeFirstOrThrow();
         assert.deepEqual(own, { login: 'admin', role: 'editor' }, 'ours untouched');
-        const ownPage = await t.app.db.selectFrom('posts').select('title').where('slug', '=', 'contact').executeTakeFirstOrThrow();
+        const ownPage = await t.app.db
+          .selectFrom('posts')
+          .select('title')
+          .where('slug', '=', 'contact')
+          .executeTakeFirstOrThrow();
         assert.equal(ownPage.title, 'Our own contact page');
 
         const once = await snapshot(t);
-        const again = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content', '--on-conflict', 'rename']);
+        const again = await cli(t, [
+          'import',
+          'wordpress',
+          '--from',
+          source.url,
+          '--only',
+          'users,content',
+          '--on-conflict',
+          'rename',
+        ]);
         assert.match(again.stdout, /users: 8 at the source; imported 0, updated 0, unchanged 8/);
         assert.equal(await snapshot(t), once, 'renamed items are recognised on the next run');
       } finally {
@@ -137,12 +209,31 @@ describe('import wordpress: other sources', { skip: reason ?? false }, () => {
     try {
       const mine = await createUser(t.app, { login: 'eva.editor', email: 'eva@example.com', role: 'subscriber' });
       const page = await createContent(t.app, { type: 'page', lang: 'en', slug: 'impressum', title: 'Old imprint' });
-      const res = await cli(t, ['import', 'wordpress', '--from', source.url, '--only', 'users,content', '--on-conflict', 'overwrite']);
+      const res = await cli(t, [
+        'import',
+        'wordpress',
+        '--from',
+        source.url,
+        '--only',
+        'users,content',
+        '--on-conflict',
+        'overwrite',
+      ]);
       assert.equal(res.code, 0, res.stderr);
-      assert.match(res.stdout, new RegExp(`user 3 \\(eva\\.editor\\): the login "eva\\.editor" is taken here — user ${mine.id} overwritten`));
+      assert.match(
+        res.stdout,
+        new RegExp(`user 3 \\(eva\\.editor\\): the login "eva\\.editor" is taken here — user ${mine.id} overwritten`),
+      );
       const eva = await t.app.db.selectFrom('users').selectAll().where('id', '=', mine.id).executeTakeFirstOrThrow();
-      assert.deepEqual([eva.email, eva.role, eva.display_name], ['eva.fischer@partner-portal.example', 'editor', 'Eva Fischer']);
-      const imprint = await t.app.db.selectFrom('posts').selectAll().where('id', '=', page.id).executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [eva.email, eva.role, eva.display_name],
+        ['eva.fischer@partner-portal.example', 'editor', 'Eva Fischer'],
+      );
+      const imprint = await t.app.db
+        .selectFrom('posts')
+        .selectAll()
+        .where('id', '=', page.id)
+        .executeTakeFirstOrThrow();
       assert.equal(imprint.title, 'Impressum (updated)');
     } finally {
       await t.close();
@@ -155,7 +246,16 @@ describe('import wordpress: from a dump file', { skip: reason ?? false }, () => 
     const t = await createTestApp(dbTargets()[0]!);
     try {
       const before = await listScratchDatabases();
-      const res = await cli(t, ['import', 'wordpress', '--from', `${FIXTURE_DIR}/wordpress-7.1.sql.gz`, '--scratch', MYSQL_URL, '--only', 'users']);
+      const res = await cli(t, [
+        'import',
+        'wordpress',
+        '--from',
+        `${FIXTURE_DIR}/wordpress-7.1.sql.gz`,
+        '--scratch',
+        MYSQL_URL,
+        '--only',
+        'users',
+      ]);
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /users: 8 at the source; imported 8/);
       assert.deepEqual(await listScratchDatabases(), before, 'no scratch database left behind');
@@ -170,7 +270,13 @@ describe('import wordpress: from a dump file', { skip: reason ?? false }, () => 
 async function listScratchDatabases(): Promise<string[]> {
   const probe = await createSource({ fixture: false });
   try {
-    return (await probe.query<{ name: string }>("SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'content\\_site\\_import\\_%'")).map((r) => r.name).sort();
+    return (
+      await probe.query<{ name: string }>(
+        "SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'content\\_site\\_import\\_%'",
+      )
+    )
+      .map((r) => r.name)
+      .sort();
   } finally {
     await probe.drop();
   }

@@ -40,16 +40,29 @@ let dumpText: string | null = null;
 function fixtureSql(prefix: string): string {
   dumpText ??= zlib.gunzipSync(fs.readFileSync(DUMP)).toString('utf8');
   if (prefix === 'wp_') return dumpText;
-  return dumpText.replaceAll('`wp_', `\`${prefix}`).replaceAll("'wp_capabilities'", `'${prefix}capabilities'`).replaceAll("'wp_user_level'", `'${prefix}user_level'`).replaceAll("'wp_user_roles'", `'${prefix}user_roles'`);
+  return dumpText
+    .replaceAll('`wp_', `\`${prefix}`)
+    .replaceAll("'wp_capabilities'", `'${prefix}capabilities'`)
+    .replaceAll("'wp_user_level'", `'${prefix}user_level'`)
+    .replaceAll("'wp_user_roles'", `'${prefix}user_roles'`);
 }
 
 /** Loads SQL text with MariaDB's own client (several times faster on a dump than statements sent one by one). */
 async function loadSql(database: string, text: string): Promise<void> {
   const url = new URL(MYSQL_URL);
-  const child = spawn(fs.existsSync('/usr/bin/mariadb') ? '/usr/bin/mariadb' : 'mysql', [`--host=${url.hostname}`, `--port=${url.port || 3306}`, `--user=${decodeURIComponent(url.username || 'root')}`, database], {
-    stdio: ['pipe', 'ignore', 'pipe'],
-    env: { ...process.env, MYSQL_PWD: decodeURIComponent(url.password) },
-  });
+  const child = spawn(
+    fs.existsSync('/usr/bin/mariadb') ? '/usr/bin/mariadb' : 'mysql',
+    [
+      `--host=${url.hostname}`,
+      `--port=${url.port || 3306}`,
+      `--user=${decodeURIComponent(url.username || 'root')}`,
+      database,
+    ],
+    {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: { ...process.env, MYSQL_PWD: decodeURIComponent(url.password) },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
@@ -93,8 +106,14 @@ export interface CliResult {
 export async function cli(t: TestApp, args: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const sink = (write: (s: string) => void) => ({ write: (chunk: string | Uint8Array) => (write(String(chunk)), true) }) as unknown as NodeJS.WritableStream;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: t.databaseUrl, DATA_DIR: t.config.dataDir, SITE_URL: t.config.siteUrl };
+  const sink = (write: (s: string) => void) =>
+    ({ write: (chunk: string | Uint8Array) => (write(String(chunk)), true) }) as unknown as NodeJS.WritableStream;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: t.databaseUrl,
+    DATA_DIR: t.config.dataDir,
+    SITE_URL: t.config.siteUrl,
+  };
   // node-postgres reads PGOPTIONS from the process's environment when it connects: the test app's schema, while the command runs.
   const saved = process.env.PGOPTIONS;
   if (t.pgSchema) process.env.PGOPTIONS = `-c search_path=${t.pgSchema}`;
@@ -109,9 +128,30 @@ export async function cli(t: TestApp, args: string[]): Promise<CliResult> {
 
 /** The site's data tables as text (everything but the importer's own run records), to compare before and after. */
 export async function snapshot(t: TestApp): Promise<string> {
-  const tables = ['users', 'app_passwords', 'posts', 'options', 'history_events', 'history_event_contexts', 'history_counters', 'history_stats_hourly',
-    'history_stats_daily', 'history_stats_hourly_levels', 'history_stats_daily_users', 'history_stats_daily_failed_logins', 'sched_settings', 'import_map', 'import_marks',
-    'i18n_st_strings', 'i18n_st_translations', 'i18n_st_packages', 'tm_jobs', 'tm_job_fields', 'sliders', 'slider_slides'] as const;
+  const tables = [
+    'users',
+    'app_passwords',
+    'posts',
+    'options',
+    'history_events',
+    'history_event_contexts',
+    'history_counters',
+    'history_stats_hourly',
+    'history_stats_daily',
+    'history_stats_hourly_levels',
+    'history_stats_daily_users',
+    'history_stats_daily_failed_logins',
+    'sched_settings',
+    'import_map',
+    'import_marks',
+    'i18n_st_strings',
+    'i18n_st_translations',
+    'i18n_st_packages',
+    'tm_jobs',
+    'tm_job_fields',
+    'sliders',
+    'slider_slides',
+  ] as const;
   const out: string[] = [];
   for (const table of tables) {
     const rows = await t.app.db.selectFrom(table).selectAll().execute();

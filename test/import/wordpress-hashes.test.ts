@@ -5,7 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { verifyPhpass, verifyWordPressAppPassword, verifyWordPressPassword, wordPressFastHash } from '../../src/auth/wordpress-hashes.ts';
+import {
+  verifyPhpass,
+  verifyWordPressAppPassword,
+  verifyWordPressPassword,
+  wordPressFastHash,
+} from '../../src/auth/wordpress-hashes.ts';
 import { normalizePassword } from '../../src/auth/app-passwords.ts';
 
 // wp_users.user_pass and the `_application_passwords` hashes of the fixture.
@@ -43,7 +48,11 @@ test('legacy MD5 and bare bcrypt hashes verify as wp_check_password does', async
   const bare = bcrypt.hashSync('Plugin-Bcrypt-1', 4).replace(/^\$2b\$/, '$2y$');
   assert.equal(await verifyWordPressPassword('Plugin-Bcrypt-1', bare), true);
   assert.equal(await verifyWordPressPassword('Plugin-Bcrypt-2', bare), false);
-  assert.equal(await verifyWordPressPassword('anything', '$argon2id$v=19$m=65536,t=4,p=1$c29tZXNhbHQ$aGFzaA'), false, 'unknown formats never match');
+  assert.equal(
+    await verifyWordPressPassword('anything', '$argon2id$v=19$m=65536,t=4,p=1$c29tZXNhbHQ$aGFzaA'),
+    false,
+    'unknown formats never match',
+  );
 });
 
 test('pre-6.8 application passwords (phpass) verify', () => {

@@ -39,11 +39,16 @@ test('route declarations follow contract §4.4', () => {
   assert.equal(a.discover!.type, 'boolean');
   assert.equal(a.discover!.default, true);
   assert.deepEqual(proxy!.endpoints[0]!.permission, { kind: 'cap', cap: 'edit_posts' });
-  assert.equal(proxy!.endpoints[0]!.forbiddenMessage!.en, 'Sorry, you are not allowed to make proxied oEmbed requests.');
-  for (const r of oembedNamespace.routes) for (const e of r.endpoints) for (const [name, arg] of Object.entries(e.args)) {
-    const d = arg.description as { en: string; de: string };
-    assert.ok(d.en && d.de && d.en !== d.de, name);
-  }
+  assert.equal(
+    proxy!.endpoints[0]!.forbiddenMessage!.en,
+    'Sorry, you are not allowed to make proxied oEmbed requests.',
+  );
+  for (const r of oembedNamespace.routes)
+    for (const e of r.endpoints)
+      for (const [name, arg] of Object.entries(e.args)) {
+        const d = arg.description as { en: string; de: string };
+        assert.ok(d.en && d.de && d.en !== d.de, name);
+      }
 });
 
 for (const target of dbTargets()) {
@@ -52,14 +57,39 @@ for (const target of dbTargets()) {
     let seeded: Awaited<ReturnType<typeof seedDemo>>;
     before(async () => {
       t = await createTestApp(target);
-      await t.app.db.insertInto('users').values({ login: 'anna', email: 'anna@example.org', display_name: 'Anna Admin', role: 'administrator', password_hash: null, status: 'active', created_at: '2026-01-01 00:00:00' }).execute();
+      await t.app.db
+        .insertInto('users')
+        .values({
+          login: 'anna',
+          email: 'anna@example.org',
+          display_name: 'Anna Admin',
+          role: 'administrator',
+          password_hash: null,
+          status: 'active',
+          created_at: '2026-01-01 00:00:00',
+        })
+        .execute();
       seeded = await seedDemo(t.app);
     });
     after(async () => t.close());
 
     test('response in the reference key order with iframe, blockquote and secret', async () => {
       const data = await getLocalOembed(t.app, `${BASE}/en/about/`, 600, 'en');
-      assert.deepEqual(Object.keys(data), ['version', 'provider_name', 'provider_url', 'author_name', 'author_url', 'title', 'type', 'width', 'height', 'html', 'thumbnail_url', 'thumbnail_width', 'thumbnail_height']);
+      assert.deepEqual(Object.keys(data), [
+        'version',
+        'provider_name',
+        'provider_url',
+        'author_name',
+        'author_url',
+        'title',
+        'type',
+        'width',
+        'height',
+        'html',
+        'thumbnail_url',
+        'thumbnail_width',
+        'thumbnail_height',
+      ]);
       assert.equal(data.version, '1.0');
       assert.equal(data.provider_name, 'Content Site');
       assert.equal(data.provider_url, `${BASE}/en`);
@@ -74,8 +104,17 @@ for (const target of dbTargets()) {
       assert.equal(data.thumbnail_height, 400);
       const html = String(data.html);
       const secret = /data-secret="([A-Za-z0-9]{10})"/.exec(html)![1]!;
-      assert.match(html, new RegExp(`^<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${BASE}/en/about/">About us</a></blockquote>`));
-      assert.ok(html.includes(`<iframe sandbox="allow-scripts" security="restricted" src="${BASE}/en/about/embed/#?secret=${secret}" width="600" height="338" title="&#8220;About us&#8221; &#8212; Content Site" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`));
+      assert.match(
+        html,
+        new RegExp(
+          `^<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${BASE}/en/about/">About us</a></blockquote>`,
+        ),
+      );
+      assert.ok(
+        html.includes(
+          `<iframe sandbox="allow-scripts" security="restricted" src="${BASE}/en/about/embed/#?secret=${secret}" width="600" height="338" title="&#8220;About us&#8221; &#8212; Content Site" data-secret="${secret}" frameborder="0" marginwidth="0" marginheight="0" scrolling="no" class="wp-embedded-content"></iframe>`,
+        ),
+      );
       assert.match(html, /<script>.*<\/script>$/s);
       const again = await getLocalOembed(t.app, `${BASE}/en/about/`, 600, 'en');
       assert.notEqual(/data-secret="([^"]+)"/.exec(String(again.html))![1], secret, 'fresh secret per response');
@@ -101,38 +140,69 @@ for (const target of dbTargets()) {
 
     test('unknown, foreign, draft and malformed URLs are 404 oembed_invalid_url', async () => {
       await createContent(t.app, { type: 'page', lang: 'en', slug: 'draft-page', title: 'Draft', status: 'draft' });
-      for (const url of [`${BASE}/en/nope/`, 'https://example.org/en/about/', `${BASE}/en/draft-page/`, 'not a url', '', `${BASE}/fr/about/`, `${BASE}/?p=99999999999`, `${BASE}/?p=0`, `${BASE}/en/about/x/y/`, 'javascript:alert(1)']) {
-        await assert.rejects(getLocalOembed(t.app, url, 600, 'en'), (err: RestError) => err.code === 'oembed_invalid_url' && err.status === 404 && err.message === 'Not Found', url);
+      for (const url of [
+        `${BASE}/en/nope/`,
+        'https://example.org/en/about/',
+        `${BASE}/en/draft-page/`,
+        'not a url',
+        '',
+        `${BASE}/fr/about/`,
+        `${BASE}/?p=99999999999`,
+        `${BASE}/?p=0`,
+        `${BASE}/en/about/x/y/`,
+        'javascript:alert(1)',
+      ]) {
+        await assert.rejects(
+          getLocalOembed(t.app, url, 600, 'en'),
+          (err: RestError) => err.code === 'oembed_invalid_url' && err.status === 404 && err.message === 'Not Found',
+          url,
+        );
       }
       await assert.rejects(getLocalOembed(t.app, `${BASE}/en/nope/`, 600, 'de'), { message: 'Nicht gefunden' });
     });
 
     test('handler: JSON, XML and XML errors', async () => {
-      const json = await handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/about/`, format: 'json', maxwidth: 300 } }));
+      const json = await handleEmbed(
+        fakeRequest(t.app, { params: { url: `${BASE}/en/about/`, format: 'json', maxwidth: 300 } }),
+      );
       assert.equal((json as Record<string, unknown>).width, 300);
-      const xml = (await handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/about/`, format: 'xml', maxwidth: 600 } }))) as RestResponse;
+      const xml = (await handleEmbed(
+        fakeRequest(t.app, { params: { url: `${BASE}/en/about/`, format: 'xml', maxwidth: 600 } }),
+      )) as RestResponse;
       assert.ok(xml instanceof RestResponse);
       assert.equal(xml.status, 200);
       assert.equal(xml.raw!.contentType, 'text/xml; charset=UTF-8');
       const text = String(xml.raw!.content);
-      assert.match(text, /^<\?xml version="1.0"\?>\n<oembed><version>1.0<\/version><provider_name>Content Site<\/provider_name>/);
+      assert.match(
+        text,
+        /^<\?xml version="1.0"\?>\n<oembed><version>1.0<\/version><provider_name>Content Site<\/provider_name>/,
+      );
       const parsed = new XMLParser({ parseTagValue: false }).parse(text).oembed;
       assert.equal(parsed.title, 'About us');
       assert.match(parsed.html, /^<blockquote class="wp-embedded-content"/);
       assert.equal(parsed.width, '600');
       // Errors are XML too with format=xml — from the handler and from validation alike.
       const server = await buildServer(t.app);
-      const err = await server.inject({ method: 'GET', url: `/en/cms-json/oembed/1.0/embed?format=xml&url=${encodeURIComponent(`${BASE}/en/nope/`)}` });
+      const err = await server.inject({
+        method: 'GET',
+        url: `/en/cms-json/oembed/1.0/embed?format=xml&url=${encodeURIComponent(`${BASE}/en/nope/`)}`,
+      });
       assert.equal(err.statusCode, 404);
       assert.equal(err.headers['content-type'], 'text/xml; charset=UTF-8');
-      assert.equal(err.body, '<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n');
+      assert.equal(
+        err.body,
+        '<?xml version="1.0"?>\n<oembed><code>oembed_invalid_url</code><message>Not Found</message><data><status>404</status></data></oembed>\n',
+      );
       const missing = await server.inject({ method: 'GET', url: '/en/cms-json/oembed/1.0/embed?format=xml' });
       assert.equal(missing.statusCode, 400);
       assert.match(missing.body, /^<\?xml version="1.0"\?>\n<oembed><code>rest_missing_callback_param<\/code>/);
       const missingJson = await server.inject({ method: 'GET', url: '/en/cms-json/oembed/1.0/embed' });
       assert.equal(missingJson.json().code, 'rest_missing_callback_param');
       await server.close();
-      await assert.rejects(handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/nope/`, format: 'json', maxwidth: 600 } })), { status: 404, code: 'oembed_invalid_url' });
+      await assert.rejects(
+        handleEmbed(fakeRequest(t.app, { params: { url: `${BASE}/en/nope/`, format: 'json', maxwidth: 600 } })),
+        { status: 404, code: 'oembed_invalid_url' },
+      );
     });
 
     test('titles with markup are escaped in html and XML', async () => {

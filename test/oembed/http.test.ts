@@ -30,10 +30,14 @@ for (const target of dbTargets()) {
         const u = new URL(req.url!, 'http://x');
         if (u.pathname === '/page') {
           res.writeHead(200, { 'Content-Type': 'text/html' });
-          res.end('<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head><body></body></html>');
+          res.end(
+            '<html><head><link rel="alternate" type="application/json+oembed" href="/oembed"></head><body></body></html>',
+          );
         } else if (u.pathname === '/oembed') {
           res.writeHead(200, { 'Content-Type': 'application/json' });
-          res.end(JSON.stringify({ version: '1.0', type: 'link', title: 'Linked', maxwidth: u.searchParams.get('maxwidth') }));
+          res.end(
+            JSON.stringify({ version: '1.0', type: 'link', title: 'Linked', maxwidth: u.searchParams.get('maxwidth') }),
+          );
         } else {
           res.writeHead(404);
           res.end();
@@ -103,24 +107,34 @@ for (const target of dbTargets()) {
     });
 
     test('proxy: validation and remote discovery', async () => {
-      const bad = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&maxwidth=abc`, { authorization: contributor });
+      const bad = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&maxwidth=abc`, {
+        authorization: contributor,
+      });
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().code, 'rest_invalid_param');
-      const badFormat = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&format=yaml`, { authorization: contributor });
+      const badFormat = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&format=yaml`, {
+        authorization: contributor,
+      });
       assert.equal(badFormat.statusCode, 400);
       const noUrl = await get('/en/cms-json/oembed/1.0/proxy', { authorization: contributor });
       assert.equal(noUrl.statusCode, 400);
       assert.equal(noUrl.json().code, 'rest_missing_callback_param');
-      const res = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&maxwidth=480&format=xml`, { authorization: contributor });
+      const res = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&maxwidth=480&format=xml`, {
+        authorization: contributor,
+      });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/, 'the proxy answers JSON either way');
       assert.equal(res.json().title, 'Linked');
       assert.equal(res.json().maxwidth, '480');
       assert.equal(res.json().html, `<a href="${providerBase}/page">Linked</a>`);
-      const nolink = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/none`)}`, { authorization: contributor });
+      const nolink = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/none`)}`, {
+        authorization: contributor,
+      });
       assert.equal(nolink.statusCode, 404);
       assert.equal(nolink.json().code, 'oembed_invalid_url');
-      const noDiscover = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&discover=false`, { authorization: contributor });
+      const noDiscover = await get(`/en/cms-json/oembed/1.0/proxy?url=${q(`${providerBase}/page`)}&discover=false`, {
+        authorization: contributor,
+      });
       assert.equal(noDiscover.statusCode, 404);
     });
   });
@@ -140,10 +154,23 @@ describe('oembed/1.0/proxy over HTTP refuses private targets by default', () => 
     await t.close();
   });
 
-  const proxy = (url: string) => server.inject({ method: 'GET', url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(url)}`, headers: { authorization: contributor } });
+  const proxy = (url: string) =>
+    server.inject({
+      method: 'GET',
+      url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(url)}`,
+      headers: { authorization: contributor },
+    });
 
   test('loopback, private and IPv6 special targets are 400', async () => {
-    for (const url of ['http://127.0.0.1/', 'http://localhost/', 'http://foo.localhost/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://10.0.0.5/', 'http://169.254.169.254/latest/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://localhost/',
+      'http://foo.localhost/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://10.0.0.5/',
+      'http://169.254.169.254/latest/',
+    ]) {
       const res = await proxy(url);
       assert.equal(res.statusCode, 400, url);
       assert.equal(res.json().code, 'oembed_forbidden_url', url);
@@ -154,7 +181,11 @@ describe('oembed/1.0/proxy over HTTP refuses private targets by default', () => 
     // The system resolver, as the server uses it: `vm` is this machine, `nx` is no name at all.
     ctx.mock.method(dns.promises, 'lookup', async (host: string) => {
       if (host === 'vm') return [{ address: '127.0.0.1', family: 4 }];
-      if (host === 'intra.example') return [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }];
+      if (host === 'intra.example')
+        return [
+          { address: '93.184.216.34', family: 4 },
+          { address: '10.1.2.3', family: 4 },
+        ];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     });
     const logged = ctx.mock.method(t.app.log, 'warn');
@@ -166,10 +197,20 @@ describe('oembed/1.0/proxy over HTTP refuses private targets by default', () => 
       answers.push(res.body.replace(host, 'HOST'));
     }
     assert.equal(new Set(answers).size, 1, `one answer for all three: ${answers.join(' | ')}`);
-    assert.deepEqual(JSON.parse(answers[0]!).data, { status: 502, url: 'http://HOST/page', reason: 'the URL could not be fetched' });
+    assert.deepEqual(JSON.parse(answers[0]!).data, {
+      status: 502,
+      url: 'http://HOST/page',
+      reason: 'the URL could not be fetched',
+    });
     // The refusals are in the server log, with what the caller is not told.
     const details = logged.mock.calls.map((c) => JSON.stringify(c.arguments[0]));
-    assert.ok(details.some((d) => d.includes('vm resolves to 127.0.0.1, which is not public')), details.join('\n'));
-    assert.ok(details.some((d) => d.includes('intra.example resolves to 10.1.2.3')), details.join('\n'));
+    assert.ok(
+      details.some((d) => d.includes('vm resolves to 127.0.0.1, which is not public')),
+      details.join('\n'),
+    );
+    assert.ok(
+      details.some((d) => d.includes('intra.example resolves to 10.1.2.3')),
+      details.join('\n'),
+    );
   });
 });

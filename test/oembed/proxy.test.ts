@@ -4,7 +4,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo } from '../../src/pages/seed.ts';
-import { DEFAULT_PROXY_LIMITS, proxyOembed, type ProxyLimits, type ProxyParams } from '../../src/namespaces/oembed/proxy.ts';
+import {
+  DEFAULT_PROXY_LIMITS,
+  proxyOembed,
+  type ProxyLimits,
+  type ProxyParams,
+} from '../../src/namespaces/oembed/proxy.ts';
 import { isPublicAddress } from '../../src/namespaces/oembed/net.ts';
 import { findProvider } from '../../src/namespaces/oembed/providers.ts';
 import { discoverLinks, sanitizeDiscoveredHtml } from '../../src/namespaces/oembed/sanitize.ts';
@@ -21,7 +26,8 @@ interface Fixture {
   total(): number;
 }
 
-const RICH_HTML = '<blockquote><a href="https://provider.example/post">A post</a> <a href="javascript:alert(1)">bad</a></blockquote>' +
+const RICH_HTML =
+  '<blockquote><a href="https://provider.example/post">A post</a> <a href="javascript:alert(1)">bad</a></blockquote>' +
   '<script>alert("x")</script><iframe src="https://player.example/embed/1" width="500" height="281" onload="alert(2)" allow="camera">fallback <b>text</b></iframe>' +
   '<img src=x onerror=alert(3)><style>body{}</style>';
 
@@ -44,40 +50,91 @@ async function startFixture(): Promise<Fixture> {
     const host = req.headers.host;
     const self = `http://${host}`;
     switch (u.pathname) {
-      case '/page': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/rich?from=page"><link rel="alternate" type="text/xml+oembed" href="/oembed/xml">`);
-      case '/page-xml': return html(`<link rel="alternate" type="text/xml+oembed" href="${self}/oembed/xml">`);
-      case '/page-doctype': return html(`<link rel="alternate" type="text/xml+oembed" href="/oembed/doctype">`);
-      case '/page-nolink': return html('<meta name="x" content="y">');
-      case '/page-bodylink': return html('', '<link rel="alternate" type="application/json+oembed" href="/oembed/rich">');
-      case '/page-to': return html(`<link rel="alternate" type="application/json+oembed" href="${u.searchParams.get('href')}">`);
-      case '/page-photo': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/photo">`);
-      case '/page-link': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/link">`);
-      case '/page-noiframe': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/noiframe">`);
-      case '/page-array': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/array">`);
-      case '/page-500': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/500">`);
-      case '/page-404': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/404">`);
-      case '/page-big': return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/big">`);
-      case '/page-slow-provider': return html(`<link rel="alternate" type="application/json+oembed" href="/slow">`);
+      case '/page':
+        return html(
+          `<link rel="alternate" type="application/json+oembed" href="/oembed/rich?from=page"><link rel="alternate" type="text/xml+oembed" href="/oembed/xml">`,
+        );
+      case '/page-xml':
+        return html(`<link rel="alternate" type="text/xml+oembed" href="${self}/oembed/xml">`);
+      case '/page-doctype':
+        return html(`<link rel="alternate" type="text/xml+oembed" href="/oembed/doctype">`);
+      case '/page-nolink':
+        return html('<meta name="x" content="y">');
+      case '/page-bodylink':
+        return html('', '<link rel="alternate" type="application/json+oembed" href="/oembed/rich">');
+      case '/page-to':
+        return html(`<link rel="alternate" type="application/json+oembed" href="${u.searchParams.get('href')}">`);
+      case '/page-photo':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/photo">`);
+      case '/page-link':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/link">`);
+      case '/page-noiframe':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/noiframe">`);
+      case '/page-array':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/array">`);
+      case '/page-500':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/500">`);
+      case '/page-404':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/404">`);
+      case '/page-big':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/oembed/big">`);
+      case '/page-slow-provider':
+        return html(`<link rel="alternate" type="application/json+oembed" href="/slow">`);
       case '/huge-page': {
         res.writeHead(200, { 'Content-Type': 'text/html' });
-        res.end(`<html><head><link rel="alternate" type="application/json+oembed" href="/oembed/rich?from=huge"></head><body>${'x'.repeat(400 * 1024)}</body></html>`);
+        res.end(
+          `<html><head><link rel="alternate" type="application/json+oembed" href="/oembed/rich?from=huge"></head><body>${'x'.repeat(400 * 1024)}</body></html>`,
+        );
         return;
       }
-      case '/missing': res.writeHead(404); res.end('no'); return;
-      case '/oembed/rich': return json({ version: '1.0', type: 'rich', title: 'Rich "thing"', provider_name: 'Example', html: RICH_HTML, width: 500, height: 281 });
-      case '/oembed/noiframe': return json({ version: '1.0', type: 'rich', html: '<div><script>alert(1)</script>only text</div>' });
-      case '/oembed/photo': return json({ version: '1.0', type: 'photo', title: 'A "photo"', url: 'https://img.example/p.jpg', width: 640, height: 480 });
-      case '/oembed/link': return json({ version: '1.0', type: 'link', title: '<b>Link</b> title' });
-      case '/oembed/array': return json([1, 2, 3]);
-      case '/oembed/500': return json({ error: 'x' }, 500);
-      case '/oembed/404': return json({ error: 'x' }, 404);
-      case '/oembed/big': return json({ type: 'rich', html: '<iframe src="https://a.example/"></iframe>', pad: 'y'.repeat(200 * 1024) });
+      case '/missing':
+        res.writeHead(404);
+        res.end('no');
+        return;
+      case '/oembed/rich':
+        return json({
+          version: '1.0',
+          type: 'rich',
+          title: 'Rich "thing"',
+          provider_name: 'Example',
+          html: RICH_HTML,
+          width: 500,
+          height: 281,
+        });
+      case '/oembed/noiframe':
+        return json({ version: '1.0', type: 'rich', html: '<div><script>alert(1)</script>only text</div>' });
+      case '/oembed/photo':
+        return json({
+          version: '1.0',
+          type: 'photo',
+          title: 'A "photo"',
+          url: 'https://img.example/p.jpg',
+          width: 640,
+          height: 480,
+        });
+      case '/oembed/link':
+        return json({ version: '1.0', type: 'link', title: '<b>Link</b> title' });
+      case '/oembed/array':
+        return json([1, 2, 3]);
+      case '/oembed/500':
+        return json({ error: 'x' }, 500);
+      case '/oembed/404':
+        return json({ error: 'x' }, 404);
+      case '/oembed/big':
+        return json({ type: 'rich', html: '<iframe src="https://a.example/"></iframe>', pad: 'y'.repeat(200 * 1024) });
       case '/oembed/xml':
       case '/oembed/doctype': {
-        if (u.searchParams.get('format') === 'json') { res.writeHead(501); res.end(); return; }
+        if (u.searchParams.get('format') === 'json') {
+          res.writeHead(501);
+          res.end();
+          return;
+        }
         res.writeHead(200, { 'Content-Type': 'text/xml' });
-        const doctype = u.pathname === '/oembed/doctype' ? '<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' : '';
-        res.end(`<?xml version="1.0"?>${doctype}<oembed><version>1.0</version><type>rich</type><title>From XML &amp; more</title><html>&lt;iframe src="https://x.example/e"&gt;&lt;/iframe&gt;</html></oembed>`);
+        const doctype =
+          u.pathname === '/oembed/doctype' ? '<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' : '';
+        res.end(
+          `<?xml version="1.0"?>${doctype}<oembed><version>1.0</version><type>rich</type><title>From XML &amp; more</title><html>&lt;iframe src="https://x.example/e"&gt;&lt;/iframe&gt;</html></oembed>`,
+        );
         return;
       }
       case '/redirect': {
@@ -87,8 +144,11 @@ async function startFixture(): Promise<Fixture> {
         res.end();
         return;
       }
-      case '/slow': return; // never answers
-      default: res.writeHead(404); res.end();
+      case '/slow':
+        return; // never answers
+      default:
+        res.writeHead(404);
+        res.end();
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -109,11 +169,34 @@ const err = (code: string, status: number) => (e: RestError) => {
 };
 
 test('isPublicAddress refuses every special range', () => {
-  for (const a of ['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1',
-    '::1', '::', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::7f00:1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'ff02::1', '64:ff9b::7f00:1', '2002:7f00:1::', 'not-an-ip']) {
+  for (const a of [
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::7f00:1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    'ff02::1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    'not-an-ip',
+  ]) {
     assert.equal(isPublicAddress(a), false, a);
   }
-  for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:93.184.216.34']) assert.equal(isPublicAddress(a), true, a);
+  for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:93.184.216.34'])
+    assert.equal(isPublicAddress(a), true, a);
 });
 
 test('allowlist matches the reference providers', () => {
@@ -127,29 +210,50 @@ test('allowlist matches the reference providers', () => {
   assert.equal(findProvider('https://bsky.app/profile/a.bsky.social/post/3k'), 'https://embed.bsky.app/oembed');
   assert.equal(findProvider('https://www.canva.com/design/DAF/view'), 'https://canva.com/_oembed');
   assert.equal(findProvider('https://www.tiktok.com/@user/video/1'), 'https://www.tiktok.com/oembed');
-  assert.equal(findProvider('https://videopress.com/v/abc', 'site.example'), 'https://public-api.wordpress.com/oembed/?for=site.example');
+  assert.equal(
+    findProvider('https://videopress.com/v/abc', 'site.example'),
+    'https://public-api.wordpress.com/oembed/?for=site.example',
+  );
   assert.equal(findProvider('https://VIDEOPRESS.com/v/abc'), null, 'VideoPress is case-sensitive');
   assert.equal(findProvider('https://example.org/watch'), null);
   assert.equal(findProvider('ftp://youtube.com/watch?v=1'), null);
 });
 
 test('discovery reads only the head, prefers JSON, resolves relative hrefs', () => {
-  const page = '<html><head><link rel="alternate" type="text/xml+oembed" href="/x.xml"><LINK REL="Alternate" TYPE="application/json+oembed" HREF="o.json?a=1&amp;b=2"></head><body><link rel="alternate" type="application/json+oembed" href="/body"></body></html>';
-  assert.deepEqual(discoverLinks(page, 'https://site.example/dir/page'), { json: 'https://site.example/dir/o.json?a=1&b=2', xml: 'https://site.example/x.xml' });
+  const page =
+    '<html><head><link rel="alternate" type="text/xml+oembed" href="/x.xml"><LINK REL="Alternate" TYPE="application/json+oembed" HREF="o.json?a=1&amp;b=2"></head><body><link rel="alternate" type="application/json+oembed" href="/body"></body></html>';
+  assert.deepEqual(discoverLinks(page, 'https://site.example/dir/page'), {
+    json: 'https://site.example/dir/o.json?a=1&b=2',
+    xml: 'https://site.example/x.xml',
+  });
   // without a head/body structure the whole text counts, as the reference (cut at </head> only when present)
-  assert.deepEqual(discoverLinks('<p><link rel="alternate" type="application/json+oembed" href="/b"></p>', 'https://s.example/'), { json: 'https://s.example/b', xml: null });
-  assert.deepEqual(discoverLinks('<head></head><link rel="alternate" type="application/json+oembed" href="/b">', 'https://s.example/'), { json: null, xml: null });
+  assert.deepEqual(
+    discoverLinks('<p><link rel="alternate" type="application/json+oembed" href="/b"></p>', 'https://s.example/'),
+    { json: 'https://s.example/b', xml: null },
+  );
+  assert.deepEqual(
+    discoverLinks('<head></head><link rel="alternate" type="application/json+oembed" href="/b">', 'https://s.example/'),
+    { json: null, xml: null },
+  );
 });
 
 test('sanitising discovered HTML', () => {
   const out = sanitizeDiscoveredHtml(RICH_HTML, 'abcdefghij')!;
-  assert.equal(out,
+  assert.equal(
+    out,
     '<blockquote class="wp-embedded-content" data-secret="abcdefghij"><a href="https://provider.example/post">A post</a> <a>bad</a></blockquote>' +
-    '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" style="position: absolute; visibility: hidden;" src="https://player.example/embed/1#?secret=abcdefghij" data-secret="abcdefghij" width="500" height="281"></iframe>');
+      '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" style="position: absolute; visibility: hidden;" src="https://player.example/embed/1#?secret=abcdefghij" data-secret="abcdefghij" width="500" height="281"></iframe>',
+  );
   assert.equal(sanitizeDiscoveredHtml('<div>no frame<script>x</script></div>'), null);
   assert.equal(sanitizeDiscoveredHtml('<iframe src="javascript:alert(1)"></iframe>'), null);
-  const noQuote = sanitizeDiscoveredHtml('<iframe src="https://a.example/x?y=1" title="&quot;&gt;<script>"></iframe>', 'ABCDEFGHIJ')!;
-  assert.equal(noQuote, '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https://a.example/x?y=1#?secret=ABCDEFGHIJ" data-secret="ABCDEFGHIJ" title="&quot;&gt;&lt;script&gt;"></iframe>');
+  const noQuote = sanitizeDiscoveredHtml(
+    '<iframe src="https://a.example/x?y=1" title="&quot;&gt;<script>"></iframe>',
+    'ABCDEFGHIJ',
+  )!;
+  assert.equal(
+    noQuote,
+    '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" src="https://a.example/x?y=1#?secret=ABCDEFGHIJ" data-secret="ABCDEFGHIJ" title="&quot;&gt;&lt;script&gt;"></iframe>',
+  );
 });
 
 for (const target of dbTargets()) {
@@ -176,7 +280,10 @@ for (const target of dbTargets()) {
       assert.ok(!html.includes('<script'), html);
       assert.ok(!html.includes('onload'));
       assert.ok(!html.includes('onerror'));
-      assert.match(html, /<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" style="position: absolute; visibility: hidden;" src="https:\/\/player\.example\/embed\/1#\?secret=([A-Za-z0-9]{10})" data-secret="\1"/);
+      assert.match(
+        html,
+        /<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" style="position: absolute; visibility: hidden;" src="https:\/\/player\.example\/embed\/1#\?secret=([A-Za-z0-9]{10})" data-secret="\1"/,
+      );
       const q = f.lastQuery.get('/oembed/rich')!;
       assert.equal(q.get('from'), 'page');
       assert.equal(q.get('maxwidth'), '600');
@@ -193,7 +300,12 @@ for (const target of dbTargets()) {
       assert.equal(a.title, 'Rich "thing"');
       const row = await t.app.db.selectFrom('oembed_cache').selectAll().execute();
       assert.ok(row.length >= 1);
-      assert.ok(row.every((r) => r.cache_key.startsWith('oembed_') && r.expires_at > new Date().toISOString().replace('T', ' ').slice(0, 19)));
+      assert.ok(
+        row.every(
+          (r) =>
+            r.cache_key.startsWith('oembed_') && r.expires_at > new Date().toISOString().replace('T', ' ').slice(0, 19),
+        ),
+      );
       await proxy({ url: `${f.base}/page`, maxwidth: 400, maxheight: 300, discover: true });
       assert.equal(f.total(), before + 2, 'other parameters: fetched again');
       assert.equal(f.lastQuery.get('/oembed/rich')!.get('maxheight'), '300');
@@ -207,14 +319,20 @@ for (const target of dbTargets()) {
     test('XML providers: 501 on json → retried as xml; DOCTYPE refused', async () => {
       const data = await proxy({ url: `${f.base}/page-xml` });
       assert.equal(data.title, 'From XML & more');
-      assert.match(String(data.html), /^<iframe class="wp-embedded-content"[^>]* src="https:\/\/x\.example\/e#\?secret=/);
+      assert.match(
+        String(data.html),
+        /^<iframe class="wp-embedded-content"[^>]* src="https:\/\/x\.example\/e#\?secret=/,
+      );
       assert.equal(f.lastQuery.get('/oembed/xml')!.get('format'), 'xml');
       await assert.rejects(proxy({ url: `${f.base}/page-doctype` }), err('oembed_invalid_response', 502));
     });
 
     test('photo and link types are rendered and escaped', async () => {
       const photo = await proxy({ url: `${f.base}/page-photo` });
-      assert.equal(photo.html, `<a href="${f.base}/page-photo"><img src="https://img.example/p.jpg" alt="A &quot;photo&quot;" width="640" height="480" /></a>`);
+      assert.equal(
+        photo.html,
+        `<a href="${f.base}/page-photo"><img src="https://img.example/p.jpg" alt="A &quot;photo&quot;" width="640" height="480" /></a>`,
+      );
       const link = await proxy({ url: `${f.base}/page-link` });
       assert.equal(link.html, `<a href="${f.base}/page-link">&lt;b&gt;Link&lt;/b&gt; title</a>`);
       const noIframe = await proxy({ url: `${f.base}/page-noiframe` });
@@ -275,9 +393,18 @@ for (const target of dbTargets()) {
     });
 
     test('handler passes the validated params', async () => {
-      const data = (await handleProxy(fakeRequest(t.app, { params: { url: `${f.base}/page-link`, format: 'xml', maxwidth: 500, discover: true } }))) as Record<string, unknown>;
+      const data = (await handleProxy(
+        fakeRequest(t.app, { params: { url: `${f.base}/page-link`, format: 'xml', maxwidth: 500, discover: true } }),
+      )) as Record<string, unknown>;
       assert.equal(data.type, 'link');
-      await assert.rejects(handleProxy(fakeRequest(t.app, { params: { url: `${f.base}/page-link`, format: 'json', maxwidth: 500, discover: false } })), err('oembed_invalid_url', 404));
+      await assert.rejects(
+        handleProxy(
+          fakeRequest(t.app, {
+            params: { url: `${f.base}/page-link`, format: 'json', maxwidth: 500, discover: false },
+          }),
+        ),
+        err('oembed_invalid_url', 404),
+      );
     });
   });
 
@@ -294,11 +421,19 @@ for (const target of dbTargets()) {
       resolve: async (h) => {
         resolveCalls.push(h);
         if (h === 'public.test') return [{ address: '127.0.0.1', family: 4 }];
-        if (h === 'mixed.test') return [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+        if (h === 'mixed.test')
+          return [
+            { address: '93.184.216.34', family: 4 },
+            { address: '127.0.0.1', family: 4 },
+          ];
         if (h === 'v6.test') return [{ address: '::1', family: 6 }];
         if (h === 'mapped.test') return [{ address: '::ffff:10.0.0.1', family: 6 }];
         if (h === 'hang.test') return new Promise(() => {});
-        if (h === 'localhost') return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+        if (h === 'localhost')
+          return [
+            { address: '127.0.0.1', family: 4 },
+            { address: '::1', family: 6 },
+          ];
         throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
       },
     });
@@ -317,10 +452,28 @@ for (const target of dbTargets()) {
       const before = f.total();
       const p = f.port;
       for (const url of [
-        `${f.base}/page`, `http://127.0.0.1/page`, `http://localhost:${p}/page`, `http://localhost/page`, `http://[::1]:${p}/page`, `http://[::ffff:127.0.0.1]:${p}/page`,
-        'http://[::ffff:7f00:1]/', 'http://[::7f00:1]/', 'http://10.0.0.1/', 'http://192.168.0.10/', 'http://172.16.0.1/', 'http://169.254.169.254/latest/meta-data/',
-        'http://0.0.0.0/', 'http://2130706433/', 'http://0x7f.1/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://100.64.1.1/',
-        'http://93.184.216.34:22/', 'http://user:pass@93.184.216.34/', 'ftp://93.184.216.34/x', 'file:///etc/passwd',
+        `${f.base}/page`,
+        `http://127.0.0.1/page`,
+        `http://localhost:${p}/page`,
+        `http://localhost/page`,
+        `http://[::1]:${p}/page`,
+        `http://[::ffff:127.0.0.1]:${p}/page`,
+        'http://[::ffff:7f00:1]/',
+        'http://[::7f00:1]/',
+        'http://10.0.0.1/',
+        'http://192.168.0.10/',
+        'http://172.16.0.1/',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://0.0.0.0/',
+        'http://2130706433/',
+        'http://0x7f.1/',
+        'http://[fd00::1]/',
+        'http://[fe80::1]/',
+        'http://100.64.1.1/',
+        'http://93.184.216.34:22/',
+        'http://user:pass@93.184.216.34/',
+        'ftp://93.184.216.34/x',
+        'file:///etc/passwd',
       ]) {
         await assert.rejects(proxyOembed(t.app, { url }, 'en', limits()), err('oembed_forbidden_url', 400), url);
       }
@@ -330,28 +483,61 @@ for (const target of dbTargets()) {
     test('host names resolving to loopback or mixed addresses are refused, answered as a name that does not resolve', async () => {
       const before = f.total();
       for (const host of ['mixed.test', 'v6.test', 'mapped.test']) {
-        await assert.rejects(proxyOembed(t.app, { url: `http://${host}/page` }, 'en', limits()), err('oembed_fetch_failed', 502), host);
+        await assert.rejects(
+          proxyOembed(t.app, { url: `http://${host}/page` }, 'en', limits()),
+          err('oembed_fetch_failed', 502),
+          host,
+        );
       }
       // the real system resolver: localhost → loopback
-      await assert.rejects(proxyOembed(t.app, { url: `http://localhost:${f.port}/page` }, 'en', DEFAULT_PROXY_LIMITS), err('oembed_forbidden_url', 400));
-      await assert.rejects(proxyOembed(t.app, { url: 'http://nx.test/' }, 'en', limits()), err('oembed_fetch_failed', 502));
-      await assert.rejects(proxyOembed(t.app, { url: 'http://hang.test/' }, 'en', { ...limits(), timeoutMs: 200 }), err('oembed_timeout', 504));
+      await assert.rejects(
+        proxyOembed(t.app, { url: `http://localhost:${f.port}/page` }, 'en', DEFAULT_PROXY_LIMITS),
+        err('oembed_forbidden_url', 400),
+      );
+      await assert.rejects(
+        proxyOembed(t.app, { url: 'http://nx.test/' }, 'en', limits()),
+        err('oembed_fetch_failed', 502),
+      );
+      await assert.rejects(
+        proxyOembed(t.app, { url: 'http://hang.test/' }, 'en', { ...limits(), timeoutMs: 200 }),
+        err('oembed_timeout', 504),
+      );
       assert.equal(f.total(), before);
     });
 
     test('a trusted public host works; redirects and discovered endpoints to private targets are refused', async () => {
       const pub = `http://public.test:${f.port}`;
       resolveCalls = [];
-      const ok = await proxyOembed(t.app, { url: `${pub}/page-to?href=${encodeURIComponent(`${pub}/oembed/link`)}` }, 'en', limits());
+      const ok = await proxyOembed(
+        t.app,
+        { url: `${pub}/page-to?href=${encodeURIComponent(`${pub}/oembed/link`)}` },
+        'en',
+        limits(),
+      );
       assert.equal(ok.type, 'link');
       assert.deepEqual(resolveCalls, ['public.test', 'public.test'], 'one resolution per request, the socket uses it');
       const before = f.total();
-      for (const to of [`http://127.0.0.1:${f.port}/page`, `http://localhost:${f.port}/page`, `http://[::1]:${f.port}/page`, `http://[::ffff:127.0.0.1]:${f.port}/page`, 'http://10.1.1.1/']) {
-        await assert.rejects(proxyOembed(t.app, { url: `${pub}/redirect?to=${encodeURIComponent(to)}` }, 'en', limits()), err('oembed_forbidden_url', 400), to);
+      for (const to of [
+        `http://127.0.0.1:${f.port}/page`,
+        `http://localhost:${f.port}/page`,
+        `http://[::1]:${f.port}/page`,
+        `http://[::ffff:127.0.0.1]:${f.port}/page`,
+        'http://10.1.1.1/',
+      ]) {
+        await assert.rejects(
+          proxyOembed(t.app, { url: `${pub}/redirect?to=${encodeURIComponent(to)}` }, 'en', limits()),
+          err('oembed_forbidden_url', 400),
+          to,
+        );
       }
       assert.equal(f.total(), before + 5, 'only the redirecting hop was requested');
       await assert.rejects(
-        proxyOembed(t.app, { url: `${pub}/page-to?href=${encodeURIComponent(`http://127.0.0.1:${f.port}/oembed/rich`)}` }, 'en', limits()),
+        proxyOembed(
+          t.app,
+          { url: `${pub}/page-to?href=${encodeURIComponent(`http://127.0.0.1:${f.port}/oembed/rich`)}` },
+          'en',
+          limits(),
+        ),
         err('oembed_forbidden_url', 400),
       );
       assert.equal(f.hits.get('/oembed/rich') ?? 0, 0);

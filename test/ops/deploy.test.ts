@@ -15,7 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEPLOY = path.join(ROOT, 'docs/deploy');
 
 function which(command: string): string | null {
-  for (const dir of ['/usr/sbin', '/usr/bin', '/sbin', '/bin']) if (fs.existsSync(path.join(dir, command))) return path.join(dir, command);
+  for (const dir of ['/usr/sbin', '/usr/bin', '/sbin', '/bin'])
+    if (fs.existsSync(path.join(dir, command))) return path.join(dir, command);
   return null;
 }
 
@@ -23,7 +24,9 @@ const SYSTEMD_ANALYZE = which('systemd-analyze');
 const NGINX = which('nginx');
 const OPENSSL = which('openssl');
 
-test('the systemd unit passes systemd-analyze verify', { skip: needs('systemd-analyze', !!SYSTEMD_ANALYZE, 'apt-get install -y systemd') }, () => {
+test('the systemd unit passes systemd-analyze verify', {
+  skip: needs('systemd-analyze', !!SYSTEMD_ANALYZE, 'apt-get install -y systemd'),
+}, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-unit-'));
   try {
     const unit = fs.readFileSync(path.join(DEPLOY, 'content-site@.service'), 'utf8');
@@ -39,10 +42,30 @@ test('the systemd unit passes systemd-analyze verify', { skip: needs('systemd-an
   }
 });
 
-test('the nginx site passes nginx -t', { skip: needs('nginx and openssl', !!NGINX && !!OPENSSL, 'apt-get install -y nginx-light openssl') }, () => {
+test('the nginx site passes nginx -t', {
+  skip: needs('nginx and openssl', !!NGINX && !!OPENSSL, 'apt-get install -y nginx-light openssl'),
+}, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-nginx-'));
   try {
-    execFileSync(OPENSSL!, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=portal.example.com', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      OPENSSL!,
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=portal.example.com',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const site = fs
       .readFileSync(path.join(DEPLOY, 'nginx-content-site.conf'), 'utf8')
       .replace(/(ssl_certificate\s+)\S+;/, `$1${path.join(dir, 'cert.pem')};`)
@@ -53,8 +76,16 @@ test('the nginx site passes nginx -t', { skip: needs('nginx and openssl', !!NGIN
       path.join(dir, 'nginx.conf'),
       `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log ${dir}/access.log;\n  include ${dir}/site.conf;\n}\n`,
     );
-    const res = spawnSync(NGINX!, ['-t', '-q', '-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
-    assert.equal(res.status, 0, `${res.stderr}\n${fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''}`);
+    const res = spawnSync(
+      NGINX!,
+      ['-t', '-q', '-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')],
+      { encoding: 'utf8' },
+    );
+    assert.equal(
+      res.status,
+      0,
+      `${res.stderr}\n${fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : ''}`,
+    );
     assert.equal(res.stderr.trim(), '', 'no warnings');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

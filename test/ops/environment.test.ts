@@ -17,7 +17,10 @@ import { BIN, NODE } from '../cli/run.ts';
 import { capture } from './support.ts';
 
 /** Runs the command in this process with exactly the given environment. */
-async function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = capture();
   const err = capture();
   const code = await runCli(args, { stdout: out.stream, stderr: err.stream, env: { LOG_LEVEL: 'silent', ...env } });
@@ -34,17 +37,28 @@ describe('configuration mistakes', () => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ PORT: 'abc' }, /^content-site: PORT must be a port number from 0 to 65535, e\.g\. 8080 \(got "abc"\)\n$/],
     [{ PORT: '70000' }, /PORT must be a port number/],
-    [{ SITE_URL: 'not-a-url' }, /SITE_URL must be the public address of the site, e\.g\. https:\/\/portal\.example\.com .*\(got "not-a-url"\)/],
+    [
+      { SITE_URL: 'not-a-url' },
+      /SITE_URL must be the public address of the site, e\.g\. https:\/\/portal\.example\.com .*\(got "not-a-url"\)/,
+    ],
     [{ SITE_URL: 'ftp://example.com' }, /SITE_URL must be/],
-    [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)/],
-    [{ DATABASE_URL: 'mysql://root:hunter2@db/site' }, /DATABASE_URL must be sqlite:<file> .* or postgres:\/\/.*\(got "mysql:\/\/root:\*\*\*@db\/site"\)/],
+    [
+      { LOG_LEVEL: 'verbose' },
+      /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)/,
+    ],
+    [
+      { DATABASE_URL: 'mysql://root:hunter2@db/site' },
+      /DATABASE_URL must be sqlite:<file> .* or postgres:\/\/.*\(got "mysql:\/\/root:\*\*\*@db\/site"\)/,
+    ],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be one of auto, json, pretty/],
     [{ ACCESS_LOG: 'maybe' }, /ACCESS_LOG must be one of on, off/],
     [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must list the addresses of your reverse proxies/],
     [{ HTTP_HEADERS_TIMEOUT_MS: '-5' }, /HTTP_HEADERS_TIMEOUT_MS must be a positive whole number of milliseconds/],
   ];
   for (const [env, pattern] of cases) {
-    test(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}: one line, exit 1`, async () => {
+    test(`${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}: one line, exit 1`, async () => {
       assertOneLine(await run(['migrate'], env), pattern);
     });
   }
@@ -81,10 +95,15 @@ describe('database problems', () => {
   });
 
   test('a PostgreSQL host that does not resolve', async () => {
-    assertOneLine(await run(['migrate'], { DATABASE_URL: 'postgres://postgres@nohost.invalid/site' }), /the PostgreSQL host "nohost\.invalid" of DATABASE_URL .* cannot be resolved/);
+    assertOneLine(
+      await run(['migrate'], { DATABASE_URL: 'postgres://postgres@nohost.invalid/site' }),
+      /the PostgreSQL host "nohost\.invalid" of DATABASE_URL .* cannot be resolved/,
+    );
   });
 
-  test('a PostgreSQL database that does not exist', { skip: needs('PostgreSQL', !!PG_URL, 'set TEST_DATABASE_URL=postgres://…') }, async () => {
+  test('a PostgreSQL database that does not exist', {
+    skip: needs('PostgreSQL', !!PG_URL, 'set TEST_DATABASE_URL=postgres://…'),
+  }, async () => {
     const url = new URL(PG_URL!);
     url.pathname = '/content_site_no_such_database';
     assertOneLine(
@@ -105,11 +124,17 @@ describe('listening problems', () => {
   const env = () => ({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.config.dataDir });
 
   test('HOST that does not resolve', async () => {
-    assertOneLine(await run(['serve'], { ...env(), HOST: 'nohost.invalid', PORT: '0' }), /^content-site: HOST "nohost\.invalid" cannot be resolved to an address\. Set HOST to an address of this machine/);
+    assertOneLine(
+      await run(['serve'], { ...env(), HOST: 'nohost.invalid', PORT: '0' }),
+      /^content-site: HOST "nohost\.invalid" cannot be resolved to an address\. Set HOST to an address of this machine/,
+    );
   });
 
   test('HOST that is not an address of this machine', async () => {
-    assertOneLine(await run(['serve'], { ...env(), HOST: '192.0.2.1', PORT: '0' }), /cannot listen on 192\.0\.2\.1:0: HOST is not an address of this machine/);
+    assertOneLine(
+      await run(['serve'], { ...env(), HOST: '192.0.2.1', PORT: '0' }),
+      /cannot listen on 192\.0\.2\.1:0: HOST is not an address of this machine/,
+    );
   });
 
   test('a port in use: one line, exit 1, and the process ends', async () => {
@@ -118,12 +143,18 @@ describe('listening problems', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(NODE, [BIN, 'serve'], { env: { PATH: process.env.PATH, ...env(), PORT: String(port), LOG_LEVEL: 'silent' }, timeout: 120_000 }, (_err, stdout, stderr) =>
-          resolve({ code: child.exitCode, stdout, stderr }),
+        const child = execFile(
+          NODE,
+          [BIN, 'serve'],
+          { env: { PATH: process.env.PATH, ...env(), PORT: String(port), LOG_LEVEL: 'silent' }, timeout: 120_000 },
+          (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
         );
       });
       assert.equal(r.code, 1, r.stderr);
-      assert.equal(r.stderr, `content-site: cannot listen on 127.0.0.1:${port}: the port is already in use (another server?). Stop that process or set PORT to a free port.\n`);
+      assert.equal(
+        r.stderr,
+        `content-site: cannot listen on 127.0.0.1:${port}: the port is already in use (another server?). Stop that process or set PORT to a free port.\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -133,10 +164,16 @@ describe('listening problems', () => {
 test('.env in the working directory is read; the real environment wins', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-dotenv-'));
   try {
-    fs.writeFileSync(path.join(dir, '.env'), `# settings\nDATABASE_URL=sqlite:${path.join(dir, 'from-dotenv.db')}\nLOG_LEVEL=verbose\n`);
+    fs.writeFileSync(
+      path.join(dir, '.env'),
+      `# settings\nDATABASE_URL=sqlite:${path.join(dir, 'from-dotenv.db')}\nLOG_LEVEL=verbose\n`,
+    );
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(NODE, [BIN, 'migrate'], { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn' }, timeout: 120_000 }, (_err, stdout, stderr) =>
-        resolve({ code: child.exitCode, stdout, stderr }),
+      const child = execFile(
+        NODE,
+        [BIN, 'migrate'],
+        { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn' }, timeout: 120_000 },
+        (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
       );
     });
     assert.equal(r.code, 0, r.stderr);

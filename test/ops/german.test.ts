@@ -11,7 +11,8 @@ import { createUser } from '../../src/auth/users.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 
-const GERMAN_DATE = /\b\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}\b/;
+const GERMAN_DATE =
+  /\b\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}\b/;
 
 for (const target of dbTargets()) {
   describe(`the German site (${target.name})`, () => {
@@ -37,16 +38,19 @@ for (const target of dbTargets()) {
       assert.match(en.body, /<p class="tagline">Partner portal<\/p>/);
     });
 
-    test('news dates in each language\'s format', async () => {
+    test("news dates in each language's format", async () => {
       const de = await get('/de/neuigkeiten/');
       const deDate = /<p class="meta">([^<]*)<\/p>/.exec(de.body)![1]!;
       assert.match(deDate, GERMAN_DATE);
       const en = await get('/en/news/');
-      assert.match(/<p class="meta">([^<]*)<\/p>/.exec(en.body)![1]!, /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/);
+      assert.match(
+        /<p class="meta">([^<]*)<\/p>/.exec(en.body)![1]!,
+        /^(January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/,
+      );
       assert.doesNotMatch(de.body + en.body, /class="meta">\d{4}-\d\d-\d\d/);
     });
 
-    test('the 404 page under /de/ is German, in the site\'s layout; elsewhere English', async () => {
+    test("the 404 page under /de/ is German, in the site's layout; elsewhere English", async () => {
       const de = await get('/de/gibt-es-nicht/');
       assert.equal(de.statusCode, 404);
       assert.match(de.body, /<html lang="de">/);
@@ -62,7 +66,8 @@ for (const target of dbTargets()) {
     });
 
     test('the slider links to the German pages under /de/, to the English ones under /en/', async () => {
-      const links = (body: { slides: { link: string; layers: { link?: string }[] }[] }) => body.slides.flatMap((s) => [s.link, ...s.layers.map((l) => l.link)]).filter(Boolean);
+      const links = (body: { slides: { link: string; layers: { link?: string }[] }[] }) =>
+        body.slides.flatMap((s) => [s.link, ...s.layers.map((l) => l.link)]).filter(Boolean);
       const de = (await get('/de/cms-json/sliderx/sliders/home')).json();
       assert.deepEqual(links(de), ['/de/ueber-uns/', '/de/partner/', '/de/kontakt/']);
       const en = (await get('/en/cms-json/sliderx/sliders/home')).json();
@@ -78,21 +83,45 @@ for (const target of dbTargets()) {
     test('authentication errors in German under /de/ (codes unchanged), in English under /en/ or with i18n_language=en', async () => {
       const user = await createUser(t.app, { login: 'greta', email: 'greta@example.test', role: 'editor' });
       await createAppPassword(t.app, user.id, { name: 'laptop' });
-      const call = (url: string, login: string) => server.inject({ method: 'GET', url, headers: { authorization: basicAuth(login, 'abcd abcd abcd abcd abcd abcd') } });
+      const call = (url: string, login: string) =>
+        server.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: basicAuth(login, 'abcd abcd abcd abcd abcd abcd') },
+        });
       const wrong = await call('/de/cms-json/', 'greta');
       assert.equal(wrong.statusCode, 401);
-      assert.deepEqual(wrong.json(), { code: 'incorrect_password', message: 'Das angegebene Passwort ist kein gültiges Anwendungspasswort.', data: { status: 401 } });
+      assert.deepEqual(wrong.json(), {
+        code: 'incorrect_password',
+        message: 'Das angegebene Passwort ist kein gültiges Anwendungspasswort.',
+        data: { status: 401 },
+      });
       const unknown = await call('/de/cms-json/', 'niemand');
       assert.equal(unknown.json().code, 'invalid_username');
-      assert.equal(unknown.json().message, '<strong>Fehler:</strong> Unbekannter Benutzername. Überprüfe ihn noch einmal oder versuche es mit deiner E-Mail-Adresse.');
-      assert.equal((await call('/de/cms-json/', 'niemand@example.test')).json().message, '<strong>Fehler:</strong> Unbekannte E-Mail-Adresse. Überprüfe sie noch einmal oder versuche es mit deinem Benutzernamen.');
-      assert.equal((await call('/en/cms-json/', 'greta')).json().message, 'The provided password is an invalid application password.');
-      assert.equal((await call('/de/cms-json/?i18n_language=en', 'greta')).json().message, 'The provided password is an invalid application password.');
+      assert.equal(
+        unknown.json().message,
+        '<strong>Fehler:</strong> Unbekannter Benutzername. Überprüfe ihn noch einmal oder versuche es mit deiner E-Mail-Adresse.',
+      );
+      assert.equal(
+        (await call('/de/cms-json/', 'niemand@example.test')).json().message,
+        '<strong>Fehler:</strong> Unbekannte E-Mail-Adresse. Überprüfe sie noch einmal oder versuche es mit deinem Benutzernamen.',
+      );
+      assert.equal(
+        (await call('/en/cms-json/', 'greta')).json().message,
+        'The provided password is an invalid application password.',
+      );
+      assert.equal(
+        (await call('/de/cms-json/?i18n_language=en', 'greta')).json().message,
+        'The provided password is an invalid application password.',
+      );
       // A form body's i18n_language counts as for every other error of the request.
       const form = await server.inject({
         method: 'POST',
         url: '/de/cms-json/',
-        headers: { authorization: basicAuth('greta', 'abcd abcd abcd abcd abcd abcd'), 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: basicAuth('greta', 'abcd abcd abcd abcd abcd abcd'),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: 'i18n_language=en',
       });
       assert.equal(form.json().message, 'The provided password is an invalid application password.');
@@ -100,7 +129,7 @@ for (const target of dbTargets()) {
   });
 }
 
-test('dates in the site\'s zone, written as each language writes them', async () => {
+test("dates in the site's zone, written as each language writes them", async () => {
   const t = await createTestApp({ name: 'sqlite' });
   try {
     assert.equal(formatDate(t.app, 'de', '2026-11-25 10:00:00'), '25. November 2026');

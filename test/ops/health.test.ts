@@ -53,7 +53,10 @@ for (const target of dbTargets()) {
 }
 
 test('a database that fails, or does not answer within 2 s: readiness 503, liveness still 200', async () => {
-  for (const database of [() => Promise.reject(new Error('the database is gone')), () => new Promise<never>(() => {})]) {
+  for (const database of [
+    () => Promise.reject(new Error('the database is gone')),
+    () => new Promise<never>(() => {}),
+  ]) {
     const server = Fastify();
     const db = new Kysely<never>({ dialect: new SqliteDialect({ database }) });
     registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices);

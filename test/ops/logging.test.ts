@@ -13,9 +13,29 @@ import { capture, listenOnLoopback } from './support.ts';
 describe('console log lines', () => {
   test('a record is one readable line: time, level, message, fields; an error adds its stack below', () => {
     const time = Date.UTC(2026, 10, 25, 9, 30, 15);
-    const line = readableLine(JSON.stringify({ level: 30, time, pid: 1, hostname: 'h', msg: 'content-site listening', address: 'http://127.0.0.1:8080', note: 'two words' }));
-    assert.equal(line, `${new Date(time).toTimeString().slice(0, 8)} INFO  content-site listening address=http://127.0.0.1:8080 note="two words"\n`);
-    const failed = readableLine(JSON.stringify({ level: 50, time, msg: 'request failed', err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x (y.ts:1:1)' } }));
+    const line = readableLine(
+      JSON.stringify({
+        level: 30,
+        time,
+        pid: 1,
+        hostname: 'h',
+        msg: 'content-site listening',
+        address: 'http://127.0.0.1:8080',
+        note: 'two words',
+      }),
+    );
+    assert.equal(
+      line,
+      `${new Date(time).toTimeString().slice(0, 8)} INFO  content-site listening address=http://127.0.0.1:8080 note="two words"\n`,
+    );
+    const failed = readableLine(
+      JSON.stringify({
+        level: 50,
+        time,
+        msg: 'request failed',
+        err: { type: 'Error', message: 'boom', stack: 'Error: boom\n    at x (y.ts:1:1)' },
+      }),
+    );
     assert.match(failed, /^\d\d:\d\d:\d\d ERROR request failed\n {4}Error: boom\n {8}at x \(y\.ts:1:1\)\n$/);
     assert.equal(readableLine('not json'), 'not json');
   });
@@ -33,7 +53,10 @@ describe('console log lines', () => {
     log.info({ port: 8080 }, 'hello');
     log.warn('careful');
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(out.lines().map((l) => l.replace(/^\d\d:\d\d:\d\d /, '')), ['INFO  hello port=8080', 'WARN  careful']);
+    assert.deepEqual(
+      out.lines().map((l) => l.replace(/^\d\d:\d\d:\d\d /, '')),
+      ['INFO  hello port=8080', 'WARN  careful'],
+    );
   });
 });
 
@@ -41,7 +64,9 @@ describe('access log', () => {
   test('query values that may be secrets are redacted, others kept', () => {
     assert.equal(redactedPath('/en/cms-json/history/v1/events'), '/en/cms-json/history/v1/events');
     assert.equal(
-      redactedPath('/en/cms-json/x?_wpnonce=abc123&per_page=5&app_password=hunter2&license_key=K&access_token=T&author=3&PWD=p'),
+      redactedPath(
+        '/en/cms-json/x?_wpnonce=abc123&per_page=5&app_password=hunter2&license_key=K&access_token=T&author=3&PWD=p',
+      ),
       '/en/cms-json/x?_wpnonce=[redacted]&per_page=5&app_password=[redacted]&license_key=[redacted]&access_token=[redacted]&author=3&PWD=[redacted]',
     );
     assert.equal(redactedPath('/?password%5B%5D=a&q=b'), '/?password%5B%5D=[redacted]&q=b');
@@ -67,11 +92,18 @@ describe('access log', () => {
       test(accessLog === 'on' ? 'one record per request, secrets redacted' : 'no request records', async () => {
         const index = await fetch(`${base}/en/cms-json/`);
         const indexBytes = (await index.arrayBuffer()).byteLength;
-        await (await fetch(`${base}/en/cms-json/history/v1/events?_wpnonce=n0nce&per_page=5`, { headers: { authorization: 'Basic bm9ib2R5OnNlY3JldA==' } })).text();
+        await (
+          await fetch(`${base}/en/cms-json/history/v1/events?_wpnonce=n0nce&per_page=5`, {
+            headers: { authorization: 'Basic bm9ib2R5OnNlY3JldA==' },
+          })
+        ).text();
         await (await fetch(`${base}/de/nope/`)).text();
         await (await fetch(`${base}/healthz`, { method: 'POST' })).text();
         await new Promise((r) => setTimeout(r, 50));
-        const records = out.lines().map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.msg === 'request');
+        const records = out
+          .lines()
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((r) => r.msg === 'request');
         if (accessLog === 'off') return assert.deepEqual(records, []);
         assert.deepEqual(
           records.map((r) => [r.method, r.path, r.status]),

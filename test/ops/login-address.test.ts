@@ -31,10 +31,21 @@ describe('the login form is shown at the site address only', () => {
   });
 
   test('another address of the server (127.0.0.1 for localhost) redirects to the same page at the site address', async () => {
-    const res = await server.inject({ method: 'GET', url: '/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php&lang=de', headers: { host: '127.0.0.1:8080' } });
+    const res = await server.inject({
+      method: 'GET',
+      url: '/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php&lang=de',
+      headers: { host: '127.0.0.1:8080' },
+    });
     assert.equal(res.statusCode, 302);
-    assert.equal(res.headers.location, 'http://localhost:8080/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php&lang=de');
-    assert.equal((await server.inject({ method: 'GET', url: '/cms-login.php', headers: { host: 'localhost:9999' } })).statusCode, 302, 'another port');
+    assert.equal(
+      res.headers.location,
+      'http://localhost:8080/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php&lang=de',
+    );
+    assert.equal(
+      (await server.inject({ method: 'GET', url: '/cms-login.php', headers: { host: 'localhost:9999' } })).statusCode,
+      302,
+      'another port',
+    );
   });
 
   test('at the site address: the form, posting to that address', async () => {
@@ -44,10 +55,22 @@ describe('the login form is shown at the site address only', () => {
   });
 
   test('behind a reverse proxy: the Host it passes on, or X-Forwarded-Host; default ports count as none', async () => {
-    for (const headers of [{ host: 'portal.example.com' }, { host: 'portal.example.com:443' }, { host: '127.0.0.1:8081', 'x-forwarded-host': 'portal.example.com' }]) {
-      assert.equal((await proxiedServer.inject({ method: 'GET', url: '/cms-login.php', headers })).statusCode, 200, JSON.stringify(headers));
+    for (const headers of [
+      { host: 'portal.example.com' },
+      { host: 'portal.example.com:443' },
+      { host: '127.0.0.1:8081', 'x-forwarded-host': 'portal.example.com' },
+    ]) {
+      assert.equal(
+        (await proxiedServer.inject({ method: 'GET', url: '/cms-login.php', headers })).statusCode,
+        200,
+        JSON.stringify(headers),
+      );
     }
-    const direct = await proxiedServer.inject({ method: 'GET', url: '/cms-login.php', headers: { host: '127.0.0.1:8081' } });
+    const direct = await proxiedServer.inject({
+      method: 'GET',
+      url: '/cms-login.php',
+      headers: { host: '127.0.0.1:8081' },
+    });
     assert.equal(direct.statusCode, 302);
     assert.equal(direct.headers.location, 'https://portal.example.com/cms-login.php');
   });
@@ -55,9 +78,17 @@ describe('the login form is shown at the site address only', () => {
 
 test('end to end: from the address the server listens on to a logged-in session (no SITE_URL set)', async () => {
   const t = await createTestApp({ name: 'sqlite' });
-  await createUser(t.app, { login: 'olga', email: 'olga@example.test', role: 'administrator', password: 'Operator-Login-1' });
+  await createUser(t.app, {
+    login: 'olga',
+    email: 'olga@example.test',
+    role: 'administrator',
+    password: 'Operator-Login-1',
+  });
   const port = await freePort();
-  const running = await startServer(loadConfig({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.config.dataDir, PORT: String(port), HOST: '127.0.0.1' }), { logger: pino({ level: 'silent' }) });
+  const running = await startServer(
+    loadConfig({ DATABASE_URL: t.databaseUrl, DATA_DIR: t.config.dataDir, PORT: String(port), HOST: '127.0.0.1' }),
+    { logger: pino({ level: 'silent' }) },
+  );
   try {
     assert.equal(running.address, `http://127.0.0.1:${port}`);
     const first = await fetch(`${running.address}/cms-login.php`, { redirect: 'manual' });

@@ -16,14 +16,32 @@ test('disabling and enabling a user have their own messages, in both languages',
     await setUserStatus(t.app, alice.id, 'disabled', origin);
     await setUserStatus(t.app, alice.id, 'active', origin);
     const events = async (lang: string) =>
-      ((await server.inject({ method: 'GET', url: `/${lang}/cms-json/history/v1/events?per_page=10&ungrouped=1`, headers: { authorization: admin.authorization } })).json() as { message: string; message_key: string }[])
-        .filter((e) => e.message_key === 'user_enabled' || e.message_key === 'user_disabled' || e.message_key === 'user_updated_profile');
+      (
+        (
+          await server.inject({
+            method: 'GET',
+            url: `/${lang}/cms-json/history/v1/events?per_page=10&ungrouped=1`,
+            headers: { authorization: admin.authorization },
+          })
+        ).json() as { message: string; message_key: string }[]
+      ).filter(
+        (e) =>
+          e.message_key === 'user_enabled' ||
+          e.message_key === 'user_disabled' ||
+          e.message_key === 'user_updated_profile',
+      );
     const en = await events('en');
-    assert.deepEqual(en.map((e) => [e.message_key, e.message]), [
-      ['user_enabled', 'Enabled user "alice" (alice@example.test)'],
-      ['user_disabled', 'Disabled user "alice" (alice@example.test)'],
-    ]);
-    assert.deepEqual((await events('de')).map((e) => e.message), ['Benutzer „alice“ (alice@example.test) aktiviert', 'Benutzer „alice“ (alice@example.test) deaktiviert']);
+    assert.deepEqual(
+      en.map((e) => [e.message_key, e.message]),
+      [
+        ['user_enabled', 'Enabled user "alice" (alice@example.test)'],
+        ['user_disabled', 'Disabled user "alice" (alice@example.test)'],
+      ],
+    );
+    assert.deepEqual(
+      (await events('de')).map((e) => e.message),
+      ['Benutzer „alice“ (alice@example.test) aktiviert', 'Benutzer „alice“ (alice@example.test) deaktiviert'],
+    );
   } finally {
     await server.close();
     await t.close();

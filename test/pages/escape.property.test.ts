@@ -11,7 +11,17 @@ import { sanitizeDiscoveredHtml } from '../../src/namespaces/oembed/sanitize.ts'
 function parse(html: string) {
   const tags: { name: string; attrs: Record<string, string> }[] = [];
   let text = '';
-  const p = new Parser({ onopentag(name, attrs) { tags.push({ name, attrs }); }, ontext(t) { text += t; } }, { decodeEntities: true });
+  const p = new Parser(
+    {
+      onopentag(name, attrs) {
+        tags.push({ name, attrs });
+      },
+      ontext(t) {
+        text += t;
+      },
+    },
+    { decodeEntities: true },
+  );
   p.write(html);
   p.end();
   return { tags, text };
@@ -24,10 +34,16 @@ test('escaped text parses back to itself, in content and in attributes', () => {
   fc.assert(
     fc.property(anyText, (s) => {
       const body = parse(`<p>${escapeHtml(s)}</p>`);
-      assert.deepEqual(body.tags.map((x) => x.name), ['p']);
+      assert.deepEqual(
+        body.tags.map((x) => x.name),
+        ['p'],
+      );
       assert.equal(body.text, s);
       const attr = parse(`<a title="${escapeHtml(s)}" data-x='${escapeHtml(s)}'>x</a>`);
-      assert.deepEqual(attr.tags.map((x) => x.name), ['a']);
+      assert.deepEqual(
+        attr.tags.map((x) => x.name),
+        ['a'],
+      );
       assert.deepEqual(Object.keys(attr.tags[0]!.attrs).sort(), ['data-x', 'title']);
     }),
     { numRuns: 500 },
@@ -64,16 +80,46 @@ test('safeUrl only lets http(s) and site paths through', () => {
 const ALLOWED: Record<string, Set<string>> = {
   a: new Set(['href']),
   blockquote: new Set(['class', 'data-secret']),
-  iframe: new Set(['class', 'sandbox', 'security', 'style', 'src', 'data-secret', 'width', 'height', 'frameborder', 'marginwidth', 'marginheight', 'scrolling', 'title']),
+  iframe: new Set([
+    'class',
+    'sandbox',
+    'security',
+    'style',
+    'src',
+    'data-secret',
+    'width',
+    'height',
+    'frameborder',
+    'marginwidth',
+    'marginheight',
+    'scrolling',
+    'title',
+  ]),
 };
-const fragment = fc.array(
-  fc.oneof(
-    anyText,
-    fc.constantFrom('<script>alert(1)</script>', '<iframe src="https://a.example/x" onload="x()">', '</iframe>', '<a href="javascript:x">', '<a href="https://ok.example/">', '</a>',
-      '<blockquote cite="x">', '</blockquote>', '<img src=x onerror=y>', '<style>*{}</style>', '<svg onload=x>', '<iframe src=//x>', '<!-- c -->', '<iframe srcdoc="<script>">'),
-  ),
-  { maxLength: 12 },
-).map((parts) => parts.join(''));
+const fragment = fc
+  .array(
+    fc.oneof(
+      anyText,
+      fc.constantFrom(
+        '<script>alert(1)</script>',
+        '<iframe src="https://a.example/x" onload="x()">',
+        '</iframe>',
+        '<a href="javascript:x">',
+        '<a href="https://ok.example/">',
+        '</a>',
+        '<blockquote cite="x">',
+        '</blockquote>',
+        '<img src=x onerror=y>',
+        '<style>*{}</style>',
+        '<svg onload=x>',
+        '<iframe src=//x>',
+        '<!-- c -->',
+        '<iframe srcdoc="<script>">',
+      ),
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
 
 test('sanitised provider HTML contains only allowed elements and attributes', () => {
   fc.assert(

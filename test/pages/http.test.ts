@@ -26,12 +26,20 @@ for (const target of dbTargets()) {
 
     test('pages, embed view, headers, redirects, 404', async (ctx) => {
       if (!wired) return ctx.skip('renderPublicPath is not wired into the HTTP adapter yet');
-      for (const [url, title] of [['/en/', 'Welcome to our partner portal'], ['/de/', 'Willkommen im Partnerportal'], ['/en/about/', 'About us'], ['/de/ueber-uns/', 'Über uns']]) {
+      for (const [url, title] of [
+        ['/en/', 'Welcome to our partner portal'],
+        ['/de/', 'Willkommen im Partnerportal'],
+        ['/en/about/', 'About us'],
+        ['/de/ueber-uns/', 'Über uns'],
+      ]) {
         const res = await server.inject({ method: 'GET', url: url! });
         assert.equal(res.statusCode, 200, url);
         assert.match(String(res.headers['content-type']), /^text\/html/);
         assert.ok(res.body.includes(title!), url);
-        assert.match(String(res.headers.link), /^<http:\/\/localhost:8080\/(en|de)\/cms-json\/>; rel="https:\/\/api\.w\.org\/"$/);
+        assert.match(
+          String(res.headers.link),
+          /^<http:\/\/localhost:8080\/(en|de)\/cms-json\/>; rel="https:\/\/api\.w\.org\/"$/,
+        );
         assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'self'/);
         assert.equal(res.headers['x-content-type-options'], 'nosniff');
         assert.ok(res.headers['referrer-policy']);

@@ -20,11 +20,18 @@ for (const target of dbTargets()) {
       const page = await site.server.inject({ method: 'GET', url: '/de/neuigkeiten/' });
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /<nav aria-label="Menü">/);
-      const queued = await site.t.app.db.selectFrom('i18n_st_queue').select('name').where('domain', '=', LABELS_DOMAIN).execute();
-      assert.ok(queued.some((q) => q.name === 'menu'), 'the label was captured for registration');
+      const queued = await site.t.app.db
+        .selectFrom('i18n_st_queue')
+        .select('name')
+        .where('domain', '=', LABELS_DOMAIN)
+        .execute();
+      assert.ok(
+        queued.some((q) => q.name === 'menu'),
+        'the label was captured for registration',
+      );
     });
 
-    test('a translator\'s change to a label shows on the German pages', async () => {
+    test("a translator's change to a label shows on the German pages", async () => {
       await seedDemo(site.t.app); // registers the labels again with their German translations
       const id = await findStringId(site.t.app, { domain: LABELS_DOMAIN, name: 'menu' });
       assert.ok(id);

@@ -12,10 +12,17 @@ import { resolveContentUrl, permalink } from '../../src/pages/urls.ts';
 function parse(html: string) {
   const tags: { name: string; attrs: Record<string, string> }[] = [];
   let text = '';
-  const p = new Parser({
-    onopentag(name, attrs) { tags.push({ name, attrs }); },
-    ontext(t) { text += t; },
-  }, { decodeEntities: true });
+  const p = new Parser(
+    {
+      onopentag(name, attrs) {
+        tags.push({ name, attrs });
+      },
+      ontext(t) {
+        text += t;
+      },
+    },
+    { decodeEntities: true },
+  );
   p.write(html);
   p.end();
   return { tags, text };
@@ -38,18 +45,29 @@ for (const target of dbTargets()) {
       assert.equal(app.options.get('show_on_front'), 'page');
       assert.equal(app.options.get('page_on_front'), seeded.en.home!.id);
       assert.equal(app.options.get('page_for_posts'), seeded.en.news!.id);
-      for (const slug of ['home', 'about', 'partners', 'contact', 'news', 'partner-portal-launched']) assert.ok(seeded.en[slug], slug);
+      for (const slug of ['home', 'about', 'partners', 'contact', 'news', 'partner-portal-launched'])
+        assert.ok(seeded.en[slug], slug);
       const tr = await getTranslations(app, seeded.en.about!);
-      assert.deepEqual(tr.map((x) => [x.lang, x.slug]), [['de', 'ueber-uns']]);
+      assert.deepEqual(
+        tr.map((x) => [x.lang, x.slug]),
+        [['de', 'ueber-uns']],
+      );
       // idempotent
       const again = await seedDemo(app);
       assert.equal(again.en.home!.id, seeded.en.home!.id);
-      const count = await app.db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const count = await app.db
+        .selectFrom('posts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(count.n), 14);
     });
 
     test('writes are recorded in the activity log', async () => {
-      const rows = await t.app.db.selectFrom('history_events').select(['logger', 'message_key', 'initiator']).where('logger', '=', 'ContentLogger').execute();
+      const rows = await t.app.db
+        .selectFrom('history_events')
+        .select(['logger', 'message_key', 'initiator'])
+        .where('logger', '=', 'ContentLogger')
+        .execute();
       assert.equal(rows.filter((r) => r.message_key === 'content_created').length, 14);
       assert.equal(rows.filter((r) => r.message_key === 'front_page_set').length, 1);
       assert.ok(rows.every((r) => r.initiator === 'cms_cli'));
@@ -69,17 +87,34 @@ for (const target of dbTargets()) {
       const { tags } = parse(front.body);
       const links = tags.filter((x) => x.name === 'link');
       const json = links.find((x) => x.attrs.type === 'application/json+oembed')!;
-      assert.equal(json.attrs.href, 'http://localhost:8080/en/cms-json/oembed/1.0/embed?url=' + encodeURIComponent('http://localhost:8080/en/'));
+      assert.equal(
+        json.attrs.href,
+        'http://localhost:8080/en/cms-json/oembed/1.0/embed?url=' + encodeURIComponent('http://localhost:8080/en/'),
+      );
       assert.equal(json.attrs.title, 'oEmbed (JSON)');
       const xml = links.find((x) => x.attrs.type === 'text/xml+oembed')!;
       assert.equal(xml.attrs.href, json.attrs.href + '&format=xml');
-      assert.ok(links.find((x) => x.attrs.rel === 'https://api.w.org/' && x.attrs.href === 'http://localhost:8080/en/cms-json/'));
-      assert.ok(links.find((x) => x.attrs.rel === 'alternate' && x.attrs.hreflang === 'de' && x.attrs.href === 'http://localhost:8080/de/'));
+      assert.ok(
+        links.find(
+          (x) => x.attrs.rel === 'https://api.w.org/' && x.attrs.href === 'http://localhost:8080/en/cms-json/',
+        ),
+      );
+      assert.ok(
+        links.find(
+          (x) =>
+            x.attrs.rel === 'alternate' && x.attrs.hreflang === 'de' && x.attrs.href === 'http://localhost:8080/de/',
+        ),
+      );
 
       const about = (await renderPublicPath(t.app, 'en', '/about/', {}))!;
       assert.equal(about.status, 200);
       assert.match(about.body, /<h1>About us<\/h1>/);
-      assert.ok(parse(about.body).tags.find((x) => x.name === 'link' && x.attrs.hreflang === 'de' && x.attrs.href === 'http://localhost:8080/de/ueber-uns/'));
+      assert.ok(
+        parse(about.body).tags.find(
+          (x) =>
+            x.name === 'link' && x.attrs.hreflang === 'de' && x.attrs.href === 'http://localhost:8080/de/ueber-uns/',
+        ),
+      );
 
       const de = (await renderPublicPath(t.app, 'de', '/', {}))!;
       assert.equal(de.status, 200);
@@ -105,7 +140,15 @@ for (const target of dbTargets()) {
       const byId = (await renderPublicPath(t.app, 'en', '/', { p: String(seeded.en.about!.id) }))!;
       assert.equal(byId.status, 301);
       assert.equal(byId.headers.Location, 'http://localhost:8080/en/about/');
-      for (const path of ['/nope/', '/about/extra/', '/cms-json/', '/about/embed/x/', '//', '/%E0%A4%A/', '/author/nobody/']) {
+      for (const path of [
+        '/nope/',
+        '/about/extra/',
+        '/cms-json/',
+        '/about/embed/x/',
+        '//',
+        '/%E0%A4%A/',
+        '/author/nobody/',
+      ]) {
         assert.equal(await renderPublicPath(t.app, 'en', path, {}), null, path);
       }
       assert.equal(await renderPublicPath(t.app, 'en', '/', { p: '99999999999' }), null);
@@ -115,7 +158,13 @@ for (const target of dbTargets()) {
     });
 
     test('drafts and private items are not public', async () => {
-      const draft = await createContent(t.app, { type: 'page', lang: 'en', slug: 'secret-draft', title: 'Draft', status: 'draft' });
+      const draft = await createContent(t.app, {
+        type: 'page',
+        lang: 'en',
+        slug: 'secret-draft',
+        title: 'Draft',
+        status: 'draft',
+      });
       assert.equal(await renderPublicPath(t.app, 'en', '/secret-draft/', {}), null);
       assert.equal(await renderPublicPath(t.app, 'en', '/secret-draft/embed/', {}), null);
       assert.equal(await resolveContentUrl(t.app, 'http://localhost:8080/en/secret-draft/'), null);
@@ -140,8 +189,29 @@ for (const target of dbTargets()) {
     });
 
     test('every text is escaped (XSS payloads in title, content, excerpt, author)', async () => {
-      const user = await t.app.db.insertInto('users').values({ login: 'evil', email: 'evil@example.org', display_name: XSS, role: 'author', password_hash: null, status: 'active', created_at: '2026-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
-      const item = await createContent(t.app, { type: 'post', lang: 'en', slug: 'xss-post', title: XSS, content: `${XSS}\n\nsecond ${XSS}`, excerpt: XSS, authorId: user.id, thumbnail: { url: 'https://img.example.org/a.jpg?x="><script>', width: 300, height: 200 } });
+      const user = await t.app.db
+        .insertInto('users')
+        .values({
+          login: 'evil',
+          email: 'evil@example.org',
+          display_name: XSS,
+          role: 'author',
+          password_hash: null,
+          status: 'active',
+          created_at: '2026-01-01 00:00:00',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const item = await createContent(t.app, {
+        type: 'post',
+        lang: 'en',
+        slug: 'xss-post',
+        title: XSS,
+        content: `${XSS}\n\nsecond ${XSS}`,
+        excerpt: XSS,
+        authorId: user.id,
+        thumbnail: { url: 'https://img.example.org/a.jpg?x="><script>', width: 300, height: 200 },
+      });
       for (const path of ['/xss-post/', '/xss-post/embed/', '/news/', '/author/evil/']) {
         const r = (await renderPublicPath(t.app, 'en', path, {}))!;
         assert.equal(r.status, 200, path);
@@ -158,14 +228,46 @@ for (const target of dbTargets()) {
     });
 
     test('content validation', async () => {
-      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'Bad Slug', title: 'x' }), { code: 'content_invalid', status: 400 });
-      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'embed', title: 'x' }), { code: 'content_invalid' });
-      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'about', title: 'x' }), { code: 'content_slug_exists', status: 409 });
+      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'Bad Slug', title: 'x' }), {
+        code: 'content_invalid',
+        status: 400,
+      });
+      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'embed', title: 'x' }), {
+        code: 'content_invalid',
+      });
+      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'about', title: 'x' }), {
+        code: 'content_slug_exists',
+        status: 409,
+      });
       // a rename onto another item's slug is refused the same way; keeping one's own slug is not a clash
-      await assert.rejects(updateContent(t.app, seeded.en.contact!.id, { slug: 'about' }), { code: 'content_slug_exists', status: 409 });
-      assert.equal((await updateContent(t.app, seeded.en.contact!.id, { slug: seeded.en.contact!.slug })).slug, seeded.en.contact!.slug);
-      await assert.rejects(createContent(t.app, { type: 'page', lang: 'en', slug: 'about-2', title: 'x', translationOf: seeded.en.contact!.id }), { code: 'content_invalid' });
-      await assert.rejects(createContent(t.app, { type: 'page', lang: 'de', slug: 'kontakt-2', title: 'x', translationOf: seeded.en.contact!.id }), { code: 'content_invalid' });
+      await assert.rejects(updateContent(t.app, seeded.en.contact!.id, { slug: 'about' }), {
+        code: 'content_slug_exists',
+        status: 409,
+      });
+      assert.equal(
+        (await updateContent(t.app, seeded.en.contact!.id, { slug: seeded.en.contact!.slug })).slug,
+        seeded.en.contact!.slug,
+      );
+      await assert.rejects(
+        createContent(t.app, {
+          type: 'page',
+          lang: 'en',
+          slug: 'about-2',
+          title: 'x',
+          translationOf: seeded.en.contact!.id,
+        }),
+        { code: 'content_invalid' },
+      );
+      await assert.rejects(
+        createContent(t.app, {
+          type: 'page',
+          lang: 'de',
+          slug: 'kontakt-2',
+          title: 'x',
+          translationOf: seeded.en.contact!.id,
+        }),
+        { code: 'content_invalid' },
+      );
     });
   });
 }

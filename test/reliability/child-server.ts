@@ -68,7 +68,14 @@ export async function startChild(t: TestApp, env: Record<string, string> = {}): 
     cwd: ROOT,
     // SERVER_NODE_OPTIONS: Node flags for the server only (e.g. --max-old-space-size=96 to tell a
     // leak from a lazily collected heap in a long load run).
-    env: cliEnv(t, { PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}), ...env }),
+    env: cliEnv(t, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITE_URL: 'http://127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...(process.env.SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS } : {}),
+      ...env,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];
@@ -146,7 +153,8 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
     const raw = new SqliteDatabase(file);
     try {
       const integrity = raw.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
-      if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok') problems.push(`integrity_check: ${JSON.stringify(integrity).slice(0, 500)}`);
+      if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok')
+        problems.push(`integrity_check: ${JSON.stringify(integrity).slice(0, 500)}`);
       const fk = raw.pragma('foreign_key_check') as unknown[];
       if (fk.length) problems.push(`foreign_key_check: ${JSON.stringify(fk).slice(0, 500)}`);
     } finally {
@@ -156,11 +164,20 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
   const handle = openDatabase(t.databaseUrl, { pgSchema: t.pgSchema, poolSize: 1 });
   try {
     const db = handle.db;
-    const one = async (query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> => Number((await query.execute(db)).rows[0]?.n ?? 0);
+    const one = async (query: ReturnType<typeof sql<{ n: number | string }>>): Promise<number> =>
+      Number((await query.execute(db)).rows[0]?.n ?? 0);
     const events = await one(sql`select count(*) as n from history_events`);
-    const contexts = (await sql<{ id: number; message_key: string | null; context: string | null }>`select e.id, e.message_key, x.context
-      from history_events e left join history_event_contexts x on x.event_id = e.id`.execute(db)).rows;
-    const orphans = await one(sql`select count(*) as n from history_event_contexts x where not exists (select 1 from history_events e where e.id = x.event_id)`);
+    const contexts = (
+      await sql<{
+        id: number;
+        message_key: string | null;
+        context: string | null;
+      }>`select e.id, e.message_key, x.context
+      from history_events e left join history_event_contexts x on x.event_id = e.id`.execute(db)
+    ).rows;
+    const orphans = await one(
+      sql`select count(*) as n from history_event_contexts x where not exists (select 1 from history_events e where e.id = x.event_id)`,
+    );
     if (orphans) problems.push(`${orphans} contexts belong to no event`);
     const parsed = new Map<number, Record<string, unknown>>();
     for (const row of contexts) {
@@ -170,15 +187,19 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
       }
       try {
         const context: unknown = JSON.parse(row.context);
-        if (!context || typeof context !== 'object' || Array.isArray(context) || !Object.keys(context).length) problems.push(`event ${row.id} has no context: ${row.context}`);
+        if (!context || typeof context !== 'object' || Array.isArray(context) || !Object.keys(context).length)
+          problems.push(`event ${row.id} has no context: ${row.context}`);
         else if (row.message_key === 'custom_entry_added') parsed.set(row.id, context as Record<string, unknown>);
       } catch {
         problems.push(`event ${row.id} has a context that is not JSON: ${row.context.slice(0, 100)}`);
       }
     }
-    const dupIds = await one(sql`select count(*) as n from (select id from history_events group by id having count(*) > 1) d`);
+    const dupIds = await one(
+      sql`select count(*) as n from (select id from history_events group by id having count(*) > 1) d`,
+    );
     if (dupIds) problems.push(`${dupIds} duplicate event ids`);
-    const counter = async (name: string) => one(sql`select coalesce(max(value), 0) as n from history_counters where name = ${name}`);
+    const counter = async (name: string) =>
+      one(sql`select coalesce(max(value), 0) as n from history_counters where name = ${name}`);
     const total = await counter('total_logged_events');
     if (total !== events) problems.push(`counter total_logged_events = ${total}, but there are ${events} events`);
     const heads = await one(sql`select count(*) as n from history_events where run_head = 1`);
@@ -190,7 +211,9 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
       const viaIndex = await handle.db.connection().execute(async (conn) => {
         await sql`set enable_seqscan = off`.execute(conn);
         try {
-          const r = await sql<{ n: number | string }>`select count(id) as n from history_events where id > 0`.execute(conn);
+          const r = await sql<{ n: number | string }>`select count(id) as n from history_events where id > 0`.execute(
+            conn,
+          );
           return Number(r.rows[0]?.n ?? 0);
         } finally {
           await sql`reset enable_seqscan`.execute(conn);
@@ -200,7 +223,8 @@ export async function checkDatabase(t: TestApp, messagePrefix: string): Promise<
     }
     const messages = new Set<string>();
     for (const context of parsed.values()) {
-      if (typeof context.message === 'string' && context.message.startsWith(messagePrefix)) messages.add(context.message);
+      if (typeof context.message === 'string' && context.message.startsWith(messagePrefix))
+        messages.add(context.message);
     }
     return { problems, events, messages };
   } finally {
@@ -221,7 +245,10 @@ export function report(record: Record<string, unknown>): void {
 export const REQUEST_TIMEOUT_MS = 60_000;
 
 /** Outcome of one HTTP request of a load generator: the status, or the network error's code. */
-export async function request(url: string, init: RequestInit): Promise<{ status: number; body: string; headers: Headers } | { error: string }> {
+export async function request(
+  url: string,
+  init: RequestInit,
+): Promise<{ status: number; body: string; headers: Headers } | { error: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init });
     return { status: res.status, body: await res.text(), headers: res.headers };

@@ -53,11 +53,18 @@ async function tcpProxy(target: { host: string; port: number }) {
 }
 
 async function postEvent(server: Awaited<ReturnType<typeof buildServer>>, authorization: string, message: string) {
-  return server.inject({ method: 'POST', url: '/en/cms-json/history/v1/events', headers: { authorization }, payload: { message } });
+  return server.inject({
+    method: 'POST',
+    url: '/en/cms-json/history/v1/events',
+    headers: { authorization },
+    payload: { message },
+  });
 }
 
 describe('faults', () => {
-  test('PostgreSQL unavailable mid-run: 503 with a clear code, no crash, recovery when it returns', { skip: !PG_URL && 'TEST_DATABASE_URL not set' }, async () => {
+  test('PostgreSQL unavailable mid-run: 503 with a clear code, no crash, recovery when it returns', {
+    skip: !PG_URL && 'TEST_DATABASE_URL not set',
+  }, async () => {
     const pgUrl = new URL(PG_URL!);
     const proxy = await tcpProxy({ host: pgUrl.hostname, port: Number(pgUrl.port || 5432) });
     const viaProxy = new URL(PG_URL!);
@@ -77,7 +84,11 @@ describe('faults', () => {
         assert.equal(res.json().code, 'rest_database_unavailable');
         assert.equal(res.json().data.status, 503);
       }
-      const read = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/events', headers: { authorization } });
+      const read = await server.inject({
+        method: 'GET',
+        url: '/en/cms-json/history/v1/events',
+        headers: { authorization },
+      });
       assert.equal(read.statusCode, 503, read.body);
 
       await proxy.restore();
@@ -121,7 +132,10 @@ describe('faults', () => {
   });
 
   test('slow clients (slowloris) and idle connections are cut by the server limits', async () => {
-    const t = await createTestApp({ name: 'sqlite' }, { HTTP_HEADERS_TIMEOUT_MS: '800', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_KEEPALIVE_TIMEOUT_MS: '500' });
+    const t = await createTestApp(
+      { name: 'sqlite' },
+      { HTTP_HEADERS_TIMEOUT_MS: '800', HTTP_REQUEST_TIMEOUT_MS: '1500', HTTP_KEEPALIVE_TIMEOUT_MS: '500' },
+    );
     const server = await buildServer(t.app);
     await server.listen({ port: 0, host: '127.0.0.1' });
     const port = (server.server.address() as net.AddressInfo).port;
@@ -181,27 +195,47 @@ describe('faults', () => {
         }
       }
       const authorization = `Basic ${Buffer.from(`${user.login}:${password}`).toString('base64')}`;
-      const body = JSON.stringify({ requests: Array.from({ length: 25 }, (_, i) => ({ path: '/history/v1/events', body: { message: `inflight ${i}` } })) });
-      const inFlight = Array.from({ length: 20 }, () =>
-        new Promise<number | string>((resolve) => {
-          const req = http.request({ host: '127.0.0.1', port, path: '/en/cms-json/batch/v1', method: 'POST', agent: false, headers: { authorization, 'content-type': 'application/json' } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-            res.on('aborted', () => resolve('truncated'));
-            res.on('error', () => resolve('truncated'));
-          });
-          req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
-          req.end(body);
-        }),
+      const body = JSON.stringify({
+        requests: Array.from({ length: 25 }, (_, i) => ({
+          path: '/history/v1/events',
+          body: { message: `inflight ${i}` },
+        })),
+      });
+      const inFlight = Array.from(
+        { length: 20 },
+        () =>
+          new Promise<number | string>((resolve) => {
+            const req = http.request(
+              {
+                host: '127.0.0.1',
+                port,
+                path: '/en/cms-json/batch/v1',
+                method: 'POST',
+                agent: false,
+                headers: { authorization, 'content-type': 'application/json' },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve(res.statusCode ?? 0));
+                res.on('aborted', () => resolve('truncated'));
+                res.on('error', () => resolve('truncated'));
+              },
+            );
+            req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+            req.end(body);
+          }),
       );
       await new Promise((r) => setTimeout(r, 15));
       child.kill('SIGTERM');
       const results = await Promise.all(inFlight);
       // Accepted requests complete; connections still in the kernel's backlog when the listener
       // closes are refused or reset before any byte of a response — never a truncated answer.
-      for (const r of results) assert.ok(r === 207 || r === 'ECONNREFUSED' || r === 'ECONNRESET', `in-flight request ended with ${r}`);
+      for (const r of results)
+        assert.ok(r === 207 || r === 'ECONNREFUSED' || r === 'ECONNRESET', `in-flight request ended with ${r}`);
       assert.ok(results.filter((r) => r === 207).length > 0, 'requests in flight were finished');
-      const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (c) => resolve(c))));
+      const code = await new Promise<number | null>((resolve) =>
+        child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (c) => resolve(c)),
+      );
       assert.equal(code, 0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

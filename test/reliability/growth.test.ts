@@ -37,7 +37,9 @@ interface Series {
 }
 
 for (const target of dbTargets()) {
-  describe(`growth: bodies doubled from 1 KiB to 1 MiB on every route (${target.name})`, { skip: !SOAK && 'a soak stage: npm run soak (SOAK=1)' }, () => {
+  describe(`growth: bodies doubled from 1 KiB to 1 MiB on every route (${target.name})`, {
+    skip: !SOAK && 'a soak stage: npm run soak (SOAK=1)',
+  }, () => {
     const site = servedTestApp(target);
 
     async function fastest(options: InjectOptions, what: string, tries: number): Promise<number> {
@@ -62,14 +64,28 @@ for (const target of dbTargets()) {
           const names = [...Object.keys(endpoint.args), '_fields', 'x'];
           const url = `/en/cms-json${samplePath(route.pattern)}`;
           const kinds = [
-            ...BODY_SHAPES.map((shape) => ({ what: `${method} ${url} JSON ${shape.name}`, type: 'application/json', payload: (bytes: number) => bodyOf(names, shape, bytes) })),
-            ...FORM_SHAPES.map((shape) => ({ what: `${method} ${url} form ${shape.name}`, type: 'application/x-www-form-urlencoded', payload: (bytes: number) => formOf(names, shape, bytes) })),
+            ...BODY_SHAPES.map((shape) => ({
+              what: `${method} ${url} JSON ${shape.name}`,
+              type: 'application/json',
+              payload: (bytes: number) => bodyOf(names, shape, bytes),
+            })),
+            ...FORM_SHAPES.map((shape) => ({
+              what: `${method} ${url} form ${shape.name}`,
+              type: 'application/x-www-form-urlencoded',
+              payload: (bytes: number) => formOf(names, shape, bytes),
+            })),
           ];
           for (const kind of kinds) {
             const ms: number[] = [];
             for (const size of SIZES) {
               const tries = size === MID || size === BODY_LIMIT ? REPEATS : 1;
-              ms.push(await fastest({ method, url, payload: kind.payload(size), headers: { 'content-type': kind.type } }, `${kind.what} ${size}`, tries));
+              ms.push(
+                await fastest(
+                  { method, url, payload: kind.payload(size), headers: { 'content-type': kind.type } },
+                  `${kind.what} ${size}`,
+                  tries,
+                ),
+              );
             }
             const at = (size: number) => ms[SIZES.indexOf(size)]!;
             series.push({ what: kind.what, ms, ratio: at(BODY_LIMIT) / BODY_LIMIT / (at(MID) / MID) });
@@ -94,7 +110,10 @@ for (const target of dbTargets()) {
       report(figures);
       ctx.diagnostic(JSON.stringify(figures));
       assert.deepEqual(
-        faster.map((s) => `${s.what}: ${s.ms.map((m) => Math.round(m)).join(' → ')} ms, time per byte ×${round(s.ratio)} from 64 KiB to 1 MiB`),
+        faster.map(
+          (s) =>
+            `${s.what}: ${s.ms.map((m) => Math.round(m)).join(' → ')} ms, time per byte ×${round(s.ratio)} from 64 KiB to 1 MiB`,
+        ),
         [],
       );
     });

@@ -48,7 +48,13 @@ for (const target of dbTargets()) {
               if (n % BATCH_EVERY === BATCH_EVERY - 1) {
                 const messages = Array.from({ length: BATCH_SIZE }, (_, k) => `${id}-b${k}`);
                 attempted += messages.length;
-                const res = await request(batch, { method: 'POST', headers, body: JSON.stringify({ requests: messages.map((message) => ({ path: '/history/v1/events', body: { message } })) }) });
+                const res = await request(batch, {
+                  method: 'POST',
+                  headers,
+                  body: JSON.stringify({
+                    requests: messages.map((message) => ({ path: '/history/v1/events', body: { message } })),
+                  }),
+                });
                 if ('error' in res) {
                   if (killing) failedAtKill += messages.length;
                   else unexpected.push(`batch ${id}: ${res.error}`);
@@ -79,13 +85,18 @@ for (const target of dbTargets()) {
           const running = Array.from({ length: WRITERS }, (_, w) => writer(w));
           // Bounded: a server that acknowledges nothing fails the test instead of hanging it.
           let noAck: NodeJS.Timeout | undefined;
-          const acked = await Promise.race([firstAcked.then(() => true), new Promise<false>((r) => (noAck = setTimeout(() => r(false), 30_000)))]);
+          const acked = await Promise.race([
+            firstAcked.then(() => true),
+            new Promise<false>((r) => (noAck = setTimeout(() => r(false), 30_000))),
+          ]);
           clearTimeout(noAck);
           if (!acked) {
             killing = true;
             await killChild(server);
             await Promise.all(running);
-            assert.fail(`round ${round}: no write acknowledged within 30 s; errors: ${unexpected.slice(0, 5).join('; ')}\n${server.output().slice(-3000)}`);
+            assert.fail(
+              `round ${round}: no write acknowledged within 30 s; errors: ${unexpected.slice(0, 5).join('; ')}\n${server.output().slice(-3000)}`,
+            );
           }
           const delay = KILL_AFTER[0]! + Math.floor(Math.random() * (KILL_AFTER[1]! - KILL_AFTER[0]!));
           killDelays.push(delay);
@@ -99,16 +110,35 @@ for (const target of dbTargets()) {
           const check = await checkDatabase(seeded.t, prefix);
           assert.deepEqual(check.problems, [], `round ${round}: the database is not sound after the kill`);
           const lost = [...acknowledged].filter((m) => !check.messages.has(m));
-          assert.deepEqual(lost, [], `round ${round}: acknowledged writes missing after kill -9 (${lost.length} of ${acknowledged.size})`);
+          assert.deepEqual(
+            lost,
+            [],
+            `round ${round}: acknowledged writes missing after kill -9 (${lost.length} of ${acknowledged.size})`,
+          );
         }
         assert.deepEqual(unexpected, [], 'errors before the kill');
         // The last restart serves again, and sees everything.
         server = await startChild(seeded.t);
-        const res = await request(`${server.url}/en/cms-json/history/v1/events?per_page=1&ungrouped=true`, { headers: { authorization: seeded.authorization } });
+        const res = await request(`${server.url}/en/cms-json/history/v1/events?per_page=1&ungrouped=true`, {
+          headers: { authorization: seeded.authorization },
+        });
         assert.ok(!('error' in res) && res.status === 200, JSON.stringify(res).slice(0, 300));
         const final = await checkDatabase(seeded.t, prefix);
         assert.deepEqual(final.problems, []);
-        const summary = { suite: 'kill-under-load', db: target.name, rounds: ROUNDS, writers: WRITERS, kills: ROUNDS, killDelaysMs: killDelays, writesAttempted: attempted, acknowledged: acknowledged.size, failedInFlightAtKill: failedAtKill, stored: final.messages.size, lost: 0, events: final.events };
+        const summary = {
+          suite: 'kill-under-load',
+          db: target.name,
+          rounds: ROUNDS,
+          writers: WRITERS,
+          kills: ROUNDS,
+          killDelaysMs: killDelays,
+          writesAttempted: attempted,
+          acknowledged: acknowledged.size,
+          failedInFlightAtKill: failedAtKill,
+          stored: final.messages.size,
+          lost: 0,
+          events: final.events,
+        };
         ctx.diagnostic(JSON.stringify(summary));
         report(summary);
       } finally {

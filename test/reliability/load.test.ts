@@ -9,7 +9,16 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/index.ts';
 import { dbTargets } from '../support/db.ts';
-import { checkDatabase, killChild, report, request, rssKiB, seededDb, startChild, type ChildServer } from './child-server.ts';
+import {
+  checkDatabase,
+  killChild,
+  report,
+  request,
+  rssKiB,
+  seededDb,
+  startChild,
+  type ChildServer,
+} from './child-server.ts';
 
 const SOAK = process.env.SOAK === '1';
 const WRITERS = Number(process.env.LOAD_WRITERS ?? (SOAK ? 100 : 20));
@@ -60,17 +69,36 @@ for (const target of dbTargets()) {
             const id = `${prefix}${w}-${n}`;
             if (n % BATCH_EVERY === BATCH_EVERY - 1) {
               const messages = Array.from({ length: BATCH_SIZE }, (_, k) => `${id}-b${k}`);
-              const res = await request(`${base}/batch/v1`, { method: 'POST', headers: json, body: JSON.stringify({ requests: messages.map((message) => ({ path: '/history/v1/events', body: { message } })) }) });
-              if ('error' in res) { errors.push(`batch ${id}: ${res.error}`); continue; }
+              const res = await request(`${base}/batch/v1`, {
+                method: 'POST',
+                headers: json,
+                body: JSON.stringify({
+                  requests: messages.map((message) => ({ path: '/history/v1/events', body: { message } })),
+                }),
+              });
+              if ('error' in res) {
+                errors.push(`batch ${id}: ${res.error}`);
+                continue;
+              }
               count(res.status);
-              if (res.status !== 207) { errors.push(`batch ${id}: ${res.status} ${res.body.slice(0, 200)}`); continue; }
+              if (res.status !== 207) {
+                errors.push(`batch ${id}: ${res.status} ${res.body.slice(0, 200)}`);
+                continue;
+              }
               (JSON.parse(res.body) as { responses: { status: number }[] }).responses.forEach((item, k) => {
                 if (item.status === 201) acknowledged.add(messages[k]!);
                 else errors.push(`batch item ${messages[k]}: ${item.status}`);
               });
             } else {
-              const res = await request(`${base}/history/v1/events`, { method: 'POST', headers: json, body: JSON.stringify({ message: id }) });
-              if ('error' in res) { errors.push(`${id}: ${res.error}`); continue; }
+              const res = await request(`${base}/history/v1/events`, {
+                method: 'POST',
+                headers: json,
+                body: JSON.stringify({ message: id }),
+              });
+              if ('error' in res) {
+                errors.push(`${id}: ${res.error}`);
+                continue;
+              }
               count(res.status);
               if (res.status === 201) acknowledged.add(id);
               else errors.push(`${id}: ${res.status} ${res.body.slice(0, 200)}`);
@@ -88,9 +116,15 @@ for (const target of dbTargets()) {
             for (let page = 1; page <= PAGES_PER_PASS && !stop; page++) {
               const url = page === 1 ? list : `${list}&page=${page}&max_id_first_page=${pass.maxId}`;
               const res = await request(url, { headers: auth });
-              if ('error' in res) { errors.push(`GET ${url}: ${res.error}`); break; }
+              if ('error' in res) {
+                errors.push(`GET ${url}: ${res.error}`);
+                break;
+              }
               count(res.status);
-              if (res.status !== 200) { errors.push(`GET ${url}: ${res.status} ${res.body.slice(0, 200)}`); break; }
+              if (res.status !== 200) {
+                errors.push(`GET ${url}: ${res.status} ${res.body.slice(0, 200)}`);
+                break;
+              }
               const rows = JSON.parse(res.body) as { id: number }[];
               if (page === 1) pass.maxId = Number(res.headers.get('x-history-maxid'));
               pass.ids.push(...rows.map((row) => row.id));
@@ -106,7 +140,10 @@ for (const target of dbTargets()) {
           if (kib !== null) rss.push(kib);
         }, 250);
         const started = Date.now();
-        const running = [...Array.from({ length: WRITERS }, (_, w) => writer(w)), ...Array.from({ length: READERS }, (_, r) => reader(r))];
+        const running = [
+          ...Array.from({ length: WRITERS }, (_, w) => writer(w)),
+          ...Array.from({ length: READERS }, (_, r) => reader(r)),
+        ];
         await new Promise((r) => setTimeout(r, DURATION_MS));
         stop = true;
         await Promise.all(running);
@@ -129,7 +166,9 @@ for (const target of dbTargets()) {
         const handle = openDatabase(seeded.t.databaseUrl, { pgSchema: seeded.t.pgSchema, poolSize: 1 });
         let order: number[];
         try {
-          order = (await sql<{ id: number }>`select id from history_events order by date desc, id desc`.execute(handle.db)).rows.map((row) => Number(row.id));
+          order = (
+            await sql<{ id: number }>`select id from history_events order by date desc, id desc`.execute(handle.db)
+          ).rows.map((row) => Number(row.id));
         } finally {
           await handle.destroy();
         }
@@ -138,21 +177,43 @@ for (const target of dbTargets()) {
         assert.ok(plain.length > 0 && grouped.length > 0, 'readers completed passes');
         for (const pass of plain) {
           const expected = order.filter((id) => id <= pass.maxId).slice(0, pass.ids.length);
-          assert.deepEqual(pass.ids, expected, `reader ${pass.reader}: pass below id ${pass.maxId} is not the log's rows in order`);
+          assert.deepEqual(
+            pass.ids,
+            expected,
+            `reader ${pass.reader}: pass below id ${pass.maxId} is not the log's rows in order`,
+          );
         }
-        for (const pass of grouped) assert.equal(new Set(pass.ids).size, pass.ids.length, `reader ${pass.reader}: an overview pass repeats an event`);
+        for (const pass of grouped)
+          assert.equal(
+            new Set(pass.ids).size,
+            pass.ids.length,
+            `reader ${pass.reader}: an overview pass repeats an event`,
+          );
 
         // Memory bounded: the end is compared with the state after warm-up (first quarter).
         assert.ok(rss.length >= 8, 'RSS samples were taken');
         const warm = rss[Math.floor(rss.length / 4)]!;
         const end = Math.max(...rss.slice(-4));
         const limit = warm * RSS_FACTOR + RSS_SLACK_MIB * 1024;
-        assert.ok(end <= limit, `server RSS grew from ${warm} KiB after warm-up to ${end} KiB (limit ${Math.round(limit)} KiB)`);
+        assert.ok(
+          end <= limit,
+          `server RSS grew from ${warm} KiB after warm-up to ${end} KiB (limit ${Math.round(limit)} KiB)`,
+        );
 
         const summary = {
-          suite: 'load', db: target.name, writers: WRITERS, readers: READERS, seconds: Math.round(elapsed / 1000), requests,
-          statuses: Object.fromEntries(statuses), errors: errors.length, acknowledged: acknowledged.size, lost: lost.length,
-          readingPasses: passes.length, rowsRead: passes.reduce((n, p) => n + p.ids.length, 0), events: check.events,
+          suite: 'load',
+          db: target.name,
+          writers: WRITERS,
+          readers: READERS,
+          seconds: Math.round(elapsed / 1000),
+          requests,
+          statuses: Object.fromEntries(statuses),
+          errors: errors.length,
+          acknowledged: acknowledged.size,
+          lost: lost.length,
+          readingPasses: passes.length,
+          rowsRead: passes.reduce((n, p) => n + p.ids.length, 0),
+          events: check.events,
           rssKiB: { start: rss[0], warm, end, max: Math.max(...rss) },
         };
         ctx.diagnostic(JSON.stringify(summary));

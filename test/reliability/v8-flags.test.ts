@@ -14,7 +14,9 @@ test('missingServerFlags: only the flags the process was not started with', () =
   assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SERVER_V8_FLAGS);
 });
 
-test('the serving process runs with the server V8 flags, under the pid it was started as', { skip: process.platform !== 'linux' }, async () => {
+test('the serving process runs with the server V8 flags, under the pid it was started as', {
+  skip: process.platform !== 'linux',
+}, async () => {
   const { t } = await seededDb({ name: 'sqlite' });
   const server = await startChild(t);
   try {

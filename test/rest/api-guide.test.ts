@@ -33,7 +33,13 @@ test('docs/api.md lists every route of the registry with its methods', () => {
     const methods = route.endpoints.flatMap((e) => e.methods).sort();
     const listed = documented.get(template);
     // Namespaces that offer only their index are named in one sentence.
-    if (!listed && route.namespace && route.pattern === `/${route.namespace}` && route.endpoints.length === 1 && GUIDE.includes(`\`${template}\``)) {
+    if (
+      !listed &&
+      route.namespace &&
+      route.pattern === `/${route.namespace}` &&
+      route.endpoints.length === 1 &&
+      GUIDE.includes(`\`${template}\``)
+    ) {
       const ns = registry().routesOf(route.namespace)!;
       if (ns.length === 1) continue;
     }
@@ -46,20 +52,34 @@ test('docs/api.md lists every route of the registry with its methods', () => {
 });
 
 function markdownFiles(dir: string, keep: (file: string) => boolean): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f)).filter((f) => f.endsWith('.md') && keep(f));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f))
+    .filter((f) => f.endsWith('.md') && keep(f));
 }
 
 test('README, docs and DECISIONS files refer only to the repository', () => {
-  const files = ['README.md', ...markdownFiles('docs', () => true), ...markdownFiles('src', (f) => path.basename(f) === 'DECISIONS.md')];
+  const files = [
+    'README.md',
+    ...markdownFiles('docs', () => true),
+    ...markdownFiles('src', (f) => path.basename(f) === 'DECISIONS.md'),
+  ];
   assert.ok(files.includes('docs/api.md') && files.includes('src/namespaces/history/DECISIONS.md'));
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
-    assert.doesNotMatch(text, /\.\.\/shared|shared\/spec|(contract|conventions|rest-core|plugins|history)\.md/, `${file} names a file outside the repository`);
+    assert.doesNotMatch(
+      text,
+      /\.\.\/shared|shared\/spec|(contract|conventions|rest-core|plugins|history)\.md/,
+      `${file} names a file outside the repository`,
+    );
     // Markdown links: to a file of the repository, an anchor, or an outside site (not a sibling folder).
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^(https?:|mailto:|#)/.test(target!)) continue;
       const resolved = path.normalize(path.join(path.dirname(file), target!.split('#')[0]!));
-      assert.ok(!resolved.startsWith('..') && fs.existsSync(resolved), `${file}: link ${target} leads outside the repository or nowhere`);
+      assert.ok(
+        !resolved.startsWith('..') && fs.existsSync(resolved),
+        `${file}: link ${target} leads outside the repository or nowhere`,
+      );
     }
   }
 });

@@ -22,8 +22,12 @@ const loose: Spec = { [LOOSE]: true };
 
 const ID = '[a-zA-Z0-9_-]+';
 const route = (pattern: string, ...endpoints: ExpectedEndpoint[]): ExpectedRoute => ({ pattern, endpoints });
-const ep = (methods: string, args: Record<string, Spec> = {}): ExpectedEndpoint => ({ methods: methods.split(','), args });
-const nsIndex = (ns: string) => route(`/${ns}`, ep('GET', { namespace: { default: ns }, context: { default: 'view' } }));
+const ep = (methods: string, args: Record<string, Spec> = {}): ExpectedEndpoint => ({
+  methods: methods.split(','),
+  args,
+});
+const nsIndex = (ns: string) =>
+  route(`/${ns}`, ep('GET', { namespace: { default: ns }, context: { default: 'view' } }));
 
 const eventFilters: Record<string, Spec> = {
   context: { type: 'string', default: 'view' },
@@ -97,18 +101,31 @@ const stringFilters: Record<string, Spec> = {
 
 export const CONTRACT_ROUTES: ExpectedRoute[] = [
   route('/', ep('GET', { context: { default: 'view' } })),
-  route('/batch/v1', ep('POST', {
-    validation: { type: 'string', enum: ['require-all-validate', 'normal'], default: 'normal' },
-    requests: { type: 'array', maxItems: 25, required: true, [LOOSE]: true },
-  })),
+  route(
+    '/batch/v1',
+    ep('POST', {
+      validation: { type: 'string', enum: ['require-all-validate', 'normal'], default: 'normal' },
+      requests: { type: 'array', maxItems: 25, required: true, [LOOSE]: true },
+    }),
+  ),
 
   nsIndex('sched/v1'),
   route('/sched/v1/settings', ep('GET'), ep('POST')),
   route('/sched/v1/settings/schema', ep('GET')),
-  route(`/sched/v1/settings/(?P<setting_id>${ID})`, ep('GET', { context: { default: 'view' } }), ep('POST,PUT,PATCH'), ep('DELETE', { force: { default: false } })),
+  route(
+    `/sched/v1/settings/(?P<setting_id>${ID})`,
+    ep('GET', { context: { default: 'view' } }),
+    ep('POST,PUT,PATCH'),
+    ep('DELETE', { force: { default: false } }),
+  ),
   route('/sched/v1/notices', ep('GET')),
   route('/sched/v1/notices/schema', ep('GET')),
-  route(`/sched/v1/notices/(?P<notice_id>${ID})`, ep('GET', { context: { default: 'view' } }), ep('POST,PUT,PATCH', { global: req({}) }), ep('DELETE', { global: req({}) })),
+  route(
+    `/sched/v1/notices/(?P<notice_id>${ID})`,
+    ep('GET', { context: { default: 'view' } }),
+    ep('POST,PUT,PATCH', { global: req({}) }),
+    ep('DELETE', { global: req({}) }),
+  ),
   route(`/sched/v1/notices/pinned/(?P<notice_id>${ID})`, ep('POST,PUT,PATCH')),
   route(`/sched/v1/notices/pinned/delete/(?P<notice_id>${ID})`, ep('POST,PUT,PATCH')),
   route('/sched/v1/notices-errors', ep('GET')),
@@ -128,36 +145,52 @@ export const CONTRACT_ROUTES: ExpectedRoute[] = [
   route('/sched/v1/embed_booking_app', ep('GET')),
 
   nsIndex('oembed/1.0'),
-  route('/oembed/1.0/embed', ep('GET', { url: req({ type: 'string', format: 'uri' }), format: { default: 'json' }, maxwidth: { default: 600 } })),
-  route('/oembed/1.0/proxy', ep('GET', {
-    url: req({ type: 'string', format: 'uri' }),
-    format: { type: 'string', default: 'json', enum: ['json', 'xml'] },
-    maxwidth: { type: 'integer', default: 600 },
-    maxheight: int,
-    discover: bool(true),
-  })),
+  route(
+    '/oembed/1.0/embed',
+    ep('GET', { url: req({ type: 'string', format: 'uri' }), format: { default: 'json' }, maxwidth: { default: 600 } }),
+  ),
+  route(
+    '/oembed/1.0/proxy',
+    ep('GET', {
+      url: req({ type: 'string', format: 'uri' }),
+      format: { type: 'string', default: 'json', enum: ['json', 'xml'] },
+      maxwidth: { type: 'integer', default: 600 },
+      maxheight: int,
+      discover: bool(true),
+    }),
+  ),
 
   nsIndex('i18n/v1'),
   route('/i18n/v1/custom-xml-config', ep('GET'), ep('POST')),
   route('/i18n/v1/custom-xml-config/validate', ep('POST')),
 
   nsIndex('i18n/st/v1'),
-  route('/i18n/st/v1/strings/settings', ep('POST', {
-    autoregisterType: { type: 'integer', default: 0 },
-    shouldRegisterBackendStrings: { type: 'integer', default: 0 },
-    setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: { type: 'integer', default: 0 },
-    setDetectStringsInJS: { type: 'integer', default: 0 },
-  }), ep('GET')),
+  route(
+    '/i18n/st/v1/strings/settings',
+    ep('POST', {
+      autoregisterType: { type: 'integer', default: 0 },
+      shouldRegisterBackendStrings: { type: 'integer', default: 0 },
+      setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: { type: 'integer', default: 0 },
+      setDetectStringsInJS: { type: 'integer', default: 0 },
+    }),
+    ep('GET'),
+  ),
   route('/i18n/st/v1/strings/itemscount', ep('GET', stringFilters)),
   route('/i18n/st/v1/strings', ep('GET', stringFilters)),
   route('/i18n/st/v1/strings/filters', ep('GET')),
-  route('/i18n/st/v1/string-packages', ep('GET', {
-    type: str, title: str, sourceLanguageCode: str, targetLanguageCode: str,
-    translationStatuses: { default: [], [LOOSE]: true },
-    limit: { type: 'integer', default: 10 },
-    offset: { type: 'integer', default: 0 },
-    sorting: { default: null, [LOOSE]: true },
-  })),
+  route(
+    '/i18n/st/v1/string-packages',
+    ep('GET', {
+      type: str,
+      title: str,
+      sourceLanguageCode: str,
+      targetLanguageCode: str,
+      translationStatuses: { default: [], [LOOSE]: true },
+      limit: { type: 'integer', default: 10 },
+      offset: { type: 'integer', default: 0 },
+      sorting: { default: null, [LOOSE]: true },
+    }),
+  ),
   route('/i18n/st/v1/strings/processstringsqueue', ep('POST')),
 
   nsIndex('i18n/tm/v1'),
@@ -171,11 +204,27 @@ export const CONTRACT_ROUTES: ExpectedRoute[] = [
   route('/i18n/tm/v1/ams/engines', ep('GET'), ep('POST')),
   route('/i18n/tm/v1/ate/jobs', ep('POST')),
   route('/i18n/tm/v1/ate/jobs/(?P<ate_job_id>\\d+)', ep('GET')),
-  route('/i18n/tm/v1/jobs', ep('GET', {
-    local_job_ids: str, scope: str, id: int, title: str, source_language: str, target_language: str, status: str,
-    needs_update: str, limit: int, offset: int, sorting: loose, translated_by: str, sent_from: str, sent_to: str,
-    deadline_from: str, deadline_to: str,
-  })),
+  route(
+    '/i18n/tm/v1/jobs',
+    ep('GET', {
+      local_job_ids: str,
+      scope: str,
+      id: int,
+      title: str,
+      source_language: str,
+      target_language: str,
+      status: str,
+      needs_update: str,
+      limit: int,
+      offset: int,
+      sorting: loose,
+      translated_by: str,
+      sent_from: str,
+      sent_to: str,
+      deadline_from: str,
+      deadline_to: str,
+    }),
+  ),
   route('/i18n/tm/v1/jobs/assign', ep('POST', { jobId: req(loose), type: loose, translatorId: req(loose) })),
 
   nsIndex('legalx/v1'),
@@ -190,12 +239,20 @@ export const CONTRACT_ROUTES: ExpectedRoute[] = [
   nsIndex('history/v1'),
   route('/history/v1/email-report/preview/email', ep('POST,GET')),
   route('/history/v1/email-report/preview/html', ep('GET')),
-  route('/history/v1/events', ep('GET', eventFilters), ep('POST', {
-    message: req(str),
-    note: str,
-    level: { type: 'string', default: 'info', enum: ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'] },
-    date: { type: 'string', format: 'date-time' },
-  })),
+  route(
+    '/history/v1/events',
+    ep('GET', eventFilters),
+    ep('POST', {
+      message: req(str),
+      note: str,
+      level: {
+        type: 'string',
+        default: 'info',
+        enum: ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug'],
+      },
+      date: { type: 'string', format: 'date-time' },
+    }),
+  ),
   route('/history/v1/events/has-updates', ep('GET', { ...eventFilters, since_id: req(int) })),
   route('/history/v1/events/(?P<event_id>\\d+)', ep('GET', { id: int })),
   route('/history/v1/events/(?P<event_id>\\d+)/stick', ep('POST', { id: int })),
@@ -203,15 +260,38 @@ export const CONTRACT_ROUTES: ExpectedRoute[] = [
   route('/history/v1/backfill-status', ep('GET')),
   route('/history/v1/search-options', ep('GET')),
   route('/history/v1/search-user', ep('GET')),
-  ...['summary', 'users', 'content', 'media', 'plugins', 'core', 'peak-days', 'peak-times', 'activity-overview', 'notes'].map((s) =>
-    route(`/history/v1/stats/${s}`, ep('GET', statsFilters)),
-  ),
+  ...[
+    'summary',
+    'users',
+    'content',
+    'media',
+    'plugins',
+    'core',
+    'peak-days',
+    'peak-times',
+    'activity-overview',
+    'notes',
+  ].map((s) => route(`/history/v1/stats/${s}`, ep('GET', statsFilters))),
   route('/history/v1/support-info', ep('GET')),
   route('/history/v1/support-info/health-check', ep('GET')),
   route('/history/v1/users/(?P<user_id>\\d+)/card', ep('GET', { id: req(int) })),
-  route('/history/v1/initiators/(?P<initiator_type>[a-z_]+)/card', ep('GET', { type: req({ type: 'string', enum: ['cms', 'cms_cli', 'web_user', 'other'] }) })),
+  route(
+    '/history/v1/initiators/(?P<initiator_type>[a-z_]+)/card',
+    ep('GET', { type: req({ type: 'string', enum: ['cms', 'cms_cli', 'web_user', 'other'] }) }),
+  ),
 
-  ...['i18n/ate/v1', 'filex/v1', 'filex/public/v1', 'awx/instagram', 'awx', 'vendorx/installer/v1', 'cms/v2', 'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1'].map(nsIndex),
+  ...[
+    'i18n/ate/v1',
+    'filex/v1',
+    'filex/public/v1',
+    'awx/instagram',
+    'awx',
+    'vendorx/installer/v1',
+    'cms/v2',
+    'cms-site-health/v1',
+    'cms-block-editor/v1',
+    'cms-abilities/v1',
+  ].map(nsIndex),
 ];
 
 /**
@@ -226,7 +306,22 @@ export const DOCUMENTED_EXTRA_ARGS: Record<string, string[]> = {
 };
 
 export const NAMESPACES_IN_ORDER = [
-  'sched/v1', 'oembed/1.0', 'i18n/v1', 'i18n/st/v1', 'i18n/tm/v1', 'legalx/v1', 'sliderx', 'history/v1',
-  'i18n/ate/v1', 'filex/v1', 'filex/public/v1', 'awx/instagram', 'awx', 'vendorx/installer/v1', 'cms/v2',
-  'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1',
+  'sched/v1',
+  'oembed/1.0',
+  'i18n/v1',
+  'i18n/st/v1',
+  'i18n/tm/v1',
+  'legalx/v1',
+  'sliderx',
+  'history/v1',
+  'i18n/ate/v1',
+  'filex/v1',
+  'filex/public/v1',
+  'awx/instagram',
+  'awx',
+  'vendorx/installer/v1',
+  'cms/v2',
+  'cms-site-health/v1',
+  'cms-block-editor/v1',
+  'cms-abilities/v1',
 ];

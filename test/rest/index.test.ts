@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
-import { CONTRACT_ROUTES, DOCUMENTED_EXTRA_ARGS, LOOSE, NAMESPACES_IN_ORDER, type ExpectedEndpoint } from './contract-table.ts';
+import {
+  CONTRACT_ROUTES,
+  DOCUMENTED_EXTRA_ARGS,
+  LOOSE,
+  NAMESPACES_IN_ORDER,
+  type ExpectedEndpoint,
+} from './contract-table.ts';
 
 type Json = Record<string, any>;
 
@@ -53,7 +59,20 @@ describe('index and namespace indexes', () => {
   });
 
   test('GET / has exactly the fields of contract §2.1, in order, with the site values', () => {
-    assert.deepEqual(Object.keys(en), ['name', 'description', 'url', 'home', 'gmt_offset', 'timezone_string', 'page_for_posts', 'page_on_front', 'show_on_front', 'namespaces', 'authentication', 'routes']);
+    assert.deepEqual(Object.keys(en), [
+      'name',
+      'description',
+      'url',
+      'home',
+      'gmt_offset',
+      'timezone_string',
+      'page_for_posts',
+      'page_on_front',
+      'show_on_front',
+      'namespaces',
+      'authentication',
+      'routes',
+    ]);
     assert.equal(en.url, 'http://localhost:8080');
     assert.equal(en.home, 'http://localhost:8080/en');
     assert.equal(de.home, 'http://localhost:8080/de');
@@ -61,7 +80,11 @@ describe('index and namespace indexes', () => {
     assert.ok(en.gmt_offset === 1 || en.gmt_offset === 2, `gmt_offset ${en.gmt_offset}`);
     assert.equal(typeof en.page_on_front, 'number');
     assert.ok(['posts', 'page'].includes(en.show_on_front));
-    assert.deepEqual(en.authentication, { 'application-passwords': { endpoints: { authorization: 'http://localhost:8080/cms-admin/authorize-application.php' } } });
+    assert.deepEqual(en.authentication, {
+      'application-passwords': {
+        endpoints: { authorization: 'http://localhost:8080/cms-admin/authorize-application.php' },
+      },
+    });
   });
 
   test('namespaces: the 18 of contract §1 in order, batch/v1 not among them', () => {
@@ -79,18 +102,26 @@ describe('index and namespace indexes', () => {
   });
 
   test('every route of contract §4 with exactly its parameters, in both roots', () => {
-    for (const [lang, doc] of [['en', en], ['de', de]] as const) {
+    for (const [lang, doc] of [
+      ['en', en],
+      ['de', de],
+    ] as const) {
       for (const expected of CONTRACT_ROUTES) {
         const actual = doc.routes[expected.pattern];
         assert.ok(actual, `${lang}: route ${expected.pattern} missing`);
         for (const endpoint of expected.endpoints) {
-          const found = actual.endpoints.find((e: Json) => [...e.methods].sort().join() === [...endpoint.methods].sort().join());
+          const found = actual.endpoints.find(
+            (e: Json) => [...e.methods].sort().join() === [...endpoint.methods].sort().join(),
+          );
           assert.ok(found, `${lang}: ${expected.pattern} ${endpoint.methods} missing`);
           const extras = DOCUMENTED_EXTRA_ARGS[`${expected.pattern} ${endpoint.methods.join(',')}`] ?? [];
           compareArgs(`${lang} ${expected.pattern} ${endpoint.methods}`, found.args, endpoint.args, extras);
         }
         assert.equal(actual.endpoints.length, expected.endpoints.length, `${expected.pattern}: endpoint count`);
-        assert.deepEqual(actual.methods, actual.endpoints.flatMap((e: Json) => e.methods));
+        assert.deepEqual(
+          actual.methods,
+          actual.endpoints.flatMap((e: Json) => e.methods),
+        );
       }
     }
   });
@@ -117,7 +148,11 @@ describe('index and namespace indexes', () => {
       if (pattern.includes('(?P<')) assert.equal(r._links, undefined, pattern);
       else assert.deepEqual(r._links, { self: [{ href: `http://localhost:8080/en/cms-json${pattern}` }] }, pattern);
     }
-    assert.deepEqual(de.routes['/sched/v1'].endpoints[0].args.namespace, { description: de.routes['/sched/v1'].endpoints[0].args.namespace.description, default: 'sched/v1', required: false });
+    assert.deepEqual(de.routes['/sched/v1'].endpoints[0].args.namespace, {
+      description: de.routes['/sched/v1'].endpoints[0].args.namespace.description,
+      default: 'sched/v1',
+      required: false,
+    });
   });
 
   test('the serialized index is computed once per language and reused', async () => {
@@ -130,7 +165,13 @@ describe('index and namespace indexes', () => {
   });
 
   test('site options feed the descriptor, and a change invalidates the cache', async () => {
-    await t.app.options.setMany({ blogname: 'Partner Portal', blogdescription: 'Für Partner', timezone_string: 'UTC', page_on_front: 7, show_on_front: 'page' });
+    await t.app.options.setMany({
+      blogname: 'Partner Portal',
+      blogdescription: 'Für Partner',
+      timezone_string: 'UTC',
+      page_on_front: 7,
+      show_on_front: 'page',
+    });
     const doc = (await server.inject({ method: 'GET', url: '/de/cms-json/' })).json();
     assert.equal(doc.name, 'Partner Portal');
     assert.equal(doc.description, 'Für Partner');
@@ -140,7 +181,9 @@ describe('index and namespace indexes', () => {
   });
 
   test('i18n_language selects the description language; _fields and the rest_route form work on the index', async () => {
-    const res = (await server.inject({ method: 'GET', url: '/en/cms-json/?i18n_language=de&_fields=name,home' })).json();
+    const res = (
+      await server.inject({ method: 'GET', url: '/en/cms-json/?i18n_language=de&_fields=name,home' })
+    ).json();
     assert.deepEqual(Object.keys(res), ['name', 'home']);
     assert.equal(res.home, 'http://localhost:8080/de');
     const viaRestRoute = await server.inject({ method: 'GET', url: '/en/?rest_route=/' });
@@ -178,11 +221,20 @@ describe('index and namespace indexes', () => {
         const slow = await live.inject({ method: 'GET', url: `/${lang}/cms-json/?context=view` });
         assert.equal(fast.status, 200);
         assert.equal(await fast.text(), slow.body);
-        for (const name of ['content-type', 'link', 'allow', 'vary', 'x-content-type-options', 'access-control-expose-headers']) {
+        for (const name of [
+          'content-type',
+          'link',
+          'allow',
+          'vary',
+          'x-content-type-options',
+          'access-control-expose-headers',
+        ]) {
           assert.equal(fast.headers.get(name), slow.headers[name], name);
         }
       }
-      const withOrigin = await fetch(`http://127.0.0.1:${port}/en/cms-json/`, { headers: { origin: 'https://a.example' } });
+      const withOrigin = await fetch(`http://127.0.0.1:${port}/en/cms-json/`, {
+        headers: { origin: 'https://a.example' },
+      });
       assert.equal(withOrigin.headers.get('access-control-allow-origin'), 'https://a.example');
     } finally {
       await live.close();

@@ -74,7 +74,8 @@ for (const target of dbTargets()) {
               const expected = [...new Set([...Object.keys(indexArgs), ...variables])].sort();
               assert.deepEqual(Object.keys(listed).sort(), expected, `${lang}: ${method} ${route.pattern} arguments`);
               for (const [name, arg] of Object.entries<Json>(indexArgs)) {
-                if (arg.description !== undefined) assert.equal(listed[name], arg.description, `${lang}: ${method} ${route.pattern} ${name}`);
+                if (arg.description !== undefined)
+                  assert.equal(listed[name], arg.description, `${lang}: ${method} ${route.pattern} ${name}`);
               }
             }
           }
@@ -90,7 +91,8 @@ for (const target of dbTargets()) {
       const compare = (en: unknown, de: any, where: string): void => {
         if (!en || typeof en !== 'object') return;
         for (const [key, value] of Object.entries(en)) {
-          if (key === 'description' && typeof value === 'string' && value === de?.[key]) untranslated.push(`${where}: ${value}`);
+          if (key === 'description' && typeof value === 'string' && value === de?.[key])
+            untranslated.push(`${where}: ${value}`);
           else compare(value, de?.[key], `${where}/${key}`);
         }
       };
@@ -100,50 +102,95 @@ for (const target of dbTargets()) {
         docs[lang].paths[path][method].parameters.find((p: Json) => p.name === name);
       assert.match(param('de', '/history/v1/events', 'get', 'i18n_language').description, /^Sprache der Antwort/);
       assert.match(param('en', '/history/v1/events', 'get', 'i18n_language').description, /^Language of the response/);
-      const message = (lang: 'en' | 'de') => docs[lang].paths['/history/v1/events'].post.requestBody.content['application/json'].schema.properties.message.description;
+      const message = (lang: 'en' | 'de') =>
+        docs[lang].paths['/history/v1/events'].post.requestBody.content['application/json'].schema.properties.message
+          .description;
       assert.equal(message('de'), 'Kurze Meldung des Ereignisses.');
       assert.equal(message('en'), 'Short message of the event.');
-      assert.equal(docs.de.components.securitySchemes.applicationPassword.description.startsWith('Ein Anwendungspasswort'), true);
-      assert.equal(docs.de.paths['/history/v1/stats/summary'].get.description, 'Erfordert die Berechtigung `manage_options`.');
-      assert.equal(docs.de.paths['/history/v1/events/{event_id}/stick'].post.description, 'Berechtigung: manage_options; das Ereignis existiert.');
+      assert.equal(
+        docs.de.components.securitySchemes.applicationPassword.description.startsWith('Ein Anwendungspasswort'),
+        true,
+      );
+      assert.equal(
+        docs.de.paths['/history/v1/stats/summary'].get.description,
+        'Erfordert die Berechtigung `manage_options`.',
+      );
+      assert.equal(
+        docs.de.paths['/history/v1/events/{event_id}/stick'].post.description,
+        'Berechtigung: manage_options; das Ereignis existiert.',
+      );
     });
 
     test('argument schemas come through as declared: enum, default, bounds, required, path patterns', () => {
       const events = docs.en.paths['/history/v1/events'];
       const body = events.post.requestBody.content['application/json'].schema;
-      assert.deepEqual(body.properties.level.enum, ['emergency', 'alert', 'critical', 'error', 'warning', 'notice', 'info', 'debug']);
+      assert.deepEqual(body.properties.level.enum, [
+        'emergency',
+        'alert',
+        'critical',
+        'error',
+        'warning',
+        'notice',
+        'info',
+        'debug',
+      ]);
       assert.equal(body.properties.level.default, 'info');
       assert.deepEqual(body.required, ['message']);
       const perPage = events.get.parameters.find((p: Json) => p.name === 'per_page');
-      const { description: _d, required: _r, ...declared } = index.en.routes['/history/v1/events'].endpoints[0].args.per_page;
-      assert.deepEqual(perPage.schema, declared, 'the index\'s schema of the argument');
+      const {
+        description: _d,
+        required: _r,
+        ...declared
+      } = index.en.routes['/history/v1/events'].endpoints[0].args.per_page;
+      assert.deepEqual(perPage.schema, declared, "the index's schema of the argument");
       assert.equal(perPage.schema.default, 10);
       assert.equal(perPage.schema.minimum, 1);
       assert.equal(perPage.schema.maximum, 100);
       const batch = docs.en.paths['/batch/v1'].post.requestBody.content['application/json'].schema;
       assert.equal(batch.properties.requests.maxItems, 25);
-      assert.deepEqual(batch.properties.requests.items.required, ['path'], 'a property marked required becomes its object\'s required list');
+      assert.deepEqual(
+        batch.properties.requests.items.required,
+        ['path'],
+        "a property marked required becomes its object's required list",
+      );
       assert.deepEqual(batch.properties.validation.enum, ['require-all-validate', 'normal']);
       const eventId = docs.en.paths['/history/v1/events/{event_id}'].get.parameters.find((p: Json) => p.in === 'path');
-      assert.deepEqual({ name: eventId.name, required: eventId.required, pattern: eventId.schema.pattern }, { name: 'event_id', required: true, pattern: '^\\d+$' });
-      const slides = docs.en.paths['/sliderx/sliders/stream/{slide_ids}'].get.parameters.find((p: Json) => p.in === 'path');
+      assert.deepEqual(
+        { name: eventId.name, required: eventId.required, pattern: eventId.schema.pattern },
+        { name: 'event_id', required: true, pattern: '^\\d+$' },
+      );
+      const slides = docs.en.paths['/sliderx/sliders/stream/{slide_ids}'].get.parameters.find(
+        (p: Json) => p.in === 'path',
+      );
       assert.equal(slides.schema.pattern, '^[\\d,]+$');
       assert.ok(new RegExp(slides.schema.pattern).test('1,2'));
     });
 
-    test('permissions are security requirements; errors have the contract\'s shape', () => {
+    test("permissions are security requirements; errors have the contract's shape", () => {
       const root = docs.en.paths['/'].get;
       assert.deepEqual(root.security[0], {}, 'public: anonymous allowed');
       const stats = docs.en.paths['/history/v1/stats/summary'].get;
-      assert.deepEqual(stats.security, [{ applicationPassword: ['manage_options'] }, { sessionCookie: ['manage_options'], restNonce: ['manage_options'] }]);
-      assert.deepEqual(docs.en.paths['/history/v1/backfill-status'].get.security, [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]);
+      assert.deepEqual(stats.security, [
+        { applicationPassword: ['manage_options'] },
+        { sessionCookie: ['manage_options'], restNonce: ['manage_options'] },
+      ]);
+      assert.deepEqual(docs.en.paths['/history/v1/backfill-status'].get.security, [
+        { applicationPassword: [] },
+        { sessionCookie: [], restNonce: [] },
+      ]);
       assert.equal(docs.en.components.securitySchemes.sessionCookie.in, 'cookie');
       assert.equal(docs.en.components.securitySchemes.restNonce.name, 'X-WP-Nonce');
       assert.equal(stats.responses['403'].$ref, '#/components/responses/Forbidden');
       assert.deepEqual(docs.en.components.schemas.Error.required, ['code', 'message', 'data']);
       // Route schemas are the responses: a list for the events, one object for a statistic.
-      assert.equal(docs.en.paths['/history/v1/events'].get.responses['2XX'].content['application/json'].schema.type, 'array');
-      assert.equal(docs.en.paths['/history/v1/stats/summary'].get.responses['2XX'].content['application/json'].schema.title, 'history-stats');
+      assert.equal(
+        docs.en.paths['/history/v1/events'].get.responses['2XX'].content['application/json'].schema.type,
+        'array',
+      );
+      assert.equal(
+        docs.en.paths['/history/v1/stats/summary'].get.responses['2XX'].content['application/json'].schema.title,
+        'history-stats',
+      );
     });
 
     test('a real error matches the documented error shape', async () => {
@@ -175,7 +222,8 @@ for (const target of dbTargets()) {
       assert.match(start.body, /validatorUrl: null/);
       assert.equal((await server.inject({ method: 'GET', url: '/cms-api/en' })).headers.location, 'en/');
       assert.equal((await server.inject({ method: 'GET', url: '/cms-api/fr/openapi.json' })).statusCode, 404);
-      for (const file of ['package.json', 'constructor', 'index.html']) assert.equal((await server.inject({ method: 'GET', url: `/cms-api/assets/${file}` })).statusCode, 404, file);
+      for (const file of ['package.json', 'constructor', 'index.html'])
+        assert.equal((await server.inject({ method: 'GET', url: `/cms-api/assets/${file}` })).statusCode, 404, file);
       // The REST index stays the contract's: nothing of this is a route there.
       assert.ok(Object.keys(index.en.routes).every((r) => !r.includes('openapi')));
     });

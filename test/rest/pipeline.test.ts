@@ -29,7 +29,11 @@ const testNamespace = namespace('test/v1', [
       permission: cap('manage_options'),
       handler: (req) => {
         calls.push(`${req.method} ${req.params.name}`);
-        return new RestResponse({ id: Number(req.urlParams.id), name: req.params.name, count: req.params.count, flag: req.params.flag }, 201, { Location: req.restUrl(`/test/v1/things/${req.urlParams.id}`) });
+        return new RestResponse(
+          { id: Number(req.urlParams.id), name: req.params.name, count: req.params.count, flag: req.params.flag },
+          201,
+          { Location: req.restUrl(`/test/v1/things/${req.urlParams.id}`) },
+        );
       },
     }),
     endpoint('DELETE', { permission: cap('manage_options'), handler: (req) => ({ deleted: true, lang: req.lang }) }),
@@ -42,7 +46,20 @@ const testNamespace = namespace('test/v1', [
         page: { description: l('Page.', 'Seite.'), type: 'integer', default: 1, minimum: 1 },
       },
       permission: PUBLIC,
-      handler: (req) => new RestResponse([{ id: 1, a: 'x' }, { id: 2, a: 'y' }], 200, { 'X-WP-Total': '2', 'X-WP-TotalPages': '1', _ids: JSON.stringify(req.params.ids ?? null), _per: String(req.params.per_page) }),
+      handler: (req) =>
+        new RestResponse(
+          [
+            { id: 1, a: 'x' },
+            { id: 2, a: 'y' },
+          ],
+          200,
+          {
+            'X-WP-Total': '2',
+            'X-WP-TotalPages': '1',
+            _ids: JSON.stringify(req.params.ids ?? null),
+            _per: String(req.params.per_page),
+          },
+        ),
     }),
   ]),
   route('/cards/(?P<card_id>\\d+)', [
@@ -66,10 +83,20 @@ const testNamespace = namespace('test/v1', [
       },
     }),
   ]),
-  route('/boom', [endpoint('POST', { permission: PUBLIC, handler: () => { throw new Error('secret internals'); } })]),
+  route('/boom', [
+    endpoint('POST', {
+      permission: PUBLIC,
+      handler: () => {
+        throw new Error('secret internals');
+      },
+    }),
+  ]),
   // Custom checks, synchronous and asynchronous, beside a plain one on the same route.
   route('/guarded', [
-    endpoint('GET', { permission: custom('header', async (req) => req.headers['x-test-pass'] === 'yes'), handler: () => ({ guarded: 'get' }) }),
+    endpoint('GET', {
+      permission: custom('header', async (req) => req.headers['x-test-pass'] === 'yes'),
+      handler: () => ({ guarded: 'get' }),
+    }),
     endpoint('POST', {
       permission: custom('teapot or throw', (req) => {
         if (req.headers['x-test-pass'] === 'throw') throw new Error('secret check internals');
@@ -79,7 +106,14 @@ const testNamespace = namespace('test/v1', [
     }),
     endpoint('DELETE', { permission: PUBLIC, handler: () => ({ guarded: 'delete' }) }),
   ]),
-  route('/teapot', [endpoint('POST', { permission: PUBLIC, handler: () => { throw new RestError('test_teapot', 'I am a teapot.', 418, { extra: 1 }); } })]),
+  route('/teapot', [
+    endpoint('POST', {
+      permission: PUBLIC,
+      handler: () => {
+        throw new RestError('test_teapot', 'I am a teapot.', 418, { extra: 1 });
+      },
+    }),
+  ]),
 ]);
 
 describe('REST pipeline over HTTP', () => {
@@ -133,14 +167,23 @@ describe('REST pipeline over HTTP', () => {
   });
 
   test('a literal route registered first wins over a variable route', async () => {
-    assert.deepEqual((await inject({ method: 'GET', url: '/en/cms-json/test/v1/things/schema' })).json(), { schema: true });
+    assert.deepEqual((await inject({ method: 'GET', url: '/en/cms-json/test/v1/things/schema' })).json(), {
+      schema: true,
+    });
   });
 
   test('unknown route and wrong method are 404 rest_no_route (never 405), localized', async () => {
-    for (const [method, url] of [['GET', '/en/cms-json/nope'], ['PUT', '/en/cms-json/test/v1/list']] as const) {
+    for (const [method, url] of [
+      ['GET', '/en/cms-json/nope'],
+      ['PUT', '/en/cms-json/test/v1/list'],
+    ] as const) {
       const res = await inject({ method, url });
       assert.equal(res.statusCode, 404);
-      assert.deepEqual(res.json(), { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      assert.deepEqual(res.json(), {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
       assert.equal(res.headers.allow, undefined);
     }
     const de = await inject({ method: 'GET', url: '/de/cms-json/nope' });
@@ -155,9 +198,17 @@ describe('REST pipeline over HTTP', () => {
   });
 
   test('missing required parameter: rest_missing_callback_param', async () => {
-    const res = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', headers: { authorization: admin } });
+    const res = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      headers: { authorization: admin },
+    });
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json(), { code: 'rest_missing_callback_param', message: 'Missing parameter(s): name', data: { status: 400, params: ['name'] } });
+    assert.deepEqual(res.json(), {
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): name',
+      data: { status: 400, params: ['name'] },
+    });
   });
 
   test('invalid parameters: rest_invalid_param with params and details, before the permission check', async () => {
@@ -176,10 +227,20 @@ describe('REST pipeline over HTTP', () => {
     assert.equal(anon.statusCode, 401);
     assert.equal(anon.json().code, 'rest_forbidden');
     assert.equal(anon.headers.allow, 'GET');
-    const weak = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', payload: { name: 'abc' }, headers: { authorization: author } });
+    const weak = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      payload: { name: 'abc' },
+      headers: { authorization: author },
+    });
     assert.equal(weak.statusCode, 403);
     assert.equal(weak.headers.allow, 'GET');
-    const ok = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', payload: { name: 'abc' }, headers: { authorization: admin } });
+    const ok = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      payload: { name: 'abc' },
+      headers: { authorization: admin },
+    });
     assert.equal(ok.statusCode, 201);
     assert.equal(ok.headers.allow, 'GET, POST, PUT, PATCH, DELETE');
     assert.equal(ok.headers.location, 'http://localhost:8080/en/cms-json/test/v1/things/3');
@@ -211,12 +272,27 @@ describe('REST pipeline over HTTP', () => {
   });
 
   test('parameter layers: JSON > form > query > defaults, with coercion', async () => {
-    const json = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3?name=query&count=2', payload: { name: 'json', flag: 'true' }, headers: { authorization: admin } });
+    const json = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3?name=query&count=2',
+      payload: { name: 'json', flag: 'true' },
+      headers: { authorization: admin },
+    });
     assert.deepEqual(json.json(), { id: 3, name: 'json', count: 2, flag: true });
-    const form = await inject({ method: 'PUT', url: '/en/cms-json/test/v1/things/3?name=query', payload: 'name=form&count=4&flag=0', headers: { authorization: admin, 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await inject({
+      method: 'PUT',
+      url: '/en/cms-json/test/v1/things/3?name=query',
+      payload: 'name=form&count=4&flag=0',
+      headers: { authorization: admin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.deepEqual(form.json(), { id: 3, name: 'form', count: 4, flag: false });
     // As the reference: a JSON null is sanitised like any value, so a typed arg refuses it.
-    const nulls = await inject({ method: 'PATCH', url: '/en/cms-json/test/v1/things/3?name=query', payload: { name: null }, headers: { authorization: admin } });
+    const nulls = await inject({
+      method: 'PATCH',
+      url: '/en/cms-json/test/v1/things/3?name=query',
+      payload: { name: null },
+      headers: { authorization: admin },
+    });
     assert.equal(nulls.statusCode, 400);
     assert.equal(nulls.json().data.params.name, 'name is not of type string.');
   });
@@ -231,23 +307,51 @@ describe('REST pipeline over HTTP', () => {
     assert.equal(bad.json().data.params.per_page, 'per_page must be between 1 (inclusive) and 100 (inclusive)');
     const notInt = await inject({ method: 'GET', url: '/en/cms-json/test/v1/list?page=abc' });
     assert.equal(notInt.json().data.params.page, 'page is not of type integer.');
-    assert.deepEqual(notInt.json().data.details.page, { code: 'rest_invalid_type', message: 'page is not of type integer.', data: { param: 'page' } });
+    assert.deepEqual(notInt.json().data.details.page, {
+      code: 'rest_invalid_type',
+      message: 'page is not of type integer.',
+      data: { param: 'page' },
+    });
   });
 
   test('broken JSON: rest_invalid_json after routing (unknown route stays 404)', async () => {
-    const res = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const res = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json(), { code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' } });
-    const unknown = await inject({ method: 'POST', url: '/en/cms-json/nope', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    assert.deepEqual(res.json(), {
+      code: 'rest_invalid_json',
+      message: 'Invalid JSON body passed.',
+      data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
+    });
+    const unknown = await inject({
+      method: 'POST',
+      url: '/en/cms-json/nope',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(unknown.statusCode, 404);
   });
 
   test('bodies over 1 MiB: 413; unsupported content type on a write: 415 — both JSON errors', async () => {
-    const big = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const big = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().code, 'rest_request_too_large');
     assert.equal(big.json().data.status, 413);
-    const xml = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3', payload: '<a/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3',
+      payload: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     assert.equal(xml.statusCode, 415);
     assert.equal(xml.json().code, 'rest_unsupported_media_type');
   });
@@ -259,7 +363,11 @@ describe('REST pipeline over HTTP', () => {
     assert.doesNotMatch(res.body, /secret internals/);
     const teapot = await inject({ method: 'POST', url: '/en/cms-json/test/v1/teapot' });
     assert.equal(teapot.statusCode, 418);
-    assert.deepEqual(teapot.json(), { code: 'test_teapot', message: 'I am a teapot.', data: { status: 418, extra: 1 } });
+    assert.deepEqual(teapot.json(), {
+      code: 'test_teapot',
+      message: 'I am a teapot.',
+      data: { status: 418, extra: 1 },
+    });
   });
 
   test('HEAD runs GET without a body; OPTIONS describes the route with Allow', async () => {
@@ -267,7 +375,11 @@ describe('REST pipeline over HTTP', () => {
     assert.equal(head.statusCode, 200);
     assert.equal(head.body, '');
     assert.equal(head.headers['x-wp-total'], '2');
-    const options = await inject({ method: 'OPTIONS', url: '/de/cms-json/test/v1/things/3', headers: { authorization: admin } });
+    const options = await inject({
+      method: 'OPTIONS',
+      url: '/de/cms-json/test/v1/things/3',
+      headers: { authorization: admin },
+    });
     assert.equal(options.statusCode, 200);
     assert.equal(options.headers.allow, 'GET, POST, PUT, PATCH, DELETE');
     const body = options.json();
@@ -282,9 +394,17 @@ describe('REST pipeline over HTTP', () => {
   });
 
   test('method override by _method and X-HTTP-Method-Override', async () => {
-    const viaQuery = await inject({ method: 'POST', url: '/en/cms-json/test/v1/things/3?_method=delete', headers: { authorization: admin } });
+    const viaQuery = await inject({
+      method: 'POST',
+      url: '/en/cms-json/test/v1/things/3?_method=delete',
+      headers: { authorization: admin },
+    });
     assert.deepEqual(viaQuery.json(), { deleted: true, lang: 'en' });
-    const viaHeader = await inject({ method: 'GET', url: '/de/cms-json/test/v1/things/3', headers: { authorization: admin, 'x-http-method-override': 'DELETE' } });
+    const viaHeader = await inject({
+      method: 'GET',
+      url: '/de/cms-json/test/v1/things/3',
+      headers: { authorization: admin, 'x-http-method-override': 'DELETE' },
+    });
     assert.deepEqual(viaHeader.json(), { deleted: true, lang: 'de' });
   });
 
@@ -305,14 +425,22 @@ describe('REST pipeline over HTTP', () => {
   });
 
   test('CORS: the Origin is echoed with credentials', async () => {
-    const res = await inject({ method: 'GET', url: '/en/cms-json/test/v1/things/5', headers: { origin: 'https://partner.example' } });
+    const res = await inject({
+      method: 'GET',
+      url: '/en/cms-json/test/v1/things/5',
+      headers: { origin: 'https://partner.example' },
+    });
     assert.equal(res.headers['access-control-allow-origin'], 'https://partner.example');
     assert.equal(res.headers['access-control-allow-credentials'], 'true');
     assert.equal(res.headers.vary, 'Origin');
   });
 
   test('bad credentials are refused before routing, even on public routes', async () => {
-    const res = await inject({ method: 'GET', url: '/en/cms-json/test/v1/things/5', headers: { authorization: 'Basic ' + Buffer.from('nobody:abcd').toString('base64') } });
+    const res = await inject({
+      method: 'GET',
+      url: '/en/cms-json/test/v1/things/5',
+      headers: { authorization: 'Basic ' + Buffer.from('nobody:abcd').toString('base64') },
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(res.json().code, 'invalid_username');
   });
@@ -358,7 +486,10 @@ describe('REST pipeline over HTTP', () => {
         method: 'POST',
         url: '/en/cms-json/batch/v1',
         headers: { authorization: admin },
-        payload: { validation: 'require-all-validate', requests: [{ path: '/test/v1/things/1', body: { name: 'one' } }, { path: '/test/v1/things/2' }] },
+        payload: {
+          validation: 'require-all-validate',
+          requests: [{ path: '/test/v1/things/1', body: { name: 'one' } }, { path: '/test/v1/things/2' }],
+        },
       });
       assert.equal(res.statusCode, 207);
       const body = res.json();
@@ -368,30 +499,50 @@ describe('REST pipeline over HTTP', () => {
       assert.deepEqual(calls, []);
     });
 
-    test('items run with the caller\'s identity: anonymous items are refused per item', async () => {
-      const res = await inject({ method: 'POST', url: '/de/cms-json/batch/v1', payload: { requests: [{ path: '/test/v1/things/1', body: { name: 'one' } }] } });
+    test("items run with the caller's identity: anonymous items are refused per item", async () => {
+      const res = await inject({
+        method: 'POST',
+        url: '/de/cms-json/batch/v1',
+        payload: { requests: [{ path: '/test/v1/things/1', body: { name: 'one' } }] },
+      });
       assert.equal(res.statusCode, 207);
       assert.equal(res.json().responses[0].status, 401);
       assert.equal(res.json().responses[0].body.message, 'Du bist leider nicht berechtigt, dies zu tun.');
     });
 
     test('26 items, a bad method, a missing path and no items are refused whole', async () => {
-      const many = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: Array.from({ length: 26 }, () => ({ path: '/test/v1/things/1' })) } });
+      const many = await inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        payload: { requests: Array.from({ length: 26 }, () => ({ path: '/test/v1/things/1' })) },
+      });
       assert.equal(many.statusCode, 400);
       assert.equal(many.json().data.params.requests, 'requests must contain at most 25 items.');
       assert.equal(many.json().data.details.requests.code, 'rest_too_many_items');
-      const get = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: [{ method: 'GET', path: '/test/v1/list' }] } });
+      const get = await inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        payload: { requests: [{ method: 'GET', path: '/test/v1/list' }] },
+      });
       assert.equal(get.statusCode, 400);
       assert.equal(get.json().data.params.requests, 'requests[0][method] is not one of POST, PUT, PATCH, and DELETE.');
-      const noPath = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: [{ method: 'POST' }] } });
+      const noPath = await inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        payload: { requests: [{ method: 'POST' }] },
+      });
       assert.equal(noPath.json().data.params.requests, 'path is a required property of requests[0].');
       const empty = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: [] } });
       assert.equal(empty.statusCode, 400);
     });
 
     test('an item body or header of the wrong type is refused whole, named by its path in requests', async () => {
-      const batch = (requests: unknown[]) => inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests } });
-      const scalarBody = await batch([{ path: '/test/v1/appends', body: { n: 1 } }, { path: '/test/v1/appends', body: 5 }]);
+      const batch = (requests: unknown[]) =>
+        inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests } });
+      const scalarBody = await batch([
+        { path: '/test/v1/appends', body: { n: 1 } },
+        { path: '/test/v1/appends', body: 5 },
+      ]);
       assert.equal(scalarBody.statusCode, 400);
       assert.equal(scalarBody.json().data.params.requests, 'requests[1][body] is not of type object.');
       // A scalar header value is a one-item list (the reference's array check); a map is neither.
@@ -423,9 +574,18 @@ describe('REST pipeline over HTTP', () => {
         },
       });
       assert.equal(res.statusCode, 207);
-      const responses = res.json().responses as { status: number; body: { n?: number; startedWith?: number; code?: string } }[];
-      assert.deepEqual(responses.map((r) => r.status), [201, 201, 409, 201, 201, 201]);
-      assert.deepEqual(responses.map((r) => r.body.n ?? r.body.code ?? null), [1, 2, 'test_three', 4, null, 5]);
+      const responses = res.json().responses as {
+        status: number;
+        body: { n?: number; startedWith?: number; code?: string };
+      }[];
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        [201, 201, 409, 201, 201, 201],
+      );
+      assert.deepEqual(
+        responses.map((r) => r.body.n ?? r.body.code ?? null),
+        [1, 2, 'test_three', 4, null, 5],
+      );
       // Items 1–4 ran as one concurrent run (all four had started before any finished); the
       // ordinary item between them and item 5 ends the run: item 5 started alone, afterwards.
       assert.deepEqual(appendsStarted, [1, 2, 3, 4, 5]);
@@ -435,7 +595,14 @@ describe('REST pipeline over HTTP', () => {
     });
 
     test('25 items are accepted', async () => {
-      const res = await inject({ method: 'POST', url: '/en/cms-json/batch/v1', headers: { authorization: admin }, payload: { requests: Array.from({ length: 25 }, (_, i) => ({ path: `/test/v1/things/${i}`, body: { name: `n${i}` } })) } });
+      const res = await inject({
+        method: 'POST',
+        url: '/en/cms-json/batch/v1',
+        headers: { authorization: admin },
+        payload: {
+          requests: Array.from({ length: 25 }, (_, i) => ({ path: `/test/v1/things/${i}`, body: { name: `n${i}` } })),
+        },
+      });
       assert.equal(res.statusCode, 207);
       assert.equal(res.json().responses.length, 25);
       assert.ok(res.json().responses.every((r: { status: number }) => r.status === 201));

@@ -66,9 +66,19 @@ for (const target of dbTargets().slice(0, 1)) {
 
     test('the English page lists every operation of the document, one namespace unfolded at a time', async () => {
       const page = await open('/cms-api/en/');
-      const doc = (await server.inject({ method: 'GET', url: '/cms-api/en/openapi.json' })).json() as { tags: { name: string }[]; paths: Record<string, Record<string, unknown>> };
-      const expected = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort();
-      assert.deepEqual(await page.locator('.opblock-tag').evaluateAll((els: { dataset: { tag?: string } }[]) => els.map((el) => el.dataset.tag)), doc.tags.map((t) => t.name));
+      const doc = (await server.inject({ method: 'GET', url: '/cms-api/en/openapi.json' })).json() as {
+        tags: { name: string }[];
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const expected = Object.entries(doc.paths)
+        .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+        .sort();
+      assert.deepEqual(
+        await page
+          .locator('.opblock-tag')
+          .evaluateAll((els: { dataset: { tag?: string } }[]) => els.map((el) => el.dataset.tag)),
+        doc.tags.map((t) => t.name),
+      );
       const shown: string[] = [];
       for (const { name } of doc.tags) {
         const tag = page.locator(`.opblock-tag[data-tag="${name}"]`);
@@ -76,9 +86,14 @@ for (const target of dbTargets().slice(0, 1)) {
         const section = page.locator('.opblock-tag-section', { has: tag });
         await section.locator('.opblock').first().waitFor();
         shown.push(
-          ...(await section.locator('.opblock-summary').evaluateAll((els: { querySelector(s: string): { textContent: string | null } | null }[]) =>
-            els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, '')}`),
-          )),
+          ...(await section
+            .locator('.opblock-summary')
+            .evaluateAll((els: { querySelector(s: string): { textContent: string | null } | null }[]) =>
+              els.map(
+                (el) =>
+                  `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.textContent?.replace(/\u200b/g, '')}`,
+              ),
+            )),
         );
         await tag.click();
       }
@@ -99,7 +114,10 @@ for (const target of dbTargets().slice(0, 1)) {
 
     test('nothing but the server is contacted; no CSP violation, no script error', () => {
       assert.deepEqual(outside, []);
-      assert.ok(requested.some((url) => url.endsWith('/cms-api/en/openapi.json')), 'the document was fetched from the server');
+      assert.ok(
+        requested.some((url) => url.endsWith('/cms-api/en/openapi.json')),
+        'the document was fetched from the server',
+      );
       assert.ok(requested.some((url) => url.endsWith('/cms-api/assets/swagger-ui-bundle.js')));
       assert.deepEqual(cspViolations, []);
       assert.deepEqual(pageErrors, []);

@@ -11,11 +11,72 @@ const TYPES: JsonType[] = ['array', 'object', 'string', 'number', 'integer', 'bo
 const FORMATS = ['date-time', 'email', 'ip', 'uuid', 'hex-color', 'uri', 'text-field', 'textarea-field'] as const;
 
 /** Characters that exercise the coercion and cleanup rules. */
-const trickyChar = fc.constantFrom('a', 'Z', '0', '1', '5', '9', '.', ',', ' ', '\t', '\n', '\r', '-', '+', 'e', 'E', '%', '4', '<', '>', '/', ':', '@', '#', '&', ';', '"', "'", '[', ']', 'ä', '😀', '\0', 'f', 'x', 'T', '\u00a0');
+const trickyChar = fc.constantFrom(
+  'a',
+  'Z',
+  '0',
+  '1',
+  '5',
+  '9',
+  '.',
+  ',',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '-',
+  '+',
+  'e',
+  'E',
+  '%',
+  '4',
+  '<',
+  '>',
+  '/',
+  ':',
+  '@',
+  '#',
+  '&',
+  ';',
+  '"',
+  "'",
+  '[',
+  ']',
+  'ä',
+  '😀',
+  '\0',
+  'f',
+  'x',
+  'T',
+  '\u00a0',
+);
 const trickyString = fc.oneof(
   fc.string({ unit: trickyChar, maxLength: 24 }),
-  fc.constantFrom('', '0', '1', 'true', 'false', 'FALSE', '1e3', '5.0', ' 5', '-0', '1e400', 'NaN', '0x1A', '#fff', '::1', '127.0.0.1',
-    '2024-01-02T03:04:05Z', '123e4567-e89b-12d3-a456-426614174000', 'a@example.com', 'javascript:alert(1)', 'http://x.y/a b', '<b>x</b>', '%41'),
+  fc.constantFrom(
+    '',
+    '0',
+    '1',
+    'true',
+    'false',
+    'FALSE',
+    '1e3',
+    '5.0',
+    ' 5',
+    '-0',
+    '1e400',
+    'NaN',
+    '0x1A',
+    '#fff',
+    '::1',
+    '127.0.0.1',
+    '2024-01-02T03:04:05Z',
+    '123e4567-e89b-12d3-a456-426614174000',
+    'a@example.com',
+    'javascript:alert(1)',
+    'http://x.y/a b',
+    '<b>x</b>',
+    '%41',
+  ),
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
 );
@@ -30,12 +91,25 @@ const wireValue: fc.Arbitrary<unknown> = fc.oneof(
 
 const bound = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1000, max: 1000, noNaN: true }));
 const smallCount = fc.nat({ max: 5 });
-const pattern = fc.constantFrom('^[a-z]+$', '[0-9]', '^\\w+$', '(', '^(?P<a>x)', 'a{2,}', '\\d+$', '[[:alpha:]]', '^.$');
+const pattern = fc.constantFrom(
+  '^[a-z]+$',
+  '[0-9]',
+  '^\\w+$',
+  '(',
+  '^(?P<a>x)',
+  'a{2,}',
+  '\\d+$',
+  '[[:alpha:]]',
+  '^.$',
+);
 
 const leafKeywords = {
   type: fc.oneof(fc.constantFrom(...TYPES), fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 })),
   format: fc.constantFrom(...FORMATS),
-  enum: fc.array(fc.oneof(trickyString, fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 3 }),
+  enum: fc.array(fc.oneof(trickyString, fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null)), {
+    minLength: 1,
+    maxLength: 3,
+  }),
   minimum: bound,
   maximum: bound,
   exclusiveMinimum: fc.boolean(),
@@ -68,7 +142,9 @@ function schemaOfDepth(depth: number): fc.Arbitrary<ArgSchema> {
     },
     { requiredKeys: [] },
   );
-  return fc.tuple(fc.record(leafKeywords, { requiredKeys: [] }), fc.option(nested, { freq: 2 })).map(([leaf, extra]) => ({ ...leaf, ...(extra ?? {}) }) as ArgSchema);
+  return fc
+    .tuple(fc.record(leafKeywords, { requiredKeys: [] }), fc.option(nested, { freq: 2 }))
+    .map(([leaf, extra]) => ({ ...leaf, ...(extra ?? {}) }) as ArgSchema);
 }
 
 const schema = schemaOfDepth(2);
@@ -99,14 +175,40 @@ test('validateValue and sanitizeValue never throw on their own', () => {
 
 /** Schemas of one simple type with that type's keywords. */
 const simpleSchema: fc.Arbitrary<ArgSchema> = fc.oneof(
-  fc.record({ type: fc.constantFrom<JsonType>('integer', 'number'), minimum: bound, maximum: bound, exclusiveMinimum: fc.boolean(), exclusiveMaximum: fc.boolean(), multipleOf: fc.constantFrom(1, 2, 0.5) }, { requiredKeys: ['type'] }),
+  fc.record(
+    {
+      type: fc.constantFrom<JsonType>('integer', 'number'),
+      minimum: bound,
+      maximum: bound,
+      exclusiveMinimum: fc.boolean(),
+      exclusiveMaximum: fc.boolean(),
+      multipleOf: fc.constantFrom(1, 2, 0.5),
+    },
+    { requiredKeys: ['type'] },
+  ),
   fc.record({ type: fc.constant<JsonType>('boolean') }),
   fc.record({ type: fc.constant<JsonType>('null') }),
   // Length and pattern are checked on the raw value and formats' sanitisers change the text
   // ("a" → "http://a"), so the reference is only stable for each of them alone.
-  fc.record({ type: fc.constant<JsonType>('string'), minLength: smallCount, maxLength: fc.integer({ min: 5, max: 30 }), pattern }, { requiredKeys: ['type'] }),
+  fc.record(
+    {
+      type: fc.constant<JsonType>('string'),
+      minLength: smallCount,
+      maxLength: fc.integer({ min: 5, max: 30 }),
+      pattern,
+    },
+    { requiredKeys: ['type'] },
+  ),
   fc.record({ type: fc.constant<JsonType>('string'), format: fc.constantFrom(...FORMATS) }),
-  fc.record({ type: fc.constant<JsonType>('array'), items: fc.record({ type: fc.constantFrom<JsonType>('integer', 'string', 'boolean', 'number') }), uniqueItems: fc.boolean(), maxItems: fc.integer({ min: 2, max: 6 }) }, { requiredKeys: ['type'] }),
+  fc.record(
+    {
+      type: fc.constant<JsonType>('array'),
+      items: fc.record({ type: fc.constantFrom<JsonType>('integer', 'string', 'boolean', 'number') }),
+      uniqueItems: fc.boolean(),
+      maxItems: fc.integer({ min: 2, max: 6 }),
+    },
+    { requiredKeys: ['type'] },
+  ),
   // Not boolean with integer/number: "-0" is an integer, sanitised to 0, which is then a boolean.
   fc.record({
     type: fc.oneof(
@@ -143,7 +245,10 @@ test('integer coercion matches the reference examples for random integers', () =
 test('lists of integers round-trip through the comma form', () => {
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 0, max: 1e6 }), { maxLength: 10 }), (list) => {
-      assert.deepEqual(checkValue(list.join(','), { type: 'array', items: { type: 'integer' } }, 'x'), { ok: true, value: list });
+      assert.deepEqual(checkValue(list.join(','), { type: 'array', items: { type: 'integer' } }, 'x'), {
+        ok: true,
+        value: list,
+      });
     }),
     { seed: SEED, numRuns: 300 },
   );

@@ -8,7 +8,14 @@ import { RestResponse } from '../../src/rest/types.ts';
 
 let nextId = 1000;
 export function fakeUser(role: Role, id = nextId++): AuthUser {
-  return { id, login: `${role}${id}`, email: `${role}${id}@example.com`, displayName: `${role} ${id}`, role, can: (c: string) => roleCan(role, c) };
+  return {
+    id,
+    login: `${role}${id}`,
+    email: `${role}${id}@example.com`,
+    displayName: `${role} ${id}`,
+    role,
+    can: (c: string) => roleCan(role, c),
+  };
 }
 
 export function callerFor(app: AppServices, user: AuthUser | null, lang: 'en' | 'de' = 'en'): Caller {

@@ -69,7 +69,12 @@ for (const target of dbTargets()) {
     });
 
     const call = (method: M, path: string, authorization?: string, body?: unknown, prefix = P) =>
-      server.inject({ method, url: prefix + path, headers: authorization ? { authorization } : {}, ...(body !== undefined ? { payload: body as Record<string, unknown> } : {}) });
+      server.inject({
+        method,
+        url: prefix + path,
+        headers: authorization ? { authorization } : {},
+        ...(body !== undefined ? { payload: body as Record<string, unknown> } : {}),
+      });
 
     test('permission matrix: public routes open, the rest need manage_options (401 anonymous, 403 others)', async () => {
       for (const r of ROUTES) {
@@ -88,7 +93,8 @@ for (const target of dbTargets()) {
         assert.equal(ad.statusCode, 200, `${r.method} ${r.path}: ${ad.body}`);
         if (String(ad.headers['content-type']).startsWith('application/json')) {
           const body = ad.json();
-          if (body && typeof body === 'object' && 'response_code' in body) assert.equal(body.response_code, ad.statusCode, `${r.method} ${r.path}`);
+          if (body && typeof body === 'object' && 'response_code' in body)
+            assert.equal(body.response_code, ad.statusCode, `${r.method} ${r.path}`);
         }
       }
     });
@@ -142,18 +148,31 @@ for (const target of dbTargets()) {
     });
 
     test('templates/validate and preview over HTTP', async () => {
-      assert.deepEqual((await call('POST', '/templates/validate', admin, { message: '{{ x }}' })).json(), { success: true });
+      assert.deepEqual((await call('POST', '/templates/validate', admin, { message: '{{ x }}' })).json(), {
+        success: true,
+      });
       const bad = await call('POST', '/templates/validate', admin, { message: '{{ a.constructor }}' });
       assert.equal(bad.statusCode, 200);
       assert.equal(bad.json().success, false);
       const js = (await call('POST', '/templates/validate', admin, { message: '<img src=x onerror=alert(1)>' })).json();
       assert.deepEqual(js, { success: false, error: 'JavaScript is not allowed in Twig templates.' });
-      const pv = (await call('POST', '/notifications/preview', admin, { template: '{{ Appointment.customer_information.Name }}', appointment_type_id: 2 }, '/de/cms-json/sched/v1')).json();
+      const pv = (
+        await call(
+          'POST',
+          '/notifications/preview',
+          admin,
+          { template: '{{ Appointment.customer_information.Name }}', appointment_type_id: 2 },
+          '/de/cms-json/sched/v1',
+        )
+      ).json();
       assert.equal(pv.data.preview, 'Erika Mustermann');
     });
 
     test('embed_booking_app: raw JavaScript, CORS, escaped attributes', async () => {
-      const res = await call('GET', '/embed_booking_app?label=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&types=1,2');
+      const res = await call(
+        'GET',
+        '/embed_booking_app?label=%3C%2Fscript%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E&types=1,2',
+      );
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^application\/javascript/);
       assert.equal(res.headers['access-control-allow-origin'], '*');
@@ -168,11 +187,19 @@ for (const target of dbTargets()) {
       assert.equal(logs.wp, null);
       assert.match(logs.ssa, /\/en\/cms-json\/sched\/v1\/support_debug\/ssa\?download=true$/);
       const url = new URL(logs.ssa);
-      const dl = await server.inject({ method: 'GET', url: url.pathname + url.search, headers: { authorization: admin } });
+      const dl = await server.inject({
+        method: 'GET',
+        url: url.pathname + url.search,
+        headers: { authorization: admin },
+      });
       assert.equal(dl.statusCode, 200);
       assert.match(String(dl.headers['content-type']), /^text\/plain/);
       assert.match(dl.body, /settings section updated/);
-      assert.equal((await server.inject({ method: 'GET', url: url.pathname + url.search, headers: { authorization: editor } })).statusCode, 403);
+      assert.equal(
+        (await server.inject({ method: 'GET', url: url.pathname + url.search, headers: { authorization: editor } }))
+          .statusCode,
+        403,
+      );
       const text = (await call('GET', '/support_debug/ssa', admin)).json();
       assert.match(text, /settings section updated/);
       await call('DELETE', '/settings/developer?force=true', admin);
@@ -181,12 +208,26 @@ for (const target of dbTargets()) {
 
     test('successful writes are recorded in the activity log by the SchedLogger', async () => {
       const { user, authorization } = await userWithRole(t.app, 'administrator');
-      const count = async () => (await t.app.db.selectFrom('history_events').select(['message_key', 'user_id']).where('logger', '=', 'SchedLogger').where('user_id', '=', user.id).orderBy('id').execute()).map((r) => r.message_key);
+      const count = async () =>
+        (
+          await t.app.db
+            .selectFrom('history_events')
+            .select(['message_key', 'user_id'])
+            .where('logger', '=', 'SchedLogger')
+            .where('user_id', '=', user.id)
+            .orderBy('id')
+            .execute()
+        ).map((r) => r.message_key);
       await call('POST', '/settings/styles', authorization, { font: 'Lato' });
       await call('POST', '/settings/styles', authorization, { font: '<bad>' }); // refused: not logged
       await call('POST', '/notices/promo-plus', authorization, { global: false });
       await call('POST', '/notices/pinned/promo-plus', authorization);
-      await call('POST', '/support_ticket', authorization, { name: 'A', email: 'a@example.com', subject: 'S', message: 'M' });
+      await call('POST', '/support_ticket', authorization, {
+        name: 'A',
+        email: 'a@example.com',
+        subject: 'S',
+        message: 'M',
+      });
       assert.deepEqual(await count(), ['settings_updated', 'notice_dismissed', 'notice_pinned', 'ticket_created']);
     });
 
@@ -216,7 +257,15 @@ for (const target of dbTargets()) {
       const en = (await server.inject({ method: 'GET', url: '/en/cms-json/sched/v1' })).json();
       const de = (await server.inject({ method: 'GET', url: '/de/cms-json/sched/v1' })).json();
       const routes = Object.keys(en.routes);
-      for (const r of ['/sched/v1/settings', '/sched/v1/settings/schema', '/sched/v1/settings/(?P<setting_id>[a-zA-Z0-9_-]+)', '/sched/v1/notices/(?P<notice_id>[a-zA-Z0-9_-]+)', '/sched/v1/notices/pinned/delete/(?P<notice_id>[a-zA-Z0-9_-]+)', '/sched/v1/embed_booking_app']) assert.ok(routes.includes(r), r);
+      for (const r of [
+        '/sched/v1/settings',
+        '/sched/v1/settings/schema',
+        '/sched/v1/settings/(?P<setting_id>[a-zA-Z0-9_-]+)',
+        '/sched/v1/notices/(?P<notice_id>[a-zA-Z0-9_-]+)',
+        '/sched/v1/notices/pinned/delete/(?P<notice_id>[a-zA-Z0-9_-]+)',
+        '/sched/v1/embed_booking_app',
+      ])
+        assert.ok(routes.includes(r), r);
       assert.equal(routes.length, 24); // index + the 23 route patterns of contract §4.3
       const validate = en.routes['/sched/v1/templates/validate'].endpoints[0].args;
       assert.deepEqual(Object.keys(validate).sort(), ['i18n_language', 'message']);
@@ -224,11 +273,16 @@ for (const target of dbTargets()) {
       assert.equal(validate.message.type, 'string');
       const notice = en.routes['/sched/v1/notices/(?P<notice_id>[a-zA-Z0-9_-]+)'].endpoints;
       assert.equal(notice[1].args.global.required, true);
-      assert.notEqual(notice[1].args.global.description, de.routes['/sched/v1/notices/(?P<notice_id>[a-zA-Z0-9_-]+)'].endpoints[1].args.global.description);
+      assert.notEqual(
+        notice[1].args.global.description,
+        de.routes['/sched/v1/notices/(?P<notice_id>[a-zA-Z0-9_-]+)'].endpoints[1].args.global.description,
+      );
       const del = en.routes['/sched/v1/settings/(?P<setting_id>[a-zA-Z0-9_-]+)'].endpoints[2].args;
       assert.equal(del.force.default, false);
       assert.equal(del.force.required, false);
-      assert.deepEqual(en.routes['/sched/v1/support_status'].endpoints[0].args, { i18n_language: en.routes['/sched/v1/support_status'].endpoints[0].args.i18n_language });
+      assert.deepEqual(en.routes['/sched/v1/support_status'].endpoints[0].args, {
+        i18n_language: en.routes['/sched/v1/support_status'].endpoints[0].args.i18n_language,
+      });
     });
   });
 }

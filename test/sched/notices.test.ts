@@ -75,18 +75,30 @@ for (const target of dbTargets()) {
 
     test('unknown notices are a 404 envelope; global must be boolean', async () => {
       const c = callerFor(t.app, admin);
-      for (const r of [await op.getNoticeOp(c, 'nope'), await op.dismissNoticeOp(c, 'nope', true), await op.restoreNoticeOp(c, 'nope', false), await op.pinNoticeOp(c, 'nope', true), await op.pinNoticeOp(c, 'nope', false)]) {
+      for (const r of [
+        await op.getNoticeOp(c, 'nope'),
+        await op.dismissNoticeOp(c, 'nope', true),
+        await op.restoreNoticeOp(c, 'nope', false),
+        await op.pinNoticeOp(c, 'nope', true),
+        await op.pinNoticeOp(c, 'nope', false),
+      ]) {
         const { status, body } = unwrap(r);
         assert.equal(status, 404);
         assert.deepEqual(body, { response_code: 404, error: 'notice-missing', data: [] });
       }
-      await assert.rejects(op.dismissNoticeOp(c, 'promo-plus', 'perhaps'), (e: RestError) => e.status === 400 && e.code === 'rest_invalid_param');
+      await assert.rejects(
+        op.dismissNoticeOp(c, 'promo-plus', 'perhaps'),
+        (e: RestError) => e.status === 400 && e.code === 'rest_invalid_param',
+      );
     });
 
     test('notices/schema is a JSON Schema listing the catalogue', () => {
       const s = noticesJsonSchema() as any;
       assert.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema');
-      assert.deepEqual(s.properties.id.enum, NOTICES.map((n) => n.id));
+      assert.deepEqual(
+        s.properties.id.enum,
+        NOTICES.map((n) => n.id),
+      );
       assert.ok(NOTICES.length >= 13);
     });
 
@@ -96,7 +108,8 @@ for (const target of dbTargets()) {
       after(() => {
         delete op.hooks.statfs;
       });
-      const ids = async () => (unwrap(await op.noticesErrorsOp(c)).body.data.error_notices as { id: string }[]).map((n) => n.id);
+      const ids = async () =>
+        (unwrap(await op.noticesErrorsOp(c)).body.data.error_notices as { id: string }[]).map((n) => n.id);
       assert.deepEqual(await ids(), []);
       // invalid site timezone
       await t.app.options.set('timezone_string', 'Mars/Olympus');
@@ -108,11 +121,15 @@ for (const target of dbTargets()) {
       assert.ok((await ids()).includes('debug_logging_on'));
       await op.deleteSettingOp(c, 'developer', true);
       // low disk (simulated)
-      const low = await errorNotices(t.app, 'de', { statfs: async () => ({ freeBytes: 10 * 1024 * 1024, totalBytes: 100 * 1024 ** 3 }) });
+      const low = await errorNotices(t.app, 'de', {
+        statfs: async () => ({ freeBytes: 10 * 1024 * 1024, totalBytes: 100 * 1024 ** 3 }),
+      });
       const disk = low.find((n) => n.id === 'disk_space_low');
       assert.equal(disk?.type, 'error');
       assert.match(disk!.message, /Datenordner/);
-      const warn = await errorNotices(t.app, 'en', { statfs: async () => ({ freeBytes: 600 * 1024 * 1024, totalBytes: 100 * 1024 ** 3 }) });
+      const warn = await errorNotices(t.app, 'en', {
+        statfs: async () => ({ freeBytes: 600 * 1024 * 1024, totalBytes: 100 * 1024 ** 3 }),
+      });
       assert.equal(warn.find((n) => n.id === 'disk_space_low')?.type, 'warning');
     });
 

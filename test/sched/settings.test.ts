@@ -66,7 +66,13 @@ for (const target of dbTargets()) {
     test('POST settings/<id>: field merge, validation, last_updated, logging', async () => {
       const log = spyActivity(t.app);
       const c = callerFor(t.app, admin);
-      const { body } = unwrap(await op.updateSettingOp(c, 'global', { company_name: 'ACME', timezone_string: 'America/New_York', start_of_week: '0' }));
+      const { body } = unwrap(
+        await op.updateSettingOp(c, 'global', {
+          company_name: 'ACME',
+          timezone_string: 'America/New_York',
+          start_of_week: '0',
+        }),
+      );
       assert.equal(body.response_code, 200);
       assert.equal(body.data.company_name, 'ACME');
       assert.equal(body.data.timezone_string, 'America/New_York');
@@ -105,8 +111,31 @@ for (const target of dbTargets()) {
         ['styles', { nosuch: 1 }, 'styles.nosuch'],
         ['blackout_dates', { dates: ['2026-02-30'] }, 'blackout_dates.dates'],
         ['translation', { locales: ['xx-YY'] }, 'translation.locales'],
-        ['notifications', { notifications: [{ id: 1, title: 'x', type: 'email', trigger: 'appointment_booked', sent_to: ['a@b.co'], message: '{% if %}' }] }, 'notifications.notifications'],
-        ['notifications', { notifications: [{ id: 1, title: 'x', type: 'fax', trigger: 'appointment_booked', sent_to: ['nobody'], message: 'hi' }] }, 'notifications.notifications'],
+        [
+          'notifications',
+          {
+            notifications: [
+              {
+                id: 1,
+                title: 'x',
+                type: 'email',
+                trigger: 'appointment_booked',
+                sent_to: ['a@b.co'],
+                message: '{% if %}',
+              },
+            ],
+          },
+          'notifications.notifications',
+        ],
+        [
+          'notifications',
+          {
+            notifications: [
+              { id: 1, title: 'x', type: 'fax', trigger: 'appointment_booked', sent_to: ['nobody'], message: 'hi' },
+            ],
+          },
+          'notifications.notifications',
+        ],
         ['calendar_events', { event_type_customer: { title: '{{ _self }}' } }, 'calendar_events.event_type_customer'],
       ];
       for (const [section, input, key] of cases) {
@@ -118,14 +147,20 @@ for (const target of dbTargets()) {
           return true;
         });
       }
-      const multi = (await op.updateSettingOp(c, "styles", { accent_color: "nope", font: "<x>" }).catch((e: unknown) => e)) as RestError;
+      const multi = (await op
+        .updateSettingOp(c, 'styles', { accent_color: 'nope', font: '<x>' })
+        .catch((e: unknown) => e)) as RestError;
       assert.deepEqual(Object.keys(multi.data.params as object).sort(), ['styles.accent_color', 'styles.font']);
       assert.deepEqual(unwrap(await op.getSettingOp(c, 'styles')).body.data, before);
     });
 
     test('settings/<id>: unknown section is a 404 envelope; installed is read-only', async () => {
       const c = callerFor(t.app, admin);
-      for (const r of [await op.getSettingOp(c, 'nosuch'), await op.updateSettingOp(c, 'nosuch', { a: 1 }), await op.deleteSettingOp(c, 'nosuch', true)]) {
+      for (const r of [
+        await op.getSettingOp(c, 'nosuch'),
+        await op.updateSettingOp(c, 'nosuch', { a: 1 }),
+        await op.deleteSettingOp(c, 'nosuch', true),
+      ]) {
         const { status, body } = unwrap(r);
         assert.equal(status, 404);
         assert.deepEqual(body, { response_code: 404, error: 'section-missing', data: [] });
@@ -161,7 +196,10 @@ for (const target of dbTargets()) {
       assert.equal(body.data.styles.contrast, false);
       assert.match(body.data.last_updated, /^\d{4}-/);
       assert.equal(log.at(-1)?.messageKey, 'settings_updated');
-      await assert.rejects(op.postSettingsOp(c, { styles: { accent_color: 'x' } }), (e: RestError) => e.status === 400 && 'styles.accent_color' in (e.data.params as object));
+      await assert.rejects(
+        op.postSettingsOp(c, { styles: { accent_color: 'x' } }),
+        (e: RestError) => e.status === 400 && 'styles.accent_color' in (e.data.params as object),
+      );
       await assert.rejects(op.postSettingsOp(c, { styles: 'x' }), (e: RestError) => e.status === 400);
     });
 
@@ -169,7 +207,10 @@ for (const target of dbTargets()) {
       const log = spyActivity(t.app);
       const c = callerFor(t.app, admin);
       await op.updateSettingOp(c, 'developer', { debug_mode: true });
-      await assert.rejects(op.deleteSettingOp(c, 'developer', false), (e: RestError) => e.status === 400 && e.code === 'rest_trash_not_supported');
+      await assert.rejects(
+        op.deleteSettingOp(c, 'developer', false),
+        (e: RestError) => e.status === 400 && e.code === 'rest_trash_not_supported',
+      );
       const { body } = unwrap(await op.deleteSettingOp(c, 'developer', 'true'));
       assert.equal(body.response_code, 200);
       assert.equal(body.data.debug_mode, false);
@@ -179,20 +220,43 @@ for (const target of dbTargets()) {
 
     test('notifications: ids assigned to new entries, duplicates refused, templates normalised', async () => {
       const c = callerFor(t.app, admin);
-      const base = { title: 'Email', type: 'email', trigger: 'appointment_booked', sent_to: ['{{customer_email}}'], subject: 'Hi', message: '{{<span>customer_name</span>}}' };
-      const saved = unwrap(await op.updateSettingOp(c, 'notifications', { notifications: [{ ...base, id: 42 }, base] })).body.data.notifications;
+      const base = {
+        title: 'Email',
+        type: 'email',
+        trigger: 'appointment_booked',
+        sent_to: ['{{customer_email}}'],
+        subject: 'Hi',
+        message: '{{<span>customer_name</span>}}',
+      };
+      const saved = unwrap(await op.updateSettingOp(c, 'notifications', { notifications: [{ ...base, id: 42 }, base] }))
+        .body.data.notifications;
       assert.equal(saved[0].id, 42);
       assert.ok(saved[1].id > 1_600_000_000);
       assert.equal(saved[1].message, '{{ customer_name }}');
       assert.equal(saved[1].active, true);
       assert.equal(saved[1].when, 'after');
-      await assert.rejects(op.updateSettingOp(c, 'notifications', { notifications: [{ ...base, id: 7 }, { ...base, id: 7 }] }), (e: RestError) => e.status === 400 && /used twice/.test(JSON.stringify(e.data.params)));
+      await assert.rejects(
+        op.updateSettingOp(c, 'notifications', {
+          notifications: [
+            { ...base, id: 7 },
+            { ...base, id: 7 },
+          ],
+        }),
+        (e: RestError) => e.status === 400 && /used twice/.test(JSON.stringify(e.data.params)),
+      );
     });
 
     test('concurrent field updates of one section keep every change', async () => {
       const c = callerFor(t.app, admin);
       await op.deleteSettingOp(c, 'developer', true);
-      const flags = ['enqueue_everywhere', 'beta_updates', 'object_cache', 'rate_limiting', 'cache_availability', 'debug_mode'];
+      const flags = [
+        'enqueue_everywhere',
+        'beta_updates',
+        'object_cache',
+        'rate_limiting',
+        'cache_availability',
+        'debug_mode',
+      ];
       await Promise.all(flags.map((f) => op.updateSettingOp(c, 'developer', { [f]: true })));
       const dev = unwrap(await op.getSettingOp(c, 'developer')).body.data;
       for (const f of flags) assert.equal(dev[f], true, f);

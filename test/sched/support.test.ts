@@ -26,7 +26,18 @@ for (const target of dbTargets()) {
     test('support_status: real checks of this server', async () => {
       const { body } = unwrap(await op.supportStatusOp(callerFor(t.app, admin)));
       const s = body.data.site_status;
-      for (const key of ['plugin_version', 'node_version', 'sql_server', 'json_extension', 'utf8mb4_support', 'https_status', 'site_timezone', 'disk_space', 'smtp', 'support_pin']) {
+      for (const key of [
+        'plugin_version',
+        'node_version',
+        'sql_server',
+        'json_extension',
+        'utf8mb4_support',
+        'https_status',
+        'site_timezone',
+        'disk_space',
+        'smtp',
+        'support_pin',
+      ]) {
         assert.ok(s[key], key);
         assert.ok(['good', 'warning', 'error'].includes(s[key].status), key);
         assert.ok(Array.isArray(s[key].notices), key);
@@ -39,7 +50,9 @@ for (const target of dbTargets()) {
       assert.match(s.support_pin.value, /^\d{6}$/);
       assert.equal(s.smtp.status, 'warning'); // none configured
       // simulated full disk; non-admin callers get no support PIN
-      const low = await supportStatus(t.app, fakeUser('editor'), 'de', { statfs: async () => ({ freeBytes: 1024, totalBytes: 1024 ** 3 }) });
+      const low = await supportStatus(t.app, fakeUser('editor'), 'de', {
+        statfs: async () => ({ freeBytes: 1024, totalBytes: 1024 ** 3 }),
+      });
       assert.equal(low.disk_space.status, 'error');
       assert.ok(!('support_pin' in low));
       // https site address
@@ -56,21 +69,43 @@ for (const target of dbTargets()) {
     test('support_ticket: validated, stored locally, logged', async () => {
       const log = spyActivity(t.app);
       const c = callerFor(t.app, admin);
-      const res = (await op.supportTicketOp(c, { name: 'Ann', email: 'ann@example.com', subject: 'Help', message: 'It broke', include_active_plugins: 'true', include_settings: true, extra: 'ignored' })) as { status: string; id: number };
+      const res = (await op.supportTicketOp(c, {
+        name: 'Ann',
+        email: 'ann@example.com',
+        subject: 'Help',
+        message: 'It broke',
+        include_active_plugins: 'true',
+        include_settings: true,
+        extra: 'ignored',
+      })) as { status: string; id: number };
       assert.equal(res.status, 'success');
       assert.ok(res.id > 0);
-      const row = await t.app.db.selectFrom('sched_tickets').selectAll().where('id', '=', res.id).executeTakeFirstOrThrow();
+      const row = await t.app.db
+        .selectFrom('sched_tickets')
+        .selectAll()
+        .where('id', '=', res.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.subject, 'Help');
       const payload = JSON.parse(row.payload);
-      assert.ok(Array.isArray(payload.include_active_plugins) && payload.include_active_plugins.includes('notifications'));
+      assert.ok(
+        Array.isArray(payload.include_active_plugins) && payload.include_active_plugins.includes('notifications'),
+      );
       assert.match(payload.include_settings, /^[0-9a-f]{32}$/);
       assert.ok(!('extra' in payload));
       assert.equal(log.at(-1)?.messageKey, 'ticket_created');
-      await assert.rejects(op.supportTicketOp(c, { name: '', email: 'nope', message: 'x', include_settings: 'maybe' }), (e: RestError) => {
-        assert.equal(e.status, 400);
-        assert.deepEqual(Object.keys(e.data.params as object).sort(), ['email', 'include_settings', 'name', 'subject']);
-        return true;
-      });
+      await assert.rejects(
+        op.supportTicketOp(c, { name: '', email: 'nope', message: 'x', include_settings: 'maybe' }),
+        (e: RestError) => {
+          assert.equal(e.status, 400);
+          assert.deepEqual(Object.keys(e.data.params as object).sort(), [
+            'email',
+            'include_settings',
+            'name',
+            'subject',
+          ]);
+          return true;
+        },
+      );
     });
 
     test('support_debug: gated by the developer settings, downloads, clearing', async () => {
@@ -94,7 +129,10 @@ for (const target of dbTargets()) {
       assert.match(dl.headers['Content-Disposition'], /attachment; filename="server.log"/);
       assert.equal(await op.clearDebugOp(c, 'wp'), 'The debug log has been cleared.');
       assert.equal(log.at(-1)?.messageKey, 'debug_log_cleared');
-      assert.equal(await op.clearDebugOp(callerFor(t.app, admin, 'de'), 'wp'), 'Es wurde kein Debug-Protokoll gefunden.');
+      assert.equal(
+        await op.clearDebugOp(callerFor(t.app, admin, 'de'), 'wp'),
+        'Es wurde kein Debug-Protokoll gefunden.',
+      );
       assert.equal(await op.clearDebugOp(c, 'ssa'), 'The debug log has been cleared.');
       assert.deepEqual(await op.debugLogsOp(c, (k) => k), { wp: null, ssa: null });
       await assert.rejects(op.readDebugOp(c, 'wp', 'true') as Promise<unknown>, (e: RestError) => e.status === 404);
@@ -105,7 +143,19 @@ for (const target of dbTargets()) {
       const log = spyActivity(t.app);
       const c = callerFor(t.app, admin);
       await op.updateSettingOp(c, 'license', { license_key: 'SECRET-1' });
-      await op.updateSettingOp(c, 'notifications', { notifications: [{ id: 5, title: 'Email', type: 'email', trigger: 'appointment_booked', sent_to: ['{{admin_email}}'], subject: '<b>New</b> booking', message: '<p class=&quot;x&quot;>Hi</p>' }] });
+      await op.updateSettingOp(c, 'notifications', {
+        notifications: [
+          {
+            id: 5,
+            title: 'Email',
+            type: 'email',
+            trigger: 'appointment_booked',
+            sent_to: ['{{admin_email}}'],
+            subject: '<b>New</b> booking',
+            message: '<p class=&quot;x&quot;>Hi</p>',
+          },
+        ],
+      });
       await op.dismissNoticeOp(c, 'promo-plus', true);
       await op.pinNoticeOp(c, 'promo-booking-flows', true);
       const ex = (await op.exportOp(c, {})) as Record<string, any>;
@@ -136,16 +186,33 @@ for (const target of dbTargets()) {
       assert.equal(log.at(-1)?.messageKey, 'import_applied');
       const styles = unwrap(await op.getSettingOp(c, 'styles')).body.data;
       assert.equal(styles.accent_color, ex.settings.styles.accent_color);
-      const raw = await t.app.db.selectFrom('sched_settings').select('value').where('section', '=', 'license').executeTakeFirstOrThrow();
+      const raw = await t.app.db
+        .selectFrom('sched_settings')
+        .select('value')
+        .where('section', '=', 'license')
+        .executeTakeFirstOrThrow();
       assert.equal(JSON.parse(raw.value).license_key, 'SECRET-1'); // the placeholder kept the stored secret
       const st = unwrap(await op.getNoticeOp(c, 'promo-plus')).body.data.state;
       assert.equal(st.dismissed_globally, true);
 
-      const snapshot = async () => JSON.stringify([await t.app.db.selectFrom('sched_settings').select(['section', 'value']).orderBy('section').execute(), await t.app.db.selectFrom('sched_notice_state').select(['notice_id', 'user_id', 'kind']).orderBy('id').execute()]);
+      const snapshot = async () =>
+        JSON.stringify([
+          await t.app.db.selectFrom('sched_settings').select(['section', 'value']).orderBy('section').execute(),
+          await t.app.db
+            .selectFrom('sched_notice_state')
+            .select(['notice_id', 'user_id', 'kind'])
+            .orderBy('id')
+            .execute(),
+        ]);
       const before = await snapshot();
       const bad = {
         ...ex,
-        settings: { ...ex.settings, styles: { accent_color: 'nope' }, global: { timezone_string: 'Nowhere/Zone' }, bogus: {} },
+        settings: {
+          ...ex.settings,
+          styles: { accent_color: 'nope' },
+          global: { timezone_string: 'Nowhere/Zone' },
+          bogus: {},
+        },
         notices: { dismissed: ['no-such-notice'], pinned: 'x' },
         appointments: [{ id: 1 }],
         surprise: 1,
@@ -154,12 +221,24 @@ for (const target of dbTargets()) {
         assert.equal(e.status, 400);
         assert.equal(e.code, 'sched_import_invalid');
         const p = (e.data.problems as string[]).join('\n');
-        for (const needle of ['surprise', 'appointments', 'styles.accent_color', 'global.timezone_string', 'bogus', 'no-such-notice', 'notices.pinned']) assert.match(p, new RegExp(needle.replace('.', '\\.')), needle);
+        for (const needle of [
+          'surprise',
+          'appointments',
+          'styles.accent_color',
+          'global.timezone_string',
+          'bogus',
+          'no-such-notice',
+          'notices.pinned',
+        ])
+          assert.match(p, new RegExp(needle.replace('.', '\\.')), needle);
         return true;
       });
       assert.equal(await snapshot(), before);
       for (const content of [undefined, '', 'not json', '[1]', '"x"']) {
-        await assert.rejects(op.importOp(c, content), (e: RestError) => e.status === 400 && Array.isArray(e.data.problems));
+        await assert.rejects(
+          op.importOp(c, content),
+          (e: RestError) => e.status === 400 && Array.isArray(e.data.problems),
+        );
       }
       assert.equal(await snapshot(), before);
     });
@@ -171,19 +250,37 @@ for (const target of dbTargets()) {
       assert.equal(all.guides.length, 9);
       assert.equal(all.guides[0].title, 'Erste Schritte mit der Terminplanung');
       const cat = op.fetchGuidesOp(c, { category: 'troubleshooting' }) as any;
-      assert.deepEqual(cat.guides.map((g: any) => g.slug), ['email-delivery', 'debug-logs']);
+      assert.deepEqual(
+        cat.guides.map((g: any) => g.slug),
+        ['email-delivery', 'debug-logs'],
+      );
       const search = op.fetchGuidesOp(callerFor(t.app, admin), { search: 'twig' }) as any;
-      assert.deepEqual(search.guides.map((g: any) => g.slug), ['notification-templates', 'template-variables']);
+      assert.deepEqual(
+        search.guides.map((g: any) => g.slug),
+        ['notification-templates', 'template-variables'],
+      );
       const page = op.fetchGuidesOp(c, { per_page: '2', page: '2' }) as any;
       assert.equal(page.guides.length, 2);
       assert.equal(page.total_pages, 5);
       assert.equal((op.fetchGuidesOp(c, { tag: 'smtp' }) as any).total, 1);
-      assert.throws(() => op.fetchGuidesOp(c, { category: 'nope', per_page: '1000' }), (e: RestError) => e.status === 400 && 'category' in (e.data.params as object) && 'per_page' in (e.data.params as object));
+      assert.throws(
+        () => op.fetchGuidesOp(c, { category: 'nope', per_page: '1000' }),
+        (e: RestError) =>
+          e.status === 400 && 'category' in (e.data.params as object) && 'per_page' in (e.data.params as object),
+      );
     });
 
     test('user/check', () => {
-      assert.deepEqual(op.userCheckOp(callerFor(t.app, null)), { response_code: 200, error: '', data: { is_user_logged_in: false } });
-      assert.deepEqual(op.userCheckOp(callerFor(t.app, fakeUser('subscriber'))), { response_code: 200, error: '', data: { is_user_logged_in: true } });
+      assert.deepEqual(op.userCheckOp(callerFor(t.app, null)), {
+        response_code: 200,
+        error: '',
+        data: { is_user_logged_in: false },
+      });
+      assert.deepEqual(op.userCheckOp(callerFor(t.app, fakeUser('subscriber'))), {
+        response_code: 200,
+        error: '',
+        data: { is_user_logged_in: true },
+      });
     });
   });
 }
@@ -196,7 +293,12 @@ describe('sched embed_booking_app', () => {
     const attrs: Record<string, string> = {};
     let inserted = false;
     let alerts = 0;
-    const iframe = { setAttribute: (k: string, v: string) => (attrs[k] = v), style: {} as Record<string, string>, className: '', contentWindow: {} };
+    const iframe = {
+      setAttribute: (k: string, v: string) => (attrs[k] = v),
+      style: {} as Record<string, string>,
+      className: '',
+      contentWindow: {},
+    };
     const script = { parentNode: { insertBefore: () => (inserted = true) } };
     const sandbox = {
       document: { currentScript: script, createElement: () => iframe, body: { appendChild: () => (inserted = true) } },
@@ -208,7 +310,12 @@ describe('sched embed_booking_app', () => {
   }
 
   test('builds an iframe of the booking page with whitelisted attributes', () => {
-    const js = embedScript(site, 'de', { types: '1,2', accent_color: '#ff0000', label: 'Book', unknown: 'x', booking_url: 'javascript:alert(1)' }, null);
+    const js = embedScript(
+      site,
+      'de',
+      { types: '1,2', accent_color: '#ff0000', label: 'Book', unknown: 'x', booking_url: 'javascript:alert(1)' },
+      null,
+    );
     const { attrs, inserted } = run(js);
     assert.ok(inserted);
     const src = new URL(attrs.src);
@@ -224,9 +331,20 @@ describe('sched embed_booking_app', () => {
   });
 
   test('no caller can inject script', () => {
-    const payloads = ['</script><script>alert(1)</script>', '"; alert(1); //', "'); alert(1); ('", '\u2028alert(1)', '${alert(1)}', '\\"; alert(1); //', '<!--<script>', '\u0000"\n;alert(1)'];
+    const payloads = [
+      '</script><script>alert(1)</script>',
+      '"; alert(1); //',
+      "'); alert(1); ('",
+      '\u2028alert(1)',
+      '${alert(1)}',
+      '\\"; alert(1); //',
+      '<!--<script>',
+      '\u0000"\n;alert(1)',
+    ];
     for (const p of payloads) {
-      const raw = Object.fromEntries(['label', 'types', 'font', 'booking_title', 'ssa_locale', 'edit', 'token'].map((k) => [k, p]));
+      const raw = Object.fromEntries(
+        ['label', 'types', 'font', 'booking_title', 'ssa_locale', 'edit', 'token'].map((k) => [k, p]),
+      );
       const js = embedScript(site, 'en', raw, null);
       assert.doesNotMatch(js, /<\/script|<script|<!--/i, p);
       const { attrs, alerts } = run(js);

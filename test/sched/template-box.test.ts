@@ -9,15 +9,27 @@ import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { BOX, renderInBox, validateInBox } from '../../src/namespaces/sched/template-box.ts';
 import { TemplateLimitError } from '../../src/namespaces/sched/twig-errors.ts';
-import { killChild, request, seededDb, startChild, type ChildServer, type SeededDb } from '../reliability/child-server.ts';
+import {
+  killChild,
+  request,
+  seededDb,
+  startChild,
+  type ChildServer,
+  type SeededDb,
+} from '../reliability/child-server.ts';
 
 const P = '/cms-json/sched/v1';
 /** Text of a function's source as JavaScript prints it. */
 const FUNCTION_SOURCE = /\[native code\]|function\s*[\w$]*\s*\(|=>/;
 /** The reproductions of issue 25 item 8: test names reached Object.prototype. */
-const PROTOTYPE_TESTS = ['{% set t = 1 is valueOf %}{{ t.iterable }}', "{{ '__proto__' is __lookupGetter__ }}", "{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}"];
+const PROTOTYPE_TESTS = [
+  '{% set t = 1 is valueOf %}{{ t.iterable }}',
+  "{{ '__proto__' is __lookupGetter__ }}",
+  "{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}",
+];
 /** More work than a render may do: a filter reading 256 KiB, 1000 times (the budget runs out long before the time does). */
-const TOO_MUCH_WORK = "{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}";
+const TOO_MUCH_WORK =
+  "{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}";
 
 describe('templates that ran the server out of heap (child server)', () => {
   let db: SeededDb;
@@ -32,17 +44,28 @@ describe('templates that ran the server out of heap (child server)', () => {
   });
 
   const post = (path: string, body: Record<string, unknown>) =>
-    request(`${server.url}/en${P}${path}`, { method: 'POST', headers: { authorization: db.authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    request(`${server.url}/en${P}${path}`, {
+      method: 'POST',
+      headers: { authorization: db.authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   test("split('', 0) and number_format(536000000) are refused; the server answers an unrelated request afterwards", async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['/templates/validate', { message: "{{ 'ab'|split('', 0) }}" }, /chunk size/],
       ['/notifications/preview', { template: "{{ 'ab'|split('', 0) }}" }, /chunk size/],
-      ['/templates/validate', { message: '{{ 1|number_format(536000000) }}' }, /decimals must be a whole number from -20 to 20/],
+      [
+        '/templates/validate',
+        { message: '{{ 1|number_format(536000000) }}' },
+        /decimals must be a whole number from -20 to 20/,
+      ],
     ];
     for (const [path, body, re] of cases) {
       const res = await post(path, body);
-      assert.ok('status' in res, `${path}: no answer (${'error' in res ? res.error : ''}); the server printed:\n${server.output().slice(-2000)}`);
+      assert.ok(
+        'status' in res,
+        `${path}: no answer (${'error' in res ? res.error : ''}); the server printed:\n${server.output().slice(-2000)}`,
+      );
       assert.equal(res.status, 200, res.body);
       assert.match(res.body, re);
       const unrelated = await request(`${server.url}/en${P}/user/check`, {});
@@ -57,7 +80,10 @@ describe('the template box', () => {
     const killMs = BOX.killMs;
     BOX.killMs = 1;
     try {
-      await assert.rejects(validateInBox(TOO_MUCH_WORK), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'time');
+      await assert.rejects(
+        validateInBox(TOO_MUCH_WORK),
+        (e: unknown) => e instanceof TemplateLimitError && e.limit === 'time',
+      );
     } finally {
       BOX.killMs = killMs;
     }
@@ -68,13 +94,19 @@ describe('the template box', () => {
     // 96 texts of 1 MiB each: more than the worker's heap (BOX.heapMb) can hold. V8 may spend
     // the kill timer collecting garbage at the cap before it gives up: either limit stops it.
     const context = { texts: Array.from({ length: 96 }, (_, i) => String(i).padEnd(1024 * 1024, 'x')) };
-    await assert.rejects(renderInBox('{{ texts|length }}', context, 'en'), (e: unknown) => e instanceof TemplateLimitError && (e.limit === 'memory' || e.limit === 'time'));
+    await assert.rejects(
+      renderInBox('{{ texts|length }}', context, 'en'),
+      (e: unknown) => e instanceof TemplateLimitError && (e.limit === 'memory' || e.limit === 'time'),
+    );
     assert.equal(await renderInBox('{{ texts|length }}', { texts: ['a', 'b'] }, 'en'), '2');
   });
 
   test('jobs beyond the pool wait their turn and all get their answer', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => renderInBox('{{ n * 2 }}', { n: i }, 'en')));
-    assert.deepEqual(results, Array.from({ length: 20 }, (_, i) => String(i * 2)));
+    assert.deepEqual(
+      results,
+      Array.from({ length: 20 }, (_, i) => String(i * 2)),
+    );
   });
 });
 
@@ -95,8 +127,16 @@ for (const target of dbTargets()) {
 
     const call = (method: 'POST' | 'PUT', path: string, body: Record<string, unknown>, lang = 'en') =>
       server.inject({ method, url: `/${lang}${P}${path}`, headers: { authorization: admin }, payload: body });
-    const answersUnrelated = async () => assert.equal((await server.inject({ method: 'GET', url: `/en${P}/user/check` })).statusCode, 200);
-    const notification = (message: string) => ({ title: 'Booked', type: 'email', trigger: 'appointment_booked', sent_to: ['{{ customer_email }}'], subject: 'Hi', message });
+    const answersUnrelated = async () =>
+      assert.equal((await server.inject({ method: 'GET', url: `/en${P}/user/check` })).statusCode, 200);
+    const notification = (message: string) => ({
+      title: 'Booked',
+      type: 'email',
+      trigger: 'appointment_booked',
+      sent_to: ['{{ customer_email }}'],
+      subject: 'Hi',
+      message,
+    });
 
     test('test names resolve from the allow-list only: no function source, no call (item 8)', async () => {
       for (const tpl of PROTOTYPE_TESTS) {
@@ -113,19 +153,26 @@ for (const target of dbTargets()) {
 
     test('a 256K-character trim mask is refused at once, also in a loop (item 2)', async () => {
       const mask = "{% set m = 'x' %}{% for i in range(1, 18) %}{% set m = m ~ m %}{% endfor %}";
-      const v = await call('POST', '/templates/validate', { message: `${mask}{% for i in range(1, 1000) %}{{ m|trim(m) }}{% endfor %}` });
+      const v = await call('POST', '/templates/validate', {
+        message: `${mask}{% for i in range(1, 1000) %}{{ m|trim(m) }}{% endfor %}`,
+      });
       assert.equal(v.statusCode, 200);
       assert.equal(v.json().success, false);
       assert.match(v.json().error, /A trim mask is limited to 256 characters/);
       // Written out, such a mask makes a tag too long to compile.
-      const literal = await call('POST', '/templates/validate', { message: `{{ 'x'|trim('${'x'.repeat(256 * 1024)}') }}` });
+      const literal = await call('POST', '/templates/validate', {
+        message: `{{ 'x'|trim('${'x'.repeat(256 * 1024)}') }}`,
+      });
       assert.equal(literal.statusCode, 422);
       assert.equal(literal.json().data.limit, 'work');
       await answersUnrelated();
     });
 
     test('a template beyond the limits: 422 sched_template_limit in both languages; the server carries on', async () => {
-      for (const [lang, message] of [['en', /needs more work than a render may do/], ['de', /braucht mehr Rechenschritte/]] as const) {
+      for (const [lang, message] of [
+        ['en', /needs more work than a render may do/],
+        ['de', /braucht mehr Rechenschritte/],
+      ] as const) {
         const v = await call('POST', '/templates/validate', { message: TOO_MUCH_WORK }, lang);
         assert.equal(v.statusCode, 422, v.body);
         const body = v.json();
@@ -141,23 +188,38 @@ for (const target of dbTargets()) {
     });
 
     test('settings writes check their templates in the box', async () => {
-      const bad = await call('PUT', '/settings/notifications', { notifications: [notification('ok'), notification(PROTOTYPE_TESTS[0])] });
+      const bad = await call('PUT', '/settings/notifications', {
+        notifications: [notification('ok'), notification(PROTOTYPE_TESTS[0])],
+      });
       assert.equal(bad.statusCode, 400, bad.body);
       assert.equal(bad.json().code, 'rest_invalid_param');
-      assert.match(bad.json().data.params['notifications.notifications'], /notifications\[1\]\.message: Error: Test "valueOf" is not allowed/);
-      const heavy = await call('POST', '/settings', { notifications: { notifications: [notification(TOO_MUCH_WORK)] } });
+      assert.match(
+        bad.json().data.params['notifications.notifications'],
+        /notifications\[1\]\.message: Error: Test "valueOf" is not allowed/,
+      );
+      const heavy = await call('POST', '/settings', {
+        notifications: { notifications: [notification(TOO_MUCH_WORK)] },
+      });
       assert.equal(heavy.statusCode, 422, heavy.body);
       assert.equal(heavy.json().code, 'sched_template_limit');
       assert.deepEqual(Object.keys(heavy.json().data.params), ['notifications.notifications[0].message']);
-      const calendar = await call('PUT', '/settings/calendar_events', { event_type_customer: { title: "{{ 'ab'|split('', 0) }}" } });
+      const calendar = await call('PUT', '/settings/calendar_events', {
+        event_type_customer: { title: "{{ 'ab'|split('', 0) }}" },
+      });
       assert.equal(calendar.statusCode, 400, calendar.body);
-      assert.match(calendar.json().data.params['calendar_events.event_type_customer'], /event_type_customer\.title: Error: split: with an empty delimiter/);
-      const good = await call('PUT', '/settings/notifications', { notifications: [notification('Hello {{ customer_name }}')] });
+      assert.match(
+        calendar.json().data.params['calendar_events.event_type_customer'],
+        /event_type_customer\.title: Error: split: with an empty delimiter/,
+      );
+      const good = await call('PUT', '/settings/notifications', {
+        notifications: [notification('Hello {{ customer_name }}')],
+      });
       assert.equal(good.statusCode, 200, good.body);
     });
 
     test('support/import checks the templates it carries in the box', async () => {
-      const content = (message: string) => JSON.stringify({ settings: { notifications: { notifications: [notification(message)] } } });
+      const content = (message: string) =>
+        JSON.stringify({ settings: { notifications: { notifications: [notification(message)] } } });
       const bad = await call('POST', '/support/import', { content: content(PROTOTYPE_TESTS[1]) });
       assert.equal(bad.statusCode, 400, bad.body);
       assert.equal(bad.json().code, 'sched_import_invalid');

@@ -17,7 +17,18 @@ const PROTOTYPES = [Object.prototype, Function.prototype, Array.prototype, Strin
 
 /** Builtins that a render has no business calling, by prototype. */
 const SPIED: [object, string[]][] = [
-  [Object.prototype, ['__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString']],
+  [
+    Object.prototype,
+    [
+      '__defineGetter__',
+      '__defineSetter__',
+      '__lookupGetter__',
+      '__lookupSetter__',
+      'isPrototypeOf',
+      'propertyIsEnumerable',
+      'toLocaleString',
+    ],
+  ],
   [Function.prototype, ['toString']],
   [Array.prototype, ['copyWithin', 'fill', 'toLocaleString', 'flatMap', 'findLast', 'toSorted', 'with']],
   [String.prototype, ['anchor', 'big', 'bold', 'fontcolor', 'italics', 'link', 'localeCompare', 'normalize', 'sub']],
@@ -40,16 +51,47 @@ function spy(target: object, name: string): void {
 }
 for (const [target, names] of SPIED) for (const name of names) spy(target, name);
 for (const proto of PROTOTYPES) {
-  Object.defineProperty(proto, CANARY, { configurable: true, writable: true, enumerable: false, value: () => 'canary' });
+  Object.defineProperty(proto, CANARY, {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    value: () => 'canary',
+  });
   spy(proto, CANARY);
 }
 
 const identifier = (n: string) => /^[A-Za-z_]\w*$/.test(n);
 const PROTOTYPE_NAMES = [...new Set(PROTOTYPES.flatMap((p) => Object.getOwnPropertyNames(p)))].filter(identifier);
 const SANDBOX_NAMES = [
-  ...ALLOWED_FILTERS, ...ALLOWED_FUNCTIONS, ...ALLOWED_TESTS.filter(identifier),
-  '_keys', '_self', '_context', '_charset', 'loop', 'parent', 'tests', 'filters', 'functions', 'filter', 'test', 'lib', 'Markup',
-  'twigMarkup', 'Templates', 'registry', 'output', 'expression', 'Twig', 'exports', 'cache', 'Error', 'a', 'l', 's', 'o',
+  ...ALLOWED_FILTERS,
+  ...ALLOWED_FUNCTIONS,
+  ...ALLOWED_TESTS.filter(identifier),
+  '_keys',
+  '_self',
+  '_context',
+  '_charset',
+  'loop',
+  'parent',
+  'tests',
+  'filters',
+  'functions',
+  'filter',
+  'test',
+  'lib',
+  'Markup',
+  'twigMarkup',
+  'Templates',
+  'registry',
+  'output',
+  'expression',
+  'Twig',
+  'exports',
+  'cache',
+  'Error',
+  'a',
+  'l',
+  's',
+  'o',
 ];
 const NAMES = [...PROTOTYPE_NAMES, ...SANDBOX_NAMES];
 const TEST_NAMES = [...ALLOWED_TESTS, CANARY];
@@ -58,7 +100,8 @@ const CONTEXT = { a: { b: 'x', n: 2 }, l: [1, 'two', { c: 3 }], s: 'abc', o: {} 
 const name = fc.constantFrom(...NAMES);
 const quoted = name.map((n) => `'${n}'`);
 /** Mostly the allowed names of a role (so that renders get past the static check), else any name. */
-const roleName = (allowed: readonly string[]) => fc.oneof({ arbitrary: fc.constantFrom(...allowed), weight: 3 }, { arbitrary: name, weight: 1 });
+const roleName = (allowed: readonly string[]) =>
+  fc.oneof({ arbitrary: fc.constantFrom(...allowed), weight: 3 }, { arbitrary: name, weight: 1 });
 const filterName = roleName(ALLOWED_FILTERS);
 const functionName = roleName(ALLOWED_FUNCTIONS);
 const testName = roleName(TEST_NAMES);
@@ -124,8 +167,13 @@ test('no template can obtain or call a function value (property)', () => {
   );
 });
 
-test('the issue\'s reproductions are among what the property covers', () => {
-  for (const tpl of ['{% set t = 1 is valueOf %}{{ t.iterable }}', "{{ '__proto__' is __lookupGetter__ }}", "{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}", `{{ s is ${CANARY} }}`]) {
+test("the issue's reproductions are among what the property covers", () => {
+  for (const tpl of [
+    '{% set t = 1 is valueOf %}{{ t.iterable }}',
+    "{{ '__proto__' is __lookupGetter__ }}",
+    "{{ 'abc'|replace({'a': (1 is valueOf).defined}) }}",
+    `{{ s is ${CANARY} }}`,
+  ]) {
     calls = [];
     watching = true;
     try {

@@ -56,11 +56,28 @@ describe('sched template sandbox', () => {
 
   test('sandbox escapes are refused', () => {
     const escapes = [
-      '{{ a.b() }}', '{{ a.b(1, 2) }}', '{{ _self }}', '{{ _context }}', '{{ _charset }}', '{{ constant("PHP_VERSION") }}',
-      '{% include "x.twig" %}', '{{ include("x.twig") }}', '{{ source("/etc/passwd") }}', '{% import "x.twig" as m %}',
-      '{% from "x.twig" import m %}', '{% embed "x.twig" %}{% endembed %}', '{% extends "x.twig" %}', '{% use "x.twig" %}',
-      '{{ attribute(a, "b") }}', '{{ template_from_string("{{ 1 }}") }}', '{{ a.constructor }}', '{{ a["constructor"] }}',
-      '{{ a.__proto__ }}', '{{ [].constructor.constructor("return process")() }}', '{{ "x".constructor }}', '{% set constructor = 1 %}',
+      '{{ a.b() }}',
+      '{{ a.b(1, 2) }}',
+      '{{ _self }}',
+      '{{ _context }}',
+      '{{ _charset }}',
+      '{{ constant("PHP_VERSION") }}',
+      '{% include "x.twig" %}',
+      '{{ include("x.twig") }}',
+      '{{ source("/etc/passwd") }}',
+      '{% import "x.twig" as m %}',
+      '{% from "x.twig" import m %}',
+      '{% embed "x.twig" %}{% endembed %}',
+      '{% extends "x.twig" %}',
+      '{% use "x.twig" %}',
+      '{{ attribute(a, "b") }}',
+      '{{ template_from_string("{{ 1 }}") }}',
+      '{{ a.constructor }}',
+      '{{ a["constructor"] }}',
+      '{{ a.__proto__ }}',
+      '{{ [].constructor.constructor("return process")() }}',
+      '{{ "x".constructor }}',
+      '{% set constructor = 1 %}',
     ];
     for (const s of escapes) {
       const r = validateTemplate(s);
@@ -73,34 +90,69 @@ describe('sched template sandbox', () => {
       ['{% set k = "__pro" ~ "to__" %}{{ a[k] }}', { a: { x: 1 } }],
       ['{{ s[k] }}', { s: 'abc', k: 'constructor' }],
     ] as const) {
-      assert.throws(() => renderTemplate(s, ctx as Record<string, unknown>), (e: unknown) => e instanceof TemplateError && /not allowed/.test(e.message), s);
+      assert.throws(
+        () => renderTemplate(s, ctx as Record<string, unknown>),
+        (e: unknown) => e instanceof TemplateError && /not allowed/.test(e.message),
+        s,
+      );
     }
     assert.equal(renderTemplate('[{{ l[k] }}]', { l: [1, 2], k: 'map' }), '[]');
     // Inherited members of plain data are invisible, functions are dropped.
-    assert.equal(renderTemplate('[{{ a.isPrototypeOf2 }}{{ l.map }}{{ l.push }}{{ s.big }}{{ f }}{{ o.f }}]', { a: {}, l: [1], s: 'x', f: () => 'called', o: { f: () => 'called' } } as Record<string, unknown>), '[]');
+    assert.equal(
+      renderTemplate('[{{ a.isPrototypeOf2 }}{{ l.map }}{{ l.push }}{{ s.big }}{{ f }}{{ o.f }}]', {
+        a: {},
+        l: [1],
+        s: 'x',
+        f: () => 'called',
+        o: { f: () => 'called' },
+      } as Record<string, unknown>),
+      '[]',
+    );
   });
 
   test('resource limits: no template can exhaust memory or time', () => {
     assert.match(validateTemplate('{% for i in range(1, 100000000) %}x{% endfor %}').error!, /range\(\) is limited/);
     const limits: [string, TemplateLimit, RegExp][] = [
       ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s ~ s %}{% endfor %}', 'size', /longer than/],
-      ['{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}', 'size', /longer than/],
-      ["{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}", 'work', /too much work/],
+      [
+        '{% set s = "xxxxxxxx" %}{% for i in range(1, 40) %}{% set s = s|replace({"x": s}) %}{% endfor %}',
+        'size',
+        /longer than/,
+      ],
+      [
+        "{% set s = 'x' %}{% for i in range(1, 18) %}{% set s = s ~ s %}{% endfor %}{% for i in range(1, 1000) %}{% set t = s|length %}{% endfor %}",
+        'work',
+        /too much work/,
+      ],
     ];
     for (const [s, limit, re] of limits) {
-      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === limit && re.test(e.message), s);
+      assert.throws(
+        () => validateTemplate(s),
+        (e: unknown) => e instanceof TemplateLimitError && e.limit === limit && re.test(e.message),
+        s,
+      );
     }
     // A billion loop steps: the step budget or, on a busy machine, the time limit stops it.
     assert.throws(
-      () => validateTemplate('{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}'),
+      () =>
+        validateTemplate(
+          '{% for a in range(1,1000) %}{% for b in range(1,1000) %}{% for c in range(1,1000) %}{% endfor %}{% endfor %}{% endfor %}',
+        ),
       (e: unknown) => e instanceof TemplateLimitError && (e.limit === 'work' || e.limit === 'time'),
     );
     assert.deepEqual(validateTemplate('{% for i in range(1, 1000) %}{{ i }}{% endfor %}'), { success: true });
     // Too many tags, pathological nesting and markup: answered, or refused as too big to compile.
     assert.match(validateTemplate('{{ a }}'.repeat(2001)).error!, /more than 2000 tags/);
     assert.deepEqual(validateTemplate('{{ a }}'.repeat(1000)), { success: true });
-    for (const s of ['{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}', '{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}', '{{ ' + 'a~'.repeat(40000) + 'a }}']) {
-      assert.throws(() => validateTemplate(s), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'work' && /too big to compile/.test(e.message));
+    for (const s of [
+      '{{ ' + '('.repeat(5000) + 'a' + ')'.repeat(5000) + ' }}',
+      '{{ ' + '['.repeat(5000) + ']'.repeat(5000) + ' }}',
+      '{{ ' + 'a~'.repeat(40000) + 'a }}',
+    ]) {
+      assert.throws(
+        () => validateTemplate(s),
+        (e: unknown) => e instanceof TemplateLimitError && e.limit === 'work' && /too big to compile/.test(e.message),
+      );
     }
     assert.deepEqual(validateTemplate('{{ ' + '('.repeat(1000) + 'a' + ')'.repeat(1000) + ' }}'), { success: true });
     assert.deepEqual(validateTemplate('{{ ' + '['.repeat(1000) + ']'.repeat(1000) + ' }}'), { success: true });
@@ -149,7 +201,11 @@ describe('sched template sandbox', () => {
       `${big}{{ s ~ s }}`,
     ];
     for (const tpl of tooBig) {
-      assert.throws(() => validateTemplate(tpl), (e: unknown) => e instanceof TemplateLimitError && e.limit === 'size', tpl);
+      assert.throws(
+        () => validateTemplate(tpl),
+        (e: unknown) => e instanceof TemplateLimitError && e.limit === 'size',
+        tpl,
+      );
     }
     // Within the bounds, the filters work as in Twig.
     const ok: [string, string][] = [
@@ -157,8 +213,14 @@ describe('sched template sandbox', () => {
       ["{{ 'a,b,c,d'|split(',', 2)|join('|') }}", 'a|b,c,d'],
       ["{{ 'a,b,c,d'|split(',', -1)|join('|') }}", 'a|b|c'],
       ["{{ 'a,b'|split(',', 0)|join('|') }}", 'a,b'],
-      ["{{ 'xxabxx'|trim('x') }}|{{ 'xxabxx'|trim('x', 'left') }}|{{ 'xxabxx'|trim('x', 'right') }}|{{ '  ab '|trim }}", 'ab|abxx|xxab|ab'],
-      ["{{ 1234567.891|number_format(2, ',', '.') }}|{{ 1234.5|number_format }}|{{ 0.5|number_format(20)|length }}", '1.234.567,89|1,235|22'],
+      [
+        "{{ 'xxabxx'|trim('x') }}|{{ 'xxabxx'|trim('x', 'left') }}|{{ 'xxabxx'|trim('x', 'right') }}|{{ '  ab '|trim }}",
+        'ab|abxx|xxab|ab',
+      ],
+      [
+        "{{ 1234567.891|number_format(2, ',', '.') }}|{{ 1234.5|number_format }}|{{ 0.5|number_format(20)|length }}",
+        '1.234.567,89|1,235|22',
+      ],
       ["{{ 2.45|round(1) }}|{{ 2.45|round(1, 'floor') }}|{{ 2.41|round(1, 'ceil') }}", '2.5|2.4|2.5'],
       ["{{ 'abcabc'|replace({'a': 'x', 'bc': '$&'}) }}", 'x$&x$&'],
       ["{{ '<p>a<b>b</b><!-- c -->d<<i>script>e</p> 1 < 2'|striptags }}", 'abde 1 < 2'],
@@ -181,28 +243,57 @@ describe('sched template sandbox', () => {
       ['{{ s[constructor:] }}', /Slice bounds must be whole numbers/],
       ["{{ 'a' matches '/(a+)+$/' }}", /"matches" operator is not allowed/],
     ]);
-    assert.equal(renderTemplate('{{ 1 is defined }}{{ x is defined }}{{ 3 is odd }}{{ [] is empty }}{{ 6 is divisible by(3) }}{{ 1 is same as(1) }}{{ l is iterable }}{{ null is none }}', { l: [1] }), 'truefalsetruetruetruetruetruetrue');
+    assert.equal(
+      renderTemplate(
+        '{{ 1 is defined }}{{ x is defined }}{{ 3 is odd }}{{ [] is empty }}{{ 6 is divisible by(3) }}{{ 1 is same as(1) }}{{ l is iterable }}{{ null is none }}',
+        { l: [1] },
+      ),
+      'truefalsetruetruetruetruetruetrue',
+    );
     // Inside a loop the context is a plain object: inherited names still resolve to nothing.
-    assert.equal(renderTemplate('{% for i in [1] %}[{{ loop.parent.x }}{{ loop.index }}]{% endfor %}', { x: 'y' }), '[y1]');
+    assert.equal(
+      renderTemplate('{% for i in [1] %}[{{ loop.parent.x }}{{ loop.index }}]{% endfor %}', { x: 'y' }),
+      '[y1]',
+    );
   });
 
   test('JavaScript is refused', () => {
-    for (const s of ['<script>alert(1)</script>', '<SCRIPT src="x"></SCRIPT>', '<a onclick="steal()">x</a>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">x</a>', '<a href="JaVaScRiPt&#58;alert(1)">x</a>', '<div onmouseover = "x()">', '{% set o = "<" %}{% set c = ">" %}{{ o }}script{{ c }}alert(1){{ o }}/script{{ c }}', '<a href="{{ "java" ~ "script:x()" }}">x</a>']) {
-      assert.deepEqual(validateTemplate(s), { success: false, error: 'JavaScript is not allowed in Twig templates.' }, s);
+    for (const s of [
+      '<script>alert(1)</script>',
+      '<SCRIPT src="x"></SCRIPT>',
+      '<a onclick="steal()">x</a>',
+      '<img src=x onerror=alert(1)>',
+      '<a href="javascript:alert(1)">x</a>',
+      '<a href="JaVaScRiPt&#58;alert(1)">x</a>',
+      '<div onmouseover = "x()">',
+      '{% set o = "<" %}{% set c = ">" %}{{ o }}script{{ c }}alert(1){{ o }}/script{{ c }}',
+      '<a href="{{ "java" ~ "script:x()" }}">x</a>',
+    ]) {
+      assert.deepEqual(
+        validateTemplate(s),
+        { success: false, error: 'JavaScript is not allowed in Twig templates.' },
+        s,
+      );
     }
   });
 
   test('date filter: PHP formats, UTC by default, localized names', () => {
     const ctx = { d: '2026-11-22 17:30:00' };
     assert.equal(renderTemplate('{{ d|date("F j, Y g:i a T") }}', ctx), 'November 22, 2026 5:30 pm UTC');
-    assert.equal(renderTemplate('{{ d|date("l, j. F Y H:i", "Europe/Berlin") }}', ctx, 'de'), 'Sonntag, 22. November 2026 18:30');
+    assert.equal(
+      renderTemplate('{{ d|date("l, j. F Y H:i", "Europe/Berlin") }}', ctx, 'de'),
+      'Sonntag, 22. November 2026 18:30',
+    );
     assert.equal(renderTemplate('{{ 86400|date("Y-m-d") }}', {}), '1970-01-02');
     assert.equal(renderTemplate('{{ "2026-03-01"|date("F") }}', {}, 'de'), 'März');
     assert.match(validateTemplate('{{ "now"|date("Y", "Nowhere/Zone") }}').error!, /Unknown timezone/);
   });
 
   test('normalisation strips tags inside braces and fixes spacing', () => {
-    assert.equal(normalizeTemplate('{{<span>Appointment.customer_start_date</span>}}'), '{{ Appointment.customer_start_date }}');
+    assert.equal(
+      normalizeTemplate('{{<span>Appointment.customer_start_date</span>}}'),
+      '{{ Appointment.customer_start_date }}',
+    );
     assert.equal(normalizeTemplate('{%if  x   %}a{%endif%}'), '{% if x %}a{% endif %}');
     assert.equal(normalizeTemplate('{{ a&nbsp;|&nbsp;upper }}'), '{{ a | upper }}');
     assert.equal(renderTemplate('{{<b>name</b>|upper}}', { name: 'x' }), 'X');
@@ -217,16 +308,45 @@ describe('sched template sandbox', () => {
       { numRuns: 300 },
     );
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('{{', '}}', '{%', '%}', 'if', 'for', 'endif', 'a', '.', '(', ')', '|', '"', '[', ']', ' ', 'constructor', '_self', 'x in y', '~'), { maxLength: 20 }), (parts) => {
-        const r = validateTemplate(parts.join(''));
-        return typeof r.success === 'boolean';
-      }),
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            '{{',
+            '}}',
+            '{%',
+            '%}',
+            'if',
+            'for',
+            'endif',
+            'a',
+            '.',
+            '(',
+            ')',
+            '|',
+            '"',
+            '[',
+            ']',
+            ' ',
+            'constructor',
+            '_self',
+            'x in y',
+            '~',
+          ),
+          { maxLength: 20 },
+        ),
+        (parts) => {
+          const r = validateTemplate(parts.join(''));
+          return typeof r.success === 'boolean';
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   test('the post-render sanitiser removes script', () => {
-    const html = sanitizeHtml('<p onclick="x()">Hi <b>you</b><script>alert(1)</script><a href=" javascript:alert(1)">x</a><a href="https://a.example/?a=1&amp;b=2">ok</a><img src=x onerror=alert(1)><iframe src="https://evil"></iframe></p>');
+    const html = sanitizeHtml(
+      '<p onclick="x()">Hi <b>you</b><script>alert(1)</script><a href=" javascript:alert(1)">x</a><a href="https://a.example/?a=1&amp;b=2">ok</a><img src=x onerror=alert(1)><iframe src="https://evil"></iframe></p>',
+    );
     assert.doesNotMatch(html, /script|onclick|onerror|javascript|iframe/i);
     assert.match(html, /<a href="https:\/\/a\.example\/\?a=1&amp;b=2">ok<\/a>/);
   });
@@ -252,7 +372,8 @@ for (const target of dbTargets()) {
 
     test('preview renders realistic example data, localized', async () => {
       const now = new Date('2026-11-22T10:15:00Z');
-      const tpl = '{{ Appointment.customer_information.Name }}|{{ Appointment.customer_start_date }}|{{ Appointment.business_start_date }}|{{ Global.site_url }}|{{ add_to_calendar_link.gcal }}|{{ Appointment.AppointmentType.title }}|{{ "Date"|trans }}';
+      const tpl =
+        '{{ Appointment.customer_information.Name }}|{{ Appointment.customer_start_date }}|{{ Appointment.business_start_date }}|{{ Global.site_url }}|{{ add_to_calendar_link.gcal }}|{{ Appointment.AppointmentType.title }}|{{ "Date"|trans }}';
       const en = await renderPreview(t.app, 'en', tpl, { now });
       assert.equal(en.error, null);
       const parts = en.preview.split('|');

@@ -33,15 +33,32 @@ function probesOf(route: CompiledRoute, endpoint: EndpointDef, index: number): P
   const probes: Probe[] = [];
   BODY_SHAPES.forEach((shape, i) => {
     const payload = bodyOf(names, shape, BODY_LIMIT);
-    probes.push({ what: `${method} ${path} JSON ${shape.name}`, bytes: payload.length, options: { method, url: `/${root(i)}/cms-json${path}`, payload, headers: { 'content-type': 'application/json' } } });
+    probes.push({
+      what: `${method} ${path} JSON ${shape.name}`,
+      bytes: payload.length,
+      options: { method, url: `/${root(i)}/cms-json${path}`, payload, headers: { 'content-type': 'application/json' } },
+    });
   });
   FORM_SHAPES.forEach((shape, i) => {
     const payload = formOf(names, shape, BODY_LIMIT);
-    probes.push({ what: `${method} ${path} form ${shape.name}`, bytes: payload.length, options: { method, url: `/${root(i)}/cms-json${path}`, payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } } });
+    probes.push({
+      what: `${method} ${path} form ${shape.name}`,
+      bytes: payload.length,
+      options: {
+        method,
+        url: `/${root(i)}/cms-json${path}`,
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    });
   });
   QUERY_SHAPES.forEach((shape, i) => {
     const query = queryOf(names, shape, QUERY_BYTES);
-    probes.push({ what: `${method} ${path} query ${shape.name}`, bytes: query.length, options: { method, url: `/${root(i)}/cms-json${path}?${query}` } });
+    probes.push({
+      what: `${method} ${path} query ${shape.name}`,
+      bytes: query.length,
+      options: { method, url: `/${root(i)}/cms-json${path}?${query}` },
+    });
   });
   return probes;
 }
@@ -54,12 +71,26 @@ function* batchProbes(endpoints: { route: CompiledRoute; endpoint: EndpointDef }
   const writes = endpoints.filter(({ endpoint }) => endpoint.methods[0] !== 'GET' && !endpoint.methods.includes('GET'));
   for (let from = 0; from < writes.length; from += BATCH_MAX_ITEMS) {
     const group = writes.slice(from, from + BATCH_MAX_ITEMS);
-    const heads = group.map(({ route, endpoint }) => `{"method":${JSON.stringify(endpoint.methods[0])},"path":${JSON.stringify(samplePath(route.pattern))},"body":`);
+    const heads = group.map(
+      ({ route, endpoint }) =>
+        `{"method":${JSON.stringify(endpoint.methods[0])},"path":${JSON.stringify(samplePath(route.pattern))},"body":`,
+    );
     const each = Math.floor((BODY_LIMIT - 64 - heads.reduce((n, h) => n + h.length + 2, 0)) / group.length);
     for (const shape of BODY_SHAPES) {
-      const items = group.map(({ endpoint }, i) => `${heads[i]}${bodyOf([...Object.keys(endpoint.args), 'x'], shape, each)}}`);
+      const items = group.map(
+        ({ endpoint }, i) => `${heads[i]}${bodyOf([...Object.keys(endpoint.args), 'x'], shape, each)}}`,
+      );
       const payload = `{"requests":[${items.join(',')}]}`;
-      yield { what: `POST /batch/v1 items ${from + 1}–${from + group.length} of the writes, JSON ${shape.name}`, bytes: payload.length, options: { method: 'POST', url: '/en/cms-json/batch/v1', payload, headers: { 'content-type': 'application/json' } } };
+      yield {
+        what: `POST /batch/v1 items ${from + 1}–${from + group.length} of the writes, JSON ${shape.name}`,
+        bytes: payload.length,
+        options: {
+          method: 'POST',
+          url: '/en/cms-json/batch/v1',
+          payload,
+          headers: { 'content-type': 'application/json' },
+        },
+      };
     }
   }
 }
@@ -69,7 +100,9 @@ for (const target of dbTargets()) {
     const site = servedTestApp(target);
 
     test('the largest bodies in the worst shapes, anonymously: other requests answered within 200 ms, never a 500', async (ctx) => {
-      const endpoints = site.server.restApi.registry.routes.flatMap((route) => route.endpoints.map((endpoint) => ({ route, endpoint })));
+      const endpoints = site.server.restApi.registry.routes.flatMap((route) =>
+        route.endpoints.map((endpoint) => ({ route, endpoint })),
+      );
       const problems: string[] = [];
       let requests = 0;
       let bytes = 0;
@@ -92,7 +125,9 @@ for (const target of dbTargets()) {
           problems.push((err as Error).message);
         }
         if (run.slowestMs > MEANWHILE_LIMIT_MS) {
-          problems.push(`${probe.what} (${probe.bytes} bytes): the unrelated request waited ${Math.round(run.slowestMs)} ms; the request took ${Math.round(run.ms)} ms`);
+          problems.push(
+            `${probe.what} (${probe.bytes} bytes): the unrelated request waited ${Math.round(run.slowestMs)} ms; the request took ${Math.round(run.ms)} ms`,
+          );
         }
       }
       ctx.diagnostic(

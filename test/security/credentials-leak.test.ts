@@ -57,7 +57,12 @@ for (const target of targets) {
     let server: ChildServer | null = null;
     try {
       await seedDemo(t.app);
-      const alice = await createUser(t.app, { login: 'alice', email: 'alice@example.test', role: 'administrator', password: USER_PASSWORD });
+      const alice = await createUser(t.app, {
+        login: 'alice',
+        email: 'alice@example.test',
+        role: 'administrator',
+        password: USER_PASSWORD,
+      });
       const aliceApp = await createAppPassword(t.app, alice.id, { name: 'second' });
       const sub = await createUser(t.app, { login: 'sub', email: 'sub@example.test', role: 'subscriber' });
       const subApp = await createAppPassword(t.app, sub.id, { name: 'sub app' });
@@ -67,13 +72,21 @@ for (const target of targets) {
 
       // The login form is shown at the site's address (SITE_URL) only: the child's own.
       const port = await freePort();
-      server = await startChild(t, { LOG_LEVEL: 'trace', PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, ...env });
+      server = await startChild(t, {
+        LOG_LEVEL: 'trace',
+        PORT: String(port),
+        SITE_URL: `http://127.0.0.1:${port}`,
+        ...env,
+      });
       const seen: string[] = [];
       let requests = 0;
       const call = async (path: string, init: RequestInit = {}) => {
         const res = await fetch(server!.url + path, { redirect: 'manual', ...init });
         const body = await res.text();
-        const headers = [...res.headers].filter(([k]) => k !== 'set-cookie').map(([k, v]) => `${k}: ${v}`).join('\n');
+        const headers = [...res.headers]
+          .filter(([k]) => k !== 'set-cookie')
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n');
         seen.push(`${init.method ?? 'GET'} ${path} → ${res.status}\n${headers}\n${body}`);
         return { res, body };
       };
@@ -84,7 +97,11 @@ for (const target of targets) {
       const csrf = /name="_csrf" value="([^"]*)"/.exec(login.body)?.[1] ?? '';
       const form = (pwd: string) => new URLSearchParams({ _csrf: csrf, log: 'alice', pwd }).toString();
       const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', cookie: `cms_login_nonce=${nonce}` };
-      const failed = await call('/cms-login.php', { method: 'POST', headers: formHeaders, body: form('wrong password') });
+      const failed = await call('/cms-login.php', {
+        method: 'POST',
+        headers: formHeaders,
+        body: form('wrong password'),
+      });
       assert.equal(failed.res.status, 200);
       const ok = await call('/cms-login.php', { method: 'POST', headers: formHeaders, body: form(USER_PASSWORD) });
       assert.equal(ok.res.status, 302, ok.body.slice(0, 300));
@@ -94,7 +111,11 @@ for (const target of targets) {
       assert.equal(list.res.status, 200);
       requests += 4;
       // A write-only secret of the sched settings.
-      const license = await call('/en/cms-json/sched/v1/settings/license', { method: 'POST', headers: { authorization: seeded.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ license_key: LICENSE_KEY }) });
+      const license = await call('/en/cms-json/sched/v1/settings/license', {
+        method: 'POST',
+        headers: { authorization: seeded.authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ license_key: LICENSE_KEY }),
+      });
       assert.ok(license.res.status < 300, license.body.slice(0, 300));
 
       const identities: Record<string, string | undefined> = {
@@ -109,7 +130,11 @@ for (const target of targets) {
             for (const [, authorization] of Object.entries(identities)) {
               const headers: Record<string, string> = { 'content-type': 'application/json' };
               if (authorization) headers.authorization = authorization;
-              await call(`/${lang}/cms-json${samplePath(route.pattern)}`, { method, headers, body: method === 'GET' ? undefined : '{}' });
+              await call(`/${lang}/cms-json${samplePath(route.pattern)}`, {
+                method,
+                headers,
+                body: method === 'GET' ? undefined : '{}',
+              });
               requests++;
             }
           }
@@ -125,7 +150,9 @@ for (const target of targets) {
       ];
       let throttled = false;
       for (let i = 0; i < MAX_FAILURES + 2; i++) {
-        const { res } = await call('/en/cms-json/history/v1/events', { headers: { authorization: wrong[i % wrong.length]! } });
+        const { res } = await call('/en/cms-json/history/v1/events', {
+          headers: { authorization: wrong[i % wrong.length]! },
+        });
         requests++;
         assert.ok(res.status === 401 || res.status === 429, `wrong credentials answered ${res.status}`);
         if (res.status === 429) {
@@ -137,18 +164,38 @@ for (const target of targets) {
 
       const rows = {
         apps: await t.app.db.selectFrom('app_passwords').select('password_hash').execute(),
-        users: await t.app.db.selectFrom('users').select('password_hash').where('password_hash', 'is not', null).execute(),
+        users: await t.app.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('password_hash', 'is not', null)
+          .execute(),
         keys: await t.app.db.selectFrom('web_keys').select('value').execute(),
-        sched: (await sql<{ v: string }>`select value as v from sched_settings`.execute(t.app.db).catch(() => ({ rows: [] as { v: string }[] }))).rows,
+        sched: (
+          await sql<{ v: string }>`select value as v from sched_settings`
+            .execute(t.app.db)
+            .catch(() => ({ rows: [] as { v: string }[] }))
+        ).rows,
       };
       const secrets: [string, string][] = [];
-      for (const [name, p] of [['admin', seeded.password], ['alice', aliceApp.password], ['subscriber', subApp.password]] as const) {
+      for (const [name, p] of [
+        ['admin', seeded.password],
+        ['alice', aliceApp.password],
+        ['subscriber', subApp.password],
+      ] as const) {
         secrets.push([`${name} application password`, p], [`${name} application password (chunked)`, chunkPassword(p)]);
       }
       secrets.push(['admin Authorization header', seeded.authorization.slice('Basic '.length)]);
       secrets.push(['alice interactive password', USER_PASSWORD]);
-      for (const r of rows.apps) secrets.push(['application password hash', r.password_hash], ['application password digest', r.password_hash.split('$').pop()!]);
-      for (const r of rows.users) secrets.push(['user password hash', r.password_hash!], ['user password digest', r.password_hash!.split('$').pop()!]);
+      for (const r of rows.apps)
+        secrets.push(
+          ['application password hash', r.password_hash],
+          ['application password digest', r.password_hash.split('$').pop()!],
+        );
+      for (const r of rows.users)
+        secrets.push(
+          ['user password hash', r.password_hash!],
+          ['user password digest', r.password_hash!.split('$').pop()!],
+        );
       for (const r of rows.keys) secrets.push(['CSRF key', r.value]);
       for (const r of rows.sched) {
         const m = /"site_secret":"([0-9a-f]{48})"/.exec(r.v);
@@ -156,7 +203,10 @@ for (const target of targets) {
       }
       if (dbSecret) secrets.push(['database password', dbSecret]);
       secrets.push(['sched licence key (write-only)', LICENSE_KEY], ['web session id', sessionId]);
-      assert.ok(rows.apps.length >= 3 && rows.users.length >= 1 && rows.keys.length >= 1, 'the secrets to look for exist');
+      assert.ok(
+        rows.apps.length >= 3 && rows.users.length >= 1 && rows.keys.length >= 1,
+        'the secrets to look for exist',
+      );
 
       await killChild(server, 'SIGTERM');
       const output = server.output();
@@ -168,7 +218,9 @@ for (const target of targets) {
         assert.ok(!responses.includes(secret), `${name} appears in a response`);
         assert.ok(!output.includes(secret), `${name} appears in the server's output`);
       }
-      ctx.diagnostic(`${requests} requests, ${secrets.length} secrets searched in ${responses.length} bytes of responses and ${output.length} bytes of log output`);
+      ctx.diagnostic(
+        `${requests} requests, ${secrets.length} secrets searched in ${responses.length} bytes of responses and ${output.length} bytes of log output`,
+      );
     } finally {
       if (server) await killChild(server);
       await t.close();

@@ -22,10 +22,50 @@ function assertWellFormed(res: LightMyRequestResponse, where: string): void {
 }
 
 const nasty = fc.constantFrom(
-  '%', '%zz', '%E0%A4%A', '%00', '\u0000', '1e309', '-1e309', '99999999999999999999999', '-0', '0x1F', 'NaN', 'Infinity',
-  '<script>alert(1)</script>', "' OR 1=1 --", '../../etc/passwd', '😀'.repeat(50), 'a'.repeat(5000), '[]', '{}', 'null', 'true',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '\u0000',
+  '1e309',
+  '-1e309',
+  '99999999999999999999999',
+  '-0',
+  '0x1F',
+  'NaN',
+  'Infinity',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '😀'.repeat(50),
+  'a'.repeat(5000),
+  '[]',
+  '{}',
+  'null',
+  'true',
 );
-const queryPiece = fc.tuple(fc.constantFrom('page', 'per_page', 'id', 'search', 'include[]', 'include[x]', 'dates[]', 'context', 'since_date', 'url', 'limit', 'global', 'force', '_fields', '_method', 'i18n_language', 'x[y][z][w][v][u]'), fc.oneof(nasty, fc.string({ maxLength: 30 })));
+const queryPiece = fc.tuple(
+  fc.constantFrom(
+    'page',
+    'per_page',
+    'id',
+    'search',
+    'include[]',
+    'include[x]',
+    'dates[]',
+    'context',
+    'since_date',
+    'url',
+    'limit',
+    'global',
+    'force',
+    '_fields',
+    '_method',
+    'i18n_language',
+    'x[y][z][w][v][u]',
+  ),
+  fc.oneof(nasty, fc.string({ maxLength: 30 })),
+);
 
 test('adversarial query strings on every route, both roots: never a 500', async () => {
   const routes: CompiledRoute[] = site.server.restApi.registry.routes.filter((r) => !OUTBOUND_ROUTES.has(r.pattern));
@@ -33,9 +73,15 @@ test('adversarial query strings on every route, both roots: never a 500', async 
     for (const endpoint of route.endpoints) {
       await fc.assert(
         fc.asyncProperty(fc.array(queryPiece, { maxLength: 6 }), fc.constantFrom('en', 'de'), async (pieces, lang) => {
-          const query = pieces.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%25/g, Math.random() < 0.5 ? '%' : '%25')}`).join('&');
+          const query = pieces
+            .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%25/g, Math.random() < 0.5 ? '%' : '%25')}`)
+            .join('&');
           const url = `/${lang}/cms-json${samplePath(route.pattern)}?${query}`;
-          const res = await site.server.inject({ method: endpoint.methods[0]!, url, headers: { authorization: site.admin } });
+          const res = await site.server.inject({
+            method: endpoint.methods[0]!,
+            url,
+            headers: { authorization: site.admin },
+          });
           assertWellFormed(res, `${endpoint.methods[0]} ${url}`);
         }),
         { seed: SEED, numRuns: RUNS },
@@ -47,20 +93,35 @@ test('adversarial query strings on every route, both roots: never a 500', async 
 test('rejected requests leave the database unchanged', async () => {
   const before = await databaseDigest(site.t.app);
   const writes = site.server.restApi.registry.routes.flatMap((route) =>
-    route.endpoints.filter((e) => e.methods[0] !== 'GET' && !OUTBOUND_ROUTES.has(route.pattern)).map((e) => ({ route, method: e.methods[0]! })),
+    route.endpoints
+      .filter((e) => e.methods[0] !== 'GET' && !OUTBOUND_ROUTES.has(route.pattern))
+      .map((e) => ({ route, method: e.methods[0]! })),
   );
   for (const { route, method } of writes) {
     const url = `/en/cms-json${samplePath(route.pattern)}`;
     const attempts: InjectOptions[] = [
-      { method, url, payload: '{"broken":', headers: { 'content-type': 'application/json', authorization: site.admin } },
+      {
+        method,
+        url,
+        payload: '{"broken":',
+        headers: { 'content-type': 'application/json', authorization: site.admin },
+      },
       { method, url, payload: '<xml/>', headers: { 'content-type': 'application/xml', authorization: site.admin } },
-      { method, url, payload: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) }), headers: { 'content-type': 'application/json', authorization: site.admin } },
+      {
+        method,
+        url,
+        payload: JSON.stringify({ pad: 'x'.repeat(BODY_LIMIT) }),
+        headers: { 'content-type': 'application/json', authorization: site.admin },
+      },
       { method, url: `${url}?i18n_language=fr`, headers: { authorization: site.admin } },
       { method, url, payload: { anything: 1 } }, // anonymous
     ];
     for (const attempt of attempts) {
       const res = await site.server.inject(attempt);
-      assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${method} ${url}: expected a 4xx, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+      assert.ok(
+        res.statusCode >= 400 && res.statusCode < 500,
+        `${method} ${url}: expected a 4xx, got ${res.statusCode} ${res.body.slice(0, 200)}`,
+      );
       assertWellFormed(res, `${method} ${url}`);
     }
   }
@@ -71,10 +132,20 @@ test('bodies: exactly at the limit is read, one byte over is a 413', async () =>
   const base = JSON.stringify({ message: '' });
   const atLimit = JSON.stringify({ message: 'x'.repeat(BODY_LIMIT - base.length) });
   assert.equal(Buffer.byteLength(atLimit), BODY_LIMIT);
-  const ok = await site.server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit, headers: { 'content-type': 'application/json', authorization: site.admin } });
+  const ok = await site.server.inject({
+    method: 'POST',
+    url: '/en/cms-json/sched/v1/templates/validate',
+    payload: atLimit,
+    headers: { 'content-type': 'application/json', authorization: site.admin },
+  });
   assert.notEqual(ok.statusCode, 413);
   assertWellFormed(ok, 'at limit');
-  const over = await site.server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/templates/validate', payload: atLimit + ' ', headers: { 'content-type': 'application/json', authorization: site.admin } });
+  const over = await site.server.inject({
+    method: 'POST',
+    url: '/en/cms-json/sched/v1/templates/validate',
+    payload: atLimit + ' ',
+    headers: { 'content-type': 'application/json', authorization: site.admin },
+  });
   assert.equal(over.statusCode, 413);
   assertWellFormed(over, 'over limit');
 });
@@ -105,11 +176,22 @@ test('duplicate keys, deep nesting, broken percent-encoding in the path and odd 
 
 test('batch: 25 items near the size limit, every method', async () => {
   const each = Math.floor((BODY_LIMIT - 4096) / 25) - 200;
-  const requests = ['POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => Array.from({ length: 6 }, () => ({ method, path: '/sched/v1/templates/validate', body: { message: 'y'.repeat(each) } })));
+  const requests = ['POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) =>
+    Array.from({ length: 6 }, () => ({
+      method,
+      path: '/sched/v1/templates/validate',
+      body: { message: 'y'.repeat(each) },
+    })),
+  );
   requests.push({ method: 'POST', path: '/history/v1/events', body: { message: 'z'.repeat(each) } });
   const payload = JSON.stringify({ requests });
   assert.ok(Buffer.byteLength(payload) <= BODY_LIMIT);
-  const res = await site.server.inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload, headers: { 'content-type': 'application/json', authorization: site.admin } });
+  const res = await site.server.inject({
+    method: 'POST',
+    url: '/en/cms-json/batch/v1',
+    payload,
+    headers: { 'content-type': 'application/json', authorization: site.admin },
+  });
   assert.equal(res.statusCode, 207);
   assert.equal(res.json().responses.length, 25);
   for (const r of res.json().responses) assert.ok(r.status < 500, JSON.stringify(r.body).slice(0, 200));

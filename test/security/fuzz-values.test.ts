@@ -17,18 +17,50 @@ import { createWebTestApp, csrfOf, logIn, makeUser, WebClient } from '../web/sup
 
 /** Numbers past every bound: beyond 2^53, beyond int4, beyond what a Date holds, and the edges. */
 const NUMBERS = [
-  '99999999999999999999', '10000000000000000', '9007199254740993', '2147483648', '-2147483649', '-99999999999999', '-1', '0',
-  '1e308', '-1e308', '1e400', '0.5', 'NaN', 'Infinity',
+  '99999999999999999999',
+  '10000000000000000',
+  '9007199254740993',
+  '2147483648',
+  '-2147483649',
+  '-99999999999999',
+  '-1',
+  '0',
+  '1e308',
+  '-1e308',
+  '1e400',
+  '0.5',
+  'NaN',
+  'Infinity',
 ];
 /** Dates no text column of ours can hold, and dates that do not exist. */
 const DATES = [
-  ...NUMBERS, '99999-01-01', '0000-01-01', '0999-12-31', '9999-12-31', '10000-01-01', '-0001-01-01', '2024-02-30', '2024-13-01',
-  '2024-01-01 24:00:00', '+275760-09-13T00:00:00Z', '2024-01-01T00:00:00+99:99', 'garbage',
+  ...NUMBERS,
+  '99999-01-01',
+  '0000-01-01',
+  '0999-12-31',
+  '9999-12-31',
+  '10000-01-01',
+  '-0001-01-01',
+  '2024-02-30',
+  '2024-13-01',
+  '2024-01-01 24:00:00',
+  '+275760-09-13T00:00:00Z',
+  '2024-01-01T00:00:00+99:99',
+  'garbage',
 ];
 /** Items of the `dates` and `months` lists. */
 const DATE_ITEMS = [
-  ...NUMBERS.map((n) => `lastdays:${n}`), 'month:99999-01', 'month:0000-01', 'month:0999-12', 'month:-0001-01', 'month:2024-00',
-  '99999-01', '0000-01', '0999-12', '9999-12', '2024-13',
+  ...NUMBERS.map((n) => `lastdays:${n}`),
+  'month:99999-01',
+  'month:0000-01',
+  'month:0999-12',
+  'month:-0001-01',
+  'month:2024-00',
+  '99999-01',
+  '0000-01',
+  '0999-12',
+  '9999-12',
+  '2024-13',
 ];
 /** Raw JSON number tokens (JSON.parse makes 1e400 Infinity). */
 const JSON_NUMBERS = ['99999999999999999999', '1e400', '-1e400', '9007199254740993', '2147483648', '-2147483649', '-0'];
@@ -58,15 +90,23 @@ function filler(name: string, schema: ArgSchema): unknown {
 
 function requiredArgs(endpoint: EndpointDef): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(endpoint.args)) if (schema.required === true && !schema.urlParam) out[name] = filler(name, schema);
+  for (const [name, schema] of Object.entries(endpoint.args))
+    if (schema.required === true && !schema.urlParam) out[name] = filler(name, schema);
   return out;
 }
 
 function queryOf(values: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(values)) {
-    if (Array.isArray(v)) for (const item of v) parts.push(`${encodeURIComponent(k)}[]=${encodeURIComponent(typeof item === 'object' ? JSON.stringify(item) : String(item))}`);
-    else parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`);
+    if (Array.isArray(v))
+      for (const item of v)
+        parts.push(
+          `${encodeURIComponent(k)}[]=${encodeURIComponent(typeof item === 'object' ? JSON.stringify(item) : String(item))}`,
+        );
+    else
+      parts.push(
+        `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`,
+      );
   }
   return parts.join('&');
 }
@@ -99,15 +139,29 @@ function numberProbes(route: CompiledRoute, endpoint: EndpointDef, method: strin
     const values = types(schema).includes('array') && dated ? DATE_ITEMS : dated ? DATES : NUMBERS;
     for (const v of values) {
       send({ [name]: itemSchema ? [v] : v });
-      if (!isRead(method) && /^-?\d+$/.test(v)) send({}, JSON.stringify(required).replace(/}$/, `${Object.keys(required).length ? ',' : ''}${JSON.stringify(name)}:${v}}`));
+      if (!isRead(method) && /^-?\d+$/.test(v))
+        send(
+          {},
+          JSON.stringify(required).replace(
+            /}$/,
+            `${Object.keys(required).length ? ',' : ''}${JSON.stringify(name)}:${v}}`,
+          ),
+        );
     }
-    if (!isRead(method)) for (const token of JSON_NUMBERS) send({}, `{${JSON.stringify(name)}:${itemSchema ? `[${token}]` : token}}`);
+    if (!isRead(method))
+      for (const token of JSON_NUMBERS) send({}, `{${JSON.stringify(name)}:${itemSchema ? `[${token}]` : token}}`);
   }
   // Ids in the path.
   if (/\\d/.test(route.pattern)) {
     for (const id of PATH_IDS) {
-      const path = samplePath(route.pattern).replace(/(?<=\/)1(,2)?(?=\/|$)/g, (m) => (m.includes(',') ? `${id},${id}` : id));
-      probes.push({ method, url: `/en/cms-json${path}${isRead(method) ? `?${queryOf(required)}` : ''}`, ...(isRead(method) ? {} : { body: JSON.stringify(required) }) });
+      const path = samplePath(route.pattern).replace(/(?<=\/)1(,2)?(?=\/|$)/g, (m) =>
+        m.includes(',') ? `${id},${id}` : id,
+      );
+      probes.push({
+        method,
+        url: `/en/cms-json${path}${isRead(method) ? `?${queryOf(required)}` : ''}`,
+        ...(isRead(method) ? {} : { body: JSON.stringify(required) }),
+      });
     }
   }
   return probes;
@@ -133,9 +187,12 @@ function prototypeProbes(route: CompiledRoute, endpoint: EndpointDef, method: st
   const keys = (prefix: string) => PROTOTYPE_NAMES.map((n) => `${prefix}[${n}]=${n}`).join('&');
   const names = PROTOTYPE_NAMES.map((n) => JSON.stringify(n));
   const map = (inner = '"x"') => `{${names.map((q) => `${q}:${inner}`).join(',')}}`;
-  const takesText = (schema: ArgSchema) => !types(schema).length || types(schema).some((t) => t === 'string' || t === 'array' || t === 'object');
+  const takesText = (schema: ArgSchema) =>
+    !types(schema).length || types(schema).some((t) => t === 'string' || t === 'array' || t === 'object');
 
-  query(`${PROTOTYPE_NAMES.map((n) => `${n}=${n}&${keys(n)}`).join('&')}&_fields=${PROTOTYPE_NAMES.map((n) => `${n}.polluted,${n}`).join(',')}`);
+  query(
+    `${PROTOTYPE_NAMES.map((n) => `${n}=${n}&${keys(n)}`).join('&')}&_fields=${PROTOTYPE_NAMES.map((n) => `${n}.polluted,${n}`).join(',')}`,
+  );
   query(keys('_fields'));
   const valuesFor = (i: number) => [PROTOTYPE_NAMES[0]!, PROTOTYPE_NAMES[1 + (i % (PROTOTYPE_NAMES.length - 1))]!];
   for (const [i, [name, schema]] of Object.entries(endpoint.args).entries()) {
@@ -149,7 +206,12 @@ function prototypeProbes(route: CompiledRoute, endpoint: EndpointDef, method: st
 
   json(map(map()).slice(1, -1));
   for (const n of PROTOTYPE_NAMES) json(`${JSON.stringify(n)}:${JSON.stringify(n)}`);
-  probes.push({ method, url, body: PROTOTYPE_NAMES.map((n) => `${n}=${n}&${keys(n)}&${keys(`x[${n}]`)}`).join('&'), form: true });
+  probes.push({
+    method,
+    url,
+    body: PROTOTYPE_NAMES.map((n) => `${n}=${n}&${keys(n)}&${keys(`x[${n}]`)}`).join('&'),
+    form: true,
+  });
   for (const [i, [name, schema]] of Object.entries(endpoint.args).entries()) {
     const a = JSON.stringify(name);
     if (takesText(schema)) for (const n of valuesFor(i)) json(`${a}:${JSON.stringify(n)}`);
@@ -161,7 +223,11 @@ function prototypeProbes(route: CompiledRoute, endpoint: EndpointDef, method: st
 
 /** What every object inherits, to prove that no request changed it. */
 function prototypeState(): string {
-  return JSON.stringify([Object.getOwnPropertyNames(Object.prototype), Object.getOwnPropertyNames(Object), Object.getOwnPropertyNames(Array.prototype)]);
+  return JSON.stringify([
+    Object.getOwnPropertyNames(Object.prototype),
+    Object.getOwnPropertyNames(Object),
+    Object.getOwnPropertyNames(Array.prototype),
+  ]);
 }
 
 for (const target of dbTargets()) {
@@ -184,7 +250,9 @@ for (const target of dbTargets()) {
     const endpoints = () =>
       server.restApi.registry.routes
         .filter((r) => !OUTBOUND_ROUTES.has(r.pattern))
-        .flatMap((route) => route.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => ({ route, endpoint, method }))));
+        .flatMap((route) =>
+          route.endpoints.flatMap((endpoint) => endpoint.methods.map((method) => ({ route, endpoint, method }))),
+        );
 
     /**
      * Sends the probes as an administrator: each answer well-formed and below 500, and a write
@@ -196,16 +264,27 @@ for (const target of dbTargets()) {
         // Taken before every write: some reads write too (an export stores a backup).
         const digest = isRead(p.method) ? '' : await databaseDigest(t.app);
         const headers: Record<string, string> = { authorization: admin };
-        if (p.body !== undefined) headers['content-type'] = p.form ? 'application/x-www-form-urlencoded' : 'application/json';
-        const res = await server.inject({ method: p.method as InjectOptions['method'], url: p.url, payload: p.body, headers });
+        if (p.body !== undefined)
+          headers['content-type'] = p.form ? 'application/x-www-form-urlencoded' : 'application/json';
+        const res = await server.inject({
+          method: p.method as InjectOptions['method'],
+          url: p.url,
+          payload: p.body,
+          headers,
+        });
         const where = `${p.method} ${p.url} ${p.body?.slice(0, 200) ?? ''}`;
         assertWellFormedAnswer(res.statusCode, res.headers['content-type'], res.body, where);
         if (isRead(p.method) || res.statusCode < 400) continue;
         refused++;
         const now = await databaseDigest(t.app);
         if (now !== digest) {
-          const changed = now.split(', ').filter((table) => !digest.split(', ').includes(table)).map((table) => table.split(':')[0]);
-          assert.fail(`${where}: refused with ${res.statusCode} ${res.body.slice(0, 200)}, yet it wrote to ${changed.join(', ')}`);
+          const changed = now
+            .split(', ')
+            .filter((table) => !digest.split(', ').includes(table))
+            .map((table) => table.split(':')[0]);
+          assert.fail(
+            `${where}: refused with ${res.statusCode} ${res.body.slice(0, 200)}, yet it wrote to ${changed.join(', ')}`,
+          );
         }
       }
       return refused;
@@ -221,24 +300,40 @@ for (const target of dbTargets()) {
 
     test('the 500s of issue 25: dates, lastdays and ids out of range are 400 rest_invalid_param', async () => {
       const cases = [
-        'events?lastdays=999999999', 'events?date_from=99999999999999999999', 'events?date_to=10000000000000000', 'events?date_from=-99999999999999',
-        'events?dates[]=lastdays:99999999999999999999', 'events/has-updates?since_id=1&date_to=-99999999999999',
-        'events/has-updates?since_id=1&dates[]=lastdays:99999999999999999999', 'events?since_id=2147483648', 'events?include[]=2147483648',
-        'events?page=99999999999999999999', 'stats/summary?date_from=999999999999', 'events/99999999999999999999',
+        'events?lastdays=999999999',
+        'events?date_from=99999999999999999999',
+        'events?date_to=10000000000000000',
+        'events?date_from=-99999999999999',
+        'events?dates[]=lastdays:99999999999999999999',
+        'events/has-updates?since_id=1&date_to=-99999999999999',
+        'events/has-updates?since_id=1&dates[]=lastdays:99999999999999999999',
+        'events?since_id=2147483648',
+        'events?include[]=2147483648',
+        'events?page=99999999999999999999',
+        'stats/summary?date_from=999999999999',
+        'events/99999999999999999999',
       ];
       const subscriber = (await userWithRole(t.app, 'subscriber')).authorization;
       for (const c of cases) {
-        const res = await server.inject({ url: `/en/cms-json/history/v1/${c}`, headers: { authorization: c.startsWith('stats') ? admin : subscriber } });
+        const res = await server.inject({
+          url: `/en/cms-json/history/v1/${c}`,
+          headers: { authorization: c.startsWith('stats') ? admin : subscriber },
+        });
         assert.equal(res.statusCode, 400, `${c}: ${res.body.slice(0, 300)}`);
         assert.equal(res.json().code, 'rest_invalid_param', c);
       }
     });
 
     // In two halves, each well within the test timeout on a loaded machine.
-    for (const [where, inBody] of [['the query', false], ['bodies (JSON and form)', true]] as const) {
+    for (const [where, inBody] of [
+      ['the query', false],
+      ['bodies (JSON and form)', true],
+    ] as const) {
       test(`prototype names as keys and values of ${where}, for every parameter`, async (ctx) => {
         const before = prototypeState();
-        const probes = endpoints().flatMap(({ route, endpoint, method }) => prototypeProbes(route, endpoint, method)).filter((p) => (p.body !== undefined) === inBody);
+        const probes = endpoints()
+          .flatMap(({ route, endpoint, method }) => prototypeProbes(route, endpoint, method))
+          .filter((p) => (p.body !== undefined) === inBody);
         const refused = await run(probes);
         ctx.diagnostic(`${probes.length} requests, ${refused} refused writes, each leaving the database as it was`);
         assert.equal(prototypeState(), before, 'Object.prototype, Object and Array.prototype unchanged');
@@ -248,8 +343,18 @@ for (const target of dbTargets()) {
 
     test('sched settings: a field named after what objects inherit is an unknown field, not a 500', async () => {
       const write = (method: 'PUT' | 'POST' | 'PATCH', body: string) =>
-        server.inject({ method, url: '/en/cms-json/sched/v1/settings/global', payload: body, headers: { authorization: admin, 'content-type': 'application/json' } });
-      for (const body of ['{"constructor":1}', '{"toString":"x"}', '{"hasOwnProperty":1}', '{"valueOf":{"enabled":false}}']) {
+        server.inject({
+          method,
+          url: '/en/cms-json/sched/v1/settings/global',
+          payload: body,
+          headers: { authorization: admin, 'content-type': 'application/json' },
+        });
+      for (const body of [
+        '{"constructor":1}',
+        '{"toString":"x"}',
+        '{"hasOwnProperty":1}',
+        '{"valueOf":{"enabled":false}}',
+      ]) {
         for (const method of ['PUT', 'POST', 'PATCH'] as const) {
           const res = await write(method, body);
           assert.equal(res.statusCode, 400, `${method} ${body}: ${res.body.slice(0, 300)}`);
@@ -260,7 +365,12 @@ for (const target of dbTargets()) {
       const proto = await write('PUT', '{"__proto__":{"enabled":false}}');
       assert.equal(proto.statusCode, 200);
       assert.equal(proto.json().data.enabled, true);
-      const whole = await server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/settings', payload: '{"constructor":{},"__proto__":{}}', headers: { authorization: admin, 'content-type': 'application/json' } });
+      const whole = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/sched/v1/settings',
+        payload: '{"constructor":{},"__proto__":{}}',
+        headers: { authorization: admin, 'content-type': 'application/json' },
+      });
       assert.equal(whole.statusCode, 400, whole.body.slice(0, 300));
       assert.match(whole.body, /unknown settings section/);
     });
@@ -273,14 +383,19 @@ for (const target of dbTargets()) {
       assert.equal('polluted' in Object, false, 'Object untouched');
 
       const preview = await server.inject({
-        method: 'POST', url: '/de/cms-json/sched/v1/notifications/preview', headers: { authorization: admin, 'content-type': 'application/json' },
+        method: 'POST',
+        url: '/de/cms-json/sched/v1/notifications/preview',
+        headers: { authorization: admin, 'content-type': 'application/json' },
         payload: JSON.stringify({ template: "{{ 'constructor'|trans }} {{ 'toString'|trans }} {{ 'Date'|trans }}" }),
       });
       assert.equal(preview.json().data.preview, 'constructor toString Datum');
 
       // A direct media URL is embedded without a request; its extension names no audio type.
       for (const ext of ['constructor', '__proto__', 'valueOf']) {
-        const res = await server.inject({ url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(`https://example.invalid/a.${ext}`)}`, headers: { authorization: admin } });
+        const res = await server.inject({
+          url: `/en/cms-json/oembed/1.0/proxy?url=${encodeURIComponent(`https://example.invalid/a.${ext}`)}`,
+          headers: { authorization: admin },
+        });
         assert.doesNotMatch(res.body, /<audio|<video|native code|object Object/, ext);
       }
     });
@@ -290,16 +405,38 @@ for (const target of dbTargets()) {
       await makeUser(t.app, 'fuzzweb', 'correct horse battery staple');
       const client = new WebClient(server);
       await logIn(client, 'fuzzweb', 'correct horse battery staple');
-      const pages = ['/cms-login.php', '/cms-admin/authorize-application.php', '/cms-admin/application-passwords.php', '/en/', '/de/', '/en/?rest_route=/history/v1'];
+      const pages = [
+        '/cms-login.php',
+        '/cms-admin/authorize-application.php',
+        '/cms-admin/application-passwords.php',
+        '/en/',
+        '/de/',
+        '/en/?rest_route=/history/v1',
+      ];
       for (const n of PROTOTYPE_NAMES) {
         const cookie = `${client.cookieHeader()}; ${n}=1`;
         for (const page of pages) {
           const sep = page.includes('?') ? '&' : '?';
-          const get = await client.get(`${page}${sep}${n}=${n}&${n}[${n}]=1&app_name[${n}]=x&redirect_to[${n}]=x&lang=${n}`, { cookie });
+          const get = await client.get(
+            `${page}${sep}${n}=${n}&${n}[${n}]=1&app_name[${n}]=x&redirect_to[${n}]=x&lang=${n}`,
+            { cookie },
+          );
           assert.ok(get.status < 500, `GET ${page} (${n}): ${get.status} ${get.body.slice(0, 300)}`);
           const form = await client.get(page);
           const csrf = /name="_csrf" value="/.test(form.body) ? csrfOf(form.body) : '';
-          const post = await client.post(page, { _csrf: csrf, [n]: n, [`${n}[${n}]`]: '1', [`action[${n}]`]: 'x', [`uuid[${n}]`]: 'x', [`log[${n}]`]: 'x', [`app_name[${n}]`]: 'x' }, { cookie });
+          const post = await client.post(
+            page,
+            {
+              _csrf: csrf,
+              [n]: n,
+              [`${n}[${n}]`]: '1',
+              [`action[${n}]`]: 'x',
+              [`uuid[${n}]`]: 'x',
+              [`log[${n}]`]: 'x',
+              [`app_name[${n}]`]: 'x',
+            },
+            { cookie },
+          );
           assert.ok(post.status < 500, `POST ${page} (${n}): ${post.status} ${post.body.slice(0, 300)}`);
         }
       }

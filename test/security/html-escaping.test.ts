@@ -37,27 +37,84 @@ before(async () => {
   server = await buildServer(t.app);
   admin = (await userWithRole(t.app, 'administrator')).authorization;
   await t.app.options.setMany({ blogname: `Site ${TEXT}`, blogdescription: `Tagline ${TEXT}` });
-  const author = await createUser(t.app, { login: 'xss-author', email: 'xss@example.test', role: 'author', displayName: `Author ${TEXT}` });
-  await createContent(t.app, { type: 'page', lang: 'en', slug: 'xss-page', title: `Page ${TEXT}`, content: `Para ${TEXT}\n\n${JS_URL}`, excerpt: `Excerpt ${TEXT}`, status: 'publish', authorId: author.id });
-  await createContent(t.app, { type: 'post', lang: 'en', slug: 'xss-post', title: `Post ${TEXT}`, content: `Body ${TEXT}`, excerpt: '', status: 'publish', authorId: author.id, thumbnail: { url: `https://img.example.org/a.jpg?x=${encodeURIComponent(ATTR)}${ATTR}`, width: 10, height: 10 } });
+  const author = await createUser(t.app, {
+    login: 'xss-author',
+    email: 'xss@example.test',
+    role: 'author',
+    displayName: `Author ${TEXT}`,
+  });
+  await createContent(t.app, {
+    type: 'page',
+    lang: 'en',
+    slug: 'xss-page',
+    title: `Page ${TEXT}`,
+    content: `Para ${TEXT}\n\n${JS_URL}`,
+    excerpt: `Excerpt ${TEXT}`,
+    status: 'publish',
+    authorId: author.id,
+  });
+  await createContent(t.app, {
+    type: 'post',
+    lang: 'en',
+    slug: 'xss-post',
+    title: `Post ${TEXT}`,
+    content: `Body ${TEXT}`,
+    excerpt: '',
+    status: 'publish',
+    authorId: author.id,
+    thumbnail: { url: `https://img.example.org/a.jpg?x=${encodeURIComponent(ATTR)}${ATTR}`, width: 10, height: 10 },
+  });
   const slider = (nasty: boolean) => ({
     version: 1,
-    sliders: [{
-      alias: 'xss',
-      title: { en: `Slider ${TEXT}`, de: `Slider ${TEXT}` },
-      settings: { layout: 'auto', width: 960, height: 240, autoplay: true, delay: 4000, navigation: { arrows: true, bullets: true, thumbnails: true }, modal: { cover: true, bg: nasty ? `red;${ATTR}` : 'rgba(0,0,0,0.5)', sp: 1 } },
-      slides: [
-        {
-          title: `Slide ${TEXT}`, image: nasty ? JS_URL : `https://img.example.org/s.png?${ATTR}`, thumb: `https://img.example.org/t.png?${ATTR}`, link: nasty ? JS_URL : `https://ok.example/${ATTR}`, params: { transition: 'fade', duration: 600 },
-          layers: [
-            { id: 'text', type: 'text', content: `Layer ${TEXT}`, position: { x: 1, y: 1 } },
-            { id: 'button', type: 'button', content: `Button ${TEXT}`, link: nasty ? JS_URL : `https://ok.example/x/${ATTR}`, position: { x: 1, y: 1 } },
-            { id: 'img', type: 'image', content: nasty ? JS_URL : `https://img.example.org/l.png#${ATTR}`, alt: `Alt ${TEXT}`, position: { x: 1, y: 1 } },
-          ],
+    sliders: [
+      {
+        alias: 'xss',
+        title: { en: `Slider ${TEXT}`, de: `Slider ${TEXT}` },
+        settings: {
+          layout: 'auto',
+          width: 960,
+          height: 240,
+          autoplay: true,
+          delay: 4000,
+          navigation: { arrows: true, bullets: true, thumbnails: true },
+          modal: { cover: true, bg: nasty ? `red;${ATTR}` : 'rgba(0,0,0,0.5)', sp: 1 },
         },
-        { title: `Second ${TEXT}`, image: 'https://img.example.org/b.png', thumb: 'https://img.example.org/b-t.png', link: `https://ok.example/?q=${ATTR}`, params: { transition: 'fade', duration: 600 }, layers: [] },
-      ],
-    }],
+        slides: [
+          {
+            title: `Slide ${TEXT}`,
+            image: nasty ? JS_URL : `https://img.example.org/s.png?${ATTR}`,
+            thumb: `https://img.example.org/t.png?${ATTR}`,
+            link: nasty ? JS_URL : `https://ok.example/${ATTR}`,
+            params: { transition: 'fade', duration: 600 },
+            layers: [
+              { id: 'text', type: 'text', content: `Layer ${TEXT}`, position: { x: 1, y: 1 } },
+              {
+                id: 'button',
+                type: 'button',
+                content: `Button ${TEXT}`,
+                link: nasty ? JS_URL : `https://ok.example/x/${ATTR}`,
+                position: { x: 1, y: 1 },
+              },
+              {
+                id: 'img',
+                type: 'image',
+                content: nasty ? JS_URL : `https://img.example.org/l.png#${ATTR}`,
+                alt: `Alt ${TEXT}`,
+                position: { x: 1, y: 1 },
+              },
+            ],
+          },
+          {
+            title: `Second ${TEXT}`,
+            image: 'https://img.example.org/b.png',
+            thumb: 'https://img.example.org/b-t.png',
+            link: `https://ok.example/?q=${ATTR}`,
+            params: { transition: 'fade', duration: 600 },
+            layers: [],
+          },
+        ],
+      },
+    ],
   });
   // javascript: URLs and CSS injection are refused on input …
   const refused = parseImport(slider(true));
@@ -67,9 +124,18 @@ before(async () => {
   assert.deepEqual(issues, []);
   await importSliders(t.app, sliders);
   // The author is the most active user of the week (the email report lists names).
-  for (let i = 0; i < 5; i++) await t.app.activity.log({ logger: 'SimpleUserLogger', messageKey: 'user_logged_in', context: {} }, { user: toAuthUser(author), ip: '127.0.0.1' });
+  for (let i = 0; i < 5; i++)
+    await t.app.activity.log(
+      { logger: 'SimpleUserLogger', messageKey: 'user_logged_in', context: {} },
+      { user: toAuthUser(author), ip: '127.0.0.1' },
+    );
   for (const message of [`Message ${TEXT}`, `Other ${SCRIPT}`]) {
-    const res = await server.inject({ method: 'POST', url: '/en/cms-json/history/v1/events', headers: { authorization: admin }, payload: { message, note: `Note ${TEXT}` } });
+    const res = await server.inject({
+      method: 'POST',
+      url: '/en/cms-json/history/v1/events',
+      headers: { authorization: admin },
+      payload: { message, note: `Note ${TEXT}` },
+    });
     assert.equal(res.statusCode, 201, res.body);
   }
 });
@@ -116,7 +182,10 @@ function assertInert(html: string, where: string): void {
     for (const [name, value] of Object.entries(tag.attrs)) {
       assert.ok(!/^on/i.test(name), `${where}: <${tag.name} ${name}=…> event handler attribute`);
       if (/^(href|src|action|formaction|poster|data|xlink:href)$/i.test(name)) {
-        assert.ok(!/^\s*javascript:/i.test(value.replace(/[\u0000-\u0020]/g, '')), `${where}: <${tag.name} ${name}="${value}">`);
+        assert.ok(
+          !/^\s*javascript:/i.test(value.replace(/[\u0000-\u0020]/g, '')),
+          `${where}: <${tag.name} ${name}="${value}">`,
+        );
       }
     }
     if (tag.name === 'script') assert.ok(!/alert\(1\)/.test(tag.text), `${where}: a <script> carries the payload`);
@@ -129,7 +198,14 @@ async function get(url: string, headers: Record<string, string> = {}) {
 }
 
 test('public pages: page, post, posts list, author archive, embed views', async () => {
-  for (const path of ['/en/xss-page/', '/en/xss-post/', '/en/', '/en/author/xss-author/', '/en/xss-page/embed/', '/en/xss-post/embed/']) {
+  for (const path of [
+    '/en/xss-page/',
+    '/en/xss-post/',
+    '/en/',
+    '/en/author/xss-author/',
+    '/en/xss-page/embed/',
+    '/en/xss-post/embed/',
+  ]) {
     const res = await get(path);
     assert.equal(res.statusCode, 200, `${path}: ${res.body.slice(0, 200)}`);
     assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -166,8 +242,14 @@ test('email report preview: event messages and context', async () => {
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assertInert(res.body, `email report preview (${lang})`);
-    assert.ok(res.body.includes('Site &lt;script&gt;alert(1)&lt;/script&gt;'), 'the site name is in the report, as text');
-    assert.ok(res.body.includes('Author &lt;script&gt;alert(1)&lt;/script&gt;'), 'the most active user is in the report, as text');
+    assert.ok(
+      res.body.includes('Site &lt;script&gt;alert(1)&lt;/script&gt;'),
+      'the site name is in the report, as text',
+    );
+    assert.ok(
+      res.body.includes('Author &lt;script&gt;alert(1)&lt;/script&gt;'),
+      'the most active user is in the report, as text',
+    );
   }
   // The activity-log JSON gives HTML fields too (message_html, details_html).
   const list = await get('/en/cms-json/history/v1/events?per_page=5&ungrouped=true', { authorization: admin });
@@ -192,7 +274,12 @@ test('notification preview: data, errors and refused templates stay text', async
     `<p title="{{ '"><img src=x>' }}">t</p>`,
   ];
   for (const template of templates) {
-    const res = await server.inject({ method: 'POST', url: '/en/cms-json/sched/v1/notifications/preview', headers: { authorization: admin }, payload: { template } });
+    const res = await server.inject({
+      method: 'POST',
+      url: '/en/cms-json/sched/v1/notifications/preview',
+      headers: { authorization: admin },
+      payload: { template },
+    });
     assert.ok(res.statusCode < 500, res.body);
     const preview = (res.json() as { data?: { preview?: string } }).data?.preview;
     assert.equal(typeof preview, 'string', res.body.slice(0, 300));
@@ -201,7 +288,20 @@ test('notification preview: data, errors and refused templates stay text', async
 });
 
 test('booking-app embed snippet: query attributes cannot break out', async () => {
-  const query = new URLSearchParams({ label: `${SCRIPT}${ATTR}`, types: `1${ATTR}`, type: SCRIPT, edit: ATTR, view: `</script>${SCRIPT}`, accent_color: ATTR, background: SCRIPT, padding: ATTR, font: SCRIPT, flow: ATTR, suggest_first_available: ATTR, availability_start_date: SCRIPT });
+  const query = new URLSearchParams({
+    label: `${SCRIPT}${ATTR}`,
+    types: `1${ATTR}`,
+    type: SCRIPT,
+    edit: ATTR,
+    view: `</script>${SCRIPT}`,
+    accent_color: ATTR,
+    background: SCRIPT,
+    padding: ATTR,
+    font: SCRIPT,
+    flow: ATTR,
+    suggest_first_available: ATTR,
+    availability_start_date: SCRIPT,
+  });
   const res = await get(`/en/cms-json/sched/v1/embed_booking_app?${query}`);
   assert.equal(res.statusCode, 200, res.body);
   assert.match(String(res.headers['content-type']), /^application\/javascript/);
@@ -210,11 +310,23 @@ test('booking-app embed snippet: query attributes cannot break out', async () =>
 });
 
 test('login, authorize and error pages: parameters are text', async () => {
-  await createUser(t.app, { login: 'webadmin', email: 'webadmin@example.test', role: 'administrator', password: 'a long enough password' });
+  await createUser(t.app, {
+    login: 'webadmin',
+    email: 'webadmin@example.test',
+    role: 'administrator',
+    password: 'a long enough password',
+  });
   const anonymous = new WebClient(server);
-  const login = await anonymous.get(`/cms-login.php?redirect_to=${encodeURIComponent(`/x${ATTR}`)}&lang=${encodeURIComponent(SCRIPT)}`);
+  const login = await anonymous.get(
+    `/cms-login.php?redirect_to=${encodeURIComponent(`/x${ATTR}`)}&lang=${encodeURIComponent(SCRIPT)}`,
+  );
   assertInert(login.body, 'login page');
-  const failed = await anonymous.post('/cms-login.php', { _csrf: csrfOf(login.body), log: TEXT, pwd: 'x', redirect_to: `/y${ATTR}` });
+  const failed = await anonymous.post('/cms-login.php', {
+    _csrf: csrfOf(login.body),
+    log: TEXT,
+    pwd: 'x',
+    redirect_to: `/y${ATTR}`,
+  });
   assertInert(failed.body, 'failed login page');
   const forged = await anonymous.post('/cms-login.php', { _csrf: SCRIPT, log: TEXT, pwd: 'x' });
   assert.equal(forged.status, 403);
@@ -222,14 +334,25 @@ test('login, authorize and error pages: parameters are text', async () => {
 
   const client = new WebClient(server);
   await logIn(client, 'webadmin', 'a long enough password');
-  const params = new URLSearchParams({ app_name: `App ${TEXT}`, app_id: ATTR, success_url: JS_URL, reject_url: `https://ok.example/${ATTR}` });
+  const params = new URLSearchParams({
+    app_name: `App ${TEXT}`,
+    app_id: ATTR,
+    success_url: JS_URL,
+    reject_url: `https://ok.example/${ATTR}`,
+  });
   const bad = await client.get(`/cms-admin/authorize-application.php?${params}`);
   assert.equal(bad.status, 400);
   assertInert(bad.body, 'authorize page with bad parameters');
-  const good = await client.get(`/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: `App ${TEXT}`, success_url: `https://app.example/cb?x=${encodeURIComponent(ATTR)}` })}`);
+  const good = await client.get(
+    `/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: `App ${TEXT}`, success_url: `https://app.example/cb?x=${encodeURIComponent(ATTR)}` })}`,
+  );
   assert.equal(good.status, 200, good.body.slice(0, 300));
   assertInert(good.body, 'authorize page');
-  const approved = await client.post('/cms-admin/authorize-application.php', { _csrf: csrfOf(good.body), action: 'approve', app_name: `App ${TEXT}` });
+  const approved = await client.post('/cms-admin/authorize-application.php', {
+    _csrf: csrfOf(good.body),
+    action: 'approve',
+    app_name: `App ${TEXT}`,
+  });
   assert.equal(approved.status, 200);
   assertInert(approved.body, 'password created page');
   const list = await client.get('/cms-admin/profile.php');

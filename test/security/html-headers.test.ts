@@ -24,7 +24,12 @@ before(async () => {
   server = await buildServer(t.app);
   await seedDemo(t.app);
   admin = (await userWithRole(t.app, 'administrator')).authorization;
-  await createUser(t.app, { login: 'hdr', email: 'hdr@example.test', role: 'administrator', password: 'header test password' });
+  await createUser(t.app, {
+    login: 'hdr',
+    email: 'hdr@example.test',
+    role: 'administrator',
+    password: 'header test password',
+  });
 });
 after(async () => {
   await server.close();
@@ -46,22 +51,47 @@ function assertHtmlSecurityHeaders(headers: Headers, what: string, opts: { embed
     assert.match(String(headers['x-frame-options'] ?? ''), /^(DENY|SAMEORIGIN)$/, `${what}: X-Frame-Options`);
   }
   const scripts = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
-  assert.doesNotMatch(scripts, /unsafe-inline|unsafe-eval|\*|https?:|data:/, `${what}: script-src allows only hashed scripts (${scripts})`);
+  assert.doesNotMatch(
+    scripts,
+    /unsafe-inline|unsafe-eval|\*|https?:|data:/,
+    `${what}: script-src allows only hashed scripts (${scripts})`,
+  );
   assert.equal(headers['x-content-type-options'], 'nosniff', `${what}: nosniff`);
-  assert.match(String(headers['referrer-policy'] ?? ''), /^(no-referrer|strict-origin-when-cross-origin|same-origin)$/, `${what}: Referrer-Policy`);
+  assert.match(
+    String(headers['referrer-policy'] ?? ''),
+    /^(no-referrer|strict-origin-when-cross-origin|same-origin)$/,
+    `${what}: Referrer-Policy`,
+  );
 }
 
 function assertCookies(setCookies: string[], what: string): void {
   for (const cookie of setCookies) {
     const attrs = cookie.split(';').map((a) => a.trim().toLowerCase());
     assert.ok(attrs.includes('httponly'), `${what}: cookie ${cookie} is HttpOnly`);
-    assert.ok(attrs.some((a) => /^samesite=(lax|strict)$/.test(a)), `${what}: cookie ${cookie} has SameSite`);
-    assert.ok(attrs.some((a) => a.startsWith('path=')), `${what}: cookie ${cookie} has a Path`);
+    assert.ok(
+      attrs.some((a) => /^samesite=(lax|strict)$/.test(a)),
+      `${what}: cookie ${cookie} has SameSite`,
+    );
+    assert.ok(
+      attrs.some((a) => a.startsWith('path=')),
+      `${what}: cookie ${cookie} has a Path`,
+    );
   }
 }
 
 test('public pages: front page, page, posts page, post, author archive, redirects, 404', async () => {
-  const paths = ['/en/', '/de/', '/en/about/', '/en/about', '/en/news/', '/en/?p=1', '/en/nope/', '/nope', '/xx/', '/en/author/admin/'];
+  const paths = [
+    '/en/',
+    '/de/',
+    '/en/about/',
+    '/en/about',
+    '/en/news/',
+    '/en/?p=1',
+    '/en/nope/',
+    '/nope',
+    '/xx/',
+    '/en/author/admin/',
+  ];
   const kinds = new Set<number>();
   for (const path of paths) {
     const res = await server.inject({ method: 'GET', url: path });
@@ -84,7 +114,11 @@ test('the oEmbed embed view may be framed by any site, and is otherwise locked d
 });
 
 test('HTML from the REST API: the email report preview', async () => {
-  const res = await server.inject({ method: 'GET', url: '/en/cms-json/history/v1/email-report/preview/html', headers: { authorization: admin } });
+  const res = await server.inject({
+    method: 'GET',
+    url: '/en/cms-json/history/v1/email-report/preview/html',
+    headers: { authorization: admin },
+  });
   assert.equal(res.statusCode, 200);
   assertHtmlSecurityHeaders(res.headers, 'email report preview');
 });
@@ -106,16 +140,30 @@ test('web pages: login (form, failure, throttled), authorize, created, list, CSR
   seen.push(['CSRF error', await c.post('/cms-login.php', { _csrf: 'forged', log: 'hdr', pwd: 'wrong' })]);
   const ok = await logIn(c, 'hdr', 'header test password');
   assertCookies(ok.setCookies, 'login');
-  assert.ok(ok.setCookies.some((x) => x.startsWith('cms_session=')), 'the session cookie is set');
+  assert.ok(
+    ok.setCookies.some((x) => x.startsWith('cms_session=')),
+    'the session cookie is set',
+  );
   const authorize = await c.get('/cms-admin/authorize-application.php?app_name=Headers');
   seen.push(['authorize', authorize]);
-  seen.push(['authorize, bad request', await c.get('/cms-admin/authorize-application.php?success_url=javascript%3Aalert(1)')]);
-  seen.push(['password created', await c.post('/cms-admin/authorize-application.php', { _csrf: csrfOf(authorize.body), action: 'approve', app_name: 'Headers' })]);
+  seen.push([
+    'authorize, bad request',
+    await c.get('/cms-admin/authorize-application.php?success_url=javascript%3Aalert(1)'),
+  ]);
+  seen.push([
+    'password created',
+    await c.post('/cms-admin/authorize-application.php', {
+      _csrf: csrfOf(authorize.body),
+      action: 'approve',
+      app_name: 'Headers',
+    }),
+  ]);
   seen.push(['profile with application passwords', await c.get('/cms-admin/profile.php')]);
   const throttled = new WebClient(server, '10.20.30.41');
   const form = await throttled.get('/cms-login.php');
   let last: WebResponse = form;
-  for (let i = 0; i < 12 && last.status !== 429; i++) last = await throttled.post('/cms-login.php', { _csrf: csrfOf(form.body), log: 'hdr', pwd: `wrong ${i}` });
+  for (let i = 0; i < 12 && last.status !== 429; i++)
+    last = await throttled.post('/cms-login.php', { _csrf: csrfOf(form.body), log: 'hdr', pwd: `wrong ${i}` });
   assert.equal(last.status, 429);
   assert.ok(Number(last.headers['retry-after']) > 0);
   seen.push(['throttled login', last]);
@@ -125,7 +173,9 @@ test('web pages: login (form, failure, throttled), authorize, created, list, CSR
     assertCookies(res.setCookies, what);
   }
   // Redirects of the web pages carry the headers too (they may have a body in some clients).
-  const out = await c.post('/cms-login.php?action=logout', { _csrf: csrfOf((await c.get('/cms-admin/profile.php')).body) });
+  const out = await c.post('/cms-login.php?action=logout', {
+    _csrf: csrfOf((await c.get('/cms-admin/profile.php')).body),
+  });
   assert.equal(out.status, 303);
   assert.equal(out.headers['x-content-type-options'], 'nosniff');
   assertCookies(out.setCookies, 'logout');

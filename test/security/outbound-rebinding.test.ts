@@ -15,7 +15,12 @@ import http from 'node:http';
 import dns from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../support/db.ts';
-import { DEFAULT_PROXY_LIMITS, parseProviderBody, proxyOembed, type ProxyLimits } from '../../src/namespaces/oembed/proxy.ts';
+import {
+  DEFAULT_PROXY_LIMITS,
+  parseProviderBody,
+  proxyOembed,
+  type ProxyLimits,
+} from '../../src/namespaces/oembed/proxy.ts';
 import { FetchError, resolveChecked, type FetchLimits } from '../../src/namespaces/oembed/net.ts';
 import type { RestError } from '../../src/rest/types.ts';
 
@@ -32,7 +37,9 @@ before(async () => {
     const self = `http://${req.headers.host}`;
     if (req.url!.startsWith('/page')) {
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end(`<html><head><link rel="alternate" type="application/json+oembed" href="${self}/oembed"></head><body></body></html>`);
+      res.end(
+        `<html><head><link rel="alternate" type="application/json+oembed" href="${self}/oembed"></head><body></body></html>`,
+      );
     } else if (req.url!.startsWith('/oembed')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ version: '1.0', type: 'link', title: 'Pinned' }));
@@ -62,7 +69,9 @@ test('the connection goes to the checked address: the system resolver is never a
   try {
     // Control: a plain request does go through the spied system resolver.
     await new Promise<void>((resolve) => {
-      http.get({ host: 'localhost', port, path: '/control', agent: false }, (res) => res.resume().on('end', resolve)).on('error', () => resolve());
+      http
+        .get({ host: 'localhost', port, path: '/control', agent: false }, (res) => res.resume().on('end', resolve))
+        .on('error', () => resolve());
     });
     assert.ok(systemLookups.includes('localhost'), 'the spy sees system lookups');
     systemLookups.length = 0;
@@ -91,14 +100,28 @@ test('the connection goes to the checked address: the system resolver is never a
 });
 
 test('each request checks its own answer: public first, private next → refused, without a connection', async () => {
-  const answers = [[{ address: '93.184.216.34', family: 4 }], [{ address: '127.0.0.1', family: 4 }], [{ address: '10.0.0.8', family: 4 }], [{ address: '::ffff:169.254.169.254', family: 6 }]];
+  const answers = [
+    [{ address: '93.184.216.34', family: 4 }],
+    [{ address: '127.0.0.1', family: 4 }],
+    [{ address: '10.0.0.8', family: 4 }],
+    [{ address: '::ffff:169.254.169.254', family: 6 }],
+  ];
   let call = 0;
   const limits: FetchLimits = {
-    timeoutMs: 1000, maxBytes: 1024, truncate: false, maxRedirects: 0, allowPrivate: false, userAgent: 'test',
+    timeoutMs: 1000,
+    maxBytes: 1024,
+    truncate: false,
+    maxRedirects: 0,
+    allowPrivate: false,
+    userAgent: 'test',
     resolve: async () => answers[Math.min(call++, answers.length - 1)]!,
   };
   const url = new URL('http://flip.test/oembed');
-  assert.deepEqual(await resolveChecked(url, limits), answers[0], 'the first (public) answer is accepted and returned for the socket');
+  assert.deepEqual(
+    await resolveChecked(url, limits),
+    answers[0],
+    'the first (public) answer is accepted and returned for the socket',
+  );
   for (let i = 1; i < answers.length; i++) {
     await assert.rejects(resolveChecked(url, limits), (err: unknown) => {
       assert.ok(err instanceof FetchError);
@@ -111,7 +134,11 @@ test('each request checks its own answer: public first, private next → refused
   // not resolve (the caller learns nothing of internal names), nothing is fetched.
   const before = hits;
   let n = 0;
-  const proxyLimits: ProxyLimits = { ...DEFAULT_PROXY_LIMITS, timeoutMs: 1000, resolve: async () => (n++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]) };
+  const proxyLimits: ProxyLimits = {
+    ...DEFAULT_PROXY_LIMITS,
+    timeoutMs: 1000,
+    resolve: async () => (n++ === 0 ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]),
+  };
   await assert.rejects(proxyOembed(t.app, { url: 'http://flip2.test/page' }, 'en', proxyLimits), (err: RestError) => {
     assert.equal(err.code, 'oembed_fetch_failed');
     assert.equal(err.status, 502);
@@ -121,7 +148,10 @@ test('each request checks its own answer: public first, private next → refused
 });
 
 test('provider XML: DOCTYPE, XXE, entity bombs, parameter entities and deep nesting give no data and no crash', () => {
-  const ok = parseProviderBody('<?xml version="1.0"?><oembed><type>link</type><title>A &amp; B &lt;i&gt; &#65;</title></oembed>', 'xml');
+  const ok = parseProviderBody(
+    '<?xml version="1.0"?><oembed><type>link</type><title>A &amp; B &lt;i&gt; &#65;</title></oembed>',
+    'xml',
+  );
   assert.deepEqual(ok, { type: 'link', title: 'A & B <i> A' }, 'predefined and numeric entities are decoded as text');
   let bomb = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">';
   for (let i = 1; i < 10; i++) bomb += `<!ENTITY lol${i} "${`&lol${i === 1 ? '' : i - 1};`.repeat(10)}">`;

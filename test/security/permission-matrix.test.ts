@@ -95,17 +95,31 @@ test('anonymous callers get 401 and roles without the capability 403, in both ro
   for (const { route, endpoint, cap, custom } of endpoints) {
     for (const lang of ['en', 'de']) {
       const anon = await call(lang, route, endpoint);
-      assert.equal(anon.statusCode, 401, `anonymous ${endpoint.methods[0]} ${route.pattern}: ${anon.body.slice(0, 200)}`);
+      assert.equal(
+        anon.statusCode,
+        401,
+        `anonymous ${endpoint.methods[0]} ${route.pattern}: ${anon.body.slice(0, 200)}`,
+      );
       if (custom) continue; // custom checks decide per resource; their own suites test the roles
       for (const role of ROLES) {
         const res = await call(lang, route, endpoint, auth.get(role));
         if (roleCan(role, cap)) {
           // Past the endpoint's permission check: a resource-level refusal (another message) may follow.
           const body = String(res.headers['content-type']).startsWith('application/json') ? res.json() : {};
-          const refusedByEndpoint = (res.statusCode === 401 || res.statusCode === 403) && body.code === (endpoint.forbiddenCode ?? 'rest_forbidden') && body.message === permissionMessage(endpoint, lang);
-          assert.ok(!refusedByEndpoint, `${role} ${endpoint.methods[0]} ${route.pattern} should pass (${cap}): ${res.statusCode} ${res.body.slice(0, 200)}`);
+          const refusedByEndpoint =
+            (res.statusCode === 401 || res.statusCode === 403) &&
+            body.code === (endpoint.forbiddenCode ?? 'rest_forbidden') &&
+            body.message === permissionMessage(endpoint, lang);
+          assert.ok(
+            !refusedByEndpoint,
+            `${role} ${endpoint.methods[0]} ${route.pattern} should pass (${cap}): ${res.statusCode} ${res.body.slice(0, 200)}`,
+          );
         } else {
-          assert.equal(res.statusCode, 403, `${role} ${endpoint.methods[0]} ${route.pattern} needs ${cap}: ${res.body.slice(0, 200)}`);
+          assert.equal(
+            res.statusCode,
+            403,
+            `${role} ${endpoint.methods[0]} ${route.pattern} needs ${cap}: ${res.body.slice(0, 200)}`,
+          );
         }
       }
     }
@@ -113,16 +127,31 @@ test('anonymous callers get 401 and roles without the capability 403, in both ro
 });
 
 test('inside a batch, every write endpoint is refused to anonymous callers and to roles without the capability', async () => {
-  const writes = protectedEndpoints().filter(({ endpoint, route }) => endpoint.methods[0] !== 'GET' && route.pattern !== '/batch/v1');
-  const requests = writes.map(({ route, endpoint }) => ({ method: endpoint.methods[0], path: samplePath(route.pattern), body: requiredParams(endpoint) }));
+  const writes = protectedEndpoints().filter(
+    ({ endpoint, route }) => endpoint.methods[0] !== 'GET' && route.pattern !== '/batch/v1',
+  );
+  const requests = writes.map(({ route, endpoint }) => ({
+    method: endpoint.methods[0],
+    path: samplePath(route.pattern),
+    body: requiredParams(endpoint),
+  }));
   for (let i = 0; i < requests.length; i += 25) {
     const chunk = requests.slice(i, i + 25);
     const anon = await server.inject({ method: 'POST', url: '/en/cms-json/batch/v1', payload: { requests: chunk } });
     assert.equal(anon.statusCode, 207);
     anon.json().responses.forEach((r: { status: number; body: unknown }, j: number) => {
-      assert.equal(r.status, 401, `anonymous batch ${chunk[j]!.method} ${chunk[j]!.path}: ${JSON.stringify(r.body).slice(0, 200)}`);
+      assert.equal(
+        r.status,
+        401,
+        `anonymous batch ${chunk[j]!.method} ${chunk[j]!.path}: ${JSON.stringify(r.body).slice(0, 200)}`,
+      );
     });
-    const subscriber = await server.inject({ method: 'POST', url: '/de/cms-json/batch/v1', headers: { authorization: auth.get('subscriber')! }, payload: { requests: chunk } });
+    const subscriber = await server.inject({
+      method: 'POST',
+      url: '/de/cms-json/batch/v1',
+      headers: { authorization: auth.get('subscriber')! },
+      payload: { requests: chunk },
+    });
     subscriber.json().responses.forEach((r: { status: number }, j: number) => {
       const { cap, custom } = writes[i + j]!;
       if (!custom && !roleCan('subscriber', cap)) assert.equal(r.status, 403, `subscriber batch ${chunk[j]!.path}`);

@@ -23,7 +23,10 @@ for (const target of dbTargets()) {
       const schema = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
       if (target.name === 'postgres') await createPgSchema(PG_URL!, schema);
       const lines: string[] = [];
-      const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+      const logger = pino(
+        { level: 'warn' },
+        new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
+      );
       const databaseUrl = target.name === 'postgres' ? PG_URL! : `sqlite:${path.join(tmp, 'site.db')}`;
       const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: tmp });
       const open = () => openApp(config, { logger, ...(target.name === 'postgres' ? { pgSchema: schema } : {}) });
@@ -40,7 +43,11 @@ for (const target of dbTargets()) {
         const app = await open();
         try {
           const id = await findStringId(app, adminTextKey(['blogname']));
-          const row = await app.db.selectFrom('i18n_st_strings').select('value').where('id', '=', id!).executeTakeFirst();
+          const row = await app.db
+            .selectFrom('i18n_st_strings')
+            .select('value')
+            .where('id', '=', id!)
+            .executeTakeFirst();
           assert.equal(row?.value, 'Site 4', 'the last change reached the string registry');
         } finally {
           await app.close();

@@ -38,7 +38,9 @@ function holdingDb(db: Kysely<Database>) {
   };
 }
 
-describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('site options: loads that overlap writes (postgres)', {
+  skip: PG_URL ? false : 'TEST_DATABASE_URL is not set',
+}, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ name: 'postgres' });
@@ -68,7 +70,11 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
   test('an older load finishing after a newer one is not applied', async () => {
     const { options, loading: older, release } = await heldLoad('blogdescription', 'Old');
     // Another process changes the option; this process's next load reads it.
-    await t.app.db.updateTable('options').set({ value: JSON.stringify('New') }).where('name', '=', 'blogdescription').execute();
+    await t.app.db
+      .updateTable('options')
+      .set({ value: JSON.stringify('New') })
+      .where('name', '=', 'blogdescription')
+      .execute();
     await options.load();
     assert.equal(options.get('blogdescription'), 'New');
     release();
@@ -104,12 +110,22 @@ describe('site options: loads that overlap writes (postgres)', { skip: PG_URL ? 
     const options = new SiteOptions(t.app.db, pool);
     try {
       await options.listen();
-      const { rows } = await pool.query('select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()', [name]);
+      const { rows } = await pool.query(
+        'select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
       assert.deepEqual(rows, [{ ok: true }], 'the listening connection was cut');
       // Another process changes an option while no notification can reach this one.
       await new SiteOptions(t.app.db).set('blogname', 'Changed while away');
       const listening = async () =>
-        Number((await pool.query("select count(*) as n from pg_stat_activity where application_name = $1 and query like 'LISTEN %'", [name])).rows[0].n);
+        Number(
+          (
+            await pool.query(
+              "select count(*) as n from pg_stat_activity where application_name = $1 and query like 'LISTEN %'",
+              [name],
+            )
+          ).rows[0].n,
+        );
       const until = Date.now() + 10_000;
       while ((options.get('blogname') !== 'Changed while away' || (await listening()) !== 1) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 50));

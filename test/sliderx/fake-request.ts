@@ -4,7 +4,17 @@ import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { Lang, RestRequest } from '../../src/rest/types.ts';
 
-export function fakeRequest(app: AppServices, opts: { route?: string; lang?: Lang; params?: Record<string, unknown>; query?: Record<string, unknown>; headers?: Record<string, string>; user?: AuthUser | null } = {}): RestRequest {
+export function fakeRequest(
+  app: AppServices,
+  opts: {
+    route?: string;
+    lang?: Lang;
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    user?: AuthUser | null;
+  } = {},
+): RestRequest {
   const params = opts.params ?? {};
   const query = opts.query ?? {};
   const lang = opts.lang ?? 'en';
@@ -18,7 +28,10 @@ export function fakeRequest(app: AppServices, opts: { route?: string; lang?: Lan
     rawParams: raw,
     undeclared: {},
     has: (name: string) => name in raw,
-    urlParams: Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === 'string')) as Record<string, string>,
+    urlParams: Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === 'string')) as Record<
+      string,
+      string
+    >,
     query,
     headers: opts.headers ?? {},
     user: opts.user ?? null,

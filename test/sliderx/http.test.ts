@@ -37,8 +37,18 @@ for (const target of dbTargets()) {
         ['/de/cms-json/sliderx/sliders/home', (b) => assert.equal(b.title, 'Startseiten-Slider')],
         ['/en/cms-json/sliderx/sliders/home?i18n_language=de', (b) => assert.equal(b.title, 'Startseiten-Slider')],
         [`/en/cms-json/sliderx/sliders/slides/${slideIds[1]}`, (b) => assert.equal(b.alias, 'home')],
-        [`/en/cms-json/sliderx/sliders/stream/${slideIds[2]},${slideIds[0]}`, (b) => assert.deepEqual((b.data as { id: number }[]).map((s) => s.id), [slideIds[2], slideIds[0]])],
-        ['/en/cms-json/sliderx/sliders/modal/home', (b) => assert.match(String(b.html), /^<div id="sliderx-modal-home"/)],
+        [
+          `/en/cms-json/sliderx/sliders/stream/${slideIds[2]},${slideIds[0]}`,
+          (b) =>
+            assert.deepEqual(
+              (b.data as { id: number }[]).map((s) => s.id),
+              [slideIds[2], slideIds[0]],
+            ),
+        ],
+        [
+          '/en/cms-json/sliderx/sliders/modal/home',
+          (b) => assert.match(String(b.html), /^<div id="sliderx-modal-home"/),
+        ],
         ['/?rest_route=/sliderx/sliders/home', () => {}],
       ];
       for (const [url, check] of cases) {

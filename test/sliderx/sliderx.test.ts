@@ -8,7 +8,15 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo, DEMO_SLIDERS } from '../../src/namespaces/sliderx/seed.ts';
 import { parseImport } from '../../src/namespaces/sliderx/model.ts';
 import { exportSliders, getSlides, getSliderByAlias } from '../../src/namespaces/sliderx/store.ts';
-import { getModal, getSlider, getSliderOfSlide, getSliders, getStream, importSliders, matchesIfNoneMatch } from '../../src/namespaces/sliderx/service.ts';
+import {
+  getModal,
+  getSlider,
+  getSliderOfSlide,
+  getSliders,
+  getStream,
+  importSliders,
+  matchesIfNoneMatch,
+} from '../../src/namespaces/sliderx/service.ts';
 import { sliderxNamespace } from '../../src/namespaces/sliderx/routes.ts';
 import { sliderExportCommand, sliderImportCommand } from '../../src/namespaces/sliderx/commands.ts';
 import { CliError, type CliContext } from '../../src/cli/command.ts';
@@ -20,7 +28,17 @@ const XSS = `"><script>alert('x')</script><img src=x onerror=alert(1)>&amp;`;
 function parse(html: string) {
   const tags: { name: string; attrs: Record<string, string> }[] = [];
   let text = '';
-  const p = new Parser({ onopentag(name, attrs) { tags.push({ name, attrs }); }, ontext(t) { text += t; } }, { decodeEntities: true });
+  const p = new Parser(
+    {
+      onopentag(name, attrs) {
+        tags.push({ name, attrs });
+      },
+      ontext(t) {
+        text += t;
+      },
+    },
+    { decodeEntities: true },
+  );
   p.write(html);
   p.end();
   return { tags, text };
@@ -28,7 +46,12 @@ function parse(html: string) {
 
 function capture(): { stream: NodeJS.WritableStream; text: () => string } {
   let out = '';
-  const stream = { write(chunk: string) { out += chunk; return true; } } as unknown as NodeJS.WritableStream;
+  const stream = {
+    write(chunk: string) {
+      out += chunk;
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
   return { stream, text: () => out };
 }
 
@@ -39,13 +62,16 @@ const rejectsWith = (code: string, status: number) => (e: RestError) => {
 };
 
 test('route patterns and order: literal prefixes before /sliders/<slider>', () => {
-  assert.deepEqual(sliderxNamespace.routes.map((r) => r.path), [
-    '/sliders',
-    '/sliders/slides/(?P<slide_id>\\d+)',
-    '/sliders/stream/(?P<slide_ids>[\\d,]+)',
-    '/sliders/modal/(?P<slider>[a-zA-Z0-9_-]+)',
-    '/sliders/(?P<slider>[a-zA-Z0-9_-]+)',
-  ]);
+  assert.deepEqual(
+    sliderxNamespace.routes.map((r) => r.path),
+    [
+      '/sliders',
+      '/sliders/slides/(?P<slide_id>\\d+)',
+      '/sliders/stream/(?P<slide_ids>[\\d,]+)',
+      '/sliders/modal/(?P<slider>[a-zA-Z0-9_-]+)',
+      '/sliders/(?P<slider>[a-zA-Z0-9_-]+)',
+    ],
+  );
   for (const r of sliderxNamespace.routes) {
     assert.equal(r.endpoints.length, 1);
     assert.deepEqual(r.endpoints[0]!.methods, ['GET']);
@@ -58,20 +84,47 @@ test('route patterns and order: literal prefixes before /sliders/<slider>', () =
 test('import validation reports every problem with its path', () => {
   const { issues } = parseImport({
     sliders: [
-      { alias: 'bad alias', title: '', settings: { layout: 'huge', delay: 5, modal: { bg: 'red;background:url(x)' }, extra: 1 }, slides: [
-        { image: 'javascript:alert(1)', params: { transition: 'spin' }, layers: [{ id: 'a', type: 'laser', content: 'x' }, { id: 'a', type: 'image', content: 'data:text/html,x' }] },
-      ] },
+      {
+        alias: 'bad alias',
+        title: '',
+        settings: { layout: 'huge', delay: 5, modal: { bg: 'red;background:url(x)' }, extra: 1 },
+        slides: [
+          {
+            image: 'javascript:alert(1)',
+            params: { transition: 'spin' },
+            layers: [
+              { id: 'a', type: 'laser', content: 'x' },
+              { id: 'a', type: 'image', content: 'data:text/html,x' },
+            ],
+          },
+        ],
+      },
       { alias: '123', title: { fr: 'x' } },
       { alias: 'dup', title: 'x' },
       { alias: 'dup', title: 'y' },
     ],
   });
   const expected = [
-    'sliders[0].alias', 'sliders[0].title', 'sliders[0].settings.extra', 'sliders[0].settings.modal.bg', 'sliders[0].settings.layout', 'sliders[0].settings.delay',
-    'sliders[0].slides[0].image', 'sliders[0].slides[0].params.transition', 'sliders[0].slides[0].layers[0].type', 'sliders[0].slides[0].layers[1].content',
-    'sliders[0].slides[0].layers[1].id', 'sliders[1].alias', 'sliders[1].title.fr', 'sliders[3].alias',
+    'sliders[0].alias',
+    'sliders[0].title',
+    'sliders[0].settings.extra',
+    'sliders[0].settings.modal.bg',
+    'sliders[0].settings.layout',
+    'sliders[0].settings.delay',
+    'sliders[0].slides[0].image',
+    'sliders[0].slides[0].params.transition',
+    'sliders[0].slides[0].layers[0].type',
+    'sliders[0].slides[0].layers[1].content',
+    'sliders[0].slides[0].layers[1].id',
+    'sliders[1].alias',
+    'sliders[1].title.fr',
+    'sliders[3].alias',
   ];
-  for (const p of expected) assert.ok(issues.some((i) => i.startsWith(p + ':')), `${p} in ${issues.join('\n')}`);
+  for (const p of expected)
+    assert.ok(
+      issues.some((i) => i.startsWith(p + ':')),
+      `${p} in ${issues.join('\n')}`,
+    );
   assert.deepEqual(parseImport([]).issues, ['(file): must be a JSON object: {"sliders": [...]} or one slider']);
   assert.deepEqual(parseImport({ sliders: [] }).issues, ['sliders: is empty']);
   assert.deepEqual(parseImport(DEMO_SLIDERS).issues, []);
@@ -98,7 +151,13 @@ for (const target of dbTargets()) {
     before(async () => {
       t = await createTestApp(target);
       const res = await seedDemo(t.app);
-      assert.deepEqual(res.map((r) => [r.alias, r.action, r.slides]), [['home', 'created', 3], ['partners', 'created', 2]]);
+      assert.deepEqual(
+        res.map((r) => [r.alias, r.action, r.slides]),
+        [
+          ['home', 'created', 3],
+          ['partners', 'created', 2],
+        ],
+      );
       assert.deepEqual(await seedDemo(t.app), [], 'seeding twice changes nothing');
       homeId = res[0]!.id;
       slideIds = (await getSlides(t.app, homeId)).map((s) => s.id);
@@ -107,20 +166,56 @@ for (const target of dbTargets()) {
     after(async () => t.close());
 
     test('imports are recorded in the activity log', async () => {
-      const rows = await t.app.db.selectFrom('history_events').select(['logger', 'message_key', 'initiator']).where('logger', '=', 'SliderxLogger').orderBy('id').execute();
-      assert.deepEqual(rows.slice(0, 2).map((r) => [r.message_key, r.initiator]), [['slider_created', 'cms_cli'], ['slider_created', 'cms_cli']]);
+      const rows = await t.app.db
+        .selectFrom('history_events')
+        .select(['logger', 'message_key', 'initiator'])
+        .where('logger', '=', 'SliderxLogger')
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.slice(0, 2).map((r) => [r.message_key, r.initiator]),
+        [
+          ['slider_created', 'cms_cli'],
+          ['slider_created', 'cms_cli'],
+        ],
+      );
     });
 
     test('GET /sliders by alias, by id, list, errors', async () => {
       const byAlias = await getSliders(t.app, { alias: 'home' }, 'en');
-      assert.deepEqual(Object.keys(byAlias), ['success', 'message', 'id', 'alias', 'title', 'settings', 'slides', 'static_slide']);
+      assert.deepEqual(Object.keys(byAlias), [
+        'success',
+        'message',
+        'id',
+        'alias',
+        'title',
+        'settings',
+        'slides',
+        'static_slide',
+      ]);
       assert.equal(byAlias.success, true);
       assert.equal(byAlias.message, '');
       assert.equal(byAlias.title, 'Home slider');
       const slides = byAlias.slides as Record<string, unknown>[];
-      assert.deepEqual(slides.map((s) => s.id), slideIds);
-      assert.deepEqual(slides.map((s) => s.order), [0, 1, 2]);
-      assert.deepEqual(Object.keys(slides[0]!), ['id', 'slider_id', 'order', 'title', 'image', 'thumb', 'link', 'params', 'layers']);
+      assert.deepEqual(
+        slides.map((s) => s.id),
+        slideIds,
+      );
+      assert.deepEqual(
+        slides.map((s) => s.order),
+        [0, 1, 2],
+      );
+      assert.deepEqual(Object.keys(slides[0]!), [
+        'id',
+        'slider_id',
+        'order',
+        'title',
+        'image',
+        'thumb',
+        'link',
+        'params',
+        'layers',
+      ]);
       assert.deepEqual(slides[0]!.layers, [
         { id: 'headline', type: 'text', content: 'Grow with our partner programme', position: { x: 80, y: 120 } },
         { id: 'cta', type: 'button', content: 'Learn more', link: '/en/partners/', position: { x: 80, y: 260 } },
@@ -129,20 +224,39 @@ for (const target of dbTargets()) {
       assert.equal(de.title, 'Startseiten-Slider');
       assert.equal((de.slides as Record<string, unknown>[])[0]!.title, 'Willkommen');
       const list = await getSliders(t.app, {}, 'de');
-      assert.deepEqual(list, { success: true, message: '', sliders: [{ id: homeId, alias: 'home', title: 'Startseiten-Slider', slides: 3 }, { id: homeId + 1, alias: 'partners', title: 'Partnerlogos', slides: 2 }] });
+      assert.deepEqual(list, {
+        success: true,
+        message: '',
+        sliders: [
+          { id: homeId, alias: 'home', title: 'Startseiten-Slider', slides: 3 },
+          { id: homeId + 1, alias: 'partners', title: 'Partnerlogos', slides: 2 },
+        ],
+      });
       await assert.rejects(getSliders(t.app, { alias: 'nope' }, 'en'), rejectsWith('sliderx_not_found', 404));
       await assert.rejects(getSliders(t.app, { id: '999999' }, 'en'), rejectsWith('sliderx_not_found', 404));
-      await assert.rejects(getSliders(t.app, { id: '99999999999999999999' }, 'en'), rejectsWith('sliderx_not_found', 404));
+      await assert.rejects(
+        getSliders(t.app, { id: '99999999999999999999' }, 'en'),
+        rejectsWith('sliderx_not_found', 404),
+      );
       await assert.rejects(getSliders(t.app, { id: 'abc' }, 'en'), rejectsWith('sliderx_invalid_id', 400));
       const filtered = await getSliders(t.app, { alias: 'home', slideid: `${slideIds[2]},${slideIds[0]}` }, 'en');
-      assert.deepEqual((filtered.slides as { id: number }[]).map((s) => s.id), [slideIds[0], slideIds[2]]);
-      await assert.rejects(getSliders(t.app, { alias: 'home', slideid: 'x' }, 'en'), rejectsWith('sliderx_invalid_slideid', 400));
+      assert.deepEqual(
+        (filtered.slides as { id: number }[]).map((s) => s.id),
+        [slideIds[0], slideIds[2]],
+      );
+      await assert.rejects(
+        getSliders(t.app, { alias: 'home', slideid: 'x' }, 'en'),
+        rejectsWith('sliderx_invalid_slideid', 400),
+      );
     });
 
     test('GET /sliders/<slider>: numeric id or alias', async () => {
       assert.equal((await getSlider(t.app, String(homeId), {}, 'en')).alias, 'home');
       assert.equal((await getSlider(t.app, 'partners', {}, 'en')).alias, 'partners');
-      await assert.rejects(getSlider(t.app, String(homeId), { aliasFlag: true }, 'en'), rejectsWith('sliderx_not_found', 404));
+      await assert.rejects(
+        getSlider(t.app, String(homeId), { aliasFlag: true }, 'en'),
+        rejectsWith('sliderx_not_found', 404),
+      );
       await assert.rejects(getSlider(t.app, 'missing', {}, 'en'), rejectsWith('sliderx_not_found', 404));
       await assert.rejects(getSlider(t.app, '4294967296', {}, 'en'), rejectsWith('sliderx_not_found', 404));
     });
@@ -151,7 +265,10 @@ for (const target of dbTargets()) {
       const r = await getSliderOfSlide(t.app, String(partnerSlideIds[1]), {}, 'en');
       assert.equal(r.alias, 'partners');
       await assert.rejects(getSliderOfSlide(t.app, '999999', {}, 'en'), rejectsWith('sliderx_slide_not_found', 404));
-      await assert.rejects(getSliderOfSlide(t.app, '3000000000', {}, 'en'), rejectsWith('sliderx_slide_not_found', 404));
+      await assert.rejects(
+        getSliderOfSlide(t.app, '3000000000', {}, 'en'),
+        rejectsWith('sliderx_slide_not_found', 404),
+      );
     });
 
     test('GET /sliders/stream/<ids>: order kept, duplicates once, unknown listed', async () => {
@@ -160,18 +277,34 @@ for (const target of dbTargets()) {
       const r = await getStream(t.app, `${c},${p},${a},${c},999999,${a}`, 'de');
       assert.deepEqual(Object.keys(r), ['success', 'message', 'data', 'missing', 'duplicates']);
       const data = r.data as Record<string, unknown>[];
-      assert.deepEqual(data.map((s) => s.id), [c, p, a]);
-      assert.deepEqual(data.map((s) => s.slider_alias), ['home', 'partners', 'home']);
+      assert.deepEqual(
+        data.map((s) => s.id),
+        [c, p, a],
+      );
+      assert.deepEqual(
+        data.map((s) => s.slider_alias),
+        ['home', 'partners', 'home'],
+      );
       assert.equal(data[0]!.title, 'Kontakt');
       assert.deepEqual(r.missing, [999999]);
       assert.deepEqual(r.duplicates, [c, a]);
       const one = await getStream(t.app, String(b), 'en');
-      assert.deepEqual((one.data as { id: number }[]).map((s) => s.id), [b]);
+      assert.deepEqual(
+        (one.data as { id: number }[]).map((s) => s.id),
+        [b],
+      );
       assert.deepEqual(one.missing, []);
       await assert.rejects(getStream(t.app, '999998,999999', 'en'), rejectsWith('sliderx_slides_not_found', 404));
-      await assert.rejects(getStream(t.app, '99999999999999999999', 'en'), rejectsWith('sliderx_slides_not_found', 404));
-      for (const bad of [',', '1,,2', ',1', '1,', '']) await assert.rejects(getStream(t.app, bad, 'en'), rejectsWith('sliderx_invalid_slide_ids', 400), bad);
-      await assert.rejects(getStream(t.app, Array.from({ length: 101 }, (_, i) => i + 1).join(','), 'en'), rejectsWith('sliderx_too_many_slide_ids', 400));
+      await assert.rejects(
+        getStream(t.app, '99999999999999999999', 'en'),
+        rejectsWith('sliderx_slides_not_found', 404),
+      );
+      for (const bad of [',', '1,,2', ',1', '1,', ''])
+        await assert.rejects(getStream(t.app, bad, 'en'), rejectsWith('sliderx_invalid_slide_ids', 400), bad);
+      await assert.rejects(
+        getStream(t.app, Array.from({ length: 101 }, (_, i) => i + 1).join(','), 'en'),
+        rejectsWith('sliderx_too_many_slide_ids', 400),
+      );
     });
 
     test('GET /sliders/modal/<slider>: modal data and escaped markup', async () => {
@@ -197,15 +330,20 @@ for (const target of dbTargets()) {
       const { sliders, issues } = parseImport({
         alias: 'evil',
         title: { en: XSS, de: XSS },
-        slides: [{
-          title: XSS, image: `https://img.example/a.jpg?"><script>`, thumb: '/t.png?"onerror="x', link: `https://x.example/"><script>`,
-          layers: [
-            { id: 't', type: 'text', content: XSS },
-            { id: 'b', type: 'button', content: XSS, link: 'https://x.example/?q="><b>' },
-            { id: 'i', type: 'image', content: 'https://x.example/i.png', alt: XSS },
-            { id: 'v', type: 'video', content: 'https://x.example/v.mp4?"><x>' },
-          ],
-        }],
+        slides: [
+          {
+            title: XSS,
+            image: `https://img.example/a.jpg?"><script>`,
+            thumb: '/t.png?"onerror="x',
+            link: `https://x.example/"><script>`,
+            layers: [
+              { id: 't', type: 'text', content: XSS },
+              { id: 'b', type: 'button', content: XSS, link: 'https://x.example/?q="><b>' },
+              { id: 'i', type: 'image', content: 'https://x.example/i.png', alt: XSS },
+              { id: 'v', type: 'video', content: 'https://x.example/v.mp4?"><x>' },
+            ],
+          },
+        ],
         settings: { navigation: { thumbnails: true } },
       });
       assert.deepEqual(issues, []);
@@ -214,7 +352,10 @@ for (const target of dbTargets()) {
         const m = await getModal(t.app, 'evil', {}, lang);
         const { tags, text } = parse(String(m.html));
         assert.ok(!tags.some((x) => x.name === 'script'));
-        assert.ok(!tags.some((x) => Object.keys(x.attrs).some((a) => a.startsWith('on'))), 'no event handler attributes');
+        assert.ok(
+          !tags.some((x) => Object.keys(x.attrs).some((a) => a.startsWith('on'))),
+          'no event handler attributes',
+        );
         assert.ok(!tags.some((x) => x.name === 'img' && x.attrs.src === 'x'));
         assert.ok(!tags.some((x) => x.name === 'b' || x.name === 'x'));
         assert.ok(text.includes(`<script>alert('x')</script>`));
@@ -225,8 +366,20 @@ for (const target of dbTargets()) {
     });
 
     test('javascript: URLs cannot be imported', async () => {
-      const { issues } = parseImport({ alias: 'js', title: 'x', slides: [{ link: 'javascript:alert(1)', layers: [{ id: 'b', type: 'button', content: 'x', link: 'JaVaScRiPt:alert(1)' }] }] });
-      assert.deepEqual(issues, ['slider.slides[0].link: must be an http(s) URL or a path starting with /', 'slider.slides[0].layers[0].link: must be an http(s) URL or a path starting with /']);
+      const { issues } = parseImport({
+        alias: 'js',
+        title: 'x',
+        slides: [
+          {
+            link: 'javascript:alert(1)',
+            layers: [{ id: 'b', type: 'button', content: 'x', link: 'JaVaScRiPt:alert(1)' }],
+          },
+        ],
+      });
+      assert.deepEqual(issues, [
+        'slider.slides[0].link: must be an http(s) URL or a path starting with /',
+        'slider.slides[0].layers[0].link: must be an http(s) URL or a path starting with /',
+      ]);
     });
 
     test('a failed activity-log write after the import is reported in the server log, not thrown', async () => {
@@ -258,22 +411,39 @@ for (const target of dbTargets()) {
       assert.match(r.headers.ETag!, /^"[A-Za-z0-9_-]{32}"$/);
       assert.equal(r.headers['Cache-Control'], 'public, max-age=300');
       assert.equal((r.body as Record<string, unknown>).alias, 'home');
-      const again = (await route.endpoints[0]!.handler(fakeRequest(t.app, { params: { slider: 'home' }, headers: { 'if-none-match': r.headers.ETag! } }))) as RestResponse;
+      const again = (await route.endpoints[0]!.handler(
+        fakeRequest(t.app, { params: { slider: 'home' }, headers: { 'if-none-match': r.headers.ETag! } }),
+      )) as RestResponse;
       assert.equal(again.status, 304);
       assert.equal(again.body, null);
       assert.equal(again.headers.ETag, r.headers.ETag);
-      const de = (await route.endpoints[0]!.handler(fakeRequest(t.app, { lang: 'de', params: { slider: 'home' }, headers: { 'if-none-match': r.headers.ETag! } }))) as RestResponse;
+      const de = (await route.endpoints[0]!.handler(
+        fakeRequest(t.app, { lang: 'de', params: { slider: 'home' }, headers: { 'if-none-match': r.headers.ETag! } }),
+      )) as RestResponse;
       assert.equal(de.status, 200, 'another language, another ETag');
       assert.notEqual(de.headers.ETag, r.headers.ETag);
-      const missing = (await route.endpoints[0]!.handler(fakeRequest(t.app, { params: { slider: 'nope' } }))) as RestResponse;
+      const missing = (await route.endpoints[0]!.handler(
+        fakeRequest(t.app, { params: { slider: 'nope' } }),
+      )) as RestResponse;
       assert.equal(missing.status, 404);
-      assert.deepEqual(missing.body, { success: false, message: 'Slider not found.', code: 'sliderx_not_found', data: { status: 404 } });
+      assert.deepEqual(missing.body, {
+        success: false,
+        message: 'Slider not found.',
+        code: 'sliderx_not_found',
+        data: { status: 404 },
+      });
       assert.equal(missing.headers.ETag, undefined);
-      const missingDe = (await route.endpoints[0]!.handler(fakeRequest(t.app, { lang: 'de', params: { slider: 'nope' } }))) as RestResponse;
+      const missingDe = (await route.endpoints[0]!.handler(
+        fakeRequest(t.app, { lang: 'de', params: { slider: 'nope' } }),
+      )) as RestResponse;
       assert.equal((missingDe.body as { message: string }).message, 'Slider nicht gefunden.');
-      const list = (await sliderxNamespace.routes[0]!.endpoints[0]!.handler(fakeRequest(t.app, { params: { alias: 'partners' } }))) as RestResponse;
+      const list = (await sliderxNamespace.routes[0]!.endpoints[0]!.handler(
+        fakeRequest(t.app, { params: { alias: 'partners' } }),
+      )) as RestResponse;
       assert.equal((list.body as Record<string, unknown>).alias, 'partners');
-      const stream = (await sliderxNamespace.routes[2]!.endpoints[0]!.handler(fakeRequest(t.app, { params: { slide_ids: '1,,2' } }))) as RestResponse;
+      const stream = (await sliderxNamespace.routes[2]!.endpoints[0]!.handler(
+        fakeRequest(t.app, { params: { slide_ids: '1,,2' } }),
+      )) as RestResponse;
       assert.equal(stream.status, 400);
     });
 
@@ -282,7 +452,10 @@ for (const target of dbTargets()) {
       const home = structuredClone(before.sliders[0]!);
       const keptId = home.slides[1]!.id!;
       home.title = { en: 'Home v2', de: 'Start v2' };
-      home.slides = [home.slides[1]!, { title: 'New', image: '', thumb: '', link: '', params: { transition: 'none', duration: 0 }, layers: [] }];
+      home.slides = [
+        home.slides[1]!,
+        { title: 'New', image: '', thumb: '', link: '', params: { transition: 'none', duration: 0 }, layers: [] },
+      ];
       const { sliders, issues } = parseImport({ version: 1, sliders: [home] });
       assert.deepEqual(issues, []);
       const [res] = await importSliders(t.app, sliders);
@@ -296,7 +469,10 @@ for (const target of dbTargets()) {
       assert.deepEqual(after.sliders[0]!.title, { en: 'Home v2', de: 'Start v2' });
       const again = parseImport(after);
       assert.deepEqual(again.issues, []);
-      assert.deepEqual(again.sliders[0]!.slides.map((s) => s.id), slides.map((s) => s.id));
+      assert.deepEqual(
+        again.sliders[0]!.slides.map((s) => s.id),
+        slides.map((s) => s.id),
+      );
     });
 
     test('CLI import/export: validated, transactional, exit codes', async () => {
@@ -305,18 +481,46 @@ for (const target of dbTargets()) {
       const err = capture();
       const ctx: CliContext = { config: t.config, openApp: async () => t.app, stdout: out.stream, stderr: err.stream };
       const good = path.join(dir, 'good.json');
-      fs.writeFileSync(good, JSON.stringify({ sliders: [{ alias: 'cli-a', title: 'A', slides: [{ title: 'one' }] }, { alias: 'cli-b', title: { en: 'B', de: 'B de' } }] }));
+      fs.writeFileSync(
+        good,
+        JSON.stringify({
+          sliders: [
+            { alias: 'cli-a', title: 'A', slides: [{ title: 'one' }] },
+            { alias: 'cli-b', title: { en: 'B', de: 'B de' } },
+          ],
+        }),
+      );
       assert.equal(await sliderImportCommand.run([good], ctx), 0);
-      assert.equal(out.text(), `created slider cli-a (id ${(await getSliderByAlias(t.app, 'cli-a'))!.id}, 1 slide)\ncreated slider cli-b (id ${(await getSliderByAlias(t.app, 'cli-b'))!.id}, 0 slides)\n`);
+      assert.equal(
+        out.text(),
+        `created slider cli-a (id ${(await getSliderByAlias(t.app, 'cli-a'))!.id}, 1 slide)\ncreated slider cli-b (id ${(await getSliderByAlias(t.app, 'cli-b'))!.id}, 0 slides)\n`,
+      );
       // invalid second slider: nothing is written
       const bad = path.join(dir, 'bad.json');
-      fs.writeFileSync(bad, JSON.stringify({ sliders: [{ alias: 'cli-c', title: 'C' }, { alias: 'cli d', title: 'D' }] }));
-      await assert.rejects(sliderImportCommand.run([bad], ctx), (e: Error) => e instanceof CliError && /sliders\[1\]\.alias/.test(e.message));
+      fs.writeFileSync(
+        bad,
+        JSON.stringify({
+          sliders: [
+            { alias: 'cli-c', title: 'C' },
+            { alias: 'cli d', title: 'D' },
+          ],
+        }),
+      );
+      await assert.rejects(
+        sliderImportCommand.run([bad], ctx),
+        (e: Error) => e instanceof CliError && /sliders\[1\]\.alias/.test(e.message),
+      );
       assert.equal(await getSliderByAlias(t.app, 'cli-c'), null);
       const broken = path.join(dir, 'broken.json');
       fs.writeFileSync(broken, '{"sliders": [');
-      await assert.rejects(sliderImportCommand.run([broken], ctx), (e: Error) => e instanceof CliError && /not valid JSON/.test(e.message));
-      await assert.rejects(sliderImportCommand.run([path.join(dir, 'missing.json')], ctx), (e: Error) => e instanceof CliError && /ENOENT/.test(e.message));
+      await assert.rejects(
+        sliderImportCommand.run([broken], ctx),
+        (e: Error) => e instanceof CliError && /not valid JSON/.test(e.message),
+      );
+      await assert.rejects(
+        sliderImportCommand.run([path.join(dir, 'missing.json')], ctx),
+        (e: Error) => e instanceof CliError && /ENOENT/.test(e.message),
+      );
       await assert.rejects(sliderImportCommand.run([], ctx), CliError);
       // a database failure in the middle rolls the whole import back
       const ok = parseImport({ alias: 'cli-e', title: 'E', slides: [{ title: 'e1' }] }).sliders[0]!;
@@ -333,7 +537,10 @@ for (const target of dbTargets()) {
       const all = capture();
       assert.equal(await sliderExportCommand.run([], { ...ctx, stdout: all.stream }), 0);
       assert.ok(JSON.parse(all.text()).sliders.length >= 4);
-      await assert.rejects(sliderExportCommand.run(['nope'], ctx), (e: Error) => e instanceof CliError && /no slider/.test(e.message));
+      await assert.rejects(
+        sliderExportCommand.run(['nope'], ctx),
+        (e: Error) => e instanceof CliError && /no slider/.test(e.message),
+      );
       // export → import round trip through files
       const file = path.join(dir, 'all.json');
       fs.writeFileSync(file, all.text());

@@ -34,7 +34,9 @@ async function startServe(t: TestApp): Promise<Server> {
     child.stdout!.on('data', (d) => {
       stdout += d;
       const url = /Listening on (http:\/\/\S+)\n/.exec(stdout)?.[1];
-      const adminPassword = /Application password for admin \(shown only this once\): ([A-Za-z0-9 ]{29})\n/.exec(stdout)?.[1];
+      const adminPassword = /Application password for admin \(shown only this once\): ([A-Za-z0-9 ]{29})\n/.exec(
+        stdout,
+      )?.[1];
       if (url && adminPassword) {
         clearTimeout(timer);
         resolve({ child, url, adminPassword });
@@ -71,7 +73,12 @@ for (const target of dbTargets()) {
       const acknowledged: number[] = [];
       for (let i = 1; i <= 15; i++) acknowledged.push(await write(i));
       // More writes in flight when the process dies: those answered before the kill count too.
-      const inFlight = Array.from({ length: 10 }, (_, k) => write(16 + k).then((i) => acknowledged.push(i), () => {}));
+      const inFlight = Array.from({ length: 10 }, (_, k) =>
+        write(16 + k).then(
+          (i) => acknowledged.push(i),
+          () => {},
+        ),
+      );
       await Promise.race(inFlight);
       server.child.kill('SIGKILL');
       await once(server.child, 'exit').catch(() => {});
@@ -86,12 +93,21 @@ for (const target of dbTargets()) {
           .select('x.context')
           .where('e.message_key', '=', 'custom_xml_config_updated')
           .execute();
-        const writesLogged = new Set(stored.map((r) => Number((JSON.parse(r.context) as { bytes: string }).bytes) - content(0).length));
-        for (const i of acknowledged) assert.ok(writesLogged.has(i), `acknowledged write ${i} is missing (found ${[...writesLogged].sort((a, b) => a - b)})`);
+        const writesLogged = new Set(
+          stored.map((r) => Number((JSON.parse(r.context) as { bytes: string }).bytes) - content(0).length),
+        );
+        for (const i of acknowledged)
+          assert.ok(
+            writesLogged.has(i),
+            `acknowledged write ${i} is missing (found ${[...writesLogged].sort((a, b) => a - b)})`,
+          );
         const finalContent = await getCustomXml(reopened);
         const finalWrite = finalContent.length - content(0).length;
         assert.equal(finalContent, content(finalWrite));
-        assert.ok(finalWrite >= lastSequential, `the stored configuration is write ${finalWrite}, older than the last acknowledged sequential write`);
+        assert.ok(
+          finalWrite >= lastSequential,
+          `the stored configuration is write ${finalWrite}, older than the last acknowledged sequential write`,
+        );
       } finally {
         await reopened.close();
       }

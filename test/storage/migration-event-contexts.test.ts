@@ -21,7 +21,10 @@ for (const target of dbTargets()) {
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-0011-'));
       const schema = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
       if (target.name === 'postgres') await createPgSchema(PG_URL!, schema);
-      const handle = openDatabase(target.name === 'postgres' ? PG_URL! : `sqlite:${path.join(tmp, 'site.db')}`, { pgSchema: schema, poolSize: 1 });
+      const handle = openDatabase(target.name === 'postgres' ? PG_URL! : `sqlite:${path.join(tmp, 'site.db')}`, {
+        pgSchema: schema,
+        poolSize: 1,
+      });
       const db = handle.db;
       try {
         // The database as the previous version left it.
@@ -38,12 +41,16 @@ for (const target of dbTargets()) {
         });
         const { error } = await migrator.migrateToLatest();
         assert.ifError(error);
-        const event = (id: number) => sql`insert into history_events (id, date, logger, level, message, message_key, occasions_id, initiator, search_text, meta_text)
+        const event = (
+          id: number,
+        ) => sql`insert into history_events (id, date, logger, level, message, message_key, occasions_id, initiator, search_text, meta_text)
           values (${id}, ${`2026-01-0${id} 10:00:00`}, 'SimpleLogger', 'info', 'm', null, ${`o${id}`}, 'other', 'm', '')`;
         const context = (id: number, seq: number, key: string, value: string | null) =>
           sql`insert into history_contexts (event_id, seq, key, value) values (${id}, ${seq}, ${key}, ${value})`;
         for (const statement of [
-          event(1), event(2), event(3),
+          event(1),
+          event(2),
+          event(3),
           context(1, 0, 'post_title', 'Quotes " and \\ and\nnewline, ümlaut 😀'),
           context(1, 1, '_user_id', '7'),
           context(1, 2, 'post_title', 'Second title wins'),
@@ -55,10 +62,21 @@ for (const target of dbTargets()) {
           await statement.execute(db);
         }
 
-        assert.deepEqual(await migrateToLatest(db, handle.dialect, MIGRATIONS), MIGRATIONS.slice(BEFORE).map((m) => m.name));
+        assert.deepEqual(
+          await migrateToLatest(db, handle.dialect, MIGRATIONS),
+          MIGRATIONS.slice(BEFORE).map((m) => m.name),
+        );
 
-        const rows = await db.selectFrom('history_event_contexts').select(['event_id', 'context']).orderBy('event_id').execute();
-        assert.deepEqual(rows.map((r) => r.event_id), [1, 2, 3], 'a row for every event');
+        const rows = await db
+          .selectFrom('history_event_contexts')
+          .select(['event_id', 'context'])
+          .orderBy('event_id')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => r.event_id),
+          [1, 2, 3],
+          'a row for every event',
+        );
         const contexts = rows.map((r) => [...contextMap(r.context)]);
         assert.deepEqual(contexts, [
           [
@@ -71,9 +89,12 @@ for (const target of dbTargets()) {
           [['_sticky', '{}']],
           [],
         ]);
-        const tables = handle.dialect === 'postgres'
-          ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db)
-          : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
+        const tables =
+          handle.dialect === 'postgres'
+            ? await sql<{
+                name: string;
+              }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db)
+            : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
         assert.ok(!tables.rows.some((r) => r.name === 'history_contexts'), 'history_contexts is dropped');
       } finally {
         await handle.destroy();

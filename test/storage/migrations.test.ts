@@ -13,7 +13,8 @@ import { DatabaseTooNewError, failedBeforeMigrating, migrateToLatest } from '../
 import { MIGRATIONS } from '../../src/modules.ts';
 import { utcNow } from '../../src/site/time.ts';
 
-const TOO_NEW = 'The database was migrated by a newer version of content-site (unknown migrations: 9999_from_the_future). Upgrade the code before using this database.';
+const TOO_NEW =
+  'The database was migrated by a newer version of content-site (unknown migrations: 9999_from_the_future). Upgrade the code before using this database.';
 
 /**
  * The names existing databases have recorded, in the order they were applied. Modules keep
@@ -21,10 +22,24 @@ const TOO_NEW = 'The database was migrated by a newer version of content-site (u
  * database would see unknown migrations (refused) or run one twice.
  */
 const RECORDED = [
-  '0001_core', '0002_auth', '0003_history', '0004_sched', '0005_i18n_st', '0006_i18n_tm', '0007_content', '0008_sessions',
-  '0009_history_stats', '0010_history_stats_writers', '0011_history_event_contexts', '0012_history_addr_collation',
-  '0013_history_context_terms', '0014_history_search_trigrams', '0015_server_processes', '0016_auth_shared_state',
-  '0017_import', '0018_user_locale',
+  '0001_core',
+  '0002_auth',
+  '0003_history',
+  '0004_sched',
+  '0005_i18n_st',
+  '0006_i18n_tm',
+  '0007_content',
+  '0008_sessions',
+  '0009_history_stats',
+  '0010_history_stats_writers',
+  '0011_history_event_contexts',
+  '0012_history_addr_collation',
+  '0013_history_context_terms',
+  '0014_history_search_trigrams',
+  '0015_server_processes',
+  '0016_auth_shared_state',
+  '0017_import',
+  '0018_user_locale',
 ];
 
 test('the module list gives the migrations existing databases recorded, in their order', () => {
@@ -39,9 +54,20 @@ test('a database migrated with every recorded migration is up to date', async ()
       // What an older version leaves behind: the recorded names in kysely_migration.
       await new Migrator({
         db: handle.db,
-        provider: { getMigrations: async () => Object.fromEntries(MIGRATIONS.filter((m) => RECORDED.includes(m.name)).map((m) => [m.name, { up: (tx: Kysely<any>) => m.up(tx, handle.dialect) }])) },
+        provider: {
+          getMigrations: async () =>
+            Object.fromEntries(
+              MIGRATIONS.filter((m) => RECORDED.includes(m.name)).map((m) => [
+                m.name,
+                { up: (tx: Kysely<any>) => m.up(tx, handle.dialect) },
+              ]),
+            ),
+        },
       }).migrateToLatest();
-      assert.deepEqual(await migrateToLatest(handle.db, handle.dialect, MIGRATIONS), MIGRATIONS.map((m) => m.name).filter((name) => !RECORDED.includes(name)));
+      assert.deepEqual(
+        await migrateToLatest(handle.db, handle.dialect, MIGRATIONS),
+        MIGRATIONS.map((m) => m.name).filter((name) => !RECORDED.includes(name)),
+      );
     } finally {
       await handle.destroy();
     }
@@ -74,7 +100,10 @@ for (const target of dbTargets()) {
     after(() => t.close());
 
     test('every migration is recorded', async () => {
-      const rows = (await t.app.db.selectFrom('kysely_migration' as never).select('name' as never).execute()) as { name: string }[];
+      const rows = (await t.app.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute()) as { name: string }[];
       assert.deepEqual(rows.map((r) => r.name).sort(), MIGRATIONS.map((m) => m.name).sort());
     });
 
@@ -83,11 +112,14 @@ for (const target of dbTargets()) {
         .insertInto('kysely_migration' as never)
         .values({ name: '9999_from_the_future', timestamp: utcNow() } as never)
         .execute();
-      await assert.rejects(openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) }), (err: unknown) => {
-        assert.ok(err instanceof DatabaseTooNewError);
-        assert.equal(err.message, TOO_NEW);
-        return true;
-      });
+      await assert.rejects(
+        openApp(t.config, { pgSchema: t.pgSchema, logger: pino({ level: 'silent' }) }),
+        (err: unknown) => {
+          assert.ok(err instanceof DatabaseTooNewError);
+          assert.equal(err.message, TOO_NEW);
+          return true;
+        },
+      );
       for (const args of [['migrate'], ['user', 'list']]) {
         const r = await runCli(t, args);
         assert.equal(r.code, 1);
@@ -102,7 +134,10 @@ describe('migrating while another schema of the database is dropped', () => {
   test('a failure before any migration ran is tried again, a failed migration is not', () => {
     const error = new Error('column "name" of relation "history_counters" does not exist');
     assert.equal(failedBeforeMigrating({ error }), true);
-    assert.equal(failedBeforeMigrating({ error, results: [{ migrationName: '0001_core', direction: 'Up', status: 'Error' }] }), false);
+    assert.equal(
+      failedBeforeMigrating({ error, results: [{ migrationName: '0001_core', direction: 'Up', status: 'Error' }] }),
+      false,
+    );
     assert.equal(failedBeforeMigrating({ results: [] }), false);
   });
 });

@@ -16,7 +16,9 @@ import { dbTargets, createTestApp } from '../support/db.ts';
 function slowRead(app: AppServices, seconds: number, db = app.readDb) {
   return app.dialect === 'postgres'
     ? sql`select pg_sleep(${seconds})`.execute(db)
-    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 2_000_000}) select count(*) from c`.execute(db);
+    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 2_000_000}) select count(*) from c`.execute(
+        db,
+      );
 }
 
 const probeNamespace = namespace('probe/v1', [
@@ -30,7 +32,12 @@ const probeNamespace = namespace('probe/v1', [
       },
     }),
   ]),
-  route('/fast', [endpoint('GET', { permission: PUBLIC, handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows })]),
+  route('/fast', [
+    endpoint('GET', {
+      permission: PUBLIC,
+      handler: async (req) => (await sql`select 1 as one`.execute(req.app.readDb)).rows,
+    }),
+  ]),
 ]);
 
 /** Threads of this process (Linux), to see the read workers come and go. */
@@ -47,7 +54,10 @@ for (const target of dbTargets()) {
         // Both read connections started (under load that can take longer than the limit), so
         // that the fast request does not wait for a thread to start.
         for (let tries = 0; tries < 50; tries++) {
-          const warm = await Promise.all([server.inject('/en/cms-json/probe/v1/fast'), server.inject('/en/cms-json/probe/v1/fast')]);
+          const warm = await Promise.all([
+            server.inject('/en/cms-json/probe/v1/fast'),
+            server.inject('/en/cms-json/probe/v1/fast'),
+          ]);
           if (warm.every((res) => res.statusCode === 200)) break;
         }
         const finished: string[] = [];
@@ -72,7 +82,9 @@ for (const target of dbTargets()) {
       }
     });
 
-    test('the reads of one request share its time: a second read gets only what is left', { skip: target.name !== 'postgres' && 'pg_sleep' }, async () => {
+    test('the reads of one request share its time: a second read gets only what is left', {
+      skip: target.name !== 'postgres' && 'pg_sleep',
+    }, async () => {
       const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000' });
       const server = await buildServer(t.app, { namespaces: [probeNamespace] });
       try {
@@ -80,7 +92,9 @@ for (const target of dbTargets()) {
         assert.equal(res.statusCode, 503, 'each read is shorter than the limit, both together are not');
         assert.equal(res.json().code, 'rest_query_timeout');
         // The connection's limit is back at the whole query timeout for the next request.
-        const pool = await t.app.readDb.connection().execute((db) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db));
+        const pool = await t.app.readDb
+          .connection()
+          .execute((db) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db));
         assert.equal(pool.rows[0]!.statement_timeout, '1s');
       } finally {
         await server.close();
@@ -98,7 +112,11 @@ for (const target of dbTargets()) {
     });
 
     test('an answer is sent even when the connection idle limit is shorter than the read limit', async () => {
-      const t = await createTestApp(target, { DB_QUERY_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '300', HTTP_HEADERS_TIMEOUT_MS: '300' });
+      const t = await createTestApp(target, {
+        DB_QUERY_TIMEOUT_MS: '1000',
+        HTTP_REQUEST_TIMEOUT_MS: '300',
+        HTTP_HEADERS_TIMEOUT_MS: '300',
+      });
       const server = await buildServer(t.app, { namespaces: [probeNamespace] });
       await server.listen({ port: 0, host: '127.0.0.1' });
       try {
@@ -115,7 +133,9 @@ for (const target of dbTargets()) {
 }
 
 describe('SQLite read workers', () => {
-  test('start on demand and end when the app closes', { skip: !fs.existsSync('/proc/self/task') && 'needs /proc (Linux)' }, async () => {
+  test('start on demand and end when the app closes', {
+    skip: !fs.existsSync('/proc/self/task') && 'needs /proc (Linux)',
+  }, async () => {
     const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '2' });
     const before = threadCount();
     await Promise.all([sql`select 1`.execute(t.app.readDb), sql`select 2`.execute(t.app.readDb)]);
@@ -129,7 +149,8 @@ describe('SQLite read workers', () => {
     const pool = new ReadPool({ file: '/nonexistent/site.db', size: 2, timeoutMs: 60_000, cacheKib: 1024 });
     try {
       const reads = [pool.run(CompiledQuery.raw('select 1')), pool.run(CompiledQuery.raw('select 2'))];
-      for (const read of reads) await assert.rejects(read, (err: Error & { code?: string }) => err.code !== 'QUERY_TIMEOUT');
+      for (const read of reads)
+        await assert.rejects(read, (err: Error & { code?: string }) => err.code !== 'QUERY_TIMEOUT');
     } finally {
       await pool.close();
     }

@@ -8,7 +8,16 @@ import { needs } from './environment.ts';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_SKIP = needs(`Chromium (${CHROMIUM})`, fs.existsSync(CHROMIUM), 'apt-get install -y chromium');
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
@@ -21,7 +30,9 @@ export async function launchChromium(): Promise<Browser> {
  */
 export async function localPage(context: BrowserContext, cspViolations: string[]): Promise<Page> {
   context.setDefaultTimeout(15_000);
-  await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
+  await context.route('**/*', (route) =>
+    new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
+  );
   const page = await context.newPage();
   page.on('console', (msg) => {
     if (/Content.Security.Policy|Refused to/i.test(msg.text())) cspViolations.push(msg.text());

@@ -48,8 +48,19 @@ export async function createTestApp(target: DbTarget, env: Record<string, string
   }
   // Reads get a minute, not the default 10 s: the shared test machine can be that slow, and the
   // read limit has tests of its own (test/storage/read-queries.test.ts).
-  const config = loadConfig({ PORT: '8080', SITE_URL: 'http://localhost:8080', DATABASE_URL: databaseUrl, DATA_DIR: tmp, DB_QUERY_TIMEOUT_MS: '60000', ...env });
-  const app = await openApp(config, { pgSchema, poolSize: 4, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const config = loadConfig({
+    PORT: '8080',
+    SITE_URL: 'http://localhost:8080',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: tmp,
+    DB_QUERY_TIMEOUT_MS: '60000',
+    ...env,
+  });
+  const app = await openApp(config, {
+    pgSchema,
+    poolSize: 4,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
   return {
     app,
     config,
@@ -65,9 +76,18 @@ export async function createTestApp(target: DbTarget, env: Record<string, string
 
 /** The tables of the test app's database (its own PostgreSQL schema). */
 export async function tableNames(app: AppServices): Promise<string[]> {
-  const tables = app.dialect === 'postgres'
-    ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`.execute(app.db)
-    : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(app.db);
+  const tables =
+    app.dialect === 'postgres'
+      ? await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`.execute(
+          app.db,
+        )
+      : await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(
+          app.db,
+        );
   return tables.rows.map((row) => row.name);
 }
 
@@ -85,8 +105,15 @@ const AUTH_BOOKKEEPING = new Set(['login_throttle']);
 export async function databaseDigest(app: AppServices): Promise<string> {
   const tables = (await tableNames(app)).filter((name) => !AUTH_BOOKKEEPING.has(name));
   if (app.dialect === 'postgres') {
-    const parts = tables.map((name) => sql`select ${name} as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from ${sql.table(name)} as t`);
-    const row = await sql<{ d: string }>`select string_agg(n || ':' || h, ', ' order by n) as d from (${sql.join(parts, sql` union all `)}) as x`.execute(app.db);
+    const parts = tables.map(
+      (name) =>
+        sql`select ${name} as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from ${sql.table(name)} as t`,
+    );
+    const row = await sql<{
+      d: string;
+    }>`select string_agg(n || ':' || h, ', ' order by n) as d from (${sql.join(parts, sql` union all `)}) as x`.execute(
+      app.db,
+    );
     return row.rows[0]!.d;
   }
   const digests: string[] = [];

@@ -27,7 +27,12 @@ export async function userWithRole(
   const name = login ?? `${role}_${crypto.randomBytes(4).toString('hex')}`;
   const row = await createUser(app, { login: name, email: `${name}@example.test`, role });
   const created = await createAppPassword(app, row.id, { name: 'tests' });
-  return { user: toAuthUser(row), authorization: basicAuth(row.login, created.password), password: created.password, uuid: created.uuid };
+  return {
+    user: toAuthUser(row),
+    authorization: basicAuth(row.login, created.password),
+    password: created.password,
+    uuid: created.uuid,
+  };
 }
 
 export interface RouteCall {
@@ -59,7 +64,12 @@ const restApis = new WeakMap<AppServices, RestApi>();
  * without a socket or Fastify. `path` is the route (`/i18n/v1/custom-xml-config?x=1`), or
  * the same under a language root (`/de/cms-json/…`), which then sets the root's language.
  */
-export async function callRoute(app: AppServices, method: string, path: string, call: RouteCall = {}): Promise<RouteAnswer> {
+export async function callRoute(
+  app: AppServices,
+  method: string,
+  path: string,
+  call: RouteCall = {},
+): Promise<RouteAnswer> {
   let api = restApis.get(app);
   if (!api) restApis.set(app, (api = new RestApi(app, NAMESPACES)));
   const rooted = /^\/(en|de)\/cms-json(\/.*|$)/.exec(path);
@@ -67,7 +77,12 @@ export async function callRoute(app: AppServices, method: string, path: string, 
   const target = rooted ? rooted[2] || '/' : path;
   const q = target.indexOf('?');
   const query = { ...(q === -1 ? {} : parseQuery(target.slice(q + 1))), ...call.query };
-  const body: BodyInput = call.json !== undefined ? { type: 'json', raw: call.json } : call.body !== undefined ? { type: 'json', raw: JSON.stringify(call.body) } : { type: 'none' };
+  const body: BodyInput =
+    call.json !== undefined
+      ? { type: 'json', raw: call.json }
+      : call.body !== undefined
+        ? { type: 'json', raw: JSON.stringify(call.body) }
+        : { type: 'none' };
   const route = q === -1 ? target : target.slice(0, q);
   const out = await api.dispatch({
     method,
@@ -77,11 +92,22 @@ export async function callRoute(app: AppServices, method: string, path: string, 
     headers: { ...(body.type === 'json' ? { 'content-type': 'application/json' } : {}), ...call.headers },
     rootLang,
     ip: '127.0.0.1',
-    auth: call.authorization !== undefined ? await authenticateRequest(app, call.authorization, '127.0.0.1') : call.user ? { user: call.user, appPasswordUuid: null } : null,
+    auth:
+      call.authorization !== undefined
+        ? await authenticateRequest(app, call.authorization, '127.0.0.1')
+        : call.user
+          ? { user: call.user, appPasswordUuid: null }
+          : null,
   });
-  const headers: Record<string, string> = { 'content-type': out.raw ? out.raw.contentType : 'application/json; charset=UTF-8' };
+  const headers: Record<string, string> = {
+    'content-type': out.raw ? out.raw.contentType : 'application/json; charset=UTF-8',
+  };
   for (const [name, value] of Object.entries(out.headers)) headers[name.toLowerCase()] = value;
-  const answer = out.raw ? String(out.raw.content) : out.body === undefined || method === 'HEAD' ? null : JSON.parse(JSON.stringify(out.body));
+  const answer = out.raw
+    ? String(out.raw.content)
+    : out.body === undefined || method === 'HEAD'
+      ? null
+      : JSON.parse(JSON.stringify(out.body));
   return { status: out.status, body: answer, headers };
 }
 
@@ -89,7 +115,12 @@ export async function callRoute(app: AppServices, method: string, path: string, 
  * A 400 rest_invalid_param for `name` alone, in the contract's shape: the message naming it, its
  * reason in data.params and, when the schema gave one, the reason's code in data.details.
  */
-export function assertInvalidParam(res: Pick<RouteAnswer, 'status' | 'body'>, name: string, reason: RegExp, detail?: string): void {
+export function assertInvalidParam(
+  res: Pick<RouteAnswer, 'status' | 'body'>,
+  name: string,
+  reason: RegExp,
+  detail?: string,
+): void {
   assert.equal(res.status, 400, JSON.stringify(res.body));
   assert.equal(res.body.code, 'rest_invalid_param');
   assert.equal(res.body.message, `Invalid parameter(s): ${name}`);

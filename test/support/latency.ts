@@ -39,7 +39,8 @@ export async function meanwhile(server: FastifyInstance, heavy: InjectOptions): 
       const res = await server.inject(UNRELATED);
       const cpu = process.cpuUsage(cpu0);
       slowestMs = Math.max(slowestMs, Math.min(performance.now() - t0, (cpu.user + cpu.system) / 1000));
-      if (res.statusCode !== 200) throw new Error(`the unrelated request answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 200)
+        throw new Error(`the unrelated request answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
     }
   })();
   const res = await pending;

@@ -20,13 +20,19 @@ export function samplePath(pattern: string): string {
  * `{code, message, data: {status}}` — or, for sched/v1, its envelope `{response_code, error}`
  * whose response_code equals the HTTP status.
  */
-export function assertWellFormedAnswer(status: number, contentType: string | undefined, body: string, where: string): void {
+export function assertWellFormedAnswer(
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  where: string,
+): void {
   if (!(status < 500 || status === 501)) throw new Error(`${where}: status ${status} ${body.slice(0, 300)}`);
   if (status < 400 || !String(contentType).includes('json')) return;
   const json = JSON.parse(body) as Record<string, any>;
-  const ok = 'response_code' in json
-    ? json.response_code === status && typeof json.error === 'string'
-    : typeof json.code === 'string' && typeof json.message === 'string' && json.data?.status === status;
+  const ok =
+    'response_code' in json
+      ? json.response_code === status && typeof json.error === 'string'
+      : typeof json.code === 'string' && typeof json.message === 'string' && json.data?.status === status;
   if (!ok) throw new Error(`${where}: error body not in the contract's shape: ${body.slice(0, 300)}`);
 }
 

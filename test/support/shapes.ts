@@ -36,7 +36,10 @@ function text(name: string, piece: string, head = ''): BodyShape {
   const headBytes = Buffer.byteLength(JSON.stringify(head)) - 2;
   return {
     name,
-    json: (bytes) => (bytes < headBytes + 2 ? '""' : JSON.stringify(head + piece.repeat(Math.floor((bytes - 2 - headBytes) / pieceBytes)))),
+    json: (bytes) =>
+      bytes < headBytes + 2
+        ? '""'
+        : JSON.stringify(head + piece.repeat(Math.floor((bytes - 2 - headBytes) / pieceBytes))),
   };
 }
 
@@ -45,7 +48,10 @@ export const BODY_SHAPES: readonly BodyShape[] = [
   { name: 'many items', json: (bytes) => repeated('[', ']', bytes, () => '"1"') },
   { name: 'many keys', json: (bytes) => repeated('{', '}', bytes, (i) => `"k${i}":"1"`) },
   { name: 'deep lists', json: (bytes) => '['.repeat(Math.floor(bytes / 2)) + ']'.repeat(Math.floor(bytes / 2)) },
-  { name: 'deep objects', json: (bytes) => '{"a":'.repeat(Math.floor((bytes - 1) / 6)) + '1' + '}'.repeat(Math.floor((bytes - 1) / 6)) },
+  {
+    name: 'deep objects',
+    json: (bytes) => '{"a":'.repeat(Math.floor((bytes - 1) / 6)) + '1' + '}'.repeat(Math.floor((bytes - 1) / 6)),
+  },
   text('a long string', 'x'),
   text('unclosed start tags', '<a ', 'x'),
   text('unclosed tags without spaces', '<b'),
@@ -84,9 +90,20 @@ const pairsOf = (name: string, bytes: number, pair: (i: number) => string): stri
 export const FORM_SHAPES: readonly PairsShape[] = [
   { name: 'many items', pairs: (name, bytes) => pairsOf(name, bytes, () => `${encodeURIComponent(name)}[]=1`) },
   { name: 'many keys', pairs: (name, bytes) => pairsOf(name, bytes, (i) => `${encodeURIComponent(name)}[k${i}]=1`) },
-  { name: 'deep keys', pairs: (name, bytes) => `${encodeURIComponent(name)}${'[a]'.repeat(Math.max(0, Math.floor((bytes - name.length - 2) / 3)))}=1` },
-  { name: 'a long value', pairs: (name, bytes) => `${encodeURIComponent(name)}=${'x'.repeat(Math.max(0, bytes - name.length - 1))}` },
-  { name: 'unclosed start tags', pairs: (name, bytes) => `${encodeURIComponent(name)}=x${'%3Ca+'.repeat(Math.max(0, Math.floor((bytes - name.length - 2) / 5)))}` },
+  {
+    name: 'deep keys',
+    pairs: (name, bytes) =>
+      `${encodeURIComponent(name)}${'[a]'.repeat(Math.max(0, Math.floor((bytes - name.length - 2) / 3)))}=1`,
+  },
+  {
+    name: 'a long value',
+    pairs: (name, bytes) => `${encodeURIComponent(name)}=${'x'.repeat(Math.max(0, bytes - name.length - 1))}`,
+  },
+  {
+    name: 'unclosed start tags',
+    pairs: (name, bytes) =>
+      `${encodeURIComponent(name)}=x${'%3Ca+'.repeat(Math.max(0, Math.floor((bytes - name.length - 2) / 5)))}`,
+  },
 ];
 
 export const QUERY_SHAPES = FORM_SHAPES;
@@ -97,7 +114,8 @@ export function bodyOf(names: readonly string[], shape: BodyShape, bytes: number
   const overhead = 2 + keys.reduce((n, k) => n + k.length + 2, 0);
   const each = Math.floor((bytes - overhead) / names.length);
   const body = `{${keys.map((k) => `${k}:${shape.json(each)}`).join(',')}}`;
-  if (Buffer.byteLength(body) > bytes) throw new Error(`${shape.name}: ${Buffer.byteLength(body)} bytes, over ${bytes}`);
+  if (Buffer.byteLength(body) > bytes)
+    throw new Error(`${shape.name}: ${Buffer.byteLength(body)} bytes, over ${bytes}`);
   return body;
 }
 

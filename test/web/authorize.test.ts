@@ -9,7 +9,17 @@ import { authenticateRequest } from '../../src/auth/authenticate.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
-import { WebClient, assertSecurityHeaders, csrfOf, decodeEntities, fieldOf, logIn, makeUser, type WebResponse, createWebTestApp } from './support.ts';
+import {
+  WebClient,
+  assertSecurityHeaders,
+  csrfOf,
+  decodeEntities,
+  fieldOf,
+  logIn,
+  makeUser,
+  type WebResponse,
+  createWebTestApp,
+} from './support.ts';
 
 const PASSWORD = 'a long interactive password';
 const AUTHORIZE = '/cms-admin/authorize-application.php';
@@ -25,7 +35,8 @@ function q(params: Record<string, string>): string {
 /** Fields of the authorize form as the page rendered them. */
 function formOf(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['_csrf', 'app_name', 'app_id', 'success_url', 'reject_url']) out[name] = decodeEntities(fieldOf(html, name) ?? '');
+  for (const name of ['_csrf', 'app_name', 'app_id', 'success_url', 'reject_url'])
+    out[name] = decodeEntities(fieldOf(html, name) ?? '');
   return out;
 }
 
@@ -34,7 +45,11 @@ async function restStatus(server: FastifyInstance, path: string, authorization: 
 }
 
 function assertNoMarkupInjection(res: WebResponse): void {
-  assert.doesNotMatch(res.body, /<script(?! type="module" src="\/cms-admin\/assets\/)/i, 'no script element but the console’s own');
+  assert.doesNotMatch(
+    res.body,
+    /<script(?! type="module" src="\/cms-admin\/assets\/)/i,
+    'no script element but the console’s own',
+  );
   assert.doesNotMatch(res.body, /<img/i, 'no injected img');
   assert.doesNotMatch(res.body, /onerror=alert\(1\)>/, 'no live attribute');
 }
@@ -76,19 +91,34 @@ for (const target of dbTargets()) {
     });
 
     test('the page: app name, acting user, approve/reject with their destinations, headers', async () => {
-      const res = await c.get(`${AUTHORIZE}?${q({ app_name: 'My App', app_id: APP_ID, success_url: 'https://app.example/cb?state=s1', reject_url: 'https://app.example/no' })}`);
+      const res = await c.get(
+        `${AUTHORIZE}?${q({ app_name: 'My App', app_id: APP_ID, success_url: 'https://app.example/cb?state=s1', reject_url: 'https://app.example/no' })}`,
+      );
       assert.equal(res.status, 200);
       assertSecurityHeaders(res, 'authorize page');
-      assert.doesNotMatch(String(res.headers['content-security-policy']), /form-action/, 'the post redirects to the app');
+      assert.doesNotMatch(
+        String(res.headers['content-security-policy']),
+        /form-action/,
+        'the post redirects to the app',
+      );
       assert.match(res.body, /<title>Authorize Application ‹ Content Site<\/title>/);
       assert.match(res.body, /<h2>An application would like to connect to your account\.<\/h2>/);
       assert.match(res.body, /the application called <strong>My App<\/strong> access/);
       assert.match(res.body, /act as <strong>alice<\/strong>/);
       assert.match(res.body, /<label for="app_name">New Application Password Name<\/label>/);
-      assert.deepEqual(formOf(res.body), { _csrf: csrfOf(res.body), app_name: 'My App', app_id: APP_ID, success_url: 'https://app.example/cb?state=s1', reject_url: 'https://app.example/no' });
+      assert.deepEqual(formOf(res.body), {
+        _csrf: csrfOf(res.body),
+        app_name: 'My App',
+        app_id: APP_ID,
+        success_url: 'https://app.example/cb?state=s1',
+        reject_url: 'https://app.example/no',
+      });
       assert.match(res.body, /name="action" value="approve"[^>]*>Yes, I approve of this connection</);
       assert.match(res.body, /name="action" value="reject"[^>]*>No, I do not approve of this connection</);
-      assert.match(res.body, /https:\/\/app\.example\/cb\?state=s1&amp;site_url=http%3A%2F%2Flocalhost%3A8080&amp;user_login=alice&amp;password=\[------\]/);
+      assert.match(
+        res.body,
+        /https:\/\/app\.example\/cb\?state=s1&amp;site_url=http%3A%2F%2Flocalhost%3A8080&amp;user_login=alice&amp;password=\[------\]/,
+      );
       assert.match(res.body, /https:\/\/app\.example\/no\?success=false/);
       const plain = await c.get(`${AUTHORIZE}?${q({ app_name: 'Desk' })}`);
       assert.match(plain.body, /You will be given a password to manually enter into the application in question\./);
@@ -109,11 +139,22 @@ for (const target of dbTargets()) {
         [{ app_name: 'A', success_url: 'app.example/cb' }, [/<code>success_url<\/code>: Invalid URL format\./]],
         [{ app_name: 'A', success_url: 'https:///cb' }, [/<code>success_url<\/code>: Invalid URL format\./]],
         [{ app_name: 'A', success_url: 'myapp:cb' }, [/<code>success_url<\/code>: Invalid URL format\./]],
-        [{ app_name: 'A', success_url: 'javascript://x/%0aalert(1)' }, [/<code>success_url<\/code>: Invalid URL format\./]],
-        [{ app_name: 'A', reject_url: 'data://text/html,<script>alert(1)</script>' }, [/<code>reject_url<\/code>: Invalid URL format\./]],
+        [
+          { app_name: 'A', success_url: 'javascript://x/%0aalert(1)' },
+          [/<code>success_url<\/code>: Invalid URL format\./],
+        ],
+        [
+          { app_name: 'A', reject_url: 'data://text/html,<script>alert(1)</script>' },
+          [/<code>reject_url<\/code>: Invalid URL format\./],
+        ],
         [
           { app_id: 'X', success_url: '<script>alert(1)</script>', reject_url: 'javascript:alert(1)' },
-          [/<code>app_id<\/code>/, /<code>success_url<\/code>: Invalid URL format\./, /<code>reject_url<\/code>: Invalid URL format\./, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/],
+          [
+            /<code>app_id<\/code>/,
+            /<code>success_url<\/code>: Invalid URL format\./,
+            /<code>reject_url<\/code>: Invalid URL format\./,
+            /&lt;script&gt;alert\(1\)&lt;\/script&gt;/,
+          ],
         ],
       ];
       for (const [params, patterns] of cases) {
@@ -128,14 +169,20 @@ for (const target of dbTargets()) {
       }
       const de = await c.get(`${AUTHORIZE}?${q({ app_name: 'A', success_url: 'nope', lang: 'de' })}`);
       assert.match(de.body, /Ungültiges URL-Format\./);
-      assert.match(de.body, /href="http:\/\/localhost:8080\/cms-admin\/authorize-application\.php\?app_name=A&amp;success_url=nope&amp;lang=en" hreflang="en"/, 'language links keep the parameters');
+      assert.match(
+        de.body,
+        /href="http:\/\/localhost:8080\/cms-admin\/authorize-application\.php\?app_name=A&amp;success_url=nope&amp;lang=en" hreflang="en"/,
+        'language links keep the parameters',
+      );
       const arr = await c.get(`${AUTHORIZE}?app_name[]=a&success_url[x]=b`);
       assert.equal(arr.status, 400);
       assert.match(arr.body, /<code>app_name<\/code>: The parameter must be given once, as text\./);
     });
 
     test('plain http redirect URLs only on a local site; custom schemes with a host are fine', async () => {
-      const local = await c.get(`${AUTHORIZE}?${q({ app_name: 'A', success_url: 'http://127.0.0.1:9/cb', reject_url: 'myapp://callback/no' })}`);
+      const local = await c.get(
+        `${AUTHORIZE}?${q({ app_name: 'A', success_url: 'http://127.0.0.1:9/cb', reject_url: 'myapp://callback/no' })}`,
+      );
       assert.equal(local.status, 200, 'localhost site: http allowed');
       const pub = await createWebTestApp(target, { SITE_URL: 'https://portal.example.com' });
       const s = await buildServer(pub.app);
@@ -143,11 +190,15 @@ for (const target of dbTargets()) {
         await makeUser(pub.app, 'erin', PASSWORD);
         const e = new WebClient(s, undefined, 'https://portal.example.com');
         await logIn(e, 'erin', PASSWORD);
-        const refused = await e.get(`${AUTHORIZE}?${q({ app_name: 'A', success_url: 'http://app.example/cb', reject_url: 'https://app.example/no' })}`);
+        const refused = await e.get(
+          `${AUTHORIZE}?${q({ app_name: 'A', success_url: 'http://app.example/cb', reject_url: 'https://app.example/no' })}`,
+        );
         assert.equal(refused.status, 400);
         assert.match(refused.body, /<code>success_url<\/code>: The URL must be served over a secure connection\./);
         assert.doesNotMatch(refused.body, /<code>reject_url<\/code>/);
-        const ok = await e.get(`${AUTHORIZE}?${q({ app_name: 'A', success_url: 'com.example.app://auth', reject_url: 'https://app.example/no' })}`);
+        const ok = await e.get(
+          `${AUTHORIZE}?${q({ app_name: 'A', success_url: 'com.example.app://auth', reject_url: 'https://app.example/no' })}`,
+        );
         assert.equal(ok.status, 200);
       } finally {
         await s.close();
@@ -156,12 +207,17 @@ for (const target of dbTargets()) {
     });
 
     test('approve → 302 to success_url with site_url, user_login, password; the password works', async () => {
-      const page = await c.get(`${AUTHORIZE}?${q({ app_name: 'Phone App', app_id: APP_ID, success_url: 'https://app.example/cb?state=abc#frag' })}`);
+      const page = await c.get(
+        `${AUTHORIZE}?${q({ app_name: 'Phone App', app_id: APP_ID, success_url: 'https://app.example/cb?state=abc#frag' })}`,
+      );
       const res = await c.post(`${AUTHORIZE}?lang=en`, { ...formOf(page.body), action: 'approve' });
       assert.equal(res.status, 302);
       assertSecurityHeaders(res, 'approve redirect');
       const loc = res.location!;
-      assert.match(loc, /^https:\/\/app\.example\/cb\?state=abc&site_url=http%3A%2F%2Flocalhost%3A8080&user_login=alice&password=[A-Za-z0-9]{24}#frag$/);
+      assert.match(
+        loc,
+        /^https:\/\/app\.example\/cb\?state=abc&site_url=http%3A%2F%2Flocalhost%3A8080&user_login=alice&password=[A-Za-z0-9]{24}#frag$/,
+      );
       const password = new URL(loc).searchParams.get('password')!;
       assert.equal(new URL(loc).searchParams.get('site_url'), 'http://localhost:8080');
       // The password works against the REST API, also for a logged-in-only route.
@@ -172,12 +228,26 @@ for (const target of dbTargets()) {
       assert.equal(events, 200);
       const who = await authenticateRequest(t.app, auth, '127.0.0.1');
       assert.equal(who?.user.login, 'alice');
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', password.slice(0, 23) + (password[23] === 'a' ? 'b' : 'a'))), 401);
+      assert.equal(
+        await restStatus(
+          server,
+          '/en/cms-json/',
+          basicAuth('alice', password.slice(0, 23) + (password[23] === 'a' ? 'b' : 'a')),
+        ),
+        401,
+      );
       // Stored with its name and app id; the creation is in the activity log.
-      const items = await listAppPasswords(t.app, (await t.app.db.selectFrom('users').select('id').where('login', '=', 'alice').executeTakeFirstOrThrow()).id);
+      const items = await listAppPasswords(
+        t.app,
+        (await t.app.db.selectFrom('users').select('id').where('login', '=', 'alice').executeTakeFirstOrThrow()).id,
+      );
       const item = items.find((i) => i.name === 'Phone App')!;
       assert.equal(item.app_id, APP_ID);
-      const logged = await t.app.db.selectFrom('history_events').select(['logger', 'message_key']).where('message_key', '=', 'user_application_password_created').execute();
+      const logged = await t.app.db
+        .selectFrom('history_events')
+        .select(['logger', 'message_key'])
+        .where('message_key', '=', 'user_application_password_created')
+        .execute();
       assert.ok(logged.some((e) => e.logger === 'SimpleUserLogger'));
     });
 
@@ -187,13 +257,23 @@ for (const target of dbTargets()) {
       assert.equal(res.status, 200);
       assertSecurityHeaders(res, 'password page');
       assert.match(String(res.headers['cache-control']), /no-store/);
-      const m = /id="new_password" class="password-field" value="((?:[A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4})"/.exec(res.body);
+      const m = /id="new_password" class="password-field" value="((?:[A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4})"/.exec(
+        res.body,
+      );
       assert.ok(m, 'chunked password shown');
       assert.match(res.body, /Your new password for <strong>Desktop Client<\/strong> is:/);
       assert.match(res.body, /Be sure to save this in a safe location\. You will not be able to retrieve it\./);
       assert.match(res.body, /copy it \(Ctrl\+C/);
-      assert.equal(await restStatus(server, '/en/cms-json/history/v1/events', basicAuth('alice', m[1]!)), 200, 'chunked form works');
-      assert.equal(await restStatus(server, '/en/cms-json/', basicAuth('alice', m[1]!.replace(/ /g, ''))), 200, 'raw form works');
+      assert.equal(
+        await restStatus(server, '/en/cms-json/history/v1/events', basicAuth('alice', m[1]!)),
+        200,
+        'chunked form works',
+      );
+      assert.equal(
+        await restStatus(server, '/en/cms-json/', basicAuth('alice', m[1]!.replace(/ /g, ''))),
+        200,
+        'raw form works',
+      );
       const list = await c.get(LIST);
       assert.ok(!list.body.includes(m[1]!) && !list.body.includes(m[1]!.replace(/ /g, '')), 'never shown again');
       assert.match(list.body, /Desktop Client/);
@@ -202,17 +282,32 @@ for (const target of dbTargets()) {
     test('reject → reject_url (or success_url) with success=false, or back to the list; nothing created', async () => {
       const count = async () => (await t.app.db.selectFrom('app_passwords').select('uuid').execute()).length;
       const before = await count();
-      const page = await c.get(`${AUTHORIZE}?${q({ app_name: 'Nope', success_url: 'https://app.example/cb', reject_url: 'https://app.example/rejected?x=1' })}`);
+      const page = await c.get(
+        `${AUTHORIZE}?${q({ app_name: 'Nope', success_url: 'https://app.example/cb', reject_url: 'https://app.example/rejected?x=1' })}`,
+      );
       const withReject = await c.post(AUTHORIZE, { ...formOf(page.body), action: 'reject' });
       assert.equal(withReject.status, 302);
       assert.equal(withReject.location, 'https://app.example/rejected?x=1&success=false');
       const onlySuccess = await c.post(AUTHORIZE, { ...formOf(page.body), reject_url: '', action: 'reject' });
       assert.equal(onlySuccess.location, 'https://app.example/cb?success=false');
-      const custom = await c.post(AUTHORIZE, { ...formOf(page.body), success_url: '', reject_url: 'myapp://callback', action: 'reject' });
+      const custom = await c.post(AUTHORIZE, {
+        ...formOf(page.body),
+        success_url: '',
+        reject_url: 'myapp://callback',
+        action: 'reject',
+      });
       assert.equal(custom.location, 'myapp://callback?success=false');
-      const neither = await c.post(AUTHORIZE, { ...formOf(page.body), success_url: '', reject_url: '', action: 'reject' });
+      const neither = await c.post(AUTHORIZE, {
+        ...formOf(page.body),
+        success_url: '',
+        reject_url: '',
+        action: 'reject',
+      });
       assert.equal(neither.location, 'http://localhost:8080/cms-admin/profile.php?rejected=1');
-      assert.match((await c.get(neither.location!)).body, /You did not approve the connection; no application password was created\./);
+      assert.match(
+        (await c.get(neither.location!)).body,
+        /You did not approve the connection; no application password was created\./,
+      );
       // Rejecting needs no name.
       const noName = await c.post(AUTHORIZE, { ...formOf(page.body), app_name: '', action: 'reject' });
       assert.equal(noName.status, 302);
@@ -229,7 +324,11 @@ for (const target of dbTargets()) {
       assert.equal(missing.status, 403);
       assert.match(missing.body, /Security check failed/);
       assert.equal(missing.location, undefined);
-      const wrong = await c.post(AUTHORIZE, { ...form, _csrf: form._csrf.slice(0, -1) + (form._csrf.endsWith('A') ? 'B' : 'A'), action: 'approve' });
+      const wrong = await c.post(AUTHORIZE, {
+        ...form,
+        _csrf: form._csrf.slice(0, -1) + (form._csrf.endsWith('A') ? 'B' : 'A'),
+        action: 'approve',
+      });
       assert.equal(wrong.status, 403);
       const other = new WebClient(server);
       await logIn(other, 'alice', PASSWORD);
@@ -250,7 +349,10 @@ for (const target of dbTargets()) {
       assert.match(bad.body, /Invalid URL format\./);
       const empty = await c.post(AUTHORIZE, { ...form, app_name: '   ', action: 'approve' });
       assert.equal(empty.status, 400);
-      assert.match(empty.body, /role="alert"><p>An application name is required to create an application password\.<\/p>/);
+      assert.match(
+        empty.body,
+        /role="alert"><p>An application name is required to create an application password\.<\/p>/,
+      );
       assert.match(empty.body, /name="action" value="approve"/, 'the form is shown again');
       const unknown = await c.post(AUTHORIZE, { ...form, action: 'maybe' });
       assert.equal(unknown.status, 400);
@@ -273,7 +375,9 @@ for (const target of dbTargets()) {
     });
 
     test('XSS payloads in every parameter render as text', async () => {
-      const res = await c.get(`${AUTHORIZE}?${q({ app_name: XSS_NAME, success_url: `https://app.example/cb?x="><script>alert(1)</script>`, reject_url: `myapp://cb/'onmouseover='alert(1)` })}`);
+      const res = await c.get(
+        `${AUTHORIZE}?${q({ app_name: XSS_NAME, success_url: `https://app.example/cb?x="><script>alert(1)</script>`, reject_url: `myapp://cb/'onmouseover='alert(1)` })}`,
+      );
       assert.equal(res.status, 200);
       assertNoMarkupInjection(res);
       assert.match(res.body, /&lt;script&gt;alert\(&#039;x&#039;\)&lt;\/script&gt;/);

@@ -24,22 +24,32 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 740 };
 
 /** The "application": records every request it receives and answers with a small page. */
-function startApplication(): Promise<{ server: http.Server; base: string; received: { url: string; referer: string | undefined }[] }> {
+function startApplication(): Promise<{
+  server: http.Server;
+  base: string;
+  received: { url: string; referer: string | undefined }[];
+}> {
   const received: { url: string; referer: string | undefined }[] = [];
   const server = http.createServer((req, res) => {
     received.push({ url: req.url ?? '', referer: req.headers.referer });
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><html lang="en"><head><title>Example App</title></head><body><h1>Example App received the answer</h1></body></html>');
+    res.end(
+      '<!doctype html><html lang="en"><head><title>Example App</title></head><body><h1>Example App received the answer</h1></body></html>',
+    );
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, received }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, base: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, received }),
+    );
   });
 }
 
 async function shoot(page: Page, name: string, enabled: boolean): Promise<void> {
   // At phone width nothing may overflow sideways.
   await page.setViewportSize(PHONE);
-  const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+  const overflow = (await page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  )) as number;
   assert.ok(overflow <= 0, `${name}: no horizontal scrolling at 375 px (overflow ${overflow}px)`);
   if (enabled) await page.screenshot({ path: path.join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
   await page.setViewportSize(DESKTOP);
@@ -116,7 +126,9 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('reject sends the user to reject_url with success=false', async () => {
       const before = (await t.app.db.selectFrom('app_passwords').select('uuid').execute()).length;
-      await page.goto(`${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: 'Example App', success_url: `${appServer.base}/callback`, reject_url: `${appServer.base}/rejected` })}`);
+      await page.goto(
+        `${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: 'Example App', success_url: `${appServer.base}/callback`, reject_url: `${appServer.base}/rejected` })}`,
+      );
       await page.getByRole('button', { name: 'No, I do not approve of this connection' }).click();
       await page.waitForURL(`${appServer.base}/rejected**`);
       assert.equal(new URL(page.url()).search, '?success=false');
@@ -124,9 +136,14 @@ for (const [index, target] of dbTargets().entries()) {
     });
 
     test('bad parameters show a 400 page listing the problems', async () => {
-      const res = await page.goto(`${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: '<b>Bad</b>', app_id: 'nope', success_url: 'javascript:alert(1)', reject_url: 'ftp:/no-host' })}`);
+      const res = await page.goto(
+        `${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: '<b>Bad</b>', app_id: 'nope', success_url: 'javascript:alert(1)', reject_url: 'ftp:/no-host' })}`,
+      );
       assert.equal(res?.status(), 400);
-      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'The Authorize Application request is not allowed.');
+      assert.equal(
+        await page.getByRole('heading', { level: 1 }).textContent(),
+        'The Authorize Application request is not allowed.',
+      );
       const items = await page.locator('.problems li').allTextContents();
       assert.equal(items.length, 3);
       assert.match(items[0]!, /app_id: The application ID must be a UUID\./);
@@ -137,18 +154,31 @@ for (const [index, target] of dbTargets().entries()) {
     });
 
     test('a tampered CSRF token is refused with 403', async () => {
-      await page.goto(`${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: 'Tampered', success_url: `${appServer.base}/callback` })}`);
-      await page.locator('form:has([name=action]) input[name=_csrf]').evaluate((el) => el.setAttribute('value', 'tampered-token'));
-      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Yes, I approve of this connection' }).click()]);
+      await page.goto(
+        `${siteUrl}/cms-admin/authorize-application.php?${new URLSearchParams({ app_name: 'Tampered', success_url: `${appServer.base}/callback` })}`,
+      );
+      await page
+        .locator('form:has([name=action]) input[name=_csrf]')
+        .evaluate((el) => el.setAttribute('value', 'tampered-token'));
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Yes, I approve of this connection' }).click(),
+      ]);
       assert.equal(response.status(), 403);
       await page.waitForLoadState();
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Security check failed');
-      assert.equal((await t.app.db.selectFrom('app_passwords').select('uuid').where('name', '=', 'Tampered').execute()).length, 0);
+      assert.equal(
+        (await t.app.db.selectFrom('app_passwords').select('uuid').where('name', '=', 'Tampered').execute()).length,
+        0,
+      );
       await shoot(page, 'csrf-refused', screenshots);
       // And with the field removed altogether.
       await page.goto(`${siteUrl}/cms-admin/authorize-application.php?app_name=Tampered`);
       await page.locator('form:has([name=action]) input[name=_csrf]').evaluate((el) => el.remove());
-      const [again] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Yes, I approve of this connection' }).click()]);
+      const [again] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Yes, I approve of this connection' }).click(),
+      ]);
       assert.equal(again.status(), 403);
     });
 
@@ -163,11 +193,16 @@ for (const [index, target] of dbTargets().entries()) {
       assert.match(shown, /^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
       assert.match((await page.locator('main').textContent()) ?? '', /Bewahre es an einem sicheren Ort auf/);
       await shoot(page, 'password-shown-de', screenshots);
-      const res = await fetch(`${siteUrl}/en/cms-json/history/v1/events`, { headers: { authorization: basicAuth('alice', shown) } });
+      const res = await fetch(`${siteUrl}/en/cms-json/history/v1/events`, {
+        headers: { authorization: basicAuth('alice', shown) },
+      });
       assert.equal(res.status, 200);
       // The same name again is refused, as WordPress refuses it.
       await page.goto(`${siteUrl}/cms-admin/authorize-application.php?app_name=Desktop%20Client`);
-      const [duplicate] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Yes, I approve of this connection' }).click()]);
+      const [duplicate] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Yes, I approve of this connection' }).click(),
+      ]);
       assert.equal(duplicate.status(), 409);
       await page.waitForLoadState();
       assert.equal(await page.getByRole('alert').textContent(), 'Each application name should be unique.');

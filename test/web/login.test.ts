@@ -11,7 +11,16 @@ import { setUserStatus } from '../../src/auth/users.ts';
 import { MAX_FAILURES } from '../../src/auth/throttle.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
-import { WebClient, assertSecurityHeaders, csrfOf, fieldOf, logIn, makeUser, pathOf, createWebTestApp } from './support.ts';
+import {
+  WebClient,
+  assertSecurityHeaders,
+  csrfOf,
+  fieldOf,
+  logIn,
+  makeUser,
+  pathOf,
+  createWebTestApp,
+} from './support.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -100,7 +109,10 @@ for (const target of dbTargets()) {
       assert.match(value, /^[A-Za-z0-9_-]{43}$/);
       assert.ok(!c.cookies.has('cms_login_nonce'), 'login nonce cleared');
       const rows = await t.app.db.selectFrom('web_sessions').selectAll().execute();
-      assert.ok(rows.every((r) => r.id_hash !== value), 'the cookie value itself is not stored');
+      assert.ok(
+        rows.every((r) => r.id_hash !== value),
+        'the cookie value itself is not stored',
+      );
       assert.ok(rows.some((r) => r.id_hash === crypto.createHash('sha256').update(value).digest('hex')));
       const page = await c.get(res.location!);
       assert.equal(page.status, 200);
@@ -118,7 +130,10 @@ for (const target of dbTargets()) {
       stale.cookies.set('cms_session', first);
       const page = await c.get('/cms-login.php?reauth=1');
       assert.equal(page.status, 200, 'reauth=1 shows the form to a logged-in user');
-      assert.equal((await c.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'alice', pwd: PASSWORD })).status, 302);
+      assert.equal(
+        (await c.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'alice', pwd: PASSWORD })).status,
+        302,
+      );
       const second = c.cookies.get('cms_session')!;
       assert.notEqual(first, second);
       const res = await stale.get('/cms-admin/profile.php');
@@ -151,7 +166,11 @@ for (const target of dbTargets()) {
       assert.equal(fieldOf(wrong.body, 'log'), 'alice', 'the login is kept');
       assert.match(wrong.body, /name="pwd" value=""/);
       assert.ok(!wrong.setCookies.some((s) => s.startsWith('cms_session=')));
-      const unknown = await c.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'nobody<b>', pwd: 'Secret-Unknown-1' });
+      const unknown = await c.post('/cms-login.php', {
+        _csrf: csrfOf(page.body),
+        log: 'nobody<b>',
+        pwd: 'Secret-Unknown-1',
+      });
       assert.equal(unknown.status, 200);
       assert.match(unknown.body, /Unknown username or incorrect password\./);
       assert.match(unknown.body, /value="nobody&lt;b&gt;"/);
@@ -165,7 +184,10 @@ for (const target of dbTargets()) {
       const unknownEvent = (await events(t, 'user_unknown_login_failed')).at(-1)!;
       assert.equal(unknownEvent.context.failed_username, 'nobody<b>');
       const allContext = await t.app.db.selectFrom('history_event_contexts').select('context').execute();
-      assert.ok(!allContext.some((r) => r.context.includes('WrongPassw0rd!') || r.context.includes('Secret-Unknown-1')), 'no password in the log');
+      assert.ok(
+        !allContext.some((r) => r.context.includes('WrongPassw0rd!') || r.context.includes('Secret-Unknown-1')),
+        'no password in the log',
+      );
     });
 
     test('users without an interactive password or disabled users cannot log in', async () => {
@@ -196,9 +218,15 @@ for (const target of dbTargets()) {
       const otherPage = await other.get('/cms-login.php');
       const foreign = await c.post('/cms-login.php', { _csrf: csrfOf(otherPage.body), log: 'alice', pwd: PASSWORD });
       assert.equal(foreign.status, 403, "another visitor's token");
-      const noCookie = await new WebClient(server, '10.0.0.3').post('/cms-login.php', { _csrf: token, log: 'alice', pwd: PASSWORD });
+      const noCookie = await new WebClient(server, '10.0.0.3').post('/cms-login.php', {
+        _csrf: token,
+        log: 'alice',
+        pwd: PASSWORD,
+      });
       assert.equal(noCookie.status, 403, 'token without its cookie');
-      assert.ok(![missing, wrong, foreign, noCookie].some((r) => r.setCookies.some((s) => s.startsWith('cms_session='))));
+      assert.ok(
+        ![missing, wrong, foreign, noCookie].some((r) => r.setCookies.some((s) => s.startsWith('cms_session='))),
+      );
       const de = await c.post('/cms-login.php?lang=de', { log: 'alice', pwd: PASSWORD });
       assert.match(de.body, /Sicherheitsprüfung fehlgeschlagen/);
     });
@@ -224,24 +252,44 @@ for (const target of dbTargets()) {
       const c = new WebClient(server, '10.0.0.4');
       const same = await logIn(c, 'alice', PASSWORD, '/cms-admin/authorize-application.php?app_name=X');
       assert.equal(same.location, 'http://localhost:8080/cms-admin/authorize-application.php?app_name=X');
-      for (const evil of ['https://evil.example/steal', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'http://localhost:8080@evil.example/']) {
+      for (const evil of [
+        'https://evil.example/steal',
+        '//evil.example/x',
+        '/\\evil.example',
+        'javascript:alert(1)',
+        'http://localhost:8080@evil.example/',
+      ]) {
         const d = new WebClient(server, '10.0.0.4');
         const page = await d.get(`/cms-login.php?redirect_to=${encodeURIComponent(evil)}`);
         assert.equal(fieldOf(page.body, 'redirect_to'), '', `not carried: ${evil}`);
-        const res = await d.post('/cms-login.php', { _csrf: csrfOf(page.body), log: 'alice', pwd: PASSWORD, redirect_to: evil });
+        const res = await d.post('/cms-login.php', {
+          _csrf: csrfOf(page.body),
+          log: 'alice',
+          pwd: PASSWORD,
+          redirect_to: evil,
+        });
         assert.equal(res.status, 302);
         assert.equal(res.location, 'http://localhost:8080/cms-admin/', evil);
       }
       // Already logged in: the login page forwards at once (same-site only).
-      assert.equal((await c.get('/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php%3Flang%3Dde')).location, 'http://localhost:8080/cms-admin/application-passwords.php?lang=de');
-      assert.equal((await c.get('/cms-login.php?redirect_to=https%3A%2F%2Fevil.example%2F')).location, 'http://localhost:8080/cms-admin/');
+      assert.equal(
+        (await c.get('/cms-login.php?redirect_to=%2Fcms-admin%2Fapplication-passwords.php%3Flang%3Dde')).location,
+        'http://localhost:8080/cms-admin/application-passwords.php?lang=de',
+      );
+      assert.equal(
+        (await c.get('/cms-login.php?redirect_to=https%3A%2F%2Fevil.example%2F')).location,
+        'http://localhost:8080/cms-admin/',
+      );
     });
 
     test('logout: POST with CSRF ends the session; without it → 403', async () => {
       const c = new WebClient(server, '10.0.0.5');
       await logIn(c, 'alice', PASSWORD);
       const page = await c.get('/cms-admin/profile.php');
-      const logoutForm = /<form method="post" action="([^"]+)"[^>]*>\s*<input type="hidden" name="_csrf" value="([^"]+)">\s*<button type="submit" class="button-link">Log Out/.exec(page.body);
+      const logoutForm =
+        /<form method="post" action="([^"]+)"[^>]*>\s*<input type="hidden" name="_csrf" value="([^"]+)">\s*<button type="submit" class="button-link">Log Out/.exec(
+          page.body,
+        );
       assert.ok(logoutForm, 'logout form in the header');
       const action = logoutForm[1]!.replace(/&amp;/g, '&');
       const forged = await c.post(action, {});
@@ -286,7 +334,12 @@ for (const target of dbTargets()) {
       const expired = await c.get('/cms-admin/profile.php');
       assert.equal(expired.status, 302);
       assert.ok(cookieAttrs(expired.setCookies, 'cms_session').includes('Max-Age=0'), 'the dead cookie is dropped');
-      assert.equal((await t.app.db.selectFrom('web_sessions').select('id_hash').where('id_hash', '=', expiredHash).execute()).length, 0, 'an expired row is deleted when seen');
+      assert.equal(
+        (await t.app.db.selectFrom('web_sessions').select('id_hash').where('id_hash', '=', expiredHash).execute())
+          .length,
+        0,
+        'an expired row is deleted when seen',
+      );
       assert.match(expired.location!, /\/cms-login\.php\?redirect_to=/);
       assert.equal(pathOf(expired.location!).startsWith('/cms-login.php'), true);
     });

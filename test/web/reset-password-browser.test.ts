@@ -29,7 +29,10 @@ for (const [index, target] of dbTargets().entries()) {
       fs.mkdirSync(ARTIFACTS, { recursive: true });
       ({ t, server, siteUrl } = await listenWebTestApp(target));
       browser = await launchChromium();
-      page = await localPage(await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' }), cspViolations);
+      page = await localPage(
+        await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' }),
+        cspViolations,
+      );
     });
 
     after(async () => {
@@ -40,7 +43,10 @@ for (const [index, target] of dbTargets().entries()) {
 
     test('the printed link sets the password; the user logs in with it', async () => {
       const env = { SITE_URL: siteUrl };
-      assert.equal((await runCli(t, ['user', 'create', 'carla', '--email', 'carla@example.com', '--role', 'editor'], env)).code, 0);
+      assert.equal(
+        (await runCli(t, ['user', 'create', 'carla', '--email', 'carla@example.com', '--role', 'editor'], env)).code,
+        0,
+      );
       const printed = await runCli(t, ['user', 'reset-password', 'carla'], env);
       const link = /(http:\/\/127\.0\.0\.1:\d+\/cms-login\.php\?action=rp&\S+)/.exec(printed.stdout)?.[1];
       assert.ok(link, printed.stdout + printed.stderr);
@@ -49,7 +55,12 @@ for (const [index, target] of dbTargets().entries()) {
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Set a password for carla');
       // At phone width nothing may overflow sideways.
       await page.setViewportSize({ width: 375, height: 740 });
-      assert.ok(((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number) <= 0, 'no horizontal scrolling at 375 px');
+      assert.ok(
+        ((await page.evaluate(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        )) as number) <= 0,
+        'no horizontal scrolling at 375 px',
+      );
       if (index === 0) await page.screenshot({ path: path.join(ARTIFACTS, 'set-password-phone.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -40,7 +40,12 @@ export class WebClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  private async send(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<WebResponse> {
+  private async send(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<WebResponse> {
     const h: Record<string, string> = { host: this.host, ...headers };
     const cookie = this.cookieHeader();
     if (cookie && !('cookie' in h)) h.cookie = cookie;
@@ -62,7 +67,13 @@ export class WebClient {
       if (attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: res.statusCode, headers: res.headers, body: res.body, setCookies, location: res.headers.location as string | undefined };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      setCookies,
+      location: res.headers.location as string | undefined,
+    };
   }
 
   get(url: string, headers?: Record<string, string>): Promise<WebResponse> {
@@ -88,15 +99,30 @@ export function fieldOf(html: string, name: string): string | undefined {
 }
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#0?39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
-export async function makeUser(app: AppServices, login: string, password: string, role = 'administrator'): Promise<UserRow> {
+export async function makeUser(
+  app: AppServices,
+  login: string,
+  password: string,
+  role = 'administrator',
+): Promise<UserRow> {
   return createUser(app, { login, email: `${login}@example.test`, role, password });
 }
 
 /** Logs the client in through the form; returns the final redirect response. */
-export async function logIn(client: WebClient, login: string, password: string, redirectTo?: string): Promise<WebResponse> {
+export async function logIn(
+  client: WebClient,
+  login: string,
+  password: string,
+  redirectTo?: string,
+): Promise<WebResponse> {
   const page = await client.get(`/cms-login.php${redirectTo ? `?redirect_to=${encodeURIComponent(redirectTo)}` : ''}`);
   assert.equal(page.status, 200);
   const form: Record<string, string> = { _csrf: csrfOf(page.body), log: login, pwd: password };

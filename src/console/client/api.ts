@@ -16,10 +16,19 @@ export interface RestAnswer<T> {
 }
 
 /** `path` below the API root, e.g. `history/v1/events?per_page=5`. */
-export async function rest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: Record<string, unknown>): Promise<RestAnswer<T>> {
+export async function rest<T>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: Record<string, unknown>,
+): Promise<RestAnswer<T>> {
   const headers: Record<string, string> = { 'X-WP-Nonce': nonce, Accept: 'application/json' };
   if (body) headers['Content-Type'] = 'application/json';
-  const res = await fetch(root + path, { method, headers, credentials: 'same-origin', body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(root + path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const fresh = res.headers.get('X-WP-Nonce');
   if (fresh) nonce = fresh;
   const text = await res.text();
@@ -49,14 +58,21 @@ export interface SaveAnnouncement<T> {
 }
 
 /** Sends a save with its button disabled, announcing its progress and outcome in `state`. */
-export async function announcedSave<T>(state: HTMLElement, button: HTMLButtonElement, send: () => Promise<RestAnswer<T>>, texts: SaveAnnouncement<T>): Promise<void> {
+export async function announcedSave<T>(
+  state: HTMLElement,
+  button: HTMLButtonElement,
+  send: () => Promise<RestAnswer<T>>,
+  texts: SaveAnnouncement<T>,
+): Promise<void> {
   state.classList.remove('is-error');
   state.textContent = texts.saving;
   button.disabled = true;
   try {
     const answer = await send();
     const ok = answer.status === 200;
-    state.textContent = ok ? texts.saved(answer) : (texts.problem ?? ((body) => errorMessage(body, texts.failed)))(answer.body);
+    state.textContent = ok
+      ? texts.saved(answer)
+      : (texts.problem ?? ((body) => errorMessage(body, texts.failed)))(answer.body);
     state.classList.toggle('is-error', !ok);
   } catch {
     state.classList.add('is-error');

@@ -10,7 +10,11 @@ async function save(form: HTMLFormElement): Promise<void> {
   const state = document.getElementById('ct-save-state')!;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   const data = new FormData(form);
-  const body: Record<string, unknown> = { title: data.get('title'), content: data.get('content'), status: data.get('status') };
+  const body: Record<string, unknown> = {
+    title: data.get('title'),
+    content: data.get('content'),
+    status: data.get('status'),
+  };
   if (data.get('slug')) body.slug = data.get('slug');
   if (data.has('parent')) body.parent = Number(data.get('parent'));
   if (data.has('author')) body.author = Number(data.get('author'));
@@ -29,9 +33,10 @@ const DONE: Record<string, string> = { trash: 'trashed', restore: 'restored', de
 async function rowAction(form: HTMLFormElement, action: string, base: string): Promise<void> {
   const id = new FormData(form).get('post');
   const live = document.getElementById('ct-live')!;
-  const answer = action === 'restore'
-    ? await rest('POST', `${base}/${id}`, { status: 'draft' })
-    : await rest('DELETE', `${base}/${id}${action === 'delete' ? '?force=true' : ''}`);
+  const answer =
+    action === 'restore'
+      ? await rest('POST', `${base}/${id}`, { status: 'draft' })
+      : await rest('DELETE', `${base}/${id}${action === 'delete' ? '?force=true' : ''}`);
   if (answer.status !== 200) {
     live.textContent = errorMessage(answer.body, t.loadFailed!);
     return;

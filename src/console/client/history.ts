@@ -25,7 +25,9 @@ let t: Record<string, string> = {};
 
 async function toggleOccasions(link: HTMLAnchorElement): Promise<void> {
   const holder = link.closest('.occasions')!;
-  const open = holder.nextElementSibling?.classList.contains('occasions-list') ? (holder.nextElementSibling as HTMLElement) : null;
+  const open = holder.nextElementSibling?.classList.contains('occasions-list')
+    ? (holder.nextElementSibling as HTMLElement)
+    : null;
   if (open) {
     open.remove();
     link.setAttribute('aria-expanded', 'false');
@@ -90,7 +92,10 @@ function startPolling(): void {
     if (document.hidden) return;
     const since = region.dataset.newestId ?? '0';
     const query = region.dataset.apiQuery ? `&${region.dataset.apiQuery}` : '';
-    const answer = await rest<{ new_events_count: number | null }>('GET', `history/v1/events/has-updates?since_id=${since}${query}`).catch(() => null);
+    const answer = await rest<{ new_events_count: number | null }>(
+      'GET',
+      `history/v1/events/has-updates?since_id=${since}${query}`,
+    ).catch(() => null);
     const n = answer?.status === 200 ? Number(answer.body.new_events_count ?? 0) : 0;
     if (n > 0) announceNew(n);
   };
@@ -151,7 +156,8 @@ function setUpDialog(): void {
   if (!dialog) return;
   dialog.querySelector('[data-close]')?.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
-    if (EVENT_HASH.test(window.location.hash)) history.replaceState(null, '', window.location.pathname + window.location.search);
+    if (EVENT_HASH.test(window.location.hash))
+      history.replaceState(null, '', window.location.pathname + window.location.search);
     returnFocus?.focus();
     returnFocus = null;
   });
@@ -221,7 +227,9 @@ function setUpUserSuggestions(): void {
     const q = input.value.trim();
     if (q.length < 2) return;
     timer = setTimeout(async () => {
-      const answer = await rest<{ ID: string; id?: string; user_login: string; display_name: string; user_email: string }[]>('GET', `history/v1/search-user?q=${encodeURIComponent(q)}`);
+      const answer = await rest<
+        { ID: string; id?: string; user_login: string; display_name: string; user_email: string }[]
+      >('GET', `history/v1/search-user?q=${encodeURIComponent(q)}`);
       if (answer.status !== 200) return;
       list.replaceChildren();
       found.clear();
@@ -333,5 +341,6 @@ export function init(): void {
   setUpUserSuggestions();
   const entry = document.getElementById('add-entry-form') as HTMLFormElement | null;
   if (entry) instead(entry, 'submit', () => addEntry(entry));
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-export]')) instead(link, 'click', () => exportFile(link));
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-export]'))
+    instead(link, 'click', () => exportFile(link));
 }

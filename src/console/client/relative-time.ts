@@ -33,4 +33,3 @@ export function relativeTime(date: Date, now: Date, lang: string): string {
 export function fromGmt(dateGmt: string): Date {
   return new Date(`${dateGmt.replace(' ', 'T')}Z`);
 }
-

@@ -82,7 +82,10 @@ export function readValue(schema: PublishedSchema, path: (string | number)[], re
   if (isLineList(schema)) {
     const raw = read(name);
     if (raw === undefined) return undefined;
-    const lines = raw.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = raw
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
     return typesOf(schema.items!).includes('integer') ? lines.map((l) => (/^-?\d+$/.test(l) ? Number(l) : l)) : lines;
   }
   if (types.length === 1 && types[0] === 'boolean') {

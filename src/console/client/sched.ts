@@ -9,7 +9,8 @@ import { readSection, type PublishedSchema } from './sched-form.ts';
 let t: Record<string, string> = {};
 let schema: Record<string, Record<string, PublishedSchema>> = {};
 
-const fill = (text: string, args: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
+const fill = (text: string, args: Record<string, string | number>) =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
 
 function problemText(body: unknown): string {
   const params = (body as { data?: { params?: Record<string, string> } } | null)?.data?.params ?? {};
@@ -46,7 +47,11 @@ async function checkTemplate(area: HTMLTextAreaElement): Promise<void> {
   box.classList.remove('is-error');
   box.textContent = t.scChecking!;
   const source = area.value;
-  const validated = await rest<{ success?: boolean; error?: string; line?: number | null }>('POST', 'sched/v1/templates/validate', { message: source });
+  const validated = await rest<{ success?: boolean; error?: string; line?: number | null }>(
+    'POST',
+    'sched/v1/templates/validate',
+    { message: source },
+  );
   if (area.value !== source) return; // a newer check is under way
   let frame = box.parentElement!.querySelector<HTMLIFrameElement>('iframe.template-preview');
   const v = validated.body;
@@ -73,7 +78,9 @@ async function checkTemplate(area: HTMLTextAreaElement): Promise<void> {
     return;
   }
   area.removeAttribute('aria-invalid');
-  const preview = await rest<{ data: { preview: string } }>('POST', 'sched/v1/notifications/preview', { template: source });
+  const preview = await rest<{ data: { preview: string } }>('POST', 'sched/v1/notifications/preview', {
+    template: source,
+  });
   if (area.value !== source) return;
   if (preview.status !== 200) {
     box.classList.add('is-error');
@@ -100,14 +107,18 @@ export function init(): void {
       event.preventDefault();
       if (button?.name === 'preview') {
         const area = document.querySelector<HTMLTextAreaElement>(`textarea[name="${CSS.escape(button.value)}"]`);
-        if (area) void checkTemplate(area).catch(() => (document.getElementById(`${area.id}-check`)!.textContent = t.loadFailed!));
+        if (area)
+          void checkTemplate(area).catch(
+            () => (document.getElementById(`${area.id}-check`)!.textContent = t.loadFailed!),
+          );
         return;
       }
       void saveSection(form);
     });
     // Enter in a field saves (the form's first button may be a template's "Check and preview").
     form.addEventListener('keydown', (event) => {
-      if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox') return;
+      if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox')
+        return;
       event.preventDefault();
       void saveSection(form);
     });

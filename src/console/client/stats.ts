@@ -3,7 +3,12 @@
 import uPlot from 'uplot';
 
 function drawActivity(holder: HTMLElement): void {
-  const series = JSON.parse(holder.dataset.series ?? '{}') as { dates: string[]; counts: number[]; label: string; dateLabel: string };
+  const series = JSON.parse(holder.dataset.series ?? '{}') as {
+    dates: string[];
+    counts: number[];
+    label: string;
+    dateLabel: string;
+  };
   if (!series.dates?.length) return;
   const xs = series.dates.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
   const lang = document.body.dataset.lang ?? 'en';
@@ -19,7 +24,10 @@ function drawActivity(holder: HTMLElement): void {
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [
         { stroke: '#3c434a', values: (_u, splits) => splits.map((s) => day.format(new Date(s * 1000))) },
-        { stroke: '#3c434a', values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? s.toLocaleString(lang) : '')) },
+        {
+          stroke: '#3c434a',
+          values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? s.toLocaleString(lang) : '')),
+        },
       ],
       series: [
         { label: series.dateLabel, value: (_u, v) => (v === null ? '' : day.format(new Date(v * 1000))) },

@@ -21,14 +21,22 @@ async function saveTranslation(form: HTMLFormElement): Promise<void> {
 
 async function applyBulk(form: HTMLFormElement): Promise<void> {
   const live = document.getElementById('st-live')!;
-  const ids = [...document.querySelectorAll<HTMLInputElement>('input[name="ids[]"]:checked')].map((box) => Number(box.value));
+  const ids = [...document.querySelectorAll<HTMLInputElement>('input[name="ids[]"]:checked')].map((box) =>
+    Number(box.value),
+  );
   if (!ids.length) {
     live.textContent = t.stBulkNone!;
     return;
   }
   const choice = String(new FormData(form).get('bulk_action'));
-  const body = choice.startsWith('status:') ? { ids, action: 'set_status', status: Number(choice.slice(7)) } : { ids, action: choice };
-  const answer = await rest<{ updated: number; skipped: unknown[] }>('POST', 'i18n/st/v1/strings/translations/bulk', body);
+  const body = choice.startsWith('status:')
+    ? { ids, action: 'set_status', status: Number(choice.slice(7)) }
+    : { ids, action: choice };
+  const answer = await rest<{ updated: number; skipped: unknown[] }>(
+    'POST',
+    'i18n/st/v1/strings/translations/bulk',
+    body,
+  );
   if (answer.status !== 200) {
     live.textContent = errorMessage(answer.body, t.loadFailed!);
     return;

@@ -15,13 +15,28 @@ const PAGE = 100;
 const FIRST_WINDOW = 1000;
 
 const CSV_COLUMNS = [
-  'id', 'date_gmt', 'date_local', 'logger', 'loglevel', 'message_key', 'message', 'initiator',
-  'user_id', 'user_login', 'user_email', 'user_display_name', 'ip_addresses', 'occasions_id', 'sticky', 'context',
+  'id',
+  'date_gmt',
+  'date_local',
+  'logger',
+  'loglevel',
+  'message_key',
+  'message',
+  'initiator',
+  'user_id',
+  'user_login',
+  'user_email',
+  'user_display_name',
+  'ip_addresses',
+  'occasions_id',
+  'sticky',
+  'context',
 ] as const;
 
 /** One CSV field: quoted when needed; a leading = + - @ is defused so spreadsheets do not run it as a formula. */
 export function csvField(value: unknown): string {
-  let s = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let s =
+    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -50,20 +65,31 @@ function csvRow(e: ApiEvent & { date_local?: string }): string {
 }
 
 async function newestId(ctx: ConsoleContext): Promise<number> {
-  const row = await ctx.app.db.selectFrom('history_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await ctx.app.db
+    .selectFrom('history_events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
 class ExportError extends Error {}
 
-async function eventsPage(ctx: ConsoleContext, args: Record<string, unknown>): Promise<{ events: ApiEvent[]; headers: Record<string, string> }> {
+async function eventsPage(
+  ctx: ConsoleContext,
+  args: Record<string, unknown>,
+): Promise<{ events: ApiEvent[]; headers: Record<string, string> }> {
   const out = await ctx.api('GET', '/history/v1/events', args);
-  if (out.status !== 200) throw new ExportError(String((out.body as { message?: string } | undefined)?.message ?? out.status));
+  if (out.status !== 200)
+    throw new ExportError(String((out.body as { message?: string } | undefined)?.message ?? out.status));
   return { events: out.body as ApiEvent[], headers: out.headers };
 }
 
 /** The filtered view's events, newest id first, window by window. */
-async function* windows(ctx: ConsoleContext, filters: Record<string, unknown>, top: number): AsyncGenerator<ApiEvent[]> {
+async function* windows(
+  ctx: ConsoleContext,
+  filters: Record<string, unknown>,
+  top: number,
+): AsyncGenerator<ApiEvent[]> {
   const base = { ...filters, ungrouped: true, per_page: PAGE, skip_count_query: true };
   let window = FIRST_WINDOW;
   for (let hi = top; hi > 0; ) {
@@ -78,7 +104,8 @@ async function* windows(ctx: ConsoleContext, filters: Record<string, unknown>, t
     }
     rows.sort((a, b) => b.id - a.id);
     if (rows.length) yield rows;
-    window = pages <= 1 ? Math.min(window * 4, 10_000_000) : pages > 5 ? Math.max(PAGE, Math.floor(window / 2)) : window;
+    window =
+      pages <= 1 ? Math.min(window * 4, 10_000_000) : pages > 5 ? Math.max(PAGE, Math.floor(window / 2)) : window;
     hi = lo;
   }
 }
@@ -93,8 +120,14 @@ export async function startExport(
   format: ExportFormat,
 ): Promise<{ status: number; error?: string; total?: number; stream?: Readable }> {
   const top = await newestId(ctx);
-  const first = await ctx.api('GET', '/history/v1/events', { ...filters, ungrouped: true, per_page: 1, max_id_first_page: Math.max(top, 1) });
-  if (first.status !== 200) return { status: first.status, error: String((first.body as { message?: string }).message ?? '') };
+  const first = await ctx.api('GET', '/history/v1/events', {
+    ...filters,
+    ungrouped: true,
+    per_page: 1,
+    max_id_first_page: Math.max(top, 1),
+  });
+  if (first.status !== 200)
+    return { status: first.status, error: String((first.body as { message?: string }).message ?? '') };
   const total = Number(first.headers['X-WP-Total'] ?? 0);
   async function* file(): AsyncGenerator<string> {
     if (format === 'csv') yield '\ufeff' + CSV_COLUMNS.join(',') + '\r\n';

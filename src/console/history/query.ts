@@ -41,7 +41,12 @@ const DATES = /^(lastdays:[1-9]\d{0,4}|month:\d{4}-\d{2}|yesterday|custom)$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function list(query: Record<string, unknown>, name: string): ListFilter {
-  return { values: texts(query[name]).map((v) => v.trim()).filter(Boolean), exclude: text(query[`${name}_mode`]) === 'exclude' };
+  return {
+    values: texts(query[name])
+      .map((v) => v.trim())
+      .filter(Boolean),
+    exclude: text(query[`${name}_mode`]) === 'exclude',
+  };
 }
 
 function positive(value: unknown): number | null {
@@ -74,7 +79,10 @@ export function readLogQuery(query: Record<string, unknown>): LogQuery {
 /** key=value lines as an object; null when a non-empty line has no key. */
 export function contextFilters(lines: string): Record<string, string> | null {
   const out: Record<string, string> = {};
-  for (const line of lines.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of lines
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const eq = line.indexOf('=');
     if (eq <= 0) return null;
     out[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();

@@ -22,7 +22,13 @@ export interface ApiEvent {
   message_key: string | null;
   loglevel: string;
   initiator: string;
-  initiator_data: { user_id: string | null; user_login: string | null; user_email: string | null; user_profile_url: string; user_display_name: string | null };
+  initiator_data: {
+    user_id: string | null;
+    user_login: string | null;
+    user_email: string | null;
+    user_profile_url: string;
+    user_display_name: string | null;
+  };
   ip_addresses: Record<string, string>;
   occasions_id: string;
   subsequent_occasions_count: number;
@@ -82,8 +88,10 @@ async function objectUrl(e: ApiEvent, o: ViewOptions): Promise<string> {
   const c = e.context;
   const site = o.app.config.siteUrl;
   const userId = c.edited_user_id ?? c.created_user_id ?? c.login_id ?? null;
-  if (userId && /^\d+$/.test(userId) && o.viewer.can('edit_users')) return `${site}/cms-admin/user-edit.php?user_id=${userId}`;
-  if (c.event_id && /^\d+$/.test(c.event_id)) return `${site}/cms-admin/admin.php?page=history_admin_menu_page#history/event/${c.event_id}`;
+  if (userId && /^\d+$/.test(userId) && o.viewer.can('edit_users'))
+    return `${site}/cms-admin/user-edit.php?user_id=${userId}`;
+  if (c.event_id && /^\d+$/.test(c.event_id))
+    return `${site}/cms-admin/admin.php?page=history_admin_menu_page#history/event/${c.event_id}`;
   if (c.content_id && /^\d+$/.test(c.content_id)) {
     const item = await getContent(o.app, Number(c.content_id));
     if (item && isViewable(item)) return permalink(o.app, item);
@@ -123,7 +131,9 @@ export async function eventView(e: ApiEvent, o: ViewOptions): Promise<EventView>
     context: Object.entries(e.context)
       .filter(([key]) => !(key in e.ip_addresses))
       .map(([key, value]) => ({ key, value: value ?? '' })),
-    details: (e.details_data ?? []).flatMap((group) => group.items.map((item) => ({ name: item.name, value: item.new_value ?? '' }))),
+    details: (e.details_data ?? []).flatMap((group) =>
+      group.items.map((item) => ({ name: item.name, value: item.new_value ?? '' })),
+    ),
     ips,
     objectUrl: await objectUrl(e, o),
     permalink: e.permalink,

@@ -47,8 +47,21 @@ interface ApiItem {
 /** What the permission rules need to know of an item. */
 function asItem(a: ApiItem): ContentItem {
   return {
-    id: a.id, type: a.type, lang: a.lang, slug: a.slug, title: a.title.raw, content: a.content.raw, excerpt: '', status: a.status,
-    authorId: a.author || null, parentId: a.parent || null, trid: a.id, menuOrder: 0, thumbnail: null, createdAt: '', modifiedAt: '',
+    id: a.id,
+    type: a.type,
+    lang: a.lang,
+    slug: a.slug,
+    title: a.title.raw,
+    content: a.content.raw,
+    excerpt: '',
+    status: a.status,
+    authorId: a.author || null,
+    parentId: a.parent || null,
+    trid: a.id,
+    menuOrder: 0,
+    thumbnail: null,
+    createdAt: '',
+    modifiedAt: '',
   };
 }
 
@@ -71,7 +84,8 @@ function typeOf(value: unknown, user: AuthUser): ContentType | null {
 
 const typeLabel = (ctx: ConsoleContext, type: ContentType) => (type === 'page' ? ctx.t.ctPages : ctx.t.ctPosts);
 const statusLabel = (ctx: ConsoleContext, status: string) => ctx.t[`ctStatus_${status}` as ConsoleStringKey] ?? status;
-const editUrl = (ctx: ConsoleContext, id: number, action = 'edit') => ctx.url(pagePath({ path: EDIT_PATH }, { post: String(id), action }));
+const editUrl = (ctx: ConsoleContext, id: number, action = 'edit') =>
+  ctx.url(pagePath({ path: EDIT_PATH }, { post: String(id), action }));
 
 /** Users who may write items of the type, for the author choice. */
 async function possibleAuthors(ctx: ConsoleContext, type: ContentType): Promise<{ id: number; name: string }[]> {
@@ -87,7 +101,9 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
   const { t } = ctx;
   const type = typeOf(ctx.query.post_type, ctx.user);
   if (!type) return ctx.message(403, t.forbiddenTitle, t.forbiddenText);
-  const status = (FILTER_STATUSES as readonly string[]).includes(text(ctx.query.post_status)) ? text(ctx.query.post_status) : '';
+  const status = (FILTER_STATUSES as readonly string[]).includes(text(ctx.query.post_status))
+    ? text(ctx.query.post_status)
+    : '';
   const search = text(ctx.query.s);
   const lang = text(ctx.query.lang) === 'en' || text(ctx.query.lang) === 'de' ? (text(ctx.query.lang) as Lang) : '';
   const paged = pageNumber(ctx.query.paged);
@@ -100,10 +116,12 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
   const total = Number(out.headers['X-WP-Total'] ?? 0);
   const pages = Math.max(1, Number(out.headers['X-WP-TotalPages'] ?? 1));
   // The counts of the status links, as the original shows them ("Drafts (2)").
-  const counts = await Promise.all(['any', ...FILTER_STATUSES].map(async (s) => {
-    const c = await ctx.api('GET', BASE[type], { ...common, status: s, per_page: 1, _fields: 'id' });
-    return c.status === 200 ? Number(c.headers['X-WP-Total'] ?? 0) : 0;
-  }));
+  const counts = await Promise.all(
+    ['any', ...FILTER_STATUSES].map(async (s) => {
+      const c = await ctx.api('GET', BASE[type], { ...common, status: s, per_page: 1, _fields: 'id' });
+      return c.status === 200 ? Number(c.headers['X-WP-Total'] ?? 0) : 0;
+    }),
+  );
   const listUrl = (q: Record<string, string | undefined>) => ctx.url(pagePath({ path: LIST_PATH }, q));
   const done = text(ctx.query.done);
   if (done === 'trashed') notices.push({ kind: 'success', text: t.ctTrashedNotice });
@@ -129,7 +147,9 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
       statusLabel: statusLabel(ctx, a.status),
       lang: a.lang,
       langLabel: t[LANG_NAMES[a.lang]],
-      translation: a.translations[other] ? { lang: other, label: t[LANG_NAMES[other]], url: editUrl(ctx, a.translations[other]!) } : null,
+      translation: a.translations[other]
+        ? { lang: other, label: t[LANG_NAMES[other]], url: editUrl(ctx, a.translations[other]!) }
+        : null,
       author: authors.get(a.author) ?? '—',
       date: a.date.replace('T', ' ').slice(0, 16),
       labels: {
@@ -142,34 +162,61 @@ async function showList(ctx: ConsoleContext, notices: Notice[]): Promise<Fastify
       },
     };
   });
-  return ctx.html('content-list.twig', typeLabel(ctx, type), {
-    notices,
-    heading: typeLabel(ctx, type),
-    type,
-    tabs: editableTypes(ctx.user).map((ty) => ({ label: typeLabel(ctx, ty), url: listUrl({ post_type: ty }), current: ty === type })),
-    newUrl: ctx.url(pagePath({ path: NEW_PATH }, { post_type: type })),
-    newLabel: type === 'page' ? t.ctNewPage : t.ctNewPost,
-    statusLinks: [{ value: '', label: t.ctAll }, ...FILTER_STATUSES.map((s) => ({ value: s, label: statusLabel(ctx, s) }))].map((s, i) => ({
-      label: `${s.label} (${counts[i]})`,
-      url: listUrl({ ...filter, post_status: s.value }),
-      current: s.value === status,
-    })),
-    form: { action: ctx.url(LIST_PATH), q: filter, langs: (['en', 'de'] as const).map((l) => ({ value: l, label: t[LANG_NAMES[l]] })) },
-    summary: fmt(t.ctCount, { total }),
-    rows,
-    csrf: await ctx.csrf(),
-    postUrl: ctx.url(EDIT_PATH),
-    returnTo,
-    pager: pagerModel(t.pageOf, paged, pages, link, Object.entries(filter).filter(([, v]) => v !== '')),
-    pageFormAction: ctx.url(LIST_PATH),
-    clientStrings: JSON.stringify(Object.fromEntries((['ctSaving', 'ctSaved', 'loadFailed'] as const).map((k) => [k, t[k]]))),
-  }, out.status === 200 ? 200 : out.status);
+  return ctx.html(
+    'content-list.twig',
+    typeLabel(ctx, type),
+    {
+      notices,
+      heading: typeLabel(ctx, type),
+      type,
+      tabs: editableTypes(ctx.user).map((ty) => ({
+        label: typeLabel(ctx, ty),
+        url: listUrl({ post_type: ty }),
+        current: ty === type,
+      })),
+      newUrl: ctx.url(pagePath({ path: NEW_PATH }, { post_type: type })),
+      newLabel: type === 'page' ? t.ctNewPage : t.ctNewPost,
+      statusLinks: [
+        { value: '', label: t.ctAll },
+        ...FILTER_STATUSES.map((s) => ({ value: s, label: statusLabel(ctx, s) })),
+      ].map((s, i) => ({
+        label: `${s.label} (${counts[i]})`,
+        url: listUrl({ ...filter, post_status: s.value }),
+        current: s.value === status,
+      })),
+      form: {
+        action: ctx.url(LIST_PATH),
+        q: filter,
+        langs: (['en', 'de'] as const).map((l) => ({ value: l, label: t[LANG_NAMES[l]] })),
+      },
+      summary: fmt(t.ctCount, { total }),
+      rows,
+      csrf: await ctx.csrf(),
+      postUrl: ctx.url(EDIT_PATH),
+      returnTo,
+      pager: pagerModel(
+        t.pageOf,
+        paged,
+        pages,
+        link,
+        Object.entries(filter).filter(([, v]) => v !== ''),
+      ),
+      pageFormAction: ctx.url(LIST_PATH),
+      clientStrings: JSON.stringify(
+        Object.fromEntries((['ctSaving', 'ctSaved', 'loadFailed'] as const).map((k) => [k, t[k]])),
+      ),
+    },
+    out.status === 200 ? 200 : out.status,
+  );
 }
 
 // ---- one item: edit and preview ----
 
 /** The item with the id, whichever type it is (cms/v2 keeps pages and posts apart), or why not. */
-async function loadItem(ctx: ConsoleContext, id: string): Promise<{ status: number; problem: string; item: ApiItem | null }> {
+async function loadItem(
+  ctx: ConsoleContext,
+  id: string,
+): Promise<{ status: number; problem: string; item: ApiItem | null }> {
   if (!/^\d{1,15}$/.test(id)) return { status: 404, problem: ctx.t.ctNotFound, item: null };
   let out = await ctx.api('GET', `${BASE.page}/${id}`, { context: 'edit' });
   if (out.status === 404) out = await ctx.api('GET', `${BASE.post}/${id}`, { context: 'edit' });
@@ -193,61 +240,108 @@ interface FormValues {
 }
 
 async function showForm(
-  ctx: ConsoleContext, type: ContentType, item: ApiItem | null, values: FormValues, notices: Notice[], status = 200,
+  ctx: ConsoleContext,
+  type: ContentType,
+  item: ApiItem | null,
+  values: FormValues,
+  notices: Notice[],
+  status = 200,
   translationOf = 0,
 ): Promise<FastifyReply> {
   const { t } = ctx;
   const caps = CAPABILITIES[type];
-  const statuses = (['draft', 'pending', 'publish', 'private'] as const).filter((s) => canSetStatus(ctx.user, type, s) || s === values.status);
-  const parents = type === 'page'
-    ? await ctx.api('GET', BASE.page, { context: 'edit', lang: values.lang, status: 'any', per_page: 100, orderby: 'title', order: 'asc', _fields: 'id,title' })
-    : null;
-  const parentChoices = parents?.status === 200
-    ? (parents.body as { id: number; title: { raw: string } }[]).filter((p) => p.id !== item?.id).map((p) => ({ id: p.id, title: p.title.raw, selected: p.id === values.parent }))
+  const statuses = (['draft', 'pending', 'publish', 'private'] as const).filter(
+    (s) => canSetStatus(ctx.user, type, s) || s === values.status,
+  );
+  const parents =
+    type === 'page'
+      ? await ctx.api('GET', BASE.page, {
+          context: 'edit',
+          lang: values.lang,
+          status: 'any',
+          per_page: 100,
+          orderby: 'title',
+          order: 'asc',
+          _fields: 'id,title',
+        })
+      : null;
+  const parentChoices =
+    parents?.status === 200
+      ? (parents.body as { id: number; title: { raw: string } }[])
+          .filter((p) => p.id !== item?.id)
+          .map((p) => ({ id: p.id, title: p.title.raw, selected: p.id === values.parent }))
+      : [];
+  const authors = ctx.user.can(caps.editOthers)
+    ? (await possibleAuthors(ctx, type)).map((a) => ({ ...a, selected: a.id === values.author }))
     : [];
-  const authors = ctx.user.can(caps.editOthers) ? (await possibleAuthors(ctx, type)).map((a) => ({ ...a, selected: a.id === values.author })) : [];
   const other: Lang = values.lang === 'en' ? 'de' : 'en';
   const otherId = item?.translations[other];
   const done = text(ctx.query.done);
   if (done === 'saved') notices.push({ kind: 'success', text: t.ctSavedNotice });
   if (done === 'created') notices.push({ kind: 'success', text: t.ctCreatedNotice });
-  const title = item ? fmt(type === 'page' ? t.ctEditPage : t.ctEditPost, { title: item.title.raw }) : type === 'page' ? t.ctNewPage : t.ctNewPost;
-  return ctx.html('content-edit.twig', title, {
-    notices,
-    heading: title,
-    type,
-    item: item
-      ? {
-          id: item.id,
-          previewUrl: editUrl(ctx, item.id, 'preview'),
-          viewUrl: item.status === 'publish' ? item.link : '',
-          canTrash: item.status !== 'trash' && canDelete(ctx.user, asItem(item)),
-          restUrl: `${BASE[type]}/${item.id}`.slice(1),
-        }
-      : null,
-    values,
-    statuses: statuses.map((s) => ({ value: s, label: statusLabel(ctx, s), selected: s === values.status })),
-    parentChoices,
-    authors,
-    langs: (['en', 'de'] as const).map((l) => ({ value: l, label: t[LANG_NAMES[l]], selected: l === values.lang })),
-    langLabel: t[LANG_NAMES[values.lang]],
-    translation: item
-      ? otherId
-        ? { text: fmt(t.ctEditTranslation, { language: t[LANG_NAMES[other]] }), url: editUrl(ctx, otherId) }
-        : { text: fmt(t.ctCreateTranslation, { language: t[LANG_NAMES[other]] }), url: ctx.url(pagePath({ path: NEW_PATH }, { post_type: type, lang: other, translation_of: String(item.id) })) }
-      : null,
-    translationOf,
-    translationNote: translationOf ? fmt(t.ctTranslationOfNote, { language: t[LANG_NAMES[values.lang]], id: translationOf }) : '',
-    listUrl: ctx.url(pagePath({ path: LIST_PATH }, { post_type: type })),
-    listLabel: typeLabel(ctx, type),
-    csrf: await ctx.csrf(),
-    action: item ? ctx.url(EDIT_PATH) : ctx.url(pagePath({ path: NEW_PATH }, { post_type: type })),
-    clientStrings: JSON.stringify(Object.fromEntries((['ctSaving', 'ctSaved', 'loadFailed'] as const).map((k) => [k, t[k]]))),
-  }, status);
+  const title = item
+    ? fmt(type === 'page' ? t.ctEditPage : t.ctEditPost, { title: item.title.raw })
+    : type === 'page'
+      ? t.ctNewPage
+      : t.ctNewPost;
+  return ctx.html(
+    'content-edit.twig',
+    title,
+    {
+      notices,
+      heading: title,
+      type,
+      item: item
+        ? {
+            id: item.id,
+            previewUrl: editUrl(ctx, item.id, 'preview'),
+            viewUrl: item.status === 'publish' ? item.link : '',
+            canTrash: item.status !== 'trash' && canDelete(ctx.user, asItem(item)),
+            restUrl: `${BASE[type]}/${item.id}`.slice(1),
+          }
+        : null,
+      values,
+      statuses: statuses.map((s) => ({ value: s, label: statusLabel(ctx, s), selected: s === values.status })),
+      parentChoices,
+      authors,
+      langs: (['en', 'de'] as const).map((l) => ({ value: l, label: t[LANG_NAMES[l]], selected: l === values.lang })),
+      langLabel: t[LANG_NAMES[values.lang]],
+      translation: item
+        ? otherId
+          ? { text: fmt(t.ctEditTranslation, { language: t[LANG_NAMES[other]] }), url: editUrl(ctx, otherId) }
+          : {
+              text: fmt(t.ctCreateTranslation, { language: t[LANG_NAMES[other]] }),
+              url: ctx.url(
+                pagePath({ path: NEW_PATH }, { post_type: type, lang: other, translation_of: String(item.id) }),
+              ),
+            }
+        : null,
+      translationOf,
+      translationNote: translationOf
+        ? fmt(t.ctTranslationOfNote, { language: t[LANG_NAMES[values.lang]], id: translationOf })
+        : '',
+      listUrl: ctx.url(pagePath({ path: LIST_PATH }, { post_type: type })),
+      listLabel: typeLabel(ctx, type),
+      csrf: await ctx.csrf(),
+      action: item ? ctx.url(EDIT_PATH) : ctx.url(pagePath({ path: NEW_PATH }, { post_type: type })),
+      clientStrings: JSON.stringify(
+        Object.fromEntries((['ctSaving', 'ctSaved', 'loadFailed'] as const).map((k) => [k, t[k]])),
+      ),
+    },
+    status,
+  );
 }
 
 function valuesOf(item: ApiItem): FormValues {
-  return { title: item.title.raw, content: item.content.raw, slug: item.slug, status: item.status, parent: item.parent ?? 0, author: item.author, lang: item.lang };
+  return {
+    title: item.title.raw,
+    content: item.content.raw,
+    slug: item.slug,
+    status: item.status,
+    parent: item.parent ?? 0,
+    author: item.author,
+    lang: item.lang,
+  };
 }
 
 /** The form's fields as cms/v2 arguments (a field the user cannot change is not sent). */
@@ -264,14 +358,22 @@ function submittedValues(ctx: ConsoleContext, fallback: FormValues): FormValues 
   const b = ctx.body;
   return {
     ...fallback,
-    title: text(b.title), content: text(b.content), slug: text(b.slug), status: text(b.status) || fallback.status,
-    parent: Number(text(b.parent)) || 0, author: Number(text(b.author)) || fallback.author,
+    title: text(b.title),
+    content: text(b.content),
+    slug: text(b.slug),
+    status: text(b.status) || fallback.status,
+    parent: Number(text(b.parent)) || 0,
+    author: Number(text(b.author)) || fallback.author,
   };
 }
 
 /** Paragraphs and their lines, as the public page shows the text (the template escapes them). */
 function paragraphsOf(content: string): string[][] {
-  return content.split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter((p) => p !== '').map((p) => p.split(/\r?\n/));
+  return content
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => p.split(/\r?\n/));
 }
 
 async function showItem(ctx: ConsoleContext): Promise<FastifyReply> {
@@ -284,7 +386,10 @@ async function showItem(ctx: ConsoleContext): Promise<FastifyReply> {
       heading: item.title.raw,
       lang: ctx.lang,
       itemLang: item.lang,
-      notice: item.status === 'publish' ? t.ctPreviewPublished : fmt(t.ctPreviewUnpublished, { status: statusLabel(ctx, item.status) }),
+      notice:
+        item.status === 'publish'
+          ? t.ctPreviewPublished
+          : fmt(t.ctPreviewUnpublished, { status: statusLabel(ctx, item.status) }),
       paragraphs: paragraphsOf(item.content.raw),
       editUrl: editUrl(ctx, item.id),
       viewUrl: item.status === 'publish' ? item.link : '',
@@ -301,12 +406,24 @@ async function actOnItem(ctx: ConsoleContext): Promise<FastifyReply> {
   if (!item) return itemProblem(ctx, found);
   const route = `${BASE[item.type]}/${item.id}`;
   const action = text(ctx.body.action);
-  const list = new URL(ctx.returnTo(ctx.body.return_to, ctx.url(pagePath({ path: LIST_PATH }, { post_type: item.type }))));
+  const list = new URL(
+    ctx.returnTo(ctx.body.return_to, ctx.url(pagePath({ path: LIST_PATH }, { post_type: item.type }))),
+  );
   let out: RestOutput;
   if (action === 'save') {
     out = await ctx.api('POST', route, writeArgs(ctx, item.type));
-    if (out.status !== 200) return showForm(ctx, item.type, item, submittedValues(ctx, valuesOf(item)), [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }], out.status);
-    return ctx.redirect(ctx.url(pagePath({ path: EDIT_PATH }, { post: String(item.id), action: 'edit', done: 'saved' })));
+    if (out.status !== 200)
+      return showForm(
+        ctx,
+        item.type,
+        item,
+        submittedValues(ctx, valuesOf(item)),
+        [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }],
+        out.status,
+      );
+    return ctx.redirect(
+      ctx.url(pagePath({ path: EDIT_PATH }, { post: String(item.id), action: 'edit', done: 'saved' })),
+    );
   }
   if (action === 'trash') {
     out = await ctx.api('DELETE', route);
@@ -320,13 +437,14 @@ async function actOnItem(ctx: ConsoleContext): Promise<FastifyReply> {
   } else {
     return ctx.message(400, t.badAction, t.badAction);
   }
-  if (out.status !== 200) return showList(ctx, [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }]);
+  if (out.status !== 200)
+    return showList(ctx, [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }]);
   return ctx.redirect(list.toString());
 }
 
 async function newItem(ctx: ConsoleContext): Promise<FastifyReply> {
   const { t } = ctx;
-  const type = typeOf(ctx.isPost ? ctx.body.post_type ?? ctx.query.post_type : ctx.query.post_type, ctx.user);
+  const type = typeOf(ctx.isPost ? (ctx.body.post_type ?? ctx.query.post_type) : ctx.query.post_type, ctx.user);
   if (!type) return ctx.message(403, t.forbiddenTitle, t.forbiddenText);
   const source = ctx.isPost ? ctx.body : ctx.query;
   const translationOf = /^\d{1,15}$/.test(text(source.translation_of)) ? Number(text(source.translation_of)) : 0;
@@ -334,15 +452,41 @@ async function newItem(ctx: ConsoleContext): Promise<FastifyReply> {
   const blank: FormValues = { title: '', content: '', slug: '', status: 'draft', parent: 0, author: ctx.user.id, lang };
   if (!ctx.isPost) return showForm(ctx, type, null, blank, [], 200, translationOf);
   if (!(await ctx.csrfOk())) return ctx.csrfFailed();
-  const args = { ...writeArgs(ctx, type), lang, ...(translationOf ? { translations: { [lang === 'en' ? 'de' : 'en']: translationOf } } : {}) };
+  const args = {
+    ...writeArgs(ctx, type),
+    lang,
+    ...(translationOf ? { translations: { [lang === 'en' ? 'de' : 'en']: translationOf } } : {}),
+  };
   const out = await ctx.api('POST', BASE[type], args);
-  if (out.status !== 201) return showForm(ctx, type, null, submittedValues(ctx, blank), [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }], out.status, translationOf);
+  if (out.status !== 201)
+    return showForm(
+      ctx,
+      type,
+      null,
+      submittedValues(ctx, blank),
+      [{ kind: 'error', text: fmt(t.apiError, { message: apiProblem(out) }) }],
+      out.status,
+      translationOf,
+    );
   const created = out.body as ApiItem;
-  return ctx.redirect(ctx.url(pagePath({ path: EDIT_PATH }, { post: String(created.id), action: 'edit', done: 'created' })));
+  return ctx.redirect(
+    ctx.url(pagePath({ path: EDIT_PATH }, { post: String(created.id), action: 'edit', done: 'created' })),
+  );
 }
 
 export const contentPages: ConsolePage[] = [
-  { path: LIST_PATH, capability: 'edit_posts', title: 'ctTitle', navOrder: 35, handle: (ctx) => (ctx.isPost ? actOnItem(ctx) : showList(ctx, [])) },
-  { path: EDIT_PATH, capability: 'edit_posts', title: 'ctTitle', handle: (ctx) => (ctx.isPost ? actOnItem(ctx) : showItem(ctx)) },
+  {
+    path: LIST_PATH,
+    capability: 'edit_posts',
+    title: 'ctTitle',
+    navOrder: 35,
+    handle: (ctx) => (ctx.isPost ? actOnItem(ctx) : showList(ctx, [])),
+  },
+  {
+    path: EDIT_PATH,
+    capability: 'edit_posts',
+    title: 'ctTitle',
+    handle: (ctx) => (ctx.isPost ? actOnItem(ctx) : showItem(ctx)),
+  },
   { path: NEW_PATH, capability: 'edit_posts', title: 'ctTitle', handle: newItem },
 ];

@@ -15,7 +15,14 @@ import { displayLocale } from '../i18n.ts';
 import type { Lang } from '../../rest/types.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
 import {
-  contextFilters, filterArgs, filterQuery, isFiltered, listArgs, readLogQuery, type LogFilters, type LogQuery,
+  contextFilters,
+  filterArgs,
+  filterQuery,
+  isFiltered,
+  listArgs,
+  readLogQuery,
+  type LogFilters,
+  type LogQuery,
 } from '../history/query.ts';
 import { eventView, eventViews, type ApiEvent, type ViewOptions } from '../history/view.ts';
 import { statsPage } from './stats.ts';
@@ -60,7 +67,13 @@ async function searchOptions(ctx: ConsoleContext): Promise<SearchOptions> {
 }
 
 export function viewOptions(ctx: ConsoleContext, options: Pick<SearchOptions, 'initiators'>): ViewOptions {
-  return { app: ctx.app, viewer: ctx.user, lang: ctx.lang, t: ctx.t, initiatorLabels: new Map(options.initiators.map((i) => [i.value, i.label])) };
+  return {
+    app: ctx.app,
+    viewer: ctx.user,
+    lang: ctx.lang,
+    t: ctx.t,
+    initiatorLabels: new Map(options.initiators.map((i) => [i.value, i.label])),
+  };
 }
 
 function logUrl(ctx: ConsoleContext, query: [string, string][] = [], hash = ''): string {
@@ -81,7 +94,9 @@ async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOpt
   if (canListUsers) {
     for (const id of f.users.values) {
       const found = await ctx.api('GET', '/history/v1/search-user', { q: id });
-      const u = (found.status === 200 ? (found.body as { ID: string; user_login: string; display_name: string }[]) : []).find((r) => r.ID === id);
+      const u = (
+        found.status === 200 ? (found.body as { ID: string; user_login: string; display_name: string }[]) : []
+      ).find((r) => r.ID === id);
       users.push({ id, label: u ? `${u.display_name} (${u.user_login})` : `#${id}` });
     }
   }
@@ -91,11 +106,24 @@ async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOpt
     { value: 'yesterday', label: t.yesterday },
     ...[7, 14, 30, 60, 90].map((n) => ({ value: `lastdays:${n}`, label: fmt(t.lastDays, { n }) })),
   ];
-  const months = options.dates.result_months.slice(0, 36).map((m) => ({ value: `month:${m.yearMonth}`, label: monthLabel(m.yearMonth, ctx.lang) }));
+  const months = options.dates.result_months
+    .slice(0, 36)
+    .map((m) => ({ value: `month:${m.yearMonth}`, label: monthLabel(m.yearMonth, ctx.lang) }));
   const loggers = options.loggers
-    .map((l) => ({ name: l.name, choices: messageChoices(l.search_data).map((c) => ({ ...c, checked: messages.has(c.value) })) }))
+    .map((l) => ({
+      name: l.name,
+      choices: messageChoices(l.search_data).map((c) => ({ ...c, checked: messages.has(c.value) })),
+    }))
     .filter((l) => l.choices.length);
-  const more = !!(f.messages.values.length || f.users.values.length || f.initiator.values.length || f.ip || f.context || f.excludeSearch || f.metadataSearch);
+  const more = !!(
+    f.messages.values.length ||
+    f.users.values.length ||
+    f.initiator.values.length ||
+    f.ip ||
+    f.context ||
+    f.excludeSearch ||
+    f.metadataSearch
+  );
   return {
     f,
     more,
@@ -115,7 +143,9 @@ async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOpt
 
 function monthLabel(yearMonth: string, lang: Lang): string {
   const [y, m] = yearMonth.split('-').map(Number);
-  return new Intl.DateTimeFormat(displayLocale(lang), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y!, m! - 1, 15)));
+  return new Intl.DateTimeFormat(displayLocale(lang), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y!, m! - 1, 15)),
+  );
 }
 
 interface ListResult {
@@ -129,14 +159,28 @@ interface ListResult {
 
 async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions): Promise<ListResult> {
   if (q.filters.context !== '' && contextFilters(q.filters.context) === null) {
-    return { events: [], sticky: [], total: 0, pages: 0, maxId: 0, error: { message: ctx.t.contextInvalid, params: ['context'] } };
+    return {
+      events: [],
+      sticky: [],
+      total: 0,
+      pages: 0,
+      maxId: 0,
+      error: { message: ctx.t.contextInvalid, params: ['context'] },
+    };
   }
   const out = await ctx.api('GET', '/history/v1/events', listArgs(q));
   if (out.status !== 200) {
     const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
     const params = Object.keys(body.data?.params ?? {});
     const detail = Object.values(body.data?.params ?? {}).join(' ');
-    return { events: [], sticky: [], total: 0, pages: 0, maxId: 0, error: { message: [body.message ?? '', detail].filter(Boolean).join(' '), params } };
+    return {
+      events: [],
+      sticky: [],
+      total: 0,
+      pages: 0,
+      maxId: 0,
+      error: { message: [body.message ?? '', detail].filter(Boolean).join(' '), params },
+    };
   }
   const views = await eventViews(out.body as ApiEvent[], viewOptions(ctx, options));
   return {
@@ -153,17 +197,37 @@ async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions
 async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, options: SearchOptions) {
   const { t } = ctx;
   const base = filterQuery(q.filters);
-  const pageLink = (paged: number) => logUrl(ctx, [...base, ...(paged > 1 ? [['paged', String(paged)], ['max_id', String(list.maxId)]] as [string, string][] : [])]);
+  const pageLink = (paged: number) =>
+    logUrl(ctx, [
+      ...base,
+      ...(paged > 1
+        ? ([
+            ['paged', String(paged)],
+            ['max_id', String(list.maxId)],
+          ] as [string, string][])
+        : []),
+    ]);
   const returnTo = pageLink(q.paged);
   const grouped = !q.filters.search && !q.filters.metadataSearch;
   return {
     list,
     grouped,
-    summary: list.error ? '' : fmt(grouped ? t.eventsCountGroups : t.eventsCount, { total: list.total.toLocaleString(displayLocale(ctx.lang)) }),
+    summary: list.error
+      ? ''
+      : fmt(grouped ? t.eventsCountGroups : t.eventsCount, {
+          total: list.total.toLocaleString(displayLocale(ctx.lang)),
+        }),
     timesIn: fmt(t.timesInZone, { zone: ctx.app.options.timeZone() }),
-    pager: pagerModel(t.pageOf, q.paged, list.pages, pageLink, [['page', HISTORY_PAGE], ...base, ['max_id', String(list.maxId)]]),
+    pager: pagerModel(t.pageOf, q.paged, list.pages, pageLink, [
+      ['page', HISTORY_PAGE],
+      ...base,
+      ['max_id', String(list.maxId)],
+    ]),
     pageFormAction: ctx.url(ADMIN_PHP),
-    occasionsUrl: logUrl(ctx, [['view', 'occasions'], ['return_to', returnTo]]),
+    occasionsUrl: logUrl(ctx, [
+      ['view', 'occasions'],
+      ['return_to', returnTo],
+    ]),
     canStick: ctx.user.can('manage_options'),
     csrf: await ctx.csrf(),
     actionUrl: ctx.url(ADMIN_PHP) + `?page=${HISTORY_PAGE}`,
@@ -178,9 +242,26 @@ async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, opt
 }
 
 /** Texts the page's script shows. */
-const CLIENT_STRINGS = ['newEvent', 'newEvents', 'showNewEvents', 'eventHeading', 'loadFailed', 'stuck', 'unstuck', 'entryAdded', 'exportProgress', 'exportDone', 'exportFailed'] as const;
+const CLIENT_STRINGS = [
+  'newEvent',
+  'newEvents',
+  'showNewEvents',
+  'eventHeading',
+  'loadFailed',
+  'stuck',
+  'unstuck',
+  'entryAdded',
+  'exportProgress',
+  'exportDone',
+  'exportFailed',
+] as const;
 
-const DONE: Record<string, keyof ConsoleContext['t']> = { stuck: 'stuck', unstuck: 'unstuck', added: 'entryAdded', cleared: 'cleared' };
+const DONE: Record<string, keyof ConsoleContext['t']> = {
+  stuck: 'stuck',
+  unstuck: 'unstuck',
+  added: 'entryAdded',
+  cleared: 'cleared',
+};
 
 /** Who may clear the log: the original offers "Clear log" on its settings page, to those who manage options. */
 const CLEAR_LOG_CAPABILITY = 'manage_options';
@@ -193,7 +274,9 @@ async function addUserFilter(ctx: ConsoleContext, q: LogQuery, wanted: string): 
   const out = await ctx.api('GET', '/history/v1/search-user', { q: wanted });
   const found = out.status === 200 ? (out.body as { ID: string; user_login: string; user_email: string }[]) : [];
   const w = wanted.toLowerCase();
-  const exact = found.filter((u) => u.ID === wanted || u.user_login.toLowerCase() === w || u.user_email.toLowerCase() === w);
+  const exact = found.filter(
+    (u) => u.ID === wanted || u.user_login.toLowerCase() === w || u.user_email.toLowerCase() === w,
+  );
   const user = exact.length === 1 ? exact[0] : found.length === 1 ? found[0] : undefined;
   if (!user) return { kind: 'error', text: ctx.t.noUserFound };
   const users = { ...q.filters.users, values: [...new Set([...q.filters.users.values, user.ID])] };
@@ -212,36 +295,67 @@ async function showLog(ctx: ConsoleContext, notices: Notice[], status = 200): Pr
   const singleId = text(ctx.query.event);
   if (/^\d+$/.test(singleId)) return showEvent(ctx, Number(singleId), options, false);
   const list = await readList(ctx, q, options);
-  if (ctx.query.partial === 'list') return ctx.fragment('history-list.twig', await listModel(ctx, q, list, options), list.error ? 400 : 200);
+  if (ctx.query.partial === 'list')
+    return ctx.fragment('history-list.twig', await listModel(ctx, q, list, options), list.error ? 400 : 200);
   const done = DONE[text(ctx.query.done)];
   if (done) notices.push({ kind: 'success', text: ctx.t[done] });
   if (list.error) notices.push({ kind: 'error', text: list.error.message });
-  return ctx.html('history.twig', ctx.t.historyTitle, {
-    notices,
-    form: { ...(await filterForm(ctx, q.filters, options)), action: ctx.url(ADMIN_PHP), invalid: list.error?.params ?? [], filtered: isFiltered(q.filters), resetUrl: logUrl(ctx) },
-    ...(await listModel(ctx, q, list, options)),
-    levels: LOG_LEVELS.map((l) => ({ value: l, label: ctx.t[`level_${l}`] })),
-    canAddEntry: ctx.user.can('manage_options'),
-    canClearLog: ctx.user.can(CLEAR_LOG_CAPABILITY),
-    actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
-    exportCsv: logUrl(ctx, [...filterQuery(q.filters), ['export', 'csv']]),
-    exportJson: logUrl(ctx, [...filterQuery(q.filters), ['export', 'json']]),
-    clientStrings: JSON.stringify(Object.fromEntries(CLIENT_STRINGS.map((k) => [k, ctx.t[k]]))),
-    statsUrl: ctx.user.can(statsPage.capability!) ? ctx.url(pagePath(statsPage, Object.fromEntries(filterQuery(q.filters)))) : '',
-  }, list.error ? 400 : status);
+  return ctx.html(
+    'history.twig',
+    ctx.t.historyTitle,
+    {
+      notices,
+      form: {
+        ...(await filterForm(ctx, q.filters, options)),
+        action: ctx.url(ADMIN_PHP),
+        invalid: list.error?.params ?? [],
+        filtered: isFiltered(q.filters),
+        resetUrl: logUrl(ctx),
+      },
+      ...(await listModel(ctx, q, list, options)),
+      levels: LOG_LEVELS.map((l) => ({ value: l, label: ctx.t[`level_${l}`] })),
+      canAddEntry: ctx.user.can('manage_options'),
+      canClearLog: ctx.user.can(CLEAR_LOG_CAPABILITY),
+      actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
+      exportCsv: logUrl(ctx, [...filterQuery(q.filters), ['export', 'csv']]),
+      exportJson: logUrl(ctx, [...filterQuery(q.filters), ['export', 'json']]),
+      clientStrings: JSON.stringify(Object.fromEntries(CLIENT_STRINGS.map((k) => [k, ctx.t[k]]))),
+      statsUrl: ctx.user.can(statsPage.capability!)
+        ? ctx.url(pagePath(statsPage, Object.fromEntries(filterQuery(q.filters))))
+        : '',
+    },
+    list.error ? 400 : status,
+  );
 }
 
 /** One event: a fragment for the page's dialog (`#history/event/<id>`), or a page of its own. */
-async function showEvent(ctx: ConsoleContext, id: number, options: SearchOptions, fragment: boolean): Promise<FastifyReply> {
+async function showEvent(
+  ctx: ConsoleContext,
+  id: number,
+  options: SearchOptions,
+  fragment: boolean,
+): Promise<FastifyReply> {
   const out = await ctx.api('GET', `/history/v1/events/${id}`);
-  const error = out.status === 404 ? fmt(ctx.t.eventNotFound, { id }) : out.status !== 200 ? fmt(ctx.t.eventForbidden, { id }) : '';
+  const error =
+    out.status === 404 ? fmt(ctx.t.eventNotFound, { id }) : out.status !== 200 ? fmt(ctx.t.eventForbidden, { id }) : '';
   const event = error ? null : await eventView(out.body as ApiEvent, viewOptions(ctx, options));
   const model = {
-    event, error, heading: fmt(ctx.t.eventHeading, { id }), canStick: ctx.user.can('manage_options'), csrf: await ctx.csrf(),
-    returnTo: logUrl(ctx, [['event', String(id)]]), actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
+    event,
+    error,
+    heading: fmt(ctx.t.eventHeading, { id }),
+    canStick: ctx.user.can('manage_options'),
+    csrf: await ctx.csrf(),
+    returnTo: logUrl(ctx, [['event', String(id)]]),
+    actionUrl: ctx.url(pagePath({ path: ADMIN_PHP, adminPage: HISTORY_PAGE })),
   };
-  if (fragment) return ctx.fragment('history-event.twig', model, out.status === 200 ? 200 : out.status === 404 ? 404 : 403);
-  return ctx.html('history-single.twig', fmt(ctx.t.eventHeading, { id }), { ...model, backUrl: logUrl(ctx) }, out.status === 200 ? 200 : out.status === 404 ? 404 : 403);
+  if (fragment)
+    return ctx.fragment('history-event.twig', model, out.status === 200 ? 200 : out.status === 404 ? 404 : 403);
+  return ctx.html(
+    'history-single.twig',
+    fmt(ctx.t.eventHeading, { id }),
+    { ...model, backUrl: logUrl(ctx) },
+    out.status === 200 ? 200 : out.status === 404 ? 404 : 403,
+  );
 }
 
 /**
@@ -323,7 +437,18 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
   }
   if (out.status >= 300) {
     const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
-    return showLog(ctx, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: [body.message, ...Object.values(body.data?.params ?? {})].filter(Boolean).join(' ') }) }], out.status);
+    return showLog(
+      ctx,
+      [
+        {
+          kind: 'error',
+          text: fmt(ctx.t.apiError, {
+            message: [body.message, ...Object.values(body.data?.params ?? {})].filter(Boolean).join(' '),
+          }),
+        },
+      ],
+      out.status,
+    );
   }
   const url = new URL(back);
   url.searchParams.set('done', done);
@@ -341,7 +466,8 @@ export const historyPage: ConsolePage = {
     const exportFormat = text(ctx.query.export);
     if (exportFormat === 'csv' || exportFormat === 'json') return exportLog(ctx, exportFormat);
     if (ctx.query.view === 'occasions') return showOccasions(ctx, ctx.query.partial === 'occasions');
-    if (ctx.query.partial === 'event') return showEvent(ctx, Number(text(ctx.query.event)) || 0, await searchOptions(ctx), true);
+    if (ctx.query.partial === 'event')
+      return showEvent(ctx, Number(text(ctx.query.event)) || 0, await searchOptions(ctx), true);
     return showLog(ctx, []);
   },
 };

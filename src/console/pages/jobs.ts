@@ -55,7 +55,17 @@ function readQuery(q: Record<string, unknown>): PageQuery {
 
 function filterPairs(q: PageQuery): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ['title', 'status', 'target_language', 'translated_by', 'sent_from', 'sent_to', 'deadline_from', 'deadline_to'] as const) if (q[k] !== '') out[k] = q[k];
+  for (const k of [
+    'title',
+    'status',
+    'target_language',
+    'translated_by',
+    'sent_from',
+    'sent_to',
+    'deadline_from',
+    'deadline_to',
+  ] as const)
+    if (q[k] !== '') out[k] = q[k];
   return out;
 }
 
@@ -110,7 +120,12 @@ function statusLabel(ctx: ConsoleContext, job: Pick<ApiJob, 'status' | 'needs_up
 }
 
 function today(ctx: ConsoleContext): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: ctx.app.options.timeZone(), year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: ctx.app.options.timeZone(),
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date());
 }
 
 function rowOf(ctx: ConsoleContext, job: ApiJob, now: string, people: { id: number; name: string }[] | null) {
@@ -130,12 +145,13 @@ function rowOf(ctx: ConsoleContext, job: ApiJob, now: string, people: { id: numb
     translator: job.translator_name || t.tmNobody,
     progress: job.progress,
     batch: job.batch.name,
-    assign: people && job.translation_service_id === 'local' && ASSIGNABLE_STATUSES.includes(job.status)
-      ? {
-          label: fmt(t.tmAssignLabel, { id: job.id }),
-          choices: people.map((p) => ({ value: p.id, label: p.name, selected: p.id === job.translator_id })),
-        }
-      : null,
+    assign:
+      people && job.translation_service_id === 'local' && ASSIGNABLE_STATUSES.includes(job.status)
+        ? {
+            label: fmt(t.tmAssignLabel, { id: job.id }),
+            choices: people.map((p) => ({ value: p.id, label: p.name, selected: p.id === job.translator_id })),
+          }
+        : null,
   };
 }
 
@@ -151,7 +167,8 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
   const result = ok ? (out.body as { jobs: ApiJob[]; total: number }) : { jobs: [], total: 0 };
   const done = text(ctx.query.done);
   if (done === 'assigned') notices.push({ kind: 'success', text: t.tmAssignedNotice });
-  if (done === 'sent') notices.push({ kind: 'success', text: fmt(t.tmSentNotice, { count: Number(text(ctx.query.count)) || 0 }) });
+  if (done === 'sent')
+    notices.push({ kind: 'success', text: fmt(t.tmSentNotice, { count: Number(text(ctx.query.count)) || 0 }) });
   const people = manager ? await translators(ctx) : null;
   const now = today(ctx);
   const pages = Math.max(1, Math.ceil(result.total / PER_PAGE));
@@ -171,8 +188,14 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
       statuses: FILTER_STATUSES.map((s) => ({ value: String(s), label: t[`tmStatus_${s}` as ConsoleStringKey] })),
       languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: languageName(code, ctx.lang) })),
       translators: people?.map((p) => ({ value: String(p.id), label: p.name })) ?? null,
-      dates: ([['sent_from', t.tmSentFrom], ['sent_to', t.tmSentTo], ['deadline_from', t.tmDeadlineFrom], ['deadline_to', t.tmDeadlineTo]] as const)
-        .map(([name, label]) => ({ name, label, value: q[name] })),
+      dates: (
+        [
+          ['sent_from', t.tmSentFrom],
+          ['sent_to', t.tmSentTo],
+          ['deadline_from', t.tmDeadlineFrom],
+          ['deadline_to', t.tmDeadlineTo],
+        ] as const
+      ).map(([name, label]) => ({ name, label, value: q[name] })),
       resetUrl: pageUrl(ctx),
     },
     summary: fmt(t.tmCount, { total: result.total.toLocaleString(displayLocale(ctx.lang)) }),
@@ -182,7 +205,10 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
     returnTo,
     send: manager
       ? {
-          items: content.map((c) => ({ id: c.id, label: `${c.title} (${languageName(c.lang, ctx.lang)}, ${c.type === 'page' ? t.tmItemPage : t.tmItemPost})` })),
+          items: content.map((c) => ({
+            id: c.id,
+            label: `${c.title} (${languageName(c.lang, ctx.lang)}, ${c.type === 'page' ? t.tmItemPage : t.tmItemPost})`,
+          })),
           languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: languageName(code, ctx.lang) })),
           translators: people!.map((p) => ({ value: String(p.id), label: p.name })),
         }
@@ -193,7 +219,13 @@ async function showList(ctx: ConsoleContext, notices: Notice[], status = 200): P
   return ctx.html('jobs.twig', manager ? t.tmTitle : t.tmMyJobs, model, ok ? status : out.status);
 }
 
-async function showJob(ctx: ConsoleContext, jobId: string, notices: Notice[], status = 200, drafts: Record<string, string> = {}): Promise<FastifyReply> {
+async function showJob(
+  ctx: ConsoleContext,
+  jobId: string,
+  notices: Notice[],
+  status = 200,
+  drafts: Record<string, string> = {},
+): Promise<FastifyReply> {
   const { t } = ctx;
   const out = await ctx.api('GET', `${API}/jobs/${jobId}`);
   if (out.status !== 200) {
@@ -241,7 +273,13 @@ async function showJob(ctx: ConsoleContext, jobId: string, notices: Notice[], st
 /** The job's XLIFF as a download: the API's file, passed on with its type and name. */
 async function download(ctx: ConsoleContext, jobId: string): Promise<FastifyReply> {
   const out = await ctx.api('GET', `${API}/jobs/${jobId}/xliff`);
-  if (out.status !== 200 || !out.raw) return showJob(ctx, jobId, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: apiProblem(out) }) }], out.status);
+  if (out.status !== 200 || !out.raw)
+    return showJob(
+      ctx,
+      jobId,
+      [{ kind: 'error', text: fmt(ctx.t.apiError, { message: apiProblem(out) }) }],
+      out.status,
+    );
   return ctx.reply
     .code(200)
     .headers({
@@ -264,7 +302,11 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
     return onJob ? showJob(ctx, jobId, [notice], out.status, drafts) : showList(ctx, [notice], out.status);
   };
   if (action === 'assign') {
-    const out = await ctx.api('POST', `${API}/jobs/assign`, { jobId: text(ctx.body.job), translatorId: text(ctx.body.translator), type: text(ctx.body.type) || undefined });
+    const out = await ctx.api('POST', `${API}/jobs/assign`, {
+      jobId: text(ctx.body.job),
+      translatorId: text(ctx.body.translator),
+      type: text(ctx.body.type) || undefined,
+    });
     if (out.status !== 200) return fail(out);
     const back = new URL(ctx.returnTo(ctx.body.return_to, pageUrl(ctx)));
     back.searchParams.set('done', 'assigned');
@@ -297,7 +339,9 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
     if (out.status !== 200) return fail(out);
     return ctx.redirect(pageUrl(ctx, { job_id: jobId, done: 'completed' }));
   }
-  return onJob ? showJob(ctx, jobId, [{ kind: 'error', text: ctx.t.badAction }], 400) : showList(ctx, [{ kind: 'error', text: ctx.t.badAction }], 400);
+  return onJob
+    ? showJob(ctx, jobId, [{ kind: 'error', text: ctx.t.badAction }], 400)
+    : showList(ctx, [{ kind: 'error', text: ctx.t.badAction }], 400);
 }
 
 async function handle(ctx: ConsoleContext): Promise<FastifyReply> {

@@ -5,7 +5,15 @@
 // uses the feature's functions (sliderx/api.ts), which check the document whole and record
 // each written slider in the activity log with the signed-in user.
 import type { FastifyReply } from 'fastify';
-import { exportSliders, getSlider, getSliderByAlias, importSliders, listSliders, localize, parseImport } from '../../namespaces/sliderx/api.ts';
+import {
+  exportSliders,
+  getSlider,
+  getSliderByAlias,
+  importSliders,
+  listSliders,
+  localize,
+  parseImport,
+} from '../../namespaces/sliderx/api.ts';
 import type { Lang } from '../../rest/types.ts';
 import { fmt } from '../../web/api.ts';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
@@ -31,15 +39,18 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200, im
   const { t } = ctx;
   const done = text(ctx.query.done);
   if (done === 'moved') notices.push({ kind: 'success', text: t.slMoved });
-  if (done === 'imported') notices.push({ kind: 'success', text: fmt(t.slImported, { count: Number(text(ctx.query.count)) || 0 }) });
+  if (done === 'imported')
+    notices.push({ kind: 'success', text: fmt(t.slImported, { count: Number(text(ctx.query.count)) || 0 }) });
   const sliders = await listSliders(ctx.app);
   const alias = text(ctx.query.slider) || sliders[0]?.alias || '';
   const current = sliders.find((s) => s.alias === alias);
   if (text(ctx.query.slider) && !current) notices.push({ kind: 'error', text: t.slNotFound });
   let preview = null;
   if (current) {
-    const answers = await Promise.all(LANGS.map((lang) => getSlider(ctx.app, current.alias, { aliasFlag: true }, lang)));
-    const slidesOf = (i: number) => (answers[i]!.slides as PreviewSlide[]);
+    const answers = await Promise.all(
+      LANGS.map((lang) => getSlider(ctx.app, current.alias, { aliasFlag: true }, lang)),
+    );
+    const slidesOf = (i: number) => answers[i]!.slides as PreviewSlide[];
     preview = {
       alias: current.alias,
       title: localize(current.title, ctx.lang),
@@ -51,22 +62,40 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200, im
         last: i === slidesOf(0).length - 1,
         languages: LANGS.map((lang, l) => {
           const s = slidesOf(l)[i]!;
-          return { lang, name: t[lang === 'en' ? 'slEnglish' : 'slGerman'], title: s.title, image: s.image, link: s.link, layers: s.layers.map((x) => `${x.type}: ${x.content}`) };
+          return {
+            lang,
+            name: t[lang === 'en' ? 'slEnglish' : 'slGerman'],
+            title: s.title,
+            image: s.image,
+            link: s.link,
+            layers: s.layers.map((x) => `${x.type}: ${x.content}`),
+          };
         }),
         upLabel: fmt(t.slMoveUpLabel, { title: slide.title }),
         downLabel: fmt(t.slMoveDownLabel, { title: slide.title }),
       })),
     };
   }
-  return ctx.html('sliders.twig', t.slTitle, {
-    notices,
-    csrf: await ctx.csrf(),
-    postUrl: pageUrl(ctx, current ? { slider: current.alias } : {}),
-    sliders: sliders.map((s) => ({ alias: s.alias, title: localize(s.title, ctx.lang), slides: s.slideCount, url: pageUrl(ctx, { slider: s.alias }), current: s === current })),
-    preview,
-    exportAllUrl: pageUrl(ctx, { download: 'export' }),
-    importText,
-  }, status);
+  return ctx.html(
+    'sliders.twig',
+    t.slTitle,
+    {
+      notices,
+      csrf: await ctx.csrf(),
+      postUrl: pageUrl(ctx, current ? { slider: current.alias } : {}),
+      sliders: sliders.map((s) => ({
+        alias: s.alias,
+        title: localize(s.title, ctx.lang),
+        slides: s.slideCount,
+        url: pageUrl(ctx, { slider: s.alias }),
+        current: s === current,
+      })),
+      preview,
+      exportAllUrl: pageUrl(ctx, { download: 'export' }),
+      importText,
+    },
+    status,
+  );
 }
 
 /** The export file of one slider or of all (the CLI's `slider export`). */
@@ -77,7 +106,12 @@ async function sendExport(ctx: ConsoleContext): Promise<FastifyReply> {
   const doc = await exportSliders(ctx.app, one ? [one] : undefined);
   return ctx.reply
     .code(200)
-    .headers({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': `attachment; filename="${one ? `slider-${one.alias}` : 'sliders'}.json"`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' })
+    .headers({
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${one ? `slider-${one.alias}` : 'sliders'}.json"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    })
     .send(JSON.stringify(doc, null, 2) + '\n');
 }
 
@@ -91,12 +125,25 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
     try {
       doc = JSON.parse(content);
     } catch (err) {
-      return showPage(ctx, [{ kind: 'error', text: fmt(t.slNotJson, { message: (err as Error).message }) }], 400, content);
+      return showPage(
+        ctx,
+        [{ kind: 'error', text: fmt(t.slNotJson, { message: (err as Error).message }) }],
+        400,
+        content,
+      );
     }
     const { sliders, issues } = parseImport(doc);
-    if (issues.length) return showPage(ctx, [{ kind: 'error', text: fmt(t.slInvalid, { problems: issues.slice(0, 10).join('; ') }) }], 400, content);
+    if (issues.length)
+      return showPage(
+        ctx,
+        [{ kind: 'error', text: fmt(t.slInvalid, { problems: issues.slice(0, 10).join('; ') }) }],
+        400,
+        content,
+      );
     const results = await importSliders(ctx.app, sliders, ctx.origin);
-    return ctx.redirect(pageUrl(ctx, { slider: results[0]?.alias ?? '', done: 'imported', count: String(results.length) }));
+    return ctx.redirect(
+      pageUrl(ctx, { slider: results[0]?.alias ?? '', done: 'imported', count: String(results.length) }),
+    );
   }
   if (action === 'move') {
     // The slider exported, its slides reordered, imported again: ids stay, positions change.
@@ -107,7 +154,8 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
     const data = (await exportSliders(ctx.app, [slider])).sliders[0]!;
     const from = data.slides.findIndex((s) => s.id === id);
     const to = from + step;
-    if (from < 0 || to < 0 || to >= data.slides.length) return showPage(ctx, [{ kind: 'error', text: t.badAction }], 400);
+    if (from < 0 || to < 0 || to >= data.slides.length)
+      return showPage(ctx, [{ kind: 'error', text: t.badAction }], 400);
     [data.slides[from], data.slides[to]] = [data.slides[to]!, data.slides[from]!];
     await importSliders(ctx.app, [data], ctx.origin);
     return ctx.redirect(pageUrl(ctx, { slider: slider.alias, done: 'moved' }, `#slide-${id}`));
@@ -121,5 +169,6 @@ export const slidersPage: ConsolePage = {
   capability: 'manage_options',
   title: 'slTitle',
   navOrder: 65,
-  handle: (ctx) => (ctx.isPost ? act(ctx) : text(ctx.query.download) === 'export' ? sendExport(ctx) : showPage(ctx, [])),
+  handle: (ctx) =>
+    ctx.isPost ? act(ctx) : text(ctx.query.download) === 'export' ? sendExport(ctx) : showPage(ctx, []),
 };

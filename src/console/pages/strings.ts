@@ -53,7 +53,8 @@ function readQuery(q: Record<string, unknown>): PageQuery {
 /** The address's filters, without empty ones (paging apart). */
 function filterPairs(q: PageQuery): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ['search', 'domain', 'context', 'package', 'status', 'language'] as const) if (q[k] !== '') out[k] = q[k];
+  for (const k of ['search', 'domain', 'context', 'package', 'status', 'language'] as const)
+    if (q[k] !== '') out[k] = q[k];
   return out;
 }
 
@@ -117,7 +118,13 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
     language: item.language,
     sourceLabel: fmt(t.stSourceIn, { language: nameOf(item.language) }),
     title: item.title,
-    meta: [fmt(t.stMeta, { domain: item.domain }), item.context ? fmt(t.stMetaContext, { context: item.context }) : '', fmt(t.stName, { name: item.name })].filter(Boolean).join(' · '),
+    meta: [
+      fmt(t.stMeta, { domain: item.domain }),
+      item.context ? fmt(t.stMetaContext, { context: item.context }) : '',
+      fmt(t.stName, { name: item.name }),
+    ]
+      .filter(Boolean)
+      .join(' · '),
     selectLabel: fmt(t.stSelect, { text: item.title.slice(0, 60) }),
     translations: Object.entries(item.translations).map(([language, tr]) => ({
       language,
@@ -128,7 +135,11 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
       label: fmt(t.stTranslationInto, { language: nameOf(language) }),
       statusOf: fmt(t.stStatusOf, { language: nameOf(language) }),
       saveLabel: fmt(t.stSaveLabel, { language: nameOf(language), text: item.title.slice(0, 60) }),
-      choices: (EDIT_STATUSES.includes(tr.status) ? EDIT_STATUSES : [tr.status, ...EDIT_STATUSES]).map((s) => ({ value: s, label: t[`stStatus_${s}` as ConsoleStringKey], selected: s === tr.status })),
+      choices: (EDIT_STATUSES.includes(tr.status) ? EDIT_STATUSES : [tr.status, ...EDIT_STATUSES]).map((s) => ({
+        value: s,
+        label: t[`stStatus_${s}` as ConsoleStringKey],
+        selected: s === tr.status,
+      })),
     })),
   }));
 
@@ -148,7 +159,10 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
       page: STRINGS_PAGE,
       q,
       domains: domains?.status === 200 ? (domains.body as { domains: string[] }).domains : null,
-      packages: packages?.status === 200 ? (packages.body as { id: number; title: string }[]).map((p) => ({ id: String(p.id), title: p.title })) : [],
+      packages:
+        packages?.status === 200
+          ? (packages.body as { id: number; title: string }[]).map((p) => ({ id: String(p.id), title: p.title }))
+          : [],
       statuses: FILTER_STATUSES.map((s) => ({ value: String(s), label: t[`stStatus_${s}` as ConsoleStringKey] })),
       languages: ACTIVE_LANGUAGES.map((code) => ({ value: code, label: nameOf(code) })),
       resetUrl: pageUrl(ctx),
@@ -162,7 +176,9 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
     pager: pagerModel(t.pageOf, q.paged, pages, link, [['page', STRINGS_PAGE], ...Object.entries(base)]),
     pageFormAction: ctx.url(ADMIN_PHP),
     settings: settings?.status === 200 ? settingsModel(ctx, settings.body as Record<string, unknown>) : null,
-    clientStrings: JSON.stringify(Object.fromEntries((['stSaving', 'stSaved', 'stBulkNone', 'loadFailed'] as const).map((k) => [k, t[k]]))),
+    clientStrings: JSON.stringify(
+      Object.fromEntries((['stSaving', 'stSaved', 'stBulkNone', 'loadFailed'] as const).map((k) => [k, t[k]])),
+    ),
   };
   return ctx.html('strings.twig', t.stTitle, model, ok ? status : out.status);
 }
@@ -170,7 +186,11 @@ async function showPage(ctx: ConsoleContext, notices: Notice[], status = 200): P
 function settingsModel(ctx: ConsoleContext, s: Record<string, unknown>) {
   const { t } = ctx;
   return {
-    autoregister: [0, 1, 2].map((v) => ({ value: v, label: t[`stAutoregister_${v}` as ConsoleStringKey], selected: s.autoregisterType === v })),
+    autoregister: [0, 1, 2].map((v) => ({
+      value: v,
+      label: t[`stAutoregister_${v}` as ConsoleStringKey],
+      selected: s.autoregisterType === v,
+    })),
     backend: s.shouldRegisterBackendStrings === 1,
     detectJs: s.detectStringsInJS === 1,
   };
@@ -185,14 +205,22 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
   if (action === 'save') {
     const id = text(ctx.body.string_id);
     if (!/^\d{1,15}$/.test(id)) return showPage(ctx, [{ kind: 'error', text: ctx.t.badAction }], 400);
-    out = await ctx.api('POST', `${API}/strings/${id}/translations`, { language: text(ctx.body.language), value: text(ctx.body.value), status: text(ctx.body.status) });
+    out = await ctx.api('POST', `${API}/strings/${id}/translations`, {
+      language: text(ctx.body.language),
+      value: text(ctx.body.value),
+      status: text(ctx.body.status),
+    });
     back.searchParams.set('done', 'saved');
     back.hash = `string-${id}`;
   } else if (action === 'bulk') {
     const ids = texts(ctx.body.ids);
     if (!ids.length) return showPage(ctx, [{ kind: 'error', text: ctx.t.stBulkNone }], 400);
     const choice = text(ctx.body.bulk_action);
-    out = await ctx.api('POST', `${API}/strings/translations/bulk`, choice.startsWith('status:') ? { ids, action: 'set_status', status: choice.slice(7) } : { ids, action: choice });
+    out = await ctx.api(
+      'POST',
+      `${API}/strings/translations/bulk`,
+      choice.startsWith('status:') ? { ids, action: 'set_status', status: choice.slice(7) } : { ids, action: choice },
+    );
     back.searchParams.set('done', 'bulk');
     const result = out.body as { updated?: number; skipped?: unknown[] } | null;
     back.searchParams.set('count', String(result?.updated ?? 0));
@@ -207,7 +235,8 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
   } else {
     return showPage(ctx, [{ kind: 'error', text: ctx.t.badAction }], 400);
   }
-  if (out.status >= 300) return showPage(ctx, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: apiProblem(out) }) }], out.status);
+  if (out.status >= 300)
+    return showPage(ctx, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: apiProblem(out) }) }], out.status);
   return ctx.redirect(back.toString());
 }
 

@@ -7,7 +7,13 @@ import type { FastifyReply } from 'fastify';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../../auth/app-passwords.ts';
 import { ROLES } from '../../auth/roles.ts';
 import {
-  findUserById, listUsers, setUserPassword, setUserRole, setUserStatus, updateUserProfile, verifyUserPassword,
+  findUserById,
+  listUsers,
+  setUserPassword,
+  setUserRole,
+  setUserStatus,
+  updateUserProfile,
+  verifyUserPassword,
   type UserRow,
 } from '../../auth/users.ts';
 import { RestError } from '../../rest/types.ts';
@@ -72,36 +78,57 @@ async function showUser(ctx: ConsoleContext, user: UserRow, shown: Shown = {}): 
   const notices = [...(shown.notices ?? [])];
   const done = text(ctx.query.done);
   const doneTexts: Record<string, ConsoleStringKey> = {
-    profile: 'profileSaved', password: 'passwordChanged', role: 'roleSaved', disabled: 'userDisabled', enabled: 'userEnabled', revoked: 'revoked',
+    profile: 'profileSaved',
+    password: 'passwordChanged',
+    role: 'roleSaved',
+    disabled: 'userDisabled',
+    enabled: 'userEnabled',
+    revoked: 'revoked',
   };
   if (doneTexts[done]) notices.push({ kind: 'success', text: t[doneTexts[done]] });
   if (ctx.query.rejected === '1') notices.push({ kind: 'info', text: t.rejected });
-  return ctx.html('profile.twig', own ? t.profileTitle : t.userEditTitle, {
-    heading: own ? t.profileTitle : `${t.userEditTitle}: ${user.display_name}`,
-    notices,
-    own,
-    formAction: pageOf(ctx, user),
-    user: {
-      id: user.id,
-      login: user.login,
-      displayName: user.display_name,
-      email: user.email,
-      locale: user.locale,
-      role: user.role,
-      active: user.status === 'active',
-      avatar: avatarOf(user.display_name, user.id),
+  return ctx.html(
+    'profile.twig',
+    own ? t.profileTitle : t.userEditTitle,
+    {
+      heading: own ? t.profileTitle : `${t.userEditTitle}: ${user.display_name}`,
+      notices,
+      own,
+      formAction: pageOf(ctx, user),
+      user: {
+        id: user.id,
+        login: user.login,
+        displayName: user.display_name,
+        email: user.email,
+        locale: user.locale,
+        role: user.role,
+        active: user.status === 'active',
+        avatar: avatarOf(user.display_name, user.id),
+      },
+      invalid: shown.invalid ?? [],
+      locales: [
+        { value: '', label: t.languageAuto },
+        { value: 'en', label: 'English' },
+        { value: 'de', label: 'Deutsch' },
+      ],
+      roles: ROLES.map((r) => ({ value: r, label: t[`role_${r}`] })),
+      roleLabel: t[`role_${user.role}` as ConsoleStringKey] ?? user.role,
+      canManage: !own && ctx.user.can('promote_users'),
+      statusText: fmt(t.accountStatus, {
+        status: user.status === 'active' ? t.statusActive.toLowerCase() : t.statusDisabled.toLowerCase(),
+      }),
+      passwords,
+      passwordsHeading: own ? t.passwordsTitle : fmt(t.otherUsersPasswords, { name: user.display_name }),
+      timesIn: fmt(t.timesIn, { zone }),
+      created: shown.created
+        ? {
+            heading: fmt(t.appPasswordCreated, { name: shown.created.name }),
+            password: chunkPassword(shown.created.password),
+          }
+        : null,
     },
-    invalid: shown.invalid ?? [],
-    locales: [{ value: '', label: t.languageAuto }, { value: 'en', label: 'English' }, { value: 'de', label: 'Deutsch' }],
-    roles: ROLES.map((r) => ({ value: r, label: t[`role_${r}`] })),
-    roleLabel: t[`role_${user.role}` as ConsoleStringKey] ?? user.role,
-    canManage: !own && ctx.user.can('promote_users'),
-    statusText: fmt(t.accountStatus, { status: user.status === 'active' ? t.statusActive.toLowerCase() : t.statusDisabled.toLowerCase() }),
-    passwords,
-    passwordsHeading: own ? t.passwordsTitle : fmt(t.otherUsersPasswords, { name: user.display_name }),
-    timesIn: fmt(t.timesIn, { zone }),
-    created: shown.created ? { heading: fmt(t.appPasswordCreated, { name: shown.created.name }), password: chunkPassword(shown.created.password) } : null,
-  }, shown.status ?? 200);
+    shown.status ?? 200,
+  );
 }
 
 /** The form posts of a profile page (own or another user's). */
@@ -109,7 +136,8 @@ async function act(ctx: ConsoleContext, user: UserRow): Promise<FastifyReply> {
   if (!(await ctx.csrfOk())) return ctx.csrfFailed();
   const own = user.id === ctx.user.id;
   const action = text(ctx.body.action);
-  const back = (done: string) => ctx.redirect(`${pageOf(ctx, user)}${pageOf(ctx, user).includes('?') ? '&' : '?'}done=${done}`);
+  const back = (done: string) =>
+    ctx.redirect(`${pageOf(ctx, user)}${pageOf(ctx, user).includes('?') ? '&' : '?'}done=${done}`);
   try {
     switch (action) {
       case 'language': {
@@ -118,15 +146,28 @@ async function act(ctx: ConsoleContext, user: UserRow): Promise<FastifyReply> {
         return ctx.redirect(ctx.returnTo(ctx.body.return_to, ctx.url('/cms-admin/')));
       }
       case 'profile':
-        await updateUserProfile(ctx.app, user.id, { displayName: text(ctx.body.display_name), email: text(ctx.body.email), locale: text(ctx.body.locale) }, ctx.origin);
+        await updateUserProfile(
+          ctx.app,
+          user.id,
+          { displayName: text(ctx.body.display_name), email: text(ctx.body.email), locale: text(ctx.body.locale) },
+          ctx.origin,
+        );
         return back('profile');
       case 'password': {
         const password = text(ctx.body.new_password);
         if (own && !(await verifyUserPassword(user, text(ctx.body.current_password)))) {
-          return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.passwordWrong }], invalid: ['current_password'], status: 400 });
+          return showUser(ctx, user, {
+            notices: [{ kind: 'error', text: ctx.t.passwordWrong }],
+            invalid: ['current_password'],
+            status: 400,
+          });
         }
         if (password !== text(ctx.body.confirm_password)) {
-          return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.passwordMismatch }], invalid: ['confirm_password'], status: 400 });
+          return showUser(ctx, user, {
+            notices: [{ kind: 'error', text: ctx.t.passwordMismatch }],
+            invalid: ['confirm_password'],
+            status: 400,
+          });
         }
         await setUserPassword(ctx.app, user.id, password, ctx.origin);
         // As the reference: a new password logs the user out everywhere else.
@@ -153,10 +194,19 @@ async function act(ctx: ConsoleContext, user: UserRow): Promise<FastifyReply> {
         return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.badAction }], status: 400 });
     }
   } catch (err) {
-    if (err instanceof RestError && err.status === 404) return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.notFound }], status: 404 });
+    if (err instanceof RestError && err.status === 404)
+      return showUser(ctx, user, { notices: [{ kind: 'error', text: ctx.t.notFound }], status: 404 });
     const notice = problem(ctx, err);
     const code = (err as RestError).code;
-    const field = code.startsWith('application_password_') ? 'app_name' : code.includes('email') ? 'email' : code.includes('display_name') ? 'display_name' : code.includes('password_') ? 'new_password' : '';
+    const field = code.startsWith('application_password_')
+      ? 'app_name'
+      : code.includes('email')
+        ? 'email'
+        : code.includes('display_name')
+          ? 'display_name'
+          : code.includes('password_')
+            ? 'new_password'
+            : '';
     return showUser(ctx, user, { notices: [notice], invalid: field ? [field] : [], status: (err as RestError).status });
   }
 }
@@ -200,7 +250,11 @@ export const usersPage: ConsolePage = {
       role: t[`role_${u.role}` as ConsoleStringKey] ?? u.role,
       active: u.status === 'active',
       avatar: avatarOf(u.display_name, u.id),
-      url: ctx.user.can('edit_users') ? (u.id === ctx.user.id ? ctx.url(PROFILE) : ctx.url(USER_EDIT, { user_id: String(u.id) })) : '',
+      url: ctx.user.can('edit_users')
+        ? u.id === ctx.user.id
+          ? ctx.url(PROFILE)
+          : ctx.url(USER_EDIT, { user_id: String(u.id) })
+        : '',
       editLabel: fmt(t.editUser, { name: u.display_name }),
     }));
     return ctx.html('users.twig', t.usersTitle, { users });

@@ -39,43 +39,69 @@ function excerpt(ctx: ConsoleContext, content: string, issues: XmlIssue[]) {
   }
   const shown = new Set<number>();
   for (const line of byLine.keys()) {
-    for (let n = Math.max(1, line - CONTEXT_LINES); n <= Math.min(lines.length, line + CONTEXT_LINES); n++) shown.add(n);
+    for (let n = Math.max(1, line - CONTEXT_LINES); n <= Math.min(lines.length, line + CONTEXT_LINES); n++)
+      shown.add(n);
   }
   const numbers = [...shown].sort((a, b) => a - b);
   // Runs of consecutive lines, each an ordered list starting at its first number.
-  const blocks: { start: number; lines: { number: number; text: string; issues: { where: string; text: string }[] }[] }[] = [];
+  const blocks: {
+    start: number;
+    lines: { number: number; text: string; issues: { where: string; text: string }[] }[];
+  }[] = [];
   for (const n of numbers) {
     const last = blocks.at(-1);
-    const entry = { number: n, text: lines[n - 1] ?? '', issues: (byLine.get(n) ?? []).map((i) => ({ where: fmt(ctx.t.xmlAt, { line: i.line, column: i.column }), text: i.message.trim() })) };
+    const entry = {
+      number: n,
+      text: lines[n - 1] ?? '',
+      issues: (byLine.get(n) ?? []).map((i) => ({
+        where: fmt(ctx.t.xmlAt, { line: i.line, column: i.column }),
+        text: i.message.trim(),
+      })),
+    };
     if (last && last.lines.at(-1)!.number === n - 1) last.lines.push(entry);
     else blocks.push({ start: n, lines: [entry] });
   }
   return blocks;
 }
 
-async function show(ctx: ConsoleContext, content: string | null, notices: Notice[], issues: XmlIssue[] = [], status = 200): Promise<FastifyReply> {
+async function show(
+  ctx: ConsoleContext,
+  content: string | null,
+  notices: Notice[],
+  issues: XmlIssue[] = [],
+  status = 200,
+): Promise<FastifyReply> {
   const { t } = ctx;
   let current = content;
   if (current === null) {
     const out = await ctx.api('GET', API);
-    if (out.status !== 200) notices.push({ kind: 'error', text: fmt(t.apiError, { message: String((out.body as { message?: string })?.message ?? '') }) });
+    if (out.status !== 200)
+      notices.push({
+        kind: 'error',
+        text: fmt(t.apiError, { message: String((out.body as { message?: string })?.message ?? '') }),
+      });
     current = out.status === 200 ? String(out.body ?? '') : '';
   }
   const done = text(ctx.query.done);
   if (done === 'saved') notices.push({ kind: 'success', text: t.xmlSavedNotice });
-  return ctx.html('xml-config.twig', t.xmlTitle, {
-    notices,
-    content: current,
-    csrf: await ctx.csrf(),
-    postUrl: ctx.url(pagePath(xmlConfigPage)),
-    issues: issues.map((i) => ({
-      line: i.line,
-      where: fmt(t.xmlAt, { line: i.line, column: i.column }),
-      kind: t[i.level >= 3 ? 'xmlFatal' : i.level === 2 ? 'xmlError' : 'xmlWarning'],
-      text: i.message.trim(),
-    })),
-    blocks: excerpt(ctx, current, issues),
-  }, status);
+  return ctx.html(
+    'xml-config.twig',
+    t.xmlTitle,
+    {
+      notices,
+      content: current,
+      csrf: await ctx.csrf(),
+      postUrl: ctx.url(pagePath(xmlConfigPage)),
+      issues: issues.map((i) => ({
+        line: i.line,
+        where: fmt(t.xmlAt, { line: i.line, column: i.column }),
+        kind: t[i.level >= 3 ? 'xmlFatal' : i.level === 2 ? 'xmlError' : 'xmlWarning'],
+        text: i.message.trim(),
+      })),
+      blocks: excerpt(ctx, current, issues),
+    },
+    status,
+  );
 }
 
 async function act(ctx: ConsoleContext): Promise<FastifyReply> {
@@ -85,15 +111,35 @@ async function act(ctx: ConsoleContext): Promise<FastifyReply> {
   if (action === 'validate') {
     const out = await ctx.api('POST', `${API}/validate`, { content });
     const issues = issuesOf(out);
-    if (issues === null) return show(ctx, content, [{ kind: 'error', text: fmt(ctx.t.apiError, { message: String((out.body as { message?: string })?.message ?? '') }) }], [], out.status);
-    const notice: Notice = issues.length ? { kind: 'error', text: fmt(ctx.t.xmlProblems, { count: issues.length }) } : { kind: 'success', text: ctx.t.xmlValid };
+    if (issues === null)
+      return show(
+        ctx,
+        content,
+        [
+          {
+            kind: 'error',
+            text: fmt(ctx.t.apiError, { message: String((out.body as { message?: string })?.message ?? '') }),
+          },
+        ],
+        [],
+        out.status,
+      );
+    const notice: Notice = issues.length
+      ? { kind: 'error', text: fmt(ctx.t.xmlProblems, { count: issues.length }) }
+      : { kind: 'success', text: ctx.t.xmlValid };
     return show(ctx, content, [notice], issues, issues.length ? 400 : 200);
   }
   if (action === 'save') {
     const out = await ctx.api('POST', API, { content });
     if (out.status === 200) return ctx.redirect(ctx.url(pagePath(xmlConfigPage, { done: 'saved' })));
     const issues = issuesOf(out) ?? [];
-    return show(ctx, content, [{ kind: 'error', text: String((out.body as { message?: string })?.message ?? '') }], issues, out.status);
+    return show(
+      ctx,
+      content,
+      [{ kind: 'error', text: String((out.body as { message?: string })?.message ?? '') }],
+      issues,
+      out.status,
+    );
   }
   return show(ctx, content, [{ kind: 'error', text: ctx.t.badAction }], [], 400);
 }

@@ -44,7 +44,11 @@ export const contentMigration: SiteMigration = {
       .addColumn('params', 'text', (c) => c.notNull())
       .addColumn('layers', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('slider_slides_slider').on('slider_slides').columns(['slider_id', 'position']).execute();
+    await db.schema
+      .createIndex('slider_slides_slider')
+      .on('slider_slides')
+      .columns(['slider_id', 'position'])
+      .execute();
 
     await db.schema
       .createTable('oembed_cache')

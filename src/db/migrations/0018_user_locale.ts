@@ -5,6 +5,9 @@ import type { SiteMigration } from '../migration.ts';
 export const userLocaleMigration: SiteMigration = {
   name: '0018_user_locale',
   async up(db) {
-    await db.schema.alterTable('users').addColumn('locale', 'varchar(5)', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('locale', 'varchar(5)', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
 };

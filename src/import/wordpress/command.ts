@@ -31,35 +31,70 @@ export const importWordPressCommand: CliCommand = {
   ],
   args: {
     options: {
-      from: { type: 'string', value: 'source', required: true, help: 'mysql://user:pass@host:3306/db, or a dump file (dump.sql or dump.sql.gz).' },
+      from: {
+        type: 'string',
+        value: 'source',
+        required: true,
+        help: 'mysql://user:pass@host:3306/db, or a dump file (dump.sql or dump.sql.gz).',
+      },
       prefix: { type: 'string', value: 'prefix', help: 'The WordPress table prefix (default wp_).' },
-      'dry-run': { type: 'boolean', help: 'Read and check everything, write nothing; the report says what would happen.' },
-      only: { type: 'string', value: 'kinds', help: `Only these kinds, comma-separated: ${Object.keys(ONLY_NAMES).join(', ')}.` },
-      'on-conflict': { type: 'string', value: CONFLICT_RULES.join('|'), help: 'An item this site already has (same login, slug…): skip the imported one (default), rename it, or overwrite the site’s.' },
+      'dry-run': {
+        type: 'boolean',
+        help: 'Read and check everything, write nothing; the report says what would happen.',
+      },
+      only: {
+        type: 'string',
+        value: 'kinds',
+        help: `Only these kinds, comma-separated: ${Object.keys(ONLY_NAMES).join(', ')}.`,
+      },
+      'on-conflict': {
+        type: 'string',
+        value: CONFLICT_RULES.join('|'),
+        help: 'An item this site already has (same login, slug…): skip the imported one (default), rename it, or overwrite the site’s.',
+      },
       'include-trash': { type: 'boolean', help: 'Bring trashed pages and posts too.' },
-      uploads: { type: 'string', value: 'folder', help: 'The wp-content/uploads folder, to copy the media the content uses.' },
-      scratch: { type: 'string', value: 'mysql-url', help: 'With a dump file (required then): a MySQL/MariaDB server, mysql://user:pass@host:3306, to load it into a temporary database.' },
+      uploads: {
+        type: 'string',
+        value: 'folder',
+        help: 'The wp-content/uploads folder, to copy the media the content uses.',
+      },
+      scratch: {
+        type: 'string',
+        value: 'mysql-url',
+        help: 'With a dump file (required then): a MySQL/MariaDB server, mysql://user:pass@host:3306, to load it into a temporary database.',
+      },
     },
   },
   examples: [
-    { command: 'import wordpress --from mysql://wp:secret@127.0.0.1:3306/wordpress --dry-run', help: 'What an import would bring.' },
-    { command: 'import wordpress --from wp.sql --scratch mysql://root@db --only users,content', help: 'Users and content from a dump, loaded into a scratch database on db.' },
+    {
+      command: 'import wordpress --from mysql://wp:secret@127.0.0.1:3306/wordpress --dry-run',
+      help: 'What an import would bring.',
+    },
+    {
+      command: 'import wordpress --from wp.sql --scratch mysql://root@db --only users,content',
+      help: 'Users and content from a dump, loaded into a scratch database on db.',
+    },
   ],
   async run(args, ctx) {
     const { strings, flags } = parseCommandArgs(this, args);
     const onConflict = (strings['on-conflict'] ?? 'skip') as ConflictRule;
-    if (!CONFLICT_RULES.includes(onConflict)) throw new CliError(`--on-conflict must be one of ${CONFLICT_RULES.join(', ')}, got "${onConflict}"`);
+    if (!CONFLICT_RULES.includes(onConflict))
+      throw new CliError(`--on-conflict must be one of ${CONFLICT_RULES.join(', ')}, got "${onConflict}"`);
     let only: KindName[] | undefined;
     if (strings.only !== undefined) {
       only = [];
-      for (const name of strings.only.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const name of strings.only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const kinds = ONLY_NAMES[name];
         if (!kinds) throw new CliError(`--only: unknown kind "${name}" (kinds: ${Object.keys(ONLY_NAMES).join(', ')})`);
         only.push(...kinds);
       }
     }
     const uploads = strings.uploads;
-    if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--uploads: ${uploads} is not a folder`);
+    if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory())
+      throw new CliError(`--uploads: ${uploads} is not a folder`);
     // As the command itself (not run in-process by tests): the server's V8 memory caps keep a long import's RSS bounded.
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
     // Loaded here so that the other commands (serve above all) start without the importer's modules.
@@ -67,7 +102,10 @@ export const importWordPressCommand: CliCommand = {
     let from = strings.from!;
     let dropScratch: (() => Promise<void>) | null = null;
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
-      if (!strings.scratch) throw new CliError('--from names a dump file: give --scratch mysql://user:pass@host:3306 (a server where it is loaded into a temporary database)');
+      if (!strings.scratch)
+        throw new CliError(
+          '--from names a dump file: give --scratch mysql://user:pass@host:3306 (a server where it is loaded into a temporary database)',
+        );
       const { loadDump } = await import('./source/dump.ts');
       const loaded = await loadDump(from, strings.scratch, ctx.stderr);
       from = loaded.url;

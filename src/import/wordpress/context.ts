@@ -35,9 +35,14 @@ export interface ImportKind {
  * After rows were inserted with explicit ids: PostgreSQL's sequence moves past them (SQLite's
  * AUTOINCREMENT does so by itself), so that ids given later do not collide.
  */
-export async function syncIdSequence(app: AppServices, table: 'users' | 'posts' | 'history_events' | 'sliders' | 'slider_slides'): Promise<void> {
+export async function syncIdSequence(
+  app: AppServices,
+  table: 'users' | 'posts' | 'history_events' | 'sliders' | 'slider_slides',
+): Promise<void> {
   if (app.dialect !== 'postgres') return;
-  await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(app.db);
+  await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select max(id) from ${sql.table(table)}), 1))`.execute(
+    app.db,
+  );
 }
 
 /** A unix time (seconds) as our UTC text; null for none. */

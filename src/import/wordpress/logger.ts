@@ -7,8 +7,14 @@ export const importerLogger: LoggerDef = {
   via: null,
   capability: 'import',
   messages: {
-    import_finished: { en: 'Imported from WordPress site {source_url}: {import_summary}', de: 'Aus der WordPress-Website {source_url} importiert: {import_summary}' },
-    import_failed: { en: 'Import from WordPress site {source_url} stopped: {import_error}', de: 'Import aus der WordPress-Website {source_url} abgebrochen: {import_error}' },
+    import_finished: {
+      en: 'Imported from WordPress site {source_url}: {import_summary}',
+      de: 'Aus der WordPress-Website {source_url} importiert: {import_summary}',
+    },
+    import_failed: {
+      en: 'Import from WordPress site {source_url} stopped: {import_error}',
+      de: 'Import aus der WordPress-Website {source_url} abgebrochen: {import_error}',
+    },
   },
   search: {
     label: { en: 'Imports', de: 'Importe' },

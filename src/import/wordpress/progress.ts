@@ -26,7 +26,11 @@ export class Progress {
       return { update() {}, finish: (summary) => this.stream.write(`${name}: ${summary} (${elapsed()})\n`) };
     }
     const bar = new cliProgress.SingleBar(
-      { format: `${name.padEnd(9)} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: this.stream, hideCursor: true },
+      {
+        format: `${name.padEnd(9)} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`,
+        stream: this.stream,
+        hideCursor: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(Math.max(total, 1), 0);

@@ -106,31 +106,46 @@ export class ImportReport {
         parts.push(`${k.kind}: skipped`);
         continue;
       }
-      parts.push(`${k.kind}: ${k.imported} new, ${k.updated} updated, ${k.unchanged} unchanged, ${k.skippedTotal} skipped`);
+      parts.push(
+        `${k.kind}: ${k.imported} new, ${k.updated} updated, ${k.unchanged} unchanged, ${k.skippedTotal} skipped`,
+      );
     }
     return parts.join('; ');
   }
 
   toJSON(): Record<string, unknown> {
-    return { source: this.source, dry_run: this.dryRun, seconds: this.seconds, error: this.error, kinds: [...this.kinds.values()].map((k) => k.toJSON()) };
+    return {
+      source: this.source,
+      dry_run: this.dryRun,
+      seconds: this.seconds,
+      error: this.error,
+      kinds: [...this.kinds.values()].map((k) => k.toJSON()),
+    };
   }
 
   /** The report as text for the terminal. */
   format(): string {
     const lines: string[] = [];
-    lines.push(this.dryRun ? `Dry run: what an import from ${this.source} would do (nothing was written)` : `Import from ${this.source}`);
+    lines.push(
+      this.dryRun
+        ? `Dry run: what an import from ${this.source} would do (nothing was written)`
+        : `Import from ${this.source}`,
+    );
     const verbs = this.dryRun ? ['would import', 'would update'] : ['imported', 'updated'];
     for (const k of this.kinds.values()) {
       if (k.skippedBecause) {
         lines.push(`  ${k.kind}: skipped — ${k.skippedBecause}`);
         continue;
       }
-      lines.push(`  ${k.kind}: ${k.available} at the source; ${verbs[0]} ${k.imported}, ${verbs[1]} ${k.updated}, unchanged ${k.unchanged}, skipped ${k.skippedTotal}`);
+      lines.push(
+        `  ${k.kind}: ${k.available} at the source; ${verbs[0]} ${k.imported}, ${verbs[1]} ${k.updated}, unchanged ${k.unchanged}, skipped ${k.skippedTotal}`,
+      );
       for (const [reason, n] of k.skipped) lines.push(`    skipped ${n}: ${reason}`);
       if (k.conflictCount) {
         lines.push(`    conflicts: ${k.conflictCount}`);
         for (const c of k.conflicts) lines.push(`      - ${c}`);
-        if (k.conflictCount > k.conflicts.length) lines.push(`      … and ${k.conflictCount - k.conflicts.length} more`);
+        if (k.conflictCount > k.conflicts.length)
+          lines.push(`      … and ${k.conflictCount - k.conflicts.length} more`);
       }
       for (const n of k.notes) lines.push(`    note: ${n}`);
     }

@@ -22,7 +22,16 @@ import { WordPressSource } from './source/site.ts';
 import { RunState } from './state.ts';
 
 /** Every kind, in the order of a run (users before what they wrote; content before the log that links to it). */
-export const KINDS: ImportKind[] = [siteKind, schedKind, usersKind, contentKind, historyKind, stringsKind, jobsKind, slidersKind];
+export const KINDS: ImportKind[] = [
+  siteKind,
+  schedKind,
+  usersKind,
+  contentKind,
+  historyKind,
+  stringsKind,
+  jobsKind,
+  slidersKind,
+];
 
 export interface ImportOptions {
   /** mysql://user:password@host:port/database */

@@ -31,7 +31,12 @@ export class RunState {
 
   /** Every mapping of a kind (kinds with few items: users, content, strings…). */
   async mappings(kind: string): Promise<Map<string, Mapping>> {
-    const rows = await this.db.selectFrom('import_map').select(['source_id', 'target_id', 'checksum']).where('source', '=', this.source).where('kind', '=', kind).execute();
+    const rows = await this.db
+      .selectFrom('import_map')
+      .select(['source_id', 'target_id', 'checksum'])
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .execute();
     return new Map(rows.map((r) => [r.source_id, { targetId: r.target_id, checksum: r.checksum }]));
   }
 
@@ -47,21 +52,39 @@ export class RunState {
   }
 
   /** Records (or updates) a mapping, inside the transaction that wrote the item. */
-  async map(tx: Db, kind: string, sourceId: string | number, targetId: string | number, checksum: string): Promise<void> {
+  async map(
+    tx: Db,
+    kind: string,
+    sourceId: string | number,
+    targetId: string | number,
+    checksum: string,
+  ): Promise<void> {
     const values = { source: this.source, kind, source_id: String(sourceId), target_id: String(targetId), checksum };
     await tx
       .insertInto('import_map')
       .values(values)
-      .onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doUpdateSet({ target_id: values.target_id, checksum }))
+      .onConflict((oc) =>
+        oc.columns(['source', 'kind', 'source_id']).doUpdateSet({ target_id: values.target_id, checksum }),
+      )
       .execute();
   }
 
   async unmap(tx: Db, kind: string, sourceId: string): Promise<void> {
-    await tx.deleteFrom('import_map').where('source', '=', this.source).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    await tx
+      .deleteFrom('import_map')
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId)
+      .execute();
   }
 
   async mark(kind: string, db: Db = this.db): Promise<number> {
-    const row = await db.selectFrom('import_marks').select('mark').where('source', '=', this.source).where('kind', '=', kind).executeTakeFirst();
+    const row = await db
+      .selectFrom('import_marks')
+      .select('mark')
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
     return row ? Number(row.mark) : 0;
   }
 
@@ -84,6 +107,10 @@ export class RunState {
   }
 
   async endRun(id: number, status: 'done' | 'failed', report: unknown): Promise<void> {
-    await this.db.updateTable('import_runs').set({ status, finished_at: utcNow(), report: JSON.stringify(report) }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('import_runs')
+      .set({ status, finished_at: utcNow(), report: JSON.stringify(report) })
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -18,12 +18,22 @@ export interface TypeCapabilities {
 
 export const CAPABILITIES: Record<ContentType, TypeCapabilities> = {
   post: {
-    edit: 'edit_posts', editOthers: 'edit_others_posts', editPublished: 'edit_published_posts', publish: 'publish_posts',
-    delete: 'delete_posts', deleteOthers: 'delete_others_posts', deletePublished: 'delete_published_posts',
+    edit: 'edit_posts',
+    editOthers: 'edit_others_posts',
+    editPublished: 'edit_published_posts',
+    publish: 'publish_posts',
+    delete: 'delete_posts',
+    deleteOthers: 'delete_others_posts',
+    deletePublished: 'delete_published_posts',
   },
   page: {
-    edit: 'edit_pages', editOthers: 'edit_others_pages', editPublished: 'edit_published_pages', publish: 'publish_pages',
-    delete: 'delete_pages', deleteOthers: 'edit_others_pages', deletePublished: 'edit_published_pages',
+    edit: 'edit_pages',
+    editOthers: 'edit_others_pages',
+    editPublished: 'edit_published_pages',
+    publish: 'publish_pages',
+    delete: 'delete_pages',
+    deleteOthers: 'edit_others_pages',
+    deletePublished: 'edit_published_pages',
   },
 };
 

@@ -6,7 +6,18 @@ import type { AppServices } from '../../site/services.ts';
 import type { RestRequest } from '../../rest/types.ts';
 import { escapeHtml } from '../../site/html.ts';
 import { utcToZone } from '../../site/time.ts';
-import { authorUrl, getAuthor, getContent, getTranslations, homeUrl, paragraphs, permalink, siteUrl, type ContentItem, type ContentType } from '../../pages/api.ts';
+import {
+  authorUrl,
+  getAuthor,
+  getContent,
+  getTranslations,
+  homeUrl,
+  paragraphs,
+  permalink,
+  siteUrl,
+  type ContentItem,
+  type ContentType,
+} from '../../pages/api.ts';
 
 export type Context = 'view' | 'embed' | 'edit';
 
@@ -32,9 +43,31 @@ export async function linkOf(app: AppServices, item: ContentItem): Promise<strin
 }
 
 /** Which fields each context shows (the reference's schema `context` lists). */
-const VIEW_ONLY = new Set(['date_gmt', 'guid', 'modified', 'modified_gmt', 'status', 'content', 'menu_order', 'comment_status', 'ping_status', 'template', 'meta', 'sticky', 'format', 'categories', 'tags', 'translations']);
+const VIEW_ONLY = new Set([
+  'date_gmt',
+  'guid',
+  'modified',
+  'modified_gmt',
+  'status',
+  'content',
+  'menu_order',
+  'comment_status',
+  'ping_status',
+  'template',
+  'meta',
+  'sticky',
+  'format',
+  'categories',
+  'tags',
+  'translations',
+]);
 
-export async function presentItem(req: RestRequest, item: ContentItem, context: Context, embed: ReadonlySet<string> | null): Promise<Record<string, unknown>> {
+export async function presentItem(
+  req: RestRequest,
+  item: ContentItem,
+  context: Context,
+  embed: ReadonlySet<string> | null,
+): Promise<Record<string, unknown>> {
   const app = req.app;
   const zone = String(app.options.get('timezone_string') || 'UTC');
   const edit = context === 'edit';
@@ -44,7 +77,10 @@ export async function presentItem(req: RestRequest, item: ContentItem, context: 
     id: item.id,
     date: isoLocal(utcToZone(item.createdAt, zone)),
     date_gmt: isoLocal(item.createdAt),
-    guid: { rendered: `${siteUrl(app)}/?${item.type === 'page' ? 'page_id' : 'p'}=${item.id}`, ...(edit ? { raw: `${siteUrl(app)}/?${item.type === 'page' ? 'page_id' : 'p'}=${item.id}` } : {}) },
+    guid: {
+      rendered: `${siteUrl(app)}/?${item.type === 'page' ? 'page_id' : 'p'}=${item.id}`,
+      ...(edit ? { raw: `${siteUrl(app)}/?${item.type === 'page' ? 'page_id' : 'p'}=${item.id}` } : {}),
+    },
     modified: isoLocal(utcToZone(item.modifiedAt, zone)),
     modified_gmt: isoLocal(item.modifiedAt),
     ...(edit ? { password: '' } : {}),
@@ -53,7 +89,12 @@ export async function presentItem(req: RestRequest, item: ContentItem, context: 
     type: item.type,
     link: await linkOf(app, item),
     title: { ...(edit ? { raw: item.title } : {}), rendered: escapeHtml(item.title) },
-    content: { ...(edit ? { raw: item.content } : {}), rendered: paragraphs(item.content), protected: false, block_version: 0 },
+    content: {
+      ...(edit ? { raw: item.content } : {}),
+      rendered: paragraphs(item.content),
+      protected: false,
+      block_version: 0,
+    },
     excerpt: { ...(edit ? { raw: item.excerpt } : {}), rendered: paragraphs(excerptOf(item)), protected: false },
     author: item.authorId ?? 0,
     featured_media: 0,
@@ -84,7 +125,17 @@ export async function presentItem(req: RestRequest, item: ContentItem, context: 
     const embedded: Record<string, unknown[]> = {};
     const author = item.authorId === null ? null : await getAuthor(app, item.authorId);
     if (author && (embed.size === 0 || embed.has('author'))) {
-      embedded.author = [{ id: author.id, name: author.displayName, url: '', description: '', link: authorUrl(app, item.lang, author), slug: author.login, avatar_urls: {} }];
+      embedded.author = [
+        {
+          id: author.id,
+          name: author.displayName,
+          url: '',
+          description: '',
+          link: authorUrl(app, item.lang, author),
+          slug: author.login,
+          avatar_urls: {},
+        },
+      ];
     }
     if (item.parentId !== null && (embed.size === 0 || embed.has('up'))) {
       const parent = await getContent(app, item.parentId);
@@ -93,7 +144,8 @@ export async function presentItem(req: RestRequest, item: ContentItem, context: 
     }
     if (embed.size === 0 || embed.has('translation')) {
       const readable: unknown[] = [];
-      for (const t of await getTranslations(app, item)) if (t.status === 'publish') readable.push(await presentItem(req, t, 'embed', null));
+      for (const t of await getTranslations(app, item))
+        if (t.status === 'publish') readable.push(await presentItem(req, t, 'embed', null));
       if (readable.length) embedded.translation = readable;
     }
     if (Object.keys(embedded).length) out._embedded = embedded;

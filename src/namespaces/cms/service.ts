@@ -6,8 +6,21 @@ import type { Localized, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
 import {
-  CONTENT_STATUSES, createContent, deleteContent, getContent, getContentBySlug, getTranslations, queryContent, RESERVED_SLUGS, trashContent, updateContent,
-  type ContentItem, type ContentOrderBy, type ContentPatch, type ContentStatus, type ContentType,
+  CONTENT_STATUSES,
+  createContent,
+  deleteContent,
+  getContent,
+  getContentBySlug,
+  getTranslations,
+  queryContent,
+  RESERVED_SLUGS,
+  trashContent,
+  updateContent,
+  type ContentItem,
+  type ContentOrderBy,
+  type ContentPatch,
+  type ContentStatus,
+  type ContentType,
 } from '../../pages/api.ts';
 import { utcBound } from './dates.ts';
 import { canDelete, canEdit, canRead, canSetStatus, CAPABILITIES, unpublishedVisibleTo } from './permissions.ts';
@@ -43,7 +56,13 @@ function requestItem(req: RestRequest, type: ContentType): Promise<ContentItem> 
 function embedRequest(req: RestRequest): ReadonlySet<string> | null {
   if (!req.has('_embed')) return null;
   const value = req.query._embed;
-  const names = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '' && s !== '1' && s !== 'true') : [];
+  const names =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '' && s !== '1' && s !== 'true')
+      : [];
   return new Set(names);
 }
 
@@ -114,8 +133,12 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
   const query = { ...req.query };
   const links: string[] = [];
-  if (p.page > 1) links.push(`<${req.restUrl(`/cms/v2/${REST_BASE[type]}`, { ...query, page: Math.min(p.page - 1, totalPages) })}>; rel="prev"`);
-  if (p.page < totalPages) links.push(`<${req.restUrl(`/cms/v2/${REST_BASE[type]}`, { ...query, page: p.page + 1 })}>; rel="next"`);
+  if (p.page > 1)
+    links.push(
+      `<${req.restUrl(`/cms/v2/${REST_BASE[type]}`, { ...query, page: Math.min(p.page - 1, totalPages) })}>; rel="prev"`,
+    );
+  if (p.page < totalPages)
+    links.push(`<${req.restUrl(`/cms/v2/${REST_BASE[type]}`, { ...query, page: p.page + 1 })}>; rel="next"`);
   if (links.length) headers.Link = links.join(', ');
   return new RestResponse(body, 200, headers);
 }
@@ -129,8 +152,12 @@ export async function getItem(req: RestRequest, type: ContentType, context: Cont
 export function slugify(text: string): string {
   return text
     .toLowerCase()
-    .replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss')
-    .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 190)
@@ -138,7 +165,13 @@ export function slugify(text: string): string {
 }
 
 /** A slug free in the language: the wanted one, else with -2, -3… (the reference's wp_unique_post_slug). */
-async function uniqueSlug(req: RestRequest, type: ContentType, lang: 'en' | 'de', wanted: string, selfId?: number): Promise<string> {
+async function uniqueSlug(
+  req: RestRequest,
+  type: ContentType,
+  lang: 'en' | 'de',
+  wanted: string,
+  selfId?: number,
+): Promise<string> {
   const base = wanted || type;
   for (let n = 1; n < 10_000; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -152,7 +185,8 @@ async function uniqueSlug(req: RestRequest, type: ContentType, lang: 'en' | 'de'
 /** A `title`, `content` or `excerpt` argument: a string, or the reference's `{raw: …}`. */
 export function rawText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as { raw?: unknown }).raw === 'string') return (value as { raw: string }).raw;
+  if (value && typeof value === 'object' && typeof (value as { raw?: unknown }).raw === 'string')
+    return (value as { raw: string }).raw;
   return undefined;
 }
 
@@ -196,7 +230,10 @@ export async function createItem(req: RestRequest, type: ContentType, p: WritePa
   const item = await createContent(
     req.app,
     {
-      type, lang, slug, title,
+      type,
+      lang,
+      slug,
+      title,
       content: p.content ?? '',
       excerpt: p.excerpt ?? '',
       // The reference creates drafts unless told otherwise.
@@ -213,7 +250,11 @@ export async function createItem(req: RestRequest, type: ContentType, p: WritePa
 }
 
 /** POST/PUT/PATCH cms/v2/pages|posts/<id> (its permission check has found it editable): the item, edit context. */
-export async function updateItem(req: RestRequest, type: ContentType, p: WriteParams): Promise<Record<string, unknown>> {
+export async function updateItem(
+  req: RestRequest,
+  type: ContentType,
+  p: WriteParams,
+): Promise<Record<string, unknown>> {
   const current = await requestItem(req, type);
   checkStatus(req, type, p.status);
   checkAuthor(req, type, p.author, MSG.cannotUpdateAsUser);
@@ -242,7 +283,11 @@ export async function updateItem(req: RestRequest, type: ContentType, p: WritePa
 }
 
 /** DELETE cms/v2/pages|posts/<id>: to the trash, or for good with `force` ({deleted, previous}). */
-export async function deleteItem(req: RestRequest, type: ContentType, force: boolean): Promise<Record<string, unknown>> {
+export async function deleteItem(
+  req: RestRequest,
+  type: ContentType,
+  force: boolean,
+): Promise<Record<string, unknown>> {
   const item = await requestItem(req, type);
   if (force) {
     const previous = await presentItem(req, item, 'edit', null);
@@ -265,7 +310,11 @@ export async function readPermission(req: RestRequest, type: ContentType): Promi
 }
 
 /** Permission of writes to <id>: logged in (else 401 before anything is revealed), the item exists, and the rule holds. */
-export async function itemPermission(req: RestRequest, type: ContentType, rule: 'edit' | 'delete'): Promise<boolean | RestError> {
+export async function itemPermission(
+  req: RestRequest,
+  type: ContentType,
+  rule: 'edit' | 'delete',
+): Promise<boolean | RestError> {
   if (!req.user) return false;
   const item = await requestItem(req, type);
   if (rule === 'edit' && !canEdit(req.user, item)) {

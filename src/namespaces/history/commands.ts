@@ -15,10 +15,20 @@ import { BLOCK_EVENTS } from './index/terms.ts';
 const MAX_COUNT = 50_000_000;
 
 /** Runs the work with a progress bar of `total` units on stderr (a line every 5 s when it is not a terminal). */
-async function withProgressBar<T>(ctx: CliContext, unit: string, total: number, work: (update: (done: number) => void) => Promise<T>): Promise<T> {
+async function withProgressBar<T>(
+  ctx: CliContext,
+  unit: string,
+  total: number,
+  work: (update: (done: number) => void) => Promise<T>,
+): Promise<T> {
   const interactive = Boolean((ctx.stderr as NodeJS.WriteStream).isTTY);
   const bar = new cliProgress.SingleBar(
-    { format: `${unit} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`, stream: ctx.stderr, noTTYOutput: !interactive, notTTYSchedule: 5000 },
+    {
+      format: `${unit} {bar} {percentage}% | {value}/{total} | {eta_formatted} left`,
+      stream: ctx.stderr,
+      noTTYOutput: !interactive,
+      notTTYSchedule: 5000,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0);
@@ -65,7 +75,9 @@ export const eventsGenerateCommand: CliCommand = {
     const started = performance.now();
     await withProgressBar(ctx, 'events', count, (update) => generateEvents(app, { count, days, onProgress: update }));
     const seconds = (performance.now() - started) / 1000;
-    ctx.stdout.write(`Added ${count} events over the last ${days} days in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} events/s).\n`);
+    ctx.stdout.write(
+      `Added ${count} events over the last ${days} days in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} events/s).\n`,
+    );
     return 0;
   },
 };
@@ -76,7 +88,8 @@ function beforeOption(value: string): string {
   const text = m ? `${m[1]} ${m[2] ?? '00'}:${m[3] ?? '00'}:${m[4] ?? '00'}` : '';
   // A real date and time: Date would roll 2026-02-30 over into March.
   const date = new Date(`${text.replace(' ', 'T')}Z`);
-  if (!m || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== text.replace(' ', 'T')) throw new CliError(`--before must be a date (YYYY-MM-DD) or a time (YYYY-MM-DD HH:MM[:SS]) in UTC, got "${value}"`);
+  if (!m || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== text.replace(' ', 'T'))
+    throw new CliError(`--before must be a date (YYYY-MM-DD) or a time (YYYY-MM-DD HH:MM[:SS]) in UTC, got "${value}"`);
   return text;
 }
 
@@ -90,7 +103,11 @@ export const eventsPurgeCommand: CliCommand = {
   args: {
     options: {
       generated: { type: 'boolean', help: 'Only events made by events generate or the demo content.' },
-      before: { type: 'string', value: 'date', help: 'Only events dated before this UTC date or time (YYYY-MM-DD[ HH:MM[:SS]]).' },
+      before: {
+        type: 'string',
+        value: 'date',
+        help: 'Only events dated before this UTC date or time (YYYY-MM-DD[ HH:MM[:SS]]).',
+      },
     },
   },
   examples: [
@@ -99,8 +116,12 @@ export const eventsPurgeCommand: CliCommand = {
   ],
   async run(args, ctx) {
     const { strings, flags } = parseCommandArgs(this, args);
-    if (!flags.generated && strings.before === undefined) throw new CliError('events purge needs --generated or --before <date> (events clear removes every event)');
-    const filter = { generated: flags.generated, before: strings.before === undefined ? undefined : beforeOption(strings.before) };
+    if (!flags.generated && strings.before === undefined)
+      throw new CliError('events purge needs --generated or --before <date> (events clear removes every event)');
+    const filter = {
+      generated: flags.generated,
+      before: strings.before === undefined ? undefined : beforeOption(strings.before),
+    };
     const removed = await purgeAndLog(await ctx.openApp(), filter, CLI_ORIGIN);
     ctx.stdout.write(`Removed ${removed} event${removed === 1 ? '' : 's'}.\n`);
     return 0;
@@ -124,13 +145,16 @@ export const eventsClearCommand: CliCommand = {
 export const eventsBackfillCommand: CliCommand = {
   name: 'events backfill',
   summary: 'Import existing users, pages and posts into the activity log (once per site).',
-  description: ['What a new site’s activity log does on its first look: the last 60 days, at most 100 each of users, pages and posts.'],
+  description: [
+    'What a new site’s activity log does on its first look: the last 60 days, at most 100 each of users, pages and posts.',
+  ],
   args: {},
   examples: [{ command: 'events backfill', help: 'Records the existing users and content, once.' }],
   async run(args, ctx) {
     parseCommandArgs(this, args);
     const status = await ensureBackfill(await ctx.openApp());
-    for (const [type, s] of Object.entries(status.type_stats)) ctx.stdout.write(`${type}: ${s.imported} of ${s.available} in the log\n`);
+    for (const [type, s] of Object.entries(status.type_stats))
+      ctx.stdout.write(`${type}: ${s.imported} of ${s.available} in the log\n`);
     return 0;
   },
 };
@@ -140,9 +164,14 @@ const INDEX_BLOCKS_AT_ONCE = 16;
 
 export const eventsIndexCommand: CliCommand = {
   name: 'events index',
-  summary: 'Build the context index of the activity log’s context searches now (serving processes build it in the background).',
-  description: ["The index serves the events' context_filters and metadata_search (search has its own index, kept on write)."],
-  args: { options: { rebuild: { type: 'boolean', help: 'Start over (after processes of an older version indexed blocks).' } } },
+  summary:
+    'Build the context index of the activity log’s context searches now (serving processes build it in the background).',
+  description: [
+    "The index serves the events' context_filters and metadata_search (search has its own index, kept on write).",
+  ],
+  args: {
+    options: { rebuild: { type: 'boolean', help: 'Start over (after processes of an older version indexed blocks).' } },
+  },
   examples: [{ command: 'events index', help: 'Indexes every complete block of events.' }],
   async run(args, ctx) {
     const { flags } = parseCommandArgs(this, args);
@@ -160,9 +189,17 @@ export const eventsIndexCommand: CliCommand = {
     });
     const now = await contextIndexProgress(app.db);
     const seconds = (performance.now() - started) / 1000;
-    ctx.stdout.write(`Indexed ${done} block${done === 1 ? '' : 's'} of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`);
+    ctx.stdout.write(
+      `Indexed ${done} block${done === 1 ? '' : 's'} of ${BLOCK_EVENTS} events in ${seconds.toFixed(1)} s; events up to id ${Math.max(0, now.indexed * BLOCK_EVENTS - 1)} are indexed.\n`,
+    );
     return 0;
   },
 };
 
-export const eventsCommands: CliCommand[] = [eventsGenerateCommand, eventsPurgeCommand, eventsClearCommand, eventsBackfillCommand, eventsIndexCommand];
+export const eventsCommands: CliCommand[] = [
+  eventsGenerateCommand,
+  eventsPurgeCommand,
+  eventsClearCommand,
+  eventsBackfillCommand,
+  eventsIndexCommand,
+];

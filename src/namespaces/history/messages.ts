@@ -19,7 +19,8 @@ export const MSG = {
   entryNotes: l('Entry notes', 'Notizen zum Eintrag'),
   userNotFound: l('User not found.', 'Benutzer nicht gefunden.'),
   viewUserProfile: l('View user profile', 'Benutzerprofil ansehen'),
-  testEmailSent: (email: string) => l(`Test email sent successfully to ${email}.`, `Test-E-Mail erfolgreich an ${email} gesendet.`),
+  testEmailSent: (email: string) =>
+    l(`Test email sent successfully to ${email}.`, `Test-E-Mail erfolgreich an ${email} gesendet.`),
   testEmailToOutbox: (email: string, file: string) =>
     l(
       `No mail server is configured (SMTP_URL): the test email to ${email} was written to ${file}.`,

@@ -10,13 +10,37 @@ import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
 import { userLogger } from './loggers/user.ts';
 import { historyLogger } from './loggers/history.ts';
 import {
-  categoriesLogger, commentsLogger, mediaLogger, menuLogger, notesLogger, postLogger,
+  categoriesLogger,
+  commentsLogger,
+  mediaLogger,
+  menuLogger,
+  notesLogger,
+  postLogger,
 } from './loggers/content.ts';
 import {
-  availableUpdatesLogger, coreFilesLogger, coreUpdatesLogger, exportLogger, fileEditsLogger, optionsLogger, pluginLogger, privacyLogger, roleCapabilityLogger, siteHealthLogger, themeLogger, translationsLogger,
+  availableUpdatesLogger,
+  coreFilesLogger,
+  coreUpdatesLogger,
+  exportLogger,
+  fileEditsLogger,
+  optionsLogger,
+  pluginLogger,
+  privacyLogger,
+  roleCapabilityLogger,
+  siteHealthLogger,
+  themeLogger,
+  translationsLogger,
 } from './loggers/system.ts';
 import {
-  acfLogger, beaverBuilderLogger, cronControlLogger, duplicatePostLogger, enableMediaReplaceLogger, jetpackLogger, limitLoginAttemptsLogger, redirectionLogger, userSwitchingLogger,
+  acfLogger,
+  beaverBuilderLogger,
+  cronControlLogger,
+  duplicatePostLogger,
+  enableMediaReplaceLogger,
+  jetpackLogger,
+  limitLoginAttemptsLogger,
+  redirectionLogger,
+  userSwitchingLogger,
 } from './loggers/plugins.ts';
 import { historyMigration } from './migrations/0003_history.ts';
 import { historyStatsMigration } from './migrations/0009_history_stats.ts';

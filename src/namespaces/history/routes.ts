@@ -23,7 +23,13 @@ import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUse
 import { statsSummary } from './stats/summary.ts';
 import { searchOptions } from './reports/search-options.ts';
 import {
-  EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, integer, STATS_ARGS, type EventListParams, type StatsParams,
+  EVENT_ID_ARG,
+  EVENT_LIST_ARGS,
+  HAS_UPDATES_ARGS,
+  integer,
+  STATS_ARGS,
+  type EventListParams,
+  type StatsParams,
 } from './args.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
@@ -35,20 +41,29 @@ const viewer = (req: RestRequest): Viewer => ({ user: req.user, lang: req.lang }
 const VIEW_EVENTS = l('Sorry, you are not allowed to view events.', 'Du darfst keine Ereignisse ansehen.');
 
 /** Logged in; the surrounding mode additionally needs manage_options. */
-const readEvents = custom(l('Logged in (surrounding_event_id: manage_options).', 'Angemeldet (surrounding_event_id: manage_options).'), (req) => {
-  if (!req.user) return false;
-  if (req.params.surrounding_event_id !== undefined && !req.user.can('manage_options')) {
-    return restError(req, 'rest_forbidden', MSG.surroundingForbidden, 403);
-  }
-  return true;
-});
+const readEvents = custom(
+  l('Logged in (surrounding_event_id: manage_options).', 'Angemeldet (surrounding_event_id: manage_options).'),
+  (req) => {
+    if (!req.user) return false;
+    if (req.params.surrounding_event_id !== undefined && !req.user.can('manage_options')) {
+      return restError(req, 'rest_forbidden', MSG.surroundingForbidden, 403);
+    }
+    return true;
+  },
+);
 
 const eventsRead = { permission: readEvents, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
 const loggedInRead = { permission: LOGGED_IN, forbiddenCode: 'rest_forbidden_context', forbiddenMessage: VIEW_EVENTS };
 // The single event's routes check the event in their permission, as the reference does: its
 // 404 and 403 are then answers of the permission check (no Allow header).
 const eventRead = {
-  permission: custom(l('Logged in; the event exists and its logger is readable.', 'Angemeldet; das Ereignis existiert und sein Protokollierer ist lesbar.'), (req) => (req.user ? eventReadable(req.app, eventId(req), viewer(req)) : false)),
+  permission: custom(
+    l(
+      'Logged in; the event exists and its logger is readable.',
+      'Angemeldet; das Ereignis existiert und sein Protokollierer ist lesbar.',
+    ),
+    (req) => (req.user ? eventReadable(req.app, eventId(req), viewer(req)) : false),
+  ),
   forbiddenCode: 'rest_forbidden_context',
   forbiddenMessage: VIEW_EVENTS,
 };
@@ -69,7 +84,10 @@ const viewStats = {
 const viewSupport = {
   permission: cap('manage_options'),
   forbiddenCode: 'rest_forbidden_context',
-  forbiddenMessage: l('Sorry, you are not allowed to view support info.', 'Du darfst keine Support-Informationen ansehen.'),
+  forbiddenMessage: l(
+    'Sorry, you are not allowed to view support info.',
+    'Du darfst keine Support-Informationen ansehen.',
+  ),
 };
 const viewCards = {
   permission: cap('edit_pages'),
@@ -83,7 +101,8 @@ const viewCards = {
 function phpScalars(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (Array.isArray(value)) return value.map(phpScalars);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, phpScalars(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, phpScalars(v)]));
   return value;
 }
 
@@ -96,17 +115,34 @@ async function listEventsHandler(req: RestRequest<EventListParams>): Promise<Res
   for (const key of Object.keys(req.query)) query[key] = Object.hasOwn(parsed, key) ? parsed[key] : req.query[key];
   const result = await listEvents(req.app, req.params, viewer(req), {
     query,
-    urlFor: (q) => `${req.restUrl('/history/v1/events')}?${qs.stringify(phpScalars(q), { arrayFormat: 'indices', format: 'RFC1738', skipNulls: true })}`,
+    urlFor: (q) =>
+      `${req.restUrl('/history/v1/events')}?${qs.stringify(phpScalars(q), { arrayFormat: 'indices', format: 'RFC1738', skipNulls: true })}`,
   });
   return new RestResponse(result.items, 200, result.headers);
 }
 
 // Keys in the reference's order (`type` first), which the index shows as declared.
 const CREATE_EVENT_ARGS = {
-  message: { type: 'string', description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'), required: true },
+  message: {
+    type: 'string',
+    description: l('Short message of the event.', 'Kurze Meldung des Ereignisses.'),
+    required: true,
+  },
   note: { type: 'string', description: l('Optional details of the event.', 'Optionale Details des Ereignisses.') },
-  level: { type: 'string', enum: LOG_LEVELS, default: 'info', description: l('Log level of the event.', 'Protokollstufe des Ereignisses.') },
-  date: { type: 'string', format: 'date-time', description: l('Date of the event in UTC (Y-m-d H:i:s); now when omitted.', 'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.') },
+  level: {
+    type: 'string',
+    enum: LOG_LEVELS,
+    default: 'info',
+    description: l('Log level of the event.', 'Protokollstufe des Ereignisses.'),
+  },
+  date: {
+    type: 'string',
+    format: 'date-time',
+    description: l(
+      'Date of the event in UTC (Y-m-d H:i:s); now when omitted.',
+      'Datum des Ereignisses in UTC (Y-m-d H:i:s); jetzt, wenn nicht angegeben.',
+    ),
+  },
 } as const satisfies Args;
 
 async function createEventHandler(req: RestRequest<ParamsOf<typeof CREATE_EVENT_ARGS>>): Promise<RestResponse> {
@@ -121,7 +157,14 @@ const eventId = (req: RestRequest) => Number(req.urlParams.event_id);
 
 const SEARCH_USER_ARGS = {
   // Not in the contract's list of arguments, as in the reference, which reads it undeclared.
-  q: { description: l('Text to find in user names and e-mail addresses.', 'Text, der in Benutzernamen und E-Mail-Adressen gesucht wird.'), type: 'string', internal: true },
+  q: {
+    description: l(
+      'Text to find in user names and e-mail addresses.',
+      'Text, der in Benutzernamen und E-Mail-Adressen gesucht wird.',
+    ),
+    type: 'string',
+    internal: true,
+  },
 } as const satisfies Args;
 
 function searchUserHandler(req: RestRequest<ParamsOf<typeof SEARCH_USER_ARGS>>) {
@@ -152,30 +195,54 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
       handler: async (req) => RestResponse.raw(await emailReportHtml(req.app, req.lang), 'text/html; charset=UTF-8'),
     }),
   ]),
-  route('/events', [
-    endpoint('GET', { args: EVENT_LIST_ARGS, ...eventsRead, handler: listEventsHandler, returnsList: true }),
-    endpoint('POST', {
-      args: CREATE_EVENT_ARGS,
-      permission: cap('manage_options'),
-      handler: createEventHandler,
-      // Independent writes: a batch of them is written in one transaction by the activity log.
-      concurrentInBatch: true,
-    }),
-  ], eventItemSchema),
+  route(
+    '/events',
+    [
+      endpoint('GET', { args: EVENT_LIST_ARGS, ...eventsRead, handler: listEventsHandler, returnsList: true }),
+      endpoint('POST', {
+        args: CREATE_EVENT_ARGS,
+        permission: cap('manage_options'),
+        handler: createEventHandler,
+        // Independent writes: a batch of them is written in one transaction by the activity log.
+        concurrentInBatch: true,
+      }),
+    ],
+    eventItemSchema,
+  ),
   route('/events/has-updates', [
-    endpoint('GET', { args: HAS_UPDATES_ARGS, ...eventsRead, handler: (req) => countNewEvents(req.app, req.params, viewer(req)) }),
+    endpoint('GET', {
+      args: HAS_UPDATES_ARGS,
+      ...eventsRead,
+      handler: (req) => countNewEvents(req.app, req.params, viewer(req)),
+    }),
   ]),
   route('/events/(?P<event_id>\\d+)', [
-    endpoint('GET', { args: EVENT_ID_ARG, ...eventRead, handler: (req) => getEvent(req.app, eventId(req), viewer(req)) }),
+    endpoint('GET', {
+      args: EVENT_ID_ARG,
+      ...eventRead,
+      handler: (req) => getEvent(req.app, eventId(req), viewer(req)),
+    }),
   ]),
   route('/events/(?P<event_id>\\d+)/stick', [
-    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => stickEvent(req.app, eventId(req), viewer(req), req) }),
+    endpoint('POST', {
+      args: EVENT_ID_ARG,
+      ...updateEvents,
+      handler: (req) => stickEvent(req.app, eventId(req), viewer(req), req),
+    }),
   ]),
   route('/events/(?P<event_id>\\d+)/unstick', [
-    endpoint('POST', { args: EVENT_ID_ARG, ...updateEvents, handler: (req) => unstickEvent(req.app, eventId(req), viewer(req), req) }),
+    endpoint('POST', {
+      args: EVENT_ID_ARG,
+      ...updateEvents,
+      handler: (req) => unstickEvent(req.app, eventId(req), viewer(req), req),
+    }),
   ]),
-  route('/backfill-status', [endpoint('GET', { ...loggedInRead, handler: (req) => backfillStatus(req.app, req.lang) })]),
-  route('/search-options', [endpoint('GET', { ...loggedInRead, handler: (req) => searchOptions(req.app, req.user!, req.lang) })]),
+  route('/backfill-status', [
+    endpoint('GET', { ...loggedInRead, handler: (req) => backfillStatus(req.app, req.lang) }),
+  ]),
+  route('/search-options', [
+    endpoint('GET', { ...loggedInRead, handler: (req) => searchOptions(req.app, req.user!, req.lang) }),
+  ]),
   route('/search-user', [
     endpoint('GET', {
       permission: cap('list_users'),
@@ -196,7 +263,10 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
   stats('activity-overview', (req) => statsActivityOverview(req.app, req.params)),
   stats('notes', (req) => statsNotes(req.app, req.params)),
   route('/support-info', [
-    endpoint('GET', { ...viewSupport, handler: (req) => supportInfo(req.app, String(req.headers['user-agent'] ?? '')) }),
+    endpoint('GET', {
+      ...viewSupport,
+      handler: (req) => supportInfo(req.app, String(req.headers['user-agent'] ?? '')),
+    }),
   ]),
   route('/support-info/health-check', [endpoint('GET', { ...viewSupport, handler: (req) => healthCheck(req.app) })]),
   route('/users/(?P<user_id>\\d+)/card', [
@@ -208,7 +278,15 @@ export const historyNamespace: NamespaceDef = namespace('history/v1', [
   ]),
   route('/initiators/(?P<initiator_type>[a-z_]+)/card', [
     endpoint('GET', {
-      args: { type: { description: l('Initiator type.', 'Art des Auslösers.'), type: 'string', required: true, enum: CARD_INITIATORS, urlParam: 'initiator_type' } },
+      args: {
+        type: {
+          description: l('Initiator type.', 'Art des Auslösers.'),
+          type: 'string',
+          required: true,
+          enum: CARD_INITIATORS,
+          urlParam: 'initiator_type',
+        },
+      },
       ...viewCards,
       handler: initiatorCardHandler,
     }),

@@ -33,7 +33,11 @@ export interface CaptureViewer {
  * (mode 0: only pages viewed by admins; 1: all visitors; 2: disabled; backend strings only
  * with "register backend strings"). Returns whether it was queued.
  */
-export async function queueAutoregisteredString(app: Pick<AppServices, 'db'>, input: CaptureInput, viewer: CaptureViewer): Promise<boolean> {
+export async function queueAutoregisteredString(
+  app: Pick<AppServices, 'db'>,
+  input: CaptureInput,
+  viewer: CaptureViewer,
+): Promise<boolean> {
   const settings = await getStringSettings(app, { cached: true });
   if (settings.autoregisterType === 2) return false;
   if (settings.autoregisterType === 0 && !viewer.isAdmin) return false;
@@ -41,7 +45,11 @@ export async function queueAutoregisteredString(app: Pick<AppServices, 'db'>, in
   if (source === SOURCE_BACKEND && !settings.shouldRegisterBackendStrings) return false;
   if (typeof input.value !== 'string' || input.value.length > MAX_VALUE || !input.domain) return false;
   // The same string seen again on the same page is queued once (per process, until processed).
-  const seenKey = stringKeyHash(`${input.domain}\u0000${input.page ?? ''}`, String(input.context ?? ''), `${input.name}\u0000${input.value}`);
+  const seenKey = stringKeyHash(
+    `${input.domain}\u0000${input.page ?? ''}`,
+    String(input.context ?? ''),
+    `${input.name}\u0000${input.value}`,
+  );
   let seen = recentlyQueued.get(app.db);
   if (!seen) recentlyQueued.set(app.db, (seen = new Set()));
   if (seen.has(seenKey)) return true;

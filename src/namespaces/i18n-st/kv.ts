@@ -5,12 +5,21 @@ import type { AppServices } from '../../site/services.ts';
 import type { Database } from '../../db/schema.ts';
 import { utcNow } from '../../site/time.ts';
 
-export async function kvGet(app: Pick<AppServices, 'db'>, name: string, db: Kysely<Database> = app.db): Promise<string | null> {
+export async function kvGet(
+  app: Pick<AppServices, 'db'>,
+  name: string,
+  db: Kysely<Database> = app.db,
+): Promise<string | null> {
   const row = await db.selectFrom('i18n_kv').select('value').where('name', '=', name).executeTakeFirst();
   return row ? row.value : null;
 }
 
-export async function kvSet(app: Pick<AppServices, 'db'>, name: string, value: string, db: Kysely<Database> = app.db): Promise<void> {
+export async function kvSet(
+  app: Pick<AppServices, 'db'>,
+  name: string,
+  value: string,
+  db: Kysely<Database> = app.db,
+): Promise<void> {
   const now = utcNow();
   await db
     .insertInto('i18n_kv')
@@ -19,7 +28,12 @@ export async function kvSet(app: Pick<AppServices, 'db'>, name: string, value: s
     .execute();
 }
 
-export async function kvGetJson<T>(app: Pick<AppServices, 'db'>, name: string, fallback: T, db: Kysely<Database> = app.db): Promise<T> {
+export async function kvGetJson<T>(
+  app: Pick<AppServices, 'db'>,
+  name: string,
+  fallback: T,
+  db: Kysely<Database> = app.db,
+): Promise<T> {
   const raw = await kvGet(app, name, db);
   if (raw === null) return fallback;
   try {

@@ -50,7 +50,10 @@ export const i18nStLogger: LoggerDef = {
     label: { en: 'String translation', de: 'String-Übersetzung' },
     labelAll: { en: 'All string translation activity', de: 'Alle Aktivitäten der String-Übersetzung' },
     options: [
-      { label: { en: 'String translation settings', de: 'Einstellungen der String-Übersetzung' }, messageKeys: ['string_settings_updated'] },
+      {
+        label: { en: 'String translation settings', de: 'Einstellungen der String-Übersetzung' },
+        messageKeys: ['string_settings_updated'],
+      },
       { label: { en: 'Registered strings', de: 'Registrierte Strings' }, messageKeys: ['strings_queue_processed'] },
       {
         label: { en: 'Translated strings', de: 'Übersetzte Strings' },
@@ -58,7 +61,12 @@ export const i18nStLogger: LoggerDef = {
       },
       {
         label: { en: 'Bulk changes of string translations', de: 'Sammeländerungen an String-Übersetzungen' },
-        messageKeys: ['string_translations_completed', 'string_translations_need_update', 'string_translations_unfinished', 'string_translations_deleted'],
+        messageKeys: [
+          'string_translations_completed',
+          'string_translations_need_update',
+          'string_translations_unfinished',
+          'string_translations_deleted',
+        ],
       },
     ],
   },

@@ -3,6 +3,7 @@
 import { l } from '../../rest/define.ts';
 
 export const ST_MSG = {
-  mustBeOneOf: (name: string, allowed: number[]) => l(`${name} must be one of ${allowed.join(', ')}.`, `${name} muss einer der Werte ${allowed.join(', ')} sein.`),
+  mustBeOneOf: (name: string, allowed: number[]) =>
+    l(`${name} must be one of ${allowed.join(', ')}.`, `${name} muss einer der Werte ${allowed.join(', ')} sein.`),
   visibleColumnsNotObject: l('visibleColumns must be an object.', 'visibleColumns muss ein Objekt sein.'),
 };

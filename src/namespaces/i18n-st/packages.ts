@@ -24,10 +24,18 @@ export async function registerPackage(app: Pick<AppServices, 'db'>, input: Packa
   const name = String(input.name ?? '').trim();
   const title = String(input.title ?? '').trim();
   const language = input.language ?? DEFAULT_LANGUAGE;
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(kind)) throw new RestError('i18n_st_invalid_package', 'The package kind must be a slug.', 400, { param: 'kind' });
-  if (!name || name.length > 191) throw new RestError('i18n_st_invalid_package', 'The package name must be 1 to 191 characters long.', 400, { param: 'name' });
-  if (!title || title.length > 255) throw new RestError('i18n_st_invalid_package', 'The package title must be 1 to 255 characters long.', 400, { param: 'title' });
-  if (!isActiveLanguage(language)) throw new RestError('i18n_st_invalid_package', 'The package language is not active.', 400, { param: 'language' });
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(kind))
+    throw new RestError('i18n_st_invalid_package', 'The package kind must be a slug.', 400, { param: 'kind' });
+  if (!name || name.length > 191)
+    throw new RestError('i18n_st_invalid_package', 'The package name must be 1 to 191 characters long.', 400, {
+      param: 'name',
+    });
+  if (!title || title.length > 255)
+    throw new RestError('i18n_st_invalid_package', 'The package title must be 1 to 255 characters long.', 400, {
+      param: 'title',
+    });
+  if (!isActiveLanguage(language))
+    throw new RestError('i18n_st_invalid_package', 'The package language is not active.', 400, { param: 'language' });
   const now = utcNow();
   return app.db.transaction().execute(async (tx) => {
     const values = {
@@ -49,12 +57,24 @@ export async function registerPackage(app: Pick<AppServices, 'db'>, input: Packa
       if (targets.length) {
         await tx
           .insertInto('i18n_st_package_translations')
-          .values(targets.map((l) => ({ package_id: inserted.id, language: l, status: STATUS.NOT_TRANSLATED, updated_at: now })))
+          .values(
+            targets.map((l) => ({
+              package_id: inserted.id,
+              language: l,
+              status: STATUS.NOT_TRANSLATED,
+              updated_at: now,
+            })),
+          )
           .execute();
       }
       return inserted.id;
     }
-    const row = await tx.selectFrom('i18n_st_packages').select('id').where('kind_slug', '=', kind).where('name', '=', name).executeTakeFirstOrThrow();
+    const row = await tx
+      .selectFrom('i18n_st_packages')
+      .select('id')
+      .where('kind_slug', '=', kind)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
     await tx.updateTable('i18n_st_packages').set(values).where('id', '=', row.id).execute();
     return row.id;
   });
@@ -82,9 +102,16 @@ export interface PackageTranslationInput {
   ateJobId?: number | null;
 }
 
-export async function savePackageTranslation(app: Pick<AppServices, 'db'>, packageId: number, language: string, input: PackageTranslationInput): Promise<void> {
-  if (!isActiveLanguage(language)) throw new RestError('i18n_st_invalid_package', 'The language is not active.', 400, { param: 'language' });
-  if (!Number.isInteger(input.status) || input.status < 0) throw new RestError('i18n_st_invalid_package', 'Invalid status.', 400, { param: 'status' });
+export async function savePackageTranslation(
+  app: Pick<AppServices, 'db'>,
+  packageId: number,
+  language: string,
+  input: PackageTranslationInput,
+): Promise<void> {
+  if (!isActiveLanguage(language))
+    throw new RestError('i18n_st_invalid_package', 'The language is not active.', 400, { param: 'language' });
+  if (!Number.isInteger(input.status) || input.status < 0)
+    throw new RestError('i18n_st_invalid_package', 'Invalid status.', 400, { param: 'status' });
   const now = utcNow();
   const set = {
     status: input.status,
@@ -97,9 +124,16 @@ export async function savePackageTranslation(app: Pick<AppServices, 'db'>, packa
     updated_at: now,
   };
   await app.db.transaction().execute(async (tx) => {
-    const pkg = await tx.selectFrom('i18n_st_packages').select(['id', 'language']).where('id', '=', packageId).executeTakeFirst();
+    const pkg = await tx
+      .selectFrom('i18n_st_packages')
+      .select(['id', 'language'])
+      .where('id', '=', packageId)
+      .executeTakeFirst();
     if (!pkg) throw new RestError('i18n_st_package_not_found', 'No package with that id.', 404);
-    if (pkg.language === language) throw new RestError('i18n_st_invalid_package', 'A package cannot be translated into its own language.', 400, { param: 'language' });
+    if (pkg.language === language)
+      throw new RestError('i18n_st_invalid_package', 'A package cannot be translated into its own language.', 400, {
+        param: 'language',
+      });
     await tx
       .insertInto('i18n_st_package_translations')
       .values({ package_id: packageId, language, ...set })

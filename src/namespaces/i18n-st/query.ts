@@ -22,7 +22,9 @@ function statusCondition(alias: string, statuses: number[]): Expression<SqlBool>
   const parts: ReturnType<typeof sql<SqlBool>>[] = [];
   if (plain.length) parts.push(sql<SqlBool>`${sql.ref(`${alias}.status`)} in (${sql.join(plain)})`);
   if (statuses.includes(STATUS_NEEDS_REVIEW)) {
-    parts.push(sql<SqlBool>`(${sql.ref(`${alias}.status`)} = ${STATUS.COMPLETE} and ${sql.ref(`${alias}.review_status`)} = 'NEEDS_REVIEW')`);
+    parts.push(
+      sql<SqlBool>`(${sql.ref(`${alias}.status`)} = ${STATUS.COMPLETE} and ${sql.ref(`${alias}.review_status`)} = 'NEEDS_REVIEW')`,
+    );
   }
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
@@ -33,13 +35,19 @@ type Omit1 = 'domain' | 'translationPriority' | null;
  * The filtered strings. The status filter is a correlated EXISTS for pages (the scan in list
  * order stops after `limit` matches) and an IN over the status index for counts.
  */
-function stringsWhere(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters, omit: Omit1 = null, statusAs: 'in' | 'exists' = 'in') {
+function stringsWhere(
+  app: Pick<AppServices, 'db' | 'dialect'>,
+  f: StringFilters,
+  omit: Omit1 = null,
+  statusAs: 'in' | 'exists' = 'in',
+) {
   let q = app.db.selectFrom('i18n_st_strings as s');
   if (f.kind !== null) q = q.where('s.kind', '=', f.kind);
   if (f.type !== null) q = q.where('s.type', '=', f.type);
   if (f.source !== null) q = q.where('s.source', '=', f.source);
   if (f.domain !== null && omit !== 'domain') q = q.where('s.domain', '=', f.domain);
-  if (f.translationPriority !== null && omit !== 'translationPriority') q = q.where('s.translation_priority', '=', f.translationPriority);
+  if (f.translationPriority !== null && omit !== 'translationPriority')
+    q = q.where('s.translation_priority', '=', f.translationPriority);
   if (f.title !== null) q = q.where(containsCI(app, 's.value', f.title));
   if (f.sourceLanguageCode !== null) q = q.where('s.language', '=', f.sourceLanguageCode);
   if (f.targetLanguageCode !== null) q = q.where('s.language', '!=', f.targetLanguageCode);
@@ -49,9 +57,20 @@ function stringsWhere(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters
     // One IN over a union (not an OR of INs), so the planner starts from the few assigned ids.
     const { userId, batchStringIds } = f.assignedTo;
     q = q.where('s.id', 'in', (eb) => {
-      const rows = eb.selectFrom('i18n_st_translations as a').select('a.string_id as id').where('a.translator_id', '=', userId);
-      const jobs = eb.selectFrom('tm_jobs as j').select('j.element_id as id').where('j.translator_id', '=', userId).where('j.type', '=', 'string').where('j.status', '!=', JOB_CANCELLED);
-      const batch = eb.selectFrom('i18n_st_strings as b').select('b.id').where('b.id', 'in', batchStringIds.length ? batchStringIds : [0]);
+      const rows = eb
+        .selectFrom('i18n_st_translations as a')
+        .select('a.string_id as id')
+        .where('a.translator_id', '=', userId);
+      const jobs = eb
+        .selectFrom('tm_jobs as j')
+        .select('j.element_id as id')
+        .where('j.translator_id', '=', userId)
+        .where('j.type', '=', 'string')
+        .where('j.status', '!=', JOB_CANCELLED);
+      const batch = eb
+        .selectFrom('i18n_st_strings as b')
+        .select('b.id')
+        .where('b.id', 'in', batchStringIds.length ? batchStringIds : [0]);
       return rows.union(jobs).union(batch);
     });
   }
@@ -62,11 +81,20 @@ function stringsWhere(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters
       statusAs === 'exists'
         ? q.where((eb) =>
             eb.exists(
-              eb.selectFrom('i18n_st_translations as t').select('t.id').whereRef('t.string_id', '=', 's.id').where('t.language', 'in', targets).where(cond),
+              eb
+                .selectFrom('i18n_st_translations as t')
+                .select('t.id')
+                .whereRef('t.string_id', '=', 's.id')
+                .where('t.language', 'in', targets)
+                .where(cond),
             ),
           )
         : q.where('s.id', 'in', (eb) =>
-            eb.selectFrom('i18n_st_translations as t').select('t.string_id').where('t.language', 'in', targets).where(cond),
+            eb
+              .selectFrom('i18n_st_translations as t')
+              .select('t.string_id')
+              .where('t.language', 'in', targets)
+              .where(cond),
           );
   }
   return q;
@@ -95,7 +123,10 @@ interface TranslationRow {
 }
 
 /** Translation rows of a page of strings or packages, grouped by owner id and language. */
-function translationsByOwner<T extends Parameters<typeof detail>[0] & { language: string }>(rows: T[], ownerId: (row: T) => number): Map<number, Record<string, TranslationDetail>> {
+function translationsByOwner<T extends Parameters<typeof detail>[0] & { language: string }>(
+  rows: T[],
+  ownerId: (row: T) => number,
+): Map<number, Record<string, TranslationDetail>> {
   const out = new Map<number, Record<string, TranslationDetail>>();
   for (const row of rows) {
     let byLanguage = out.get(ownerId(row));
@@ -136,9 +167,12 @@ export interface StringItem {
   wordCount: number;
 }
 
-
 /** GET strings: one page of string items. */
-export async function listStrings(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters, lang: Lang): Promise<StringItem[]> {
+export async function listStrings(
+  app: Pick<AppServices, 'db' | 'dialect'>,
+  f: StringFilters,
+  lang: Lang,
+): Promise<StringItem[]> {
   let q = stringsWhere(app, f, null, 'exists').select([
     's.id',
     's.language',
@@ -161,8 +195,22 @@ export async function listStrings(app: Pick<AppServices, 'db' | 'dialect'>, f: S
   if (!rows.length) return [];
   let tq = app.db
     .selectFrom('i18n_st_translations')
-    .select(['string_id', 'language', 'status', 'review_status', 'job_id', 'method', 'editor', 'translator_id', 'ate_job_id'])
-    .where('string_id', 'in', rows.map((r) => r.id));
+    .select([
+      'string_id',
+      'language',
+      'status',
+      'review_status',
+      'job_id',
+      'method',
+      'editor',
+      'translator_id',
+      'ate_job_id',
+    ])
+    .where(
+      'string_id',
+      'in',
+      rows.map((r) => r.id),
+    );
   if (f.targetLanguageCode) tq = tq.where('language', '=', f.targetLanguageCode);
   const translations = translationsByOwner(await tq.orderBy('language').execute(), (t) => t.string_id);
   return rows.map((r) => ({
@@ -194,7 +242,10 @@ function safeList(raw: string): string[] {
 }
 
 /** GET strings/itemscount. */
-export async function countStrings(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters): Promise<{ totalCount: number }> {
+export async function countStrings(
+  app: Pick<AppServices, 'db' | 'dialect'>,
+  f: StringFilters,
+): Promise<{ totalCount: number }> {
   const row = await stringsWhere(app, f)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -205,18 +256,30 @@ export async function countStrings(app: Pick<AppServices, 'db' | 'dialect'>, f: 
  * GET strings/filters: the domains and translation priorities present, under the current
  * filters (each list ignores its own filter, so a menu still offers its other values).
  */
-export async function stringFilterValues(app: Pick<AppServices, 'db' | 'dialect'>, f: StringFilters): Promise<{ domains: string[]; translationPriorities: string[] }> {
+export async function stringFilterValues(
+  app: Pick<AppServices, 'db' | 'dialect'>,
+  f: StringFilters,
+): Promise<{ domains: string[]; translationPriorities: string[] }> {
   const unfiltered = (except: keyof StringFilters) =>
     (Object.keys(f) as (keyof StringFilters)[]).every(
-      (k) => k === except || k === 'limit' || k === 'offset' || k === 'sorting' || f[k] === null || (Array.isArray(f[k]) && (f[k] as unknown[]).length === 0),
+      (k) =>
+        k === except ||
+        k === 'limit' ||
+        k === 'offset' ||
+        k === 'sorting' ||
+        f[k] === null ||
+        (Array.isArray(f[k]) && (f[k] as unknown[]).length === 0),
     );
   const domains = unfiltered('domain')
     ? await distinctValues(app, 'domain')
     : (await stringsWhere(app, f, 'domain').select('s.domain').distinct().execute()).map((r) => r.domain);
   const prios = unfiltered('translationPriority')
     ? await distinctValues(app, 'translation_priority')
-    : (await stringsWhere(app, f, 'translationPriority').select('s.translation_priority').distinct().execute()).map((r) => r.translation_priority);
-  const ci = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+    : (await stringsWhere(app, f, 'translationPriority').select('s.translation_priority').distinct().execute()).map(
+        (r) => r.translation_priority,
+      );
+  const ci = (a: string, b: string) =>
+    a.localeCompare(b, 'en', { sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
   return {
     domains: domains.filter((d) => d.length > 0).sort(ci),
     translationPriorities: prios.filter((d) => d.length > 0).sort(ci),
@@ -224,7 +287,10 @@ export async function stringFilterValues(app: Pick<AppServices, 'db' | 'dialect'
 }
 
 /** Distinct values of an indexed column by skipping through its index (one probe per value). */
-async function distinctValues(app: Pick<AppServices, 'db'>, column: 'domain' | 'translation_priority'): Promise<string[]> {
+async function distinctValues(
+  app: Pick<AppServices, 'db'>,
+  column: 'domain' | 'translation_priority',
+): Promise<string[]> {
   const col = sql.ref(column);
   const res = await sql<{ v: string | null }>`
     with recursive d(v) as (
@@ -251,7 +317,10 @@ export interface PackageItem {
 }
 
 /** GET string-packages. Without `type`, packages of every kind are listed. */
-export async function listPackages(app: Pick<AppServices, 'db' | 'dialect' | 'options'>, f: PackageFilters): Promise<PackageItem[]> {
+export async function listPackages(
+  app: Pick<AppServices, 'db' | 'dialect' | 'options'>,
+  f: PackageFilters,
+): Promise<PackageItem[]> {
   let q = app.db.selectFrom('i18n_st_packages as p');
   if (f.type !== null) q = q.where('p.kind_slug', '=', f.type);
   if (f.title !== null) q = q.where(containsCI(app, 'p.title', f.title));
@@ -261,7 +330,11 @@ export async function listPackages(app: Pick<AppServices, 'db' | 'dialect' | 'op
     const targets = f.targetLanguageCode ? [f.targetLanguageCode] : [...ACTIVE_LANGUAGES];
     const cond = statusCondition('t', f.translationStatuses);
     q = q.where('p.id', 'in', (eb) =>
-      eb.selectFrom('i18n_st_package_translations as t').select('t.package_id').where('t.language', 'in', targets).where(cond),
+      eb
+        .selectFrom('i18n_st_package_translations as t')
+        .select('t.package_id')
+        .where('t.language', 'in', targets)
+        .where(cond),
     );
   }
   let sq = q.selectAll('p');
@@ -271,8 +344,22 @@ export async function listPackages(app: Pick<AppServices, 'db' | 'dialect' | 'op
   if (!rows.length) return [];
   let tq = app.db
     .selectFrom('i18n_st_package_translations')
-    .select(['package_id', 'language', 'status', 'review_status', 'job_id', 'method', 'editor', 'translator_id', 'ate_job_id'])
-    .where('package_id', 'in', rows.map((r) => r.id));
+    .select([
+      'package_id',
+      'language',
+      'status',
+      'review_status',
+      'job_id',
+      'method',
+      'editor',
+      'translator_id',
+      'ate_job_id',
+    ])
+    .where(
+      'package_id',
+      'in',
+      rows.map((r) => r.id),
+    );
   if (f.targetLanguageCode) tq = tq.where('language', '=', f.targetLanguageCode);
   const translations = translationsByOwner(await tq.orderBy('language').execute(), (t) => t.package_id);
   const zone = String(app.options.get('timezone_string'));

@@ -6,7 +6,12 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import { formatUtc, utcNow } from '../../site/time.ts';
 import { forgetQueuedCaptures } from './capture.ts';
-import { KIND_AUTOREGISTERED, normaliseRegistration, registerStringsInTx, type RegisterStringInput } from './registry.ts';
+import {
+  KIND_AUTOREGISTERED,
+  normaliseRegistration,
+  registerStringsInTx,
+  type RegisterStringInput,
+} from './registry.ts';
 import { AUTOREGISTER_DISABLED, getStringSettings } from './settings.ts';
 
 export const QUEUE_BATCH = 200;
@@ -47,7 +52,12 @@ async function acquireLock(app: Pick<AppServices, 'db'>): Promise<string | null>
 }
 
 async function releaseLock(app: Pick<AppServices, 'db'>, token: string): Promise<void> {
-  await app.db.updateTable('i18n_kv').set({ value: '', updated_at: utcNow() }).where('name', '=', LOCK_KEY).where('value', '=', token).execute();
+  await app.db
+    .updateTable('i18n_kv')
+    .set({ value: '', updated_at: utcNow() })
+    .where('name', '=', LOCK_KEY)
+    .where('value', '=', token)
+    .execute();
 }
 
 async function pendingStats(app: Pick<AppServices, 'db'>): Promise<{ count: number; pages: number }> {
@@ -66,11 +76,18 @@ export async function pendingQueueCount(app: Pick<AppServices, 'db'>): Promise<n
 
 export async function processStringsQueue(app: Pick<AppServices, 'db'>, batch = QUEUE_BATCH): Promise<QueueReport> {
   const settings = await getStringSettings(app);
-  if (settings.autoregisterType === AUTOREGISTER_DISABLED) return { wasProcessed: false, hasPending: false, shouldContinue: false };
+  if (settings.autoregisterType === AUTOREGISTER_DISABLED)
+    return { wasProcessed: false, hasPending: false, shouldContinue: false };
   const token = await acquireLock(app);
   if (!token) return { wasProcessed: false, hasPending: true, shouldContinue: true, workerBusy: true };
   try {
-    const rows = await app.db.selectFrom('i18n_st_queue').selectAll().where('quarantined', '=', 0).orderBy('id').limit(batch).execute();
+    const rows = await app.db
+      .selectFrom('i18n_st_queue')
+      .selectAll()
+      .where('quarantined', '=', 0)
+      .orderBy('id')
+      .limit(batch)
+      .execute();
     const good: { id: number; input: RegisterStringInput }[] = [];
     const quarantined: number[] = [];
     for (const r of rows) {
@@ -96,16 +113,23 @@ export async function processStringsQueue(app: Pick<AppServices, 'db'>, batch = 
     let registered = 0;
     let updated = 0;
     await app.db.transaction().execute(async (tx) => {
-      const results = await registerStringsInTx(tx, good.map((g) => g.input));
+      const results = await registerStringsInTx(
+        tx,
+        good.map((g) => g.input),
+      );
       for (const res of results) {
         if (res.created) registered++;
         else if (res.changed) updated++;
       }
       const done = good.map((g) => g.id);
       for (let i = 0; i < done.length; i += 500) {
-        await tx.deleteFrom('i18n_st_queue').where('id', 'in', done.slice(i, i + 500)).execute();
+        await tx
+          .deleteFrom('i18n_st_queue')
+          .where('id', 'in', done.slice(i, i + 500))
+          .execute();
       }
-      if (quarantined.length) await tx.updateTable('i18n_st_queue').set({ quarantined: 1 }).where('id', 'in', quarantined).execute();
+      if (quarantined.length)
+        await tx.updateTable('i18n_st_queue').set({ quarantined: 1 }).where('id', 'in', quarantined).execute();
     });
     forgetQueuedCaptures(app);
     const remaining = await pendingStats(app);

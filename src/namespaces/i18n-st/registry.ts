@@ -98,7 +98,8 @@ export function rollUpStatus(statuses: number[]): number {
   if (statuses.every((s) => s === STATUS.COMPLETE)) return STRING_STATUS.COMPLETE;
   if (statuses.some((s) => s === STATUS.NEEDS_UPDATE)) return STRING_STATUS.NEEDS_UPDATE;
   if (statuses.some((s) => s === STATUS.COMPLETE)) return STRING_STATUS.PARTIAL;
-  if (statuses.some((s) => s === STATUS.WAITING_FOR_TRANSLATOR || s === STATUS.IN_PROGRESS)) return STRING_STATUS.WAITING;
+  if (statuses.some((s) => s === STATUS.WAITING_FOR_TRANSLATOR || s === STATUS.IN_PROGRESS))
+    return STRING_STATUS.WAITING;
   return STRING_STATUS.NOT_TRANSLATED;
 }
 
@@ -107,7 +108,9 @@ function bad(message: string, param: string): RestError {
 }
 
 /** Checks and normalises a registration; throws a 400 RestError on unusable input. */
-export function normaliseRegistration(input: RegisterStringInput): Required<Omit<RegisterStringInput, 'location' | 'packageId'>> & {
+export function normaliseRegistration(input: RegisterStringInput): Required<
+  Omit<RegisterStringInput, 'location' | 'packageId'>
+> & {
   context: string;
   location: string | null;
   packageId: number | null;
@@ -115,14 +118,19 @@ export function normaliseRegistration(input: RegisterStringInput): Required<Omit
   const domain = typeof input.domain === 'string' ? input.domain.trim() : '';
   const context = input.context == null ? '' : String(input.context);
   const name = typeof input.name === 'string' ? input.name : '';
-  if (!domain || domain.length > MAX_DOMAIN) throw bad(`The string domain must be 1 to ${MAX_DOMAIN} characters long.`, 'domain');
-  if (context.length > MAX_CONTEXT) throw bad(`The string context must be at most ${MAX_CONTEXT} characters long.`, 'context');
+  if (!domain || domain.length > MAX_DOMAIN)
+    throw bad(`The string domain must be 1 to ${MAX_DOMAIN} characters long.`, 'domain');
+  if (context.length > MAX_CONTEXT)
+    throw bad(`The string context must be at most ${MAX_CONTEXT} characters long.`, 'context');
   if (!name || name.length > MAX_NAME) throw bad(`The string name must be 1 to ${MAX_NAME} characters long.`, 'name');
   if (typeof input.value !== 'string') throw bad('The string value must be a string.', 'value');
-  if (input.value.length > MAX_VALUE) throw bad(`The string value must be at most ${MAX_VALUE} characters long.`, 'value');
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(input.value)) throw bad('The string value contains control characters.', 'value');
+  if (input.value.length > MAX_VALUE)
+    throw bad(`The string value must be at most ${MAX_VALUE} characters long.`, 'value');
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(input.value))
+    throw bad('The string value contains control characters.', 'value');
   const language = input.language ?? DEFAULT_LANGUAGE;
-  if (!isActiveLanguage(language)) throw bad(`"${String(language)}" is not an active language of the site.`, 'language');
+  if (!isActiveLanguage(language))
+    throw bad(`"${String(language)}" is not an active language of the site.`, 'language');
   const kind = input.kind ?? KIND_DEFAULT;
   if (kind !== 0 && kind !== 1) throw bad('The string kind must be 0 or 1.', 'kind');
   const type = input.type ?? COMPONENT_TYPES.unknown;
@@ -130,9 +138,22 @@ export function normaliseRegistration(input: RegisterStringInput): Required<Omit
   const source = input.source ?? SOURCE_FRONTEND;
   if (source !== 0 && source !== 1) throw bad('The string source must be 0 (frontend) or 1 (backend).', 'source');
   const translationPriority = input.translationPriority ?? DEFAULT_PRIORITY;
-  if (!/^[a-z0-9-]{1,100}$/.test(translationPriority)) throw bad('The translation priority must be a slug.', 'translationPriority');
+  if (!/^[a-z0-9-]{1,100}$/.test(translationPriority))
+    throw bad('The translation priority must be a slug.', 'translationPriority');
   const location = input.location ? String(input.location).slice(0, 255) : null;
-  return { domain, context, name, value: input.value, language, kind, type, source, translationPriority, location, packageId: input.packageId ?? null };
+  return {
+    domain,
+    context,
+    name,
+    value: input.value,
+    language,
+    kind,
+    type,
+    source,
+    translationPriority,
+    location,
+    packageId: input.packageId ?? null,
+  };
 }
 
 /**
@@ -140,7 +161,10 @@ export function normaliseRegistration(input: RegisterStringInput): Required<Omit
  * translations; a changed source value marks complete translations "needs update" (3).
  * A string registered by hand (kind 0) stays kind 0 when it is also captured at run time.
  */
-export async function registerString(app: Pick<AppServices, 'db'>, input: RegisterStringInput): Promise<RegisterResult> {
+export async function registerString(
+  app: Pick<AppServices, 'db'>,
+  input: RegisterStringInput,
+): Promise<RegisterResult> {
   const s = normaliseRegistration(input);
   return app.db.transaction().execute((tx) => registerInTx(tx, s));
 }
@@ -177,10 +201,22 @@ async function registerInTx(tx: Db, s: ReturnType<typeof normaliseRegistration>)
     if (targets.length) {
       await tx
         .insertInto('i18n_st_translations')
-        .values(targets.map((language) => ({ string_id: inserted.id, language, value: null, status: STATUS.NOT_TRANSLATED, updated_at: now })))
+        .values(
+          targets.map((language) => ({
+            string_id: inserted.id,
+            language,
+            value: null,
+            status: STATUS.NOT_TRANSLATED,
+            updated_at: now,
+          })),
+        )
         .execute();
     } else {
-      await tx.updateTable('i18n_st_strings').set({ status: STRING_STATUS.COMPLETE }).where('id', '=', inserted.id).execute();
+      await tx
+        .updateTable('i18n_st_strings')
+        .set({ status: STRING_STATUS.COMPLETE })
+        .where('id', '=', inserted.id)
+        .execute();
     }
     return { id: inserted.id, created: true, changed: false };
   }
@@ -254,15 +290,29 @@ export interface TranslationInput {
 }
 
 /** Stores the translation of a string into one target language and rolls up the string status. */
-export async function saveStringTranslation(app: Pick<AppServices, 'db'>, stringId: number, language: string, input: TranslationInput): Promise<void> {
+export async function saveStringTranslation(
+  app: Pick<AppServices, 'db'>,
+  stringId: number,
+  language: string,
+  input: TranslationInput,
+): Promise<void> {
   if (!isActiveLanguage(language)) throw bad(`"${language}" is not an active language of the site.`, 'language');
-  if (input.value != null && (typeof input.value !== 'string' || input.value.length > MAX_VALUE)) throw bad('Invalid translation value.', 'value');
-  if (input.reviewStatus != null && !(REVIEW_STATUSES as readonly string[]).includes(input.reviewStatus)) throw bad('Invalid review status.', 'reviewStatus');
-  if (input.method != null && !(METHODS as readonly string[]).includes(input.method)) throw bad('Invalid translation method.', 'method');
-  if (input.editor != null && !(EDITORS as readonly string[]).includes(input.editor)) throw bad('Invalid translation editor.', 'editor');
-  if (input.status !== undefined && (!Number.isInteger(input.status) || input.status < 0)) throw bad('Invalid translation status.', 'status');
+  if (input.value != null && (typeof input.value !== 'string' || input.value.length > MAX_VALUE))
+    throw bad('Invalid translation value.', 'value');
+  if (input.reviewStatus != null && !(REVIEW_STATUSES as readonly string[]).includes(input.reviewStatus))
+    throw bad('Invalid review status.', 'reviewStatus');
+  if (input.method != null && !(METHODS as readonly string[]).includes(input.method))
+    throw bad('Invalid translation method.', 'method');
+  if (input.editor != null && !(EDITORS as readonly string[]).includes(input.editor))
+    throw bad('Invalid translation editor.', 'editor');
+  if (input.status !== undefined && (!Number.isInteger(input.status) || input.status < 0))
+    throw bad('Invalid translation status.', 'status');
   await app.db.transaction().execute(async (tx) => {
-    const str = await tx.selectFrom('i18n_st_strings').select(['id', 'language']).where('id', '=', stringId).executeTakeFirst();
+    const str = await tx
+      .selectFrom('i18n_st_strings')
+      .select(['id', 'language'])
+      .where('id', '=', stringId)
+      .executeTakeFirst();
     if (!str) throw new RestError('i18n_st_string_not_found', 'No string with that id.', 404);
     if (str.language === language) throw bad('A string cannot be translated into its own language.', 'language');
     const now = utcNow();

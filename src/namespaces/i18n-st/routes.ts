@@ -10,7 +10,15 @@ import { processStringsQueue } from './queue.ts';
 import { checkSettingValue, describeStringSettings, updateStringSettings } from './settings.ts';
 import { recordWrite } from '../../site/activity.ts';
 import { ACTIVE_LANGUAGES } from './languages.ts';
-import { BULK_ACTIONS, EDITABLE_STATUSES, MAX_BULK_IDS, MAX_TRANSLATION, bulkTranslations, listTranslatable, saveTranslation } from './translate.ts';
+import {
+  BULK_ACTIONS,
+  EDITABLE_STATUSES,
+  MAX_BULK_IDS,
+  MAX_TRANSLATION,
+  bulkTranslations,
+  listTranslatable,
+  saveTranslation,
+} from './translate.ts';
 
 const MANAGE = cap('manage_translations');
 /** Managers, and translators for the strings assigned to them (checked per string in translate.ts). */
@@ -53,29 +61,44 @@ const SETTINGS_ARGS: Args = {
 /** The string filters of contract §4.7, in the reference's order. */
 const STRING_FILTER_ARGS: Args = {
   kind: {
-    description: l('String kind: 0 registered (default), 1 autoregistered.', 'Art des Strings: 0 registriert (Standard), 1 automatisch erfasst.'),
+    description: l(
+      'String kind: 0 registered (default), 1 autoregistered.',
+      'Art des Strings: 0 registriert (Standard), 1 automatisch erfasst.',
+    ),
     type: 'integer',
     default: null,
     validate: checkers.kind,
   },
   type: {
-    description: l('Component type: 0 unknown, 1 plugin, 2 theme, 3 core.', 'Komponententyp: 0 unbekannt, 1 Plugin, 2 Theme, 3 Kern.'),
+    description: l(
+      'Component type: 0 unknown, 1 plugin, 2 theme, 3 core.',
+      'Komponententyp: 0 unbekannt, 1 Plugin, 2 Theme, 3 Kern.',
+    ),
     type: 'string',
     validate: checkers.type,
   },
   source: {
-    description: l('Where the string was seen: 0 frontend, 1 backend.', 'Wo der String gesehen wurde: 0 Frontend, 1 Backend.'),
+    description: l(
+      'Where the string was seen: 0 frontend, 1 backend.',
+      'Wo der String gesehen wurde: 0 Frontend, 1 Backend.',
+    ),
     type: 'integer',
     default: null,
     validate: checkers.source,
   },
   domain: {
-    description: l('Text domain (string group) to limit the result to.', 'Textdomäne (String-Gruppe), auf die das Ergebnis beschränkt wird.'),
+    description: l(
+      'Text domain (string group) to limit the result to.',
+      'Textdomäne (String-Gruppe), auf die das Ergebnis beschränkt wird.',
+    ),
     type: 'string',
     default: null,
   },
   translationPriority: {
-    description: l('Translation priority slug, e.g. optional, required, not-needed.', 'Übersetzungspriorität (Slug), z. B. optional, required, not-needed.'),
+    description: l(
+      'Translation priority slug, e.g. optional, required, not-needed.',
+      'Übersetzungspriorität (Slug), z. B. optional, required, not-needed.',
+    ),
     type: 'string',
     default: null,
   },
@@ -84,12 +107,18 @@ const STRING_FILTER_ARGS: Args = {
     type: 'string',
   },
   sourceLanguageCode: {
-    description: l('Source language code of the strings (en, de).', 'Sprachcode der Ausgangssprache der Strings (en, de).'),
+    description: l(
+      'Source language code of the strings (en, de).',
+      'Sprachcode der Ausgangssprache der Strings (en, de).',
+    ),
     type: 'string',
     validate: checkers.sourceLanguageCode,
   },
   targetLanguageCode: {
-    description: l('Target language code: translation statuses are read for this language (en, de).', 'Sprachcode der Zielsprache: Übersetzungsstatus werden für diese Sprache gelesen (en, de).'),
+    description: l(
+      'Target language code: translation statuses are read for this language (en, de).',
+      'Sprachcode der Zielsprache: Übersetzungsstatus werden für diese Sprache gelesen (en, de).',
+    ),
     type: 'string',
     validate: checkers.targetLanguageCode,
   },
@@ -114,7 +143,10 @@ const STRING_FILTER_ARGS: Args = {
     validate: checkers.offset,
   },
   sorting: {
-    description: l('Order of the result: {by: title|id, order: asc|desc}; autoregistered strings come first.', 'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}; automatisch erfasste Strings stehen vorn.'),
+    description: l(
+      'Order of the result: {by: title|id, order: asc|desc}; autoregistered strings come first.',
+      'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}; automatisch erfasste Strings stehen vorn.',
+    ),
     default: null,
     validate: checkers.stringSorting,
   },
@@ -122,7 +154,10 @@ const STRING_FILTER_ARGS: Args = {
 
 const PACKAGE_ARGS: Args = {
   type: {
-    description: l('Package kind, e.g. gravity_form, widget, elementor.', 'Paketart, z. B. gravity_form, widget, elementor.'),
+    description: l(
+      'Package kind, e.g. gravity_form, widget, elementor.',
+      'Paketart, z. B. gravity_form, widget, elementor.',
+    ),
     type: 'string',
   },
   title: {
@@ -135,7 +170,10 @@ const PACKAGE_ARGS: Args = {
   limit: STRING_FILTER_ARGS.limit!,
   offset: STRING_FILTER_ARGS.offset!,
   sorting: {
-    description: l('Order of the result: {by: title|id, order: asc|desc}.', 'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}.'),
+    description: l(
+      'Order of the result: {by: title|id, order: asc|desc}.',
+      'Sortierung des Ergebnisses: {by: title|id, order: asc|desc}.',
+    ),
     default: null,
     validate: checkers.packageSorting,
   },
@@ -145,27 +183,59 @@ const PACKAGE_ARGS: Args = {
 const TRANSLATABLE_ARGS = {
   ...STRING_FILTER_ARGS,
   context: {
-    description: l('gettext context of the strings, exactly; empty for strings without one.', 'gettext-Kontext der Strings, genau; leer für Strings ohne Kontext.'),
+    description: l(
+      'gettext context of the strings, exactly; empty for strings without one.',
+      'gettext-Kontext der Strings, genau; leer für Strings ohne Kontext.',
+    ),
     type: 'string',
     validate: checkers.context,
   },
   package: {
-    description: l('Id of the string package the strings belong to.', 'ID des String-Pakets, zu dem die Strings gehören.'),
+    description: l(
+      'Id of the string package the strings belong to.',
+      'ID des String-Pakets, zu dem die Strings gehören.',
+    ),
     type: 'integer',
     validate: checkers.package,
   },
 } satisfies Args;
 
-const languageArg = (en: string, de: string) => ({ description: l(en, de), type: 'string' as const, enum: ACTIVE_LANGUAGES });
-const statusArg = (en: string, de: string) => ({ description: l(en, de), type: 'integer' as const, enum: EDITABLE_STATUSES });
+const languageArg = (en: string, de: string) => ({
+  description: l(en, de),
+  type: 'string' as const,
+  enum: ACTIVE_LANGUAGES,
+});
+const statusArg = (en: string, de: string) => ({
+  description: l(en, de),
+  type: 'integer' as const,
+  enum: EDITABLE_STATUSES,
+});
 
-const FILTER_KEYS = ['kind', 'type', 'source', 'domain', 'translationPriority', 'title', 'sourceLanguageCode', 'targetLanguageCode', 'translationStatuses'];
+const FILTER_KEYS = [
+  'kind',
+  'type',
+  'source',
+  'domain',
+  'translationPriority',
+  'title',
+  'sourceLanguageCode',
+  'targetLanguageCode',
+  'translationStatuses',
+];
 /** /strings/filters reads the current filters as sent (parseStringFilters checks them); the contract lists none. */
-const CURRENT_FILTER_ARGS: Args = Object.fromEntries(FILTER_KEYS.map((name) => [name, { description: STRING_FILTER_ARGS[name]!.description, internal: true }]));
+const CURRENT_FILTER_ARGS: Args = Object.fromEntries(
+  FILTER_KEYS.map((name) => [name, { description: STRING_FILTER_ARGS[name]!.description, internal: true }]),
+);
 /** The console sends its column choice too; the contract does not list it. */
 const SETTINGS_POST_ARGS: Args = {
   ...SETTINGS_ARGS,
-  visibleColumns: { description: l('The columns the string list shows ({column: true|false}).', 'Die Spalten, die die Stringliste zeigt ({Spalte: true|false}).'), internal: true },
+  visibleColumns: {
+    description: l(
+      'The columns the string list shows ({column: true|false}).',
+      'Die Spalten, die die Stringliste zeigt ({Spalte: true|false}).',
+    ),
+    internal: true,
+  },
 };
 
 export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
@@ -176,16 +246,26 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
       handler: async (req) => {
         // As in the reference, the four settings take their declared default (0) when omitted.
         const pick = (name: string) => req.params[name] ?? 0;
-        const changed = await updateStringSettings(req.app, {
-          autoregisterType: pick('autoregisterType'),
-          shouldRegisterBackendStrings: pick('shouldRegisterBackendStrings'),
-          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: pick('setNoticeThatCachePluginCanBlockAutoregisterAsDismissed'),
-          setDetectStringsInJS: pick('setDetectStringsInJS'),
-          visibleColumns: req.params.visibleColumns,
-        }, req.lang);
+        const changed = await updateStringSettings(
+          req.app,
+          {
+            autoregisterType: pick('autoregisterType'),
+            shouldRegisterBackendStrings: pick('shouldRegisterBackendStrings'),
+            setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: pick(
+              'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
+            ),
+            setDetectStringsInJS: pick('setDetectStringsInJS'),
+            visibleColumns: req.params.visibleColumns,
+          },
+          req.lang,
+        );
         await recordWrite(
           req.app,
-          { logger: I18N_ST_LOGGER_SLUG, messageKey: 'string_settings_updated', context: { settings: changed.length ? changed.join(', ') : 'none' } },
+          {
+            logger: I18N_ST_LOGGER_SLUG,
+            messageKey: 'string_settings_updated',
+            context: { settings: changed.length ? changed.join(', ') : 'none' },
+          },
           req,
         );
         return [];
@@ -215,7 +295,10 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           required: true,
         },
         action: {
-          description: l('set_status: give the translations `status`; delete: remove their texts (status 0).', 'set_status: den Übersetzungen `status` geben; delete: ihre Texte entfernen (Status 0).'),
+          description: l(
+            'set_status: give the translations `status`; delete: remove their texts (status 0).',
+            'set_status: den Übersetzungen `status` geben; delete: ihre Texte entfernen (Status 0).',
+          ),
           type: 'string',
           enum: BULK_ACTIONS,
           required: true,
@@ -224,7 +307,10 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           'For set_status: 0 not translated, 3 needs update, 10 complete (translations without a text keep theirs).',
           'Für set_status: 0 nicht übersetzt, 3 Aktualisierung nötig, 10 fertig (Übersetzungen ohne Text behalten ihren).',
         ),
-        language: languageArg('Only the translations into this language (default: every target language).', 'Nur die Übersetzungen in diese Sprache (Standard: jede Zielsprache).'),
+        language: languageArg(
+          'Only the translations into this language (default: every target language).',
+          'Nur die Übersetzungen in diese Sprache (Standard: jede Zielsprache).',
+        ),
       },
       permission: MANAGER_OR_TRANSLATOR,
       handler: (req) => bulkTranslations(req, req.params),
@@ -240,12 +326,21 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
           maxLength: MAX_TRANSLATION,
         },
         status: {
-          ...statusArg('0 not translated, 3 needs update, 10 complete.', '0 nicht übersetzt, 3 Aktualisierung nötig, 10 fertig.'),
+          ...statusArg(
+            '0 not translated, 3 needs update, 10 complete.',
+            '0 nicht übersetzt, 3 Aktualisierung nötig, 10 fertig.',
+          ),
           default: 10,
         },
       },
       permission: MANAGER_OR_TRANSLATOR,
-      handler: (req) => saveTranslation(req, { stringId: Number(req.urlParams.id), language: req.params.language, value: req.params.value, status: req.params.status }),
+      handler: (req) =>
+        saveTranslation(req, {
+          stringId: Number(req.urlParams.id),
+          language: req.params.language,
+          value: req.params.value,
+          status: req.params.status,
+        }),
     }),
   ]),
   route('/strings/itemscount', [

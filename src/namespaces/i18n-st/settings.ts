@@ -36,7 +36,10 @@ const KEY = 'st_settings';
 const CACHE_MS = 2000;
 const cache = new WeakMap<object, { at: number; value: StoredStringSettings }>();
 
-export async function getStringSettings(app: Pick<AppServices, 'db'>, opts: { cached?: boolean } = {}): Promise<StoredStringSettings> {
+export async function getStringSettings(
+  app: Pick<AppServices, 'db'>,
+  opts: { cached?: boolean } = {},
+): Promise<StoredStringSettings> {
   const hit = cache.get(app.db);
   if (opts.cached && hit && Date.now() - hit.at < CACHE_MS) return hit.value;
   const stored = await kvGetJson<Partial<StoredStringSettings>>(app, KEY, {});
@@ -50,7 +53,10 @@ export async function getStringSettings(app: Pick<AppServices, 'db'>, opts: { ca
 }
 
 /** GET strings/settings: the reference's shape, plus `detectStringsInJS`. */
-export async function describeStringSettings(app: Pick<AppServices, 'db' | 'config'>, lang: Lang): Promise<Record<string, unknown>> {
+export async function describeStringSettings(
+  app: Pick<AppServices, 'db' | 'config'>,
+  lang: Lang,
+): Promise<Record<string, unknown>> {
   const s = await getStringSettings(app);
   return {
     autoregisterType: s.autoregisterType,
@@ -100,17 +106,34 @@ export function checkSettingValue(name: string, value: unknown, lang: Lang = 'en
  * POST strings/settings. Only the fields supplied change (a missing field keeps its stored
  * value). Returns the names of the settings that changed.
  */
-export async function updateStringSettings(app: Pick<AppServices, 'db'>, update: StringSettingsUpdate, lang: Lang = 'en'): Promise<string[]> {
+export async function updateStringSettings(
+  app: Pick<AppServices, 'db'>,
+  update: StringSettingsUpdate,
+  lang: Lang = 'en',
+): Promise<string[]> {
   const current = await getStringSettings(app);
   const next: StoredStringSettings = { ...current, visibleColumns: { ...current.visibleColumns } };
   if (update.autoregisterType !== undefined && update.autoregisterType !== null) {
     next.autoregisterType = intIn(update.autoregisterType, 'autoregisterType', [0, 1, 2], lang);
   }
   if (update.shouldRegisterBackendStrings !== undefined && update.shouldRegisterBackendStrings !== null) {
-    next.shouldRegisterBackendStrings = intIn(update.shouldRegisterBackendStrings, 'shouldRegisterBackendStrings', [0, 1], lang);
+    next.shouldRegisterBackendStrings = intIn(
+      update.shouldRegisterBackendStrings,
+      'shouldRegisterBackendStrings',
+      [0, 1],
+      lang,
+    );
   }
-  if (update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== undefined && update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== null) {
-    const v = intIn(update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed, 'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed', [0, 1], lang);
+  if (
+    update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== undefined &&
+    update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== null
+  ) {
+    const v = intIn(
+      update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed,
+      'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
+      [0, 1],
+      lang,
+    );
     if (v === 1) next.cachePluginNoticeDismissed = 1;
   }
   if (update.setDetectStringsInJS !== undefined && update.setDetectStringsInJS !== null) {
@@ -128,7 +151,9 @@ export async function updateStringSettings(app: Pick<AppServices, 'db'>, update:
       next.visibleColumns[k as keyof VisibleColumns] = v === true || v === 1 || v === '1' || v === 'true';
     }
   }
-  const changed = (Object.keys(next) as (keyof StoredStringSettings)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
+  const changed = (Object.keys(next) as (keyof StoredStringSettings)[]).filter(
+    (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
+  );
   if (changed.length) {
     await kvSet(app, KEY, JSON.stringify(next));
     cache.set(app.db, { at: Date.now(), value: next });

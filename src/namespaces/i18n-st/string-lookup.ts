@@ -19,7 +19,11 @@ export async function findStringId(app: Pick<AppServices, 'db'>, key: StringKey)
  * needing an update after a source change), else the source value. Null when the string is
  * not registered.
  */
-export async function translateString(app: Pick<AppServices, 'db'>, key: StringKey, lang: Lang | string): Promise<string | null> {
+export async function translateString(
+  app: Pick<AppServices, 'db'>,
+  key: StringKey,
+  lang: Lang | string,
+): Promise<string | null> {
   return (await translateStrings(app, [key], lang))[0] ?? null;
 }
 
@@ -27,7 +31,11 @@ export async function translateString(app: Pick<AppServices, 'db'>, key: StringK
  * Many strings at once (one query): the text of each key in `lang`, in the order of `keys`;
  * null for keys that are not registered. For pages that show many registered texts.
  */
-export async function translateStrings(app: Pick<AppServices, 'db'>, keys: StringKey[], lang: Lang | string): Promise<(string | null)[]> {
+export async function translateStrings(
+  app: Pick<AppServices, 'db'>,
+  keys: StringKey[],
+  lang: Lang | string,
+): Promise<(string | null)[]> {
   if (!keys.length) return [];
   const hashes = keys.map((k) => stringKeyHash(k.domain, k.context ?? '', k.name));
   const found = new Map<string, string>();
@@ -35,12 +43,23 @@ export async function translateStrings(app: Pick<AppServices, 'db'>, keys: Strin
   for (let i = 0; i < unique.length; i += 500) {
     const rows = await app.db
       .selectFrom('i18n_st_strings as s')
-      .leftJoin('i18n_st_translations as t', (j) => j.onRef('t.string_id', '=', 's.id').on('t.language', '=', String(lang)))
-      .select(['s.key_hash', 's.value as source', 's.language as sourceLanguage', 't.value as translation', 't.status as status'])
+      .leftJoin('i18n_st_translations as t', (j) =>
+        j.onRef('t.string_id', '=', 's.id').on('t.language', '=', String(lang)),
+      )
+      .select([
+        's.key_hash',
+        's.value as source',
+        's.language as sourceLanguage',
+        't.value as translation',
+        't.status as status',
+      ])
       .where('s.key_hash', 'in', unique.slice(i, i + 500))
       .execute();
     for (const r of rows) {
-      const useTranslation = r.sourceLanguage !== lang && r.translation != null && (r.status === STATUS.COMPLETE || r.status === STATUS.NEEDS_UPDATE);
+      const useTranslation =
+        r.sourceLanguage !== lang &&
+        r.translation != null &&
+        (r.status === STATUS.COMPLETE || r.status === STATUS.NEEDS_UPDATE);
       found.set(r.key_hash, useTranslation ? r.translation! : r.source);
     }
   }
@@ -48,7 +67,11 @@ export async function translateStrings(app: Pick<AppServices, 'db'>, keys: Strin
 }
 
 /** `translateString`, registering the string first when it is unknown. */
-export async function translateOrRegister(app: Pick<AppServices, 'db'>, input: RegisterStringInput, lang: Lang | string): Promise<string> {
+export async function translateOrRegister(
+  app: Pick<AppServices, 'db'>,
+  input: RegisterStringInput,
+  lang: Lang | string,
+): Promise<string> {
   const found = await translateString(app, input, lang);
   if (found !== null) return found;
   await registerString(app, input);

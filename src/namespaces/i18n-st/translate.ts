@@ -35,14 +35,25 @@ export interface Caller {
   lang: Lang;
 }
 
-function fail(caller: Caller, code: string, text: Localized, status: number, data: Record<string, unknown> = {}): RestError {
+function fail(
+  caller: Caller,
+  code: string,
+  text: Localized,
+  status: number,
+  data: Record<string, unknown> = {},
+): RestError {
   return new RestError(code, text[caller.lang], status, data);
 }
 
 const isManager = (user: AuthUser | null) => !!user?.can('manage_translations');
 
 /** For each of `stringIds`, the languages `userId` is assigned to translate it into (`batch`: their batchAssignments, when read already). */
-async function assignedLanguages(app: AppServices, userId: number, stringIds: number[], batch?: BatchAssignment[]): Promise<Map<number, Set<string>>> {
+async function assignedLanguages(
+  app: AppServices,
+  userId: number,
+  stringIds: number[],
+  batch?: BatchAssignment[],
+): Promise<Map<number, Set<string>>> {
   const out = new Map<number, Set<string>>();
   const add = (id: number, language: string) => {
     let set = out.get(id);
@@ -67,7 +78,8 @@ async function assignedLanguages(app: AppServices, userId: number, stringIds: nu
     .execute();
   for (const j of jobs) add(j.element_id, j.target_language);
   const wanted = new Set(stringIds);
-  for (const b of batch ?? (await batchAssignments(app, userId))) if (wanted.has(b.stringId)) add(b.stringId, b.language);
+  for (const b of batch ?? (await batchAssignments(app, userId)))
+    if (wanted.has(b.stringId)) add(b.stringId, b.language);
   return out;
 }
 
@@ -107,11 +119,16 @@ export interface TranslatableItem extends Omit<StringItem, 'translations'> {
  * GET strings/translations: a page of strings with their translation texts, and the total.
  * Translators see only the strings assigned to them.
  */
-export async function listTranslatable(caller: Caller, filters: StringFilters): Promise<{ totalCount: number; items: TranslatableItem[] }> {
+export async function listTranslatable(
+  caller: Caller,
+  filters: StringFilters,
+): Promise<{ totalCount: number; items: TranslatableItem[] }> {
   const { app, user } = caller;
   const manager = isManager(user);
   const batch = manager ? [] : await batchAssignments(app, user!.id);
-  const f: StringFilters = manager ? filters : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set(batch.map((b) => b.stringId))] } };
+  const f: StringFilters = manager
+    ? filters
+    : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set(batch.map((b) => b.stringId))] } };
   const [{ totalCount }, items] = await Promise.all([countStrings(app, f), listStrings(app, f, caller.lang)]);
   if (!items.length) return { totalCount, items: [] };
   const ids = items.map((i) => i.id);
@@ -133,7 +150,12 @@ export async function listTranslatable(caller: Caller, filters: StringFilters): 
     items: items.map((item) => ({
       ...item,
       packageId: packages.get(item.id) ?? null,
-      translations: Object.fromEntries(Object.entries(item.translations).map(([language, d]) => [language, { ...d, value: values.get(`${item.id}:${language}`) ?? null }])),
+      translations: Object.fromEntries(
+        Object.entries(item.translations).map(([language, d]) => [
+          language,
+          { ...d, value: values.get(`${item.id}:${language}`) ?? null },
+        ]),
+      ),
       editable: targetLanguages(item.language).filter((language) => !assigned || assigned.get(item.id)?.has(language)),
     })),
   };
@@ -166,28 +188,45 @@ async function findStrings(caller: Caller, wanted: number[]): Promise<Map<number
 async function checkAssigned(caller: Caller, wanted: Map<number, string[]>): Promise<void> {
   if (isManager(caller.user)) return;
   const assigned = await assignedLanguages(caller.app, caller.user!.id, [...wanted.keys()]);
-  const refused = [...wanted].filter(([id, languages]) => languages.some((language) => !assigned.get(id)?.has(language))).map(([id]) => id);
+  const refused = [...wanted]
+    .filter(([id, languages]) => languages.some((language) => !assigned.get(id)?.has(language)))
+    .map(([id]) => id);
   if (refused.length) {
-    throw fail(caller, 'i18n_st_not_assigned', l(
-      'You may only translate strings assigned to you, into the language of your assignment.',
-      'Du darfst nur Strings übersetzen, die dir zugewiesen sind, und nur in die Sprache deiner Zuweisung.',
-    ), 403, { ids: refused });
+    throw fail(
+      caller,
+      'i18n_st_not_assigned',
+      l(
+        'You may only translate strings assigned to you, into the language of your assignment.',
+        'Du darfst nur Strings übersetzen, die dir zugewiesen sind, und nur in die Sprache deiner Zuweisung.',
+      ),
+      403,
+      { ids: refused },
+    );
   }
 }
 
 function checkTarget(caller: Caller, s: TargetString, language: string): void {
   if (!targetLanguages(s.language).includes(language as Lang)) {
-    throw fail(caller, 'i18n_st_invalid_language', l(
-      `String ${s.id} is written in ${s.language}: it is translated into ${targetLanguages(s.language).join(', ')}, not ${language}.`,
-      `String ${s.id} ist auf ${s.language} verfasst: er wird nach ${targetLanguages(s.language).join(', ')} übersetzt, nicht nach ${language}.`,
-    ), 400, { params: { language } });
+    throw fail(
+      caller,
+      'i18n_st_invalid_language',
+      l(
+        `String ${s.id} is written in ${s.language}: it is translated into ${targetLanguages(s.language).join(', ')}, not ${language}.`,
+        `String ${s.id} ist auf ${s.language} verfasst: er wird nach ${targetLanguages(s.language).join(', ')} übersetzt, nicht nach ${language}.`,
+      ),
+      400,
+      { params: { language } },
+    );
   }
 }
 
 /** Records a committed write; a failed log write goes to the process log, never to the caller. */
 async function record(caller: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
   try {
-    await caller.app.activity.log({ logger: I18N_ST_LOGGER_SLUG, messageKey, context }, { user: caller.user, ip: caller.ip, rest: true });
+    await caller.app.activity.log(
+      { logger: I18N_ST_LOGGER_SLUG, messageKey, context },
+      { user: caller.user, ip: caller.ip, rest: true },
+    );
   } catch (err) {
     caller.app.log.error({ err, logger: I18N_ST_LOGGER_SLUG, messageKey }, 'activity log write failed');
   }
@@ -218,17 +257,32 @@ export interface SavedTranslation {
  * its status. Complete and needs-update translations need a text (the public pages show them);
  * an empty text is stored as none.
  */
-export async function saveTranslation(caller: Caller, input: { stringId: number; language: string; value: string | undefined; status: EditableStatus }): Promise<SavedTranslation> {
+export async function saveTranslation(
+  caller: Caller,
+  input: { stringId: number; language: string; value: string | undefined; status: EditableStatus },
+): Promise<SavedTranslation> {
   const s = (await findStrings(caller, [input.stringId])).get(input.stringId);
-  if (!s) throw fail(caller, 'i18n_st_string_not_found', l(`There is no string with the ID ${input.stringId}.`, `Es gibt keinen String mit der ID ${input.stringId}.`), 404);
+  if (!s)
+    throw fail(
+      caller,
+      'i18n_st_string_not_found',
+      l(`There is no string with the ID ${input.stringId}.`, `Es gibt keinen String mit der ID ${input.stringId}.`),
+      404,
+    );
   checkTarget(caller, s, input.language);
   await checkAssigned(caller, new Map([[s.id, [input.language]]]));
   const value = input.value === undefined || input.value.trim() === '' ? null : input.value;
   if (value === null && input.status !== STATUS.NOT_TRANSLATED) {
-    throw fail(caller, 'i18n_st_empty_translation', l(
-      'A complete translation, or one that needs an update, needs a text.',
-      'Eine fertige Übersetzung, oder eine, die aktualisiert werden muss, braucht einen Text.',
-    ), 400, { params: { value: 'empty' } });
+    throw fail(
+      caller,
+      'i18n_st_empty_translation',
+      l(
+        'A complete translation, or one that needs an update, needs a text.',
+        'Eine fertige Übersetzung, oder eine, die aktualisiert werden muss, braucht einen Text.',
+      ),
+      400,
+      { params: { value: 'empty' } },
+    );
   }
   const now = utcNow();
   const set = {
@@ -280,15 +334,33 @@ export interface BulkResult {
  * POST strings/translations/bulk: sets the status of, or deletes, the translations of several
  * strings — into `language`, or into every language each is translated into — all or nothing.
  */
-export async function bulkTranslations(caller: Caller, input: { ids: number[]; action: BulkAction; status?: EditableStatus; language?: string }): Promise<BulkResult> {
+export async function bulkTranslations(
+  caller: Caller,
+  input: { ids: number[]; action: BulkAction; status?: EditableStatus; language?: string },
+): Promise<BulkResult> {
   const ids = [...new Set(input.ids)];
   if (input.action === 'set_status' && input.status === undefined) {
-    throw fail(caller, 'rest_missing_callback_param', l('Missing parameter(s): status', 'Fehlende(r) Parameter: status'), 400, { params: ['status'] });
+    throw fail(
+      caller,
+      'rest_missing_callback_param',
+      l('Missing parameter(s): status', 'Fehlende(r) Parameter: status'),
+      400,
+      { params: ['status'] },
+    );
   }
   const strings = await findStrings(caller, ids);
   const missing = ids.filter((id) => !strings.has(id));
   if (missing.length) {
-    throw fail(caller, 'i18n_st_string_not_found', l(`There are no strings with the IDs ${missing.join(', ')}.`, `Es gibt keine Strings mit den IDs ${missing.join(', ')}.`), 404, { ids: missing });
+    throw fail(
+      caller,
+      'i18n_st_string_not_found',
+      l(
+        `There are no strings with the IDs ${missing.join(', ')}.`,
+        `Es gibt keine Strings mit den IDs ${missing.join(', ')}.`,
+      ),
+      404,
+      { ids: missing },
+    );
   }
   const wanted = new Map<number, string[]>();
   for (const s of strings.values()) {
@@ -300,16 +372,30 @@ export async function bulkTranslations(caller: Caller, input: { ids: number[]; a
   const needsText = status !== STATUS.NOT_TRANSLATED;
   const now = utcNow();
   const result = await caller.app.db.transaction().execute(async (tx) => {
-    const rows = await tx.selectFrom('i18n_st_translations').select(['string_id', 'language', 'value']).where('string_id', 'in', ids).execute();
+    const rows = await tx
+      .selectFrom('i18n_st_translations')
+      .select(['string_id', 'language', 'value'])
+      .where('string_id', 'in', ids)
+      .execute();
     const texts = new Map(rows.map((r) => [`${r.string_id}:${r.language}`, r.value]));
-    const pairs = [...wanted].flatMap(([id, languages]) => languages.map((language) => ({ id, language }))).filter((p) => texts.has(`${p.id}:${p.language}`));
+    const pairs = [...wanted]
+      .flatMap(([id, languages]) => languages.map((language) => ({ id, language })))
+      .filter((p) => texts.has(`${p.id}:${p.language}`));
     const lacksText = (p: { id: number; language: string }) => !texts.get(`${p.id}:${p.language}`);
     const skipped = needsText ? pairs.filter(lacksText) : [];
     const changed = needsText ? pairs.filter((p) => !lacksText(p)) : pairs;
-    const set = input.action === 'delete' ? { value: null, status, review_status: null, updated_at: now } : { status, updated_at: now };
+    const set =
+      input.action === 'delete'
+        ? { value: null, status, review_status: null, updated_at: now }
+        : { status, updated_at: now };
     for (const language of new Set(changed.map((p) => p.language))) {
       const of = changed.filter((p) => p.language === language).map((p) => p.id);
-      await tx.updateTable('i18n_st_translations').set(set).where('language', '=', language).where('string_id', 'in', of).execute();
+      await tx
+        .updateTable('i18n_st_translations')
+        .set(set)
+        .where('language', '=', language)
+        .where('string_id', 'in', of)
+        .execute();
     }
     for (const id of new Set(changed.map((p) => p.id))) await recomputeStringStatus(tx, id);
     return { updated: changed.length, skipped };

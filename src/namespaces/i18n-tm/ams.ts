@@ -52,7 +52,14 @@ export async function usersWithCapability(app: AppServices, capability: string):
     .where('status', '=', 'active')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, login: r.login, name: r.display_name, email: r.email, role: r.role, activated: true }));
+  return rows.map((r) => ({
+    id: r.id,
+    login: r.login,
+    name: r.display_name,
+    email: r.email,
+    role: r.role,
+    activated: true,
+  }));
 }
 
 export const listTranslators = (app: AppServices) => usersWithCapability(app, 'translate');
@@ -79,14 +86,15 @@ async function saveAms(app: AppServices, patch: Partial<AmsState>): Promise<AmsS
 }
 
 /** POST ams/register_manager: the caller becomes the site's registered translation manager. */
-export async function registerManager(app: AppServices, viewer: Viewer, lang: Lang = 'en'): Promise<{ enabled: true; manager: AmsUser; translators: number; managers: number }> {
+export async function registerManager(
+  app: AppServices,
+  viewer: Viewer,
+  lang: Lang = 'en',
+): Promise<{ enabled: true; manager: AmsUser; translators: number; managers: number }> {
   const managers = await listManagers(app);
   const manager = managers.find((m) => m.id === viewer.id);
   if (!manager) {
-    throw restError({ lang }, 'i18n_tm_not_a_manager',
-      MSG.notAManager,
-      403,
-    );
+    throw restError({ lang }, 'i18n_tm_not_a_manager', MSG.notAManager, 403);
   }
   const translators = await listTranslators(app);
   await saveAms(app, { registered: true, manager_id: manager.id, registered_at: utcNow() });
@@ -108,7 +116,7 @@ export async function synchronizeManagers(app: AppServices): Promise<{ result: {
 export async function amsStatus(app: AppServices): Promise<Record<string, unknown>> {
   const state = amsState(app);
   const [translators, managers] = await Promise.all([listTranslators(app), listManagers(app)]);
-  const manager = state.manager_id ? managers.find((m) => m.id === state.manager_id) ?? null : null;
+  const manager = state.manager_id ? (managers.find((m) => m.id === state.manager_id) ?? null) : null;
   return {
     activated: state.registered,
     service: 'local',
@@ -119,7 +127,9 @@ export async function amsStatus(app: AppServices): Promise<Record<string, unknow
     managers: managers.length,
     translators_synced_at: state.translators_synced_at,
     managers_synced_at: state.managers_synced_at,
-    engines: engineConfig(app).filter((e) => e.enabled).map((e) => e.id),
+    engines: engineConfig(app)
+      .filter((e) => e.enabled)
+      .map((e) => e.id),
     ate_enabled: true,
   };
 }
@@ -167,11 +177,19 @@ const DEFAULT_ENGINES: { id: string; enabled: boolean; priority: number }[] = [
 ];
 
 export function engineConfig(app: AppServices): EngineSetting[] {
-  const stored = (app.options.get(ENGINES_OPTION) as { id: string; enabled: boolean; priority: number }[] | undefined) ?? DEFAULT_ENGINES;
+  const stored =
+    (app.options.get(ENGINES_OPTION) as { id: string; enabled: boolean; priority: number }[] | undefined) ??
+    DEFAULT_ENGINES;
   const byId = new Map(stored.map((e) => [e.id, e]));
   return ENGINE_CATALOGUE.map((c, i) => {
     const s = byId.get(c.id);
-    return { id: c.id, name: c.name, enabled: s?.enabled ?? false, priority: s?.priority ?? i + 1, languages: [...c.languages] };
+    return {
+      id: c.id,
+      name: c.name,
+      enabled: s?.enabled ?? false,
+      priority: s?.priority ?? i + 1,
+      languages: [...c.languages],
+    };
   }).sort((a, b) => a.priority - b.priority || a.id.localeCompare(b.id));
 }
 
@@ -184,21 +202,32 @@ export function getEngines(app: AppServices): { engines: EngineSetting[] } {
  * {enabled, priority} / boolean). Unknown engines, non-boolean flags and bad priorities are
  * 400 `i18n_tm_invalid_engines` with one message per problem; nothing is stored then.
  */
-export async function updateEngines(app: AppServices, body: Record<string, unknown>, lang: Lang = 'en'): Promise<{ engines: EngineSetting[]; changed: string[] }> {
+export async function updateEngines(
+  app: AppServices,
+  body: Record<string, unknown>,
+  lang: Lang = 'en',
+): Promise<{ engines: EngineSetting[]; changed: string[] }> {
   const raw = body.engines;
   const problems: Record<string, string> = {};
   let items: { id: unknown; enabled?: unknown; priority?: unknown }[] = [];
   if (Array.isArray(raw)) {
-    items = raw.map((item, i) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { id: unknown }) : { id: `#${i}`, invalid: true }));
+    items = raw.map((item, i) =>
+      typeof item === 'object' && item !== null && !Array.isArray(item)
+        ? (item as { id: unknown })
+        : { id: `#${i}`, invalid: true },
+    );
   } else if (typeof raw === 'object' && raw !== null) {
     items = Object.entries(raw as Record<string, unknown>).map(([id, v]) =>
-      typeof v === 'boolean' ? { id, enabled: v } : typeof v === 'object' && v !== null ? { id, ...(v as object) } : { id, enabled: v });
-  } else {
-    throw restError({ lang }, 'i18n_tm_invalid_engines',
-      MSG.enginesNotAList,
-      400,
-      { params: { engines: 'missing or not a list' } },
+      typeof v === 'boolean'
+        ? { id, enabled: v }
+        : typeof v === 'object' && v !== null
+          ? { id, ...(v as object) }
+          : { id, enabled: v },
     );
+  } else {
+    throw restError({ lang }, 'i18n_tm_invalid_engines', MSG.enginesNotAList, 400, {
+      params: { engines: 'missing or not a list' },
+    });
   }
   const known = new Set(ENGINE_CATALOGUE.map((e) => e.id));
   const current = new Map(engineConfig(app).map((e) => [e.id, { id: e.id, enabled: e.enabled, priority: e.priority }]));
@@ -210,7 +239,8 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
     }
     const id = typeof item.id === 'string' ? item.id : '';
     if (!known.has(id)) {
-      problems[`engines[${i}].id`] = `unknown engine "${scalarText(item.id) ?? '(not a string)'}"; engines are ${[...known].join(', ')}.`;
+      problems[`engines[${i}].id`] =
+        `unknown engine "${scalarText(item.id) ?? '(not a string)'}"; engines are ${[...known].join(', ')}.`;
       continue;
     }
     if (seen.has(id)) {
@@ -221,27 +251,33 @@ export async function updateEngines(app: AppServices, body: Record<string, unkno
     const entry = current.get(id)!;
     if (item.enabled !== undefined) {
       if (typeof item.enabled === 'boolean') entry.enabled = item.enabled;
-      else if (item.enabled === 1 || item.enabled === 0 || item.enabled === '1' || item.enabled === '0' || item.enabled === 'true' || item.enabled === 'false') {
+      else if (
+        item.enabled === 1 ||
+        item.enabled === 0 ||
+        item.enabled === '1' ||
+        item.enabled === '0' ||
+        item.enabled === 'true' ||
+        item.enabled === 'false'
+      ) {
         entry.enabled = item.enabled === 1 || item.enabled === '1' || item.enabled === 'true';
       } else problems[`engines[${i}].enabled`] = 'must be a boolean.';
     }
     if (item.priority !== undefined) {
-      const p = typeof item.priority === 'string' && /^\d+$/.test(item.priority) ? Number(item.priority) : item.priority;
+      const p =
+        typeof item.priority === 'string' && /^\d+$/.test(item.priority) ? Number(item.priority) : item.priority;
       if (typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 100) entry.priority = p;
       else problems[`engines[${i}].priority`] = 'must be an integer from 1 to 100.';
     }
   }
   if (!items.length) problems.engines = 'must name at least one engine.';
   if (Object.keys(problems).length) {
-    throw restError({ lang }, 'i18n_tm_invalid_engines',
-      MSG.enginesInvalid,
-      400,
-      { params: problems },
-    );
+    throw restError({ lang }, 'i18n_tm_invalid_engines', MSG.enginesInvalid, 400, { params: problems });
   }
   const before = new Map(engineConfig(app).map((e) => [e.id, e]));
   const next = [...current.values()];
-  const changed = next.filter((e) => before.get(e.id)!.enabled !== e.enabled || before.get(e.id)!.priority !== e.priority).map((e) => e.id);
+  const changed = next
+    .filter((e) => before.get(e.id)!.enabled !== e.enabled || before.get(e.id)!.priority !== e.priority)
+    .map((e) => e.id);
   await app.options.set(ENGINES_OPTION, next);
   return { engines: engineConfig(app), changed };
 }

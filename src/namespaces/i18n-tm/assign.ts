@@ -7,10 +7,24 @@ import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, isManager, type JobRow, type Viewer } from './jobs.ts';
 import { MSG } from './messages.ts';
-import { DEFAULT_JOB_TYPE, JOB_TYPES, STATUS, STATUS_NAMES, invalidParam, parsePositiveInt, scalarText, type JobType } from './model.ts';
+import {
+  DEFAULT_JOB_TYPE,
+  JOB_TYPES,
+  STATUS,
+  STATUS_NAMES,
+  invalidParam,
+  parsePositiveInt,
+  scalarText,
+  type JobType,
+} from './model.ts';
 
 /** Statuses from which a job may be (re)assigned to a local translator. */
-export const ASSIGNABLE_STATUSES: readonly number[] = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.IN_BASKET, STATUS.ATE_NEEDS_RETRY];
+export const ASSIGNABLE_STATUSES: readonly number[] = [
+  STATUS.WAITING_FOR_TRANSLATOR,
+  STATUS.IN_PROGRESS,
+  STATUS.IN_BASKET,
+  STATUS.ATE_NEEDS_RETRY,
+];
 
 export interface AssignInput {
   jobId: unknown;
@@ -20,8 +34,10 @@ export interface AssignInput {
 
 export const ASSIGN_CHECKS = {
   jobId: (v: unknown): true | string => (parsePositiveInt(v) !== null ? true : 'jobId must be a positive integer.'),
-  translatorId: (v: unknown): true | string => (parsePositiveInt(v) !== null ? true : 'translatorId must be a positive integer (a user id).'),
-  type: (v: unknown): true | string => (v === '' || (JOB_TYPES as readonly unknown[]).includes(v) ? true : `type must be one of ${JOB_TYPES.join(', ')}.`),
+  translatorId: (v: unknown): true | string =>
+    parsePositiveInt(v) !== null ? true : 'translatorId must be a positive integer (a user id).',
+  type: (v: unknown): true | string =>
+    v === '' || (JOB_TYPES as readonly unknown[]).includes(v) ? true : `type must be one of ${JOB_TYPES.join(', ')}.`,
 };
 
 export interface AssignResult {
@@ -32,14 +48,23 @@ export interface AssignResult {
 }
 
 /** Whether the user holds the capability through their role and is active. */
-export async function userHolds(app: AppServices, userId: number, capability: string): Promise<{ exists: boolean; holds: boolean; name: string }> {
+export async function userHolds(
+  app: AppServices,
+  userId: number,
+  capability: string,
+): Promise<{ exists: boolean; holds: boolean; name: string }> {
   const user = await findUserById(app, userId);
   if (!user) return { exists: false, holds: false, name: '' };
   const holds = user.status === 'active' && isRole(user.role) && roleCan(user.role, capability);
   return { exists: true, holds, name: user.display_name };
 }
 
-export async function assignJob(app: AppServices, input: AssignInput, viewer: Viewer | null, lang: Lang = 'en'): Promise<AssignResult> {
+export async function assignJob(
+  app: AppServices,
+  input: AssignInput,
+  viewer: Viewer | null,
+  lang: Lang = 'en',
+): Promise<AssignResult> {
   for (const [name, check] of Object.entries(ASSIGN_CHECKS)) {
     const value = (input as unknown as Record<string, unknown>)[name];
     if (name === 'type' && (value === undefined || value === null)) continue;
@@ -55,12 +80,7 @@ export async function assignJob(app: AppServices, input: AssignInput, viewer: Vi
 
   const job = await findJob(app, jobId);
   if (!job || job.type !== type) {
-    throw new RestError(
-      'i18n_job_not_found',
-      MSG.jobOfTypeNotFound(type, jobId)[lang],
-      404,
-      { jobId, type },
-    );
+    throw new RestError('i18n_job_not_found', MSG.jobOfTypeNotFound(type, jobId)[lang], 404, { jobId, type });
   }
   if (!isManager(viewer)) {
     // A translator may only take a job for themselves: an unassigned job or one already theirs.
@@ -73,35 +93,31 @@ export async function assignJob(app: AppServices, input: AssignInput, viewer: Vi
   }
   const translator = await userHolds(app, translatorId, 'translate');
   if (!translator.exists) {
-    throw new RestError('i18n_tm_translator_not_found', MSG.translatorNotFound(translatorId)[lang], 400, { translatorId });
+    throw new RestError('i18n_tm_translator_not_found', MSG.translatorNotFound(translatorId)[lang], 400, {
+      translatorId,
+    });
   }
   if (!translator.holds) {
-    throw new RestError(
-      'i18n_tm_not_a_translator',
-      MSG.notATranslator(translatorId)[lang],
-      400,
-      { translatorId },
-    );
+    throw new RestError('i18n_tm_not_a_translator', MSG.notATranslator(translatorId)[lang], 400, { translatorId });
   }
   if (job.translation_service !== 'local') {
-    throw new RestError(
-      'i18n_tm_job_remote',
-      MSG.jobRemote[lang],
-      409,
-      { job_status: job.status, translation_service: job.translation_service },
-    );
+    throw new RestError('i18n_tm_job_remote', MSG.jobRemote[lang], 409, {
+      job_status: job.status,
+      translation_service: job.translation_service,
+    });
   }
   if (!ASSIGNABLE_STATUSES.includes(job.status)) {
     const name = STATUS_NAMES[job.status]?.[lang] ?? String(job.status);
-    throw new RestError(
-      'i18n_tm_job_not_assignable',
-      MSG.jobNotAssignable(name, job.status)[lang],
-      409,
-      { job_status: job.status, assignable_statuses: ASSIGNABLE_STATUSES },
-    );
+    throw new RestError('i18n_tm_job_not_assignable', MSG.jobNotAssignable(name, job.status)[lang], 409, {
+      job_status: job.status,
+      assignable_statuses: ASSIGNABLE_STATUSES,
+    });
   }
   // 1 → 1 and 20/40 keep their status; a job in progress handed to someone else waits again.
-  const nextStatus = job.status === STATUS.IN_PROGRESS && job.translator_id !== translatorId ? STATUS.WAITING_FOR_TRANSLATOR : job.status;
+  const nextStatus =
+    job.status === STATUS.IN_PROGRESS && job.translator_id !== translatorId
+      ? STATUS.WAITING_FOR_TRANSLATOR
+      : job.status;
   const now = utcNow();
   const updated = await app.db
     .updateTable('tm_jobs')

@@ -8,13 +8,25 @@ import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, jobNotFound, type JobRow } from './jobs.ts';
 import { MSG } from './messages.ts';
-import { ATE_STATUS, ATE_STATUS_CODES, ATE_STATUS_NAMES, STATUS, languageName, parsePositiveInt, scalarText } from './model.ts';
+import {
+  ATE_STATUS,
+  ATE_STATUS_CODES,
+  ATE_STATUS_NAMES,
+  STATUS,
+  languageName,
+  parsePositiveInt,
+  scalarText,
+} from './model.ts';
 
 export type AteJobRow = Selectable<TmAteJobsTable>;
 
 /** Job statuses from which a job may get an (new) editor job. */
-const ATE_CREATABLE: readonly number[] = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.IN_BASKET, STATUS.ATE_NEEDS_RETRY];
-
+const ATE_CREATABLE: readonly number[] = [
+  STATUS.WAITING_FOR_TRANSLATOR,
+  STATUS.IN_PROGRESS,
+  STATUS.IN_BASKET,
+  STATUS.ATE_NEEDS_RETRY,
+];
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -23,12 +35,16 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 // PostgreSQL's serial does not advance on explicit ids; keep it ahead of them.
 async function syncAteSequence(tx: Transaction<Database>, app: AppServices): Promise<void> {
   if (app.dialect !== 'postgres') return;
-  await sql`SELECT setval(pg_get_serial_sequence('tm_ate_jobs', 'ate_job_id'), GREATEST((SELECT COALESCE(MAX(ate_job_id), 0) FROM tm_ate_jobs), 1))`.execute(tx);
+  await sql`SELECT setval(pg_get_serial_sequence('tm_ate_jobs', 'ate_job_id'), GREATEST((SELECT COALESCE(MAX(ate_job_id), 0) FROM tm_ate_jobs), 1))`.execute(
+    tx,
+  );
 }
 
 /** Next job status once an editor job exists: retry and basket jobs are now waiting. */
 function statusAfterAte(job: JobRow): number {
-  return job.status === STATUS.ATE_NEEDS_RETRY || job.status === STATUS.IN_BASKET ? STATUS.WAITING_FOR_TRANSLATOR : job.status;
+  return job.status === STATUS.ATE_NEEDS_RETRY || job.status === STATUS.IN_BASKET
+    ? STATUS.WAITING_FOR_TRANSLATOR
+    : job.status;
 }
 
 function assertCreatable(job: JobRow, lang: Lang): void {
@@ -37,7 +53,10 @@ function assertCreatable(job: JobRow, lang: Lang): void {
   }
   const allowed = ATE_CREATABLE.includes(job.status) || (job.status === STATUS.COMPLETE && job.needs_update === 1);
   if (!allowed) {
-    throw restError({ lang }, 'i18n_tm_ate_invalid_job_status', MSG.editorJobNotCreatable(job.id, job.status), 409, { job_id: job.id, job_status: job.status });
+    throw restError({ lang }, 'i18n_tm_ate_invalid_job_status', MSG.editorJobNotCreatable(job.id, job.status), 409, {
+      job_id: job.id,
+      job_status: job.status,
+    });
   }
 }
 
@@ -60,7 +79,11 @@ export function jobIdsOfPayload(payload: Record<string, unknown>): number[] | st
     return null;
   };
   if (payload.jobs !== undefined) {
-    const list = Array.isArray(payload.jobs) ? payload.jobs : isPlainObject(payload.jobs) ? Object.values(payload.jobs) : null;
+    const list = Array.isArray(payload.jobs)
+      ? payload.jobs
+      : isPlainObject(payload.jobs)
+        ? Object.values(payload.jobs)
+        : null;
     if (!list) return 'jobs must be a list of {i18n_job_id} objects.';
     for (const [i, item] of list.entries()) {
       const id = isPlainObject(item) ? (item.i18n_job_id ?? item.job_id ?? item.id) : item;
@@ -71,7 +94,12 @@ export function jobIdsOfPayload(payload: Record<string, unknown>): number[] | st
   if (payload.job_ids !== undefined) {
     const text = scalarText(payload.job_ids);
     if (!Array.isArray(payload.job_ids) && text === null) return 'job_ids must be a list of job ids.';
-    const list = Array.isArray(payload.job_ids) ? payload.job_ids : text!.split(',').map((s) => s.trim()).filter(Boolean);
+    const list = Array.isArray(payload.job_ids)
+      ? payload.job_ids
+      : text!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
     for (const [i, id] of list.entries()) {
       const err = add(id, `job_ids[${i}]`);
       if (err) return err;
@@ -85,14 +113,16 @@ export function jobIdsOfPayload(payload: Record<string, unknown>): number[] | st
   return ids;
 }
 
-export async function createAteJobs(app: AppServices, payload: Record<string, unknown>, lang: Lang = 'en'): Promise<AteCreateResult> {
+export async function createAteJobs(
+  app: AppServices,
+  payload: Record<string, unknown>,
+  lang: Lang = 'en',
+): Promise<AteCreateResult> {
   const ids = jobIdsOfPayload(payload);
   if (typeof ids === 'string') {
-    throw restError({ lang }, 'i18n_tm_ate_invalid_payload',
-      MSG.editorJobsRequestInvalid(ids),
-      400,
-      { params: { jobs: ids } },
-    );
+    throw restError({ lang }, 'i18n_tm_ate_invalid_payload', MSG.editorJobsRequestInvalid(ids), 400, {
+      params: { jobs: ids },
+    });
   }
   if (ids.length > 500) throw restError({ lang }, 'i18n_tm_ate_invalid_payload', MSG.editorJobsTooMany, 400);
   const now = utcNow();
@@ -107,10 +137,21 @@ export async function createAteJobs(app: AppServices, payload: Record<string, un
     const out: Record<string, number> = {};
     for (const id of ids) {
       const job = byId.get(id)!;
-      const data = { source_language: job.source_language, target_language: job.target_language, title: job.title, created_by: 'local' };
+      const data = {
+        source_language: job.source_language,
+        target_language: job.target_language,
+        title: job.title,
+        created_by: 'local',
+      };
       const ate = await tx
         .insertInto('tm_ate_jobs')
-        .values({ job_id: id, ate_status: ATE_STATUS.CREATED, data: JSON.stringify(data), created_at: now, updated_at: now })
+        .values({
+          job_id: id,
+          ate_status: ATE_STATUS.CREATED,
+          data: JSON.stringify(data),
+          created_at: now,
+          updated_at: now,
+        })
         .returning('ate_job_id')
         .executeTakeFirstOrThrow();
       await tx
@@ -133,7 +174,8 @@ export interface AteStoreInput {
 }
 
 export const STORE_CHECKS = {
-  i18n_job_id: (v: unknown): true | string => (parsePositiveInt(v) !== null ? true : 'i18n_job_id must be a job id (a positive integer).'),
+  i18n_job_id: (v: unknown): true | string =>
+    parsePositiveInt(v) !== null ? true : 'i18n_job_id must be a job id (a positive integer).',
   ate_job_data: (v: unknown): true | string => {
     const parsed = ateDataOf(v);
     return typeof parsed === 'string' ? parsed : true;
@@ -145,7 +187,9 @@ export const STORE_CHECKS = {
  * (`[{"ate_job_id": 123, "ate_status": 1}]`), a list starting with the id (`[123]`, also the
  * query form `ate_job_data=123`), or an object (as older clients send).
  */
-export function ateDataOf(value: unknown): { ateJobId: number; ateStatus: number | null; data: Record<string, unknown> } | string {
+export function ateDataOf(
+  value: unknown,
+): { ateJobId: number; ateStatus: number | null; data: Record<string, unknown> } | string {
   // Merged in place, so the cost is linear in the items' keys (a copy per item was quadratic,
   // and runs before the permission check); no prototype, so `__proto__` is a key like any other.
   const data: Record<string, unknown> = Object.create(null);
@@ -164,36 +208,66 @@ export function ateDataOf(value: unknown): { ateJobId: number; ateStatus: number
   if (ateJobId === null) return 'ate_job_data.ate_job_id must be a positive integer.';
   let ateStatus: number | null = null;
   if (data.ate_status !== undefined && data.ate_status !== null) {
-    const s = typeof data.ate_status === 'string' && /^\d+$/.test(data.ate_status) ? Number(data.ate_status) : data.ate_status;
-    if (typeof s !== 'number' || !ATE_STATUS_CODES.includes(s)) return `ate_job_data.ate_status must be one of ${ATE_STATUS_CODES.join(', ')}.`;
+    const s =
+      typeof data.ate_status === 'string' && /^\d+$/.test(data.ate_status) ? Number(data.ate_status) : data.ate_status;
+    if (typeof s !== 'number' || !ATE_STATUS_CODES.includes(s))
+      return `ate_job_data.ate_status must be one of ${ATE_STATUS_CODES.join(', ')}.`;
     ateStatus = s;
   }
   data.ate_job_id = ateJobId;
   return { ateJobId, ateStatus, data };
 }
 
-export async function storeAteJob(app: AppServices, input: AteStoreInput, lang: Lang = 'en'): Promise<{ jobId: number; ateJobId: number; created: boolean }> {
-  if (input.i18n_job_id === undefined || input.i18n_job_id === null || input.ate_job_data === undefined || input.ate_job_data === null) {
-    const missing = ['i18n_job_id', 'ate_job_data'].filter((k) => (input as unknown as Record<string, unknown>)[k] == null);
-    throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+export async function storeAteJob(
+  app: AppServices,
+  input: AteStoreInput,
+  lang: Lang = 'en',
+): Promise<{ jobId: number; ateJobId: number; created: boolean }> {
+  if (
+    input.i18n_job_id === undefined ||
+    input.i18n_job_id === null ||
+    input.ate_job_data === undefined ||
+    input.ate_job_data === null
+  ) {
+    const missing = ['i18n_job_id', 'ate_job_data'].filter(
+      (k) => (input as unknown as Record<string, unknown>)[k] == null,
+    );
+    throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, {
+      params: missing,
+    });
   }
   const jobId = parsePositiveInt(input.i18n_job_id);
   if (jobId === null) {
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): i18n_job_id', 400, { params: { i18n_job_id: STORE_CHECKS.i18n_job_id(input.i18n_job_id) }, details: {} });
+    throw new RestError('rest_invalid_param', 'Invalid parameter(s): i18n_job_id', 400, {
+      params: { i18n_job_id: STORE_CHECKS.i18n_job_id(input.i18n_job_id) },
+      details: {},
+    });
   }
   const parsed = ateDataOf(input.ate_job_data);
   if (typeof parsed === 'string') {
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): ate_job_data', 400, { params: { ate_job_data: parsed }, details: {} });
+    throw new RestError('rest_invalid_param', 'Invalid parameter(s): ate_job_data', 400, {
+      params: { ate_job_data: parsed },
+      details: {},
+    });
   }
   const now = utcNow();
   return app.db.transaction().execute(async (tx) => {
     const job = await tx.selectFrom('tm_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     if (!job) throw jobNotFound(jobId, lang);
     if (job.translation_service !== 'local') assertCreatable(job, lang);
-    const existing = await tx.selectFrom('tm_ate_jobs').selectAll().where('ate_job_id', '=', parsed.ateJobId).executeTakeFirst();
+    const existing = await tx
+      .selectFrom('tm_ate_jobs')
+      .selectAll()
+      .where('ate_job_id', '=', parsed.ateJobId)
+      .executeTakeFirst();
     if (existing && existing.job_id !== jobId) {
-      throw restError({ lang }, 'i18n_tm_ate_job_conflict', MSG.editorJobLinked(parsed.ateJobId, existing.job_id), 409,
-        { ate_job_id: parsed.ateJobId, i18n_job_id: existing.job_id });
+      throw restError(
+        { lang },
+        'i18n_tm_ate_job_conflict',
+        MSG.editorJobLinked(parsed.ateJobId, existing.job_id),
+        409,
+        { ate_job_id: parsed.ateJobId, i18n_job_id: existing.job_id },
+      );
     }
     if (existing) {
       const merged = { ...(JSON.parse(existing.data) as Record<string, unknown>), ...parsed.data };
@@ -205,7 +279,14 @@ export async function storeAteJob(app: AppServices, input: AteStoreInput, lang: 
     } else {
       await tx
         .insertInto('tm_ate_jobs')
-        .values({ ate_job_id: parsed.ateJobId, job_id: jobId, ate_status: parsed.ateStatus ?? ATE_STATUS.CREATED, data: JSON.stringify(parsed.data), created_at: now, updated_at: now })
+        .values({
+          ate_job_id: parsed.ateJobId,
+          job_id: jobId,
+          ate_status: parsed.ateStatus ?? ATE_STATUS.CREATED,
+          data: JSON.stringify(parsed.data),
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await syncAteSequence(tx, app);
     }

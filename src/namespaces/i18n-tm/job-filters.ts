@@ -2,8 +2,19 @@
 // route's `validate` callbacks and by parseJobQuery, and the parsed filters.
 import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import {
-  MAX_ID, NEEDS_UPDATE_VALUES, SCOPES, invalidParam, parseDate, parseJobIdList, parsePositiveInt, parseSorting, parseStatusList, parseStringList,
-  scalarText, type Scope, type Sorting,
+  MAX_ID,
+  NEEDS_UPDATE_VALUES,
+  SCOPES,
+  invalidParam,
+  parseDate,
+  parseJobIdList,
+  parsePositiveInt,
+  parseSorting,
+  parseStatusList,
+  parseStringList,
+  scalarText,
+  type Scope,
+  type Sorting,
 } from './model.ts';
 
 export interface JobFilters {
@@ -26,8 +37,11 @@ export interface JobFilters {
 }
 
 const integerCheck = (name: string) => (v: unknown) =>
-  Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v) ? true : `${name} must be an integer.`;
-const dateCheck = (name: string) => (v: unknown) => (v === '' || parseDate(v) !== null ? true : `${name} must be a date YYYY-MM-DD.`);
+  Number.isInteger(typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v)
+    ? true
+    : `${name} must be an integer.`;
+const dateCheck = (name: string) => (v: unknown) =>
+  v === '' || parseDate(v) !== null ? true : `${name} must be a date YYYY-MM-DD.`;
 
 // Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
 export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
@@ -37,12 +51,25 @@ export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string
     return ids.length <= MAX_LIST_ITEMS ? true : `local_job_ids may list at most ${MAX_LIST_ITEMS} jobs.`;
   },
   // Each title part is one alternative of an OR; each language one bound value.
-  title: (v) => (parseStringList(v).length <= MAX_ALTERNATIVES ? true : `title may hold at most ${MAX_ALTERNATIVES} parts.`),
-  target_language: (v) => (parseStringList(v).length <= MAX_LIST_ITEMS ? true : `target_language may list at most ${MAX_LIST_ITEMS} languages.`),
-  scope: (v) => (typeof v === 'string' && (v === '' || (SCOPES as readonly string[]).includes(v)) ? true : `scope must be one of ${SCOPES.join(', ')}.`),
+  title: (v) =>
+    parseStringList(v).length <= MAX_ALTERNATIVES ? true : `title may hold at most ${MAX_ALTERNATIVES} parts.`,
+  target_language: (v) =>
+    parseStringList(v).length <= MAX_LIST_ITEMS
+      ? true
+      : `target_language may list at most ${MAX_LIST_ITEMS} languages.`,
+  scope: (v) =>
+    typeof v === 'string' && (v === '' || (SCOPES as readonly string[]).includes(v))
+      ? true
+      : `scope must be one of ${SCOPES.join(', ')}.`,
   id: (v) => (v === '' || v === 0 || parsePositiveInt(v) !== null ? true : 'id must be a positive integer.'),
-  status: (v) => (parseStatusList(v) !== null ? true : 'status must be a comma-separated list of status codes (0, 1, 2, 3, 4, 9, 10, 20, 30, 40, 42, 102).'),
-  needs_update: (v) => (v === '' || (NEEDS_UPDATE_VALUES as readonly unknown[]).includes(v) ? true : 'needs_update must be include or exclude.'),
+  status: (v) =>
+    parseStatusList(v) !== null
+      ? true
+      : 'status must be a comma-separated list of status codes (0, 1, 2, 3, 4, 9, 10, 20, 30, 40, 42, 102).',
+  needs_update: (v) =>
+    v === '' || (NEEDS_UPDATE_VALUES as readonly unknown[]).includes(v)
+      ? true
+      : 'needs_update must be include or exclude.',
   limit: integerCheck('limit'),
   offset: integerCheck('offset'),
   sorting: (v) => {
@@ -77,7 +104,8 @@ export function parseJobQuery(params: Record<string, unknown>): JobFilters {
     const titles = parseStringList(params.title);
     if (titles.length) f.titles = titles;
   }
-  if (present(params.source_language)) f.sourceLanguage = (scalarText(params.source_language) ?? '').replace(/\u0000/g, '').trim();
+  if (present(params.source_language))
+    f.sourceLanguage = (scalarText(params.source_language) ?? '').replace(/\u0000/g, '').trim();
   if (present(params.target_language)) {
     const langs = parseStringList(params.target_language);
     if (langs.length) f.targetLanguages = langs;

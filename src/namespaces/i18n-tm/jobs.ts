@@ -23,8 +23,12 @@ export function isManager(viewer: Viewer | null): boolean {
   return viewer === null || viewer.can('manage_translations');
 }
 
-
-function whereFilters(eb: ExpressionBuilder<Database & { j: TmJobsTable }, 'j'>, f: JobFilters, viewer: Viewer | null, dialect: DialectName): Expression<SqlBool> {
+function whereFilters(
+  eb: ExpressionBuilder<Database & { j: TmJobsTable }, 'j'>,
+  f: JobFilters,
+  viewer: Viewer | null,
+  dialect: DialectName,
+): Expression<SqlBool> {
   const and: Expression<SqlBool>[] = [];
   if (!isManager(viewer)) and.push(eb('j.translator_id', '=', viewer!.id));
   if (f.localJobIds) and.push(eb('j.id', 'in', f.localJobIds));
@@ -97,7 +101,12 @@ export interface JobList {
 
 type JobListRow = JobRow & { batch_name: string | null; batch_tp_id: number | null };
 
-export async function listJobs(app: AppServices, params: Record<string, unknown>, viewer: Viewer | null, lang: Lang): Promise<JobList> {
+export async function listJobs(
+  app: AppServices,
+  params: Record<string, unknown>,
+  viewer: Viewer | null,
+  lang: Lang,
+): Promise<JobList> {
   const f = parseJobQuery(params);
   const db = app.db as unknown as Kysely<Database & { j: TmJobsTable }>;
   const base = db
@@ -111,13 +120,27 @@ export async function listJobs(app: AppServices, params: Record<string, unknown>
   const sorting = f.sorting.length ? f.sorting : [{ column: 'id', direction: 'desc' } as Sorting];
   for (const s of sorting) {
     switch (s.column) {
-      case 'id': q = q.orderBy('j.id', s.direction); break;
-      case 'title': q = q.orderBy('j.title', s.direction); break;
-      case 'batch_name': q = q.orderBy('b.name', s.direction); break;
-      case 'language': q = q.orderBy('j.source_language', s.direction).orderBy('j.target_language', s.direction); break;
-      case 'sent_date': q = q.orderBy('j.sent_date', s.direction); break;
-      case 'deadline_date': q = q.orderBy('j.deadline_date', s.direction); break;
-      case 'status': q = q.orderBy('j.status', s.direction); break;
+      case 'id':
+        q = q.orderBy('j.id', s.direction);
+        break;
+      case 'title':
+        q = q.orderBy('j.title', s.direction);
+        break;
+      case 'batch_name':
+        q = q.orderBy('b.name', s.direction);
+        break;
+      case 'language':
+        q = q.orderBy('j.source_language', s.direction).orderBy('j.target_language', s.direction);
+        break;
+      case 'sent_date':
+        q = q.orderBy('j.sent_date', s.direction);
+        break;
+      case 'deadline_date':
+        q = q.orderBy('j.deadline_date', s.direction);
+        break;
+      case 'status':
+        q = q.orderBy('j.status', s.direction);
+        break;
     }
   }
   if (!sorting.some((s) => s.column === 'id')) q = q.orderBy('j.id', 'desc');
@@ -152,7 +175,9 @@ export async function toJobObjects(app: AppServices, rows: JobListRow[], lang: L
         .execute()),
     );
   }
-  const users = translatorIds.length ? await app.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', translatorIds).execute() : [];
+  const users = translatorIds.length
+    ? await app.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', translatorIds).execute()
+    : [];
   const progress = new Map(progressRows.map((p) => [p.job_id, { total: Number(p.total), done: Number(p.done ?? 0) }]));
   const names = new Map(users.map((u) => [u.id, u.display_name]));
   const site = app.config.siteUrl;
@@ -160,15 +185,19 @@ export async function toJobObjects(app: AppServices, rows: JobListRow[], lang: L
     const p = progress.get(r.id);
     const pct = r.status === STATUS.COMPLETE ? 100 : p && p.total ? Math.round((p.done / p.total) * 100) : 0;
     const isPost = r.type === 'post';
-    const element: Record<string, unknown> = { name: r.title, url: r.type === 'string' || r.type === 'st-batch_strings' ? null : r.element_url };
+    const element: Record<string, unknown> = {
+      name: r.title,
+      url: r.type === 'string' || r.type === 'st-batch_strings' ? null : r.element_url,
+    };
     if (isPost) {
       element.status = r.status === STATUS.COMPLETE ? 'publish' : 'draft';
       element.type = { value: r.element_type, label: ELEMENT_TYPE_LABELS[r.element_type]?.[lang] ?? r.element_type };
     }
     const inReview = r.review_status === 'NEEDS_REVIEW' || r.review_status === 'EDITING';
-    const viewUrl = isPost && (r.status === STATUS.COMPLETE || inReview)
-      ? `${site}/${r.target_language}/?p=${r.element_id}${inReview ? `&preview=true&job_id=${r.id}` : ''}`
-      : '';
+    const viewUrl =
+      isPost && (r.status === STATUS.COMPLETE || inReview)
+        ? `${site}/${r.target_language}/?p=${r.element_id}${inReview ? `&preview=true&job_id=${r.id}` : ''}`
+        : '';
     return {
       id: r.id,
       type: r.type,
@@ -208,4 +237,3 @@ export async function findJob(app: AppServices, id: number): Promise<JobRow | un
 export function jobNotFound(id: number | string, lang: Lang = 'en'): RestError {
   return new RestError('i18n_job_not_found', MSG.jobNotFound(id)[lang], 404);
 }
-

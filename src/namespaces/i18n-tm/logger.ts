@@ -54,7 +54,17 @@ export const i18nTmLogger: LoggerDef = {
     label: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
     labelAll: { en: 'All translation management activity', de: 'Alle Aktivitäten der Übersetzungsverwaltung' },
     options: [
-      { label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' }, messageKeys: ['job_assigned', 'jobs_sent', 'job_translation_saved', 'job_completed', 'ate_jobs_created', 'ate_job_stored'] },
+      {
+        label: { en: 'Translation jobs', de: 'Übersetzungsaufträge' },
+        messageKeys: [
+          'job_assigned',
+          'jobs_sent',
+          'job_translation_saved',
+          'job_completed',
+          'ate_jobs_created',
+          'ate_job_stored',
+        ],
+      },
       {
         label: { en: 'Translation service settings', de: 'Einstellungen des Übersetzungsdienstes' },
         messageKeys: ['manager_registered', 'translators_synchronized', 'managers_synchronized', 'engines_updated'],

@@ -26,7 +26,9 @@ export const STATUS = {
 /** Every status code a client may name in the `status` filter. */
 export const STATUS_CODES: readonly number[] = Object.values(STATUS);
 /** Status codes a job row may hold. */
-export const STORED_STATUS_CODES: readonly number[] = STATUS_CODES.filter((s) => s !== STATUS.NEEDS_UPDATE && s !== STATUS.NEEDS_REVIEW);
+export const STORED_STATUS_CODES: readonly number[] = STATUS_CODES.filter(
+  (s) => s !== STATUS.NEEDS_UPDATE && s !== STATUS.NEEDS_REVIEW,
+);
 
 export const STATUS_NAMES: Record<number, { en: string; de: string }> = {
   0: { en: 'Not translated', de: 'Nicht übersetzt' },
@@ -53,7 +55,14 @@ export type Scope = (typeof SCOPES)[number];
 export const REVIEW_STATUSES = ['NEEDS_REVIEW', 'EDITING', 'ACCEPTED'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
-export const ATE_STATUS = { CREATED: 0, TRANSLATING: 1, TRANSLATED: 6, DELIVERING: 7, DELIVERED: 8, EDITED: 15 } as const;
+export const ATE_STATUS = {
+  CREATED: 0,
+  TRANSLATING: 1,
+  TRANSLATED: 6,
+  DELIVERING: 7,
+  DELIVERED: 8,
+  EDITED: 15,
+} as const;
 export const ATE_STATUS_CODES: readonly number[] = Object.values(ATE_STATUS);
 export const ATE_STATUS_NAMES: Record<number, string> = {
   0: 'created',
@@ -129,7 +138,10 @@ export function parseJobIdList(value: unknown): number[] | null {
 export function parseStatusList(value: unknown): number[] | null {
   const text = listText(value);
   if (text === null) return null;
-  const pieces = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const pieces = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const out: number[] = [];
   for (const p of pieces) {
     if (!/^\d+$/.test(p)) return null;
@@ -143,7 +155,10 @@ export function parseStatusList(value: unknown): number[] | null {
 /** Comma list of non-empty strings. */
 export function parseStringList(value: unknown): string[] {
   const text = (listText(value) ?? '').replace(/\u0000/g, '');
-  return text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 /** A calendar date `YYYY-MM-DD` of the years 1000–9999, as the site's dates (a time part after it is accepted and ignored). */
@@ -170,10 +185,12 @@ export function parseSorting(value: unknown): Sorting[] | string {
       return 'sorting must be an object of column → asc|desc.';
     }
   }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return 'sorting must be an object of column → asc|desc.';
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+    return 'sorting must be an object of column → asc|desc.';
   const out: Sorting[] = [];
   for (const [column, dir] of Object.entries(obj as Record<string, unknown>)) {
-    if (!(SORT_COLUMNS as readonly string[]).includes(column)) return `sorting: "${column}" is not sortable; columns are ${SORT_COLUMNS.join(', ')}.`;
+    if (!(SORT_COLUMNS as readonly string[]).includes(column))
+      return `sorting: "${column}" is not sortable; columns are ${SORT_COLUMNS.join(', ')}.`;
     const d = typeof dir === 'string' ? dir.toLowerCase() : '';
     if (d !== 'asc' && d !== 'desc') return `sorting: the direction of "${column}" must be asc or desc.`;
     out.push({ column: column as SortColumn, direction: d });
@@ -182,5 +199,8 @@ export function parseSorting(value: unknown): Sorting[] | string {
 }
 
 export function invalidParam(name: string, message: string): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, { params: { [name]: message }, details: {} });
+  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
+    params: { [name]: message },
+    details: {},
+  });
 }

@@ -3,8 +3,23 @@
 // reference plugins §5), and doing jobs beyond the contract's list (DECISIONS.md). Handlers are
 // thin; the logic lives in jobs.ts, work.ts, ate.ts, xliff.ts, xliff-import.ts, ams.ts.
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
-import { RestResponse, type ArgSchema, type Lang, type NamespaceDef, type RestError, type RestRequest } from '../../rest/types.ts';
-import { amsConsole, amsStatus, getEngines, registerManager, synchronizeManagers, synchronizeTranslators, updateEngines } from './ams.ts';
+import {
+  RestResponse,
+  type ArgSchema,
+  type Lang,
+  type NamespaceDef,
+  type RestError,
+  type RestRequest,
+} from '../../rest/types.ts';
+import {
+  amsConsole,
+  amsStatus,
+  getEngines,
+  registerManager,
+  synchronizeManagers,
+  synchronizeTranslators,
+  updateEngines,
+} from './ams.ts';
 import { STORE_CHECKS, createAteJobs, editorJobNotFound, getAteJob, storeAteJob } from './ate.ts';
 import { ASSIGN_CHECKS, assignJob } from './assign.ts';
 import { JOB_FILTER_CHECKS } from './job-filters.ts';
@@ -12,7 +27,14 @@ import { jobNotFound, listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
 import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';
-import { MAX_SEND_ITEMS, MAX_SEND_STRINGS, getJobDetail, saveJobTranslations, sendToTranslation, uploadJobXliff } from './work.ts';
+import {
+  MAX_SEND_ITEMS,
+  MAX_SEND_STRINGS,
+  getJobDetail,
+  saveJobTranslations,
+  sendToTranslation,
+  uploadJobXliff,
+} from './work.ts';
 import { ACTIVE_LANGUAGES } from '../i18n-st/api.ts';
 import { recordWrite } from '../../site/activity.ts';
 
@@ -36,29 +58,81 @@ const str = (en: string, de: string, name: string): ArgSchema => ({
 });
 
 const JOBS_ARGS: Record<string, ArgSchema> = {
-  local_job_ids: str('Comma-separated list of local job ids.', 'Kommagetrennte Liste lokaler Auftrags-IDs.', 'local_job_ids'),
-  scope: str('Which jobs: all, local (on this site), remote (translation services) or ate (translation editor).',
-    'Welche Aufträge: all, local (auf dieser Website), remote (Übersetzungsdienste) oder ate (Übersetzungseditor).', 'scope'),
-  id: { description: l('Id of one job.', 'ID eines Auftrags.'), type: 'integer', validate: check(JOB_FILTER_CHECKS.id!) },
-  title: str('Part of the job title; several comma-separated.', 'Teil des Auftragstitels; mehrere durch Kommas getrennt.', 'title'),
+  local_job_ids: str(
+    'Comma-separated list of local job ids.',
+    'Kommagetrennte Liste lokaler Auftrags-IDs.',
+    'local_job_ids',
+  ),
+  scope: str(
+    'Which jobs: all, local (on this site), remote (translation services) or ate (translation editor).',
+    'Welche Aufträge: all, local (auf dieser Website), remote (Übersetzungsdienste) oder ate (Übersetzungseditor).',
+    'scope',
+  ),
+  id: {
+    description: l('Id of one job.', 'ID eines Auftrags.'),
+    type: 'integer',
+    validate: check(JOB_FILTER_CHECKS.id!),
+  },
+  title: str(
+    'Part of the job title; several comma-separated.',
+    'Teil des Auftragstitels; mehrere durch Kommas getrennt.',
+    'title',
+  ),
   source_language: str('Source language code.', 'Code der Ausgangssprache.', 'source_language'),
-  target_language: str('Target language code; several comma-separated.', 'Code der Zielsprache; mehrere durch Kommas getrennt.', 'target_language'),
-  status: str('Comma-separated status codes (0, 1, 2, 3 needs update, 4, 9, 10, 20, 30 needs review, 40, 42, 102).',
-    'Kommagetrennte Statuscodes (0, 1, 2, 3 Aktualisierung nötig, 4, 9, 10, 20, 30 Überprüfung nötig, 40, 42, 102).', 'status'),
-  needs_update: str('include: only jobs whose source changed; exclude: only up-to-date jobs.',
-    'include: nur Aufträge mit geändertem Original; exclude: nur aktuelle Aufträge.', 'needs_update'),
-  limit: { description: l('Maximum number of jobs returned (all when not positive).', 'Höchstzahl zurückgegebener Aufträge (alle, wenn nicht positiv).'), type: 'integer' },
-  offset: { description: l('Number of jobs to skip (with limit).', 'Anzahl zu überspringender Aufträge (mit limit).'), type: 'integer' },
+  target_language: str(
+    'Target language code; several comma-separated.',
+    'Code der Zielsprache; mehrere durch Kommas getrennt.',
+    'target_language',
+  ),
+  status: str(
+    'Comma-separated status codes (0, 1, 2, 3 needs update, 4, 9, 10, 20, 30 needs review, 40, 42, 102).',
+    'Kommagetrennte Statuscodes (0, 1, 2, 3 Aktualisierung nötig, 4, 9, 10, 20, 30 Überprüfung nötig, 40, 42, 102).',
+    'status',
+  ),
+  needs_update: str(
+    'include: only jobs whose source changed; exclude: only up-to-date jobs.',
+    'include: nur Aufträge mit geändertem Original; exclude: nur aktuelle Aufträge.',
+    'needs_update',
+  ),
+  limit: {
+    description: l(
+      'Maximum number of jobs returned (all when not positive).',
+      'Höchstzahl zurückgegebener Aufträge (alle, wenn nicht positiv).',
+    ),
+    type: 'integer',
+  },
+  offset: {
+    description: l('Number of jobs to skip (with limit).', 'Anzahl zu überspringender Aufträge (mit limit).'),
+    type: 'integer',
+  },
   sorting: {
-    description: l('Sort order: object of column (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.',
-      'Sortierung: Objekt aus Spalte (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.'),
+    description: l(
+      'Sort order: object of column (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.',
+      'Sortierung: Objekt aus Spalte (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.',
+    ),
     validate: check(JOB_FILTER_CHECKS.sorting!),
   },
   translated_by: str('User id of the translator.', 'Benutzer-ID des Übersetzers.', 'translated_by'),
-  sent_from: str('Jobs sent on or after this date (YYYY-MM-DD).', 'Aufträge, die an oder nach diesem Datum gesendet wurden (JJJJ-MM-TT).', 'sent_from'),
-  sent_to: str('Jobs sent on or before this date (YYYY-MM-DD).', 'Aufträge, die an oder vor diesem Datum gesendet wurden (JJJJ-MM-TT).', 'sent_to'),
-  deadline_from: str('Jobs due on or after this date (YYYY-MM-DD).', 'Aufträge mit Frist an oder nach diesem Datum (JJJJ-MM-TT).', 'deadline_from'),
-  deadline_to: str('Jobs due on or before this date (YYYY-MM-DD).', 'Aufträge mit Frist an oder vor diesem Datum (JJJJ-MM-TT).', 'deadline_to'),
+  sent_from: str(
+    'Jobs sent on or after this date (YYYY-MM-DD).',
+    'Aufträge, die an oder nach diesem Datum gesendet wurden (JJJJ-MM-TT).',
+    'sent_from',
+  ),
+  sent_to: str(
+    'Jobs sent on or before this date (YYYY-MM-DD).',
+    'Aufträge, die an oder vor diesem Datum gesendet wurden (JJJJ-MM-TT).',
+    'sent_to',
+  ),
+  deadline_from: str(
+    'Jobs due on or after this date (YYYY-MM-DD).',
+    'Aufträge mit Frist an oder nach diesem Datum (JJJJ-MM-TT).',
+    'deadline_from',
+  ),
+  deadline_to: str(
+    'Jobs due on or before this date (YYYY-MM-DD).',
+    'Aufträge mit Frist an oder vor diesem Datum (JJJJ-MM-TT).',
+    'deadline_to',
+  ),
 };
 
 /** A path's id; digits no row can have (0, past int4) are the unknown id's 404, naming it as given. */
@@ -71,13 +145,22 @@ function pathId(req: RestRequest, name: string, unknown: (id: string, lang: Lang
 
 /** The body of POST /ams/engines, as the reference's console sends it; the contract lists none. */
 const ENGINES_ARGS = {
-  engines: { description: l('The engines: a list of {id, enabled, priority}, or {id: enabled}.', 'Die Dienste: eine Liste von {id, enabled, priority} oder {id: enabled}.'), internal: true },
+  engines: {
+    description: l(
+      'The engines: a list of {id, enabled, priority}, or {id: enabled}.',
+      'Die Dienste: eine Liste von {id, enabled, priority} oder {id: enabled}.',
+    ),
+    internal: true,
+  },
 } as const;
 /** The jobs of POST /ate/jobs, in any of the reference's three shapes; the contract lists none. */
 // Any one of the three names the jobs (DECISIONS.md); createAteJobs says when none does.
 const ATE_CREATE_ARGS = {
   jobs: {
-    description: l('The jobs: a list of {"i18n_job_id": <id>} objects (or ids).', 'Die Aufträge: eine Liste von {"i18n_job_id": <ID>}-Objekten (oder IDs).'),
+    description: l(
+      'The jobs: a list of {"i18n_job_id": <id>} objects (or ids).',
+      'Die Aufträge: eine Liste von {"i18n_job_id": <ID>}-Objekten (oder IDs).',
+    ),
     type: ['array', 'object'],
   },
   job_ids: {
@@ -98,7 +181,10 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
           validate: check(STORE_CHECKS.i18n_job_id),
         },
         ate_job_data: {
-          description: l('The translation editor job to link, e.g. [{"ate_job_id": 123}].', 'Der zu verknüpfende Übersetzungseditor-Auftrag, z. B. [{"ate_job_id": 123}].'),
+          description: l(
+            'The translation editor job to link, e.g. [{"ate_job_id": 123}].',
+            'Der zu verknüpfende Übersetzungseditor-Auftrag, z. B. [{"ate_job_id": 123}].',
+          ),
           type: 'array',
           required: true,
           validate: check(STORE_CHECKS.ate_job_data),
@@ -106,10 +192,18 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       },
       permission: MANAGE,
       handler: async (req) => {
-        const stored = await storeAteJob(req.app, { i18n_job_id: req.params.i18n_job_id, ate_job_data: req.params.ate_job_data }, req.lang);
+        const stored = await storeAteJob(
+          req.app,
+          { i18n_job_id: req.params.i18n_job_id, ate_job_data: req.params.ate_job_data },
+          req.lang,
+        );
         await recordWrite(
           req.app,
-          { logger: i18nTmLogger.slug, messageKey: 'ate_job_stored', context: { job_id: stored.jobId, ate_job_id: stored.ateJobId, created: stored.created } },
+          {
+            logger: i18nTmLogger.slug,
+            messageKey: 'ate_job_stored',
+            context: { job_id: stored.jobId, ate_job_id: stored.ateJobId, created: stored.created },
+          },
           req,
         );
         return true;
@@ -129,7 +223,16 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         const result = await registerManager(req.app, req.user!, req.lang);
         await recordWrite(
           req.app,
-          { logger: i18nTmLogger.slug, messageKey: 'manager_registered', context: { manager_id: result.manager.id, manager_name: result.manager.name, translators: result.translators, managers: result.managers } },
+          {
+            logger: i18nTmLogger.slug,
+            messageKey: 'manager_registered',
+            context: {
+              manager_id: result.manager.id,
+              manager_name: result.manager.name,
+              translators: result.translators,
+              managers: result.managers,
+            },
+          },
           req,
         );
         return { enabled: true };
@@ -143,7 +246,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         const result = await synchronizeTranslators(req.app);
         await recordWrite(
           req.app,
-          { logger: i18nTmLogger.slug, messageKey: 'translators_synchronized', context: { count: result.result.translators.length, translator_ids: result.result.translators.map((t) => t.id).join(',') } },
+          {
+            logger: i18nTmLogger.slug,
+            messageKey: 'translators_synchronized',
+            context: {
+              count: result.result.translators.length,
+              translator_ids: result.result.translators.map((t) => t.id).join(','),
+            },
+          },
           req,
         );
         return result;
@@ -157,7 +267,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         const result = await synchronizeManagers(req.app);
         await recordWrite(
           req.app,
-          { logger: i18nTmLogger.slug, messageKey: 'managers_synchronized', context: { count: result.result.managers.length, manager_ids: result.result.managers.map((t) => t.id).join(',') } },
+          {
+            logger: i18nTmLogger.slug,
+            messageKey: 'managers_synchronized',
+            context: {
+              count: result.result.managers.length,
+              manager_ids: result.result.managers.map((t) => t.id).join(','),
+            },
+          },
           req,
         );
         return result;
@@ -178,7 +295,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
           {
             logger: i18nTmLogger.slug,
             messageKey: 'engines_updated',
-            context: { enabled_engines: result.engines.filter((e) => e.enabled).map((e) => e.id).join(', ') || '-', changed_engines: result.changed.join(',') },
+            context: {
+              enabled_engines:
+                result.engines
+                  .filter((e) => e.enabled)
+                  .map((e) => e.id)
+                  .join(', ') || '-',
+              changed_engines: result.changed.join(','),
+            },
           },
           req,
         );
@@ -195,7 +319,11 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
         const ids = Object.keys(result.jobs);
         await recordWrite(
           req.app,
-          { logger: i18nTmLogger.slug, messageKey: 'ate_jobs_created', context: { count: ids.length, job_ids: ids.join(', '), ate_job_ids: Object.values(result.jobs).join(',') } },
+          {
+            logger: i18nTmLogger.slug,
+            messageKey: 'ate_jobs_created',
+            context: { count: ids.length, job_ids: ids.join(', '), ate_job_ids: Object.values(result.jobs).join(',') },
+          },
           req,
         );
         return result;
@@ -203,7 +331,10 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     }),
   ]),
   route('/ate/jobs/(?P<ate_job_id>\\d+)', [
-    endpoint('GET', { permission: MANAGE, handler: (req) => getAteJob(req.app, pathId(req, 'ate_job_id', editorJobNotFound), req.lang) }),
+    endpoint('GET', {
+      permission: MANAGE,
+      handler: (req) => getAteJob(req.app, pathId(req, 'ate_job_id', editorJobNotFound), req.lang),
+    }),
   ]),
   route('/jobs', [
     endpoint('GET', {
@@ -222,11 +353,17 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
           sanitize: (v: unknown) => parsePositiveInt(v),
         },
         type: {
-          description: l('Job type: post (default), string, package or st-batch_strings.', 'Auftragstyp: post (Standard), string, package oder st-batch_strings.'),
+          description: l(
+            'Job type: post (default), string, package or st-batch_strings.',
+            'Auftragstyp: post (Standard), string, package oder st-batch_strings.',
+          ),
           validate: check(ASSIGN_CHECKS.type),
         },
         translatorId: {
-          description: l('User id of the translator (must hold the translate capability).', 'Benutzer-ID des Übersetzers (braucht die Berechtigung translate).'),
+          description: l(
+            'User id of the translator (must hold the translate capability).',
+            'Benutzer-ID des Übersetzers (braucht die Berechtigung translate).',
+          ),
           required: true,
           validate: check(ASSIGN_CHECKS.translatorId),
           sanitize: (v: unknown) => parsePositiveInt(v),
@@ -234,8 +371,17 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       },
       permission: MANAGER_OR_TRANSLATOR,
       handler: async (req) => {
-        const result = await assignJob(req.app, { jobId: req.params.jobId, type: req.params.type, translatorId: req.params.translatorId }, req.user, req.lang);
-        const translator = await req.app.db.selectFrom('users').select(['display_name', 'login']).where('id', '=', result.assigned).executeTakeFirst();
+        const result = await assignJob(
+          req.app,
+          { jobId: req.params.jobId, type: req.params.type, translatorId: req.params.translatorId },
+          req.user,
+          req.lang,
+        );
+        const translator = await req.app.db
+          .selectFrom('users')
+          .select(['display_name', 'login'])
+          .where('id', '=', result.assigned)
+          .executeTakeFirst();
         await recordWrite(
           req.app,
           {
@@ -266,53 +412,92 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       args: {
         content_ids: {
           description: l('Ids of the pages and posts to translate.', 'IDs der zu übersetzenden Seiten und Beiträge.'),
-          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_ITEMS, default: [],
+          type: 'array',
+          items: { type: 'integer', minimum: 1, maximum: MAX_ID },
+          maxItems: MAX_SEND_ITEMS,
+          default: [],
         },
         string_ids: {
-          description: l('Ids of strings to translate (one job for all).', 'IDs zu übersetzender Strings (ein Auftrag für alle).'),
-          type: 'array', items: { type: 'integer', minimum: 1, maximum: MAX_ID }, maxItems: MAX_SEND_STRINGS, default: [],
+          description: l(
+            'Ids of strings to translate (one job for all).',
+            'IDs zu übersetzender Strings (ein Auftrag für alle).',
+          ),
+          type: 'array',
+          items: { type: 'integer', minimum: 1, maximum: MAX_ID },
+          maxItems: MAX_SEND_STRINGS,
+          default: [],
         },
-        target_language: { description: l('Language to translate into.', 'Zielsprache.'), type: 'string', enum: ACTIVE_LANGUAGES, required: true },
-        translator_id: { description: l('User id of the translator (default: any translator may take the jobs).', 'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).'), type: 'integer', minimum: 1, maximum: MAX_ID },
+        target_language: {
+          description: l('Language to translate into.', 'Zielsprache.'),
+          type: 'string',
+          enum: ACTIVE_LANGUAGES,
+          required: true,
+        },
+        translator_id: {
+          description: l(
+            'User id of the translator (default: any translator may take the jobs).',
+            'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).',
+          ),
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_ID,
+        },
         deadline: {
           description: l('Deadline (YYYY-MM-DD).', 'Frist (JJJJ-MM-TT).'),
           type: 'string',
           validate: (v: unknown) => (parseDate(v) !== null ? true : 'deadline must be a date YYYY-MM-DD.'),
           sanitize: (v: unknown) => parseDate(v)!,
         },
-        batch_name: { description: l('Name of the batch the jobs form.', 'Name des Stapels, den die Aufträge bilden.'), type: 'string', maxLength: 250 },
+        batch_name: {
+          description: l('Name of the batch the jobs form.', 'Name des Stapels, den die Aufträge bilden.'),
+          type: 'string',
+          maxLength: 250,
+        },
       },
       permission: MANAGE,
-      handler: (req) => sendToTranslation(req, {
-        contentIds: req.params.content_ids,
-        stringIds: req.params.string_ids,
-        targetLanguage: req.params.target_language,
-        translatorId: req.params.translator_id,
-        deadline: req.params.deadline,
-        batchName: req.params.batch_name,
-      }),
+      handler: (req) =>
+        sendToTranslation(req, {
+          contentIds: req.params.content_ids,
+          stringIds: req.params.string_ids,
+          targetLanguage: req.params.target_language,
+          translatorId: req.params.translator_id,
+          deadline: req.params.deadline,
+          batchName: req.params.batch_name,
+        }),
     }),
   ]),
   route('/jobs/(?P<job_id>\\d+)', [
-    endpoint('GET', { permission: MANAGER_OR_TRANSLATOR, handler: (req) => getJobDetail(req, pathId(req, 'job_id', jobNotFound)) }),
+    endpoint('GET', {
+      permission: MANAGER_OR_TRANSLATOR,
+      handler: (req) => getJobDetail(req, pathId(req, 'job_id', jobNotFound)),
+    }),
   ]),
   route('/jobs/(?P<job_id>\\d+)/translations', [
     endpoint('POST', {
       args: {
         fields: {
-          description: l('The translations: object of field id → text (fields not named keep theirs).', 'Die Übersetzungen: Objekt aus Feld-ID → Text (nicht genannte Felder behalten ihre).'),
+          description: l(
+            'The translations: object of field id → text (fields not named keep theirs).',
+            'Die Übersetzungen: Objekt aus Feld-ID → Text (nicht genannte Felder behalten ihre).',
+          ),
           type: 'object',
           required: true,
         },
         complete: {
-          description: l('Complete the job: every field needs a text; the texts are applied to the page, post or strings.',
-            'Den Auftrag abschließen: jedes Feld braucht einen Text; die Texte werden in die Seite, den Beitrag oder die Strings übernommen.'),
+          description: l(
+            'Complete the job: every field needs a text; the texts are applied to the page, post or strings.',
+            'Den Auftrag abschließen: jedes Feld braucht einen Text; die Texte werden in die Seite, den Beitrag oder die Strings übernommen.',
+          ),
           type: 'boolean',
           default: false,
         },
       },
       permission: MANAGER_OR_TRANSLATOR,
-      handler: (req) => saveJobTranslations(req, pathId(req, 'job_id', jobNotFound), { fields: req.params.fields, complete: req.params.complete }),
+      handler: (req) =>
+        saveJobTranslations(req, pathId(req, 'job_id', jobNotFound), {
+          fields: req.params.fields,
+          complete: req.params.complete,
+        }),
     }),
   ]),
   route('/jobs/(?P<job_id>\\d+)/xliff', [
@@ -342,6 +527,10 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
 
 /** The download's file name: job id, languages, and the title's letters. */
 function xliffFileName(job: { id: number; title: string; source_language: string; target_language: string }): string {
-  const title = job.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  const title = job.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
   return `job-${job.id}-${job.source_language}-${job.target_language}${title ? `-${title}` : ''}.xliff`;
 }

@@ -17,7 +17,14 @@ export async function ensureDemoTranslators(app: AppServices): Promise<number[]>
   const ids: number[] = [];
   for (const t of DEMO_TRANSLATORS) {
     const existing = await findUserByLogin(app, t.login);
-    const row = existing ?? (await createUser(app, { login: t.login, email: `${t.login}@example.com`, role: 'translator', displayName: t.displayName }));
+    const row =
+      existing ??
+      (await createUser(app, {
+        login: t.login,
+        email: `${t.login}@example.com`,
+        role: 'translator',
+        displayName: t.displayName,
+      }));
     ids.push(row.id);
   }
   const tom = await findUserByLogin(app, 'demo-translator');
@@ -26,7 +33,10 @@ export async function ensureDemoTranslators(app: AppServices): Promise<number[]>
 }
 
 type FieldSeed = Omit<Insertable<TmJobFieldsTable>, 'job_id' | 'position'>;
-type JobSeed = Omit<Insertable<TmJobsTable>, 'batch_id' | 'created_at' | 'updated_at' | 'sent_date' | 'translator_id' | 'translation_service'> & {
+type JobSeed = Omit<
+  Insertable<TmJobsTable>,
+  'batch_id' | 'created_at' | 'updated_at' | 'sent_date' | 'translator_id' | 'translation_service'
+> & {
   translation_service?: string;
   batch: number;
   translator: number | null;
@@ -42,7 +52,13 @@ function dayFromNow(days: number, base = Date.now()): string {
   return formatUtc(new Date(base + days * 86_400_000)).slice(0, 10);
 }
 
-const f = (field_id: string, label: string, source: string, target: string | null = null, extra: Partial<FieldSeed> = {}): FieldSeed => ({
+const f = (
+  field_id: string,
+  label: string,
+  source: string,
+  target: string | null = null,
+  extra: Partial<FieldSeed> = {},
+): FieldSeed => ({
   field_id,
   label,
   source,
@@ -54,21 +70,49 @@ const f = (field_id: string, label: string, source: string, target: string | nul
 });
 
 function demoJobs(site: string): JobSeed[] {
-  const post = (id: number, type: string, slug: string) => ({ element_id: id, element_type: `post_${type}`, element_url: `${site}/en/${slug}/` });
+  const post = (id: number, type: string, slug: string) => ({
+    element_id: id,
+    element_type: `post_${type}`,
+    element_url: `${site}/en/${slug}/`,
+  });
   return [
     {
-      type: 'post', ...post(12, 'page', 'about-us'), title: 'About us', source_language: 'en', target_language: 'de',
-      status: STATUS.COMPLETE, needs_update: 0, review_status: 'ACCEPTED', batch: 0, translator: 0, sentDaysAgo: 40,
-      editor: 'ate', automatic: 0, deadline_date: null, note: null,
+      type: 'post',
+      ...post(12, 'page', 'about-us'),
+      title: 'About us',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.COMPLETE,
+      needs_update: 0,
+      review_status: 'ACCEPTED',
+      batch: 0,
+      translator: 0,
+      sentDaysAgo: 40,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: null,
+      note: null,
       fields: [
         f('title', 'Title', 'About us', 'Über uns', { wrap_tag: 'h1' }),
         f('body', 'Body', '<p>We connect partners across Europe.</p>', '<p>Wir verbinden Partner in ganz Europa.</p>'),
       ],
     },
     {
-      type: 'post', ...post(14, 'page', 'partner-program'), title: 'Partner program', source_language: 'en', target_language: 'de',
-      status: STATUS.IN_PROGRESS, needs_update: 0, review_status: null, batch: 0, translator: 0, sentDaysAgo: 6,
-      editor: 'ate', automatic: 0, deadline_date: 'in:5', note: 'Keep the tier names (Silver, Gold, Platinum) in English.',
+      type: 'post',
+      ...post(14, 'page', 'partner-program'),
+      title: 'Partner program',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.IN_PROGRESS,
+      needs_update: 0,
+      review_status: null,
+      batch: 0,
+      translator: 0,
+      sentDaysAgo: 6,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: 'in:5',
+      note: 'Keep the tier names (Silver, Gold, Platinum) in English.',
       fields: [
         f('title', 'Title', 'Partner program', 'Partnerprogramm', { wrap_tag: 'h1' }),
         f('body', 'Body', '<p>Join our partner program and grow with us.</p>[partner_tiers level="all"]'),
@@ -76,63 +120,202 @@ function demoJobs(site: string): JobSeed[] {
       ],
     },
     {
-      type: 'post', ...post(15, 'page', 'contact'), title: 'Contact', source_language: 'en', target_language: 'de',
-      status: STATUS.WAITING_FOR_TRANSLATOR, needs_update: 0, review_status: null, batch: 1, translator: null, sentDaysAgo: 2,
-      editor: 'ate', automatic: 0, deadline_date: 'in:14', note: null,
-      fields: [f('title', 'Title', 'Contact', null, { wrap_tag: 'h1' }), f('body', 'Body', '<p>Write to us: partners@example.com</p>')],
+      type: 'post',
+      ...post(15, 'page', 'contact'),
+      title: 'Contact',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.WAITING_FOR_TRANSLATOR,
+      needs_update: 0,
+      review_status: null,
+      batch: 1,
+      translator: null,
+      sentDaysAgo: 2,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: 'in:14',
+      note: null,
+      fields: [
+        f('title', 'Title', 'Contact', null, { wrap_tag: 'h1' }),
+        f('body', 'Body', '<p>Write to us: partners@example.com</p>'),
+      ],
     },
     {
-      type: 'post', ...post(21, 'post', 'new-gold-tier'), title: 'New Gold tier announced', source_language: 'en', target_language: 'de',
-      status: STATUS.COMPLETE, needs_update: 1, review_status: 'ACCEPTED', batch: 1, translator: 1, sentDaysAgo: 20,
-      editor: 'ate', automatic: 0, deadline_date: null, note: null,
+      type: 'post',
+      ...post(21, 'post', 'new-gold-tier'),
+      title: 'New Gold tier announced',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.COMPLETE,
+      needs_update: 1,
+      review_status: 'ACCEPTED',
+      batch: 1,
+      translator: 1,
+      sentDaysAgo: 20,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: null,
+      note: null,
       fields: [
         f('title', 'Title', 'New Gold tier announced', 'Neue Gold-Stufe angekündigt', { wrap_tag: 'h2' }),
-        f('body', 'Body', '<p>Gold partners now get priority support & quarterly reviews.</p>', '<p>Gold-Partner erhalten jetzt bevorzugten Support.</p>'),
+        f(
+          'body',
+          'Body',
+          '<p>Gold partners now get priority support & quarterly reviews.</p>',
+          '<p>Gold-Partner erhalten jetzt bevorzugten Support.</p>',
+        ),
       ],
     },
     {
-      type: 'post', ...post(22, 'post', 'spring-webinar'), title: 'Spring webinar series', source_language: 'en', target_language: 'de',
-      status: STATUS.COMPLETE, needs_update: 0, review_status: 'NEEDS_REVIEW', batch: 1, translator: null, sentDaysAgo: 3,
-      editor: 'ate', automatic: 1, deadline_date: null, note: null,
+      type: 'post',
+      ...post(22, 'post', 'spring-webinar'),
+      title: 'Spring webinar series',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.COMPLETE,
+      needs_update: 0,
+      review_status: 'NEEDS_REVIEW',
+      batch: 1,
+      translator: null,
+      sentDaysAgo: 3,
+      editor: 'ate',
+      automatic: 1,
+      deadline_date: null,
+      note: null,
       fields: [
         f('title', 'Title', 'Spring webinar series', 'Frühjahrs-Webinarreihe', { tm_suggestion: 1 }),
-        f('body', 'Body', '<p>Four sessions on growing your business.</p>', '<p>Vier Sitzungen zum Wachstum Ihres Unternehmens.</p>', { tm_suggestion: 1 }),
+        f(
+          'body',
+          'Body',
+          '<p>Four sessions on growing your business.</p>',
+          '<p>Vier Sitzungen zum Wachstum Ihres Unternehmens.</p>',
+          { tm_suggestion: 1 },
+        ),
       ],
     },
     {
-      type: 'post', ...post(30, 'page', 'imprint'), title: 'Imprint', source_language: 'de', target_language: 'en',
-      status: STATUS.IN_BASKET, needs_update: 0, review_status: null, batch: 2, translator: null, sentDaysAgo: 0,
-      editor: 'ate', automatic: 0, deadline_date: null, note: null,
+      type: 'post',
+      ...post(30, 'page', 'imprint'),
+      title: 'Imprint',
+      source_language: 'de',
+      target_language: 'en',
+      status: STATUS.IN_BASKET,
+      needs_update: 0,
+      review_status: null,
+      batch: 2,
+      translator: null,
+      sentDaysAgo: 0,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: null,
+      note: null,
       fields: [f('title', 'Titel', 'Impressum'), f('body', 'Inhalt', '<p>Angaben gemäß § 5 TMG</p>')],
     },
     {
-      type: 'post', ...post(31, 'page', 'privacy-policy'), title: 'Privacy policy', source_language: 'en', target_language: 'de',
-      status: STATUS.ATE_NEEDS_RETRY, needs_update: 0, review_status: null, batch: 2, translator: 1, sentDaysAgo: 1,
-      editor: 'ate', automatic: 0, deadline_date: 'in:3', note: null,
-      fields: [f('title', 'Title', 'Privacy policy'), f('body', 'Body', '<p>We process personal data only as described here.</p>')],
+      type: 'post',
+      ...post(31, 'page', 'privacy-policy'),
+      title: 'Privacy policy',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.ATE_NEEDS_RETRY,
+      needs_update: 0,
+      review_status: null,
+      batch: 2,
+      translator: 1,
+      sentDaysAgo: 1,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: 'in:3',
+      note: null,
+      fields: [
+        f('title', 'Title', 'Privacy policy'),
+        f('body', 'Body', '<p>We process personal data only as described here.</p>'),
+      ],
     },
     {
-      type: 'post', ...post(32, 'page', 'terms'), title: 'Terms and conditions', source_language: 'en', target_language: 'de',
-      status: STATUS.TRANSLATION_READY_TO_DOWNLOAD, needs_update: 0, review_status: null, batch: 2, translator: null, sentDaysAgo: 9,
-      editor: 'none', automatic: 0, deadline_date: 'in:1', note: null, translation_service: 'lingua-pro', tp_id: 88412, ts_status: 'translation_ready',
-      fields: [f('title', 'Title', 'Terms and conditions'), f('body', 'Body', '<p>These terms apply to all partners.</p>')],
+      type: 'post',
+      ...post(32, 'page', 'terms'),
+      title: 'Terms and conditions',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.TRANSLATION_READY_TO_DOWNLOAD,
+      needs_update: 0,
+      review_status: null,
+      batch: 2,
+      translator: null,
+      sentDaysAgo: 9,
+      editor: 'none',
+      automatic: 0,
+      deadline_date: 'in:1',
+      note: null,
+      translation_service: 'lingua-pro',
+      tp_id: 88412,
+      ts_status: 'translation_ready',
+      fields: [
+        f('title', 'Title', 'Terms and conditions'),
+        f('body', 'Body', '<p>These terms apply to all partners.</p>'),
+      ],
     },
     {
-      type: 'post', ...post(33, 'page', 'old-landing'), title: 'Old landing page', source_language: 'en', target_language: 'de',
-      status: STATUS.NOT_TRANSLATED, needs_update: 0, review_status: null, batch: 0, translator: null, sentDaysAgo: 60,
-      editor: 'ate', automatic: 0, deadline_date: null, note: null,
+      type: 'post',
+      ...post(33, 'page', 'old-landing'),
+      title: 'Old landing page',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.NOT_TRANSLATED,
+      needs_update: 0,
+      review_status: null,
+      batch: 0,
+      translator: null,
+      sentDaysAgo: 60,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: null,
+      note: null,
       fields: [f('title', 'Title', 'Welcome')],
     },
     {
-      type: 'st-batch_strings', element_id: 1, element_type: 'st-batch_strings', element_url: null, title: 'Strings: theme buttons', source_language: 'en', target_language: 'de',
-      status: STATUS.WAITING_FOR_TRANSLATOR, needs_update: 0, review_status: null, batch: 3, translator: 0, sentDaysAgo: 4,
-      editor: 'classic', automatic: 0, deadline_date: null, note: null,
-      fields: [f('string-101', 'Read more', 'Read more'), f('string-102', 'Become a partner', 'Become a partner'), f('string-103', 'Log in', 'Log in', 'Anmelden')],
+      type: 'st-batch_strings',
+      element_id: 1,
+      element_type: 'st-batch_strings',
+      element_url: null,
+      title: 'Strings: theme buttons',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.WAITING_FOR_TRANSLATOR,
+      needs_update: 0,
+      review_status: null,
+      batch: 3,
+      translator: 0,
+      sentDaysAgo: 4,
+      editor: 'classic',
+      automatic: 0,
+      deadline_date: null,
+      note: null,
+      fields: [
+        f('string-101', 'Read more', 'Read more'),
+        f('string-102', 'Become a partner', 'Become a partner'),
+        f('string-103', 'Log in', 'Log in', 'Anmelden'),
+      ],
     },
     {
-      type: 'package', element_id: 7, element_type: 'package_gravity_form', element_url: `${site}/cms-admin/admin.php?page=gf_edit_forms&id=7`, title: 'Contact form', source_language: 'en', target_language: 'de',
-      status: STATUS.IN_PROGRESS, needs_update: 0, review_status: null, batch: 3, translator: 1, sentDaysAgo: 5,
-      editor: 'ate', automatic: 0, deadline_date: 'in:7', note: null,
+      type: 'package',
+      element_id: 7,
+      element_type: 'package_gravity_form',
+      element_url: `${site}/cms-admin/admin.php?page=gf_edit_forms&id=7`,
+      title: 'Contact form',
+      source_language: 'en',
+      target_language: 'de',
+      status: STATUS.IN_PROGRESS,
+      needs_update: 0,
+      review_status: null,
+      batch: 3,
+      translator: 1,
+      sentDaysAgo: 5,
+      editor: 'ate',
+      automatic: 0,
+      deadline_date: 'in:7',
+      note: null,
       fields: [
         f('package-string-7-name', 'Name', 'Your name', 'Ihr Name'),
         f('package-string-7-message', 'Message', 'Your message'),
@@ -158,12 +341,19 @@ export async function seedDemo(app: AppServices): Promise<number> {
   await app.db.transaction().execute(async (tx) => {
     const batchIds: number[] = [];
     for (const [i, name] of DEMO_BATCHES.entries()) {
-      const b = await tx.insertInto('tm_batches').values({ name, tp_id: null, created_at: daysAgo(60 - i * 10, now) }).returning('id').executeTakeFirstOrThrow();
+      const b = await tx
+        .insertInto('tm_batches')
+        .values({ name, tp_id: null, created_at: daysAgo(60 - i * 10, now) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       batchIds.push(b.id);
     }
     for (const seed of jobs) {
       const { fields, batch, translator, sentDaysAgo, deadline_date, ...rest } = seed;
-      const deadline = typeof deadline_date === 'string' && deadline_date.startsWith('in:') ? dayFromNow(Number(deadline_date.slice(3)), now) : deadline_date ?? null;
+      const deadline =
+        typeof deadline_date === 'string' && deadline_date.startsWith('in:')
+          ? dayFromNow(Number(deadline_date.slice(3)), now)
+          : (deadline_date ?? null);
       const job = await tx
         .insertInto('tm_jobs')
         .values({
@@ -178,12 +368,21 @@ export async function seedDemo(app: AppServices): Promise<number> {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await tx.insertInto('tm_job_fields').values(fields.map((fl, position) => ({ ...fl, job_id: job.id, position }))).execute();
+      await tx
+        .insertInto('tm_job_fields')
+        .values(fields.map((fl, position) => ({ ...fl, job_id: job.id, position })))
+        .execute();
       if (rest.editor === 'ate' && rest.status !== STATUS.IN_BASKET && rest.status !== STATUS.ATE_NEEDS_RETRY) {
         const ateStatus = rest.status === STATUS.COMPLETE ? 8 : rest.status === STATUS.IN_PROGRESS ? 1 : 0;
         const ate = await tx
           .insertInto('tm_ate_jobs')
-          .values({ job_id: job.id, ate_status: ateStatus, data: JSON.stringify({ created_by: 'seed' }), created_at: createdAt, updated_at: createdAt })
+          .values({
+            job_id: job.id,
+            ate_status: ateStatus,
+            data: JSON.stringify({ created_by: 'seed' }),
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
           .returning('ate_job_id')
           .executeTakeFirstOrThrow();
         await tx.updateTable('tm_jobs').set({ editor_job_id: ate.ate_job_id }).where('id', '=', job.id).execute();
@@ -195,8 +394,27 @@ export async function seedDemo(app: AppServices): Promise<number> {
 
 // ---------------------------------------------------------------- bench generator
 
-const TITLES = ['Partner onboarding', 'Quarterly report', 'Product update', 'Case study', 'Event recap', 'Pricing', 'FAQ', 'Support hours', 'Webinar', 'Newsletter'];
-const GEN_STATUSES = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.COMPLETE, STATUS.COMPLETE, STATUS.IN_BASKET, STATUS.ATE_NEEDS_RETRY, STATUS.NOT_TRANSLATED];
+const TITLES = [
+  'Partner onboarding',
+  'Quarterly report',
+  'Product update',
+  'Case study',
+  'Event recap',
+  'Pricing',
+  'FAQ',
+  'Support hours',
+  'Webinar',
+  'Newsletter',
+];
+const GEN_STATUSES = [
+  STATUS.WAITING_FOR_TRANSLATOR,
+  STATUS.IN_PROGRESS,
+  STATUS.COMPLETE,
+  STATUS.COMPLETE,
+  STATUS.IN_BASKET,
+  STATUS.ATE_NEEDS_RETRY,
+  STATUS.NOT_TRANSLATED,
+];
 const GEN_TYPES = ['post', 'post', 'post', 'package', 'st-batch_strings', 'string'] as const;
 
 /**
@@ -214,7 +432,11 @@ export async function generateJobs(app: AppServices, count: number): Promise<num
   const batchIds: number[] = [];
   await app.db.transaction().execute(async (tx) => {
     for (let i = 0; i < 10; i++) {
-      const b = await tx.insertInto('tm_batches').values({ name: `Generated batch ${i + 1}`, tp_id: null, created_at: stamp }).returning('id').executeTakeFirstOrThrow();
+      const b = await tx
+        .insertInto('tm_batches')
+        .values({ name: `Generated batch ${i + 1}`, tp_id: null, created_at: stamp })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       batchIds.push(b.id);
     }
   });
@@ -231,7 +453,14 @@ export async function generateJobs(app: AppServices, count: number): Promise<num
       rows.push({
         type,
         element_id: 1000 + i,
-        element_type: type === 'post' ? (i % 2 ? 'post_post' : 'post_page') : type === 'package' ? 'package_gravity_form' : 'st-batch_strings',
+        element_type:
+          type === 'post'
+            ? i % 2
+              ? 'post_post'
+              : 'post_page'
+            : type === 'package'
+              ? 'package_gravity_form'
+              : 'st-batch_strings',
         title,
         element_url: type === 'post' ? `${site}/en/generated-${i + 1}/` : null,
         source_language: deDirection ? 'de' : 'en',
@@ -260,8 +489,28 @@ export async function generateJobs(app: AppServices, count: number): Promise<num
       ids.forEach(({ id }, k) => {
         const row = rows[k]!;
         const done = row.status === STATUS.COMPLETE;
-        fields.push({ job_id: id, position: 0, field_id: 'title', label: 'Title', source: row.title, target: done ? `${row.title} (de)` : null, tm_suggestion: 0, finished: done ? 1 : 0, wrap_tag: 'h1' });
-        fields.push({ job_id: id, position: 1, field_id: 'body', label: 'Body', source: `<p>Generated content for ${row.title}.</p>`, target: null, tm_suggestion: 0, finished: 0, wrap_tag: null });
+        fields.push({
+          job_id: id,
+          position: 0,
+          field_id: 'title',
+          label: 'Title',
+          source: row.title,
+          target: done ? `${row.title} (de)` : null,
+          tm_suggestion: 0,
+          finished: done ? 1 : 0,
+          wrap_tag: 'h1',
+        });
+        fields.push({
+          job_id: id,
+          position: 1,
+          field_id: 'body',
+          label: 'Body',
+          source: `<p>Generated content for ${row.title}.</p>`,
+          target: null,
+          tm_suggestion: 0,
+          finished: 0,
+          wrap_tag: null,
+        });
       });
       await tx.insertInto('tm_job_fields').values(fields).execute();
     });

@@ -12,7 +12,14 @@ import type { Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import {
-  createContent, getContent, getContentBySlug, getTranslations, permalink, RESERVED_SLUGS, updateContent, type ContentItem,
+  createContent,
+  getContent,
+  getContentBySlug,
+  getTranslations,
+  permalink,
+  RESERVED_SLUGS,
+  updateContent,
+  type ContentItem,
 } from '../../pages/api.ts';
 import { isActiveLanguage, saveStringTranslation } from '../i18n-st/api.ts';
 import { userHolds } from './assign.ts';
@@ -38,8 +45,12 @@ export const MAX_SEND_STRINGS = 500;
 /** Statuses in which a job's translation can be written: waiting, in progress, complete (corrections, updates). */
 const WORKABLE: readonly number[] = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.COMPLETE];
 /** Statuses of a job still being worked on: a second one for the same item and language is refused. */
-const OPEN: readonly number[] = [STATUS.WAITING_FOR_TRANSLATOR, STATUS.IN_PROGRESS, STATUS.IN_BASKET, STATUS.ATE_NEEDS_RETRY];
-
+const OPEN: readonly number[] = [
+  STATUS.WAITING_FOR_TRANSLATOR,
+  STATUS.IN_PROGRESS,
+  STATUS.IN_BASKET,
+  STATUS.ATE_NEEDS_RETRY,
+];
 
 /** The job, when the caller may see it: managers every job, translators their own. */
 async function jobFor(caller: Caller, jobId: number): Promise<JobRow> {
@@ -71,20 +82,43 @@ export interface JobDetail extends JobObject {
 
 export async function getJobDetail(caller: Caller, jobId: number): Promise<JobDetail> {
   const job = await jobFor(caller, jobId);
-  const batch = job.batch_id === null ? undefined : await caller.app.db.selectFrom('tm_batches').select(['name', 'tp_id']).where('id', '=', job.batch_id).executeTakeFirst();
-  const [object] = await toJobObjects(caller.app, [{ ...job, batch_name: batch?.name ?? null, batch_tp_id: batch?.tp_id ?? null }], caller.lang);
+  const batch =
+    job.batch_id === null
+      ? undefined
+      : await caller.app.db
+          .selectFrom('tm_batches')
+          .select(['name', 'tp_id'])
+          .where('id', '=', job.batch_id)
+          .executeTakeFirst();
+  const [object] = await toJobObjects(
+    caller.app,
+    [{ ...job, batch_name: batch?.name ?? null, batch_tp_id: batch?.tp_id ?? null }],
+    caller.lang,
+  );
   const fields = await fieldsOf(caller.app, job.id);
   return {
     ...object!,
     title: job.title,
     note: job.note ?? '',
     workable: job.translation_service === 'local' && WORKABLE.includes(job.status),
-    fields: fields.map((f) => ({ field_id: f.field_id, label: f.label ?? f.field_id, source: f.source, target: f.target ?? '', finished: f.finished === 1 })),
+    fields: fields.map((f) => ({
+      field_id: f.field_id,
+      label: f.label ?? f.field_id,
+      source: f.source,
+      target: f.target ?? '',
+      finished: f.finished === 1,
+    })),
   };
 }
 
 function fieldsOf(app: AppServices, jobId: number) {
-  return app.db.selectFrom('tm_job_fields').selectAll().where('job_id', '=', jobId).orderBy('position').orderBy('id').execute();
+  return app.db
+    .selectFrom('tm_job_fields')
+    .selectAll()
+    .where('job_id', '=', jobId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 // ---------------------------------------------------------------- writing a translation
@@ -107,9 +141,9 @@ export async function saveJobTranslations(
 ): Promise<SaveResult> {
   const job = await jobFor(caller, jobId);
   if (job.translation_service !== 'local' || !WORKABLE.includes(job.status)) {
-    throw restError(caller, 'i18n_tm_job_not_workable',
-      MSG.jobNotWorkable(job.id, job.status),
-      409, { job_status: job.status });
+    throw restError(caller, 'i18n_tm_job_not_workable', MSG.jobNotWorkable(job.id, job.status), 409, {
+      job_status: job.status,
+    });
   }
   const rows = await fieldsOf(caller.app, job.id);
   const byId = new Map(rows.map((r) => [r.field_id, r]));
@@ -120,14 +154,18 @@ export async function saveJobTranslations(
       throw restError(caller, 'i18n_tm_unknown_field', MSG.unknownField(job.id, id), 400, { params: { fields: id } });
     }
     if (typeof value !== 'string' || value.length > MAX_FIELD_TEXT) {
-      throw restError(caller, 'rest_invalid_param', MSG.fieldTextInvalid(id, MAX_FIELD_TEXT), 400, { params: { fields: id } });
+      throw restError(caller, 'rest_invalid_param', MSG.fieldTextInvalid(id, MAX_FIELD_TEXT), 400, {
+        params: { fields: id },
+      });
     }
   }
   const targets = new Map(rows.map((r) => [r.field_id, (given(r.field_id) as string | undefined) ?? r.target ?? '']));
   if (input.complete) {
     const missing = [...targets].filter(([, v]) => v.trim() === '').map(([id]) => id);
     if (missing.length) {
-      throw restError(caller, 'i18n_tm_job_incomplete', MSG.jobIncomplete(missing.join(', ')), 400, { fields: missing });
+      throw restError(caller, 'i18n_tm_job_incomplete', MSG.jobIncomplete(missing.join(', ')), 400, {
+        fields: missing,
+      });
     }
   }
   const now = utcNow();
@@ -136,7 +174,11 @@ export async function saveJobTranslations(
     for (const r of rows) {
       const value = given(r.field_id);
       if (typeof value !== 'string') continue;
-      await tx.updateTable('tm_job_fields').set({ target: value === '' ? null : value, finished: value.trim() === '' ? 0 : 1, tm_suggestion: 0 }).where('id', '=', r.id).execute();
+      await tx
+        .updateTable('tm_job_fields')
+        .set({ target: value === '' ? null : value, finished: value.trim() === '' ? 0 : 1, tm_suggestion: 0 })
+        .where('id', '=', r.id)
+        .execute();
     }
     await tx
       .updateTable('tm_jobs')
@@ -150,21 +192,25 @@ export async function saveJobTranslations(
       .execute();
   });
   const applied = input.complete ? await applyJob(caller, job, targets) : { content_id: null, string_ids: [] };
-  await recordWrite(caller.app, {
-    logger: I18N_TM_LOGGER_SLUG,
-    messageKey: input.complete ? 'job_completed' : 'job_translation_saved',
-    context: {
-      job_id: job.id,
-      job_type: job.type,
-      job_title: job.title,
-      source_language: job.source_language,
-      target_language: job.target_language,
-      via,
-      fields: Object.keys(input.fields).join(','),
-      content_id: applied.content_id ?? '',
-      string_ids: applied.string_ids.join(','),
+  await recordWrite(
+    caller.app,
+    {
+      logger: I18N_TM_LOGGER_SLUG,
+      messageKey: input.complete ? 'job_completed' : 'job_translation_saved',
+      context: {
+        job_id: job.id,
+        job_type: job.type,
+        job_title: job.title,
+        source_language: job.source_language,
+        target_language: job.target_language,
+        via,
+        fields: Object.keys(input.fields).join(','),
+        content_id: applied.content_id ?? '',
+        string_ids: applied.string_ids.join(','),
+      },
     },
-  }, caller);
+    caller,
+  );
   return { job: await getJobDetail(caller, job.id), applied };
 }
 
@@ -182,7 +228,8 @@ const CONTENT_FIELDS = { title: 'title', body: 'content', excerpt: 'excerpt' } a
 
 async function applyJob(caller: Caller, job: JobRow, targets: Map<string, string>): Promise<SaveResult['applied']> {
   if (job.type === 'post') return { content_id: await applyToContent(caller, job, targets), string_ids: [] };
-  if (job.type === 'st-batch_strings' || job.type === 'string') return { content_id: null, string_ids: await applyToStrings(caller, job, targets) };
+  if (job.type === 'st-batch_strings' || job.type === 'string')
+    return { content_id: null, string_ids: await applyToStrings(caller, job, targets) };
   return { content_id: null, string_ids: [] };
 }
 
@@ -191,7 +238,13 @@ async function applyToContent(caller: Caller, job: JobRow, targets: Map<string, 
   const app = caller.app;
   const source = await getContent(app, job.element_id);
   const lang = job.target_language;
-  if (!source || `post_${source.type}` !== job.element_type || source.lang !== job.source_language || (lang !== 'en' && lang !== 'de')) return null;
+  if (
+    !source ||
+    `post_${source.type}` !== job.element_type ||
+    source.lang !== job.source_language ||
+    (lang !== 'en' && lang !== 'de')
+  )
+    return null;
   const patch: { title?: string; content?: string; excerpt?: string } = {};
   for (const [field, key] of Object.entries(CONTENT_FIELDS)) {
     const text = targets.get(field);
@@ -199,26 +252,41 @@ async function applyToContent(caller: Caller, job: JobRow, targets: Map<string, 
   }
   const existing = (await getTranslations(app, source)).find((t) => t.lang === lang);
   if (existing) return (await updateContent(app, existing.id, patch, caller)).id;
-  const created = await createContent(app, {
-    type: source.type,
-    lang,
-    slug: await freeSlug(app, lang, patch.title ?? source.title, source.slug),
-    title: patch.title ?? source.title,
-    content: patch.content ?? '',
-    excerpt: patch.excerpt ?? '',
-    status: source.status,
-    authorId: source.authorId,
-    translationOf: source.id,
-    menuOrder: source.menuOrder,
-    thumbnail: source.thumbnail,
-  }, caller);
+  const created = await createContent(
+    app,
+    {
+      type: source.type,
+      lang,
+      slug: await freeSlug(app, lang, patch.title ?? source.title, source.slug),
+      title: patch.title ?? source.title,
+      content: patch.content ?? '',
+      excerpt: patch.excerpt ?? '',
+      status: source.status,
+      authorId: source.authorId,
+      translationOf: source.id,
+      menuOrder: source.menuOrder,
+      thumbnail: source.thumbnail,
+    },
+    caller,
+  );
   return created.id;
 }
 
 /** A slug made from the translated title that no item of the language uses yet. */
 async function freeSlug(app: AppServices, lang: 'en' | 'de', title: string, fallback: string): Promise<string> {
-  const base = title.toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss')
-    .normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 180).replace(/-+$/, '') || fallback;
+  const base =
+    title
+      .toLowerCase()
+      .replace(/ä/g, 'ae')
+      .replace(/ö/g, 'oe')
+      .replace(/ü/g, 'ue')
+      .replace(/ß/g, 'ss')
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 180)
+      .replace(/-+$/, '') || fallback;
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;
     if (!RESERVED_SLUGS.has(slug) && !(await getContentBySlug(app, lang, slug))) return slug;
@@ -238,7 +306,11 @@ async function applyToStrings(caller: Caller, job: JobRow, targets: Map<string, 
     }
   }
   if (!wanted.size || !isActiveLanguage(job.target_language)) return [];
-  const existing = await caller.app.db.selectFrom('i18n_st_strings').select(['id', 'language']).where('id', 'in', [...wanted.keys()]).execute();
+  const existing = await caller.app.db
+    .selectFrom('i18n_st_strings')
+    .select(['id', 'language'])
+    .where('id', 'in', [...wanted.keys()])
+    .execute();
   const applied: number[] = [];
   for (const s of existing) {
     if (s.language === job.target_language) continue;
@@ -279,7 +351,9 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
   if (input.translatorId !== undefined) {
     const who = await userHolds(app, input.translatorId, 'translate');
     if (!who.holds) {
-      throw restError(caller, 'i18n_tm_not_a_translator', MSG.notATranslator(input.translatorId), 400, { translator_id: input.translatorId });
+      throw restError(caller, 'i18n_tm_not_a_translator', MSG.notATranslator(input.translatorId), 400, {
+        translator_id: input.translatorId,
+      });
     }
   }
   const items: ContentItem[] = [];
@@ -292,7 +366,12 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
     items.push(item);
   }
   const strings = input.stringIds.length
-    ? await app.db.selectFrom('i18n_st_strings').select(['id', 'name', 'value', 'language']).where('id', 'in', [...new Set(input.stringIds)]).orderBy('id').execute()
+    ? await app.db
+        .selectFrom('i18n_st_strings')
+        .select(['id', 'name', 'value', 'language'])
+        .where('id', 'in', [...new Set(input.stringIds)])
+        .orderBy('id')
+        .execute()
     : [];
   const missingString = input.stringIds.find((id) => !strings.some((s) => s.id === id));
   if (missingString !== undefined) {
@@ -307,53 +386,144 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
     throw restError(caller, 'i18n_tm_mixed_languages', MSG.stringsMixLanguages, 400);
   }
   if (items.length) {
-    const open = await app.db.selectFrom('tm_jobs').select(['id', 'element_id']).where('type', '=', 'post')
-      .where('element_id', 'in', items.map((i) => i.id)).where('target_language', '=', lang).where('status', 'in', OPEN).executeTakeFirst();
+    const open = await app.db
+      .selectFrom('tm_jobs')
+      .select(['id', 'element_id'])
+      .where('type', '=', 'post')
+      .where(
+        'element_id',
+        'in',
+        items.map((i) => i.id),
+      )
+      .where('target_language', '=', lang)
+      .where('status', 'in', OPEN)
+      .executeTakeFirst();
     if (open) {
-      throw restError(caller, 'i18n_tm_job_exists', MSG.openJobExists(open.element_id, open.id, lang), 409, { job_id: open.id });
+      throw restError(caller, 'i18n_tm_job_exists', MSG.openJobExists(open.element_id, open.id, lang), 409, {
+        job_id: open.id,
+      });
     }
   }
   const now = utcNow();
   const urls = await Promise.all(items.map((i) => permalink(app, i)));
   const base = {
-    target_language: lang, status: STATUS.WAITING_FOR_TRANSLATOR, needs_update: 0, review_status: null,
-    translator_id: input.translatorId ?? null, translation_service: 'local', tp_id: null, ts_status: null, editor: 'classic',
-    editor_job_id: null, automatic: 0, note: null, sent_date: now, deadline_date: input.deadline ?? null, created_at: now, updated_at: now,
+    target_language: lang,
+    status: STATUS.WAITING_FOR_TRANSLATOR,
+    needs_update: 0,
+    review_status: null,
+    translator_id: input.translatorId ?? null,
+    translation_service: 'local',
+    tp_id: null,
+    ts_status: null,
+    editor: 'classic',
+    editor_job_id: null,
+    automatic: 0,
+    note: null,
+    sent_date: now,
+    deadline_date: input.deadline ?? null,
+    created_at: now,
+    updated_at: now,
   };
   const ids = await app.db.transaction().execute(async (tx) => {
-    const batch = await tx.insertInto('tm_batches').values({ name: input.batchName || `Sent ${now}`, tp_id: null, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const batch = await tx
+      .insertInto('tm_batches')
+      .values({ name: input.batchName || `Sent ${now}`, tp_id: null, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const out: number[] = [];
     for (const [k, item] of items.entries()) {
-      const job = await tx.insertInto('tm_jobs').values({
-        ...base, type: 'post', element_id: item.id, element_type: `post_${item.type}`, title: item.title.slice(0, 250), element_url: urls[k]!,
-        source_language: item.lang, batch_id: batch.id,
-      }).returning('id').executeTakeFirstOrThrow();
+      const job = await tx
+        .insertInto('tm_jobs')
+        .values({
+          ...base,
+          type: 'post',
+          element_id: item.id,
+          element_type: `post_${item.type}`,
+          title: item.title.slice(0, 250),
+          element_url: urls[k]!,
+          source_language: item.lang,
+          batch_id: batch.id,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const fields = [
         { field_id: 'title', label: 'Title', source: item.title, wrap_tag: 'h1' },
         { field_id: 'body', label: 'Body', source: item.content, wrap_tag: null },
         { field_id: 'excerpt', label: 'Excerpt', source: item.excerpt, wrap_tag: null },
       ].filter((f) => f.source !== '');
-      await tx.insertInto('tm_job_fields').values(fields.map((f, position) => ({ ...f, job_id: job.id, position, target: null, tm_suggestion: 0, finished: 0 }))).execute();
+      await tx
+        .insertInto('tm_job_fields')
+        .values(
+          fields.map((f, position) => ({
+            ...f,
+            job_id: job.id,
+            position,
+            target: null,
+            tm_suggestion: 0,
+            finished: 0,
+          })),
+        )
+        .execute();
       out.push(job.id);
     }
     if (strings.length) {
-      const job = await tx.insertInto('tm_jobs').values({
-        ...base, type: 'st-batch_strings', element_id: batch.id, element_type: 'st-batch_strings', element_url: null,
-        title: `Strings: ${strings.map((s) => s.name).join(', ')}`.slice(0, 250), source_language: stringSource!, batch_id: batch.id,
-      }).returning('id').executeTakeFirstOrThrow();
-      await tx.insertInto('tm_job_fields').values(strings.map((s, position) => ({
-        job_id: job.id, position, field_id: `string-${s.id}`, label: s.name.slice(0, 250), source: s.value, target: null, tm_suggestion: 0, finished: 0, wrap_tag: null,
-      }))).execute();
+      const job = await tx
+        .insertInto('tm_jobs')
+        .values({
+          ...base,
+          type: 'st-batch_strings',
+          element_id: batch.id,
+          element_type: 'st-batch_strings',
+          element_url: null,
+          title: `Strings: ${strings.map((s) => s.name).join(', ')}`.slice(0, 250),
+          source_language: stringSource!,
+          batch_id: batch.id,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('tm_job_fields')
+        .values(
+          strings.map((s, position) => ({
+            job_id: job.id,
+            position,
+            field_id: `string-${s.id}`,
+            label: s.name.slice(0, 250),
+            source: s.value,
+            target: null,
+            tm_suggestion: 0,
+            finished: 0,
+            wrap_tag: null,
+          })),
+        )
+        .execute();
       out.push(job.id);
     }
     return out;
   });
-  await recordWrite(app, {
-    logger: I18N_TM_LOGGER_SLUG,
-    messageKey: 'jobs_sent',
-    context: { count: ids.length, job_ids: ids.join(','), target_language: lang, translator_id: input.translatorId ?? '', content_ids: items.map((i) => i.id).join(','), string_ids: strings.map((s) => s.id).join(',') },
-  }, caller);
-  const rows = await app.db.selectFrom('tm_jobs as j').leftJoin('tm_batches as b', 'b.id', 'j.batch_id').selectAll('j')
-    .select(['b.name as batch_name', 'b.tp_id as batch_tp_id']).where('j.id', 'in', ids).orderBy('j.id').execute();
+  await recordWrite(
+    app,
+    {
+      logger: I18N_TM_LOGGER_SLUG,
+      messageKey: 'jobs_sent',
+      context: {
+        count: ids.length,
+        job_ids: ids.join(','),
+        target_language: lang,
+        translator_id: input.translatorId ?? '',
+        content_ids: items.map((i) => i.id).join(','),
+        string_ids: strings.map((s) => s.id).join(','),
+      },
+    },
+    caller,
+  );
+  const rows = await app.db
+    .selectFrom('tm_jobs as j')
+    .leftJoin('tm_batches as b', 'b.id', 'j.batch_id')
+    .selectAll('j')
+    .select(['b.name as batch_name', 'b.tp_id as batch_tp_id'])
+    .where('j.id', 'in', ids)
+    .orderBy('j.id')
+    .execute();
   return { jobs: await toJobObjects(app, rows, caller.lang) };
 }

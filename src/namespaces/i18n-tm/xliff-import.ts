@@ -16,7 +16,6 @@ const MAX_DEPTH = 64;
 
 type Node = Record<string, unknown>;
 
-
 function lineColAt(text: string, index: number): { line: number; column: number } {
   let line = 1;
   let last = -1;
@@ -27,7 +26,10 @@ function lineColAt(text: string, index: number): { line: number; column: number 
   return { line, column: index - last };
 }
 
-const LITERALS = [['<![CDATA[', ']]>'], ['<!--', '-->']] as const;
+const LITERALS = [
+  ['<![CDATA[', ']]>'],
+  ['<!--', '-->'],
+] as const;
 
 /**
  * The text with CDATA sections and comments blanked (same length), for scanning markup only.
@@ -48,7 +50,8 @@ function maskLiterals(text: string): string {
     const end = closing < 0 ? text.length : closing + close.length;
     out += text.slice(at, start) + text.slice(start, end).replace(/[^\n]/g, ' ');
     at = end;
-    for (let i = 0; i < LITERALS.length; i++) if (next[i]! >= 0 && next[i]! < at) next[i] = text.indexOf(LITERALS[i]![0], at);
+    for (let i = 0; i < LITERALS.length; i++)
+      if (next[i]! >= 0 && next[i]! < at) next[i] = text.indexOf(LITERALS[i]![0], at);
   }
 }
 
@@ -111,24 +114,28 @@ function unitsOf(nodes: Node[], out: Node[] = []): Node[] {
  * The translations an uploaded XLIFF carries for `job`: field id → target text, for the
  * units it holds (a file may carry some of the job's units). Throws a 400 RestError otherwise.
  */
-export function readXliffTargets(content: string, job: JobRow, fieldIds: readonly string[], lang: Lang): Map<string, string> {
+export function readXliffTargets(
+  content: string,
+  job: JobRow,
+  fieldIds: readonly string[],
+  lang: Lang,
+): Map<string, string> {
   if (Buffer.byteLength(content, 'utf8') > MAX_XLIFF_BYTES) {
     throw restError({ lang }, 'i18n_xliff_too_large', MSG.xliffTooLarge(MAX_XLIFF_BYTES / 1024 / 1024), 400);
   }
-  if (content.trim() === '') throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffEmpty, 400, { line: 1, column: 1 });
+  if (content.trim() === '')
+    throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffEmpty, 400, { line: 1, column: 1 });
   const masked = maskLiterals(content);
   const dtd = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)\b/i.exec(masked);
   if (dtd) {
     const at = lineColAt(content, dtd.index);
-    throw restError({ lang }, 'i18n_xliff_dtd_refused',
-      MSG.xliffDtd(at.line, at.column), 400, at);
+    throw restError({ lang }, 'i18n_xliff_dtd_refused', MSG.xliffDtd(at.line, at.column), 400, at);
   }
   for (const m of masked.matchAll(ENTITY_REF)) {
     const name = m[1]!;
     if (name.startsWith('#') || PREDEFINED[name] !== undefined) continue;
     const at = lineColAt(content, m.index);
-    throw restError({ lang }, 'i18n_xliff_entity_refused',
-      MSG.xliffEntity(name, at.line, at.column), 400, at);
+    throw restError({ lang }, 'i18n_xliff_entity_refused', MSG.xliffEntity(name, at.line, at.column), 400, at);
   }
   // Nesting is bounded before a tree is built (one pass: each tag is skipped to its end).
   let depth = 0;
@@ -147,10 +154,16 @@ export function readXliffTargets(content: string, job: JobRow, fieldIds: readonl
   const verdict = XMLValidator.validate(content, { allowBooleanAttributes: false });
   if (verdict !== true) {
     const { msg, line, col } = verdict.err;
-    throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffNotWellFormed(msg, line, col), 400, { line, column: col });
+    throw restError({ lang }, 'i18n_xliff_malformed', MSG.xliffNotWellFormed(msg, line, col), 400, {
+      line,
+      column: col,
+    });
   }
   const doc = parser.parse(content) as Node[];
-  const root = doc.find((n) => { const tag = tagOf(n); return tag !== null && !tag.startsWith('?') && !tag.startsWith('#'); });
+  const root = doc.find((n) => {
+    const tag = tagOf(n);
+    return tag !== null && !tag.startsWith('?') && !tag.startsWith('#');
+  });
   if (!root || tagOf(root) !== 'xliff' || attr(root, 'version') !== '1.2') {
     throw restError({ lang }, 'i18n_xliff_not_xliff', MSG.xliffNotXliff, 400);
   }
@@ -161,15 +174,21 @@ export function readXliffTargets(content: string, job: JobRow, fieldIds: readonl
   const file = files[0]!;
   const original = attr(file, 'original');
   if (original !== xliffOriginal(job)) {
-    throw restError({ lang }, 'i18n_xliff_wrong_job', MSG.xliffOtherJob(original ?? '', job.id), 400,
-      { expected: xliffOriginal(job), found: original });
+    throw restError({ lang }, 'i18n_xliff_wrong_job', MSG.xliffOtherJob(original ?? '', job.id), 400, {
+      expected: xliffOriginal(job),
+      found: original,
+    });
   }
   const source = attr(file, 'source-language');
   const target = attr(file, 'target-language');
   if (source !== job.source_language || target !== job.target_language) {
-    throw restError({ lang }, 'i18n_xliff_wrong_language',
-      MSG.xliffOtherLanguages(source ?? '?', target ?? '?', job.id, job.source_language, job.target_language), 400,
-      { source_language: source, target_language: target });
+    throw restError(
+      { lang },
+      'i18n_xliff_wrong_language',
+      MSG.xliffOtherLanguages(source ?? '?', target ?? '?', job.id, job.source_language, job.target_language),
+      400,
+      { source_language: source, target_language: target },
+    );
   }
   const body = elements(childrenOf(file), 'body')[0];
   const units = body ? unitsOf(childrenOf(body)) : [];

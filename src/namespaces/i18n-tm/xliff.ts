@@ -24,7 +24,12 @@ export function xmlText(text: string): string {
 }
 
 export function xmlAttr(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return xmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** Text as CDATA; a `]]>` inside is split over two sections. */
@@ -49,7 +54,9 @@ export function buildXliff(job: JobRow, fields: XliffField[]): string {
   const phases: string[] = [];
   const shortcodes = shortcodesOf(fields);
   if (shortcodes.length) {
-    phases.push(`<phase phase-name="shortcodes" process-name="Shortcodes identification"><note>${xmlText(shortcodes.join(','))}</note></phase>`);
+    phases.push(
+      `<phase phase-name="shortcodes" process-name="Shortcodes identification"><note>${xmlText(shortcodes.join(','))}</note></phase>`,
+    );
   }
   if (job.note) phases.push(`<phase phase-name="notes" process-name="Notes"><note>${xmlText(job.note)}</note></phase>`);
   if (job.type === 'post') {
@@ -69,7 +76,8 @@ export function buildXliff(job: JobRow, fields: XliffField[]): string {
       ...(f.label ? [`extradata="${xmlAttr(f.label)}"`] : []),
     ].join(' ');
     const targetText = f.target ?? f.source;
-    const targetAttrs = f.tm_suggestion && f.target !== null ? ' state="needs-review-translation" state-qualifier="tm-suggestion"' : '';
+    const targetAttrs =
+      f.tm_suggestion && f.target !== null ? ' state="needs-review-translation" state-qualifier="tm-suggestion"' : '';
     const lines = [
       `      <trans-unit ${attrs}>`,
       `        <source>${cdata(f.source)}</source>`,
@@ -101,14 +109,16 @@ export interface XliffExport {
 }
 
 /** A job's XLIFF: 404 unknown job, 403 another translator's job, 422 no units. */
-export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer | null, lang: Lang = 'en'): Promise<{ job: JobRow; xml: string }> {
+export async function jobXliff(
+  app: AppServices,
+  jobId: number,
+  viewer: Viewer | null,
+  lang: Lang = 'en',
+): Promise<{ job: JobRow; xml: string }> {
   const job = await findJob(app, jobId);
   if (!job) throw jobNotFound(jobId, lang);
   if (!isManager(viewer) && job.translator_id !== viewer!.id) {
-    throw restError({ lang }, 'i18n_tm_xliff_forbidden',
-      MSG.xliffNotYours,
-      403,
-    );
+    throw restError({ lang }, 'i18n_tm_xliff_forbidden', MSG.xliffNotYours, 403);
   }
   const fields = await app.db
     .selectFrom('tm_job_fields')
@@ -118,16 +128,22 @@ export async function jobXliff(app: AppServices, jobId: number, viewer: Viewer |
     .orderBy('id')
     .execute();
   if (!fields.length) {
-    throw restError({ lang }, 'i18n_xliff_no_translation_units',
-      MSG.jobWithoutUnits(job.id),
-      422,
-    );
+    throw restError({ lang }, 'i18n_xliff_no_translation_units', MSG.jobWithoutUnits(job.id), 422);
   }
   return { job, xml: buildXliff(job, fields) };
 }
 
 /** GET /xliff/fetch/<job_id>: the contract's answer, the file base64-encoded in JSON. */
-export async function fetchXliff(app: AppServices, jobId: number, viewer: Viewer | null, lang: Lang = 'en'): Promise<XliffExport> {
+export async function fetchXliff(
+  app: AppServices,
+  jobId: number,
+  viewer: Viewer | null,
+  lang: Lang = 'en',
+): Promise<XliffExport> {
   const { job, xml } = await jobXliff(app, jobId, viewer, lang);
-  return { content: Buffer.from(xml, 'utf8').toString('base64'), sourceLang: job.source_language, targetLang: job.target_language };
+  return {
+    content: Buffer.from(xml, 'utf8').toString('base64'),
+    sourceLang: job.source_language,
+    targetLang: job.target_language,
+  };
 }

@@ -22,8 +22,14 @@ export const i18nLogger: LoggerDef = {
     label: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
     labelAll: { en: 'All translation configuration activity', de: 'Alle Aktivitäten der Übersetzungskonfiguration' },
     options: [
-      { label: { en: 'Updated configuration', de: 'Geänderte Konfiguration' }, messageKeys: ['custom_xml_config_updated'] },
-      { label: { en: 'Cleared configuration', de: 'Geleerte Konfiguration' }, messageKeys: ['custom_xml_config_cleared'] },
+      {
+        label: { en: 'Updated configuration', de: 'Geänderte Konfiguration' },
+        messageKeys: ['custom_xml_config_updated'],
+      },
+      {
+        label: { en: 'Cleared configuration', de: 'Geleerte Konfiguration' },
+        messageKeys: ['custom_xml_config_cleared'],
+      },
     ],
   },
 };

@@ -15,7 +15,12 @@ const CONTENT_ARGS = {
 
 function contentOf(req: RestRequest<ParamsOf<typeof CONTENT_ARGS>>): string {
   if (!req.has('content')) {
-    throw restError(req, 'i18n_xml_missing_content', l('Send the XML configuration in the "content" field.', 'Senden Sie die XML-Konfiguration im Feld „content“.'), 400);
+    throw restError(
+      req,
+      'i18n_xml_missing_content',
+      l('Send the XML configuration in the "content" field.', 'Senden Sie die XML-Konfiguration im Feld „content“.'),
+      400,
+    );
   }
   return checkContentParam(req.params.content, req.lang);
 }

@@ -58,7 +58,6 @@ export function issue(level: 1 | 2 | 3, code: number, message: string, line: num
   return { level, code, column, message: message.endsWith('\n') ? message : `${message}\n`, file: '', line };
 }
 
-
 export class XmlTooLargeError extends RestError {
   constructor(bytes: number, lang: Lang = 'en') {
     super('i18n_xml_too_large', MSG.xmlTooLarge(bytes, MAX_XML_BYTES)[lang], 413, { max_bytes: MAX_XML_BYTES });
@@ -69,7 +68,12 @@ export class XmlTooLargeError extends RestError {
 export class XmlTooComplexError extends RestError {
   constructor(limit: 'elements' | 'attributes', lang: Lang = 'en') {
     const max = limit === 'elements' ? MAX_XML_ELEMENTS : MAX_XML_ATTRIBUTES;
-    super('i18n_xml_too_complex', MSG.xmlTooComplex(max, limit === 'elements' ? MSG.xmlElements : MSG.xmlAttributes)[lang], 422, { limit, max });
+    super(
+      'i18n_xml_too_complex',
+      MSG.xmlTooComplex(max, limit === 'elements' ? MSG.xmlElements : MSG.xmlAttributes)[lang],
+      422,
+      { limit, max },
+    );
   }
 }
 
@@ -77,13 +81,14 @@ export class XmlTooComplexError extends RestError {
 export function checkContentParam(content: unknown, lang: Lang = 'en'): string {
   if (content === undefined || content === null) return '';
   if (typeof content !== 'string') {
-    throw new RestError('rest_invalid_param', fill(REST_MSG.invalidParams[lang], 'content'), 400, { params: { content: MSG.contentNotString[lang] } });
+    throw new RestError('rest_invalid_param', fill(REST_MSG.invalidParams[lang], 'content'), 400, {
+      params: { content: MSG.contentNotString[lang] },
+    });
   }
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_XML_BYTES) throw new XmlTooLargeError(bytes, lang);
   return content;
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Parsed tree
@@ -125,7 +130,10 @@ function toTree(raw: RawNode[]): XNode[] {
       name,
       attrs: { ...(n[':@'] ?? {}) },
       children: toTree(kids),
-      text: kids.filter((k) => '#text' in k).map((k) => String(k['#text'])).join(''),
+      text: kids
+        .filter((k) => '#text' in k)
+        .map((k) => String(k['#text']))
+        .join(''),
       index: meta?.startIndex ?? 0,
     });
   }
@@ -142,9 +150,20 @@ function lexicalIssues(content: string, lang: Lang): XmlIssue[] {
   const dtd = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)\b/i.exec(masked);
   if (dtd) {
     const { line, column } = at(dtd.index);
-    return [issue(3, CODE.doctypeRefused, `${dtd[1]!.toUpperCase()} declarations are not allowed: the configuration may not contain a DTD or entity declarations`, line, column)];
+    return [
+      issue(
+        3,
+        CODE.doctypeRefused,
+        `${dtd[1]!.toUpperCase()} declarations are not allowed: the configuration may not contain a DTD or entity declarations`,
+        line,
+        column,
+      ),
+    ];
   }
-  const badChar = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(content);
+  const badChar =
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(
+      content,
+    );
   if (badChar) {
     const { line, column } = at(badChar.index);
     return [issue(3, CODE.invalidChar, `PCDATA invalid Char value ${badChar[0].charCodeAt(0)}`, line, column)];
@@ -163,17 +182,32 @@ function lexicalIssues(content: string, lang: Lang): XmlIssue[] {
       const between = masked.slice(last, tag.index);
       const stray = between.search(/\S/);
       if (stray !== -1) {
-        return fatal(roots ? CODE.documentEnd : CODE.documentEmpty, roots ? 'Extra content at the end of the document' : "Start tag expected, '<' not found", last + stray);
+        return fatal(
+          roots ? CODE.documentEnd : CODE.documentEmpty,
+          roots ? 'Extra content at the end of the document' : "Start tag expected, '<' not found",
+          last + stray,
+        );
       }
     }
-    if (tag.end === -1) return fatal(CODE.gtRequired, tag.closing ? `expected '>' after '</${tag.name}'` : `Couldn't find end of Start Tag ${tag.name}`, tag.index);
+    if (tag.end === -1)
+      return fatal(
+        CODE.gtRequired,
+        tag.closing ? `expected '>' after '</${tag.name}'` : `Couldn't find end of Start Tag ${tag.name}`,
+        tag.index,
+      );
     if (tag.closing) depth--;
     else {
       if (++elements > MAX_XML_ELEMENTS) throw new XmlTooComplexError('elements', lang);
       if ((attributes += tag.attributes) > MAX_XML_ATTRIBUTES) throw new XmlTooComplexError('attributes', lang);
-      if (depth === 0 && ++roots > 1) return fatal(CODE.documentEnd, 'Extra content at the end of the document', tag.index);
+      if (depth === 0 && ++roots > 1)
+        return fatal(CODE.documentEnd, 'Extra content at the end of the document', tag.index);
       if (!tag.selfClosing) depth++;
-      if (depth > MAX_XML_DEPTH) return fatal(CODE.internal, `Excessive depth in document: ${MAX_XML_DEPTH} use XML_PARSE_HUGE option`, tag.index);
+      if (depth > MAX_XML_DEPTH)
+        return fatal(
+          CODE.internal,
+          `Excessive depth in document: ${MAX_XML_DEPTH} use XML_PARSE_HUGE option`,
+          tag.index,
+        );
     }
     last = tag.end;
   }
@@ -186,11 +220,19 @@ function lexicalIssues(content: string, lang: Lang): XmlIssue[] {
     const num = semi && /^#([0-9]+)$|^#x([0-9a-fA-F]+)$/.exec(name!);
     if (num) {
       const cp = num[1] !== undefined ? Number(num[1]) : parseInt(num[2]!, 16);
-      const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+      const ok =
+        cp === 0x9 ||
+        cp === 0xa ||
+        cp === 0xd ||
+        (cp >= 0x20 && cp <= 0xd7ff) ||
+        (cp >= 0xe000 && cp <= 0xfffd) ||
+        (cp >= 0x10000 && cp <= 0x10ffff);
       if (ok) continue;
       return fatal(CODE.invalidChar, `xmlParseCharRef: invalid xmlChar value ${cp}`, m.index);
     }
-    return !name || !semi ? fatal(CODE.entityRefNoName, 'xmlParseEntityRef: no name', m.index) : fatal(CODE.undeclaredEntity, `Entity '${name}' not defined`, m.index);
+    return !name || !semi
+      ? fatal(CODE.entityRefNoName, 'xmlParseEntityRef: no name', m.index)
+      : fatal(CODE.undeclaredEntity, `Entity '${name}' not defined`, m.index);
   }
   return [];
 }
@@ -200,10 +242,18 @@ function validatorIssue(content: string): XmlIssue | null {
   if (res === true) return null;
   const { code, msg, line, col } = res.err;
   const n =
-    code === 'InvalidTag' ? (/closing tag|Unclosed/i.test(msg) ? CODE.tagNameMismatch : CODE.gtRequired)
-      : code === 'InvalidAttr' ? (/repeated/i.test(msg) ? CODE.attributeRedefined : CODE.attributeWithoutValue)
-        : code === 'InvalidChar' ? CODE.invalidChar
-          : code === 'InvalidXml' ? CODE.documentEmpty
+    code === 'InvalidTag'
+      ? /closing tag|Unclosed/i.test(msg)
+        ? CODE.tagNameMismatch
+        : CODE.gtRequired
+      : code === 'InvalidAttr'
+        ? /repeated/i.test(msg)
+          ? CODE.attributeRedefined
+          : CODE.attributeWithoutValue
+        : code === 'InvalidChar'
+          ? CODE.invalidChar
+          : code === 'InvalidXml'
+            ? CODE.documentEmpty
             : CODE.internal;
   return issue(3, n, msg, line ?? 1, col ?? 1);
 }
@@ -219,7 +269,11 @@ function structureIssues(content: string, roots: XNode[]): XmlIssue[] {
   const root = roots[0];
   if (!root) return [issue(3, CODE.documentEmpty, 'Document is empty', 1, 1)];
   if (root.name !== ROOT_ELEMENT) {
-    add(root, CODE.schemaRoot, `Element '${root.name}': No matching global declaration available for the validation root.`);
+    add(
+      root,
+      CODE.schemaRoot,
+      `Element '${root.name}': No matching global declaration available for the validation root.`,
+    );
     return issues;
   }
   const walk = (node: XNode) => {
@@ -228,7 +282,11 @@ function structureIssues(content: string, roots: XNode[]): XmlIssue[] {
     for (const [name, value] of Object.entries(node.attrs)) {
       if (name === 'xmlns' || name.startsWith('xmlns:') || name.startsWith('xsi:')) continue;
       if (!(name in attrs)) {
-        add(node, CODE.schemaAttrNotAllowed, `Element '${node.name}', attribute '${name}': The attribute '${name}' is not allowed.`);
+        add(
+          node,
+          CODE.schemaAttrNotAllowed,
+          `Element '${node.name}', attribute '${name}': The attribute '${name}' is not allowed.`,
+        );
         continue;
       }
       const allowed = attrs[name];
@@ -241,14 +299,21 @@ function structureIssues(content: string, roots: XNode[]): XmlIssue[] {
       }
     }
     for (const name of rule.required ?? []) {
-      if (!(name in node.attrs)) add(node, CODE.schemaAttrMissing, `Element '${node.name}': The attribute '${name}' is required but missing.`);
+      if (!(name in node.attrs))
+        add(node, CODE.schemaAttrMissing, `Element '${node.name}': The attribute '${name}' is required but missing.`);
     }
     if (!rule.text && node.text.trim() !== '') {
-      add(node, CODE.schemaTextNotAllowed, `Element '${node.name}': Character content other than whitespace is not allowed because the content type is 'element-only'.`);
+      add(
+        node,
+        CODE.schemaTextNotAllowed,
+        `Element '${node.name}': Character content other than whitespace is not allowed because the content type is 'element-only'.`,
+      );
     }
     for (const child of node.children) {
       if (!rule.children?.includes(child.name) || !RULES[child.name]) {
-        const expected = rule.children?.length ? ` Expected is one of ( ${rule.children.join(', ')} ).` : ' No child element is expected at this point.';
+        const expected = rule.children?.length
+          ? ` Expected is one of ( ${rule.children.join(', ')} ).`
+          : ' No child element is expected at this point.';
         add(child, CODE.schemaElementNotExpected, `Element '${child.name}': This element is not expected.${expected}`);
         continue;
       }
@@ -268,7 +333,10 @@ export function parseTree(content: string, lang: Lang): { issues: XmlIssue[]; ro
   try {
     roots = toTree(parser.parse(content) as RawNode[]);
   } catch (err) {
-    return { issues: [issue(3, CODE.internal, `The XML could not be parsed: ${(err as Error).message}`, 1, 1)], roots: [] };
+    return {
+      issues: [issue(3, CODE.internal, `The XML could not be parsed: ${(err as Error).message}`, 1, 1)],
+      roots: [],
+    };
   }
   return { issues: structureIssues(content, roots), roots };
 }
@@ -282,4 +350,3 @@ export function validateCustomXml(content: string, lang: Lang = 'en'): XmlIssue[
   if (!/\w/.test(content)) return [];
   return parseTree(content, lang).issues;
 }
-

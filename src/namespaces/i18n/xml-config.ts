@@ -35,9 +35,17 @@ export interface AppliedConfig {
   customFieldsTexts: string[][];
   /** Option paths made translatable: ['blogname'], ['my_option', 'title'], '*' wildcards. */
   adminTexts: string[][];
-  shortcodes: { tag: string; type: string | null; attributes: { name: string; type: string | null; label: string | null }[] }[];
+  shortcodes: {
+    tag: string;
+    type: string | null;
+    attributes: { name: string; type: string | null; label: string | null }[];
+  }[];
   gutenbergBlocks: { type: string; translate: boolean; xpaths: string[]; keys: string[] }[];
-  widgets: { builder: string; name: string; fields: { field: string; type: string | null; editorType: string | null }[] }[];
+  widgets: {
+    builder: string;
+    name: string;
+    fields: { field: string; type: string | null; editorType: string | null }[];
+  }[];
   builtWithPageBuilder: string | null;
   /** Strings of the registry this configuration registered (admin texts). */
   registeredStrings: number[];
@@ -84,23 +92,33 @@ function extractConfig(root: XNode): AppliedConfig {
     label: n.attrs.label ?? null,
     encoding: n.attrs.encoding ?? null,
   });
-  cfg.customTypes = section('custom-types').map(item).filter((i) => i.name);
-  cfg.taxonomies = section('taxonomies').map(item).filter((i) => i.name);
-  cfg.customFields = section('custom-fields').map(field).filter((f) => f.key);
-  cfg.customTermFields = section('custom-term-fields').map(field).filter((f) => f.key);
+  cfg.customTypes = section('custom-types')
+    .map(item)
+    .filter((i) => i.name);
+  cfg.taxonomies = section('taxonomies')
+    .map(item)
+    .filter((i) => i.name);
+  cfg.customFields = section('custom-fields')
+    .map(field)
+    .filter((f) => f.key);
+  cfg.customTermFields = section('custom-term-fields')
+    .map(field)
+    .filter((f) => f.key);
   cfg.customFieldsTexts = keyPaths(section('custom-fields-texts'));
   cfg.adminTexts = keyPaths(section('admin-texts')).filter((p) => p.every((k) => k !== ''));
-  cfg.shortcodes = section('shortcodes').map((sc) => {
-    const tag = sc.children.find((c) => c.name === 'tag');
-    return {
-      tag: tag?.text.trim() ?? '',
-      type: tag?.attrs.type ?? null,
-      attributes: sc.children
-        .filter((c) => c.name === 'attributes')
-        .flatMap((a) => a.children)
-        .map((a) => ({ name: a.text.trim(), type: a.attrs.type ?? null, label: a.attrs.label ?? null })),
-    };
-  }).filter((s) => s.tag);
+  cfg.shortcodes = section('shortcodes')
+    .map((sc) => {
+      const tag = sc.children.find((c) => c.name === 'tag');
+      return {
+        tag: tag?.text.trim() ?? '',
+        type: tag?.attrs.type ?? null,
+        attributes: sc.children
+          .filter((c) => c.name === 'attributes')
+          .flatMap((a) => a.children)
+          .map((a) => ({ name: a.text.trim(), type: a.attrs.type ?? null, label: a.attrs.label ?? null })),
+      };
+    })
+    .filter((s) => s.tag);
   cfg.gutenbergBlocks = section('gutenberg-blocks').map((b) => ({
     type: b.attrs.type ?? '',
     translate: b.attrs.translate !== '0',
@@ -140,7 +158,11 @@ function resolveAdminTexts(app: Pick<AppServices, 'options'>, paths: string[][])
     if (!value || typeof value !== 'object') return;
     const [head, ...tail] = rest;
     const obj = value as Record<string, unknown>;
-    const keys = head!.includes('*') ? Object.keys(obj).filter((k) => wildcard(head!).test(k)) : head! in obj ? [head!] : [];
+    const keys = head!.includes('*')
+      ? Object.keys(obj).filter((k) => wildcard(head!).test(k))
+      : head! in obj
+        ? [head!]
+        : [];
     for (const k of keys) visit(obj[k], [...path, k], tail);
   };
   for (const p of paths) {
@@ -151,7 +173,12 @@ function resolveAdminTexts(app: Pick<AppServices, 'options'>, paths: string[][])
 }
 
 function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 const KEY_TEXT = 'custom_xml_config';
@@ -176,7 +203,11 @@ export interface SaveResult {
  * POST custom-xml-config: stores the text and applies it. Refuses (400) content that does not
  * validate; empty content (no word characters) clears the configuration.
  */
-export async function saveCustomXml(app: Pick<AppServices, 'db' | 'options'>, content: string, lang: Lang = 'en'): Promise<SaveResult> {
+export async function saveCustomXml(
+  app: Pick<AppServices, 'db' | 'options'>,
+  content: string,
+  lang: Lang = 'en',
+): Promise<SaveResult> {
   checkContentParam(content, lang);
   let config: AppliedConfig = structuredClone(EMPTY_CONFIG);
   if (/\w/.test(content)) {
@@ -246,7 +277,11 @@ export function isAdminText(config: AppliedConfig, path: string[]): boolean {
 }
 
 /** The value of a site option in `lang`, translated when it is a registered admin text. */
-export async function translateOption(app: Pick<AppServices, 'db' | 'options'>, option: string, lang: string): Promise<unknown> {
+export async function translateOption(
+  app: Pick<AppServices, 'db' | 'options'>,
+  option: string,
+  lang: string,
+): Promise<unknown> {
   const value = app.options.get(option);
   if (typeof value !== 'string') return value;
   const translated = await translateString(app, adminTextKey([option]), lang);

@@ -13,7 +13,12 @@ export interface ElementRule {
 
 const B01 = ['0', '1'] as const;
 const FIELD_TYPES = ['line', 'area', 'visual', 'link', 'media-url', 'media-ids', 'textarea'] as const;
-export const WIDGET_SECTIONS = ['elementor-widgets', 'beaver-builder-widgets', 'cornerstone-widgets', 'siteorigin-widgets'];
+export const WIDGET_SECTIONS = [
+  'elementor-widgets',
+  'beaver-builder-widgets',
+  'cornerstone-widgets',
+  'siteorigin-widgets',
+];
 const FIELD_ATTRS: ElementRule['attrs'] = {
   action: ['translate', 'copy', 'copy-once', 'ignore'],
   style: ['line', 'textarea', 'visual'],
@@ -28,8 +33,17 @@ export const ROOT_ELEMENT = 'wpml-config';
 export const RULES: Record<string, ElementRule> = {
   [ROOT_ELEMENT]: {
     children: [
-      'custom-types', 'taxonomies', 'custom-fields', 'custom-term-fields', 'custom-fields-texts', 'admin-texts', 'shortcodes',
-      'gutenberg-blocks', ...WIDGET_SECTIONS, 'language-switcher-settings', 'built-with-page-builder',
+      'custom-types',
+      'taxonomies',
+      'custom-fields',
+      'custom-term-fields',
+      'custom-fields-texts',
+      'admin-texts',
+      'shortcodes',
+      'gutenberg-blocks',
+      ...WIDGET_SECTIONS,
+      'language-switcher-settings',
+      'built-with-page-builder',
     ],
   },
   'custom-types': { children: ['custom-type'] },
@@ -42,24 +56,49 @@ export const RULES: Record<string, ElementRule> = {
   'custom-term-field': { attrs: FIELD_ATTRS, required: ['action'], text: true },
   'custom-fields-texts': { children: ['key'] },
   'admin-texts': { children: ['key'] },
-  key: { attrs: { name: null, 'search-method': ['wildcards', 'regex'], type: null, label: null }, required: ['name'], children: ['key'], text: true },
+  key: {
+    attrs: { name: null, 'search-method': ['wildcards', 'regex'], type: null, label: null },
+    required: ['name'],
+    children: ['key'],
+    text: true,
+  },
   shortcodes: { children: ['shortcode'] },
   shortcode: { children: ['tag', 'attributes'] },
-  tag: { attrs: { encoding: null, 'encoding-condition': null, type: FIELD_TYPES, 'raw-html': B01, 'ignore-content': B01, label: null }, text: true },
+  tag: {
+    attrs: {
+      encoding: null,
+      'encoding-condition': null,
+      type: FIELD_TYPES,
+      'raw-html': B01,
+      'ignore-content': B01,
+      label: null,
+    },
+    text: true,
+  },
   attributes: { children: ['attribute'] },
   attribute: { attrs: { type: FIELD_TYPES, encoding: null, label: null }, text: true },
   'gutenberg-blocks': { children: ['gutenberg-block'] },
-  'gutenberg-block': { attrs: { type: null, translate: B01, label: null }, required: ['type'], children: ['xpath', 'key'] },
+  'gutenberg-block': {
+    attrs: { type: null, translate: B01, label: null },
+    required: ['type'],
+    children: ['xpath', 'key'],
+  },
   xpath: { attrs: { type: FIELD_TYPES, label: null, encoding: null }, text: true },
-  widget: { attrs: { name: null }, required: ['name'], children: ['conditions', 'fields', 'fields-in-item', 'integration-classes'] },
+  widget: {
+    attrs: { name: null },
+    required: ['name'],
+    children: ['conditions', 'fields', 'fields-in-item', 'integration-classes'],
+  },
   conditions: { children: ['key'] },
   fields: { children: ['field'] },
   'fields-in-item': { attrs: { items_of: null }, required: ['items_of'], children: ['field'] },
-  field: { attrs: { type: null, editor_type: ['LINE', 'AREA', 'VISUAL', 'LINK'], key_of: null, field_id: null }, text: true },
+  field: {
+    attrs: { type: null, editor_type: ['LINE', 'AREA', 'VISUAL', 'LINK'], key_of: null, field_id: null },
+    text: true,
+  },
   'integration-classes': { children: ['integration-class'] },
   'integration-class': { text: true },
   'language-switcher-settings': { children: ['key'] },
   'built-with-page-builder': { text: true },
 };
 for (const s of WIDGET_SECTIONS) RULES[s] = { children: ['widget'] };
-

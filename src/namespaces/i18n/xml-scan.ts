@@ -21,7 +21,11 @@ export function positions(text: string): (index: number) => { line: number; colu
   };
 }
 
-const NON_MARKUP: readonly (readonly [string, string])[] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+const NON_MARKUP: readonly (readonly [string, string])[] = [
+  ['<!--', '-->'],
+  ['<![CDATA[', ']]>'],
+  ['<?', '?>'],
+];
 
 /**
  * Replaces comments, CDATA sections and processing instructions by spaces (offsets and newlines
@@ -86,7 +90,14 @@ export function nextTag(masked: string, from: number): TagToken | null {
       k = close === -1 ? masked.length : close + 1;
     }
     const end = k < masked.length ? k + 1 : -1;
-    return { index: i, name: name.slice(0, 100), closing, selfClosing: end !== -1 && masked[k - 1] === '/', end, attributes };
+    return {
+      index: i,
+      name: name.slice(0, 100),
+      closing,
+      selfClosing: end !== -1 && masked[k - 1] === '/',
+      end,
+      attributes,
+    };
   }
   return null;
 }

@@ -26,9 +26,5 @@ export const indexOnlyModule: SiteModule = {
 /** The namespaces after cms/v2 (src/namespaces/cms) in the index. */
 export const indexOnlyAfterCmsModule: SiteModule = {
   name: 'index-only-after-cms',
-  namespaces: [
-    indexOnly('cms-site-health/v1'),
-    indexOnly('cms-block-editor/v1'),
-    indexOnly('cms-abilities/v1'),
-  ],
+  namespaces: [indexOnly('cms-site-health/v1'), indexOnly('cms-block-editor/v1'), indexOnly('cms-abilities/v1')],
 };

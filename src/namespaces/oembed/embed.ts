@@ -4,7 +4,13 @@ import type { Lang } from '../../rest/types.ts';
 import { RestError } from '../../rest/types.ts';
 import { escapeAttr, escapeHtml, randomAlnum } from '../../site/html.ts';
 import {
-  getAuthor, type ContentItem, authorUrl, embedUrl, homeUrl, permalink, resolveContentUrl,
+  getAuthor,
+  type ContentItem,
+  authorUrl,
+  embedUrl,
+  homeUrl,
+  permalink,
+  resolveContentUrl,
 } from '../../pages/api.ts';
 
 export const DEFAULT_WIDTH = 600;
@@ -18,7 +24,8 @@ export function invalidUrlError(lang: Lang): RestError {
 
 /** The reference's `absint`: a non-negative integer from anything (non-numeric → 0). */
 export function absint(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value.trim()) : Number.NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value.trim()) : Number.NaN;
   if (!Number.isFinite(n)) return 0;
   const i = Math.trunc(Math.abs(n));
   return Number.isSafeInteger(i) ? i : Number.MAX_SAFE_INTEGER;
@@ -42,7 +49,15 @@ export const HOST_SCRIPT =
   'if(/^https?:$/.test(t.protocol)&&t.host===s.host&&document.activeElement===f)window.top.location.href=t.href;}}});})();';
 
 /** The embed HTML of the reference: blockquote fallback, sandboxed iframe with a secret, host script. */
-export function embedHtml(link: string, embed: string, title: string, siteName: string, width: number, height: number, secret = randomAlnum(10)): string {
+export function embedHtml(
+  link: string,
+  embed: string,
+  title: string,
+  siteName: string,
+  width: number,
+  height: number,
+  secret = randomAlnum(10),
+): string {
   const iframeTitle = `&#8220;${escapeAttr(title)}&#8221; &#8212; ${escapeAttr(siteName)}`;
   return (
     `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="${escapeAttr(link)}">${escapeHtml(title)}</a></blockquote>` +
@@ -53,7 +68,11 @@ export function embedHtml(link: string, embed: string, title: string, siteName: 
 }
 
 /** oEmbed data of one viewable item, in the reference's key order. */
-export async function oembedDataFor(app: AppServices, item: ContentItem, maxwidth: number): Promise<Record<string, unknown>> {
+export async function oembedDataFor(
+  app: AppServices,
+  item: ContentItem,
+  maxwidth: number,
+): Promise<Record<string, unknown>> {
   const { width, height } = embedSize(maxwidth);
   const siteName = String(app.options.get('blogname'));
   const home = homeUrl(app, item.lang);
@@ -82,14 +101,22 @@ export async function oembedDataFor(app: AppServices, item: ContentItem, maxwidt
 }
 
 /** GET oembed/1.0/embed: data for a URL of this site, or 404 oembed_invalid_url. */
-export async function getLocalOembed(app: AppServices, url: string, maxwidth: number, lang: Lang): Promise<Record<string, unknown>> {
+export async function getLocalOembed(
+  app: AppServices,
+  url: string,
+  maxwidth: number,
+  lang: Lang,
+): Promise<Record<string, unknown>> {
   const item = await resolveContentUrl(app, url);
   if (!item) throw invalidUrlError(lang);
   return oembedDataFor(app, item, maxwidth);
 }
 
 function xmlEscape(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!,
+  );
 }
 
 function xmlName(key: string): string {
@@ -102,8 +129,10 @@ function xmlNodes(data: Record<string, unknown> | unknown[]): string {
   let out = '';
   for (const [key, value] of Object.entries(data)) {
     const name = xmlName(key);
-    if (value !== null && typeof value === 'object') out += `<${name}>${xmlNodes(value as Record<string, unknown>)}</${name}>`;
-    else out += `<${name}>${xmlEscape(value === null || value === undefined || value === false ? '' : value === true ? '1' : String(value))}</${name}>`;
+    if (value !== null && typeof value === 'object')
+      out += `<${name}>${xmlNodes(value as Record<string, unknown>)}</${name}>`;
+    else
+      out += `<${name}>${xmlEscape(value === null || value === undefined || value === false ? '' : value === true ? '1' : String(value))}</${name}>`;
   }
   return out;
 }

@@ -99,7 +99,11 @@ async function systemResolve(hostname: string): Promise<{ address: string; famil
 }
 
 /** Resolves the host of a URL and checks every address; returns the addresses to connect to. */
-export async function resolveChecked(url: URL, limits: FetchLimits, deadline = Date.now() + limits.timeoutMs): Promise<{ address: string; family: number }[]> {
+export async function resolveChecked(
+  url: URL,
+  limits: FetchLimits,
+  deadline = Date.now() + limits.timeoutMs,
+): Promise<{ address: string; family: number }[]> {
   const href = url.toString();
   const host = hostOf(url);
   const lenient = limits.allowPrivate || (limits.trustHost?.(host) ?? false);
@@ -113,7 +117,10 @@ export async function resolveChecked(url: URL, limits: FetchLimits, deadline = D
   try {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new FetchError('timeout', `resolving ${host} timed out`, href)), Math.max(deadline - Date.now(), 0));
+      timer = setTimeout(
+        () => reject(new FetchError('timeout', `resolving ${host} timed out`, href)),
+        Math.max(deadline - Date.now(), 0),
+      );
     });
     try {
       addresses = await Promise.race([(limits.resolve ?? systemResolve)(host), timeout]);
@@ -132,7 +139,12 @@ export async function resolveChecked(url: URL, limits: FetchLimits, deadline = D
   return addresses;
 }
 
-function requestOnce(url: URL, addresses: { address: string; family: number }[], limits: FetchLimits, deadline: number): Promise<FetchResult> {
+function requestOnce(
+  url: URL,
+  addresses: { address: string; family: number }[],
+  limits: FetchLimits,
+  deadline: number,
+): Promise<FetchResult> {
   const href = url.toString();
   const allowed = new Set(addresses.map((a) => a.address));
   return new Promise<FetchResult>((resolve, reject) => {
@@ -201,7 +213,9 @@ function requestOnce(url: URL, addresses: { address: string; family: number }[],
           chunks.push(chunk);
           size += chunk.length;
         });
-        res.on('end', () => finish(null, { status, headers: res.headers, body: Buffer.concat(chunks), url: href, truncated }));
+        res.on('end', () =>
+          finish(null, { status, headers: res.headers, body: Buffer.concat(chunks), url: href, truncated }),
+        );
         res.on('error', (err) => finish(new FetchError('network', err.message, href)));
         res.on('aborted', () => finish(new FetchError('network', 'the connection was closed early', href)));
       },
@@ -220,7 +234,9 @@ function requestOnce(url: URL, addresses: { address: string; family: number }[],
         }
       });
     });
-    req.on('error', (err) => finish(new FetchError('network', (err as NodeJS.ErrnoException).code ?? err.message, href)));
+    req.on('error', (err) =>
+      finish(new FetchError('network', (err as NodeJS.ErrnoException).code ?? err.message, href)),
+    );
     req.end();
   });
 }
@@ -239,7 +255,8 @@ export async function safeFetch(input: string, limits: FetchLimits): Promise<Fet
     const res = await requestOnce(url, addresses, limits, deadline);
     const location = res.headers.location;
     if ([301, 302, 303, 307, 308].includes(res.status) && typeof location === 'string' && location !== '') {
-      if (hop >= limits.maxRedirects) throw new FetchError('too_many_redirects', `more than ${limits.maxRedirects} redirects`, url.toString());
+      if (hop >= limits.maxRedirects)
+        throw new FetchError('too_many_redirects', `more than ${limits.maxRedirects} redirects`, url.toString());
       try {
         url = new URL(location, url);
       } catch {

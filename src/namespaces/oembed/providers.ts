@@ -75,7 +75,8 @@ export const PROVIDERS: readonly Provider[] = [
 /** The provider endpoint for a URL from the allowlist, or null. */
 export function findProvider(url: string, siteHost = ''): string | null {
   for (const p of PROVIDERS) {
-    if (p.pattern.test(url)) return p.endpoint.replace('{format}', 'json').replace('{host}', encodeURIComponent(siteHost));
+    if (p.pattern.test(url))
+      return p.endpoint.replace('{format}', 'json').replace('{host}', encodeURIComponent(siteHost));
   }
   return null;
 }

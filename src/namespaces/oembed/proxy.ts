@@ -45,17 +45,34 @@ export interface ProxyLimits {
   trustHost?: FetchLimits['trustHost'];
 }
 
-export const DEFAULT_PROXY_LIMITS: ProxyLimits = { timeoutMs: 10_000, maxBytes: 150 * 1024, maxRedirects: 5, ttlSeconds: 86_400 };
+export const DEFAULT_PROXY_LIMITS: ProxyLimits = {
+  timeoutMs: 10_000,
+  maxBytes: 150 * 1024,
+  maxRedirects: 5,
+  ttlSeconds: 86_400,
+};
 
 /** Height asked from providers when maxheight is not given: min(ceil(500 × 1.5), 1000). */
 export const DEFAULT_MAXHEIGHT = 750;
 
 const MSG = {
-  forbidden: { en: 'The URL points to an address that may not be fetched.', de: 'Die URL verweist auf eine Adresse, die nicht abgerufen werden darf.' },
-  timeout: { en: 'The oEmbed provider did not answer in time.', de: 'Der oEmbed-Anbieter hat nicht rechtzeitig geantwortet.' },
+  forbidden: {
+    en: 'The URL points to an address that may not be fetched.',
+    de: 'Die URL verweist auf eine Adresse, die nicht abgerufen werden darf.',
+  },
+  timeout: {
+    en: 'The oEmbed provider did not answer in time.',
+    de: 'Der oEmbed-Anbieter hat nicht rechtzeitig geantwortet.',
+  },
   fetch: { en: 'The oEmbed data could not be fetched.', de: 'Die oEmbed-Daten konnten nicht abgerufen werden.' },
-  provider: { en: 'The oEmbed provider answered with an error.', de: 'Der oEmbed-Anbieter hat mit einem Fehler geantwortet.' },
-  invalid: { en: 'The oEmbed provider sent an invalid response.', de: 'Der oEmbed-Anbieter hat eine ungültige Antwort gesendet.' },
+  provider: {
+    en: 'The oEmbed provider answered with an error.',
+    de: 'Der oEmbed-Anbieter hat mit einem Fehler geantwortet.',
+  },
+  invalid: {
+    en: 'The oEmbed provider sent an invalid response.',
+    de: 'Der oEmbed-Anbieter hat eine ungültige Antwort gesendet.',
+  },
   tooLarge: { en: 'The oEmbed provider response is too large.', de: 'Die Antwort des oEmbed-Anbieters ist zu groß.' },
 };
 
@@ -72,7 +89,10 @@ const REASON: Record<FetchFailure, string> = {
 function fetchError(app: AppServices, err: unknown, lang: Lang): RestError {
   if (!(err instanceof FetchError)) throw err;
   const refused = err.kind === 'forbidden' || err.kind === 'private';
-  app.log[refused ? 'warn' : 'info']({ url: err.url, kind: err.kind, reason: err.message }, refused ? 'oembed proxy: URL refused' : 'oembed proxy: fetch failed');
+  app.log[refused ? 'warn' : 'info'](
+    { url: err.url, kind: err.kind, reason: err.message },
+    refused ? 'oembed proxy: URL refused' : 'oembed proxy: fetch failed',
+  );
   const data = { url: err.url, reason: REASON[err.kind] };
   switch (err.kind) {
     case 'forbidden':
@@ -98,7 +118,11 @@ export function proxyCacheKey(params: ProxyParams): string {
 }
 
 async function readCache(app: AppServices, key: string): Promise<Record<string, unknown> | null> {
-  const row = await app.db.selectFrom('oembed_cache').select(['data', 'expires_at']).where('cache_key', '=', key).executeTakeFirst();
+  const row = await app.db
+    .selectFrom('oembed_cache')
+    .select(['data', 'expires_at'])
+    .where('cache_key', '=', key)
+    .executeTakeFirst();
   if (!row || row.expires_at <= utcNow()) return null;
   try {
     return JSON.parse(row.data) as Record<string, unknown>;
@@ -107,7 +131,12 @@ async function readCache(app: AppServices, key: string): Promise<Record<string, 
   }
 }
 
-async function writeCache(app: AppServices, key: string, data: Record<string, unknown>, ttlSeconds: number): Promise<void> {
+async function writeCache(
+  app: AppServices,
+  key: string,
+  data: Record<string, unknown>,
+  ttlSeconds: number,
+): Promise<void> {
   const now = utcNow();
   const expires = formatUtc(new Date(Date.now() + ttlSeconds * 1000));
   const json = JSON.stringify(data);
@@ -119,8 +148,21 @@ async function writeCache(app: AppServices, key: string, data: Record<string, un
     .execute();
 }
 
-const AUDIO: Record<string, string> = { mp3: 'audio/mpeg', m4a: 'audio/mpeg', ogg: 'audio/ogg', oga: 'audio/ogg', wav: 'audio/wav', flac: 'audio/flac' };
-const VIDEO: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', webm: 'video/webm', ogv: 'video/ogg', mov: 'video/quicktime' };
+const AUDIO: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  oga: 'audio/ogg',
+  wav: 'audio/wav',
+  flac: 'audio/flac',
+};
+const VIDEO: Record<string, string> = {
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  webm: 'video/webm',
+  ogv: 'video/ogg',
+  mov: 'video/quicktime',
+};
 
 /** The classic embed handlers: direct audio and video file URLs (no request made). */
 export function mediaEmbedHtml(url: string, width: number): string | null {
@@ -147,8 +189,11 @@ export function dataToHtml(data: Record<string, unknown>, url: string, discovere
   const type = data.type;
   if (type === 'photo') {
     const photo = typeof data.url === 'string' ? safeUrl(data.url) : '';
-    const w = data.width, h = data.height;
-    const numeric = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)))) && Number(v) > 0;
+    const w = data.width,
+      h = data.height;
+    const numeric = (v: unknown) =>
+      (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)))) &&
+      Number(v) > 0;
     if (!photo || !numeric(w) || !numeric(h)) return false;
     const title = typeof data.title === 'string' ? data.title : '';
     return `<a href="${escapeAttr(safeUrl(url))}"><img src="${escapeAttr(photo)}" alt="${escapeAttr(title)}" width="${escapeAttr(w)}" height="${escapeAttr(h)}" /></a>`;
@@ -167,14 +212,22 @@ export function dataToHtml(data: Record<string, unknown>, url: string, discovere
 
 // htmlEntities: character references (&#65; &#x41;) are decoded as XML requires (and HTML's named
 // entities, as lenient providers send them); declared entities never are (DOCTYPE is refused).
-const xmlParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, processEntities: true, htmlEntities: true, trimValues: true });
+const xmlParser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  processEntities: true,
+  htmlEntities: true,
+  trimValues: true,
+});
 
 /** Provider data from a response body: a JSON object, or XML with an <oembed> root (no DOCTYPE). */
 export function parseProviderBody(body: string, format: 'json' | 'xml'): Record<string, unknown> | null {
   if (format === 'json') {
     try {
       const data = JSON.parse(body) as unknown;
-      return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+      return data !== null && typeof data === 'object' && !Array.isArray(data)
+        ? (data as Record<string, unknown>)
+        : null;
     } catch {
       return null;
     }
@@ -202,7 +255,13 @@ function limitsFor(app: AppServices, limits: ProxyLimits, truncate: boolean): Fe
   };
 }
 
-async function fetchProviderData(app: AppServices, endpoint: string, params: { url: string; width: number; height: number }, lang: Lang, limits: ProxyLimits): Promise<Record<string, unknown>> {
+async function fetchProviderData(
+  app: AppServices,
+  endpoint: string,
+  params: { url: string; width: number; height: number },
+  lang: Lang,
+  limits: ProxyLimits,
+): Promise<Record<string, unknown>> {
   const fetchLimits = limitsFor(app, limits, false);
   for (const format of ['json', 'xml'] as const) {
     let target: URL;
@@ -225,7 +284,10 @@ async function fetchProviderData(app: AppServices, endpoint: string, params: { u
     if (res.status === 501 && format === 'json') continue;
     if (res.status === 404 || res.status === 410) throw invalidUrlError(lang);
     if (res.status < 200 || res.status >= 300) {
-      throw new RestError('oembed_provider_error', MSG.provider[lang], 502, { url: res.url, provider_status: res.status });
+      throw new RestError('oembed_provider_error', MSG.provider[lang], 502, {
+        url: res.url,
+        provider_status: res.status,
+      });
     }
     const data = parseProviderBody(res.body.toString('utf8'), format);
     if (!data) throw new RestError('oembed_invalid_response', MSG.invalid[lang], 502, { url: res.url });
@@ -235,7 +297,12 @@ async function fetchProviderData(app: AppServices, endpoint: string, params: { u
 }
 
 /** GET oembed/1.0/proxy. */
-export async function proxyOembed(app: AppServices, params: ProxyParams, lang: Lang, limits: ProxyLimits = DEFAULT_PROXY_LIMITS): Promise<Record<string, unknown>> {
+export async function proxyOembed(
+  app: AppServices,
+  params: ProxyParams,
+  lang: Lang,
+  limits: ProxyLimits = DEFAULT_PROXY_LIMITS,
+): Promise<Record<string, unknown>> {
   const url = String(params.url ?? '').trim();
   const width = params.maxwidth ?? 600;
   let parsed: URL;
@@ -269,7 +336,13 @@ export async function proxyOembed(app: AppServices, params: ProxyParams, lang: L
     if (!endpoint) throw invalidUrlError(lang);
     discovered = true;
   }
-  const data = await fetchProviderData(app, endpoint, { url, width, height: params.maxheight ?? DEFAULT_MAXHEIGHT }, lang, limits);
+  const data = await fetchProviderData(
+    app,
+    endpoint,
+    { url, width, height: params.maxheight ?? DEFAULT_MAXHEIGHT },
+    lang,
+    limits,
+  );
   const result: Record<string, unknown> = { ...data, html: dataToHtml(data, url, discovered) };
   await writeCache(app, key, result, limits.ttlSeconds);
   return result;

@@ -8,7 +8,12 @@ const XML_TYPE = 'text/xml; charset=UTF-8';
 
 /** GET /oembed/1.0/embed: JSON, or XML with format=xml. */
 export async function handleEmbed(req: RestRequest): Promise<unknown> {
-  const data = await getLocalOembed(req.app, String(req.params.url ?? ''), absint(req.params.maxwidth ?? 600), req.lang);
+  const data = await getLocalOembed(
+    req.app,
+    String(req.params.url ?? ''),
+    absint(req.params.maxwidth ?? 600),
+    req.lang,
+  );
   return req.params.format === 'xml' ? RestResponse.raw(oembedXml(data), XML_TYPE) : data;
 }
 
@@ -40,18 +45,27 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
     endpoint('GET', {
       args: {
         url: {
-          description: l('The URL of the resource for which to fetch oEmbed data.', 'Die URL der Ressource, für die oEmbed-Daten abgerufen werden.'),
+          description: l(
+            'The URL of the resource for which to fetch oEmbed data.',
+            'Die URL der Ressource, für die oEmbed-Daten abgerufen werden.',
+          ),
           required: true,
           type: 'string',
           format: 'uri',
         },
         format: {
-          description: l('The oEmbed format to use (json or xml).', 'Das zu verwendende oEmbed-Format (json oder xml).'),
+          description: l(
+            'The oEmbed format to use (json or xml).',
+            'Das zu verwendende oEmbed-Format (json oder xml).',
+          ),
           default: 'json',
           sanitize: (v: unknown) => (v === 'xml' ? 'xml' : 'json'),
         },
         maxwidth: {
-          description: l('The maximum width of the embed frame in pixels.', 'Die maximale Breite des Einbettungsrahmens in Pixeln.'),
+          description: l(
+            'The maximum width of the embed frame in pixels.',
+            'Die maximale Breite des Einbettungsrahmens in Pixeln.',
+          ),
           default: 600,
           sanitize: (v: unknown) => absint(v),
         },
@@ -65,7 +79,10 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
     endpoint('GET', {
       args: {
         url: {
-          description: l('The URL of the resource for which to fetch oEmbed data.', 'Die URL der Ressource, für die oEmbed-Daten abgerufen werden.'),
+          description: l(
+            'The URL of the resource for which to fetch oEmbed data.',
+            'Die URL der Ressource, für die oEmbed-Daten abgerufen werden.',
+          ),
           required: true,
           type: 'string',
           format: 'uri',
@@ -77,24 +94,36 @@ export const oembedNamespace: NamespaceDef = namespace('oembed/1.0', [
           enum: ['json', 'xml'],
         },
         maxwidth: {
-          description: l('The maximum width of the embed frame in pixels.', 'Die maximale Breite des Einbettungsrahmens in Pixeln.'),
+          description: l(
+            'The maximum width of the embed frame in pixels.',
+            'Die maximale Breite des Einbettungsrahmens in Pixeln.',
+          ),
           type: 'integer',
           default: 600,
           sanitize: (v: unknown) => absint(v),
         },
         maxheight: {
-          description: l('The maximum height of the embed frame in pixels.', 'Die maximale Höhe des Einbettungsrahmens in Pixeln.'),
+          description: l(
+            'The maximum height of the embed frame in pixels.',
+            'Die maximale Höhe des Einbettungsrahmens in Pixeln.',
+          ),
           type: 'integer',
           sanitize: (v: unknown) => absint(v),
         },
         discover: {
-          description: l('Whether to perform an oEmbed discovery request for unsanctioned providers.', 'Ob für nicht freigegebene Anbieter eine oEmbed-Discovery-Anfrage ausgeführt wird.'),
+          description: l(
+            'Whether to perform an oEmbed discovery request for unsanctioned providers.',
+            'Ob für nicht freigegebene Anbieter eine oEmbed-Discovery-Anfrage ausgeführt wird.',
+          ),
           type: 'boolean',
           default: true,
         },
       },
       permission: cap('edit_posts'),
-      forbiddenMessage: l('Sorry, you are not allowed to make proxied oEmbed requests.', 'Du bist leider nicht berechtigt, oEmbed-Anfragen über den Proxy zu stellen.'),
+      forbiddenMessage: l(
+        'Sorry, you are not allowed to make proxied oEmbed requests.',
+        'Du bist leider nicht berechtigt, oEmbed-Anfragen über den Proxy zu stellen.',
+      ),
       handler: handleProxy,
     }),
   ]),

@@ -56,7 +56,19 @@ function httpUrl(value: string | undefined): string | null {
   }
 }
 
-const DROP_CONTENT = new Set(['script', 'style', 'template', 'noscript', 'textarea', 'title', 'object', 'embed', 'svg', 'math', 'iframe-content']);
+const DROP_CONTENT = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'textarea',
+  'title',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'iframe-content',
+]);
 const IFRAME_ATTRS = ['width', 'height', 'frameborder', 'marginwidth', 'marginheight', 'scrolling', 'title'];
 
 /**
@@ -101,7 +113,11 @@ export function sanitizeDiscoveredHtml(html: string, secret = randomAlnum(10)): 
           for (const a of IFRAME_ATTRS) {
             const v = attrs[a];
             if (v === undefined) continue;
-            if (['width', 'height', 'frameborder', 'marginwidth', 'marginheight'].includes(a) && !/^\d{1,5}$/.test(v.trim())) continue;
+            if (
+              ['width', 'height', 'frameborder', 'marginwidth', 'marginheight'].includes(a) &&
+              !/^\d{1,5}$/.test(v.trim())
+            )
+              continue;
             tag += ` ${a}="${escapeAttr(v)}"`;
           }
           parts.push({ kind: 'iframe-open', value: tag });
@@ -136,10 +152,11 @@ export function sanitizeDiscoveredHtml(html: string, secret = randomAlnum(10)): 
   for (const p of parts) {
     if (p.kind === 'blockquote-open') out += `<blockquote class="wp-embedded-content" data-secret="${secret}">`;
     else if (p.kind === 'iframe-open') {
-      out += p.value.replace(
-        '<iframe',
-        `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted"${hasBlockquote ? ' style="position: absolute; visibility: hidden;"' : ''}`,
-      ) + '>';
+      out +=
+        p.value.replace(
+          '<iframe',
+          `<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted"${hasBlockquote ? ' style="position: absolute; visibility: hidden;"' : ''}`,
+        ) + '>';
     } else out += p.value;
   }
   return out.trim();

@@ -31,7 +31,8 @@ export async function diskInfo(dir: string, hooks: CheckHooks = {}): Promise<Dis
 export type DiskLevel = 'good' | 'warning' | 'error';
 export function diskLevel(d: DiskInfo): DiskLevel {
   if (d.freeBytes < DISK_ERROR_BYTES) return 'error';
-  if (d.freeBytes < DISK_WARNING_BYTES || (d.totalBytes > 0 && d.freeBytes / d.totalBytes < DISK_WARNING_RATIO)) return 'warning';
+  if (d.freeBytes < DISK_WARNING_BYTES || (d.totalBytes > 0 && d.freeBytes / d.totalBytes < DISK_WARNING_RATIO))
+    return 'warning';
   return 'good';
 }
 
@@ -74,7 +75,9 @@ export function checkSmtp(smtpUrl: string, timeoutMs = 3000): Promise<SmtpResult
       socket.destroy();
       resolve({ ok, host, port, message });
     };
-    const socket = secure ? tls.connect({ host, port, servername: host, rejectUnauthorized: true }) : net.connect({ host, port });
+    const socket = secure
+      ? tls.connect({ host, port, servername: host, rejectUnauthorized: true })
+      : net.connect({ host, port });
     const timer = setTimeout(() => finish(false, `no answer within ${timeoutMs} ms`), timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('latin1');
@@ -85,7 +88,9 @@ export function checkSmtp(smtpUrl: string, timeoutMs = 3000): Promise<SmtpResult
         } else finish(false, `unexpected greeting: ${buffer.split(/\r?\n/)[0].slice(0, 200)}`);
       }
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(false, err.code ? `${err.code}: ${err.message}` : err.message));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      finish(false, err.code ? `${err.code}: ${err.message}` : err.message),
+    );
     socket.on('close', () => finish(false, 'connection closed before the greeting'));
   });
 }
@@ -102,11 +107,17 @@ export function siteTimezoneState(app: AppServices): TimezoneState {
   return { stored: app.options.isStored('timezone_string'), value: str, valid: str !== '' && isValidTimeZone(str) };
 }
 
-export async function databaseVersion(app: AppServices): Promise<{ engine: string; version: string; encoding: string }> {
+export async function databaseVersion(
+  app: AppServices,
+): Promise<{ engine: string; version: string; encoding: string }> {
   if (app.dialect === 'postgres') {
     const v = await sql<{ server_version: string }>`show server_version`.execute(app.db);
     const e = await sql<{ server_encoding: string }>`show server_encoding`.execute(app.db);
-    return { engine: 'PostgreSQL', version: v.rows[0]?.server_version ?? 'unknown', encoding: e.rows[0]?.server_encoding ?? 'unknown' };
+    return {
+      engine: 'PostgreSQL',
+      version: v.rows[0]?.server_version ?? 'unknown',
+      encoding: e.rows[0]?.server_encoding ?? 'unknown',
+    };
   }
   const v = await sql<{ v: string }>`select sqlite_version() as v`.execute(app.db);
   const e = await sql<{ encoding: string }>`pragma encoding`.execute(app.db);

@@ -17,7 +17,16 @@ function ordinal(n: number): string {
 
 export function formatPhpDate(date: Date, format: string, timeZone: string, lang: Lang): string {
   const locale = LOCALES[lang];
-  const num = parts(date, timeZone, 'en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short' });
+  const num = parts(date, timeZone, 'en-US', {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    weekday: 'short',
+  });
   const y = Number(num.year);
   const mo = Number(num.month);
   const d = Number(num.day);
@@ -36,44 +45,105 @@ export function formatPhpDate(date: Date, format: string, timeZone: string, lang
     return v;
   };
   const offsetMin = (() => {
-    const m = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(parts(date, timeZone, 'en-US', { timeZoneName: 'shortOffset' }).timeZoneName ?? '');
+    const m = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(
+      parts(date, timeZone, 'en-US', { timeZoneName: 'shortOffset' }).timeZoneName ?? '',
+    );
     return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
   })();
-  const off = (colon: boolean) => `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMin) / 60))}${colon ? ':' : ''}${pad(Math.abs(offsetMin) % 60)}`;
+  const off = (colon: boolean) =>
+    `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMin) / 60))}${colon ? ':' : ''}${pad(Math.abs(offsetMin) % 60)}`;
   const weekdayIdx = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(num.weekday);
   let out = '';
   for (let i = 0; i < format.length; i++) {
     const c = format[i];
     switch (c) {
-      case '\\': i++; out += format[i] ?? ''; break;
-      case 'd': out += pad(d); break;
-      case 'j': out += String(d); break;
-      case 'S': out += lang === 'en' ? ordinal(d) : '.'; break;
-      case 'D': out += name({ weekday: 'short' }, 'weekday'); break;
-      case 'l': out += name({ weekday: 'long' }, 'weekday'); break;
-      case 'N': out += String(weekdayIdx === 0 ? 7 : weekdayIdx); break;
-      case 'w': out += String(weekdayIdx); break;
-      case 'F': out += name({ month: 'long' }, 'month'); break;
-      case 'M': out += name({ month: 'short' }, 'month'); break;
-      case 'm': out += pad(mo); break;
-      case 'n': out += String(mo); break;
-      case 'Y': out += String(y); break;
-      case 'y': out += pad(y % 100); break;
-      case 'a': out += h < 12 ? 'am' : 'pm'; break;
-      case 'A': out += h < 12 ? 'AM' : 'PM'; break;
-      case 'g': out += String(h % 12 === 0 ? 12 : h % 12); break;
-      case 'h': out += pad(h % 12 === 0 ? 12 : h % 12); break;
-      case 'G': out += String(h); break;
-      case 'H': out += pad(h); break;
-      case 'i': out += pad(mi); break;
-      case 's': out += pad(s); break;
-      case 'e': out += timeZone; break;
-      case 'T': out += tzName('short'); break;
-      case 'O': out += off(false); break;
-      case 'P': out += off(true); break;
-      case 'U': out += String(Math.floor(date.getTime() / 1000)); break;
-      case 'c': out += `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${off(true)}`; break;
-      default: out += c;
+      case '\\':
+        i++;
+        out += format[i] ?? '';
+        break;
+      case 'd':
+        out += pad(d);
+        break;
+      case 'j':
+        out += String(d);
+        break;
+      case 'S':
+        out += lang === 'en' ? ordinal(d) : '.';
+        break;
+      case 'D':
+        out += name({ weekday: 'short' }, 'weekday');
+        break;
+      case 'l':
+        out += name({ weekday: 'long' }, 'weekday');
+        break;
+      case 'N':
+        out += String(weekdayIdx === 0 ? 7 : weekdayIdx);
+        break;
+      case 'w':
+        out += String(weekdayIdx);
+        break;
+      case 'F':
+        out += name({ month: 'long' }, 'month');
+        break;
+      case 'M':
+        out += name({ month: 'short' }, 'month');
+        break;
+      case 'm':
+        out += pad(mo);
+        break;
+      case 'n':
+        out += String(mo);
+        break;
+      case 'Y':
+        out += String(y);
+        break;
+      case 'y':
+        out += pad(y % 100);
+        break;
+      case 'a':
+        out += h < 12 ? 'am' : 'pm';
+        break;
+      case 'A':
+        out += h < 12 ? 'AM' : 'PM';
+        break;
+      case 'g':
+        out += String(h % 12 === 0 ? 12 : h % 12);
+        break;
+      case 'h':
+        out += pad(h % 12 === 0 ? 12 : h % 12);
+        break;
+      case 'G':
+        out += String(h);
+        break;
+      case 'H':
+        out += pad(h);
+        break;
+      case 'i':
+        out += pad(mi);
+        break;
+      case 's':
+        out += pad(s);
+        break;
+      case 'e':
+        out += timeZone;
+        break;
+      case 'T':
+        out += tzName('short');
+        break;
+      case 'O':
+        out += off(false);
+        break;
+      case 'P':
+        out += off(true);
+        break;
+      case 'U':
+        out += String(Math.floor(date.getTime() / 1000));
+        break;
+      case 'c':
+        out += `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${off(true)}`;
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -82,9 +152,45 @@ export function formatPhpDate(date: Date, format: string, timeZone: string, lang
 /** A PHP date format in Moment.js tokens (the settings' computed `*_format_moment` fields). */
 
 const PHP_TO_MOMENT: Record<string, string> = {
-  d: 'DD', D: 'ddd', j: 'D', l: 'dddd', N: 'E', S: 'o', w: 'e', z: 'DDD', W: 'W', F: 'MMMM', m: 'MM', M: 'MMM', n: 'M', t: '', L: '',
-  o: 'GGGG', Y: 'YYYY', y: 'YY', a: 'a', A: 'A', B: '', g: 'h', G: 'H', h: 'hh', H: 'HH', i: 'mm', s: 'ss', u: 'SSSSSS', v: 'SSS',
-  e: 'zz', I: '', O: 'ZZ', P: 'Z', p: 'Z', T: 'z', Z: '', c: 'YYYY-MM-DD[T]HH:mm:ssZ', r: 'ddd, DD MMM YYYY HH:mm:ss ZZ', U: 'X',
+  d: 'DD',
+  D: 'ddd',
+  j: 'D',
+  l: 'dddd',
+  N: 'E',
+  S: 'o',
+  w: 'e',
+  z: 'DDD',
+  W: 'W',
+  F: 'MMMM',
+  m: 'MM',
+  M: 'MMM',
+  n: 'M',
+  t: '',
+  L: '',
+  o: 'GGGG',
+  Y: 'YYYY',
+  y: 'YY',
+  a: 'a',
+  A: 'A',
+  B: '',
+  g: 'h',
+  G: 'H',
+  h: 'hh',
+  H: 'HH',
+  i: 'mm',
+  s: 'ss',
+  u: 'SSSSSS',
+  v: 'SSS',
+  e: 'zz',
+  I: '',
+  O: 'ZZ',
+  P: 'Z',
+  p: 'Z',
+  T: 'z',
+  Z: '',
+  c: 'YYYY-MM-DD[T]HH:mm:ssZ',
+  r: 'ddd, DD MMM YYYY HH:mm:ss ZZ',
+  U: 'X',
 };
 
 export function phpToMoment(format: string): string {

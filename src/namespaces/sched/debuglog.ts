@@ -94,7 +94,11 @@ export async function logExists(app: AppServices, kind: LogKind): Promise<boolea
 }
 
 /** Appends to this module's debug log while `ssa_debug_mode` is on. Never throws. */
-export async function schedDebug(app: AppServices, message: string, context: Record<string, unknown> = {}): Promise<void> {
+export async function schedDebug(
+  app: AppServices,
+  message: string,
+  context: Record<string, unknown> = {},
+): Promise<void> {
   try {
     if (!(await debugFlagOn(app, 'ssa'))) return;
     await fs.promises.mkdir(logDir(app), { recursive: true, mode: 0o700 }); // DATA_DIR too when new: owner-only

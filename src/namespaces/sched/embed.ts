@@ -11,10 +11,31 @@ import { userCan } from './caps.ts';
 import { MSG } from './messages.ts';
 
 export const EMBED_ATTRIBUTES = [
-  'type', 'types', 'label', 'edit', 'view', 'flow', 'fallback_flow', 'date_view', 'time_view', 'appointment_types_view',
-  'accent_color', 'background', 'padding', 'font', 'availability_start_date', 'availability_end_date', 'suggest_first_available',
-  'suggest_first_available_within_minutes', 'booking_url', 'booking_post_id', 'booking_title', 'redirect_post_id', 'hide_header',
-  'ssa_locale', 'mepr_membership_id',
+  'type',
+  'types',
+  'label',
+  'edit',
+  'view',
+  'flow',
+  'fallback_flow',
+  'date_view',
+  'time_view',
+  'appointment_types_view',
+  'accent_color',
+  'background',
+  'padding',
+  'font',
+  'availability_start_date',
+  'availability_end_date',
+  'suggest_first_available',
+  'suggest_first_available_within_minutes',
+  'booking_url',
+  'booking_post_id',
+  'booking_title',
+  'redirect_post_id',
+  'hide_header',
+  'ssa_locale',
+  'mepr_membership_id',
 ] as const;
 
 /** Path of the booking page under the language root (the iframe's target). */
@@ -24,9 +45,12 @@ const MAX_VALUE = 500;
 
 function clean(v: unknown): string | null {
   if (v === undefined || v === null) return null;
-  if (Array.isArray(v)) return v.every((x) => typeof x === 'string' || typeof x === 'number') ? clean(v.join(',')) : null;
+  if (Array.isArray(v))
+    return v.every((x) => typeof x === 'string' || typeof x === 'number') ? clean(v.join(',')) : null;
   if (typeof v === 'object') return null; // objects are not attribute values
-  const s = String(v).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_VALUE);
+  const s = String(v)
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .slice(0, MAX_VALUE);
   return s;
 }
 

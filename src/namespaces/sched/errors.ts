@@ -73,7 +73,11 @@ export async function errorNotices(app: AppServices, lang: Lang, hooks: CheckHoo
     });
   }
   const global = await readSectionValues(app, 'global');
-  if (typeof global.timezone_string === 'string' && global.timezone_string && !isValidTimeZone(global.timezone_string)) {
+  if (
+    typeof global.timezone_string === 'string' &&
+    global.timezone_string &&
+    !isValidTimeZone(global.timezone_string)
+  ) {
     out.push({
       id: 'schedule_timezone_invalid',
       type: 'error',

@@ -18,14 +18,18 @@ export const MSG = {
       `Only ${free} is free in the data folder. The database and the logs need room to grow.`,
       `Im Datenordner ist nur noch ${free} frei. Die Datenbank und die Protokolle brauchen Platz.`,
     ),
-  dataDirUnreadable: (message: string) => l(`The data folder cannot be read: ${message}`, `Der Datenordner ist nicht lesbar: ${message}`),
+  dataDirUnreadable: (message: string) =>
+    l(`The data folder cannot be read: ${message}`, `Der Datenordner ist nicht lesbar: ${message}`),
   dataDirNotWritable: l('The data folder is not writable.', 'Der Datenordner ist nicht beschreibbar.'),
   siteTimezoneInvalid: (zone: string) =>
     l(
       `The site timezone "${zone}" is not a valid IANA timezone; appointments are shown in UTC.`,
       `Die Zeitzone der Website „${zone}“ ist keine gültige IANA-Zeitzone; Termine werden in UTC angezeigt.`,
     ),
-  siteTimezoneMissing: l('No site timezone is set; appointments are shown in UTC.', 'Für die Website ist keine Zeitzone eingestellt; Termine werden in UTC angezeigt.'),
+  siteTimezoneMissing: l(
+    'No site timezone is set; appointments are shown in UTC.',
+    'Für die Website ist keine Zeitzone eingestellt; Termine werden in UTC angezeigt.',
+  ),
   scheduleTimezoneInvalid: (zone: string) =>
     l(`The scheduling timezone "${zone}" is invalid.`, `Die Zeitzone der Terminplanung „${zone}“ ist ungültig.`),
   viewSettings: l('View settings', 'Einstellungen ansehen'),

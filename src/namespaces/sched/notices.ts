@@ -9,7 +9,15 @@ import { readSectionValues } from './settings.ts';
 import { INSTALLED_MODULES } from './settings-sections.ts';
 import { getMeta, type Db } from './store.ts';
 
-export type NoticeType = 'upgrade_promo' | 'feature_promo' | 'feature_setup' | 'announcement' | 'celebration' | 'blog_post' | 'error_msg' | 'warning_msg';
+export type NoticeType =
+  | 'upgrade_promo'
+  | 'feature_promo'
+  | 'feature_setup'
+  | 'announcement'
+  | 'celebration'
+  | 'blog_post'
+  | 'error_msg'
+  | 'warning_msg';
 
 /** 1 = basic (this server's edition), 2 = plus, 3 = pro, 4 = business. */
 export const EDITION = 1;
@@ -42,51 +50,164 @@ export interface NoticeDef {
   requires: NoticeRequirements;
 }
 
-const n = (id: string, type: NoticeType[], priority: string, requires: NoticeRequirements, name: Localized, description: Localized, active = true): NoticeDef => ({ id, name, description, type, active, priority, requires });
+const n = (
+  id: string,
+  type: NoticeType[],
+  priority: string,
+  requires: NoticeRequirements,
+  name: Localized,
+  description: Localized,
+  active = true,
+): NoticeDef => ({ id, name, description, type, active, priority, requires });
 
 export const NOTICES: NoticeDef[] = [
-  n('setup-notifications', ['feature_setup'], '25', { empty_settings: ['notifications.notifications'], enabled: ['notifications'], capabilities: ['ssa_manage_site_settings'] },
+  n(
+    'setup-notifications',
+    ['feature_setup'],
+    '25',
+    {
+      empty_settings: ['notifications.notifications'],
+      enabled: ['notifications'],
+      capabilities: ['ssa_manage_site_settings'],
+    },
     { en: 'Set up your notifications', de: 'Benachrichtigungen einrichten' },
-    { en: 'No notification templates exist yet: customers and staff get no email when an appointment is booked.', de: 'Es gibt noch keine Benachrichtigungsvorlagen: Kunden und Mitarbeiter erhalten bei einer Buchung keine E-Mail.' }),
-  n('promo-plus', ['upgrade_promo'], '35', { editions: [1], min_days_active: 7 },
+    {
+      en: 'No notification templates exist yet: customers and staff get no email when an appointment is booked.',
+      de: 'Es gibt noch keine Benachrichtigungsvorlagen: Kunden und Mitarbeiter erhalten bei einer Buchung keine E-Mail.',
+    },
+  ),
+  n(
+    'promo-plus',
+    ['upgrade_promo'],
+    '35',
+    { editions: [1], min_days_active: 7 },
     { en: 'More scheduling features', de: 'Mehr Funktionen für die Terminplanung' },
-    { en: 'Calendar sync, reminders and team booking are available in the Plus edition.', de: 'Kalender-Synchronisierung, Erinnerungen und Team-Buchungen gibt es in der Plus-Edition.' }),
-  n('promo-pro', ['upgrade_promo'], '35', { editions: [2], min_days_active: 7 },
+    {
+      en: 'Calendar sync, reminders and team booking are available in the Plus edition.',
+      de: 'Kalender-Synchronisierung, Erinnerungen und Team-Buchungen gibt es in der Plus-Edition.',
+    },
+  ),
+  n(
+    'promo-pro',
+    ['upgrade_promo'],
+    '35',
+    { editions: [2], min_days_active: 7 },
     { en: 'Take payments and send SMS', de: 'Zahlungen annehmen und SMS senden' },
-    { en: 'The Pro edition adds payments, SMS reminders and web meetings.', de: 'Die Pro-Edition bietet Zahlungen, SMS-Erinnerungen und Online-Meetings.' }),
-  n('promo-business', ['upgrade_promo'], '35', { editions: [3] },
+    {
+      en: 'The Pro edition adds payments, SMS reminders and web meetings.',
+      de: 'Die Pro-Edition bietet Zahlungen, SMS-Erinnerungen und Online-Meetings.',
+    },
+  ),
+  n(
+    'promo-business',
+    ['upgrade_promo'],
+    '35',
+    { editions: [3] },
     { en: 'Scale with the Business edition', de: 'Wachsen mit der Business-Edition' },
-    { en: 'Resources and booking flows for larger teams.', de: 'Ressourcen und Buchungsabläufe für größere Teams.' }, false),
-  n('promo-zoom-upgrade', ['feature_promo'], '30', { editions: [1, 2], min_appointments: 5 },
+    { en: 'Resources and booking flows for larger teams.', de: 'Ressourcen und Buchungsabläufe für größere Teams.' },
+    false,
+  ),
+  n(
+    'promo-zoom-upgrade',
+    ['feature_promo'],
+    '30',
+    { editions: [1, 2], min_appointments: 5 },
     { en: 'Meet online', de: 'Online treffen' },
-    { en: 'Create web-meeting links for every appointment automatically.', de: 'Für jeden Termin automatisch einen Online-Meeting-Link erstellen.' }),
-  n('promo-zoom-announce', ['announcement'], '20', { editions: [3, 4], installed: ['zoom'], not_enabled: ['zoom'] },
+    {
+      en: 'Create web-meeting links for every appointment automatically.',
+      de: 'Für jeden Termin automatisch einen Online-Meeting-Link erstellen.',
+    },
+  ),
+  n(
+    'promo-zoom-announce',
+    ['announcement'],
+    '20',
+    { editions: [3, 4], installed: ['zoom'], not_enabled: ['zoom'] },
     { en: 'Web meetings are here', de: 'Online-Meetings sind da' },
-    { en: 'Connect your meeting account to add links to appointments.', de: 'Verbinden Sie Ihr Meeting-Konto, um Terminen Links hinzuzufügen.' }),
-  n('support-setup-sms', ['feature_setup'], '25', { editions: [3, 4], installed: ['sms'], not_enabled: ['sms'] },
+    {
+      en: 'Connect your meeting account to add links to appointments.',
+      de: 'Verbinden Sie Ihr Meeting-Konto, um Terminen Links hinzuzufügen.',
+    },
+  ),
+  n(
+    'support-setup-sms',
+    ['feature_setup'],
+    '25',
+    { editions: [3, 4], installed: ['sms'], not_enabled: ['sms'] },
     { en: 'Set up SMS notifications', de: 'SMS-Benachrichtigungen einrichten' },
-    { en: 'Text reminders reduce no-shows.', de: 'SMS-Erinnerungen verringern verpasste Termine.' }),
-  n('payments-upsell', ['upgrade_promo'], '30', { editions: [1], min_appointments: 10 },
+    { en: 'Text reminders reduce no-shows.', de: 'SMS-Erinnerungen verringern verpasste Termine.' },
+  ),
+  n(
+    'payments-upsell',
+    ['upgrade_promo'],
+    '30',
+    { editions: [1], min_appointments: 10 },
     { en: 'Get paid when customers book', de: 'Bei der Buchung bezahlt werden' },
-    { en: 'Collect deposits or full payments at booking time.', de: 'Anzahlungen oder den vollen Betrag bei der Buchung einziehen.' }),
-  n('promo-google-calendar', ['feature_promo'], '30', { editions: [1], not_installed: ['google_calendar'], min_days_active: 3 },
+    {
+      en: 'Collect deposits or full payments at booking time.',
+      de: 'Anzahlungen oder den vollen Betrag bei der Buchung einziehen.',
+    },
+  ),
+  n(
+    'promo-google-calendar',
+    ['feature_promo'],
+    '30',
+    { editions: [1], not_installed: ['google_calendar'], min_days_active: 3 },
     { en: 'Sync with your calendar', de: 'Mit Ihrem Kalender synchronisieren' },
-    { en: 'Avoid double bookings by checking your calendar for conflicts.', de: 'Doppelbuchungen vermeiden, indem Ihr Kalender auf Konflikte geprüft wird.' }),
-  n('gravity-forms-info', ['feature_setup'], '25', { plugins: ['gravityforms'] },
+    {
+      en: 'Avoid double bookings by checking your calendar for conflicts.',
+      de: 'Doppelbuchungen vermeiden, indem Ihr Kalender auf Konflikte geprüft wird.',
+    },
+  ),
+  n(
+    'gravity-forms-info',
+    ['feature_setup'],
+    '25',
+    { plugins: ['gravityforms'] },
     { en: 'Use appointments in your forms', de: 'Termine in Ihren Formularen verwenden' },
-    { en: 'Add an appointment field to your forms.', de: 'Fügen Sie Ihren Formularen ein Terminfeld hinzu.' }),
-  n('gravity-forms-upsell', ['upgrade_promo'], '30', { plugins: ['gravityforms'], editions: [1, 2] },
+    { en: 'Add an appointment field to your forms.', de: 'Fügen Sie Ihren Formularen ein Terminfeld hinzu.' },
+  ),
+  n(
+    'gravity-forms-upsell',
+    ['upgrade_promo'],
+    '30',
+    { plugins: ['gravityforms'], editions: [1, 2] },
     { en: 'Forms and appointments together', de: 'Formulare und Termine gemeinsam' },
-    { en: 'Higher editions connect form entries to appointments.', de: 'Höhere Editionen verbinden Formulareinträge mit Terminen.' }),
-  n('april-twenty-three-review-prompt', ['celebration'], '15', { min_appointments: 10, min_days_active: 30 },
+    {
+      en: 'Higher editions connect form entries to appointments.',
+      de: 'Höhere Editionen verbinden Formulareinträge mit Terminen.',
+    },
+  ),
+  n(
+    'april-twenty-three-review-prompt',
+    ['celebration'],
+    '15',
+    { min_appointments: 10, min_days_active: 30 },
     { en: 'Ten appointments booked!', de: 'Zehn Termine gebucht!' },
-    { en: 'Tell others what you think of the scheduling module.', de: 'Erzählen Sie anderen, was Sie vom Terminplanungsmodul halten.' }),
-  n('promo-booking-flows', ['feature_promo'], '30', { editions: [1, 2], not_installed: ['booking_flows'], activated_after: '2023-09-01' },
+    {
+      en: 'Tell others what you think of the scheduling module.',
+      de: 'Erzählen Sie anderen, was Sie vom Terminplanungsmodul halten.',
+    },
+  ),
+  n(
+    'promo-booking-flows',
+    ['feature_promo'],
+    '30',
+    { editions: [1, 2], not_installed: ['booking_flows'], activated_after: '2023-09-01' },
     { en: 'New: booking flows', de: 'Neu: Buchungsabläufe' },
-    { en: 'Let customers pick a date first, or the first available time.', de: 'Kunden zuerst ein Datum oder die nächste freie Zeit wählen lassen.' }),
-  n('unlock-booking-flows-promo', ['upgrade_promo'], '30', { editions: [3], not_enabled: ['booking_flows'] },
+    {
+      en: 'Let customers pick a date first, or the first available time.',
+      de: 'Kunden zuerst ein Datum oder die nächste freie Zeit wählen lassen.',
+    },
+  ),
+  n(
+    'unlock-booking-flows-promo',
+    ['upgrade_promo'],
+    '30',
+    { editions: [3], not_enabled: ['booking_flows'] },
     { en: 'Unlock booking flows', de: 'Buchungsabläufe freischalten' },
-    { en: 'Booking flows are part of the Business edition.', de: 'Buchungsabläufe sind Teil der Business-Edition.' }),
+    { en: 'Booking flows are part of the Business edition.', de: 'Buchungsabläufe sind Teil der Business-Edition.' },
+  ),
 ];
 
 export const NOTICE_BY_ID = new Map(NOTICES.map((x) => [x.id, x]));
@@ -105,7 +226,11 @@ interface NoticeState {
 }
 
 async function loadState(app: AppServices, userId: number | null): Promise<NoticeState> {
-  const rows = await app.db.selectFrom('sched_notice_state').select(['notice_id', 'user_id', 'kind']).orderBy('id').execute();
+  const rows = await app.db
+    .selectFrom('sched_notice_state')
+    .select(['notice_id', 'user_id', 'kind'])
+    .orderBy('id')
+    .execute();
   const st: NoticeState = { globalDismissed: new Set(), userDismissed: new Set(), pinned: [] };
   for (const r of rows) {
     if (r.kind === 'pinned') st.pinned.push(r.notice_id);
@@ -120,7 +245,16 @@ function isEmpty(v: unknown): boolean {
 }
 
 /** Evaluates a notice's requirements for this site and user. */
-async function meetsRequirements(ctx: NoticeContext, def: NoticeDef, env: { daysActive: number; activatedAt: string; enabled: Record<string, boolean>; settings: (s: string) => Promise<Record<string, unknown>> }): Promise<boolean> {
+async function meetsRequirements(
+  ctx: NoticeContext,
+  def: NoticeDef,
+  env: {
+    daysActive: number;
+    activatedAt: string;
+    enabled: Record<string, boolean>;
+    settings: (s: string) => Promise<Record<string, unknown>>;
+  },
+): Promise<boolean> {
   const r = def.requires;
   if (r.editions && !r.editions.includes(EDITION)) return false;
   if (r.min_appointments !== undefined && r.min_appointments > 0) return false; // this server stores no appointments
@@ -160,21 +294,33 @@ async function environment(app: AppServices) {
 }
 
 /** GET notices: the one notice to show (lowest priority number) and the pinned ids. */
-export async function listNotices(ctx: NoticeContext): Promise<{ notice_to_display: string; pinned_notices: string[] }> {
+export async function listNotices(
+  ctx: NoticeContext,
+): Promise<{ notice_to_display: string; pinned_notices: string[] }> {
   const state = await loadState(ctx.app, ctx.user?.id ?? null);
   const env = await environment(ctx.app);
   let best: { id: string; priority: number } | null = null;
   for (const def of NOTICES) {
     if (!def.active || state.globalDismissed.has(def.id) || state.userDismissed.has(def.id)) continue;
     if (!(await meetsRequirements(ctx, def, env))) continue;
-    const priority = state.pinned.includes(def.id) ? Math.min(PINNED_PRIORITY, Number(def.priority)) : Number(def.priority);
+    const priority = state.pinned.includes(def.id)
+      ? Math.min(PINNED_PRIORITY, Number(def.priority))
+      : Number(def.priority);
     if (!best || priority < best.priority) best = { id: def.id, priority };
   }
   return { notice_to_display: best?.id ?? '', pinned_notices: state.pinned };
 }
 
 export function presentNotice(def: NoticeDef, lang: Lang): Record<string, unknown> {
-  return { id: def.id, name: def.name[lang], description: def.description[lang], type: def.type, active: def.active, priority: def.priority, requires: def.requires };
+  return {
+    id: def.id,
+    name: def.name[lang],
+    description: def.description[lang],
+    type: def.type,
+    active: def.active,
+    priority: def.priority,
+    requires: def.requires,
+  };
 }
 
 /** GET notices/<id>: the notice and its state for the caller; null when unknown. */
@@ -207,7 +353,12 @@ async function addState(db: Db, noticeId: string, userId: number, kind: 'dismiss
 }
 
 async function removeState(db: Db, noticeId: string, userId: number, kind: 'dismissed' | 'pinned'): Promise<boolean> {
-  const res = await db.deleteFrom('sched_notice_state').where('notice_id', '=', noticeId).where('user_id', '=', userId).where('kind', '=', kind).executeTakeFirst();
+  const res = await db
+    .deleteFrom('sched_notice_state')
+    .where('notice_id', '=', noticeId)
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
@@ -230,8 +381,16 @@ export async function unpinNotice(app: AppServices, id: string): Promise<boolean
 
 /** The site-wide notice state, as exported. */
 export async function exportNoticeState(app: AppServices): Promise<{ dismissed: string[]; pinned: string[] }> {
-  const rows = await app.db.selectFrom('sched_notice_state').select(['notice_id', 'kind']).where('user_id', '=', 0).orderBy('id').execute();
-  return { dismissed: rows.filter((r) => r.kind === 'dismissed').map((r) => r.notice_id), pinned: rows.filter((r) => r.kind === 'pinned').map((r) => r.notice_id) };
+  const rows = await app.db
+    .selectFrom('sched_notice_state')
+    .select(['notice_id', 'kind'])
+    .where('user_id', '=', 0)
+    .orderBy('id')
+    .execute();
+  return {
+    dismissed: rows.filter((r) => r.kind === 'dismissed').map((r) => r.notice_id),
+    pinned: rows.filter((r) => r.kind === 'pinned').map((r) => r.notice_id),
+  };
 }
 
 /** Replaces the site-wide notice state (import); per-user dismissals stay. */
@@ -254,7 +413,22 @@ export function noticesJsonSchema(): Record<string, unknown> {
       id: { type: 'string', pattern: '^[a-zA-Z0-9_-]+$', enum: NOTICES.map((x) => x.id) },
       name: localized,
       description: localized,
-      type: { type: 'array', items: { type: 'string', enum: ['upgrade_promo', 'feature_promo', 'feature_setup', 'announcement', 'celebration', 'blog_post', 'error_msg', 'warning_msg'] } },
+      type: {
+        type: 'array',
+        items: {
+          type: 'string',
+          enum: [
+            'upgrade_promo',
+            'feature_promo',
+            'feature_setup',
+            'announcement',
+            'celebration',
+            'blog_post',
+            'error_msg',
+            'warning_msg',
+          ],
+        },
+      },
       active: { type: 'boolean' },
       priority: { type: 'string', pattern: '^\\d+$', description: '1 = most important … 40 = least' },
       requires: {
@@ -278,18 +452,32 @@ export function noticesJsonSchema(): Record<string, unknown> {
     $defs: {
       list: {
         type: 'object',
-        properties: { notice_to_display: { type: 'string' }, pinned_notices: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          notice_to_display: { type: 'string' },
+          pinned_notices: { type: 'array', items: { type: 'string' } },
+        },
       },
       state: {
         type: 'object',
         properties: {
-          dismissed: { type: 'boolean' }, dismissed_globally: { type: 'boolean' }, dismissed_for_user: { type: 'boolean' }, pinned: { type: 'boolean' }, eligible: { type: 'boolean' },
+          dismissed: { type: 'boolean' },
+          dismissed_globally: { type: 'boolean' },
+          dismissed_for_user: { type: 'boolean' },
+          pinned: { type: 'boolean' },
+          eligible: { type: 'boolean' },
         },
       },
       error_notice: {
         type: 'object',
         required: ['id', 'type', 'priority', 'message'],
-        properties: { id: { type: 'string' }, type: { enum: ['error', 'warning'] }, priority: { type: 'integer' }, message: { type: 'string' }, link: { type: 'string' }, link_message: { type: 'string' } },
+        properties: {
+          id: { type: 'string' },
+          type: { enum: ['error', 'warning'] },
+          priority: { type: 'integer' },
+          message: { type: 'string' },
+          link: { type: 'string' },
+          link_message: { type: 'string' },
+        },
       },
     },
   };

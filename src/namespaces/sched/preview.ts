@@ -38,13 +38,23 @@ const TEXT = {
 } as const;
 
 function gcalDate(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** The variables of a notification template (reference §2.4), with example values. */
-export async function exampleContext(app: AppServices, lang: Lang, opts: PreviewOptions = {}): Promise<Record<string, unknown>> {
+export async function exampleContext(
+  app: AppServices,
+  lang: Lang,
+  opts: PreviewOptions = {},
+): Promise<Record<string, unknown>> {
   const global = await readSectionValues(app, 'global');
-  const businessTz = typeof global.timezone_string === 'string' && isValidTimeZone(global.timezone_string) ? global.timezone_string : 'UTC';
+  const businessTz =
+    typeof global.timezone_string === 'string' && isValidTimeZone(global.timezone_string)
+      ? global.timezone_string
+      : 'UTC';
   const customerTz = lang === 'de' ? 'Europe/Vienna' : 'America/New_York';
   const now = opts.now ?? new Date();
   const start = new Date(Math.ceil(now.getTime() / 3_600_000) * 3_600_000 + 86_400_000); // tomorrow, on the hour
@@ -52,7 +62,10 @@ export async function exampleContext(app: AppServices, lang: Lang, opts: Preview
   const t = TEXT[lang];
   const format = `${String(global.date_format || 'F j, Y')} ${String(global.time_format || 'g:i a')} (T)`;
   const typeId = opts.appointmentTypeId ?? 1;
-  const customer = lang === 'de' ? { Name: 'Erika Mustermann', Email: 'erika.mustermann@example.com', Phone: '+49 30 1234567' } : { Name: 'Alex Example', Email: 'alex.example@example.com', Phone: '+1 555 0100' };
+  const customer =
+    lang === 'de'
+      ? { Name: 'Erika Mustermann', Email: 'erika.mustermann@example.com', Phone: '+49 30 1234567' }
+      : { Name: 'Alex Example', Email: 'alex.example@example.com', Phone: '+1 555 0100' };
   const site = app.config.siteUrl;
   const editUrl = `${site}/${lang}/booking/change/example-${typeId}?token=preview`;
   const meetingUrl = `${site}/${lang}/meet/example-${typeId}`;
@@ -102,7 +115,12 @@ export async function exampleContext(app: AppServices, lang: Lang, opts: Preview
     AppointmentType: appointmentType,
   };
   return {
-    Global: { ...global, site_url: site, home_url: `${site}/${lang}`, company_name: global.company_name || app.options.get('blogname') },
+    Global: {
+      ...global,
+      site_url: site,
+      home_url: `${site}/${lang}`,
+      company_name: global.company_name || app.options.get('blogname'),
+    },
     Appointment: appointment,
     admin_email: global.admin_email ?? '',
     customer_email: customer.Email,
@@ -130,7 +148,12 @@ export async function exampleContext(app: AppServices, lang: Lang, opts: Preview
  * Renders the preview HTML (in the template box); a template problem yields the escaped error
  * summary. A template beyond the box's limits throws its TemplateLimitError.
  */
-export async function renderPreview(app: AppServices, lang: Lang, template: string, opts: PreviewOptions = {}): Promise<{ preview: string; error: string | null }> {
+export async function renderPreview(
+  app: AppServices,
+  lang: Lang,
+  template: string,
+  opts: PreviewOptions = {},
+): Promise<{ preview: string; error: string | null }> {
   if (containsJavaScript(template)) {
     const err = new TemplateError('security', 'JavaScript is not allowed in Twig templates.', null);
     return { preview: errorSummaryHtml(template, err), error: err.message };
@@ -141,7 +164,10 @@ export async function renderPreview(app: AppServices, lang: Lang, template: stri
     return { preview: sanitizeHtml(html), error: null };
   } catch (err) {
     if (err instanceof TemplateLimitError) throw err;
-    const te = err instanceof TemplateError ? err : new TemplateError('runtime', err instanceof Error ? err.message : String(err), null);
+    const te =
+      err instanceof TemplateError
+        ? err
+        : new TemplateError('runtime', err instanceof Error ? err.message : String(err), null);
     return { preview: errorSummaryHtml(template, te), error: te.message };
   }
 }

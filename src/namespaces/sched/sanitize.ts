@@ -4,9 +4,32 @@
 import { Parser } from 'htmlparser2';
 import { escapeHtml } from '../../site/html.ts';
 
-const DROP_WITH_CONTENT = new Set(['script', 'iframe', 'object', 'embed', 'applet', 'frame', 'frameset', 'noscript', 'template', 'svg', 'math']);
+const DROP_WITH_CONTENT = new Set([
+  'script',
+  'iframe',
+  'object',
+  'embed',
+  'applet',
+  'frame',
+  'frameset',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+]);
 const DROP_TAG = new Set(['base', 'meta', 'link', 'form', 'input', 'button', 'textarea', 'select']);
-const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'background', 'poster', 'xlink:href', 'srcset', 'lowsrc', 'dynsrc']);
+const URL_ATTRS = new Set([
+  'href',
+  'src',
+  'action',
+  'formaction',
+  'background',
+  'poster',
+  'xlink:href',
+  'srcset',
+  'lowsrc',
+  'dynsrc',
+]);
 const VOID = new Set(['area', 'br', 'col', 'hr', 'img', 'source', 'track', 'wbr']);
 
 function unsafeUrl(value: string): boolean {
@@ -28,7 +51,8 @@ export function sanitizeHtml(html: string): string {
         let tag = `<${name}`;
         for (const [k, v] of Object.entries(attribs)) {
           const key = k.toLowerCase();
-          if (!/^[a-z][a-z0-9:_-]*$/.test(key) || key.startsWith('on') || key === 'srcdoc' || key === 'formaction') continue;
+          if (!/^[a-z][a-z0-9:_-]*$/.test(key) || key.startsWith('on') || key === 'srcdoc' || key === 'formaction')
+            continue;
           if (URL_ATTRS.has(key) && unsafeUrl(v)) continue;
           if (key === 'style' && /expression\s*\(|javascript:|url\s*\(\s*['"]?\s*(javascript|data):/i.test(v)) continue;
           tag += ` ${key}="${escapeHtml(v)}"`;
@@ -36,7 +60,10 @@ export function sanitizeHtml(html: string): string {
         out += VOID.has(name) ? `${tag} />` : `${tag}>`;
       },
       ontext(text) {
-        if (skipDepth === 0) out += escapeHtml(text).replace(/&#039;/g, "'").replace(/&quot;/g, '"');
+        if (skipDepth === 0)
+          out += escapeHtml(text)
+            .replace(/&#039;/g, "'")
+            .replace(/&quot;/g, '"');
       },
       onclosetag(name, isImplied) {
         if (skipDepth > 0) {

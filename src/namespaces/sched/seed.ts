@@ -5,8 +5,14 @@ import { SCHED_LOGGER } from './logger.ts';
 import { updateSection } from './settings.ts';
 import { loadSections } from './store.ts';
 
-
-const ADMIN_USER = { id: 0, login: 'seed', email: '', displayName: 'Seed', role: 'administrator' as const, can: () => true };
+const ADMIN_USER = {
+  id: 0,
+  login: 'seed',
+  email: '',
+  displayName: 'Seed',
+  role: 'administrator' as const,
+  can: () => true,
+};
 
 export const DEMO_NOTIFICATIONS = [
   {
@@ -52,7 +58,13 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_OR
   const ctx = { app, user: ADMIN_USER, lang: 'en' as const };
   const stored = await loadSections(app.db);
   const demo: Record<string, Record<string, unknown>> = {
-    global: { company_name: 'Example Partners GmbH', timezone_string: 'Europe/Berlin', country_code: 'DE', admin_email: 'bookings@example.com', wizard_completed: true },
+    global: {
+      company_name: 'Example Partners GmbH',
+      timezone_string: 'Europe/Berlin',
+      country_code: 'DE',
+      admin_email: 'bookings@example.com',
+      wizard_completed: true,
+    },
     styles: { accent_color: '#1e6fd9', font: 'Open Sans' },
     notifications: { notifications: DEMO_NOTIFICATIONS },
   };
@@ -62,6 +74,10 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_OR
     await updateSection(ctx, section, fields);
     written.push(section);
   }
-  if (written.length) await app.activity.log({ logger: SCHED_LOGGER, messageKey: 'settings_updated', context: { sections: written.join(', '), seeded: true } }, origin);
+  if (written.length)
+    await app.activity.log(
+      { logger: SCHED_LOGGER, messageKey: 'settings_updated', context: { sections: written.join(', '), seeded: true } },
+      origin,
+    );
   return written;
 }

@@ -8,9 +8,24 @@ import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
 import { SCHED_LOGGER } from './logger.ts';
 import { MSG } from './messages.ts';
-import { getAllSettings, getSection, resetSection, SettingsValidationError, updateSection, updateSettings } from './settings.ts';
+import {
+  getAllSettings,
+  getSection,
+  resetSection,
+  SettingsValidationError,
+  updateSection,
+  updateSettings,
+} from './settings.ts';
 import { SECTION_BY_SLUG } from './settings-sections.ts';
-import { dismissNotice, getNotice, listNotices, NOTICE_BY_ID, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
+import {
+  dismissNotice,
+  getNotice,
+  listNotices,
+  NOTICE_BY_ID,
+  pinNotice,
+  restoreNotice,
+  unpinNotice,
+} from './notices.ts';
 import { errorNotices } from './errors.ts';
 import { TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';
@@ -56,10 +71,19 @@ function log(c: Caller, messageKey: string, context: Record<string, unknown>): P
 }
 
 const LIMIT_TEXT: Record<TemplateLimit, [string, string]> = {
-  work: ['The template needs more work than a render may do.', 'Die Vorlage braucht mehr Rechenschritte, als eine Darstellung darf.'],
-  size: ['The template produces more text than a render may.', 'Die Vorlage erzeugt mehr Text, als eine Darstellung darf.'],
+  work: [
+    'The template needs more work than a render may do.',
+    'Die Vorlage braucht mehr Rechenschritte, als eine Darstellung darf.',
+  ],
+  size: [
+    'The template produces more text than a render may.',
+    'Die Vorlage erzeugt mehr Text, als eine Darstellung darf.',
+  ],
   time: ['The template takes longer than a render may.', 'Die Vorlage braucht länger, als eine Darstellung darf.'],
-  memory: ['The template needs more memory than a render may use.', 'Die Vorlage braucht mehr Speicher, als eine Darstellung darf.'],
+  memory: [
+    'The template needs more memory than a render may use.',
+    'Die Vorlage braucht mehr Speicher, als eine Darstellung darf.',
+  ],
 };
 
 /** A template beyond the template box's limits becomes 422 `sched_template_limit`; other errors pass unchanged. */
@@ -75,7 +99,16 @@ function templateLimitError(c: Caller, err: unknown): unknown {
 
 function invalidParams(c: Caller, problems: Record<string, string[] | string>): RestError {
   const params = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, Array.isArray(v) ? v.join('; ') : v]));
-  return restError(c, 'rest_invalid_param', l(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, `Ungültige(r) Parameter: ${Object.keys(params).join(', ')}`), 400, { params });
+  return restError(
+    c,
+    'rest_invalid_param',
+    l(
+      `Invalid parameter(s): ${Object.keys(params).join(', ')}`,
+      `Ungültige(r) Parameter: ${Object.keys(params).join(', ')}`,
+    ),
+    400,
+    { params },
+  );
 }
 
 const sectionMissing = () => sendEnvelope(envelope([], 404, 'section-missing'));
@@ -90,9 +123,15 @@ export async function getSettingsOp(c: Caller): Promise<unknown> {
 export async function postSettingsOp(c: Caller, input: Record<string, unknown>): Promise<unknown> {
   const unknown = Object.keys(input).filter((k) => !SECTION_BY_SLUG.has(k) && k !== 'last_updated');
   if (unknown.length) {
-    throw restError(c, 'sched_unknown_settings', l(`Unknown settings section(s): ${unknown.join(', ')}`, `Unbekannte Einstellungsbereiche: ${unknown.join(', ')}`), 400, {
-      params: Object.fromEntries(unknown.map((k) => [k, `unknown settings section "${k}"`])),
-    });
+    throw restError(
+      c,
+      'sched_unknown_settings',
+      l(`Unknown settings section(s): ${unknown.join(', ')}`, `Unbekannte Einstellungsbereiche: ${unknown.join(', ')}`),
+      400,
+      {
+        params: Object.fromEntries(unknown.map((k) => [k, `unknown settings section "${k}"`])),
+      },
+    );
   }
   if (!Object.keys(input).some((k) => k !== 'last_updated')) return envelope(await getAllSettings(c));
   try {
@@ -130,9 +169,18 @@ export async function updateSettingOp(c: Caller, id: string, input: Record<strin
 export async function deleteSettingOp(c: Caller, id: string, force: unknown): Promise<unknown> {
   if (!SECTION_BY_SLUG.has(id.toLowerCase())) return sectionMissing();
   if (truthy(force) !== true) {
-    throw restError(c, 'rest_trash_not_supported', l('Settings cannot be trashed. Set "force" to true to reset the section to its defaults.', 'Einstellungen können nicht in den Papierkorb. Setzen Sie „force“ auf true, um den Bereich auf die Standardwerte zurückzusetzen.'), 400);
+    throw restError(
+      c,
+      'rest_trash_not_supported',
+      l(
+        'Settings cannot be trashed. Set "force" to true to reset the section to its defaults.',
+        'Einstellungen können nicht in den Papierkorb. Setzen Sie „force“ auf true, um den Bereich auf die Standardwerte zurückzusetzen.',
+      ),
+      400,
+    );
   }
-  if (SECTION_BY_SLUG.get(id.toLowerCase())!.readOnlySection) throw invalidParams(c, { [id]: 'this section is read-only' });
+  if (SECTION_BY_SLUG.get(id.toLowerCase())!.readOnlySection)
+    throw invalidParams(c, { [id]: 'this section is read-only' });
   const section = await resetSection(c, id);
   await log(c, 'section_reset', { section: id.toLowerCase() });
   return envelope(section);
@@ -151,7 +199,8 @@ export async function getNoticeOp(c: Caller, id: string): Promise<unknown> {
 
 function parseGlobal(c: Caller, v: unknown): boolean {
   const g = truthy(v);
-  if (g === null) throw invalidParams(c, { global: 'global must be a boolean (true: for the whole site, false: for you only)' });
+  if (g === null)
+    throw invalidParams(c, { global: 'global must be a boolean (true: for the whole site, false: for you only)' });
   return g;
 }
 
@@ -193,7 +242,11 @@ export async function validateTemplateOp(c: Caller, message: unknown): Promise<u
   }
 }
 
-export async function previewOp(c: Caller, template: unknown, raw: { appointment_id?: unknown; appointment_type_id?: unknown }): Promise<unknown> {
+export async function previewOp(
+  c: Caller,
+  template: unknown,
+  raw: { appointment_id?: unknown; appointment_type_id?: unknown },
+): Promise<unknown> {
   if (typeof template !== 'string') throw invalidParams(c, { template: 'template must be a string' });
   if (raw.appointment_id !== undefined && raw.appointment_id !== null && raw.appointment_id !== '') {
     // This server stores no appointments: every appointment id is unknown.
@@ -203,7 +256,8 @@ export async function previewOp(c: Caller, template: unknown, raw: { appointment
   if (raw.appointment_type_id !== undefined && raw.appointment_type_id !== null && raw.appointment_type_id !== '') {
     const id = raw.appointment_type_id;
     const n = typeof id === 'string' || typeof id === 'number' ? Number(id) : NaN; // a map from a form has no number
-    if (!Number.isInteger(n) || n < 1) throw invalidParams(c, { appointment_type_id: 'appointment_type_id must be a positive integer' });
+    if (!Number.isInteger(n) || n < 1)
+      throw invalidParams(c, { appointment_type_id: 'appointment_type_id must be a positive integer' });
     typeId = n;
   }
   const r = await renderPreview(c.app, c.lang, template, { appointmentTypeId: typeId }).catch((err) => {
@@ -230,9 +284,18 @@ export async function supportTicketOp(c: Caller, input: Record<string, unknown>)
 export async function readDebugOp(c: Caller, kind: LogKind, download: unknown): Promise<unknown> {
   if (truthy(download) === true) {
     const content = await readWholeLog(c.app, kind);
-    if (!content) throw restError(c, 'sched_log_not_found', l('The log file does not exist.', 'Die Protokolldatei existiert nicht.'), 404);
+    if (!content)
+      throw restError(
+        c,
+        'sched_log_not_found',
+        l('The log file does not exist.', 'Die Protokolldatei existiert nicht.'),
+        404,
+      );
     const name = kind === 'wp' ? 'server.log' : 'sched-debug.log';
-    return RestResponse.raw(content, 'text/plain; charset=UTF-8', 200, { 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
+    return RestResponse.raw(content, 'text/plain; charset=UTF-8', 200, {
+      'Content-Disposition': `attachment; filename="${name}"`,
+      'Cache-Control': 'no-store',
+    });
   }
   return readDebugLog(c.app, kind);
 }
@@ -258,7 +321,14 @@ export async function exportOp(c: Caller, raw: Record<string, unknown>): Promise
   const data = await buildExport(c.app, c.user, c.lang, flags);
   if (flags.backup) {
     const id = await storeBackup(c.app, data);
-    const parts = [flags.settings && 'settings', flags.notices && 'notices', flags.appointment_types && 'appointment_types', flags.appointments && 'appointments'].filter(Boolean).join(', ');
+    const parts = [
+      flags.settings && 'settings',
+      flags.notices && 'notices',
+      flags.appointment_types && 'appointment_types',
+      flags.appointments && 'appointments',
+    ]
+      .filter(Boolean)
+      .join(', ');
     await log(c, 'export_created', { parts, backup_id: id });
   }
   return data;
@@ -272,7 +342,13 @@ export async function importOp(c: Caller, content: unknown): Promise<unknown> {
     return MSG.importDone[c.lang];
   } catch (err) {
     if (err instanceof ImportError) {
-      throw restError(c, 'sched_import_invalid', l('The import was refused; nothing was changed.', 'Der Import wurde abgelehnt; nichts wurde geändert.'), 400, { problems: err.problems });
+      throw restError(
+        c,
+        'sched_import_invalid',
+        l('The import was refused; nothing was changed.', 'Der Import wurde abgelehnt; nichts wurde geändert.'),
+        400,
+        { problems: err.problems },
+      );
     }
     throw templateLimitError(c, err);
   }
@@ -289,5 +365,10 @@ export function userCheckOp(c: Caller): unknown {
 }
 
 export function embedOp(c: Caller, raw: Record<string, unknown>): RestResponse {
-  return RestResponse.raw(embedScript(c.app.config.siteUrl, c.lang, raw, c.user), 'application/javascript; charset=UTF-8', 200, { 'Access-Control-Allow-Origin': '*' });
+  return RestResponse.raw(
+    embedScript(c.app.config.siteUrl, c.lang, raw, c.user),
+    'application/javascript; charset=UTF-8',
+    200,
+    { 'Access-Control-Allow-Origin': '*' },
+  );
 }

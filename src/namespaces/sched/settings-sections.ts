@@ -5,7 +5,13 @@ import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import type { Lang } from '../../rest/types.ts';
 import { phpToMoment } from './dates.ts';
-import { CALENDAR_EVENT_SCHEMA, calendarDefault, normalizeCalendarEvent, normalizeNotifications, NOTIFICATION_SCHEMA } from './settings-templates.ts';
+import {
+  CALENDAR_EVENT_SCHEMA,
+  calendarDefault,
+  normalizeCalendarEvent,
+  normalizeNotifications,
+  NOTIFICATION_SCHEMA,
+} from './settings-templates.ts';
 import type { FieldSchema } from './validate.ts';
 
 export interface SettingsCtx {
@@ -45,7 +51,10 @@ export interface SectionDef {
   readOnlySection?: boolean;
 }
 
-const bool = (d: boolean, description?: string): FieldDef => ({ schema: { type: 'boolean', ...(description ? { description } : {}) }, default: d });
+const bool = (d: boolean, description?: string): FieldDef => ({
+  schema: { type: 'boolean', ...(description ? { description } : {}) },
+  default: d,
+});
 
 /** Maps offsets such as "UTC+2" to a safe IANA name (Etc/GMT-2), as the reference's before-save hook. */
 export function safeTimeZone(value: unknown): unknown {
@@ -62,16 +71,50 @@ export function safeTimeZone(value: unknown): unknown {
 // ---- the sections -------------------------------------------------------------------------------
 
 export const INSTALLED_MODULES: Record<string, boolean> = {
-  blackout_dates: true, support: true, advanced_scheduling: true, calendar_events: true, capacity: true, developer: true,
-  google_calendar: false, license: true, mailchimp: false, notifications: true, offline_payments: false, payments: false,
-  paypal: false, reminders: false, sms: false, staff: true, stripe: false, styles: true, tracking: false, translation: true,
-  webhooks: false, webex: false, woocommerce: false, zoom: false, resources: false, booking_flows: false,
+  blackout_dates: true,
+  support: true,
+  advanced_scheduling: true,
+  calendar_events: true,
+  capacity: true,
+  developer: true,
+  google_calendar: false,
+  license: true,
+  mailchimp: false,
+  notifications: true,
+  offline_payments: false,
+  payments: false,
+  paypal: false,
+  reminders: false,
+  sms: false,
+  staff: true,
+  stripe: false,
+  styles: true,
+  tracking: false,
+  translation: true,
+  webhooks: false,
+  webex: false,
+  woocommerce: false,
+  zoom: false,
+  resources: false,
+  booking_flows: false,
 };
 
 const DEVELOPER_FLAGS = [
-  'enqueue_everywhere', 'require_proof_token', 'separate_appointment_type_availability', 'beta_updates', 'quick_connect_gcal_mode',
-  'display_appointment_revisions', 'capacity_availability', 'cache_availability', 'disable_availability_caching', 'rate_limiting',
-  'object_cache', 'debug_mode', 'ssa_debug_mode', 'display_capacity_available', 'remove_data_on_uninstall',
+  'enqueue_everywhere',
+  'require_proof_token',
+  'separate_appointment_type_availability',
+  'beta_updates',
+  'quick_connect_gcal_mode',
+  'display_appointment_revisions',
+  'capacity_availability',
+  'cache_availability',
+  'disable_availability_caching',
+  'rate_limiting',
+  'object_cache',
+  'debug_mode',
+  'ssa_debug_mode',
+  'display_capacity_available',
+  'remove_data_on_uninstall',
 ];
 
 function siteTimeZone(ctx: SettingsCtx): string {
@@ -90,29 +133,71 @@ export const SECTIONS: SectionDef[] = [
     fields: {
       enabled: bool(true),
       wizard_completed: { schema: { type: ['string', 'boolean'], maxLength: 19 }, default: '' },
-      timezone_string: { schema: { type: 'string', maxLength: 64, 'x-check': 'timezone' }, default: siteTimeZone, beforeSave: safeTimeZone, normalizeBeforeCheck: true },
+      timezone_string: {
+        schema: { type: 'string', maxLength: 64, 'x-check': 'timezone' },
+        default: siteTimeZone,
+        beforeSave: safeTimeZone,
+        normalizeBeforeCheck: true,
+      },
       country_code: { schema: { type: 'string', pattern: '^([A-Z]{2})?$' }, default: '' },
-      start_of_week: { schema: { type: 'integer', minimum: 0, maximum: 6 }, default: (c: SettingsCtx) => Number(siteOption(c, 'start_of_week', 1)) },
-      date_format: { schema: { type: 'string', minLength: 1, maxLength: 50, 'x-check': 'php-date-format' }, default: (c: SettingsCtx) => siteOption(c, 'date_format', 'F j, Y') },
-      time_format: { schema: { type: 'string', minLength: 1, maxLength: 50, 'x-check': 'php-date-format' }, default: (c: SettingsCtx) => siteOption(c, 'time_format', 'g:i a') },
-      admin_email: { schema: { type: 'string', format: 'email', maxLength: 254 }, default: (c: SettingsCtx) => siteOption(c, 'admin_email', ''), capability: 'ssa_manage_site_settings' },
-      admin_phone: { schema: { type: 'string', pattern: '^[0-9+()./ -]{0,30}$' }, default: '', capability: 'ssa_manage_site_settings' },
-      staff_name: { schema: { type: 'string', maxLength: 250 }, default: (c: SettingsCtx) => c.user?.displayName ?? '' },
-      company_name: { schema: { type: 'string', maxLength: 250 }, default: (c: SettingsCtx) => String(c.app.options.get('blogname') ?? '') },
+      start_of_week: {
+        schema: { type: 'integer', minimum: 0, maximum: 6 },
+        default: (c: SettingsCtx) => Number(siteOption(c, 'start_of_week', 1)),
+      },
+      date_format: {
+        schema: { type: 'string', minLength: 1, maxLength: 50, 'x-check': 'php-date-format' },
+        default: (c: SettingsCtx) => siteOption(c, 'date_format', 'F j, Y'),
+      },
+      time_format: {
+        schema: { type: 'string', minLength: 1, maxLength: 50, 'x-check': 'php-date-format' },
+        default: (c: SettingsCtx) => siteOption(c, 'time_format', 'g:i a'),
+      },
+      admin_email: {
+        schema: { type: 'string', format: 'email', maxLength: 254 },
+        default: (c: SettingsCtx) => siteOption(c, 'admin_email', ''),
+        capability: 'ssa_manage_site_settings',
+      },
+      admin_phone: {
+        schema: { type: 'string', pattern: '^[0-9+()./ -]{0,30}$' },
+        default: '',
+        capability: 'ssa_manage_site_settings',
+      },
+      staff_name: {
+        schema: { type: 'string', maxLength: 250 },
+        default: (c: SettingsCtx) => c.user?.displayName ?? '',
+      },
+      company_name: {
+        schema: { type: 'string', maxLength: 250 },
+        default: (c: SettingsCtx) => String(c.app.options.get('blogname') ?? ''),
+      },
       last_updated: { schema: { type: ['string', 'null'], readOnly: true }, default: null, readOnly: true },
       booking_post_id: { schema: { type: ['string', 'integer'], pattern: '^\\d*$' }, default: '' },
       edit_appointment_page_id: { schema: { type: 'integer', minimum: 0 }, default: 0 },
       should_display_new_booking_app_banner: { schema: { type: ['string', 'boolean'], maxLength: 20 }, default: '' },
     },
     computed: {
-      date_format_moment: { schema: { type: 'string', readOnly: true }, compute: (s) => phpToMoment(String(s.date_format ?? '')) },
-      time_format_moment: { schema: { type: 'string', readOnly: true }, compute: (s) => phpToMoment(String(s.time_format ?? '')) },
+      date_format_moment: {
+        schema: { type: 'string', readOnly: true },
+        compute: (s) => phpToMoment(String(s.date_format ?? '')),
+      },
+      time_format_moment: {
+        schema: { type: 'string', readOnly: true },
+        compute: (s) => phpToMoment(String(s.time_format ?? '')),
+      },
       public_read_access_token: {
         schema: { type: 'string', readOnly: true },
         capability: 'ssa_manage_others_appointments',
-        compute: (_s, ctx, secret) => crypto.createHmac('sha256', secret).update(`public-read:${ctx.app.config.siteUrl}`).digest('hex').slice(0, 32),
+        compute: (_s, ctx, secret) =>
+          crypto
+            .createHmac('sha256', secret)
+            .update(`public-read:${ctx.app.config.siteUrl}`)
+            .digest('hex')
+            .slice(0, 32),
       },
-      locale: { schema: { type: 'string', readOnly: true }, compute: (_s, ctx) => (ctx.lang === 'de' ? 'de_DE' : 'en_US') },
+      locale: {
+        schema: { type: 'string', readOnly: true },
+        compute: (_s, ctx) => (ctx.lang === 'de' ? 'de_DE' : 'en_US'),
+      },
     },
   },
   {
@@ -120,16 +205,30 @@ export const SECTIONS: SectionDef[] = [
     version: '2023-06-19',
     title: 'Installed modules',
     readOnlySection: true,
-    fields: Object.fromEntries(Object.entries(INSTALLED_MODULES).map(([k, v]) => [k, { schema: { type: 'boolean', readOnly: true }, default: v, readOnly: true }])),
+    fields: Object.fromEntries(
+      Object.entries(INSTALLED_MODULES).map(([k, v]) => [
+        k,
+        { schema: { type: 'boolean', readOnly: true }, default: v, readOnly: true },
+      ]),
+    ),
   },
-  { slug: 'advanced_scheduling', version: '2018-09-04', title: 'Advanced scheduling', fields: { enabled: bool(false) } },
+  {
+    slug: 'advanced_scheduling',
+    version: '2018-09-04',
+    title: 'Advanced scheduling',
+    fields: { enabled: bool(false) },
+  },
   {
     slug: 'blackout_dates',
     version: '2018-02-20',
     title: 'Blackout dates',
     fields: {
       enabled: bool(false),
-      dates: { schema: { type: 'array', maxItems: 3660, items: { type: 'string', 'x-check': 'date' } }, default: [], capability: 'ssa_manage_appointments' },
+      dates: {
+        schema: { type: 'array', maxItems: 3660, items: { type: 'string', 'x-check': 'date' } },
+        default: [],
+        capability: 'ssa_manage_appointments',
+      },
     },
   },
   {
@@ -138,11 +237,36 @@ export const SECTIONS: SectionDef[] = [
     title: 'Calendar events',
     fields: {
       enabled: bool(false),
-      event_type_customer: { schema: CALENDAR_EVENT_SCHEMA, default: calendarDefault('customer', false), capability: 'ssa_manage_staff', beforeSave: normalizeCalendarEvent },
-      event_type_individual_shared: { schema: CALENDAR_EVENT_SCHEMA, default: calendarDefault('customer', false), capability: 'ssa_manage_staff', beforeSave: normalizeCalendarEvent },
-      event_type_group_shared: { schema: CALENDAR_EVENT_SCHEMA, default: calendarDefault('customer', true), capability: 'ssa_manage_staff', beforeSave: normalizeCalendarEvent },
-      event_type_individual_admin: { schema: CALENDAR_EVENT_SCHEMA, default: calendarDefault('admin', false), capability: 'ssa_manage_staff', beforeSave: normalizeCalendarEvent },
-      event_type_group_admin: { schema: CALENDAR_EVENT_SCHEMA, default: calendarDefault('admin', true), capability: 'ssa_manage_staff', beforeSave: normalizeCalendarEvent },
+      event_type_customer: {
+        schema: CALENDAR_EVENT_SCHEMA,
+        default: calendarDefault('customer', false),
+        capability: 'ssa_manage_staff',
+        beforeSave: normalizeCalendarEvent,
+      },
+      event_type_individual_shared: {
+        schema: CALENDAR_EVENT_SCHEMA,
+        default: calendarDefault('customer', false),
+        capability: 'ssa_manage_staff',
+        beforeSave: normalizeCalendarEvent,
+      },
+      event_type_group_shared: {
+        schema: CALENDAR_EVENT_SCHEMA,
+        default: calendarDefault('customer', true),
+        capability: 'ssa_manage_staff',
+        beforeSave: normalizeCalendarEvent,
+      },
+      event_type_individual_admin: {
+        schema: CALENDAR_EVENT_SCHEMA,
+        default: calendarDefault('admin', false),
+        capability: 'ssa_manage_staff',
+        beforeSave: normalizeCalendarEvent,
+      },
+      event_type_group_admin: {
+        schema: CALENDAR_EVENT_SCHEMA,
+        default: calendarDefault('admin', true),
+        capability: 'ssa_manage_staff',
+        beforeSave: normalizeCalendarEvent,
+      },
     },
   },
   { slug: 'capacity', version: '2020-04-28', title: 'Capacity', fields: { enabled: bool(true) } },
@@ -159,7 +283,12 @@ export const SECTIONS: SectionDef[] = [
     fields: {
       enabled: bool(false),
       // Stored locally, never sent anywhere; shown only as the write-only placeholder.
-      license_key: { schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9-]*$', writeOnly: true }, default: '', capability: 'ssa_manage_site_settings', writeonlySecret: true },
+      license_key: {
+        schema: { type: 'string', maxLength: 200, pattern: '^[A-Za-z0-9-]*$', writeOnly: true },
+        default: '',
+        capability: 'ssa_manage_site_settings',
+        writeonlySecret: true,
+      },
       license_status: { schema: { type: 'string', readOnly: true }, default: 'unchecked', readOnly: true },
     },
   },
@@ -182,7 +311,12 @@ export const SECTIONS: SectionDef[] = [
       },
     },
   },
-  { slug: 'staff', version: '2019-12-26.2', title: 'Team members', fields: { enabled: { schema: { type: ['string', 'boolean'], maxLength: 10 }, default: '' } } },
+  {
+    slug: 'staff',
+    version: '2019-12-26.2',
+    title: 'Team members',
+    fields: { enabled: { schema: { type: ['string', 'boolean'], maxLength: 10 }, default: '' } },
+  },
   {
     slug: 'styles',
     version: '2018-10-23',
@@ -201,7 +335,13 @@ export const SECTIONS: SectionDef[] = [
     slug: 'translation',
     version: '2019-10-15',
     title: 'Translation',
-    fields: { enabled: bool(true), locales: { schema: { type: 'array', maxItems: 100, items: { type: 'string', 'x-check': 'locale' } }, default: [] } },
+    fields: {
+      enabled: bool(true),
+      locales: {
+        schema: { type: 'array', maxItems: 100, items: { type: 'string', 'x-check': 'locale' } },
+        default: [],
+      },
+    },
   },
 ];
 

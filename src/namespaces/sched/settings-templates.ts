@@ -4,10 +4,22 @@ import { utcNow } from '../../site/time.ts';
 import { normalizeTemplate } from './twig.ts';
 import type { FieldSchema } from './validate.ts';
 
-const TRIGGERS = ['appointment_booked', 'appointment_pending', 'appointment_canceled', 'appointment_rescheduled', 'appointment_start_date', 'appointment_abandoned', 'appointment_customer_information_edited'] as const;
+const TRIGGERS = [
+  'appointment_booked',
+  'appointment_pending',
+  'appointment_canceled',
+  'appointment_rescheduled',
+  'appointment_start_date',
+  'appointment_abandoned',
+  'appointment_customer_information_edited',
+] as const;
 
 /** A notification's `sent_to`, `cc` and `bcc`: email addresses or template tokens such as {{customer_email}}. */
-const RECIPIENTS: FieldSchema = { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 254, 'x-check': 'recipient' } };
+const RECIPIENTS: FieldSchema = {
+  type: 'array',
+  maxItems: 50,
+  items: { type: 'string', maxLength: 254, 'x-check': 'recipient' },
+};
 
 export const NOTIFICATION_SCHEMA: FieldSchema = {
   type: 'object',
@@ -46,7 +58,9 @@ export function calendarDefault(who: 'customer' | 'admin', group: boolean): Reco
   return who === 'customer'
     ? { title: '{{ Appointment.AppointmentType.title }}', details: '{{ instructions }}', location: '{{ location }}' }
     : {
-        title: group ? '{{ Appointment.AppointmentType.title }} ({{ attendees_list }})' : '{{ Appointment.AppointmentType.title }} ({{ Appointment.customer_information.Name }})',
+        title: group
+          ? '{{ Appointment.AppointmentType.title }} ({{ attendees_list }})'
+          : '{{ Appointment.AppointmentType.title }} ({{ Appointment.customer_information.Name }})',
         details: '{{ Appointment.customer_information_summary }}',
         location: '{{ location }}',
       };
@@ -56,7 +70,11 @@ export function calendarDefault(who: 'customer' | 'admin', group: boolean): Reco
 export function normalizeNotifications(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
   // New notifications get a unix-timestamp-like id, unique within the list.
-  const used = new Set(value.map((n) => (n && typeof n === 'object' ? (n as Record<string, unknown>).id : undefined)).filter((id) => typeof id === 'number'));
+  const used = new Set(
+    value
+      .map((n) => (n && typeof n === 'object' ? (n as Record<string, unknown>).id : undefined))
+      .filter((id) => typeof id === 'number'),
+  );
   let nextId = Math.floor(Date.now() / 1000);
   return value.map((n) => {
     if (!n || typeof n !== 'object') return n;
@@ -80,6 +98,10 @@ export function normalizeNotifications(value: unknown): unknown {
 
 export function normalizeCalendarEvent(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? normalizeTemplate(v) : v]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? normalizeTemplate(v) : v,
+    ]),
+  );
 }
-

@@ -23,10 +23,15 @@ function defaultOf(f: FieldDef, ctx: SettingsCtx): unknown {
 }
 
 /** Stored fields merged over defaults (rule 1), unredacted, without computed fields. */
-function rawSection(def: SectionDef, stored: Record<string, unknown> | undefined, ctx: SettingsCtx): Record<string, unknown> {
+function rawSection(
+  def: SectionDef,
+  stored: Record<string, unknown> | undefined,
+  ctx: SettingsCtx,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(def.fields)) {
-    out[name] = !def.readOnlySection && stored && Object.hasOwn(stored, name) && !f.readOnly ? stored[name] : defaultOf(f, ctx);
+    out[name] =
+      !def.readOnlySection && stored && Object.hasOwn(stored, name) && !f.readOnly ? stored[name] : defaultOf(f, ctx);
   }
   return out;
 }
@@ -38,7 +43,13 @@ interface ReadOptions {
   redact?: boolean;
 }
 
-function presentSection(def: SectionDef, stored: { fields: Record<string, unknown>; updatedAt: string } | undefined, ctx: SettingsCtx, secret: string, opts: ReadOptions = {}): Record<string, unknown> {
+function presentSection(
+  def: SectionDef,
+  stored: { fields: Record<string, unknown>; updatedAt: string } | undefined,
+  ctx: SettingsCtx,
+  secret: string,
+  opts: ReadOptions = {},
+): Record<string, unknown> {
   const filter = opts.filter !== false;
   const redact = opts.redact !== false;
   const raw = rawSection(def, stored?.fields, ctx);
@@ -87,7 +98,11 @@ export async function readSectionValues(app: AppServices, slug: string): Promise
 export class SettingsValidationError extends Error {
   problems: Record<string, string[]>;
   constructor(problems: Record<string, string[]>) {
-    super(Object.entries(problems).map(([k, v]) => `${k}: ${v.join('; ')}`).join(' | '));
+    super(
+      Object.entries(problems)
+        .map(([k, v]) => `${k}: ${v.join('; ')}`)
+        .join(' | '),
+    );
     this.problems = problems;
   }
 }
@@ -97,7 +112,11 @@ export class SettingsValidationError extends Error {
  * any transaction: a write may carry hundreds). Problems go to `problems[<section>.<field>]`; a
  * template beyond the box's limits throws its TemplateLimitError, naming the field.
  */
-async function checkTemplates(def: SectionDef, input: Record<string, unknown>, problems: Record<string, string[]>): Promise<void> {
+async function checkTemplates(
+  def: SectionDef,
+  input: Record<string, unknown>,
+  problems: Record<string, string[]>,
+): Promise<void> {
   for (const [name, value] of Object.entries(input)) {
     const f = Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
     if (!f) continue;
@@ -172,10 +191,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * POST/PUT/PATCH settings/<id>: field-level merge into one section. Returns null when the
  * section does not exist; throws SettingsValidationError on invalid input.
  */
-export async function updateSection(ctx: SettingsCtx, slug: string, input: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+export async function updateSection(
+  ctx: SettingsCtx,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
   const def = SECTION_BY_SLUG.get(slug.toLowerCase());
   if (!def) return null;
-  if (def.readOnlySection) throw new SettingsValidationError({ [def.slug]: ['this section is read-only: it lists the modules of this server'] });
+  if (def.readOnlySection)
+    throw new SettingsValidationError({
+      [def.slug]: ['this section is read-only: it lists the modules of this server'],
+    });
   const meta = await getMeta(ctx.app);
   const templateProblems: Record<string, string[]> = {};
   await checkTemplates(def, input, templateProblems);
@@ -195,7 +221,12 @@ export async function updateSection(ctx: SettingsCtx, slug: string, input: Recor
 }
 
 /** Validates a whole settings object (POST settings, import). Returns the sections to store. */
-export async function prepareSettingsWrite(ctx: SettingsCtx, input: Record<string, unknown>, stored: Map<string, { fields: Record<string, unknown> }>, problems: Record<string, string[]>): Promise<Map<string, Record<string, unknown>>> {
+export async function prepareSettingsWrite(
+  ctx: SettingsCtx,
+  input: Record<string, unknown>,
+  stored: Map<string, { fields: Record<string, unknown> }>,
+  problems: Record<string, string[]>,
+): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const [slug, value] of Object.entries(input)) {
     if (slug === 'last_updated') continue;
@@ -217,7 +248,10 @@ export async function prepareSettingsWrite(ctx: SettingsCtx, input: Record<strin
 }
 
 /** POST settings: section-level replace of the given sections; returns the complete settings. */
-export async function updateSettings(ctx: SettingsCtx, input: Record<string, unknown>): Promise<{ settings: Record<string, unknown>; sections: string[] }> {
+export async function updateSettings(
+  ctx: SettingsCtx,
+  input: Record<string, unknown>,
+): Promise<{ settings: Record<string, unknown>; sections: string[] }> {
   const meta = await getMeta(ctx.app);
   const stored = await loadSections(ctx.app.db);
   const problems: Record<string, string[]> = Object.create(null); // keyed by the caller's section names
@@ -257,10 +291,19 @@ export function settingsJsonSchema(): Record<string, unknown> {
       };
     }
     for (const [name, c] of Object.entries(def.computed ?? {})) {
-      props[name] = { ...publishSchema(c.schema), readOnly: true, 'x-computed': true, ...(c.capability ? { 'x-required-capability': c.capability } : {}) };
+      props[name] = {
+        ...publishSchema(c.schema),
+        readOnly: true,
+        'x-computed': true,
+        ...(c.capability ? { 'x-required-capability': c.capability } : {}),
+      };
     }
     props.schema_version = { type: 'string', const: def.version, readOnly: true };
-    props.last_updated = { type: ['string', 'null'], readOnly: true, description: 'UTC YYYY-MM-DD HH:MM:SS of the last save' };
+    props.last_updated = {
+      type: ['string', 'null'],
+      readOnly: true,
+      description: 'UTC YYYY-MM-DD HH:MM:SS of the last save',
+    };
     properties[def.slug] = {
       type: 'object',
       title: def.title,

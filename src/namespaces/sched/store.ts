@@ -29,7 +29,11 @@ export async function loadSections(db: Db): Promise<Map<string, StoredSection>> 
 }
 
 /** One section's stored fields inside a transaction, row-locked on PostgreSQL. */
-export async function loadSectionForUpdate(tx: Db, section: string, lock: boolean): Promise<Record<string, unknown> | undefined> {
+export async function loadSectionForUpdate(
+  tx: Db,
+  section: string,
+  lock: boolean,
+): Promise<Record<string, unknown> | undefined> {
   if (lock) {
     // A row must exist to be locked: a placeholder (rolled back with the transaction, or
     // overwritten by the save) makes concurrent first writes of a section queue up too.
@@ -51,7 +55,12 @@ export async function loadSectionForUpdate(tx: Db, section: string, lock: boolea
   }
 }
 
-export async function saveSection(db: Db, section: string, fields: Record<string, unknown>, now = utcNow()): Promise<void> {
+export async function saveSection(
+  db: Db,
+  section: string,
+  fields: Record<string, unknown>,
+  now = utcNow(),
+): Promise<void> {
   const json = JSON.stringify(fields);
   await db
     .insertInto('sched_settings')
@@ -85,19 +94,31 @@ export async function getMeta(app: AppServices): Promise<SchedMeta> {
       /* recreate below */
     }
   }
-  const meta: SchedMeta = { site_secret: crypto.randomBytes(24).toString('hex'), activated_at: utcNow(), last_updated: null };
+  const meta: SchedMeta = {
+    site_secret: crypto.randomBytes(24).toString('hex'),
+    activated_at: utcNow(),
+    last_updated: null,
+  };
   await app.db
     .insertInto('sched_settings')
     .values({ section: META, value: JSON.stringify(meta), updated_at: utcNow() })
     .onConflict((oc) => oc.column('section').doNothing())
     .execute();
-  const again = await app.db.selectFrom('sched_settings').select('value').where('section', '=', META).executeTakeFirstOrThrow();
+  const again = await app.db
+    .selectFrom('sched_settings')
+    .select('value')
+    .where('section', '=', META)
+    .executeTakeFirstOrThrow();
   return JSON.parse(again.value) as SchedMeta;
 }
 
 /** Saves module metadata (call getMeta before a transaction, never inside one). */
 export async function saveMeta(db: Db, meta: SchedMeta, now = utcNow()): Promise<void> {
-  await db.updateTable('sched_settings').set({ value: JSON.stringify(meta), updated_at: now }).where('section', '=', META).execute();
+  await db
+    .updateTable('sched_settings')
+    .set({ value: JSON.stringify(meta), updated_at: now })
+    .where('section', '=', META)
+    .execute();
 }
 
 export const META_SECTION = META;

@@ -18,11 +18,16 @@ export const BOX = {
   heapMb: 64,
 };
 
-export type BoxJob = { kind: 'validate'; source: string } | { kind: 'render'; source: string; context: Record<string, unknown>; lang: 'en' | 'de' };
+export type BoxJob =
+  | { kind: 'validate'; source: string }
+  | { kind: 'render'; source: string; context: Record<string, unknown>; lang: 'en' | 'de' };
 export type BoxReply =
   | { ready: true }
   | { ok: true; value: unknown }
-  | { ok: false; error: { kind: TemplateError['kind']; message: string; line: number | null; limit: TemplateLimit | null } };
+  | {
+      ok: false;
+      error: { kind: TemplateError['kind']; message: string; line: number | null; limit: TemplateLimit | null };
+    };
 
 interface Task {
   job: BoxJob;
@@ -63,7 +68,8 @@ function spawn(): void {
     if (task) task.reject(deathOf(slot));
     else if (!slot.ready) {
       // A worker that cannot even start would fail every replacement too.
-      for (const waiting of queue.splice(0)) waiting.reject(new Error(`the template worker could not start: ${slot.error?.message ?? 'it exited'}`));
+      for (const waiting of queue.splice(0))
+        waiting.reject(new Error(`the template worker could not start: ${slot.error?.message ?? 'it exited'}`));
     }
     pump();
   });
@@ -71,7 +77,8 @@ function spawn(): void {
 
 function deathOf(slot: Slot): Error {
   if (slot.timedOut) return new TemplateLimitError('time', `The template takes too long (more than ${BOX.killMs} ms).`);
-  if (slot.error?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new TemplateLimitError('memory', `The template needs too much memory (more than ${BOX.heapMb} MB).`);
+  if (slot.error?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new TemplateLimitError('memory', `The template needs too much memory (more than ${BOX.heapMb} MB).`);
   return new Error(`the template worker stopped: ${slot.error?.message ?? 'it exited'}`);
 }
 
@@ -127,6 +134,15 @@ export async function validateInBox(source: string): Promise<ValidationResult> {
 }
 
 /** renderTemplate in the box. Throws TemplateError (TemplateLimitError for limits). */
-export async function renderInBox(source: string, context: Record<string, unknown>, lang: 'en' | 'de'): Promise<string> {
-  return (await run({ kind: 'render', source, context: toSandboxData(context) as Record<string, unknown>, lang })) as string;
+export async function renderInBox(
+  source: string,
+  context: Record<string, unknown>,
+  lang: 'en' | 'de',
+): Promise<string> {
+  return (await run({
+    kind: 'render',
+    source,
+    context: toSandboxData(context) as Record<string, unknown>,
+    lang,
+  })) as string;
 }

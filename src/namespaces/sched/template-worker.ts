@@ -14,10 +14,24 @@ function reply(message: BoxReply): void {
 
 port.on('message', (job: BoxJob) => {
   try {
-    reply({ ok: true, value: job.kind === 'validate' ? validateTemplate(job.source) : renderTemplate(job.source, job.context, job.lang) });
+    reply({
+      ok: true,
+      value: job.kind === 'validate' ? validateTemplate(job.source) : renderTemplate(job.source, job.context, job.lang),
+    });
   } catch (err) {
-    const e = err instanceof TemplateError ? err : new TemplateError('runtime', err instanceof Error ? err.message : String(err), null);
-    reply({ ok: false, error: { kind: e.kind, message: e.message, line: e.line, limit: e instanceof TemplateLimitError ? e.limit : null } });
+    const e =
+      err instanceof TemplateError
+        ? err
+        : new TemplateError('runtime', err instanceof Error ? err.message : String(err), null);
+    reply({
+      ok: false,
+      error: {
+        kind: e.kind,
+        message: e.message,
+        line: e.line,
+        limit: e instanceof TemplateLimitError ? e.limit : null,
+      },
+    });
   }
 });
 reply({ ready: true });

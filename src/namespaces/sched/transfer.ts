@@ -10,7 +10,16 @@ import { getAllSettings, prepareSettingsWrite } from './settings.ts';
 import { SECTION_BY_SLUG } from './settings-sections.ts';
 import { getMeta, loadSections, saveMeta, saveSection } from './store.ts';
 
-const APPOINTMENT_TYPE_TABLES = ['resource_groups', 'resources', 'resource_group_resources', 'staff', 'appointment_types', 'staff_appointment_types', 'resource_group_appointment_types', 'appointment_type_labels'];
+const APPOINTMENT_TYPE_TABLES = [
+  'resource_groups',
+  'resources',
+  'resource_group_resources',
+  'staff',
+  'appointment_types',
+  'staff_appointment_types',
+  'resource_group_appointment_types',
+  'appointment_type_labels',
+];
 const APPOINTMENT_TABLES = ['appointments', 'appointment_meta', 'staff_appointments', 'resource_appointments'];
 const META_KEYS = ['export_version', 'exported_at', 'site_url'];
 
@@ -50,7 +59,12 @@ function cleanNotificationsForExport(settings: Record<string, unknown>): void {
   }));
 }
 
-export async function buildExport(app: AppServices, user: AuthUser | null, lang: Lang, flags: ExportFlags): Promise<Record<string, unknown>> {
+export async function buildExport(
+  app: AppServices,
+  user: AuthUser | null,
+  lang: Lang,
+  flags: ExportFlags,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { export_version: 1, exported_at: utcNow(), site_url: app.config.siteUrl };
   if (flags.settings) {
     // Unfiltered (administrators only), but write-only secrets stay redacted.
@@ -66,7 +80,11 @@ export async function buildExport(app: AppServices, user: AuthUser | null, lang:
 
 /** Keeps the export as an internal backup (unless backup=false). Returns the backup id. */
 export async function storeBackup(app: AppServices, content: Record<string, unknown>): Promise<number> {
-  const row = await app.db.insertInto('sched_backups').values({ content: JSON.stringify(content), created_at: utcNow() }).returning('id').executeTakeFirstOrThrow();
+  const row = await app.db
+    .insertInto('sched_backups')
+    .values({ content: JSON.stringify(content), created_at: utcNow() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -82,15 +100,22 @@ export class ImportError extends Error {
  * Validates the whole import first; throws ImportError listing every problem (nothing is
  * written). Then applies it in one transaction. Returns the parts imported.
  */
-export async function applyImport(app: AppServices, user: AuthUser | null, lang: Lang, content: unknown): Promise<string[]> {
-  if (typeof content !== 'string' || content.trim() === '') throw new ImportError(['content is required: the JSON text of an export']);
+export async function applyImport(
+  app: AppServices,
+  user: AuthUser | null,
+  lang: Lang,
+  content: unknown,
+): Promise<string[]> {
+  if (typeof content !== 'string' || content.trim() === '')
+    throw new ImportError(['content is required: the JSON text of an export']);
   let data: unknown;
   try {
     data = JSON.parse(content);
   } catch (err) {
     throw new ImportError([`Invalid data format: ${(err as Error).message}`]);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ImportError(['Invalid data format: the export must be a JSON object']);
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new ImportError(['Invalid data format: the export must be a JSON object']);
   const obj = data as Record<string, unknown>;
   const problems: string[] = [];
   const known = new Set(['settings', 'notices', ...META_KEYS, ...APPOINTMENT_TYPE_TABLES, ...APPOINTMENT_TABLES]);
@@ -98,7 +123,8 @@ export async function applyImport(app: AppServices, user: AuthUser | null, lang:
   for (const key of [...APPOINTMENT_TYPE_TABLES, ...APPOINTMENT_TABLES]) {
     if (!(key in obj)) continue;
     if (!Array.isArray(obj[key])) problems.push(`${key} must be an array`);
-    else if ((obj[key] as unknown[]).length) problems.push(`${key}: this server stores no appointment data, so ${key} must be empty`);
+    else if ((obj[key] as unknown[]).length)
+      problems.push(`${key}: this server stores no appointment data, so ${key} must be empty`);
   }
   if ('export_version' in obj && obj.export_version !== 1) problems.push('export_version must be 1');
 
@@ -117,7 +143,8 @@ export async function applyImport(app: AppServices, user: AuthUser | null, lang:
   let notices: { dismissed: string[]; pinned: string[] } | null = null;
   if ('notices' in obj) {
     const nv = obj.notices as Record<string, unknown> | null;
-    if (!nv || typeof nv !== 'object' || Array.isArray(nv)) problems.push('notices must be an object with "dismissed" and "pinned"');
+    if (!nv || typeof nv !== 'object' || Array.isArray(nv))
+      problems.push('notices must be an object with "dismissed" and "pinned"');
     else {
       const list = (k: 'dismissed' | 'pinned') => {
         const v = nv[k] ?? [];
@@ -126,11 +153,13 @@ export async function applyImport(app: AppServices, user: AuthUser | null, lang:
           return [];
         }
         v.forEach((id, i) => {
-          if (typeof id !== 'string' || !NOTICE_BY_ID.has(id)) problems.push(`notices.${k}[${i}]: unknown notice ${JSON.stringify(id)}`);
+          if (typeof id !== 'string' || !NOTICE_BY_ID.has(id))
+            problems.push(`notices.${k}[${i}]: unknown notice ${JSON.stringify(id)}`);
         });
         return v.filter((id): id is string => typeof id === 'string');
       };
-      for (const k of Object.keys(nv)) if (k !== 'dismissed' && k !== 'pinned') problems.push(`notices.${k} is not a known property`);
+      for (const k of Object.keys(nv))
+        if (k !== 'dismissed' && k !== 'pinned') problems.push(`notices.${k} is not a known property`);
       notices = { dismissed: list('dismissed'), pinned: list('pinned') };
     }
   }

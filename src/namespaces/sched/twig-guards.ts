@@ -2,8 +2,19 @@
 // keys are own properties of plain data, and every expression, tag and block is charged.
 import { FUNCTIONS } from './twig-filters.ts';
 import { TemplateLimitError } from './twig-errors.ts';
-import { charge, chargeText, dataValue, internals, isSafeKey, made, MAX_OUTPUT, run, runtimeError, safeGet, textLength } from './twig-sandbox.ts';
-
+import {
+  charge,
+  chargeText,
+  dataValue,
+  internals,
+  isSafeKey,
+  made,
+  MAX_OUTPUT,
+  run,
+  runtimeError,
+  safeGet,
+  textLength,
+} from './twig-sandbox.ts';
 
 {
   const T = internals.expression.type;
@@ -16,7 +27,9 @@ import { charge, chargeText, dataValue, internals, isSafeKey, made, MAX_OUTPUT, 
   };
   // Variables are own properties of the context (loop contexts are spread copies with a prototype).
   handler[T.variable].parse = function (token: { value: string }, stack: unknown[], context: Record<string, unknown>) {
-    stack.push(isSafeKey(token.value) && Object.hasOwn(context, token.value) ? dataValue(context[token.value]) : undefined);
+    stack.push(
+      isSafeKey(token.value) && Object.hasOwn(context, token.value) ? dataValue(context[token.value]) : undefined,
+    );
     return P.resolve(undefined);
   };
   handler[T.key.period].parse = function (token: { key: string; params?: unknown }, stack: unknown[]) {
@@ -26,7 +39,12 @@ import { charge, chargeText, dataValue, internals, isSafeKey, made, MAX_OUTPUT, 
     return P.resolve(undefined);
   };
   const origParseAsync = internals.expression.parseAsync;
-  handler[T.key.brackets].parse = function (this: unknown, token: { stack: unknown[]; params?: unknown }, stack: unknown[], context: unknown) {
+  handler[T.key.brackets].parse = function (
+    this: unknown,
+    token: { stack: unknown[]; params?: unknown },
+    stack: unknown[],
+    context: unknown,
+  ) {
     if (token.params) throw runtimeError('Calling methods is not allowed in the sandbox.');
     const object = stack.pop();
     return (origParseAsync.call(this, token.stack, context) as Promise<unknown>).then((key) => {
@@ -46,7 +64,8 @@ import { charge, chargeText, dataValue, internals, isSafeKey, made, MAX_OUTPUT, 
   const origBinary = binary.parse;
   binary.parse = function (this: unknown, token: { key?: unknown }, ...rest: unknown[]) {
     const checkKey = () => {
-      if (token.key !== undefined && !isSafeKey(token.key)) throw runtimeError(`Key "${String(token.key)}" is not allowed in the sandbox.`);
+      if (token.key !== undefined && !isSafeKey(token.key))
+        throw runtimeError(`Key "${String(token.key)}" is not allowed in the sandbox.`);
     };
     const result = origBinary.call(this, token, ...rest) as Promise<unknown> | undefined;
     if (result && typeof result.then === 'function') return result.then(checkKey);
@@ -83,7 +102,8 @@ import { charge, chargeText, dataValue, internals, isSafeKey, made, MAX_OUTPUT, 
   internals.output = function (this: unknown, parts: unknown[]) {
     let length = 0;
     for (let i = 0; i < parts.length && length <= MAX_OUTPUT; i++) length += textLength(parts[i], MAX_OUTPUT - length);
-    if (length > MAX_OUTPUT) throw new TemplateLimitError('size', `The template produces more than ${MAX_OUTPUT} characters.`);
+    if (length > MAX_OUTPUT)
+      throw new TemplateLimitError('size', `The template produces more than ${MAX_OUTPUT} characters.`);
     chargeText(length);
     return origOutput.call(this, parts);
   };

@@ -41,8 +41,22 @@ export interface TwigInternals {
 
 /** Keys that reach JavaScript internals or Twig.js's own bookkeeping (`_keys`); refused wherever they appear. */
 const FORBIDDEN_KEYS = new Set([
-  'constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__',
-  'call', 'apply', 'bind', 'valueOf', 'toString', 'toLocaleString', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  'constructor',
+  '__proto__',
+  'prototype',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'call',
+  'apply',
+  'bind',
+  'valueOf',
+  'toString',
+  'toLocaleString',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
   '_keys',
 ]);
 
@@ -58,7 +72,6 @@ Twig.cache(false);
 internals.cache = false;
 // No template is ever loaded from a file or a URL.
 for (const k of Object.keys(internals.Templates.loaders)) delete internals.Templates.loaders[k];
-
 
 /** The render in progress (renders are synchronous): its language, steps taken, deadline and the source offset of the token being rendered, for error line numbers. */
 export const run = { lang: 'en' as 'en' | 'de', steps: 0, deadline: Infinity, offset: null as number | null };
@@ -86,8 +99,10 @@ export const RENDER_TIME_MS = 1000;
 
 export function charge(units: number): void {
   run.steps += units;
-  if (run.steps > MAX_STEPS) throw new TemplateLimitError('work', `The template does too much work (more than ${MAX_STEPS} steps).`);
-  if (performance.now() > run.deadline) throw new TemplateLimitError('time', `The template takes too long (more than ${RENDER_TIME_MS} ms).`);
+  if (run.steps > MAX_STEPS)
+    throw new TemplateLimitError('work', `The template does too much work (more than ${MAX_STEPS} steps).`);
+  if (performance.now() > run.deadline)
+    throw new TemplateLimitError('time', `The template takes too long (more than ${RENDER_TIME_MS} ms).`);
 }
 export function chargeText(chars: number): void {
   charge(Math.ceil(chars / CHARS_PER_STEP));
@@ -122,13 +137,18 @@ export function made<T>(value: T): T {
   if ((typeof value === 'string' || value instanceof String) && value.length > MAX_STRING) {
     throw new TemplateLimitError('size', `The template produces a text longer than ${MAX_STRING} characters.`);
   }
-  if (Array.isArray(value) && value.length > MAX_LIST) throw new TemplateLimitError('size', `The template produces a list longer than ${MAX_LIST} items.`);
+  if (Array.isArray(value) && value.length > MAX_LIST)
+    throw new TemplateLimitError('size', `The template produces a list longer than ${MAX_LIST} items.`);
   chargeText(textLength(value));
   return value;
 }
 
 export function isSafeKey(key: unknown): boolean {
-  return (typeof key === 'string' || typeof key === 'number') && !FORBIDDEN_KEYS.has(String(key)) && !String(key).startsWith('__');
+  return (
+    (typeof key === 'string' || typeof key === 'number') &&
+    !FORBIDDEN_KEYS.has(String(key)) &&
+    !String(key).startsWith('__')
+  );
 }
 
 /** Own-property lookup on plain data only. */
@@ -137,7 +157,9 @@ export function safeGet(object: unknown, key: unknown): unknown {
   if (!isSafeKey(key)) throw runtimeError(`Access to "${String(key)}" is not allowed in the sandbox.`);
   if (typeof object === 'string' && key === 'length') return undefined;
   if (typeof object !== 'object') return undefined;
-  return Object.hasOwn(object, key as string) ? dataValue((object as Record<string, unknown>)[key as string]) : undefined;
+  return Object.hasOwn(object, key as string)
+    ? dataValue((object as Record<string, unknown>)[key as string])
+    : undefined;
 }
 
 // ---- arguments ----------------------------------------------------------------------------
@@ -156,7 +178,8 @@ export function shortText(value: unknown, what: string): string {
 /** A whole-number argument within [min, max]. */
 export function wholeNumber(value: unknown, min: number, max: number, what: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw runtimeError(`${what} must be a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw runtimeError(`${what} must be a whole number from ${min} to ${max}.`);
   return n;
 }
 

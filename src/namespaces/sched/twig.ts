@@ -77,7 +77,11 @@ export function normalizeTemplate(source: string): string {
 function compile(source: string): TwigTemplate {
   const { tags, cost } = measureTags(source);
   if (tags > MAX_TAGS) throw new TemplateError('syntax', `The template has more than ${MAX_TAGS} tags.`, null);
-  if (cost > MAX_COMPILE_COST) throw new TemplateLimitError('work', `The template is too big to compile: (tags × characters) + (each tag's length)² must stay under ${MAX_COMPILE_COST}.`);
+  if (cost > MAX_COMPILE_COST)
+    throw new TemplateLimitError(
+      'work',
+      `The template is too big to compile: (tags × characters) + (each tag's length)² must stay under ${MAX_COMPILE_COST}.`,
+    );
   let template: TwigTemplate;
   try {
     template = Twig.twig({ data: source, rethrow: true, autoescape: false });
@@ -89,7 +93,12 @@ function compile(source: string): TwigTemplate {
 }
 
 function friendlyMessage(err: unknown): string {
-  let msg = err instanceof Error ? err.message : err && typeof err === 'object' && 'message' in err ? String((err as { message: unknown }).message) : String(err);
+  let msg =
+    err instanceof Error
+      ? err.message
+      : err && typeof err === 'object' && 'message' in err
+        ? String((err as { message: unknown }).message)
+        : String(err);
   const unclosed = /Unable to find an end tag for Twig\.logic\.type\.(\w+)/.exec(msg);
   if (unclosed) msg = `Unexpected end of template: the "${unclosed[1]}" tag is not closed.`;
   if (/Cannot read properties of undefined/.test(msg)) msg = 'Unexpected closing tag without a matching opening tag.';
@@ -164,7 +173,12 @@ export function containsJavaScript(source: string): boolean {
         for (const [k, v] of Object.entries(attribs)) {
           if (/^on[a-z]/i.test(k) || k === 'srcdoc') found = true;
           const compact = v.replace(/[\u0000-\u0020\u007f-\u009f]+/g, '').toLowerCase();
-          if (compact.startsWith('javascript:') || compact.startsWith('vbscript:') || compact.startsWith('data:text/html')) found = true;
+          if (
+            compact.startsWith('javascript:') ||
+            compact.startsWith('vbscript:') ||
+            compact.startsWith('data:text/html')
+          )
+            found = true;
         }
       },
     },

@@ -24,7 +24,11 @@ export const sliderImportCommand: CliCommand = {
       '(e.g. sliders[0].slides[2].image). A slider whose alias exists replaces that slider with its slides. ' +
       'slider export writes files in this format.',
   ],
-  args: { positionals: [{ name: 'file.json', help: `The JSON file (at most ${MAX_FILE / 1024 / 1024} MB), in the format below.` }] },
+  args: {
+    positionals: [
+      { name: 'file.json', help: `The JSON file (at most ${MAX_FILE / 1024 / 1024} MB), in the format below.` },
+    ],
+  },
   sections: [
     {
       title: 'File format',
@@ -38,7 +42,10 @@ export const sliderImportCommand: CliCommand = {
           ['  "settings": {', 'optional; the defaults:'],
           [`    "layout": "${DEFAULT_SETTINGS.layout}",`, LAYOUTS.join(' | ')],
           [`    "width": ${DEFAULT_SETTINGS.width}, "height": ${DEFAULT_SETTINGS.height},`, 'pixels, 1 to 10000'],
-          [`    "autoplay": ${DEFAULT_SETTINGS.autoplay}, "delay": ${DEFAULT_SETTINGS.delay},`, 'delay: ms per slide, 100 to 600000'],
+          [
+            `    "autoplay": ${DEFAULT_SETTINGS.autoplay}, "delay": ${DEFAULT_SETTINGS.delay},`,
+            'delay: ms per slide, 100 to 600000',
+          ],
           ['    "navigation": {"arrows": true, "bullets": true, "thumbnails": false},', ''],
           [`    "modal": {"cover": true, "sp": ${DEFAULT_SETTINGS.modal.sp},`, 'sp: fade time, 0 to 10 s'],
           [`      "bg": "${DEFAULT_SETTINGS.modal.bg}"}`, 'a CSS colour'],
@@ -90,11 +97,14 @@ export const sliderImportCommand: CliCommand = {
     const { sliders, issues } = parseImport(doc);
     if (issues.length) {
       const shown = issues.slice(0, 10).join('; ');
-      throw new CliError(`${file} is not a valid slider file (${issues.length} problem${issues.length === 1 ? '' : 's'}): ${shown}${issues.length > 10 ? '; …' : ''}`);
+      throw new CliError(
+        `${file} is not a valid slider file (${issues.length} problem${issues.length === 1 ? '' : 's'}): ${shown}${issues.length > 10 ? '; …' : ''}`,
+      );
     }
     const app = await ctx.openApp();
     const results = await importSliders(app, sliders);
-    for (const r of results) ctx.stdout.write(`${r.action} slider ${r.alias} (id ${r.id}, ${r.slides} slide${r.slides === 1 ? '' : 's'})\n`);
+    for (const r of results)
+      ctx.stdout.write(`${r.action} slider ${r.alias} (id ${r.id}, ${r.slides} slide${r.slides === 1 ? '' : 's'})\n`);
     return 0;
   },
 };
@@ -114,7 +124,9 @@ export const sliderExportCommand: CliCommand = {
     let doc;
     if (positionals.length === 1) {
       const key = positionals[0]!;
-      const slider = /^\d+$/.test(key) ? await getSliderById(app, key.length > 16 ? 0 : Number(key)) : await getSliderByAlias(app, key);
+      const slider = /^\d+$/.test(key)
+        ? await getSliderById(app, key.length > 16 ? 0 : Number(key))
+        : await getSliderByAlias(app, key);
       if (!slider) throw new CliError(`no slider "${key}"`);
       doc = await exportSliders(app, [slider]);
     } else {

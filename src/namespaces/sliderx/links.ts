@@ -22,7 +22,11 @@ export async function linksInLanguage(app: AppServices, slides: StoredSlide[], l
     slides.map(async (slide) => ({
       ...slide,
       link: await follow(slide.link),
-      layers: await Promise.all(slide.layers.map(async (layer) => (layer.link === undefined ? layer : { ...layer, link: await follow(layer.link) }))),
+      layers: await Promise.all(
+        slide.layers.map(async (layer) =>
+          layer.link === undefined ? layer : { ...layer, link: await follow(layer.link) },
+        ),
+      ),
     })),
   );
 }

@@ -207,12 +207,14 @@ function checkSettings(v: unknown, path: string, issues: Issues): SliderSettings
   if (isObject(modal)) unknownKeys(m, ['cover', 'bg', 'sp'], `${path}.modal`, issues);
   let bg = d.modal.bg;
   if (m.bg !== undefined) {
-    if (typeof m.bg !== 'string' || !(m.bg.trim() === 'transparent' || isCssColor(m.bg.trim()))) issues.add(`${path}.modal.bg`, 'must be a CSS colour (#rgb, #rrggbb, rgb(…), rgba(…) or transparent)');
+    if (typeof m.bg !== 'string' || !(m.bg.trim() === 'transparent' || isCssColor(m.bg.trim())))
+      issues.add(`${path}.modal.bg`, 'must be a CSS colour (#rgb, #rrggbb, rgb(…), rgba(…) or transparent)');
     else bg = m.bg.trim();
   }
   let sp = d.modal.sp;
   if (m.sp !== undefined) {
-    if (typeof m.sp !== 'number' || !Number.isFinite(m.sp) || m.sp < 0 || m.sp > 10) issues.add(`${path}.modal.sp`, 'must be a number of seconds from 0 to 10');
+    if (typeof m.sp !== 'number' || !Number.isFinite(m.sp) || m.sp < 0 || m.sp > 10)
+      issues.add(`${path}.modal.sp`, 'must be a number of seconds from 0 to 10');
     else sp = m.sp;
   }
   return {
@@ -239,7 +241,8 @@ function checkLayer(v: unknown, path: string, issues: Issues): Layer | null {
   const type = checkEnum(v.type, `${path}.type`, issues, LAYER_TYPES, 'text');
   if (v.type === undefined) issues.add(`${path}.type`, 'is required');
   let id = '';
-  if (typeof v.id !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(v.id)) issues.add(`${path}.id`, 'must be 1 to 64 letters, digits, underscores or hyphens');
+  if (typeof v.id !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(v.id))
+    issues.add(`${path}.id`, 'must be 1 to 64 letters, digits, underscores or hyphens');
   else id = v.id;
   let content: Text = '';
   if (type === 'image' || type === 'video') content = checkUrl(v.content, `${path}.content`, issues, true);
@@ -281,7 +284,8 @@ function checkSlide(v: unknown, path: string, issues: Issues): SlideData | null 
     layers: [],
   };
   if (v.id !== undefined) {
-    if (typeof v.id !== 'number' || !Number.isInteger(v.id) || v.id < 1) issues.add(`${path}.id`, 'must be a positive integer');
+    if (typeof v.id !== 'number' || !Number.isInteger(v.id) || v.id < 1)
+      issues.add(`${path}.id`, 'must be a positive integer');
     else slide.id = v.id;
   }
   if (v.params !== undefined) {
@@ -289,8 +293,21 @@ function checkSlide(v: unknown, path: string, issues: Issues): SlideData | null 
     else {
       unknownKeys(v.params, ['transition', 'duration'], `${path}.params`, issues);
       slide.params = {
-        transition: checkEnum(v.params.transition, `${path}.params.transition`, issues, TRANSITIONS, DEFAULT_SLIDE_PARAMS.transition),
-        duration: checkInt(v.params.duration, `${path}.params.duration`, issues, 0, 60000, DEFAULT_SLIDE_PARAMS.duration),
+        transition: checkEnum(
+          v.params.transition,
+          `${path}.params.transition`,
+          issues,
+          TRANSITIONS,
+          DEFAULT_SLIDE_PARAMS.transition,
+        ),
+        duration: checkInt(
+          v.params.duration,
+          `${path}.params.duration`,
+          issues,
+          0,
+          60000,
+          DEFAULT_SLIDE_PARAMS.duration,
+        ),
       };
     }
   }
@@ -318,8 +335,10 @@ export function checkSlider(v: unknown, path: string, issues: Issues): SliderDat
   }
   unknownKeys(v, ['id', 'alias', 'title', 'settings', 'slides'], path, issues);
   let alias = '';
-  if (typeof v.alias !== 'string' || !ALIAS_RE.test(v.alias) || v.alias.length > 100) issues.add(`${path}.alias`, 'must be 1 to 100 letters, digits, underscores or hyphens');
-  else if (/^\d+$/.test(v.alias)) issues.add(`${path}.alias`, 'must not be only digits (numbers address sliders by id)');
+  if (typeof v.alias !== 'string' || !ALIAS_RE.test(v.alias) || v.alias.length > 100)
+    issues.add(`${path}.alias`, 'must be 1 to 100 letters, digits, underscores or hyphens');
+  else if (/^\d+$/.test(v.alias))
+    issues.add(`${path}.alias`, 'must not be only digits (numbers address sliders by id)');
   else alias = v.alias;
   const slider: SliderData = {
     alias,
@@ -377,7 +396,8 @@ export function parseImport(doc: unknown): { sliders: SliderData[]; issues: stri
     const path = base === 'slider' ? 'slider' : `sliders[${i}]`;
     const slider = checkSlider(s, path, issues);
     if (!slider) return;
-    if (slider.alias && aliases.has(slider.alias)) issues.add(`${path}.alias`, `"${slider.alias}" appears twice in the file`);
+    if (slider.alias && aliases.has(slider.alias))
+      issues.add(`${path}.alias`, `"${slider.alias}" appears twice in the file`);
     aliases.add(slider.alias);
     sliders.push(slider);
   });

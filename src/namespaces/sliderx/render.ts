@@ -36,7 +36,12 @@ export function publicSlide(slide: StoredSlide, lang: Lang): PublicSlide {
     link: slide.link,
     params: { ...slide.params },
     layers: slide.layers.map((l) => {
-      const out: PublicLayer = { id: l.id, type: l.type, content: localize(l.content, lang), position: { ...l.position } };
+      const out: PublicLayer = {
+        id: l.id,
+        type: l.type,
+        content: localize(l.content, lang),
+        position: { ...l.position },
+      };
       if (l.link !== undefined) out.link = l.link;
       if (l.alt !== undefined) out.alt = localize(l.alt, lang);
       // key order: id, type, content, link?, alt?, position
@@ -76,11 +81,15 @@ function layerHtml(layer: PublicLayer): string {
     }
     case 'image': {
       const src = safeUrl(layer.content);
-      return src ? `<img class="sliderx-layer sliderx-layer-image" ${pos} src="${escapeAttr(src)}" alt="${escapeAttr(layer.alt ?? '')}">` : '';
+      return src
+        ? `<img class="sliderx-layer sliderx-layer-image" ${pos} src="${escapeAttr(src)}" alt="${escapeAttr(layer.alt ?? '')}">`
+        : '';
     }
     case 'video': {
       const src = safeUrl(layer.content);
-      return src ? `<video class="sliderx-layer sliderx-layer-video" ${pos} src="${escapeAttr(src)}" controls preload="none"></video>` : '';
+      return src
+        ? `<video class="sliderx-layer sliderx-layer-video" ${pos} src="${escapeAttr(src)}" controls preload="none"></video>`
+        : '';
     }
     default:
       return '';
@@ -88,7 +97,14 @@ function layerHtml(layer: PublicLayer): string {
 }
 
 /** The modal (lightbox) markup of a slider; every text and attribute value is escaped. */
-export function modalHtml(slider: StoredSlider, slides: StoredSlide[], lang: Lang, htmlId: string, bg: string, sp: number | string): string {
+export function modalHtml(
+  slider: StoredSlider,
+  slides: StoredSlide[],
+  lang: Lang,
+  htmlId: string,
+  bg: string,
+  sp: number | string,
+): string {
   const t = LABELS[lang];
   const s = slider.settings;
   const title = localize(slider.title, lang);
@@ -106,16 +122,26 @@ export function modalHtml(slider: StoredSlider, slides: StoredSlide[], lang: Lan
   });
   const nav: string[] = [];
   if (s.navigation.arrows) {
-    nav.push(`<button type="button" class="sliderx-prev" aria-label="${escapeAttr(t.prev)}"></button><button type="button" class="sliderx-next" aria-label="${escapeAttr(t.next)}"></button>`);
+    nav.push(
+      `<button type="button" class="sliderx-prev" aria-label="${escapeAttr(t.prev)}"></button><button type="button" class="sliderx-next" aria-label="${escapeAttr(t.next)}"></button>`,
+    );
   }
   if (s.navigation.bullets) {
-    nav.push(`<div class="sliderx-bullets">${slides.map((sl, i) => `<button type="button" class="sliderx-bullet" data-slide-id="${sl.id}" aria-label="${escapeAttr(`${t.goto} ${i + 1}`)}"></button>`).join('')}</div>`);
+    nav.push(
+      `<div class="sliderx-bullets">${slides.map((sl, i) => `<button type="button" class="sliderx-bullet" data-slide-id="${sl.id}" aria-label="${escapeAttr(`${t.goto} ${i + 1}`)}"></button>`).join('')}</div>`,
+    );
   }
   if (s.navigation.thumbnails) {
-    nav.push(`<div class="sliderx-thumbs">${slides.map((sl) => {
-      const th = safeUrl(sl.thumb);
-      return th ? `<img class="sliderx-thumb" data-slide-id="${sl.id}" src="${escapeAttr(th)}" alt="${escapeAttr(localize(sl.title, lang))}">` : '';
-    }).join('')}</div>`);
+    nav.push(
+      `<div class="sliderx-thumbs">${slides
+        .map((sl) => {
+          const th = safeUrl(sl.thumb);
+          return th
+            ? `<img class="sliderx-thumb" data-slide-id="${sl.id}" src="${escapeAttr(th)}" alt="${escapeAttr(localize(sl.title, lang))}">`
+            : '';
+        })
+        .join('')}</div>`,
+    );
   }
   return (
     `<div id="${escapeAttr(htmlId)}" class="sliderx-modal" role="dialog" aria-modal="true" aria-label="${escapeAttr(title)}" data-bg="${escapeAttr(bg)}" data-speed="${escapeAttr(String(sp))}">` +

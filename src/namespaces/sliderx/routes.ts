@@ -5,7 +5,16 @@
 import { endpoint, l, namespace, PUBLIC, route } from '../../rest/define.ts';
 import type { NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
 import { RestError, RestResponse } from '../../rest/types.ts';
-import { etagOf, getModal, getSlider, getSliderOfSlide, getSliders, getStream, matchesIfNoneMatch, type SliderQuery } from './service.ts';
+import {
+  etagOf,
+  getModal,
+  getSlider,
+  getSliderOfSlide,
+  getSliders,
+  getStream,
+  matchesIfNoneMatch,
+  type SliderQuery,
+} from './service.ts';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
@@ -20,12 +29,19 @@ function text(v: unknown): string | undefined {
  */
 const SLIDER_QUERY_ARGS = {
   alias: {
-    description: l('The slider alias, or on /sliders/<slider> "true" when the path value is an alias.', 'Der Slider-Alias, oder auf /sliders/<slider> "true", wenn der Pfadwert ein Alias ist.'),
+    description: l(
+      'The slider alias, or on /sliders/<slider> "true" when the path value is an alias.',
+      'Der Slider-Alias, oder auf /sliders/<slider> "true", wenn der Pfadwert ein Alias ist.',
+    ),
     internal: true,
     sanitize: text,
   },
   id: { description: l('The slider id.', 'Die Slider-ID.'), internal: true, sanitize: text },
-  slideid: { description: l('Only this slide of the slider.', 'Nur diese Folie des Sliders.'), internal: true, sanitize: text },
+  slideid: {
+    description: l('Only this slide of the slider.', 'Nur diese Folie des Sliders.'),
+    internal: true,
+    sanitize: text,
+  },
 } as const;
 
 function queryOf({ alias, id, slideid }: ParamsOf<typeof SLIDER_QUERY_ARGS>): SliderQuery {
@@ -37,13 +53,19 @@ function queryOf({ alias, id, slideid }: ParamsOf<typeof SLIDER_QUERY_ARGS>): Sl
 }
 
 /** Runs a read: 200 with ETag/Cache-Control, 304 when If-None-Match matches, errors as `{success:false,…}`. */
-export async function cachedRead(req: RestRequest, read: () => Promise<Record<string, unknown>>): Promise<RestResponse> {
+export async function cachedRead(
+  req: RestRequest,
+  read: () => Promise<Record<string, unknown>>,
+): Promise<RestResponse> {
   let body: Record<string, unknown>;
   try {
     body = await read();
   } catch (err) {
     if (err instanceof RestError) {
-      return new RestResponse({ success: false, message: err.message, code: err.code, data: { status: err.status } }, err.status);
+      return new RestResponse(
+        { success: false, message: err.message, code: err.code, data: { status: err.status } },
+        err.status,
+      );
     }
     throw err;
   }
@@ -69,7 +91,8 @@ export const sliderxNamespace: NamespaceDef = namespace('sliderx', [
     endpoint('GET', {
       args: SLIDER_QUERY_ARGS,
       permission: PUBLIC,
-      handler: (req) => cachedRead(req, () => getSliderOfSlide(req.app, req.urlParams.slide_id!, queryOf(req.params), req.lang)),
+      handler: (req) =>
+        cachedRead(req, () => getSliderOfSlide(req.app, req.urlParams.slide_id!, queryOf(req.params), req.lang)),
     }),
   ]),
   route('/sliders/stream/(?P<slide_ids>[\\d,]+)', [

@@ -12,7 +12,15 @@ export const DEMO_SLIDERS = {
     {
       alias: 'home',
       title: { en: 'Home slider', de: 'Startseiten-Slider' },
-      settings: { layout: 'fullwidth', width: 1240, height: 600, autoplay: true, delay: 7000, navigation: { arrows: true, bullets: true, thumbnails: false }, modal: { cover: true, bg: 'rgba(0,0,0,0.5)', sp: 1 } },
+      settings: {
+        layout: 'fullwidth',
+        width: 1240,
+        height: 600,
+        autoplay: true,
+        delay: 7000,
+        navigation: { arrows: true, bullets: true, thumbnails: false },
+        modal: { cover: true, bg: 'rgba(0,0,0,0.5)', sp: 1 },
+      },
       slides: [
         {
           title: { en: 'Welcome', de: 'Willkommen' },
@@ -21,8 +29,19 @@ export const DEMO_SLIDERS = {
           link: '/en/about/',
           params: { transition: 'fade', duration: 600 },
           layers: [
-            { id: 'headline', type: 'text', content: { en: 'Grow with our partner programme', de: 'Wachsen Sie mit unserem Partnerprogramm' }, position: { x: 80, y: 120 } },
-            { id: 'cta', type: 'button', content: { en: 'Learn more', de: 'Mehr erfahren' }, link: '/en/partners/', position: { x: 80, y: 260 } },
+            {
+              id: 'headline',
+              type: 'text',
+              content: { en: 'Grow with our partner programme', de: 'Wachsen Sie mit unserem Partnerprogramm' },
+              position: { x: 80, y: 120 },
+            },
+            {
+              id: 'cta',
+              type: 'button',
+              content: { en: 'Learn more', de: 'Mehr erfahren' },
+              link: '/en/partners/',
+              position: { x: 80, y: 260 },
+            },
           ],
         },
         {
@@ -32,8 +51,19 @@ export const DEMO_SLIDERS = {
           link: '',
           params: { transition: 'slide', duration: 800 },
           layers: [
-            { id: 'headline', type: 'text', content: { en: 'Training for every partner', de: 'Schulungen für jeden Partner' }, position: { x: 80, y: 120 } },
-            { id: 'logo', type: 'image', content: 'https://images.example.org/logo.png', alt: { en: 'Our logo', de: 'Unser Logo' }, position: { x: 900, y: 40 } },
+            {
+              id: 'headline',
+              type: 'text',
+              content: { en: 'Training for every partner', de: 'Schulungen für jeden Partner' },
+              position: { x: 80, y: 120 },
+            },
+            {
+              id: 'logo',
+              type: 'image',
+              content: 'https://images.example.org/logo.png',
+              alt: { en: 'Our logo', de: 'Unser Logo' },
+              position: { x: 900, y: 40 },
+            },
           ],
         },
         {
@@ -42,22 +72,48 @@ export const DEMO_SLIDERS = {
           thumb: 'https://images.example.org/slides/contact-thumb.jpg',
           link: '/en/contact/',
           params: { transition: 'zoom', duration: 700 },
-          layers: [{ id: 'headline', type: 'text', content: { en: 'Talk to us', de: 'Sprechen Sie mit uns' }, position: { x: 80, y: 120 } }],
+          layers: [
+            {
+              id: 'headline',
+              type: 'text',
+              content: { en: 'Talk to us', de: 'Sprechen Sie mit uns' },
+              position: { x: 80, y: 120 },
+            },
+          ],
         },
       ],
     },
     {
       alias: 'partners',
       title: { en: 'Partner logos', de: 'Partnerlogos' },
-      settings: { layout: 'auto', width: 960, height: 240, autoplay: true, delay: 4000, navigation: { arrows: false, bullets: true, thumbnails: true }, modal: { cover: false, bg: '#000000', sp: 0.5 } },
+      settings: {
+        layout: 'auto',
+        width: 960,
+        height: 240,
+        autoplay: true,
+        delay: 4000,
+        navigation: { arrows: false, bullets: true, thumbnails: true },
+        modal: { cover: false, bg: '#000000', sp: 0.5 },
+      },
       slides: [
-        { title: 'Acme', image: 'https://images.example.org/partners/acme.png', thumb: 'https://images.example.org/partners/acme-thumb.png', link: 'https://acme.example/', layers: [] },
-        { title: 'Globex', image: 'https://images.example.org/partners/globex.png', thumb: 'https://images.example.org/partners/globex-thumb.png', link: 'https://globex.example/', layers: [] },
+        {
+          title: 'Acme',
+          image: 'https://images.example.org/partners/acme.png',
+          thumb: 'https://images.example.org/partners/acme-thumb.png',
+          link: 'https://acme.example/',
+          layers: [],
+        },
+        {
+          title: 'Globex',
+          image: 'https://images.example.org/partners/globex.png',
+          thumb: 'https://images.example.org/partners/globex-thumb.png',
+          link: 'https://globex.example/',
+          layers: [],
+        },
       ],
     },
   ],
 };
-
 
 export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
   const { sliders, issues } = parseImport(DEMO_SLIDERS);

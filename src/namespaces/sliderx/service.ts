@@ -20,7 +20,17 @@ import { parseIdList } from '../../rest/id-list.ts';
 import { localize } from './model.ts';
 import { linksInLanguage } from './links.ts';
 import { fullSlider, modalHtml, publicSlide } from './render.ts';
-import { getSlide, getSliderByAlias, getSliderById, getSlides, getSlidesByIds, listSliders, writeSliders, type ImportResult, type StoredSlider } from './store.ts';
+import {
+  getSlide,
+  getSliderByAlias,
+  getSliderById,
+  getSlides,
+  getSlidesByIds,
+  listSliders,
+  writeSliders,
+  type ImportResult,
+  type StoredSlider,
+} from './store.ts';
 import type { SliderData } from './model.ts';
 import { sliderxLogger } from './logger.ts';
 import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../../site/activity.ts';
@@ -31,10 +41,19 @@ const MSG = {
   notFound: { en: 'Slider not found.', de: 'Slider nicht gefunden.' },
   slideNotFound: { en: 'Slide not found.', de: 'Slide nicht gefunden.' },
   slidesNotFound: { en: 'None of the requested slides exists.', de: 'Keiner der angefragten Slides existiert.' },
-  badIds: { en: 'Slide ids must be numbers separated by single commas.', de: 'Slide-IDs müssen durch einzelne Kommas getrennte Zahlen sein.' },
-  tooMany: { en: 'At most 100 slide ids can be requested at once.', de: 'Es können höchstens 100 Slide-IDs auf einmal angefragt werden.' },
+  badIds: {
+    en: 'Slide ids must be numbers separated by single commas.',
+    de: 'Slide-IDs müssen durch einzelne Kommas getrennte Zahlen sein.',
+  },
+  tooMany: {
+    en: 'At most 100 slide ids can be requested at once.',
+    de: 'Es können höchstens 100 Slide-IDs auf einmal angefragt werden.',
+  },
   badId: { en: 'The slider id must be a number.', de: 'Die Slider-ID muss eine Zahl sein.' },
-  badSlideFilter: { en: 'slideid must be slide ids separated by commas.', de: 'slideid muss aus durch Kommas getrennten Slide-IDs bestehen.' },
+  badSlideFilter: {
+    en: 'slideid must be slide ids separated by commas.',
+    de: 'slideid muss aus durch Kommas getrennten Slide-IDs bestehen.',
+  },
 };
 
 export const MAX_STREAM_IDS = 100;
@@ -66,7 +85,12 @@ export interface SliderQuery {
   slideid?: string;
 }
 
-async function fullResponse(app: AppServices, slider: StoredSlider, lang: Lang, slideFilter?: string): Promise<Record<string, unknown>> {
+async function fullResponse(
+  app: AppServices,
+  slider: StoredSlider,
+  lang: Lang,
+  slideFilter?: string,
+): Promise<Record<string, unknown>> {
   return ok(fullSlider(slider, await slidesFor(app, slider, slideFilter, lang), lang));
 }
 
@@ -84,7 +108,9 @@ export async function getSliders(app: AppServices, q: SliderQuery, lang: Lang): 
     return fullResponse(app, slider, lang, q.slideid);
   }
   const sliders = await listSliders(app);
-  return ok({ sliders: sliders.map((s) => ({ id: s.id, alias: s.alias, title: localize(s.title, lang), slides: s.slideCount })) });
+  return ok({
+    sliders: sliders.map((s) => ({ id: s.id, alias: s.alias, title: localize(s.title, lang), slides: s.slideCount })),
+  });
 }
 
 async function findSlider(app: AppServices, key: string, aliasFlag: boolean): Promise<StoredSlider | null> {
@@ -93,14 +119,24 @@ async function findSlider(app: AppServices, key: string, aliasFlag: boolean): Pr
 }
 
 /** GET /sliders/<slider> */
-export async function getSlider(app: AppServices, key: string, q: SliderQuery, lang: Lang): Promise<Record<string, unknown>> {
+export async function getSlider(
+  app: AppServices,
+  key: string,
+  q: SliderQuery,
+  lang: Lang,
+): Promise<Record<string, unknown>> {
   const slider = await findSlider(app, key, q.aliasFlag ?? false);
   if (!slider) throw err('sliderx_not_found', MSG.notFound, 404, lang);
   return fullResponse(app, slider, lang, q.slideid);
 }
 
 /** GET /sliders/slides/<slide_id>: the slide's slider, in full. */
-export async function getSliderOfSlide(app: AppServices, slideId: string, q: SliderQuery, lang: Lang): Promise<Record<string, unknown>> {
+export async function getSliderOfSlide(
+  app: AppServices,
+  slideId: string,
+  q: SliderQuery,
+  lang: Lang,
+): Promise<Record<string, unknown>> {
   const slide = await getSlide(app, slideId.length > 16 ? 0 : Number(slideId));
   if (!slide) throw err('sliderx_slide_not_found', MSG.slideNotFound, 404, lang);
   const slider = (await getSliderById(app, slide.sliderId))!;
@@ -123,7 +159,9 @@ export async function getStream(app: AppServices, idsText: string, lang: Lang): 
       order.push(id);
     }
   }
-  const found = new Map((await linksInLanguage(app, [...(await getSlidesByIds(app, order)).values()], lang)).map((s) => [s.id, s]));
+  const found = new Map(
+    (await linksInLanguage(app, [...(await getSlidesByIds(app, order)).values()], lang)).map((s) => [s.id, s]),
+  );
   const missing = order.filter((id) => !found.has(id));
   if (found.size === 0) throw err('sliderx_slides_not_found', MSG.slidesNotFound, 404, lang);
   const aliases = new Map<number, string>();
@@ -138,7 +176,12 @@ export async function getStream(app: AppServices, idsText: string, lang: Lang): 
 }
 
 /** GET /sliders/modal/<slider> */
-export async function getModal(app: AppServices, key: string, q: SliderQuery, lang: Lang): Promise<Record<string, unknown>> {
+export async function getModal(
+  app: AppServices,
+  key: string,
+  q: SliderQuery,
+  lang: Lang,
+): Promise<Record<string, unknown>> {
   const slider = await findSlider(app, key, q.aliasFlag ?? false);
   if (!slider) throw err('sliderx_not_found', MSG.notFound, 404, lang);
   const slides = await linksInLanguage(app, await getSlides(app, slider.id), lang);
@@ -146,7 +189,15 @@ export async function getModal(app: AppServices, key: string, q: SliderQuery, la
   const bg = m.cover ? m.bg : '';
   const sp = m.cover ? m.sp : '';
   const htmlid = `sliderx-modal-${slider.alias}`;
-  return ok({ id: slider.id, alias: slider.alias, bg, sp, addons: [], htmlid, html: modalHtml(slider, slides, lang, htmlid, bg, sp) });
+  return ok({
+    id: slider.id,
+    alias: slider.alias,
+    bg,
+    sp,
+    addons: [],
+    htmlid,
+    html: modalHtml(slider, slides, lang, htmlid, bg, sp),
+  });
 }
 
 /** Strong ETag of a response body. */
@@ -157,15 +208,21 @@ export function etagOf(body: unknown): string {
 /** Whether an If-None-Match header value matches the ETag (weak comparison, `*` matches). */
 export function matchesIfNoneMatch(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
-  const values = (Array.isArray(header) ? header.join(',') : header).split(',').map((v) => v.trim()).filter(Boolean);
+  const values = (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   const bare = etag.replace(/^W\//, '');
   return values.some((v) => v === '*' || v.replace(/^W\//, '') === bare);
 }
 
-
 /** Imports validated sliders in one transaction (store.writeSliders), then records each in the activity log
  * (by default as the command line's write). */
-export async function importSliders(app: AppServices, sliders: SliderData[], origin: ActivityOrigin = CLI_ORIGIN): Promise<ImportResult[]> {
+export async function importSliders(
+  app: AppServices,
+  sliders: SliderData[],
+  origin: ActivityOrigin = CLI_ORIGIN,
+): Promise<ImportResult[]> {
   const results = await writeSliders(app, sliders);
   for (const [i, r] of results.entries()) {
     await recordWrite(
@@ -173,7 +230,12 @@ export async function importSliders(app: AppServices, sliders: SliderData[], ori
       {
         logger: sliderxLogger.slug,
         messageKey: r.action === 'created' ? 'slider_created' : 'slider_updated',
-        context: { slider_id: r.id, slider_alias: r.alias, slider_title: localize(sliders[i]!.title, 'en'), slide_count: r.slides },
+        context: {
+          slider_id: r.id,
+          slider_alias: r.alias,
+          slider_title: localize(sliders[i]!.title, 'en'),
+          slide_count: r.slides,
+        },
       },
       origin,
     );

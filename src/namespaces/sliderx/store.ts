@@ -2,7 +2,14 @@
 import type { AppServices } from '../../site/services.ts';
 import { utcNow } from '../../site/time.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';
-import { type Layer, type SlideData, type SliderData, type SliderSettings, type SlideParams, type Text } from './model.ts';
+import {
+  type Layer,
+  type SlideData,
+  type SliderData,
+  type SliderSettings,
+  type SlideParams,
+  type Text,
+} from './model.ts';
 
 export interface StoredSlide {
   id: number;
@@ -25,17 +32,48 @@ export interface StoredSlider {
   modifiedAt: string;
 }
 
-type SliderRow = { id: number; alias: string; title: string; settings: string; created_at: string; modified_at: string };
-type SlideRow = { id: number; slider_id: number; position: number; title: string; image: string; thumb: string; link: string; params: string; layers: string };
+type SliderRow = {
+  id: number;
+  alias: string;
+  title: string;
+  settings: string;
+  created_at: string;
+  modified_at: string;
+};
+type SlideRow = {
+  id: number;
+  slider_id: number;
+  position: number;
+  title: string;
+  image: string;
+  thumb: string;
+  link: string;
+  params: string;
+  layers: string;
+};
 
 function sliderFrom(r: SliderRow): StoredSlider {
-  return { id: r.id, alias: r.alias, title: JSON.parse(r.title) as Text, settings: JSON.parse(r.settings) as SliderSettings, createdAt: r.created_at, modifiedAt: r.modified_at };
+  return {
+    id: r.id,
+    alias: r.alias,
+    title: JSON.parse(r.title) as Text,
+    settings: JSON.parse(r.settings) as SliderSettings,
+    createdAt: r.created_at,
+    modifiedAt: r.modified_at,
+  };
 }
 
 function slideFrom(r: SlideRow): StoredSlide {
   return {
-    id: r.id, sliderId: r.slider_id, order: r.position, title: JSON.parse(r.title) as Text, image: r.image, thumb: r.thumb, link: r.link,
-    params: JSON.parse(r.params) as SlideParams, layers: JSON.parse(r.layers) as Layer[],
+    id: r.id,
+    sliderId: r.slider_id,
+    order: r.position,
+    title: JSON.parse(r.title) as Text,
+    image: r.image,
+    thumb: r.thumb,
+    link: r.link,
+    params: JSON.parse(r.params) as SlideParams,
+    layers: JSON.parse(r.layers) as Layer[],
   };
 }
 
@@ -57,13 +95,23 @@ export async function getSliderByAlias(app: AppServices, alias: string): Promise
 
 export async function listSliders(app: AppServices): Promise<(StoredSlider & { slideCount: number })[]> {
   const rows = (await app.db.selectFrom('sliders').selectAll().orderBy('id').execute()) as SliderRow[];
-  const counts = await app.db.selectFrom('slider_slides').select(['slider_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('slider_id').execute();
+  const counts = await app.db
+    .selectFrom('slider_slides')
+    .select(['slider_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('slider_id')
+    .execute();
   const byId = new Map(counts.map((c) => [c.slider_id, Number(c.n)]));
   return rows.map((r) => ({ ...sliderFrom(r), slideCount: byId.get(r.id) ?? 0 }));
 }
 
 export async function getSlides(app: AppServices, sliderId: number): Promise<StoredSlide[]> {
-  const rows = (await app.db.selectFrom('slider_slides').selectAll().where('slider_id', '=', sliderId).orderBy('position').orderBy('id').execute()) as SlideRow[];
+  const rows = (await app.db
+    .selectFrom('slider_slides')
+    .selectAll()
+    .where('slider_id', '=', sliderId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute()) as SlideRow[];
   return rows.map(slideFrom);
 }
 
@@ -102,16 +150,30 @@ export async function writeSliders(app: Pick<AppServices, 'db'>, sliders: Slider
       let sliderId: number;
       if (existing) {
         sliderId = existing.id;
-        await tx.updateTable('sliders').set({ title: JSON.stringify(s.title), settings: JSON.stringify(s.settings), modified_at: now }).where('id', '=', sliderId).execute();
+        await tx
+          .updateTable('sliders')
+          .set({ title: JSON.stringify(s.title), settings: JSON.stringify(s.settings), modified_at: now })
+          .where('id', '=', sliderId)
+          .execute();
       } else {
         const ins = await tx
           .insertInto('sliders')
-          .values({ alias: s.alias, title: JSON.stringify(s.title), settings: JSON.stringify(s.settings), created_at: now, modified_at: now })
+          .values({
+            alias: s.alias,
+            title: JSON.stringify(s.title),
+            settings: JSON.stringify(s.settings),
+            created_at: now,
+            modified_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         sliderId = ins.id;
       }
-      const current = new Set((await tx.selectFrom('slider_slides').select('id').where('slider_id', '=', sliderId).execute()).map((r) => r.id));
+      const current = new Set(
+        (await tx.selectFrom('slider_slides').select('id').where('slider_id', '=', sliderId).execute()).map(
+          (r) => r.id,
+        ),
+      );
       const kept = new Set<number>();
       for (const [position, slide] of s.slides.entries()) {
         const values = slideValues(slide, sliderId, position);
@@ -145,7 +207,10 @@ function slideValues(slide: SlideData, sliderId: number, position: number) {
 }
 
 /** The export document: every slider (or the given ones) with all languages, as import reads it. */
-export async function exportSliders(app: AppServices, only?: StoredSlider[]): Promise<{ version: 1; sliders: SliderData[] }> {
+export async function exportSliders(
+  app: AppServices,
+  only?: StoredSlider[],
+): Promise<{ version: 1; sliders: SliderData[] }> {
   const sliders = only ?? (await listSliders(app));
   const out: SliderData[] = [];
   for (const s of sliders) {
@@ -155,7 +220,15 @@ export async function exportSliders(app: AppServices, only?: StoredSlider[]): Pr
       alias: s.alias,
       title: s.title,
       settings: s.settings,
-      slides: slides.map((sl) => ({ id: sl.id, title: sl.title, image: sl.image, thumb: sl.thumb, link: sl.link, params: sl.params, layers: sl.layers })),
+      slides: slides.map((sl) => ({
+        id: sl.id,
+        title: sl.title,
+        image: sl.image,
+        thumb: sl.thumb,
+        link: sl.link,
+        params: sl.params,
+        layers: sl.layers,
+      })),
     });
   }
   return { version: 1, sliders: out };

@@ -59,9 +59,11 @@ function typeMatches(t: string, v: unknown): boolean {
 }
 
 function coerced(types: string[], v: unknown): { value: unknown } | null {
-  if (types.includes('boolean') && (v === 'true' || v === 'false' || v === '1' || v === '0' || v === 1 || v === 0)) return { value: v === 'true' || v === '1' || v === 1 };
+  if (types.includes('boolean') && (v === 'true' || v === 'false' || v === '1' || v === '0' || v === 1 || v === 0))
+    return { value: v === 'true' || v === '1' || v === 1 };
   if (types.includes('integer') && typeof v === 'string' && /^-?\d{1,15}$/.test(v)) return { value: Number(v) };
-  if (types.includes('number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return { value: Number(v) };
+  if (types.includes('number') && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)))
+    return { value: Number(v) };
   return null;
 }
 
@@ -88,14 +90,19 @@ export function checkDocument<Check extends string>(
     return v;
   }
   if (typeof v === 'string') {
-    if (schema.maxLength !== undefined && v.length > schema.maxLength) errors.push(`${path} must be at most ${schema.maxLength} characters long`);
-    if (schema.minLength !== undefined && v.length < schema.minLength) errors.push(`${path} must be at least ${schema.minLength} characters long`);
-    if (schema.format !== undefined && v !== '' && !matchesFormat(schema.format, v)) errors.push(`${path} must be ${schema.format === 'email' ? 'an email address' : `of format ${schema.format}`}`);
-    if (schema.pattern && !new RegExp(schema.pattern).test(v)) errors.push(`${path} does not match the pattern ${schema.pattern}`);
+    if (schema.maxLength !== undefined && v.length > schema.maxLength)
+      errors.push(`${path} must be at most ${schema.maxLength} characters long`);
+    if (schema.minLength !== undefined && v.length < schema.minLength)
+      errors.push(`${path} must be at least ${schema.minLength} characters long`);
+    if (schema.format !== undefined && v !== '' && !matchesFormat(schema.format, v))
+      errors.push(`${path} must be ${schema.format === 'email' ? 'an email address' : `of format ${schema.format}`}`);
+    if (schema.pattern && !new RegExp(schema.pattern).test(v))
+      errors.push(`${path} does not match the pattern ${schema.pattern}`);
   }
   if (typeof v === 'number') {
     // Beyond 2^53 a number names no one integer (the REST kernel refuses such integers too).
-    if (types.includes('integer') && !types.includes('number') && !Number.isSafeInteger(v)) errors.push(`${path} must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+    if (types.includes('integer') && !types.includes('number') && !Number.isSafeInteger(v))
+      errors.push(`${path} must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
     if (schema.minimum !== undefined && v < schema.minimum) errors.push(`${path} must be at least ${schema.minimum}`);
     if (schema.maximum !== undefined && v > schema.maximum) errors.push(`${path} must be at most ${schema.maximum}`);
   }
@@ -104,7 +111,8 @@ export function checkDocument<Check extends string>(
     if (msg) errors.push(`${path}: ${msg}`);
   }
   if (Array.isArray(v)) {
-    if (schema.maxItems !== undefined && v.length > schema.maxItems) errors.push(`${path} must have at most ${schema.maxItems} items`);
+    if (schema.maxItems !== undefined && v.length > schema.maxItems)
+      errors.push(`${path} must have at most ${schema.maxItems} items`);
     const items = schema.items;
     if (items) v = v.map((item, i) => checkDocument(items, item, `${path}[${i}]`, errors, options));
   } else if (v && typeof v === 'object' && (schema.properties || schema.additionalProperties !== undefined)) {
@@ -117,7 +125,8 @@ export function checkDocument<Check extends string>(
       const ps = schema.properties && ownValue(schema.properties, k);
       if (ps) setOwn(out, k, checkDocument(ps, val, `${path}.${k}`, errors, options));
       else if (schema.additionalProperties === false) errors.push(`${path}.${k} is not a known property`);
-      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') setOwn(out, k, checkDocument(schema.additionalProperties, val, `${path}.${k}`, errors, options));
+      else if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+        setOwn(out, k, checkDocument(schema.additionalProperties, val, `${path}.${k}`, errors, options));
       else setOwn(out, k, val);
     }
     v = out;

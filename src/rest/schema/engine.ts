@@ -7,11 +7,58 @@
 // Nothing here throws: every input gives either a value or a SchemaError.
 import type { ArgSchema } from '../types.ts';
 import { setOwn } from '../../util.ts';
-import { SchemaFailure, combiningError, duplicateItems, failure, invalidType, plainError, type CandidateError, type SchemaError } from './errors.ts';
+import {
+  SchemaFailure,
+  combiningError,
+  duplicateItems,
+  failure,
+  invalidType,
+  plainError,
+  type CandidateError,
+  type SchemaError,
+} from './errors.ts';
 import { sanitizeFormat, validateFormat } from './formats.ts';
-import { asSchema, bestTypeForMultiType, combines, firstMissingRequired, formatApplies, numberKeyword, propertySchemaFor, schemaList, schemaMap, subSchemas, typeOf, type Schema } from './keywords.ts';
+import {
+  asSchema,
+  bestTypeForMultiType,
+  combines,
+  firstMissingRequired,
+  formatApplies,
+  numberKeyword,
+  propertySchemaFor,
+  schemaList,
+  schemaMap,
+  subSchemas,
+  typeOf,
+  type Schema,
+} from './keywords.ts';
 import { matchesPattern } from './pcre.ts';
-import { asMap, codePointLength, countNoun, hasUniqueItems, humanList, isArrayLike, isBooleanLike, isIntegerLike, isNull, isNumeric, isObjectLike, isPhpArray, isPlainObject, isScalar, phpIntString, phpJsonEncode, phpNumberString, phpScalarString, phpString, toBoolean, toEntries, toInteger, toList, toNumber } from './php.ts';
+import {
+  asMap,
+  codePointLength,
+  countNoun,
+  hasUniqueItems,
+  humanList,
+  isArrayLike,
+  isBooleanLike,
+  isIntegerLike,
+  isNull,
+  isNumeric,
+  isObjectLike,
+  isPhpArray,
+  isPlainObject,
+  isScalar,
+  phpIntString,
+  phpJsonEncode,
+  phpNumberString,
+  phpScalarString,
+  phpString,
+  toBoolean,
+  toEntries,
+  toInteger,
+  toList,
+  toNumber,
+} from './php.ts';
 
 /** Deeper values are refused before any check (PHP's json_decode refuses them at 512 too). */
 export const MAX_VALUE_DEPTH = 512;
@@ -30,7 +77,11 @@ export function sanitizeValue(value: unknown, schema: ArgSchema, name: string): 
 }
 
 /** validate, then sanitise: what the pipeline does for typed args without custom callbacks */
-export function checkValue(value: unknown, schema: ArgSchema, name: string): { ok: true; value: unknown } | { ok: false; error: SchemaError } {
+export function checkValue(
+  value: unknown,
+  schema: ArgSchema,
+  name: string,
+): { ok: true; value: unknown } | { ok: false; error: SchemaError } {
   const error = validateValue(value, schema, name);
   if (error) return { ok: false, error };
   const sanitized = sanitize(value, schema, name); // depth already checked
@@ -93,11 +144,19 @@ function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailu
  * anyOf then oneOf: the schema with the type a matching sub-schema contributes when it had
  * none (the reference writes it into the schema it goes on with), or the failure.
  */
-function applyCombiningSchemas(current: { value: unknown }, schema: Schema, name: string, onMatch?: (match: Schema) => SchemaFailure | null): Schema | SchemaFailure {
+function applyCombiningSchemas(
+  current: { value: unknown },
+  schema: Schema,
+  name: string,
+  onMatch?: (match: Schema) => SchemaFailure | null,
+): Schema | SchemaFailure {
   let effective = schema;
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (!schemaList(effective, keyword)) continue;
-    const match = keyword === 'anyOf' ? findAnyMatchingSchema(current.value, effective, name) : findOneMatchingSchema(current.value, effective, name);
+    const match =
+      keyword === 'anyOf'
+        ? findAnyMatchingSchema(current.value, effective, name)
+        : findOneMatchingSchema(current.value, effective, name);
     if (match instanceof SchemaFailure) return match;
     if (typeOf(effective) === undefined && typeOf(match) !== undefined) effective = { ...effective, type: match.type };
     const error = onMatch?.(match);
@@ -119,7 +178,10 @@ function validateForType(value: unknown, schema: Schema, type: string | undefine
     case 'number':
       return validateNumber(value, schema, name, 'number');
     case 'integer':
-      return validateNumber(value, schema, name, 'integer') ?? (isIntegerLike(value) ? unsafeInteger(toNumber(value), name) : invalidType(name, 'integer'));
+      return (
+        validateNumber(value, schema, name, 'integer') ??
+        (isIntegerLike(value) ? unsafeInteger(toNumber(value), name) : invalidType(name, 'integer'))
+      );
     case 'string':
       return validateString(value, schema, name);
     default:
@@ -161,7 +223,9 @@ function validateBounds(n: number, schema: Schema, name: string): SchemaFailure 
     const aboveMax = exclusiveMax ? n >= max : n > max;
     if (belowMin || aboveMax) {
       const side = (exclusive: boolean) => (exclusive ? '(exclusive)' : '(inclusive)');
-      return outOfBounds(`between ${phpIntString(min)} ${side(exclusiveMin)} and ${phpIntString(max)} ${side(exclusiveMax)}`);
+      return outOfBounds(
+        `between ${phpIntString(min)} ${side(exclusiveMin)} and ${phpIntString(max)} ${side(exclusiveMax)}`,
+      );
     }
   }
   return null;
@@ -185,7 +249,10 @@ function validateString(value: unknown, schema: Schema, name: string): SchemaFai
 
   const minLength = numberKeyword(schema, 'minLength');
   if (minLength !== undefined && codePointLength(value) < minLength) {
-    return failure('rest_too_short', `${name} must be at least ${countNoun(minLength, 'character', 'characters')} long.`);
+    return failure(
+      'rest_too_short',
+      `${name} must be at least ${countNoun(minLength, 'character', 'characters')} long.`,
+    );
   }
   const maxLength = numberKeyword(schema, 'maxLength');
   if (maxLength !== undefined && codePointLength(value) > maxLength) {
@@ -245,11 +312,17 @@ function validateObject(value: unknown, schema: Schema, name: string): SchemaFai
 
   const minProperties = numberKeyword(schema, 'minProperties');
   if (minProperties !== undefined && keys.length < minProperties) {
-    return failure('rest_too_few_properties', `${name} must contain at least ${countNoun(minProperties, 'property', 'properties')}.`);
+    return failure(
+      'rest_too_few_properties',
+      `${name} must contain at least ${countNoun(minProperties, 'property', 'properties')}.`,
+    );
   }
   const maxProperties = numberKeyword(schema, 'maxProperties');
   if (maxProperties !== undefined && keys.length > maxProperties) {
-    return failure('rest_too_many_properties', `${name} must contain at most ${countNoun(maxProperties, 'property', 'properties')}.`);
+    return failure(
+      'rest_too_many_properties',
+      `${name} must contain at most ${countNoun(maxProperties, 'property', 'properties')}.`,
+    );
   }
   return null;
 }
@@ -303,11 +376,19 @@ function findOneMatchingSchema(value: unknown, schema: Schema, name: string): Sc
   if (matches.length === 0) return combiningError(value, name, errors);
   if (matches.length > 1) {
     const positions = matches.map((m) => m.index);
-    const titles = matches.filter((m) => m.schema.title !== undefined && m.schema.title !== null).map((m) => String(m.schema.title));
+    const titles = matches
+      .filter((m) => m.schema.title !== undefined && m.schema.title !== null)
+      .map((m) => String(m.schema.title));
     if (titles.length === matches.length) {
-      return failure('rest_one_of_multiple_matches', `${name} matches ${humanList(titles)}, but should match only one.`, { positions });
+      return failure(
+        'rest_one_of_multiple_matches',
+        `${name} matches ${humanList(titles)}, but should match only one.`,
+        { positions },
+      );
     }
-    return failure('rest_one_of_multiple_matches', `${name} matches more than one of the expected formats.`, { positions });
+    return failure('rest_one_of_multiple_matches', `${name} matches more than one of the expected formats.`, {
+      positions,
+    });
   }
   return matches[0]!.schema;
 }

@@ -82,14 +82,23 @@ export function combiningError(value: unknown, name: string, errors: CandidateEr
     if (best) return candidateFailure(name, best);
   }
 
-  const titles = errors.filter((e) => e.schema.title !== undefined && e.schema.title !== null).map((e) => String(e.schema.title));
-  if (titles.length === errors.length) return failure('rest_no_matching_schema', `${name} is not a valid ${humanList(titles)}.`);
+  const titles = errors
+    .filter((e) => e.schema.title !== undefined && e.schema.title !== null)
+    .map((e) => String(e.schema.title));
+  if (titles.length === errors.length)
+    return failure('rest_no_matching_schema', `${name} is not a valid ${humanList(titles)}.`);
   return failure('rest_no_matching_schema', `${name} does not match any of the expected formats.`);
 }
 
 function candidateFailure(name: string, { error, schema, index }: CandidateError): SchemaFailure {
   if (schema.title !== undefined && schema.title !== null) {
-    return failure('rest_no_matching_schema', `${name} is not a valid ${String(schema.title)}. Reason: ${error.message}`, { position: index });
+    return failure(
+      'rest_no_matching_schema',
+      `${name} is not a valid ${String(schema.title)}. Reason: ${error.message}`,
+      { position: index },
+    );
   }
-  return failure('rest_no_matching_schema', `${name} does not match the expected format. Reason: ${error.message}`, { position: index });
+  return failure('rest_no_matching_schema', `${name} does not match the expected format. Reason: ${error.message}`, {
+    position: index,
+  });
 }

@@ -16,9 +16,13 @@ export function validateFormat(value: unknown, format: string, name: string): Sc
     case 'email':
       return text !== null && isEmail(text) ? null : failure('rest_invalid_email', 'Invalid email address.');
     case 'ip':
-      return text !== null && isIpAddress(text) ? null : failure('rest_invalid_ip', `${name} is not a valid IP address.`);
+      return text !== null && isIpAddress(text)
+        ? null
+        : failure('rest_invalid_ip', `${name} is not a valid IP address.`);
     case 'uuid':
-      return typeof value === 'string' && isUuid(value) ? null : failure('rest_invalid_uuid', `${name} is not a valid UUID.`);
+      return typeof value === 'string' && isUuid(value)
+        ? null
+        : failure('rest_invalid_uuid', `${name} is not a valid UUID.`);
     default:
       return null; // uri, text-field, textarea-field and unknown formats are not validated
   }
@@ -48,7 +52,13 @@ export function isUuid(text: string): boolean {
 export function isDateTime(text: string): boolean {
   const m = DATE_TIME.exec(text);
   if (!m) return false;
-  const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number];
+  const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day > 31 || hour > 24 || minute > 59 || second > 60) return false;
   if (m[7] !== undefined && (Number(m[7]) > 24 || (m[8] !== undefined && Number(m[8]) > 59))) return false;
   return true;
@@ -72,7 +82,6 @@ export function isEmail(email: string): boolean {
   if (subs.length < 2) return false;
   return subs.every((sub) => phpTrim(sub, ' \t\n\r\0\x0B-') === sub && /^[a-z0-9-]+$/i.test(sub));
 }
-
 
 /** rest_is_ip_address: dotted IPv4, or IPv6 as the Requests library checks it. */
 export function isIpAddress(ip: string): boolean {

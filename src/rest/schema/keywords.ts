@@ -1,7 +1,16 @@
 // Schemas as the engine reads them. Keyword values of the wrong kind count as absent (PHP's
 // isset()/is_array() checks), so a malformed schema never makes the engine throw.
 import { matchesPattern } from './pcre.ts';
-import { isArrayLike, isBooleanLike, isIntegerLike, isNull, isNumeric, isObjectLike, isPlainObject, toNumber } from './php.ts';
+import {
+  isArrayLike,
+  isBooleanLike,
+  isIntegerLike,
+  isNull,
+  isNumeric,
+  isObjectLike,
+  isPlainObject,
+  toNumber,
+} from './php.ts';
 
 export type Schema = Record<string, unknown>;
 type TypeKeyword = string | string[] | undefined;
@@ -45,7 +54,11 @@ export function combines(schema: Schema): boolean {
 }
 
 /** Draft-4 `required: [...]` on the object wins; otherwise draft-3 `required: true` in properties. */
-export function firstMissingRequired(schema: Schema, properties: Record<string, unknown> | undefined, map: Record<string, unknown>): string | undefined {
+export function firstMissingRequired(
+  schema: Schema,
+  properties: Record<string, unknown> | undefined,
+  map: Record<string, unknown>,
+): string | undefined {
   const required = Array.isArray(schema.required) ? schema.required : properties ? requiredProperties(properties) : [];
   for (const key of required) {
     if (!Object.hasOwn(map, String(key))) return String(key);
@@ -71,8 +84,13 @@ function requiredProperties(properties: Record<string, unknown>): string[] {
  * The schema a property is checked against: its own, else the first matching patternProperties
  * schema, else additionalProperties (a schema, or 'forbidden' when false); undefined = anything.
  */
-export function propertySchemaFor(key: string, schema: Schema, properties: Record<string, unknown> | undefined): unknown {
-  if (properties && Object.hasOwn(properties, key) && properties[key] !== null && properties[key] !== undefined) return properties[key];
+export function propertySchemaFor(
+  key: string,
+  schema: Schema,
+  properties: Record<string, unknown> | undefined,
+): unknown {
+  if (properties && Object.hasOwn(properties, key) && properties[key] !== null && properties[key] !== undefined)
+    return properties[key];
   const patternProperties = schemaMap(schema, 'patternProperties');
   if (patternProperties) {
     for (const pattern of Object.keys(patternProperties)) {
@@ -90,7 +108,9 @@ export function subSchemas(schema: Schema, keyword: 'anyOf' | 'oneOf'): Schema[]
   const parentType = schema.type;
   return (schemaList(schema, keyword) ?? []).map((sub) => {
     const s = asSchema(sub);
-    return (s.type === undefined || s.type === null) && parentType !== undefined && parentType !== null ? { ...s, type: parentType } : s;
+    return (s.type === undefined || s.type === null) && parentType !== undefined && parentType !== null
+      ? { ...s, type: parentType }
+      : s;
   });
 }
 

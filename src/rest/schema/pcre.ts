@@ -29,9 +29,18 @@ const WORD_CHARS = '\\p{L}\\p{N}_';
 const DIGIT_CHARS = '\\p{Nd}';
 const HORIZONTAL_SPACE = '\\t \\u00A0\\u1680\\u180E\\u2000-\\u200A\\u202F\\u205F\\u3000';
 const POSIX_CLASSES: Record<string, string> = {
-  alpha: '\\p{L}', digit: '\\p{Nd}', alnum: '\\p{L}\\p{N}', upper: '\\p{Lu}', lower: '\\p{Ll}',
-  space: '\\s', blank: '\\t \\p{Zs}', xdigit: '0-9A-Fa-f', word: WORD_CHARS, punct: '\\p{P}',
-  cntrl: '\\p{Cc}', print: '\\P{C}',
+  alpha: '\\p{L}',
+  digit: '\\p{Nd}',
+  alnum: '\\p{L}\\p{N}',
+  upper: '\\p{Lu}',
+  lower: '\\p{Ll}',
+  space: '\\s',
+  blank: '\\t \\p{Zs}',
+  xdigit: '0-9A-Fa-f',
+  word: WORD_CHARS,
+  punct: '\\p{P}',
+  cntrl: '\\p{Cc}',
+  print: '\\P{C}',
 };
 const JS_SYNTAX_CHARS = '^$\\.*+?()[]{}|/';
 
@@ -89,7 +98,8 @@ function translatePcre(pattern: string): { source: string; flags: string } | nul
       } else if (c === '-') {
         // A range only between two single characters; otherwise a literal hyphen.
         const next = pattern[i + 1];
-        const nextIsChar = next !== undefined && next !== ']' && !(next === '\\' && /[dDwWsShHpP]/.test(pattern[i + 2] ?? ''));
+        const nextIsChar =
+          next !== undefined && next !== ']' && !(next === '\\' && /[dDwWsShHpP]/.test(pattern[i + 2] ?? ''));
         if (prevClassAtomIsChar && nextIsChar && !classStart) {
           out += '-';
           prevClassAtomIsChar = false;
@@ -179,7 +189,11 @@ function translateGroupOpening(pattern: string, i: number): { text: string; end:
   return null; // recursion, conditionals, inline options mid-pattern…
 }
 
-function translateEscape(pattern: string, i: number, inClass: boolean): { text: string; end: number; isChar: boolean } | null {
+function translateEscape(
+  pattern: string,
+  i: number,
+  inClass: boolean,
+): { text: string; end: number; isChar: boolean } | null {
   const c = pattern[i + 1];
   if (c === undefined) return null;
   const simple = (text: string, isChar = false) => ({ text, end: i + 2, isChar });
@@ -241,8 +255,14 @@ function translateEscape(pattern: string, i: number, inClass: boolean): { text: 
     case 'Q': {
       const close = pattern.indexOf('\\E', i + 2);
       const literal = pattern.slice(i + 2, close === -1 ? undefined : close);
-      const escaped = Array.from(literal, (ch) => (/[0-9A-Za-z]/.test(ch) ? ch : `\\u{${ch.codePointAt(0)!.toString(16)}}`)).join('');
-      return { text: inClass ? escaped : `(?:${escaped})`, end: close === -1 ? pattern.length : close + 2, isChar: false };
+      const escaped = Array.from(literal, (ch) =>
+        /[0-9A-Za-z]/.test(ch) ? ch : `\\u{${ch.codePointAt(0)!.toString(16)}}`,
+      ).join('');
+      return {
+        text: inClass ? escaped : `(?:${escaped})`,
+        end: close === -1 ? pattern.length : close + 2,
+        isChar: false,
+      };
     }
     case 'E':
       return { text: '', end: i + 2, isChar: false };

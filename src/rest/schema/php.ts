@@ -156,7 +156,9 @@ export function phpIntString(n: number): string {
 /** "N thing(s)" with _n()'s singular for 1 and number_format_i18n()'s thousands separators. */
 export function countNoun(n: number, singular: string, plural: string): string {
   const rounded = Math.round(Math.abs(n)) * Math.sign(n);
-  const formatted = BigInt(rounded === 0 ? 0 : rounded).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const formatted = BigInt(rounded === 0 ? 0 : rounded)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${formatted} ${Math.trunc(n) === 1 ? singular : plural}`;
 }
 
@@ -170,7 +172,9 @@ export function humanList(items: string[]): string {
 /** json_encode() defaults: slashes and non-ASCII characters escaped. */
 export function phpJsonEncode(value: unknown): string {
   const json = JSON.stringify(value) ?? 'null';
-  return json.replace(/[\u0080-\uffff]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')).replaceAll('/', '\\/');
+  return json
+    .replace(/[\u0080-\uffff]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'))
+    .replaceAll('/', '\\/');
 }
 
 export function codePointLength(text: string): number {

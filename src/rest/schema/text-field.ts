@@ -44,7 +44,9 @@ function isHexDigit(ch: string): boolean {
 
 /** wp_pre_kses_less_than: a `<` not closed by `>` before the next `<` is HTML-escaped. */
 function escapeUnclosedTags(text: string): string {
-  return text.replace(/<[^>]*?(?:(?=<)|>|(?=\n?$))/g, (segment) => (segment.includes('>') ? segment : escHtml(segment)));
+  return text.replace(/<[^>]*?(?:(?=<)|>|(?=\n?$))/g, (segment) =>
+    segment.includes('>') ? segment : escHtml(segment),
+  );
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };

@@ -3,8 +3,28 @@ import { asciiLower } from '../../util.ts';
 import { isScalar, phpLtrim, phpScalarString, phpTrim } from './php.ts';
 
 const ALLOWED_PROTOCOLS = [
-  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed',
-  'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
 ];
 
 export function sanitizeUrl(value: unknown): string {
@@ -46,7 +66,11 @@ function encodeBracketsAfterHost(url: string): string {
   if (scheme) {
     front = scheme[1] + '://';
     const authority = /^\/\/(?:([^/?#@]*)@)?(\[[^\]/?#]*\]|[^:/?#[\]]*)(?::(\d+))?/.exec(url.slice(scheme[0].length));
-    if (authority) front += (authority[1] !== undefined ? authority[1] + '@' : '') + authority[2] + (authority[3] ? ':' + authority[3] : '');
+    if (authority)
+      front +=
+        (authority[1] !== undefined ? authority[1] + '@' : '') +
+        authority[2] +
+        (authority[3] ? ':' + authority[3] : '');
   } else if (url[0] === '/') {
     front = '//';
   }

@@ -25,6 +25,9 @@ export const sessionsMigration: SiteMigration = {
       .addColumn('name', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('value', 'varchar(200)', (c) => c.notNull())
       .execute();
-    await db.insertInto('web_keys').values({ name: 'csrf', value: crypto.randomBytes(32).toString('base64url') }).execute();
+    await db
+      .insertInto('web_keys')
+      .values({ name: 'csrf', value: crypto.randomBytes(32).toString('base64url') })
+      .execute();
   },
 };

@@ -19,7 +19,27 @@ import { fingerprint } from '../state.ts';
 
 const BATCH = 200;
 const LANGS = new Set(['en', 'de']);
-const BLOCK_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'div', 'figure', 'figcaption', 'pre', 'table', 'tr', 'ul', 'ol', 'hr', 'section']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'blockquote',
+  'div',
+  'figure',
+  'figcaption',
+  'pre',
+  'table',
+  'tr',
+  'ul',
+  'ol',
+  'hr',
+  'section',
+]);
 
 interface WpPost {
   ID: number;
@@ -109,7 +129,14 @@ export const contentKind: ImportKind = {
     const stage = ctx.progress.stage('content', report.available);
     const oldBase = await wp.siteUrl();
     const newBase = ourSiteUrl(app);
-    const rewrite = (text: string) => (oldBase ? text.split(`${oldBase}/wp-content/uploads/`).join(`${newBase}/uploads/`).split(oldBase).join(`${newBase}/{lang}`) : text);
+    const rewrite = (text: string) =>
+      oldBase
+        ? text
+            .split(`${oldBase}/wp-content/uploads/`)
+            .join(`${newBase}/uploads/`)
+            .split(oldBase)
+            .join(`${newBase}/{lang}`)
+        : text;
     const languages = await languagesOf(ctx);
     const userIds = await state.mappings('users');
     const known = await state.mappings('content');
@@ -117,9 +144,15 @@ export const contentKind: ImportKind = {
     let parents = 0;
     for await (const batch of wp.batches<WpPost & Record<string, unknown>>(
       `SELECT ID, post_type, post_status, post_name, post_title, post_content, post_excerpt, post_author, post_parent, menu_order, post_date_gmt, post_modified_gmt, post_date, post_password FROM ${posts}`,
-      'ID', 0, BATCH, types,
+      'ID',
+      0,
+      BATCH,
+      types,
     )) {
-      const thumbnails = await thumbnailsOf(ctx, batch.map((p) => Number(p.ID)));
+      const thumbnails = await thumbnailsOf(
+        ctx,
+        batch.map((p) => Number(p.ID)),
+      );
       for (const p of batch) {
         stage.update(++done);
         const id = Number(p.ID);
@@ -145,7 +178,10 @@ export const contentKind: ImportKind = {
           report.skip(`language "${lang}" (this site serves en and de)`);
           continue;
         }
-        if (p.post_password) report.note('password-protected items are imported without their password (not modelled here): check them before publishing');
+        if (p.post_password)
+          report.note(
+            'password-protected items are imported without their password (not modelled here): check them before publishing',
+          );
         const localRewrite = (text: string) => rewrite(text).split(`${newBase}/{lang}`).join(`${newBase}/${lang}`);
         const author = userIds.get(String(p.post_author));
         const title = plainTitle(String(p.post_title)) || `(untitled ${p.post_type} ${id})`;
@@ -167,29 +203,57 @@ export const contentKind: ImportKind = {
         await importItem(ctx, report, id, slug, fields, known);
       }
     }
-    if (parents) report.note(`${parents} page(s) have a parent at the source: the page tree is not modelled here (addresses are flat)`);
+    if (parents)
+      report.note(
+        `${parents} page(s) have a parent at the source: the page tree is not modelled here (addresses are flat)`,
+      );
     if (!ctx.dryRun) {
       await syncIdSequence(app, 'posts');
       await linkTranslations(ctx, languages);
       await mapFrontPages(ctx, report);
     }
     const terms = wp.has('term_relationships') ? await wp.count('term_relationships') : 0;
-    if (terms) report.note(`${terms} category and tag assignments stay behind: categories and tags are not modelled here`);
-    stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`);
+    if (terms)
+      report.note(`${terms} category and tag assignments stay behind: categories and tags are not modelled here`);
+    stage.finish(
+      `${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`,
+    );
   },
 };
 
 type ItemFields = {
-  type: string; lang: string; title: string; content: string; excerpt: string; status: string; author_id: number | null;
-  menu_order: number; created_at: string; modified_at: string; thumbnail_url: string | null; thumbnail_width: number | null; thumbnail_height: number | null;
+  type: string;
+  lang: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  status: string;
+  author_id: number | null;
+  menu_order: number;
+  created_at: string;
+  modified_at: string;
+  thumbnail_url: string | null;
+  thumbnail_width: number | null;
+  thumbnail_height: number | null;
 };
 
-async function importItem(ctx: ImportContext, report: KindReport, sourceId: number, wantedSlug: string, fields: ItemFields, known: Map<string, { targetId: string; checksum: string }>): Promise<void> {
+async function importItem(
+  ctx: ImportContext,
+  report: KindReport,
+  sourceId: number,
+  wantedSlug: string,
+  fields: ItemFields,
+  known: Map<string, { targetId: string; checksum: string }>,
+): Promise<void> {
   const { app, state } = ctx;
   const checksum = fingerprint({ ...fields, slug: wantedSlug });
   const previous = known.get(String(sourceId));
   if (previous) {
-    const target = await app.db.selectFrom('posts').select(['id']).where('id', '=', Number(previous.targetId)).executeTakeFirst();
+    const target = await app.db
+      .selectFrom('posts')
+      .select(['id'])
+      .where('id', '=', Number(previous.targetId))
+      .executeTakeFirst();
     if (!target) {
       report.skip('deleted on this site after an earlier import (not brought back)');
       return;
@@ -208,7 +272,12 @@ async function importItem(ctx: ImportContext, report: KindReport, sourceId: numb
     return;
   }
   let slug = RESERVED_SLUGS.has(wantedSlug) ? `${wantedSlug}-${fields.type}` : wantedSlug;
-  const holder = await app.db.selectFrom('posts').select(['id']).where('lang', '=', fields.lang).where('slug', '=', slug).executeTakeFirst();
+  const holder = await app.db
+    .selectFrom('posts')
+    .select(['id'])
+    .where('lang', '=', fields.lang)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
   let overwrite: number | null = null;
   if (holder) {
     const importedHolder = await app.db
@@ -221,17 +290,25 @@ async function importItem(ctx: ImportContext, report: KindReport, sourceId: numb
     if (importedHolder) {
       // Two items of the source share a slug (WordPress allows it under different parents): the later one gets a suffix.
       slug = await freeSlug(ctx, fields.lang, slug);
-      report.note(`slug "${wantedSlug}" is used by more than one item of the source (the page tree is flat here): later ones get a suffix`);
+      report.note(
+        `slug "${wantedSlug}" is used by more than one item of the source (the page tree is flat here): later ones get a suffix`,
+      );
     } else if (ctx.onConflict === 'skip') {
-      report.conflict(`${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — skipped`);
+      report.conflict(
+        `${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — skipped`,
+      );
       report.skip('slug taken here (--on-conflict skip)');
       return;
     } else if (ctx.onConflict === 'rename') {
       const renamed = await freeSlug(ctx, fields.lang, slug);
-      report.conflict(`${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — imported as "${renamed}"`);
+      report.conflict(
+        `${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — imported as "${renamed}"`,
+      );
       slug = renamed;
     } else {
-      report.conflict(`${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — item ${holder.id} overwritten`);
+      report.conflict(
+        `${fields.type} ${sourceId} "${fields.title}": the slug "${slug}" (${fields.lang}) is taken here — item ${holder.id} overwritten`,
+      );
       overwrite = holder.id;
     }
   }
@@ -242,7 +319,11 @@ async function importItem(ctx: ImportContext, report: KindReport, sourceId: numb
   await app.db.transaction().execute(async (tx) => {
     let targetId: number;
     if (id !== null) {
-      await tx.updateTable('posts').set({ ...fields, slug }).where('id', '=', id).execute();
+      await tx
+        .updateTable('posts')
+        .set({ ...fields, slug })
+        .where('id', '=', id)
+        .execute();
       targetId = id;
     } else {
       const idFree = !(await tx.selectFrom('posts').select('id').where('id', '=', sourceId).executeTakeFirst());
@@ -261,23 +342,46 @@ async function importItem(ctx: ImportContext, report: KindReport, sourceId: numb
 async function freeSlug(ctx: ImportContext, lang: string, slug: string): Promise<string> {
   for (let n = 2; ; n++) {
     const candidate = `${slug}-${n}`;
-    if (!(await ctx.app.db.selectFrom('posts').select('id').where('lang', '=', lang).where('slug', '=', candidate).executeTakeFirst())) return candidate;
+    if (
+      !(await ctx.app.db
+        .selectFrom('posts')
+        .select('id')
+        .where('lang', '=', lang)
+        .where('slug', '=', candidate)
+        .executeTakeFirst())
+    )
+      return candidate;
   }
 }
 
 /** Language and translation group of every page and post WPML knows. */
-async function languagesOf(ctx: ImportContext): Promise<Map<number, { lang: string; trid: number; source: string | null }>> {
+async function languagesOf(
+  ctx: ImportContext,
+): Promise<Map<number, { lang: string; trid: number; source: string | null }>> {
   const out = new Map<number, { lang: string; trid: number; source: string | null }>();
   if (!ctx.wp.has('icl_translations')) return out;
-  const rows = await ctx.wp.db.query<{ element_id: number; trid: number; language_code: string; source_language_code: string | null }>(
+  const rows = await ctx.wp.db.query<{
+    element_id: number;
+    trid: number;
+    language_code: string;
+    source_language_code: string | null;
+  }>(
     `SELECT element_id, trid, language_code, source_language_code FROM ${ctx.wp.table('icl_translations')} WHERE element_type IN ('post_page', 'post_post')`,
   );
-  for (const r of rows) out.set(Number(r.element_id), { lang: String(r.language_code), trid: Number(r.trid), source: r.source_language_code });
+  for (const r of rows)
+    out.set(Number(r.element_id), {
+      lang: String(r.language_code),
+      trid: Number(r.trid),
+      source: r.source_language_code,
+    });
   return out;
 }
 
 /** Items of one WPML translation group share our trid: the id of the group's original. */
-async function linkTranslations(ctx: ImportContext, languages: Map<number, { lang: string; trid: number; source: string | null }>): Promise<void> {
+async function linkTranslations(
+  ctx: ImportContext,
+  languages: Map<number, { lang: string; trid: number; source: string | null }>,
+): Promise<void> {
   const mapped = await ctx.state.mappings('content');
   const groups = new Map<number, { target: number; original: boolean }[]>();
   for (const [sourceId, info] of languages) {
@@ -290,7 +394,15 @@ async function linkTranslations(ctx: ImportContext, languages: Map<number, { lan
   for (const members of groups.values()) {
     if (members.length < 2) continue;
     const trid = (members.find((m) => m.original) ?? members[0]!).target;
-    await ctx.app.db.updateTable('posts').set({ trid }).where('id', 'in', members.map((m) => m.target)).execute();
+    await ctx.app.db
+      .updateTable('posts')
+      .set({ trid })
+      .where(
+        'id',
+        'in',
+        members.map((m) => m.target),
+      )
+      .execute();
   }
 }
 
@@ -306,13 +418,18 @@ async function mapFrontPages(ctx: ImportContext, report: KindReport): Promise<vo
     if (m) options[name] = Number(m.targetId);
     else report.note(`${name} (${source}) was not imported`);
   }
-  const changed = Object.fromEntries(Object.entries(options).filter(([name, value]) => ctx.app.options.get(name) !== value));
+  const changed = Object.fromEntries(
+    Object.entries(options).filter(([name, value]) => ctx.app.options.get(name) !== value),
+  );
   if (Object.keys(changed).length) await ctx.app.options.setMany(changed);
 }
 
 /** The status a trashed item had (`_wp_trash_meta_status`). */
 async function trashedStatus(ctx: ImportContext, id: number): Promise<string | null> {
-  const rows = await ctx.wp.db.query<{ meta_value: string }>(`SELECT meta_value FROM ${ctx.wp.table('postmeta')} WHERE post_id = ? AND meta_key = '_wp_trash_meta_status'`, [id]);
+  const rows = await ctx.wp.db.query<{ meta_value: string }>(
+    `SELECT meta_value FROM ${ctx.wp.table('postmeta')} WHERE post_id = ? AND meta_key = '_wp_trash_meta_status'`,
+    [id],
+  );
   return rows[0] ? String(rows[0].meta_value) : null;
 }
 
@@ -337,13 +454,22 @@ async function thumbnailsOf(ctx: ImportContext, ids: number[]): Promise<Map<numb
   for (const r of rows) {
     if (!r.file) continue;
     const md = phpValue(r.metadata) as { width?: unknown; height?: unknown } | undefined;
-    out.set(Number(r.post_id), { file: String(r.file), width: Number(md?.width) || 0, height: Number(md?.height) || 0 });
+    out.set(Number(r.post_id), {
+      file: String(r.file),
+      width: Number(md?.width) || 0,
+      height: Number(md?.height) || 0,
+    });
   }
   return out;
 }
 
 /** The featured image as our thumbnail; its file is copied from --uploads into DATA_DIR/uploads. */
-async function thumbnailFields(ctx: ImportContext, report: KindReport, a: Attachment | undefined, base: string): Promise<Pick<ItemFields, 'thumbnail_url' | 'thumbnail_width' | 'thumbnail_height'>> {
+async function thumbnailFields(
+  ctx: ImportContext,
+  report: KindReport,
+  a: Attachment | undefined,
+  base: string,
+): Promise<Pick<ItemFields, 'thumbnail_url' | 'thumbnail_width' | 'thumbnail_height'>> {
   const none = { thumbnail_url: null, thumbnail_width: null, thumbnail_height: null };
   if (!a) return none;
   const relative = path.posix.normalize(a.file);
@@ -352,7 +478,9 @@ async function thumbnailFields(ctx: ImportContext, report: KindReport, a: Attach
     return none;
   }
   if (!ctx.uploadsDir) {
-    report.note('featured images are linked, but their files were not copied: give --uploads <wp-content/uploads folder>');
+    report.note(
+      'featured images are linked, but their files were not copied: give --uploads <wp-content/uploads folder>',
+    );
   } else if (!ctx.dryRun) {
     const from = path.join(ctx.uploadsDir, relative);
     const to = path.join(ctx.app.config.dataDir, 'uploads', relative);
@@ -364,5 +492,9 @@ async function thumbnailFields(ctx: ImportContext, report: KindReport, a: Attach
     }
   }
   const sized = a.width >= 1 && a.width <= 10000 && a.height >= 1 && a.height <= 10000;
-  return { thumbnail_url: `${base}/uploads/${relative}`, thumbnail_width: sized ? a.width : null, thumbnail_height: sized ? a.height : null };
+  return {
+    thumbnail_url: `${base}/uploads/${relative}`,
+    thumbnail_width: sized ? a.width : null,
+    thumbnail_height: sized ? a.height : null,
+  };
 }

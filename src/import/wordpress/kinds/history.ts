@@ -12,9 +12,25 @@ import { analyzeAfterBulkLoad } from '../../../db/index.ts';
 import type { LogLevel } from '../../../site/activity.ts';
 import type { LoggerCatalogue } from '../../../site/loggers.ts';
 import {
-  clearContextIndex, BLOCK_EVENTS, COUNTER_INDEXED_BLOCKS, presetRunsForRebuild, type EventSink,
-  type IndexDefinition, SqliteSink, PostgresSink, rebuildRuns, stickEvent, unstickEvent, COUNTER_TOTAL, LOG_LEVELS, STATS_COUNT_TABLES,
-  contextJson, readCounter, searchTextOf, storableText, type PreparedEvent,
+  clearContextIndex,
+  BLOCK_EVENTS,
+  COUNTER_INDEXED_BLOCKS,
+  presetRunsForRebuild,
+  type EventSink,
+  type IndexDefinition,
+  SqliteSink,
+  PostgresSink,
+  rebuildRuns,
+  stickEvent,
+  unstickEvent,
+  COUNTER_TOTAL,
+  LOG_LEVELS,
+  STATS_COUNT_TABLES,
+  contextJson,
+  readCounter,
+  searchTextOf,
+  storableText,
+  type PreparedEvent,
 } from '../../../namespaces/history/api.ts';
 import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
@@ -34,7 +50,13 @@ const PRELOAD_MAX = 100_000;
 const SQLITE_CACHE_MB = 24;
 
 /** Simple History's initiators → ours. */
-const INITIATORS: Record<string, string> = { wp_user: 'cms_user', wp: 'cms', wp_cli: 'cms_cli', web_user: 'web_user', other: 'other' };
+const INITIATORS: Record<string, string> = {
+  wp_user: 'cms_user',
+  wp: 'cms',
+  wp_cli: 'cms_cli',
+  web_user: 'web_user',
+  other: 'other',
+};
 
 interface SourceEvent {
   id: number;
@@ -53,7 +75,13 @@ interface SourceContext {
 }
 
 /** A source event as our events row and context; a reason instead when it cannot be stored. */
-export function convertEvent(loggers: LoggerCatalogue, e: SourceEvent, contexts: SourceContext[], userIds: Map<string, string>, report: KindReport): PreparedEvent | string {
+export function convertEvent(
+  loggers: LoggerCatalogue,
+  e: SourceEvent,
+  contexts: SourceContext[],
+  userIds: Map<string, string>,
+  report: KindReport,
+): PreparedEvent | string {
   const date = mysqlDate(e.date);
   if (!date) return 'no valid date';
   let level = String(e.level ?? '').toLowerCase();
@@ -64,7 +92,8 @@ export function convertEvent(loggers: LoggerCatalogue, e: SourceEvent, contexts:
   const initiator = INITIATORS[String(e.initiator ?? '')];
   if (!initiator) report.note(`initiator "${e.initiator}" is not one of Simple History's: stored as other`);
   const map = new Map<string, string | null>();
-  for (const c of contexts) if (c.key !== null) map.set(storableText(c.key), c.value === null ? null : storableText(String(c.value)));
+  for (const c of contexts)
+    if (c.key !== null) map.set(storableText(c.key), c.value === null ? null : storableText(String(c.value)));
   // The acting user is ours now: a WordPress user id brought over as another id follows it.
   const sourceUser = map.get('_user_id');
   let userId: number | null = null;
@@ -137,22 +166,47 @@ export const historyKind: ImportKind = {
 
     const targetCount = await readCounter(app.db, COUNTER_TOTAL);
     const pool = app.dbHandle.pgPool;
-    if (!ctx.dryRun && (app.dialect === 'postgres' ? !pool : app.dbHandle.location === ':memory:')) throw new Error('importing the activity log needs a database file or a PostgreSQL pool');
+    if (!ctx.dryRun && (app.dialect === 'postgres' ? !pool : app.dbHandle.location === ':memory:'))
+      throw new Error('importing the activity log needs a database file or a PostgreSQL pool');
     // The bulk writers of the activity log; on SQLite with a page cache that leaves room in the import's memory budget.
-    const sink: EventSink | null = ctx.dryRun ? null : pool ? await PostgresSink.open(pool) : new SqliteSink(app.dbHandle.location, SQLITE_CACHE_MB);
+    const sink: EventSink | null = ctx.dryRun
+      ? null
+      : pool
+        ? await PostgresSink.open(pool)
+        : new SqliteSink(app.dbHandle.location, SQLITE_CACHE_MB);
     // The load's transaction drops indexes (on PostgreSQL that locks the table): the events
     // already here above the mark are read beforehand, and none is replaced meanwhile (that
     // deletes through another connection, which would wait for the load's).
-    let deferrable = sink !== null && sink.canDefer && pending >= DEFER_MIN && targetCount <= pending && ctx.onConflict !== 'overwrite';
+    let deferrable =
+      sink !== null &&
+      sink.canDefer &&
+      pending >= DEFER_MIN &&
+      targetCount <= pending &&
+      ctx.onConflict !== 'overwrite';
     let preloaded: Map<number, HereEvent> | null = null;
     if (deferrable) {
-      const rows = await app.db.selectFrom('history_events').select(['id', 'date', 'logger', 'occasions_id']).where('id', '>', mark).limit(PRELOAD_MAX + 1).execute();
+      const rows = await app.db
+        .selectFrom('history_events')
+        .select(['id', 'date', 'logger', 'occasions_id'])
+        .where('id', '>', mark)
+        .limit(PRELOAD_MAX + 1)
+        .execute();
       if (rows.length > PRELOAD_MAX) deferrable = false;
       else preloaded = new Map(rows.map((r) => [r.id, r]));
     }
     const defer = deferrable;
     const existing = async (first: number, last: number): Promise<Map<number, HereEvent>> =>
-      preloaded ?? new Map((await app.db.selectFrom('history_events').select(['id', 'date', 'logger', 'occasions_id']).where('id', '>=', first).where('id', '<=', last).execute()).map((r) => [r.id, r]));
+      preloaded ??
+      new Map(
+        (
+          await app.db
+            .selectFrom('history_events')
+            .select(['id', 'date', 'logger', 'occasions_id'])
+            .where('id', '>=', first)
+            .where('id', '<=', last)
+            .execute()
+        ).map((r) => [r.id, r]),
+      );
     let indexes: IndexDefinition[] = [];
     let inserted = 0;
     let minId = Infinity;
@@ -247,16 +301,24 @@ async function prepareBatch(
     }
     const here = existing.get(id);
     if (here) {
-      if (here.date === event.row.date && here.logger === event.row.logger && here.occasions_id === event.row.occasions_id) {
+      if (
+        here.date === event.row.date &&
+        here.logger === event.row.logger &&
+        here.occasions_id === event.row.occasions_id
+      ) {
         report.unchanged++;
         continue;
       }
       if (ctx.onConflict !== 'overwrite') {
-        report.conflict(`event ${id}: this site's own event ${id} (${here.logger}, ${here.date}) has that id — ${ctx.onConflict === 'rename' ? 'events keep their ids (links point to them): skipped' : 'skipped'}`);
+        report.conflict(
+          `event ${id}: this site's own event ${id} (${here.logger}, ${here.date}) has that id — ${ctx.onConflict === 'rename' ? 'events keep their ids (links point to them): skipped' : 'skipped'}`,
+        );
         report.skip('id taken by an event of this site (--on-conflict overwrite replaces it)');
         continue;
       }
-      report.conflict(`event ${id}: this site's own event ${id} (${here.logger}, ${here.date}) replaced by the WordPress event`);
+      report.conflict(
+        `event ${id}: this site's own event ${id} (${here.logger}, ${here.date}) replaced by the WordPress event`,
+      );
       replace.push(id);
       report.updated++;
     } else {
@@ -289,7 +351,12 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
   // Blocks of the context index that the new ids fall into were indexed without them.
   const indexed = await readCounter(app.db, COUNTER_INDEXED_BLOCKS);
   if (indexed > 0 && minId < indexed * BLOCK_EVENTS) await clearContextIndex(app.db, app.dialect);
-  if (inserted >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
+  if (inserted >= 10_000)
+    await analyzeAfterBulkLoad(app.db, app.dialect, [
+      'history_events',
+      'history_event_contexts',
+      ...STATS_COUNT_TABLES,
+    ]);
 }
 
 /**
@@ -300,7 +367,9 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
  */
 async function syncSticky(ctx: ImportContext, report: KindReport, previousMark: number): Promise<void> {
   const { wp, app, state } = ctx;
-  const rows = await wp.db.query<{ id: number }>(`SELECT DISTINCT history_id AS id FROM ${wp.table('simple_history_contexts')} WHERE \`key\` = '_sticky'`);
+  const rows = await wp.db.query<{ id: number }>(
+    `SELECT DISTINCT history_id AS id FROM ${wp.table('simple_history_contexts')} WHERE \`key\` = '_sticky'`,
+  );
   const now = new Set(rows.map((r) => String(r.id)));
   const before = await state.mappings('sticky');
   // Events up to the previous mark came over earlier; later ones brought their sticky state with them.
@@ -309,7 +378,11 @@ async function syncSticky(ctx: ImportContext, report: KindReport, previousMark: 
   const viewer = { user: null, lang: 'en' as const };
   let changed = 0;
   for (const id of [...stuck, ...unstuck]) {
-    const here = await app.db.selectFrom('history_events').select('sticky').where('id', '=', Number(id)).executeTakeFirst();
+    const here = await app.db
+      .selectFrom('history_events')
+      .select('sticky')
+      .where('id', '=', Number(id))
+      .executeTakeFirst();
     const wanted = now.has(id) ? 1 : 0;
     if (!here || here.sticky === wanted) continue;
     changed++;
@@ -319,7 +392,9 @@ async function syncSticky(ctx: ImportContext, report: KindReport, previousMark: 
   }
   if (changed) {
     report.updated += changed;
-    report.note(`${changed} event(s) stuck or unstuck at the source since the last run: ${ctx.dryRun ? 'would be ' : ''}changed here too`);
+    report.note(
+      `${changed} event(s) stuck or unstuck at the source since the last run: ${ctx.dryRun ? 'would be ' : ''}changed here too`,
+    );
   }
   if (ctx.dryRun) return;
   await app.db.transaction().execute(async (tx) => {

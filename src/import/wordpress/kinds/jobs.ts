@@ -50,7 +50,10 @@ function fieldText(value: string, format: string): string {
 
 export const jobsKind: ImportKind = {
   name: 'jobs',
-  plugin: { name: 'WPML Translation Management', tables: ['icl_translate_job', 'icl_translation_status', 'icl_translations', 'icl_translate'] },
+  plugin: {
+    name: 'WPML Translation Management',
+    tables: ['icl_translate_job', 'icl_translation_status', 'icl_translations', 'icl_translate'],
+  },
   async run(ctx, report) {
     const { wp, app, state } = ctx;
     report.available = await wp.count('icl_translate_job', 'revision IS NULL');
@@ -66,7 +69,13 @@ export const jobsKind: ImportKind = {
       FROM ${wp.table('icl_translate_job')} j
       JOIN ${wp.table('icl_translation_status')} s ON s.rid = j.rid
       JOIN ${wp.table('icl_translations')} t ON t.translation_id = s.translation_id`;
-    for await (const jobs of wp.batches<WpJob & Record<string, unknown>>(select, 'j.job_id', 0, BATCH, 'j.revision IS NULL')) {
+    for await (const jobs of wp.batches<WpJob & Record<string, unknown>>(
+      select,
+      'j.job_id',
+      0,
+      BATCH,
+      'j.revision IS NULL',
+    )) {
       const fields = await wp.db.query<WpField & Record<string, unknown>>(
         `SELECT job_id, field_type, field_wrap_tag, field_format, field_data, field_data_translated, field_finished FROM ${wp.table('icl_translate')} WHERE job_id IN (?) ORDER BY tid`,
         [jobs.map((j) => j.job_id)],
@@ -79,14 +88,20 @@ export const jobsKind: ImportKind = {
           report.skip(`job between languages this site does not have (${source || '?'} → ${target})`);
           continue;
         }
-        const type = j.element_type.startsWith('post_') ? 'post' : j.element_type.startsWith('package_') ? 'package' : 'string';
+        const type = j.element_type.startsWith('post_')
+          ? 'post'
+          : j.element_type.startsWith('package_')
+            ? 'package'
+            : 'string';
         const element = type === 'post' ? content.get(String(j.original_id)) : undefined;
         if (type === 'post' && !element) {
           report.skip('job for a page or post that was not imported');
           continue;
         }
         const status = STORED_STATUS_CODES.includes(Number(j.status)) ? Number(j.status) : STATUS.NOT_TRANSLATED;
-        const translator = Number(j.translator_id) ? Number(users.get(String(j.translator_id))?.targetId ?? 0) || null : null;
+        const translator = Number(j.translator_id)
+          ? Number(users.get(String(j.translator_id))?.targetId ?? 0) || null
+          : null;
         const sent = mysqlDate(j.timestamp) ?? '1970-01-01 00:00:00';
         const row = {
           type,
@@ -137,11 +152,17 @@ export const jobsKind: ImportKind = {
             id = (await tx.insertInto('tm_jobs').values(row).returning('id').executeTakeFirstOrThrow()).id;
           }
           const jobId = id;
-          if (jobFields.length) await tx.insertInto('tm_job_fields').values(jobFields.map((f) => ({ ...f, job_id: jobId }))).execute();
+          if (jobFields.length)
+            await tx
+              .insertInto('tm_job_fields')
+              .values(jobFields.map((f) => ({ ...f, job_id: jobId })))
+              .execute();
           await state.map(tx, 'jobs', j.job_id, jobId, checksum);
         });
       }
     }
-    stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`);
+    stage.finish(
+      `${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`,
+    );
   },
 };

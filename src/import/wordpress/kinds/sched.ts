@@ -4,13 +4,24 @@
 // are reported and left out. Appointment types and appointments are not modelled here.
 import type { AuthUser } from '../../../auth/types.ts';
 import {
-  SECTION_BY_SLUG, prepareSectionWrite, type SettingsCtx, loadSections, saveSection,
+  SECTION_BY_SLUG,
+  prepareSectionWrite,
+  type SettingsCtx,
+  loadSections,
+  saveSection,
 } from '../../../namespaces/sched/api.ts';
 import type { ImportKind } from '../context.ts';
 import { fingerprint } from '../state.ts';
 
 /** The importer acts with every capability (it copies what an administrator configured). */
-const IMPORTER: AuthUser = { id: 0, login: 'importer', email: '', displayName: 'Importer', role: 'administrator', can: () => true };
+const IMPORTER: AuthUser = {
+  id: 0,
+  login: 'importer',
+  email: '',
+  displayName: 'Importer',
+  role: 'administrator',
+  can: () => true,
+};
 
 export const schedKind: ImportKind = {
   name: 'sched',
@@ -32,7 +43,10 @@ export const schedKind: ImportKind = {
     const sctx: SettingsCtx = { app, user: IMPORTER, lang: 'en' };
     const stored = await loadSections(app.db);
     const known = await state.mappings('sched_sections');
-    const sections = Object.entries(settings).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)) as [string, Record<string, unknown>][];
+    const sections = Object.entries(settings).filter(([, v]) => v && typeof v === 'object' && !Array.isArray(v)) as [
+      string,
+      Record<string, unknown>,
+    ][];
     report.available = sections.length;
     const stage = ctx.progress.stage('sched', sections.length);
     const unknownFields: string[] = [];
@@ -46,7 +60,8 @@ export const schedKind: ImportKind = {
       for (const [name, value] of Object.entries(source)) {
         const f = def.fields[name];
         if (!f || f.readOnly) {
-          if (!f && name !== 'schema_version' && name !== 'last_updated' && !(name in (def.computed ?? {}))) unknownFields.push(`${slug}.${name}`);
+          if (!f && name !== 'schema_version' && name !== 'last_updated' && !(name in (def.computed ?? {})))
+            unknownFields.push(`${slug}.${name}`);
           continue;
         }
         const problems: Record<string, string[]> = {};
@@ -63,9 +78,15 @@ export const schedKind: ImportKind = {
         await state.map(tx, 'sched_sections', slug, slug, checksum);
       });
     }
-    if (unknownFields.length) report.note(`settings sched/v1 does not have, left out: ${unknownFields.slice(0, 15).join(', ')}${unknownFields.length > 15 ? ` and ${unknownFields.length - 15} more` : ''}`);
+    if (unknownFields.length)
+      report.note(
+        `settings sched/v1 does not have, left out: ${unknownFields.slice(0, 15).join(', ')}${unknownFields.length > 15 ? ` and ${unknownFields.length - 15} more` : ''}`,
+      );
     const types = wp.has('ssa_appointment_types') ? await wp.count('ssa_appointment_types') : 0;
-    if (types) report.note(`${types} appointment type(s) at the source: appointment types are not modelled here and stay behind`);
+    if (types)
+      report.note(
+        `${types} appointment type(s) at the source: appointment types are not modelled here and stay behind`,
+      );
     stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged sections`);
   },
 };

@@ -31,11 +31,15 @@ export const siteKind: ImportKind = {
       wanted.gmt_offset = offset;
       const fixed = offsetZone(offset);
       if (fixed) wanted.timezone_string = fixed;
-      else report.note(`gmt_offset ${offsetText} is not a whole number of hours: kept as gmt_offset, the time zone stays as it was`);
+      else
+        report.note(
+          `gmt_offset ${offsetText} is not a whole number of hours: kept as gmt_offset, the time zone stays as it was`,
+        );
     }
     // An empty WPLANG is WordPress's default, US English.
     wanted.WPLANG = text('WPLANG') || 'en_US';
-    if (!/^en|^de/.test(String(wanted.WPLANG))) report.note(`site language ${String(wanted.WPLANG)}: this site speaks English and German; texts stay in those`);
+    if (!/^en|^de/.test(String(wanted.WPLANG)))
+      report.note(`site language ${String(wanted.WPLANG)}: this site speaks English and German; texts stay in those`);
     report.available = Object.keys(wanted).length;
     const stage = ctx.progress.stage('site', report.available);
     const known = await state.mappings('options');
@@ -46,7 +50,8 @@ export const siteKind: ImportKind = {
     if (!ctx.dryRun && Object.keys(changed).length) {
       await app.options.setMany(changed);
       await app.db.transaction().execute(async (tx) => {
-        for (const [name, value] of Object.entries(changed)) await state.map(tx, 'options', name, name, fingerprint(value));
+        for (const [name, value] of Object.entries(changed))
+          await state.map(tx, 'options', name, name, fingerprint(value));
       });
     }
     stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged`);

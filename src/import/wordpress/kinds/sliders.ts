@@ -48,7 +48,8 @@ function pick(obj: Json, ...paths: string[]): unknown {
 }
 
 function num(v: unknown, fallback: number): number {
-  const n = typeof v === 'object' && v ? Number((v as Json).d ?? (v as Json).v) : Number(String(v ?? '').replace(/px$/, ''));
+  const n =
+    typeof v === 'object' && v ? Number((v as Json).d ?? (v as Json).v) : Number(String(v ?? '').replace(/px$/, ''));
   return Number.isFinite(n) && n > 0 ? Math.round(n) : fallback;
 }
 
@@ -57,7 +58,12 @@ function bool(v: unknown, fallback: boolean): boolean {
   return v === true || v === 'on' || v === 'true' || v === 1 || v === '1';
 }
 
-const LAYER_TYPES: Record<string, 'text' | 'image' | 'button' | 'video'> = { text: 'text', image: 'image', button: 'button', video: 'video' };
+const LAYER_TYPES: Record<string, 'text' | 'image' | 'button' | 'video'> = {
+  text: 'text',
+  image: 'image',
+  button: 'button',
+  video: 'video',
+};
 
 /** A slide's layers: an array (version 5) or an object keyed by layer id (version 6). */
 function layerList(text: string | null): Json[] {
@@ -80,7 +86,12 @@ function convertSlide(sl: RevSlide, dropped: Set<string>): unknown {
       dropped.add(String(l.type ?? 'unknown'));
       continue;
     }
-    const content = type === 'image' ? pick(l, 'media.imageUrl', 'image_url') : type === 'video' ? pick(l, 'media.mpeg', 'media.youtube', 'video_data.urlMp4') : pick(l, 'text');
+    const content =
+      type === 'image'
+        ? pick(l, 'media.imageUrl', 'image_url')
+        : type === 'video'
+          ? pick(l, 'media.mpeg', 'media.youtube', 'video_data.urlMp4')
+          : pick(l, 'text');
     if (typeof content !== 'string' || !content) continue;
     const link = pick(l, 'actions.action.0.image_link', 'link');
     layers.push({
@@ -88,7 +99,10 @@ function convertSlide(sl: RevSlide, dropped: Set<string>): unknown {
       type,
       content,
       ...(type === 'button' && typeof link === 'string' ? { link } : {}),
-      position: { x: num(pick(l, 'position.x.d.v', 'position.x', 'left.desktop', 'left'), 0), y: num(pick(l, 'position.y.d.v', 'position.y', 'top.desktop', 'top'), 0) },
+      position: {
+        x: num(pick(l, 'position.x.d.v', 'position.x', 'left.desktop', 'left'), 0),
+        y: num(pick(l, 'position.y.d.v', 'position.y', 'top.desktop', 'top'), 0),
+      },
     });
   }
   return {
@@ -131,26 +145,46 @@ export const slidersKind: ImportKind = {
   plugin: { name: 'Slider Revolution', tables: ['revslider_sliders', 'revslider_slides'] },
   async run(ctx, report) {
     const { wp, state } = ctx;
-    const sliders = await wp.db.query<RevSlider & Record<string, unknown>>(`SELECT id, title, alias, params FROM ${wp.table('revslider_sliders')} ORDER BY id`);
+    const sliders = await wp.db.query<RevSlider & Record<string, unknown>>(
+      `SELECT id, title, alias, params FROM ${wp.table('revslider_sliders')} ORDER BY id`,
+    );
     report.available = sliders.length;
     const stage = ctx.progress.stage('sliders', sliders.length);
     const known = await state.mappings('sliders');
     let done = 0;
     for (const s of sliders) {
       stage.update(++done);
-      const slides = await wp.db.query<RevSlide & Record<string, unknown>>(`SELECT id, slider_id, slide_order, params, layers FROM ${wp.table('revslider_slides')} WHERE slider_id = ? ORDER BY slide_order, id`, [s.id]);
+      const slides = await wp.db.query<RevSlide & Record<string, unknown>>(
+        `SELECT id, slider_id, slide_order, params, layers FROM ${wp.table('revslider_slides')} WHERE slider_id = ? ORDER BY slide_order, id`,
+        [s.id],
+      );
       await importSlider(ctx, report, s, slides, known.get(String(s.id)));
     }
-    stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`);
+    stage.finish(
+      `${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`,
+    );
   },
 };
 
-async function importSlider(ctx: ImportContext, report: KindReport, s: RevSlider, slides: RevSlide[], previous: { targetId: string; checksum: string } | undefined): Promise<void> {
+async function importSlider(
+  ctx: ImportContext,
+  report: KindReport,
+  s: RevSlider,
+  slides: RevSlide[],
+  previous: { targetId: string; checksum: string } | undefined,
+): Promise<void> {
   const { app, state } = ctx;
-  const wanted = String(s.alias || `slider-${s.id}`).replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 90) || `slider-${s.id}`;
+  const wanted =
+    String(s.alias || `slider-${s.id}`)
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .slice(0, 90) || `slider-${s.id}`;
   let alias = /^\d+$/.test(wanted) ? `slider-${wanted}` : wanted;
   if (previous) {
-    const mine = await app.db.selectFrom('sliders').select('alias').where('id', '=', Number(previous.targetId)).executeTakeFirst();
+    const mine = await app.db
+      .selectFrom('sliders')
+      .select('alias')
+      .where('id', '=', Number(previous.targetId))
+      .executeTakeFirst();
     if (!mine) {
       report.skip('deleted on this site after an earlier import (not brought back)');
       return;
@@ -167,10 +201,13 @@ async function importSlider(ctx: ImportContext, report: KindReport, s: RevSlider
       if (ctx.onConflict === 'rename') {
         let n = 1;
         const base = alias;
-        while (await app.db.selectFrom('sliders').select('id').where('alias', '=', alias).executeTakeFirst()) alias = `${base}-wp${n++ > 1 ? n - 1 : ''}`;
+        while (await app.db.selectFrom('sliders').select('id').where('alias', '=', alias).executeTakeFirst())
+          alias = `${base}-wp${n++ > 1 ? n - 1 : ''}`;
         report.conflict(`slider ${s.id} "${s.title}": the alias "${base}" is taken here — imported as "${alias}"`);
       } else {
-        report.conflict(`slider ${s.id} "${s.title}": the alias "${alias}" is taken here — slider ${holder.id} overwritten`);
+        report.conflict(
+          `slider ${s.id} "${s.title}": the alias "${alias}" is taken here — slider ${holder.id} overwritten`,
+        );
       }
     }
   }

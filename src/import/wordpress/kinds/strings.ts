@@ -6,7 +6,12 @@
 // (0 not translated, 1 waiting, 2 in progress, 3 needs update, 10 complete); others count as
 // not translated.
 import {
-  registerPackage, isActiveLanguage, findStringId, registerString, saveStringTranslation, STATUS,
+  registerPackage,
+  isActiveLanguage,
+  findStringId,
+  registerString,
+  saveStringTranslation,
+  STATUS,
 } from '../../../namespaces/i18n-st/api.ts';
 import type { ImportContext, ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
@@ -55,7 +60,10 @@ export const stringsKind: ImportKind = {
     const users = await ctx.state.mappings('users');
     let done = 0;
     for await (const batch of wp.batches<WpString & Record<string, unknown>>(
-      `SELECT id, language, context, name, value, string_package_id, gettext_context, translation_priority FROM ${wp.table('icl_strings')}`, 'id', 0, BATCH,
+      `SELECT id, language, context, name, value, string_package_id, gettext_context, translation_priority FROM ${wp.table('icl_strings')}`,
+      'id',
+      0,
+      BATCH,
     )) {
       const translations = await wp.db.query<WpStringTranslation & Record<string, unknown>>(
         `SELECT string_id, language, status, value, translator_id FROM ${wp.table('icl_string_translations')} WHERE string_id IN (?) ORDER BY id`,
@@ -67,7 +75,9 @@ export const stringsKind: ImportKind = {
         await importString(ctx, report, s, own, packages, known, users);
       }
     }
-    stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`);
+    stage.finish(
+      `${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`,
+    );
   },
 };
 
@@ -75,10 +85,18 @@ export const stringsKind: ImportKind = {
 async function importPackages(ctx: ImportContext, report: KindReport): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   const known = await ctx.state.mappings('string_packages');
-  const rows = await ctx.wp.db.query<WpPackage & Record<string, unknown>>(`SELECT ID, kind_slug, name, title, edit_link, view_link FROM ${ctx.wp.table('icl_string_packages')} ORDER BY ID`);
+  const rows = await ctx.wp.db.query<WpPackage & Record<string, unknown>>(
+    `SELECT ID, kind_slug, name, title, edit_link, view_link FROM ${ctx.wp.table('icl_string_packages')} ORDER BY ID`,
+  );
   let imported = 0;
   for (const p of rows) {
-    const input = { kind: String(p.kind_slug), name: String(p.name), title: String(p.title || p.name), viewLink: String(p.view_link ?? ''), editLink: String(p.edit_link ?? '') };
+    const input = {
+      kind: String(p.kind_slug),
+      name: String(p.name),
+      title: String(p.title || p.name),
+      viewLink: String(p.view_link ?? ''),
+      editLink: String(p.edit_link ?? ''),
+    };
     const checksum = fingerprint(input);
     const previous = known.get(String(p.ID));
     if (previous?.checksum === checksum) {
@@ -146,11 +164,15 @@ async function importString(
   // The registry knows a string by domain, context and name: one registered here by other means is a conflict.
   if (!previous && (await findStringId(ctx.app, input)) !== null) {
     if (ctx.onConflict !== 'overwrite') {
-      report.conflict(`string ${s.id} (${input.domain} / ${input.name}) is registered here already — kept as it is (--on-conflict overwrite takes WordPress's)`);
+      report.conflict(
+        `string ${s.id} (${input.domain} / ${input.name}) is registered here already — kept as it is (--on-conflict overwrite takes WordPress's)`,
+      );
       report.skip('string registered here already');
       return;
     }
-    report.conflict(`string ${s.id} (${input.domain} / ${input.name}) is registered here already — value and translations overwritten`);
+    report.conflict(
+      `string ${s.id} (${input.domain} / ${input.name}) is registered here already — value and translations overwritten`,
+    );
   }
   if (ctx.dryRun) {
     if (previous) report.updated++;
@@ -159,7 +181,12 @@ async function importString(
   }
   try {
     const result = await registerString(ctx.app, input);
-    for (const t of usable) await saveStringTranslation(ctx.app, result.id, t.language, { value: t.value, status: t.status, translatorId: t.translatorId });
+    for (const t of usable)
+      await saveStringTranslation(ctx.app, result.id, t.language, {
+        value: t.value,
+        status: t.status,
+        translatorId: t.translatorId,
+      });
     await ctx.state.map(ctx.app.db, 'strings', s.id, result.id, checksum);
     if (previous) report.updated++;
     else report.imported++;

@@ -62,7 +62,14 @@ async function roleDefinitions(ctx: ImportContext): Promise<Map<string, Set<stri
   if (value && typeof value === 'object') {
     for (const [name, def] of Object.entries(value as Record<string, { capabilities?: Record<string, unknown> }>)) {
       const caps = def?.capabilities ?? {};
-      out.set(name, new Set(Object.entries(caps).filter(([, on]) => on === true || on === 1 || on === '1').map(([c]) => c)));
+      out.set(
+        name,
+        new Set(
+          Object.entries(caps)
+            .filter(([, on]) => on === true || on === 1 || on === '1')
+            .map(([c]) => c),
+        ),
+      );
     }
   }
   return out;
@@ -94,17 +101,22 @@ export const usersKind: ImportKind = {
     const appPasswords = { imported: 0, updated: 0, revoked: 0 };
     let done = 0;
     for await (const users of wp.batches<WpUser & Record<string, unknown>>(
-      `SELECT ID, user_login, user_pass, user_email, user_registered, display_name FROM ${wp.table('users')}`, 'ID', 0, BATCH,
+      `SELECT ID, user_login, user_pass, user_email, user_registered, display_name FROM ${wp.table('users')}`,
+      'ID',
+      0,
+      BATCH,
     )) {
       const meta = await wp.db.query<{ user_id: number; meta_key: string; meta_value: string }>(
         `SELECT user_id, meta_key, meta_value FROM ${wp.table('usermeta')} WHERE user_id IN (?) AND meta_key IN (?, '_application_passwords') ORDER BY umeta_id`,
         [users.map((u) => u.ID), capKey],
       );
-      const metaOf = (id: number, key: string) => meta.filter((m) => Number(m.user_id) === id && m.meta_key === key).pop()?.meta_value ?? null;
+      const metaOf = (id: number, key: string) =>
+        meta.filter((m) => Number(m.user_id) === id && m.meta_key === key).pop()?.meta_value ?? null;
       for (const u of users) {
         const id = Number(u.ID);
         const { role, unknown } = mapRoles(rolesOf(phpValue(metaOf(id, capKey)), definitions), definitions);
-        for (const name of unknown) report.note(`role "${name}" is not one of ours: mapped to ${role} by its capabilities`);
+        for (const name of unknown)
+          report.note(`role "${name}" is not one of ours: mapped to ${role} by its capabilities`);
         const targetId = await importUser(ctx, report, u, role, known.get(String(id)));
         if (targetId !== null) {
           const entries = phpList(phpValue(metaOf(id, '_application_passwords'))) as WpAppPassword[];
@@ -115,13 +127,23 @@ export const usersKind: ImportKind = {
     }
     if (!ctx.dryRun) await syncIdSequence(app, 'users');
     const verb = ctx.dryRun ? 'would be ' : '';
-    report.note(`application passwords: ${appPasswords.imported} ${verb}imported, ${appPasswords.updated} ${verb}updated, ${appPasswords.revoked} ${verb}revoked (no longer at the source)`);
-    stage.finish(`${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`);
+    report.note(
+      `application passwords: ${appPasswords.imported} ${verb}imported, ${appPasswords.updated} ${verb}updated, ${appPasswords.revoked} ${verb}revoked (no longer at the source)`,
+    );
+    stage.finish(
+      `${report.imported} new, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skippedTotal} skipped`,
+    );
   },
 };
 
 /** Imports or updates one user; returns our id (null when skipped). */
-async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, role: Role, known: { targetId: string; checksum: string } | undefined): Promise<number | null> {
+async function importUser(
+  ctx: ImportContext,
+  report: KindReport,
+  u: WpUser,
+  role: Role,
+  known: { targetId: string; checksum: string } | undefined,
+): Promise<number | null> {
   const { app, state } = ctx;
   const sourceId = Number(u.ID);
   const login = ourLogin(String(u.user_login));
@@ -138,7 +160,11 @@ async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, rol
   const checksum = `${fingerprint(fields)}:${fingerprint(passHash)}`;
 
   if (known) {
-    const target = await app.db.selectFrom('users').select(['id', 'password_hash']).where('id', '=', Number(known.targetId)).executeTakeFirst();
+    const target = await app.db
+      .selectFrom('users')
+      .select(['id', 'password_hash'])
+      .where('id', '=', Number(known.targetId))
+      .executeTakeFirst();
     if (!target) {
       report.skip('deleted on this site after an earlier import (not brought back)');
       return null;
@@ -149,7 +175,8 @@ async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, rol
     }
     const [rowPart, passPart] = known.checksum.split(':');
     const set: Record<string, unknown> = {};
-    if (rowPart !== fingerprint(fields)) Object.assign(set, { email: fields.email, display_name: fields.display_name, role: fields.role });
+    if (rowPart !== fingerprint(fields))
+      Object.assign(set, { email: fields.email, display_name: fields.display_name, role: fields.role });
     // A new password at the source wins; otherwise ours stays (it may have been upgraded at sign-in).
     if (passPart !== fingerprint(passHash)) set.password_hash = passHash || null;
     report.updated++;
@@ -167,28 +194,45 @@ async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, rol
   const clash = await app.db
     .selectFrom('users')
     .select(['id', 'login', 'email'])
-    .where((eb) => eb.or([eb(eb.fn('lower', ['login']), '=', login.toLowerCase()), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['login']), '=', login.toLowerCase()),
+        eb(eb.fn('lower', ['email']), '=', email.toLowerCase()),
+      ]),
+    )
     .execute();
   let values = { ...fields };
   if (clash.length) {
-    const what = clash.some((c) => c.login.toLowerCase() === login.toLowerCase()) ? `login "${login}"` : `e-mail address ${email}`;
+    const what = clash.some((c) => c.login.toLowerCase() === login.toLowerCase())
+      ? `login "${login}"`
+      : `e-mail address ${email}`;
     if (ctx.onConflict === 'skip') {
-      report.conflict(`user ${sourceId} (${u.user_login}): the ${what} is taken here — skipped (--on-conflict rename or overwrite to import it)`);
+      report.conflict(
+        `user ${sourceId} (${u.user_login}): the ${what} is taken here — skipped (--on-conflict rename or overwrite to import it)`,
+      );
       report.skip('login or e-mail address taken here (--on-conflict skip)');
       return null;
     }
     if (ctx.onConflict === 'overwrite' && clash.length > 1) {
-      report.conflict(`user ${sourceId} (${u.user_login}): its login and e-mail address belong to two different users here — skipped`);
+      report.conflict(
+        `user ${sourceId} (${u.user_login}): its login and e-mail address belong to two different users here — skipped`,
+      );
       report.skip('login and e-mail address taken by two different users here');
       return null;
     }
     if (ctx.onConflict === 'overwrite') {
       const target = clash[0]!;
-      report.conflict(`user ${sourceId} (${u.user_login}): the ${what} is taken here — user ${target.id} overwritten with the WordPress user`);
+      report.conflict(
+        `user ${sourceId} (${u.user_login}): the ${what} is taken here — user ${target.id} overwritten with the WordPress user`,
+      );
       report.updated++;
       if (!ctx.dryRun) {
         await app.db.transaction().execute(async (tx) => {
-          await tx.updateTable('users').set({ ...fields, password_hash: passHash || null }).where('id', '=', target.id).execute();
+          await tx
+            .updateTable('users')
+            .set({ ...fields, password_hash: passHash || null })
+            .where('id', '=', target.id)
+            .execute();
           await state.map(tx, 'users', sourceId, target.id, checksum);
         });
         credentialCache(app).forgetUser(target.id);
@@ -196,7 +240,9 @@ async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, rol
       return target.id;
     }
     values = { ...fields, ...(await freeLoginAndEmail(ctx, login, email)) };
-    report.conflict(`user ${sourceId} (${u.user_login}): the ${what} is taken here — imported as "${values.login}" <${values.email}>`);
+    report.conflict(
+      `user ${sourceId} (${u.user_login}): the ${what} is taken here — imported as "${values.login}" <${values.email}>`,
+    );
   }
   report.imported++;
   if (ctx.dryRun) return null;
@@ -215,13 +261,25 @@ async function importUser(ctx: ImportContext, report: KindReport, u: WpUser, rol
 }
 
 /** A login and e-mail address not used here, for --on-conflict rename (`login-wp`, `login-wp2`…). */
-async function freeLoginAndEmail(ctx: ImportContext, login: string, email: string): Promise<{ login: string; email: string }> {
+async function freeLoginAndEmail(
+  ctx: ImportContext,
+  login: string,
+  email: string,
+): Promise<{ login: string; email: string }> {
   const taken = async (column: 'login' | 'email', value: string) =>
-    Boolean(await ctx.app.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', [column]), '=', value.toLowerCase())).executeTakeFirst());
+    Boolean(
+      await ctx.app.db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', [column]), '=', value.toLowerCase()))
+        .executeTakeFirst(),
+    );
   let newLogin = login;
   for (let n = 1; await taken('login', newLogin); n++) newLogin = `${login}-wp${n > 1 ? n : ''}`;
   let newEmail = email;
-  const [local, domain] = email.includes('@') ? [email.slice(0, email.lastIndexOf('@')), email.slice(email.lastIndexOf('@') + 1)] : [email, 'invalid.invalid'];
+  const [local, domain] = email.includes('@')
+    ? [email.slice(0, email.lastIndexOf('@')), email.slice(email.lastIndexOf('@') + 1)]
+    : [email, 'invalid.invalid'];
   for (let n = 1; await taken('email', newEmail); n++) newEmail = `${local}+wp${n > 1 ? n : ''}@${domain}`;
   return { login: newLogin, email: newEmail };
 }
@@ -262,13 +320,24 @@ async function importAppPasswords(
     if (ctx.dryRun) continue;
     await app.db.transaction().execute(async (tx) => {
       const { uuid: _key, ...changes } = row;
-      await tx.insertInto('app_passwords').values(row).onConflict((oc) => oc.column('uuid').doUpdateSet(changes)).execute();
+      await tx
+        .insertInto('app_passwords')
+        .values(row)
+        .onConflict((oc) => oc.column('uuid').doUpdateSet(changes))
+        .execute();
       await state.map(tx, 'app_passwords', uuid, uuid, checksum);
     });
   }
   // Revoked at the source since an earlier run: revoked here too.
   const gone = [...known].filter(([uuid, m]) => !present.has(uuid) && m.targetId === uuid).map(([uuid]) => uuid);
-  const mine = gone.length ? await app.db.selectFrom('app_passwords').select('uuid').where('user_id', '=', userId).where('uuid', 'in', gone).execute() : [];
+  const mine = gone.length
+    ? await app.db
+        .selectFrom('app_passwords')
+        .select('uuid')
+        .where('user_id', '=', userId)
+        .where('uuid', 'in', gone)
+        .execute()
+    : [];
   for (const { uuid } of mine) {
     counts.revoked++;
     if (ctx.dryRun) continue;
@@ -279,4 +348,3 @@ async function importAppPasswords(
     credentialCache(app).forgetAppPassword(uuid);
   }
 }
-

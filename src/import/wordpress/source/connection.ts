@@ -21,11 +21,19 @@ export function parseMysqlUrl(text: string): { address: SourceAddress; password:
   } catch {
     throw new ImportError(`--from: "${text}" is not a mysql:// URL or a .sql/.sql.gz file`);
   }
-  if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') throw new ImportError(`--from: unsupported scheme "${url.protocol}" (use mysql://user:password@host:3306/database)`);
+  if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:')
+    throw new ImportError(
+      `--from: unsupported scheme "${url.protocol}" (use mysql://user:password@host:3306/database)`,
+    );
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!database) throw new ImportError('--from: the URL names no database (mysql://user:password@host:3306/database)');
   return {
-    address: { host: url.hostname || '127.0.0.1', port: Number(url.port || 3306), user: decodeURIComponent(url.username || 'root'), database },
+    address: {
+      host: url.hostname || '127.0.0.1',
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username || 'root'),
+      database,
+    },
     password: decodeURIComponent(url.password),
   };
 }

@@ -17,14 +17,21 @@ function clientProgram(): string {
   throw new ImportError('loading a dump needs the mariadb or mysql client program on the PATH');
 }
 
-export async function loadDump(file: string, scratchUrl: string, log: NodeJS.WritableStream): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new ImportError(`--from: ${file} is neither a mysql:// URL nor a file`);
+export async function loadDump(
+  file: string,
+  scratchUrl: string,
+  log: NodeJS.WritableStream,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile())
+    throw new ImportError(`--from: ${file} is neither a mysql:// URL nor a file`);
   const database = `content_site_import_${crypto.randomBytes(4).toString('hex')}`;
   const scratch = new URL(scratchUrl.replace(/\/*$/, '/'));
   const { address, password } = parseMysqlUrl(new URL(database, scratch).toString());
-  const admin = await mysql.createConnection({ host: address.host, port: address.port, user: address.user, password }).catch((err: unknown) => {
-    throw new ImportError(describeSourceError(err, address).replace('WordPress database', 'scratch server'));
-  });
+  const admin = await mysql
+    .createConnection({ host: address.host, port: address.port, user: address.user, password })
+    .catch((err: unknown) => {
+      throw new ImportError(describeSourceError(err, address).replace('WordPress database', 'scratch server'));
+    });
   const drop = async () => {
     await admin.query(`DROP DATABASE IF EXISTS \`${database}\``).catch(() => {});
     await admin.end().catch(() => {});
@@ -32,10 +39,14 @@ export async function loadDump(file: string, scratchUrl: string, log: NodeJS.Wri
   try {
     await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     log.write(`loading ${file} into ${address.host}:${address.port}/${database}\n`);
-    const child = spawn(clientProgram(), [`--host=${address.host}`, `--port=${address.port}`, `--user=${address.user}`, database], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-      env: { ...process.env, MYSQL_PWD: password },
-    });
+    const child = spawn(
+      clientProgram(),
+      [`--host=${address.host}`, `--port=${address.port}`, `--user=${address.user}`, database],
+      {
+        stdio: ['pipe', 'ignore', 'pipe'],
+        env: { ...process.env, MYSQL_PWD: password },
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
@@ -46,13 +57,18 @@ export async function loadDump(file: string, scratchUrl: string, log: NodeJS.Wri
       for await (const chunk of sql) yield chunk;
       yield '\nCOMMIT;\n';
     };
-    const piped = file.endsWith('.gz') ? pipeline(input, zlib.createGunzip(), wrapped, child.stdin) : pipeline(input, wrapped, child.stdin);
+    const piped = file.endsWith('.gz')
+      ? pipeline(input, zlib.createGunzip(), wrapped, child.stdin)
+      : pipeline(input, wrapped, child.stdin);
     await piped.catch((err: Error) => {
       throw new ImportError(`${file}: cannot be read as a dump (${err.message})`);
     });
     const code = await exited;
     if (code !== 0) throw new ImportError(`${file}: the dump did not load: ${stderr.trim().split('\n')[0]}`);
-    return { url: `mysql://${encodeURIComponent(address.user)}:${encodeURIComponent(password)}@${address.host}:${address.port}/${database}`, drop };
+    return {
+      url: `mysql://${encodeURIComponent(address.user)}:${encodeURIComponent(password)}@${address.host}:${address.port}/${database}`,
+      drop,
+    };
   } catch (err) {
     await drop();
     throw err;

@@ -22,8 +22,11 @@ export class WordPressSource {
 
   /** Finds the site's tables: with `prefix` given, checks them; otherwise the one prefix with WordPress's core tables. */
   static async open(db: SourceConnection, prefix?: string): Promise<WordPressSource> {
-    if (prefix !== undefined && !PREFIX_PATTERN.test(prefix)) throw new ImportError(`--prefix: "${prefix}" is not a table prefix (letters, digits and _ only)`);
-    const rows = await db.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()');
+    if (prefix !== undefined && !PREFIX_PATTERN.test(prefix))
+      throw new ImportError(`--prefix: "${prefix}" is not a table prefix (letters, digits and _ only)`);
+    const rows = await db.query<{ name: string }>(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()',
+    );
     const all = new Set(rows.map((r) => String(r.name)));
     const candidates = [...all]
       .filter((t) => t.endsWith('options'))
@@ -32,11 +35,19 @@ export class WordPressSource {
       .sort();
     let chosen = prefix;
     if (chosen === undefined) {
-      if (candidates.length === 0) throw new ImportError(`${db.address.database} holds no WordPress site (no tables *options, *users, *usermeta and *posts of one prefix)`);
-      if (candidates.length > 1) throw new ImportError(`${db.address.database} holds several WordPress sites (table prefixes ${candidates.join(', ')}): choose one with --prefix`);
+      if (candidates.length === 0)
+        throw new ImportError(
+          `${db.address.database} holds no WordPress site (no tables *options, *users, *usermeta and *posts of one prefix)`,
+        );
+      if (candidates.length > 1)
+        throw new ImportError(
+          `${db.address.database} holds several WordPress sites (table prefixes ${candidates.join(', ')}): choose one with --prefix`,
+        );
       chosen = candidates[0]!;
     } else if (!candidates.includes(chosen)) {
-      const hint = candidates.length ? ` (found prefix${candidates.length > 1 ? 'es' : ''} ${candidates.join(', ')})` : '';
+      const hint = candidates.length
+        ? ` (found prefix${candidates.length > 1 ? 'es' : ''} ${candidates.join(', ')})`
+        : '';
       throw new ImportError(`${db.address.database} has no WordPress tables with prefix "${chosen}"${hint}`);
     }
     const own = new Set([...all].filter((t) => t.startsWith(chosen)).map((t) => t.slice(chosen.length)));
@@ -56,7 +67,9 @@ export class WordPressSource {
   /** Every option as stored (text; serialized values unparsed). */
   async loadOptions(): Promise<Map<string, string>> {
     if (!this.options) {
-      const rows = await this.db.query<{ option_name: string; option_value: string }>(`SELECT option_name, option_value FROM ${this.table('options')}`);
+      const rows = await this.db.query<{ option_name: string; option_value: string }>(
+        `SELECT option_name, option_value FROM ${this.table('options')}`,
+      );
       this.options = new Map(rows.map((r) => [String(r.option_name), String(r.option_value ?? '')]));
     }
     return this.options;
@@ -82,10 +95,19 @@ export class WordPressSource {
    * Rows of a table in ascending order of a numeric id column, `size` at a time, starting
    * after `after`: a keyset scan that holds one batch in memory and resumes anywhere.
    */
-  async *batches<T extends SourceRow>(select: string, idColumn: string, after: number, size: number, where = ''): AsyncGenerator<T[]> {
+  async *batches<T extends SourceRow>(
+    select: string,
+    idColumn: string,
+    after: number,
+    size: number,
+    where = '',
+  ): AsyncGenerator<T[]> {
     let last = after;
     for (;;) {
-      const rows = await this.db.query<T>(`${select} WHERE ${idColumn} > ? ${where ? `AND (${where})` : ''} ORDER BY ${idColumn} LIMIT ${size}`, [last]);
+      const rows = await this.db.query<T>(
+        `${select} WHERE ${idColumn} > ? ${where ? `AND (${where})` : ''} ORDER BY ${idColumn} LIMIT ${size}`,
+        [last],
+      );
       if (!rows.length) return;
       yield rows;
       if (rows.length < size) return;
@@ -94,7 +116,10 @@ export class WordPressSource {
   }
 
   async count(table: string, where = '', params: unknown[] = []): Promise<number> {
-    const rows = await this.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${this.table(table)}${where ? ` WHERE ${where}` : ''}`, params);
+    const rows = await this.db.query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM ${this.table(table)}${where ? ` WHERE ${where}` : ''}`,
+      params,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 }

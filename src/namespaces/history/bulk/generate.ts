@@ -71,13 +71,40 @@ export function random(seed: number): () => number {
   };
 }
 
-const TITLES = ['About us', 'Partner programme', 'Pricing', 'Contact', 'Impressum', 'Datenschutz', 'Release notes', 'Onboarding guide', 'FAQ', 'Team', 'Careers', 'Events 2026', 'Webinar: Getting started', 'Produktübersicht', 'Händlerportal'];
+const TITLES = [
+  'About us',
+  'Partner programme',
+  'Pricing',
+  'Contact',
+  'Impressum',
+  'Datenschutz',
+  'Release notes',
+  'Onboarding guide',
+  'FAQ',
+  'Team',
+  'Careers',
+  'Events 2026',
+  'Webinar: Getting started',
+  'Produktübersicht',
+  'Händlerportal',
+];
 const PLUGINS = ['Forms', 'SEO Tools', 'Cache Booster', 'Backup Pro', 'Slider X', 'Translator', 'Scheduler'];
-const OPTIONS = [['blogname', 'general'], ['timezone_string', 'general'], ['posts_per_page', 'reading'], ['permalink_structure', 'permalinks']];
+const OPTIONS = [
+  ['blogname', 'general'],
+  ['timezone_string', 'general'],
+  ['posts_per_page', 'reading'],
+  ['permalink_structure', 'permalinks'],
+];
 const FILES = ['logo.png', 'team-photo.jpg', 'brochure.pdf', 'header.webp', 'price-list.xlsx'];
 const NAMES = ['anna', 'ben', 'clara', 'david', 'eva', 'felix', 'greta', 'hans', 'ines', 'jonas'];
 /** The words generated events are made of (the cold benchmark searches for them: bench/cold.ts). */
-export const GENERATED_WORDS = { titles: TITLES, plugins: PLUGINS, files: FILES, names: NAMES, options: OPTIONS.map(([option]) => option) };
+export const GENERATED_WORDS = {
+  titles: TITLES,
+  plugins: PLUGINS,
+  files: FILES,
+  names: NAMES,
+  options: OPTIONS.map(([option]) => option),
+};
 
 interface Actor {
   user: AuthUser | null;
@@ -86,21 +113,45 @@ interface Actor {
 
 /** Users to act as: the site's users, or invented ones when the site has none. */
 async function actors(app: AppServices): Promise<AuthUser[]> {
-  const rows = await app.db.selectFrom('users').select(['id', 'login', 'email', 'display_name', 'role']).orderBy('id').limit(50).execute();
+  const rows = await app.db
+    .selectFrom('users')
+    .select(['id', 'login', 'email', 'display_name', 'role'])
+    .orderBy('id')
+    .limit(50)
+    .execute();
   const list = rows.length
     ? rows
-    : NAMES.map((name, i) => ({ id: 1000 + i, login: name, email: `${name}@example.com`, display_name: name, role: i < 2 ? 'administrator' : 'editor' }));
-  return list.map((u) => ({ id: u.id, login: u.login, email: u.email, displayName: u.display_name, role: u.role as AuthUser['role'], can: () => true }));
+    : NAMES.map((name, i) => ({
+        id: 1000 + i,
+        login: name,
+        email: `${name}@example.com`,
+        display_name: name,
+        role: i < 2 ? 'administrator' : 'editor',
+      }));
+  return list.map((u) => ({
+    id: u.id,
+    login: u.login,
+    email: u.email,
+    displayName: u.display_name,
+    role: u.role as AuthUser['role'],
+    can: () => true,
+  }));
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The generation's events in date order: each call prepares the next `n`. */
-function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: GenerateOptions, total: number): (n: number) => Promise<PreparedEvent[]> {
+function eventSource(
+  loggers: LoggerCatalogue,
+  users: AuthUser[],
+  opts: GenerateOptions,
+  total: number,
+): (n: number) => Promise<PreparedEvent[]> {
   const days = opts.days ?? 30;
   const rnd = random(opts.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
-  const ipOf = () => `${pick([10, 172, 192, 203])}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`;
+  const ipOf = () =>
+    `${pick([10, 172, 192, 203])}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`;
   const endMs = (opts.now ?? new Date()).getTime();
   const startMs = endMs - days * 86_400_000;
   const step = total > 0 ? (endMs - startMs) / total : 0;
@@ -111,7 +162,12 @@ function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: Generate
   const scenario = (): [ActivityEntry, ActivityOrigin][] => {
     const user = pick(users);
     const actor: Actor = { user, ip: ipOf() };
-    const as = (initiator?: Initiator): ActivityOrigin => ({ user: actor.user, ip: actor.ip, rest: true, ...(initiator ? { initiator } : {}) });
+    const as = (initiator?: Initiator): ActivityOrigin => ({
+      user: actor.user,
+      ip: actor.ip,
+      rest: true,
+      ...(initiator ? { initiator } : {}),
+    });
     const r = rnd();
     if (r < 0.22) return [[{ logger: 'SimpleUserLogger', messageKey: 'user_logged_in' }, as()]];
     if (r < 0.3) {
@@ -121,8 +177,18 @@ function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: Generate
       const anon: ActivityOrigin = { user: null, ip: ipOf(), rest: true, initiator: 'web_user' };
       return Array.from({ length: burst }, () => [
         known
-          ? { logger: 'SimpleUserLogger', messageKey: 'user_login_failed', level: 'warning', context: { login, _occasionsID: `failed:${login}` } }
-          : { logger: 'SimpleUserLogger', messageKey: 'user_unknown_login_failed', level: 'warning', context: { failed_username: login, _occasionsID: `failed:${login}` } },
+          ? {
+              logger: 'SimpleUserLogger',
+              messageKey: 'user_login_failed',
+              level: 'warning',
+              context: { login, _occasionsID: `failed:${login}` },
+            }
+          : {
+              logger: 'SimpleUserLogger',
+              messageKey: 'user_unknown_login_failed',
+              level: 'warning',
+              context: { failed_username: login, _occasionsID: `failed:${login}` },
+            },
         anon,
       ]);
     }
@@ -132,31 +198,126 @@ function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: Generate
       const post_id = 1 + Math.floor(rnd() * 400);
       const edits = 1 + Math.floor(rnd() * 4);
       const events: [ActivityEntry, ActivityOrigin][] = [];
-      if (rnd() < 0.3) events.push([{ logger: 'SimplePostLogger', messageKey: 'post_created', context: { post_id, post_type, post_title } }, as()]);
-      for (let i = 0; i < edits; i++) events.push([{ logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_id, post_type, post_title } }, as()]);
-      if (rnd() < 0.05) events.push([{ logger: 'SimplePostLogger', messageKey: pick(['post_trashed', 'post_deleted', 'post_restored']), context: { post_id, post_type, post_title } }, as()]);
+      if (rnd() < 0.3)
+        events.push([
+          { logger: 'SimplePostLogger', messageKey: 'post_created', context: { post_id, post_type, post_title } },
+          as(),
+        ]);
+      for (let i = 0; i < edits; i++)
+        events.push([
+          { logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_id, post_type, post_title } },
+          as(),
+        ]);
+      if (rnd() < 0.05)
+        events.push([
+          {
+            logger: 'SimplePostLogger',
+            messageKey: pick(['post_trashed', 'post_deleted', 'post_restored']),
+            context: { post_id, post_type, post_title },
+          },
+          as(),
+        ]);
       return events;
     }
     if (r < 0.6) {
       const attachment_title = pick(FILES).replace(/\.\w+$/, '');
-      return [[{ logger: 'SimpleMediaLogger', messageKey: pick(['attachment_created', 'attachment_created', 'attachment_updated', 'attachment_deleted']), context: { post_type: 'attachment', attachment_title, attachment_filename: pick(FILES) } }, as()]];
+      return [
+        [
+          {
+            logger: 'SimpleMediaLogger',
+            messageKey: pick(['attachment_created', 'attachment_created', 'attachment_updated', 'attachment_deleted']),
+            context: { post_type: 'attachment', attachment_title, attachment_filename: pick(FILES) },
+          },
+          as(),
+        ],
+      ];
     }
     if (r < 0.66) {
       const plugin_name = pick(PLUGINS);
       const key = pick(['plugin_activated', 'plugin_deactivated', 'plugin_updated', 'plugin_installed']);
-      return [[{ logger: 'SimplePluginLogger', messageKey: key, context: { plugin_name, plugin_version: `2.${Math.floor(rnd() * 9)}`, plugin_prev_version: '2.0' } }, as()]];
+      return [
+        [
+          {
+            logger: 'SimplePluginLogger',
+            messageKey: key,
+            context: { plugin_name, plugin_version: `2.${Math.floor(rnd() * 9)}`, plugin_prev_version: '2.0' },
+          },
+          as(),
+        ],
+      ];
     }
     if (r < 0.71) {
       const [option, option_page] = pick(OPTIONS);
-      return [[{ logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option, option_page } }, rnd() < 0.3 ? { user, ip: '', initiator: 'cms_cli' } : as()]];
+      return [
+        [
+          { logger: 'SimpleOptionsLogger', messageKey: 'option_updated', context: { option, option_page } },
+          rnd() < 0.3 ? { user, ip: '', initiator: 'cms_cli' } : as(),
+        ],
+      ];
     }
     if (r < 0.8) {
-      return [[{ logger: 'SimpleCommentsLogger', messageKey: pick(['anon_comment_added', 'comment_status_approve', 'comment_status_spam']), context: { comment_post_type: 'post', comment_post_title: pick(TITLES), comment_author: pick(NAMES), comment_author_email: `${pick(NAMES)}@example.org` } }, { user: null, ip: ipOf(), rest: false, initiator: 'web_user' }]];
+      return [
+        [
+          {
+            logger: 'SimpleCommentsLogger',
+            messageKey: pick(['anon_comment_added', 'comment_status_approve', 'comment_status_spam']),
+            context: {
+              comment_post_type: 'post',
+              comment_post_title: pick(TITLES),
+              comment_author: pick(NAMES),
+              comment_author_email: `${pick(NAMES)}@example.org`,
+            },
+          },
+          { user: null, ip: ipOf(), rest: false, initiator: 'web_user' },
+        ],
+      ];
     }
-    if (r < 0.85) return [[{ logger: 'AvailableUpdatesLogger', messageKey: 'plugin_update_available', level: 'notice', context: { plugin_name: pick(PLUGINS) } }, { user: null, ip: '', initiator: 'cms' }]];
-    if (r < 0.9) return [[{ logger: 'CustomEntryLogger', messageKey: 'custom_entry_added', level: pick(['info', 'notice', 'warning']), context: { message: `Deployment ${Math.floor(rnd() * 1000)}` } }, as()]];
-    if (r < 0.95) return [[{ logger: 'NotesLogger', messageKey: pick(['note_added', 'note_resolved', 'note_reply_added']), context: { post_type: 'page', post_title: pick(TITLES) } }, as()]];
-    if (r < 0.98) return [[{ logger: 'SimpleUserLogger', messageKey: 'user_updated_profile', context: { edited_user_login: pick(users).login, edited_user_email: pick(users).email } }, as()]];
+    if (r < 0.85)
+      return [
+        [
+          {
+            logger: 'AvailableUpdatesLogger',
+            messageKey: 'plugin_update_available',
+            level: 'notice',
+            context: { plugin_name: pick(PLUGINS) },
+          },
+          { user: null, ip: '', initiator: 'cms' },
+        ],
+      ];
+    if (r < 0.9)
+      return [
+        [
+          {
+            logger: 'CustomEntryLogger',
+            messageKey: 'custom_entry_added',
+            level: pick(['info', 'notice', 'warning']),
+            context: { message: `Deployment ${Math.floor(rnd() * 1000)}` },
+          },
+          as(),
+        ],
+      ];
+    if (r < 0.95)
+      return [
+        [
+          {
+            logger: 'NotesLogger',
+            messageKey: pick(['note_added', 'note_resolved', 'note_reply_added']),
+            context: { post_type: 'page', post_title: pick(TITLES) },
+          },
+          as(),
+        ],
+      ];
+    if (r < 0.98)
+      return [
+        [
+          {
+            logger: 'SimpleUserLogger',
+            messageKey: 'user_updated_profile',
+            context: { edited_user_login: pick(users).login, edited_user_email: pick(users).email },
+          },
+          as(),
+        ],
+      ];
     return [[{ logger: 'SimpleUserLogger', messageKey: 'user_logged_out' }, as()]];
   };
 
@@ -171,7 +332,14 @@ function eventSource(loggers: LoggerCatalogue, users: AuthUser[], opts: Generate
         if (!pending.length) pending = scenario();
         const [entry, origin] = pending.shift()!;
         const at = startMs + produced * step + rnd() * step * 0.5;
-        batch.push(prepareEvent(loggers, { ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) }, origin, now));
+        batch.push(
+          prepareEvent(
+            loggers,
+            { ...entry, context: { ...entry.context, [GENERATED_KEY]: '1' }, date: format(Math.min(at, endMs)) },
+            origin,
+            now,
+          ),
+        );
         produced++;
       }
     }
@@ -197,7 +365,8 @@ export function presetRunsForRebuild(batch: PreparedEvent[]): void {
 
 async function sinkFor(app: AppServices, bulk: boolean): Promise<EventSink> {
   if (bulk && app.dialect === 'postgres' && app.dbHandle.pgPool) return PostgresSink.open(app.dbHandle.pgPool);
-  if (bulk && app.dialect === 'sqlite' && app.dbHandle.location !== ':memory:') return new SqliteSink(app.dbHandle.location);
+  if (bulk && app.dialect === 'sqlite' && app.dbHandle.location !== ':memory:')
+    return new SqliteSink(app.dbHandle.location);
   return new KyselySink(app.db, app.dialect);
 }
 
@@ -249,7 +418,13 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
       }
       const lastId = await sink.insert(batch);
       const last = batch[batch.length - 1].row;
-      newest = { id: lastId, date: last.date, occasions_id: last.occasions_id, run_head: last.run_head!, run_size: last.run_size! };
+      newest = {
+        id: lastId,
+        date: last.date,
+        occasions_id: last.occasions_id,
+        run_head: last.run_head!,
+        run_size: last.run_size!,
+      };
     };
 
     let batch: PreparedEvent[] | null = await next(Math.min(BATCH, total));
@@ -266,7 +441,8 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
         const writing = defer ? writeInLoad(batch) : writeAlone(batch);
         const remaining: number = total - written - batch.length;
         // Prepared while the database writes (the preparation yields to the event loop).
-        const following: Promise<PreparedEvent[] | null> = remaining > 0 ? next(Math.min(BATCH, remaining)) : Promise.resolve(null);
+        const following: Promise<PreparedEvent[] | null> =
+          remaining > 0 ? next(Math.min(BATCH, remaining)) : Promise.resolve(null);
         try {
           await writing;
         } catch (err) {
@@ -294,6 +470,11 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (total >= 10_000) await analyzeAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
+  if (total >= 10_000)
+    await analyzeAfterBulkLoad(app.db, app.dialect, [
+      'history_events',
+      'history_event_contexts',
+      ...STATS_COUNT_TABLES,
+    ]);
   return written;
 }

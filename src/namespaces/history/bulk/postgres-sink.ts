@@ -49,7 +49,10 @@ export class KyselySink implements EventSink {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('history_events')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -172,7 +175,11 @@ export class PostgresSink extends KyselySink {
     const client = await pool.connect();
     // Kysely on this one client: every statement of the sink shares its transaction.
     const single = { query: client.query.bind(client), release() {} };
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: { connect: async () => single, end: async () => {} } as unknown as pg.Pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: { connect: async () => single, end: async () => {} } as unknown as pg.Pool,
+      }),
+    });
     return new PostgresSink(db, client);
   }
 
@@ -191,7 +198,11 @@ export class PostgresSink extends KyselySink {
       where i.indrelid = 'history_events'::regclass
         and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
       order by c.relname`.execute(this.trx);
-    return rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.schema)}.${quoteIdentifier(r.name)}`, sql: r.sql }));
+    return rows.map((r) => ({
+      name: r.name,
+      drop: `drop index ${quoteIdentifier(r.schema)}.${quoteIdentifier(r.name)}`,
+      sql: r.sql,
+    }));
   }
 
   override async dropIndex(index: IndexDefinition): Promise<void> {
@@ -217,8 +228,12 @@ export class PostgresSink extends KyselySink {
     const trx = this.trx;
     let ids = given;
     if (!ids) {
-      this.sequence ??= (await sql<{ seq: string }>`select pg_get_serial_sequence('history_events', 'id') as seq`.execute(trx)).rows[0].seq;
-      const { rows } = await sql<{ id: number }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
+      this.sequence ??= (
+        await sql<{ seq: string }>`select pg_get_serial_sequence('history_events', 'id') as seq`.execute(trx)
+      ).rows[0].seq;
+      const { rows } = await sql<{
+        id: number;
+      }>`select nextval(${this.sequence}::regclass) as id from generate_series(1, ${batch.length})`.execute(trx);
       ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     }
     let events = '';
@@ -227,9 +242,38 @@ export class PostgresSink extends KyselySink {
       const r = batch[n].row;
       // The id, then EVENT_COLUMNS in order, unrolled (the generator's hottest loop).
       events +=
-        ids[n] + '\t' + copyText(r.date) + '\t' + copyText(r.logger) + '\t' + copyText(r.level) + '\t' + copyText(r.message) + '\t' + copyText(r.message_key) + '\t' +
-        copyText(r.occasions_id) + '\t' + copyText(r.initiator) + '\t' + copyText(r.user_id) + '\t' + copyText(r.remote_addr) + '\t' + (r.sticky ?? 0) + '\t' +
-        (r.backfilled ?? 0) + '\t' + (r.run_head ?? 1) + '\t' + (r.run_size ?? 1) + '\t' + copyText(r.search_text) + '\t' + copyText(r.meta_text) + '\n';
+        ids[n] +
+        '\t' +
+        copyText(r.date) +
+        '\t' +
+        copyText(r.logger) +
+        '\t' +
+        copyText(r.level) +
+        '\t' +
+        copyText(r.message) +
+        '\t' +
+        copyText(r.message_key) +
+        '\t' +
+        copyText(r.occasions_id) +
+        '\t' +
+        copyText(r.initiator) +
+        '\t' +
+        copyText(r.user_id) +
+        '\t' +
+        copyText(r.remote_addr) +
+        '\t' +
+        (r.sticky ?? 0) +
+        '\t' +
+        (r.backfilled ?? 0) +
+        '\t' +
+        (r.run_head ?? 1) +
+        '\t' +
+        (r.run_size ?? 1) +
+        '\t' +
+        copyText(r.search_text) +
+        '\t' +
+        copyText(r.meta_text) +
+        '\n';
       contexts += ids[n] + '\t' + copyText(batch[n].context) + '\n';
     }
     await this.copy(`copy history_events (id, ${EVENT_COLUMNS.join(', ')}) from stdin`, events);

@@ -32,7 +32,9 @@ export class SqliteBulkWriter {
     let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(
-        kind === 'events' ? sqliteMultiInsert('history_events', ['id', ...EVENT_COLUMNS], rows) : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows),
+        kind === 'events'
+          ? sqliteMultiInsert('history_events', ['id', ...EVENT_COLUMNS], rows)
+          : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows),
       );
       this.statements.set(key, stmt);
     }
@@ -70,7 +72,9 @@ export class SqliteBulkWriter {
   /** The secondary indexes of history_events as they are defined in the database. */
   secondaryIndexes(): IndexDefinition[] {
     const rows = this.db
-      .prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'history_events' and sql is not null order by name")
+      .prepare(
+        "select name, sql from sqlite_master where type = 'index' and tbl_name = 'history_events' and sql is not null order by name",
+      )
       .all() as { name: string; sql: string }[];
     return rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.name)}`, sql: r.sql }));
   }
@@ -96,8 +100,24 @@ export class SqliteBulkWriter {
       for (let n = i; n < end; n++) {
         const r = events[n].row;
         // The id, then EVENT_COLUMNS in order, unrolled (the generator's hottest loop).
-        values.push(idOf(n), r.date, r.logger, r.level, r.message, r.message_key ?? null, r.occasions_id, r.initiator, r.user_id ?? null, r.remote_addr ?? null,
-          r.sticky ?? 0, r.backfilled ?? 0, r.run_head ?? 1, r.run_size ?? 1, r.search_text, r.meta_text);
+        values.push(
+          idOf(n),
+          r.date,
+          r.logger,
+          r.level,
+          r.message,
+          r.message_key ?? null,
+          r.occasions_id,
+          r.initiator,
+          r.user_id ?? null,
+          r.remote_addr ?? null,
+          r.sticky ?? 0,
+          r.backfilled ?? 0,
+          r.run_head ?? 1,
+          r.run_size ?? 1,
+          r.search_text,
+          r.meta_text,
+        );
       }
       this.statement('events', end - i).run(values);
       const contexts: unknown[] = [];
@@ -156,7 +176,11 @@ export class SqliteSink implements EventSink {
   }
 
   async addToCounter(name: string, delta: number): Promise<void> {
-    this.writer.run('insert into history_counters (name, value) values (?, ?) on conflict (name) do update set value = history_counters.value + excluded.value', name, delta);
+    this.writer.run(
+      'insert into history_counters (name, value) values (?, ?) on conflict (name) do update set value = history_counters.value + excluded.value',
+      name,
+      delta,
+    );
   }
 
   async secondaryIndexes(): Promise<IndexDefinition[]> {

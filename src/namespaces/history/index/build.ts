@@ -35,7 +35,11 @@ const INSERT_ROWS = 2000;
  * skips the block when another process holds it) or `share` (a context change, which must not
  * miss a block being indexed). SQLite runs one transaction at a time anyway.
  */
-async function indexedBlocks(tx: Transaction<Database>, dialect: DialectName, lock: 'update' | 'share'): Promise<number | undefined> {
+async function indexedBlocks(
+  tx: Transaction<Database>,
+  dialect: DialectName,
+  lock: 'update' | 'share',
+): Promise<number | undefined> {
   const row = await tx
     .selectFrom('history_counters')
     .select('value')
@@ -48,7 +52,10 @@ async function indexedBlocks(tx: Transaction<Database>, dialect: DialectName, lo
 
 /** Blocks all of whose ids have been written (the log's ids only grow). */
 async function completeBlocks(db: Kysely<Database> | Transaction<Database>): Promise<number> {
-  const newest = await db.selectFrom('history_event_contexts').select((eb) => eb.fn.max('event_id').as('id')).executeTakeFirst();
+  const newest = await db
+    .selectFrom('history_event_contexts')
+    .select((eb) => eb.fn.max('event_id').as('id'))
+    .executeTakeFirst();
   return Math.floor((Number(newest?.id ?? 0) + 1) / BLOCK_EVENTS);
 }
 
@@ -71,8 +78,11 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
     // Rows of these blocks can only be left from a counter set back: replaced.
     await tx.deleteFrom('history_context_terms').where('block', '>=', first).where('block', '<', end).execute();
     const read = (block: number): Promise<IndexedEvent[]> =>
-      tx.selectFrom('history_event_contexts').select(['event_id', 'context'])
-        .where('event_id', '>=', block * BLOCK_EVENTS).where('event_id', '<', (block + 1) * BLOCK_EVENTS)
+      tx
+        .selectFrom('history_event_contexts')
+        .select(['event_id', 'context'])
+        .where('event_id', '>=', block * BLOCK_EVENTS)
+        .where('event_id', '<', (block + 1) * BLOCK_EVENTS)
         .execute();
     // The next block is read, and the previous one written, while this one is worked out.
     let reading: ReturnType<typeof read> | undefined = read(first);
@@ -98,7 +108,12 @@ export async function indexBlocks(db: Kysely<Database>, dialect: DialectName, ma
 /** Empties the index, to be built anew. Waits for an indexer of another process (the counter's row lock on PostgreSQL). */
 export async function clearContextIndex(db: Kysely<Database>, dialect: DialectName): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx.selectFrom('history_counters').select('value').where('name', '=', COUNTER_INDEXED_BLOCKS).$if(dialect === 'postgres', (q) => q.forUpdate()).execute();
+    await tx
+      .selectFrom('history_counters')
+      .select('value')
+      .where('name', '=', COUNTER_INDEXED_BLOCKS)
+      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .execute();
     if (dialect === 'postgres') await sql`truncate history_context_terms`.execute(tx);
     else await tx.deleteFrom('history_context_terms').execute();
     await tx.updateTable('history_counters').set({ value: 0 }).where('name', '=', COUNTER_INDEXED_BLOCKS).execute();
@@ -106,7 +121,13 @@ export async function clearContextIndex(db: Kysely<Database>, dialect: DialectNa
 }
 
 /** Inserts a block's rows; with `keepExisting`, rows already there stay as they are. */
-async function insertRows(tx: Transaction<Database>, dialect: DialectName, block: number, rows: { term: number; ids: string }[], keepExisting = false): Promise<void> {
+async function insertRows(
+  tx: Transaction<Database>,
+  dialect: DialectName,
+  block: number,
+  rows: { term: number; ids: string }[],
+  keepExisting = false,
+): Promise<void> {
   if (dialect === 'postgres') {
     // Two array parameters instead of three per row: half the time.
     await sql`insert into history_context_terms (block, term, ids)
@@ -115,7 +136,9 @@ async function insertRows(tx: Transaction<Database>, dialect: DialectName, block
     return;
   }
   for (let at = 0; at < rows.length; at += INSERT_ROWS) {
-    const insert = tx.insertInto('history_context_terms').values(rows.slice(at, at + INSERT_ROWS).map(({ term, ids }) => ({ block, term, ids })));
+    const insert = tx
+      .insertInto('history_context_terms')
+      .values(rows.slice(at, at + INSERT_ROWS).map(({ term, ids }) => ({ block, term, ids })));
     await (keepExisting ? insert.onConflict((oc) => oc.columns(['block', 'term']).doNothing()) : insert).execute();
   }
 }
@@ -125,22 +148,47 @@ async function insertRows(tx: Transaction<Database>, dialect: DialectName, block
  * indexed block is listed under each pair of its new context, and its block under each of
  * the new values' trigrams. Call inside the transaction that writes the context.
  */
-export async function indexChangedContext(tx: Transaction<Database>, dialect: DialectName, eventId: number, context: string): Promise<void> {
+export async function indexChangedContext(
+  tx: Transaction<Database>,
+  dialect: DialectName,
+  eventId: number,
+  context: string,
+): Promise<void> {
   const block = Math.floor(eventId / BLOCK_EVENTS);
   const indexed = await indexedBlocks(tx, dialect, 'share');
   if (indexed === undefined || block >= indexed) return;
   const offset = eventId - block * BLOCK_EVENTS;
   const terms = termsOf(context);
-  if (terms.trigrams.size) await insertRows(tx, dialect, block, [...terms.trigrams].map((term) => ({ term, ids: '' })), true);
+  if (terms.trigrams.size)
+    await insertRows(
+      tx,
+      dialect,
+      block,
+      [...terms.trigrams].map((term) => ({ term, ids: '' })),
+      true,
+    );
   for (const term of new Set(terms.pairs)) {
-    const row = await tx.selectFrom('history_context_terms').select('ids').where('block', '=', block).where('term', '=', term).executeTakeFirst();
+    const row = await tx
+      .selectFrom('history_context_terms')
+      .select('ids')
+      .where('block', '=', block)
+      .where('term', '=', term)
+      .executeTakeFirst();
     if (!row) {
-      await tx.insertInto('history_context_terms').values({ block, term, ids: String(offset) }).execute();
+      await tx
+        .insertInto('history_context_terms')
+        .values({ block, term, ids: String(offset) })
+        .execute();
       continue;
     }
     const offsets = row.ids.split(',').map(Number);
     if (offsets.includes(offset)) continue;
     const ids = [...offsets, offset].sort((a, b) => a - b).join(',');
-    await tx.updateTable('history_context_terms').set({ ids }).where('block', '=', block).where('term', '=', term).execute();
+    await tx
+      .updateTable('history_context_terms')
+      .set({ ids })
+      .where('block', '=', block)
+      .where('term', '=', term)
+      .execute();
   }
 }

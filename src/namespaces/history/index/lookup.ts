@@ -16,7 +16,11 @@ export interface ContextCandidates {
 }
 
 /** The indexed blocks and the last id they cover, unless none is or more than `limit` events lie above them. */
-async function usableIndex(db: Kysely<Database>, newestId: number, limit: number): Promise<{ blocks: number; through: number } | undefined> {
+async function usableIndex(
+  db: Kysely<Database>,
+  newestId: number,
+  limit: number,
+): Promise<{ blocks: number; through: number } | undefined> {
   const blocks = await readCounter(db, COUNTER_INDEXED_BLOCKS);
   const through = blocks * BLOCK_EVENTS - 1;
   return blocks === 0 || newestId - through > limit ? undefined : { blocks, through };
@@ -108,7 +112,9 @@ export async function wordBlocks(
   // A word in most blocks would name too many: told from a sample of them first, at a fraction
   // of the look-ups (each trigram in every block: about 8 ms on PostgreSQL, 1,000,000 events).
   if (all.length > 2 * SAMPLE_BLOCKS) {
-    const sample = Array.from({ length: SAMPLE_BLOCKS }, (_, i) => Math.floor(((i + 0.5) * all.length) / SAMPLE_BLOCKS));
+    const sample = Array.from({ length: SAMPLE_BLOCKS }, (_, i) =>
+      Math.floor(((i + 0.5) * all.length) / SAMPLE_BLOCKS),
+    );
     const share = (await mayHold(sample)).length / SAMPLE_BLOCKS;
     if (!fits(Math.floor((share * all.length) / 2))) return undefined;
   }
@@ -124,5 +130,7 @@ const firstBlocks = (count: number): number[] => Array.from({ length: count }, (
 
 /** The blocks, one look-up each of the primary key (block, term). */
 function blocksCondition(dialect: DialectName, blocks: number[]): RawBuilder<unknown> {
-  return dialect === 'postgres' ? sql`block = any(${blocks}::int[])` : sql`block in (select value from json_each(${JSON.stringify(blocks)}))`;
+  return dialect === 'postgres'
+    ? sql`block = any(${blocks}::int[])`
+    : sql`block in (select value from json_each(${JSON.stringify(blocks)}))`;
 }

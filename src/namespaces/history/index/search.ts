@@ -41,18 +41,25 @@ export async function createSearchIndex(db: Kysely<any>, dialect: DialectName, f
   }
   // The date too, unindexed but stored (contentless_unindexed), so that a search's page is
   // found in the index without reading an event row for each match.
-  await sql`create virtual table history_search using fts5(search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1')`.execute(db);
+  await sql`create virtual table history_search using fts5(search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
   await sql`create trigger history_search_insert after insert on history_events begin
     insert into history_search (rowid, search_text, date) values (new.id, new.search_text, new.date); end`.execute(db);
   await sql`create trigger history_search_delete after delete on history_events begin
     delete from history_search where rowid = old.id; end`.execute(db);
-  if (fill) await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events`.execute(db);
+  if (fill)
+    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events`.execute(
+      db,
+    );
 }
 
 /** The schema of the pg_trgm extension, when it is installed. */
 async function trigramSchema(db: Kysely<any>): Promise<string | undefined> {
   const { rows } = await sql<{ schema: string }>`
-    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db);
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(
+    db,
+  );
   return rows[0]?.schema;
 }
 
@@ -62,7 +69,9 @@ async function createPgIndex(db: Kysely<any>, concurrently: boolean): Promise<bo
   if (!schema) return false;
   if (concurrently) {
     // A concurrent build that died leaves an invalid index behind, which `if not exists` would keep.
-    const { rows } = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+    const { rows } = await sql<{
+      valid: boolean;
+    }>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
       where c.relname = ${PG_INDEX} and c.relnamespace = current_schema()::regnamespace`.execute(db);
     if (rows[0] && !rows[0].valid) await sql`drop index concurrently if exists ${sql.id(PG_INDEX)}`.execute(db);
   }
@@ -90,7 +99,11 @@ export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Prom
   await sql`insert into history_search (history_search) values ('delete-all')`.execute(tx);
   const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(tx);
   const newest = Number(rows[0]?.n ?? 0);
-  await tx.updateTable('history_counters').set({ value: newest ? newest + 1 : 0 }).where('name', '=', SEARCH_INDEX_PENDING).execute();
+  await tx
+    .updateTable('history_counters')
+    .set({ value: newest ? newest + 1 : 0 })
+    .where('name', '=', SEARCH_INDEX_PENDING)
+    .execute();
   return result;
 }
 
@@ -112,7 +125,9 @@ export async function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP
     const below = await readCounter(tx, SEARCH_INDEX_PENDING);
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
-    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events where id >= ${from} and id < ${below}`.execute(tx);
+    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events where id >= ${from} and id < ${below}`.execute(
+      tx,
+    );
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', SEARCH_INDEX_PENDING).execute();
     return from;
   });
@@ -127,10 +142,11 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  const pause = (ms: number) => new Promise((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
+  const pause = (ms: number) =>
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
   const run = async () => {
     if (app.dialect === 'postgres') {
       if ((await readCounter(app.db, SEARCH_INDEX_PENDING)) === 0) return;
@@ -151,13 +167,18 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
         below = await catchUpSearchIndex(app.db);
         if (Date.now() - said >= PROGRESS_EVERY_MS || below === 0) {
           said = Date.now();
-          app.log.info({ indexed: pending - below, of: pending, percent: Math.floor((100 * (pending - below)) / pending) }, 'search index: catching up');
+          app.log.info(
+            { indexed: pending - below, of: pending, percent: Math.floor((100 * (pending - below)) / pending) },
+            'search index: catching up',
+          );
         }
         await pause(CATCH_UP_PAUSE_MS);
       }
     }
   };
-  running = run().catch((err: unknown) => { app.log.warn({ err }, 'search index: catching up failed (searches read the rows until the next start)'); });
+  running = run().catch((err: unknown) => {
+    app.log.warn({ err }, 'search index: catching up failed (searches read the rows until the next start)');
+  });
   return {
     async stop() {
       stopped = true;
@@ -171,10 +192,18 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
 async function buildPgIndex(app: AppServices, stopped: () => boolean): Promise<void> {
   const progress = setInterval(() => {
     sql<{ phase: string; done: number; total: number }>`select phase, blocks_done as done, blocks_total as total
-      from pg_stat_progress_create_index where relid = 'history_events'::regclass`.execute(app.db).then(
-      ({ rows }) => { if (rows[0] && !stopped()) app.log.info({ phase: rows[0].phase, blocks: Number(rows[0].done), of: Number(rows[0].total) }, 'search index: building'); },
-      () => undefined,
-    );
+      from pg_stat_progress_create_index where relid = 'history_events'::regclass`
+      .execute(app.db)
+      .then(
+        ({ rows }) => {
+          if (rows[0] && !stopped())
+            app.log.info(
+              { phase: rows[0].phase, blocks: Number(rows[0].done), of: Number(rows[0].total) },
+              'search index: building',
+            );
+        },
+        () => undefined,
+      );
   }, PROGRESS_EVERY_MS);
   progress.unref();
   try {
@@ -197,6 +226,8 @@ export function ftsQuery(words: readonly string[]): string | null {
 
 /** SQLite: the events whose search texts hold every word of three characters or more (ftsQuery). */
 export async function countFtsMatches(db: Kysely<Database>, query: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from history_search where history_search match ${query}`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from history_search where history_search match ${query}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

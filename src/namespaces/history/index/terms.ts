@@ -36,7 +36,11 @@ export function addTrigramTerms(text: string, terms: Set<number>): void {
     const a = foldAscii(text.charCodeAt(i));
     const b = foldAscii(text.charCodeAt(i + 1));
     const c = foldAscii(text.charCodeAt(i + 2));
-    terms.add(a < 128 && b < 128 && c < 128 ? -1 - ((a << 14) | (b << 7) | c) : -1 - contextTerm('\u0002', String.fromCharCode(a, b, c)));
+    terms.add(
+      a < 128 && b < 128 && c < 128
+        ? -1 - ((a << 14) | (b << 7) | c)
+        : -1 - contextTerm('\u0002', String.fromCharCode(a, b, c)),
+    );
   }
 }
 

@@ -8,13 +8,31 @@ export const postLogger = logger({
   messages: {
     post_created: t('Created {post_type} "{post_title}"', '{post_type} „{post_title}“ erstellt'),
     post_updated: t('Updated {post_type} "{post_title}"', '{post_type} „{post_title}“ aktualisiert'),
-    post_restored: t('Restored {post_type} "{post_title}" from trash', '{post_type} „{post_title}“ aus dem Papierkorb wiederhergestellt'),
+    post_restored: t(
+      'Restored {post_type} "{post_title}" from trash',
+      '{post_type} „{post_title}“ aus dem Papierkorb wiederhergestellt',
+    ),
     post_deleted: t('Deleted {post_type} "{post_title}"', '{post_type} „{post_title}“ gelöscht'),
-    post_trashed: t('Moved {post_type} "{post_title}" to the trash', '{post_type} „{post_title}“ in den Papierkorb verschoben'),
-    page_set_as_homepage: t('Set {post_type} "{post_title}" as the homepage', '{post_type} „{post_title}“ als Startseite festgelegt'),
-    page_removed_as_homepage: t('Removed {post_type} "{post_title}" as the homepage', '{post_type} „{post_title}“ als Startseite entfernt'),
-    page_set_as_posts_page: t('Set {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite festgelegt'),
-    page_removed_as_posts_page: t('Removed {post_type} "{post_title}" as the posts page', '{post_type} „{post_title}“ als Beitragsseite entfernt'),
+    post_trashed: t(
+      'Moved {post_type} "{post_title}" to the trash',
+      '{post_type} „{post_title}“ in den Papierkorb verschoben',
+    ),
+    page_set_as_homepage: t(
+      'Set {post_type} "{post_title}" as the homepage',
+      '{post_type} „{post_title}“ als Startseite festgelegt',
+    ),
+    page_removed_as_homepage: t(
+      'Removed {post_type} "{post_title}" as the homepage',
+      '{post_type} „{post_title}“ als Startseite entfernt',
+    ),
+    page_set_as_posts_page: t(
+      'Set {post_type} "{post_title}" as the posts page',
+      '{post_type} „{post_title}“ als Beitragsseite festgelegt',
+    ),
+    page_removed_as_posts_page: t(
+      'Removed {post_type} "{post_title}" as the posts page',
+      '{post_type} „{post_title}“ als Beitragsseite entfernt',
+    ),
   },
   search: {
     label: t('Posts & Pages', 'Beiträge & Seiten'),
@@ -26,7 +44,11 @@ export const postLogger = logger({
       option(t('Posts deleted', 'Gelöschte Beiträge'), 'post_deleted'),
       option(t('Posts restored', 'Wiederhergestellte Beiträge'), 'post_restored'),
       option(t('Homepage changes', 'Änderungen der Startseite'), 'page_set_as_homepage', 'page_removed_as_homepage'),
-      option(t('Posts page changes', 'Änderungen der Beitragsseite'), 'page_set_as_posts_page', 'page_removed_as_posts_page'),
+      option(
+        t('Posts page changes', 'Änderungen der Beitragsseite'),
+        'page_set_as_posts_page',
+        'page_removed_as_posts_page',
+      ),
     ],
   },
 });
@@ -40,7 +62,10 @@ export const mediaLogger = logger({
     attachment_created: t('Created {post_type} "{attachment_title}"', '{post_type} „{attachment_title}“ erstellt'),
     attachment_updated: t('Edited attachment "{attachment_title}"', 'Anhang „{attachment_title}“ bearbeitet'),
     attachment_image_edited: t('Edited image "{attachment_title}"', 'Bild „{attachment_title}“ bearbeitet'),
-    attachment_deleted: t('Deleted {post_type} "{attachment_title}" ("{attachment_filename}")', '{post_type} „{attachment_title}“ („{attachment_filename}“) gelöscht'),
+    attachment_deleted: t(
+      'Deleted {post_type} "{attachment_title}" ("{attachment_filename}")',
+      '{post_type} „{attachment_title}“ („{attachment_filename}“) gelöscht',
+    ),
   },
   search: {
     label: t('Media', 'Medien'),
@@ -54,15 +79,42 @@ export const mediaLogger = logger({
 });
 
 const comment = (what: string, was: string) => ({
-  [`anon_${what}_added`]: t(`Added a ${what} to {comment_post_type} "{comment_post_title}"`, `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`),
-  [`user_${what}_added`]: t(`Added a ${what} to {comment_post_type} "{comment_post_title}"`, `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`),
-  [`${what}_status_approve`]: t(`Approved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) freigegeben`),
-  [`${what}_status_hold`]: t(`Unapproved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `Freigabe für ${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) zurückgenommen`),
-  [`${what}_status_spam`]: t(`Marked a ${what} to post "{comment_post_title}" as spam`, `${was} zu „{comment_post_title}“ als Spam markiert`),
-  [`${what}_status_trash`]: t(`Trashed a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) in den Papierkorb verschoben`),
-  [`${what}_untrashed`]: t(`Restored a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email}) from the trash`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) aus dem Papierkorb wiederhergestellt`),
-  [`${what}_deleted`]: t(`Deleted a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) gelöscht`),
-  [`${what}_edited`]: t(`Edited a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`, `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) bearbeitet`),
+  [`anon_${what}_added`]: t(
+    `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
+    `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
+  ),
+  [`user_${what}_added`]: t(
+    `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
+    `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
+  ),
+  [`${what}_status_approve`]: t(
+    `Approved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) freigegeben`,
+  ),
+  [`${what}_status_hold`]: t(
+    `Unapproved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+    `Freigabe für ${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) zurückgenommen`,
+  ),
+  [`${what}_status_spam`]: t(
+    `Marked a ${what} to post "{comment_post_title}" as spam`,
+    `${was} zu „{comment_post_title}“ als Spam markiert`,
+  ),
+  [`${what}_status_trash`]: t(
+    `Trashed a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) in den Papierkorb verschoben`,
+  ),
+  [`${what}_untrashed`]: t(
+    `Restored a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email}) from the trash`,
+    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) aus dem Papierkorb wiederhergestellt`,
+  ),
+  [`${what}_deleted`]: t(
+    `Deleted a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) gelöscht`,
+  ),
+  [`${what}_edited`]: t(
+    `Edited a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) bearbeitet`,
+  ),
 });
 
 export const commentsLogger = logger({
@@ -75,20 +127,59 @@ export const commentsLogger = logger({
     ...comment('trackback', 'Trackback'),
     ...comment('pingback', 'Pingback'),
     // The reference's source string has a doubled quote here; kept so stored templates match.
-    pingback_status_approve: t('Approved a pingback to "{comment_post_title}" by "{comment_author}"" ({comment_author_email})', 'Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) freigegeben'),
-    pingback_status_hold: t('Unapproved a pingback to "{comment_post_title}" by "{comment_author}" ({comment_author_email})', 'Freigabe für Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) zurückgenommen'),
+    pingback_status_approve: t(
+      'Approved a pingback to "{comment_post_title}" by "{comment_author}"" ({comment_author_email})',
+      'Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) freigegeben',
+    ),
+    pingback_status_hold: t(
+      'Unapproved a pingback to "{comment_post_title}" by "{comment_author}" ({comment_author_email})',
+      'Freigabe für Pingback zu „{comment_post_title}“ von „{comment_author}“ ({comment_author_email}) zurückgenommen',
+    ),
   },
   search: {
     label: t('Comments', 'Kommentare'),
     labelAll: t('All comments activity', 'Alle Kommentaraktivitäten'),
     options: [
-      option(t('Added comments', 'Neue Kommentare'), 'anon_comment_added', 'user_comment_added', 'anon_trackback_added', 'user_trackback_added', 'anon_pingback_added', 'user_pingback_added'),
+      option(
+        t('Added comments', 'Neue Kommentare'),
+        'anon_comment_added',
+        'user_comment_added',
+        'anon_trackback_added',
+        'user_trackback_added',
+        'anon_pingback_added',
+        'user_pingback_added',
+      ),
       option(t('Edited comments', 'Bearbeitete Kommentare'), 'comment_edited', 'trackback_edited', 'pingback_edited'),
-      option(t('Approved comments', 'Freigegebene Kommentare'), 'comment_status_approve', 'trackback_status_approve', 'pingback_status_approve'),
-      option(t('Held comments', 'Zurückgehaltene Kommentare'), 'comment_status_hold', 'trackback_status_hold', 'pingback_status_hold'),
-      option(t('Comments status changed to spam', 'Als Spam markierte Kommentare'), 'comment_status_spam', 'trackback_status_spam', 'pingback_status_spam'),
-      option(t('Trashed comments', 'Kommentare im Papierkorb'), 'comment_status_trash', 'trackback_status_trash', 'pingback_status_trash'),
-      option(t('Untrashed comments', 'Aus dem Papierkorb geholte Kommentare'), 'comment_untrashed', 'trackback_untrashed', 'pingback_untrashed'),
+      option(
+        t('Approved comments', 'Freigegebene Kommentare'),
+        'comment_status_approve',
+        'trackback_status_approve',
+        'pingback_status_approve',
+      ),
+      option(
+        t('Held comments', 'Zurückgehaltene Kommentare'),
+        'comment_status_hold',
+        'trackback_status_hold',
+        'pingback_status_hold',
+      ),
+      option(
+        t('Comments status changed to spam', 'Als Spam markierte Kommentare'),
+        'comment_status_spam',
+        'trackback_status_spam',
+        'pingback_status_spam',
+      ),
+      option(
+        t('Trashed comments', 'Kommentare im Papierkorb'),
+        'comment_status_trash',
+        'trackback_status_trash',
+        'pingback_status_trash',
+      ),
+      option(
+        t('Untrashed comments', 'Aus dem Papierkorb geholte Kommentare'),
+        'comment_untrashed',
+        'trackback_untrashed',
+        'pingback_untrashed',
+      ),
       option(t('Deleted comments', 'Gelöschte Kommentare'), 'comment_deleted', 'trackback_deleted', 'pingback_deleted'),
     ],
   },
@@ -100,9 +191,18 @@ export const categoriesLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    created_term: t('Added term "{term_name}" in taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ in Taxonomie „{term_taxonomy}“ hinzugefügt'),
-    deleted_term: t('Deleted term "{term_name}" from taxonomy "{term_taxonomy}"', 'Begriff „{term_name}“ aus Taxonomie „{term_taxonomy}“ gelöscht'),
-    edited_term: t('Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"', 'Begriff „{to_term_name}“ in Taxonomie „{to_term_taxonomy}“ bearbeitet'),
+    created_term: t(
+      'Added term "{term_name}" in taxonomy "{term_taxonomy}"',
+      'Begriff „{term_name}“ in Taxonomie „{term_taxonomy}“ hinzugefügt',
+    ),
+    deleted_term: t(
+      'Deleted term "{term_name}" from taxonomy "{term_taxonomy}"',
+      'Begriff „{term_name}“ aus Taxonomie „{term_taxonomy}“ gelöscht',
+    ),
+    edited_term: t(
+      'Edited term "{to_term_name}" in taxonomy "{to_term_taxonomy}"',
+      'Begriff „{to_term_name}“ in Taxonomie „{to_term_taxonomy}“ bearbeitet',
+    ),
   },
   search: {
     label: t('Categories', 'Kategorien'),
@@ -145,11 +245,20 @@ export const notesLogger = logger({
   capability: 'edit_posts',
   messages: {
     note_added: t('Added a note to {post_type} "{post_title}"', 'Notiz zu {post_type} „{post_title}“ hinzugefügt'),
-    note_reply_added: t('Replied to a note in {post_type} "{post_title}"', 'Auf eine Notiz in {post_type} „{post_title}“ geantwortet'),
+    note_reply_added: t(
+      'Replied to a note in {post_type} "{post_title}"',
+      'Auf eine Notiz in {post_type} „{post_title}“ geantwortet',
+    ),
     note_edited: t('Edited a note in {post_type} "{post_title}"', 'Notiz in {post_type} „{post_title}“ bearbeitet'),
     note_deleted: t('Deleted a note from {post_type} "{post_title}"', 'Notiz aus {post_type} „{post_title}“ gelöscht'),
-    note_resolved: t('Marked a note as resolved in {post_type} "{post_title}"', 'Notiz in {post_type} „{post_title}“ als erledigt markiert'),
-    note_reopened: t('Reopened a resolved note in {post_type} "{post_title}"', 'Erledigte Notiz in {post_type} „{post_title}“ wieder geöffnet'),
+    note_resolved: t(
+      'Marked a note as resolved in {post_type} "{post_title}"',
+      'Notiz in {post_type} „{post_title}“ als erledigt markiert',
+    ),
+    note_reopened: t(
+      'Reopened a resolved note in {post_type} "{post_title}"',
+      'Erledigte Notiz in {post_type} „{post_title}“ wieder geöffnet',
+    ),
   },
   search: {
     label: t('Notes', 'Notizen'),

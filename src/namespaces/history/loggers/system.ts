@@ -7,7 +7,10 @@ export const availableUpdatesLogger = logger({
   capability: 'manage_options',
   messages: {
     core_update_available: t('Found an update to the CMS', 'Update für das CMS gefunden'),
-    plugin_update_available: t('Found an update to plugin "{plugin_name}"', 'Update für Plugin „{plugin_name}“ gefunden'),
+    plugin_update_available: t(
+      'Found an update to plugin "{plugin_name}"',
+      'Update für Plugin „{plugin_name}“ gefunden',
+    ),
     theme_update_available: t('Found an update to theme "{theme_name}"', 'Update für Theme „{theme_name}“ gefunden'),
   },
   search: {
@@ -27,9 +30,18 @@ export const coreFilesLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    core_files_modified: t('Detected modifications to {file_count} CMS core files', 'Änderungen an {file_count} Kerndateien des CMS erkannt'),
-    core_files_restored: t('Verified integrity restored for {file_count} CMS core files', 'Integrität von {file_count} Kerndateien des CMS wiederhergestellt'),
-    core_files_check_failed: t('Could not check CMS core files integrity: {error_message}', 'Integrität der Kerndateien des CMS konnte nicht geprüft werden: {error_message}'),
+    core_files_modified: t(
+      'Detected modifications to {file_count} CMS core files',
+      'Änderungen an {file_count} Kerndateien des CMS erkannt',
+    ),
+    core_files_restored: t(
+      'Verified integrity restored for {file_count} CMS core files',
+      'Integrität von {file_count} Kerndateien des CMS wiederhergestellt',
+    ),
+    core_files_check_failed: t(
+      'Could not check CMS core files integrity: {error_message}',
+      'Integrität der Kerndateien des CMS konnte nicht geprüft werden: {error_message}',
+    ),
   },
   search: {
     label: t('CMS core files', 'Kerndateien des CMS'),
@@ -48,16 +60,33 @@ export const coreUpdatesLogger = logger({
   via: null,
   capability: 'update_core',
   messages: {
-    core_updated: t('Updated the CMS to {new_version} from {prev_version}', 'CMS von {prev_version} auf {new_version} aktualisiert'),
-    core_auto_updated: t('The CMS auto-updated to {new_version} from {prev_version}', 'CMS automatisch von {prev_version} auf {new_version} aktualisiert'),
+    core_updated: t(
+      'Updated the CMS to {new_version} from {prev_version}',
+      'CMS von {prev_version} auf {new_version} aktualisiert',
+    ),
+    core_auto_updated: t(
+      'The CMS auto-updated to {new_version} from {prev_version}',
+      'CMS automatisch von {prev_version} auf {new_version} aktualisiert',
+    ),
     core_update_failed: t('Failed to update the CMS', 'Aktualisierung des CMS fehlgeschlagen'),
-    core_db_version_updated: t('CMS database version updated to {new_version} from {prev_version}', 'Datenbankversion des CMS von {prev_version} auf {new_version} aktualisiert'),
-    core_major_auto_updates_setting_enabled: t('Enabled automatic updates for all new versions of the CMS', 'Automatische Updates für alle neuen CMS-Versionen aktiviert'),
-    core_major_auto_updates_setting_disabled: t('Switched to automatic updates for maintenance and security releases of the CMS only', 'Automatische Updates nur noch für Wartungs- und Sicherheitsversionen des CMS'),
+    core_db_version_updated: t(
+      'CMS database version updated to {new_version} from {prev_version}',
+      'Datenbankversion des CMS von {prev_version} auf {new_version} aktualisiert',
+    ),
+    core_major_auto_updates_setting_enabled: t(
+      'Enabled automatic updates for all new versions of the CMS',
+      'Automatische Updates für alle neuen CMS-Versionen aktiviert',
+    ),
+    core_major_auto_updates_setting_disabled: t(
+      'Switched to automatic updates for maintenance and security releases of the CMS only',
+      'Automatische Updates nur noch für Wartungs- und Sicherheitsversionen des CMS',
+    ),
   },
   search: {
     label: t('CMS Core', 'CMS-Kern'),
-    options: [option(t('CMS core updates', 'Updates des CMS-Kerns'), 'core_updated', 'core_auto_updated', 'core_update_failed')],
+    options: [
+      option(t('CMS core updates', 'Updates des CMS-Kerns'), 'core_updated', 'core_auto_updated', 'core_update_failed'),
+    ],
   },
 });
 
@@ -79,8 +108,14 @@ export const fileEditsLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    theme_file_edited: t('Edited file "{file_name}" in theme "{theme_name}"', 'Datei „{file_name}“ im Theme „{theme_name}“ bearbeitet'),
-    plugin_file_edited: t('Edited file "{file_name}" in plugin "{plugin_name}"', 'Datei „{file_name}“ im Plugin „{plugin_name}“ bearbeitet'),
+    theme_file_edited: t(
+      'Edited file "{file_name}" in theme "{theme_name}"',
+      'Datei „{file_name}“ im Theme „{theme_name}“ bearbeitet',
+    ),
+    plugin_file_edited: t(
+      'Edited file "{file_name}" in plugin "{plugin_name}"',
+      'Datei „{file_name}“ im Plugin „{plugin_name}“ bearbeitet',
+    ),
   },
   search: {
     label: t('File edits', 'Dateibearbeitungen'),
@@ -98,7 +133,10 @@ export const optionsLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    option_updated: t('Updated setting "{option}" on the "{option_page}" settings page', 'Einstellung „{option}“ auf der Einstellungsseite „{option_page}“ aktualisiert'),
+    option_updated: t(
+      'Updated setting "{option}" on the "{option_page}" settings page',
+      'Einstellung „{option}“ auf der Einstellungsseite „{option_page}“ aktualisiert',
+    ),
   },
   search: {
     label: t('Options', 'Einstellungen'),
@@ -115,16 +153,43 @@ export const pluginLogger = logger({
     plugin_activated: t('Activated plugin "{plugin_name}"', 'Plugin „{plugin_name}“ aktiviert'),
     plugin_deactivated: t('Deactivated plugin "{plugin_name}"', 'Plugin „{plugin_name}“ deaktiviert'),
     plugin_installed: t('Installed plugin "{plugin_name}"', 'Plugin „{plugin_name}“ installiert'),
-    plugin_installed_failed: t('Failed to install plugin "{plugin_name}"', 'Installation von Plugin „{plugin_name}“ fehlgeschlagen'),
-    plugin_updated: t('Updated plugin "{plugin_name}" to version {plugin_version} from {plugin_prev_version}', 'Plugin „{plugin_name}“ von Version {plugin_prev_version} auf {plugin_version} aktualisiert'),
-    plugin_update_failed: t('Failed to update plugin "{plugin_name}"', 'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen'),
-    plugin_update_rolled_back: t('Plugin "{plugin_name}" was rolled back to version {plugin_prev_version} after update to {plugin_version} failed', 'Plugin „{plugin_name}“ wurde nach fehlgeschlagenem Update auf {plugin_version} auf Version {plugin_prev_version} zurückgesetzt'),
+    plugin_installed_failed: t(
+      'Failed to install plugin "{plugin_name}"',
+      'Installation von Plugin „{plugin_name}“ fehlgeschlagen',
+    ),
+    plugin_updated: t(
+      'Updated plugin "{plugin_name}" to version {plugin_version} from {plugin_prev_version}',
+      'Plugin „{plugin_name}“ von Version {plugin_prev_version} auf {plugin_version} aktualisiert',
+    ),
+    plugin_update_failed: t(
+      'Failed to update plugin "{plugin_name}"',
+      'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen',
+    ),
+    plugin_update_rolled_back: t(
+      'Plugin "{plugin_name}" was rolled back to version {plugin_prev_version} after update to {plugin_version} failed',
+      'Plugin „{plugin_name}“ wurde nach fehlgeschlagenem Update auf {plugin_version} auf Version {plugin_prev_version} zurückgesetzt',
+    ),
     plugin_deleted: t('Deleted plugin "{plugin_name}"', 'Plugin „{plugin_name}“ gelöscht'),
-    plugin_bulk_updated: t('Updated plugin "{plugin_name}" to {plugin_version} from {plugin_prev_version}', 'Plugin „{plugin_name}“ von {plugin_prev_version} auf {plugin_version} aktualisiert'),
-    plugin_bulk_updated_failed: t('Failed to update plugin "{plugin_name}"', 'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen'),
-    plugin_disabled_because_error: t('Deactivated plugin "{plugin_slug}" because of an error ("{deactivation_reason}").', 'Plugin „{plugin_slug}“ wegen eines Fehlers deaktiviert („{deactivation_reason}“).'),
-    plugin_auto_updates_enabled: t('Enabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ aktiviert'),
-    plugin_auto_updates_disabled: t('Disabled auto-updates for plugin "{plugin_name}"', 'Automatische Updates für Plugin „{plugin_name}“ deaktiviert'),
+    plugin_bulk_updated: t(
+      'Updated plugin "{plugin_name}" to {plugin_version} from {plugin_prev_version}',
+      'Plugin „{plugin_name}“ von {plugin_prev_version} auf {plugin_version} aktualisiert',
+    ),
+    plugin_bulk_updated_failed: t(
+      'Failed to update plugin "{plugin_name}"',
+      'Aktualisierung von Plugin „{plugin_name}“ fehlgeschlagen',
+    ),
+    plugin_disabled_because_error: t(
+      'Deactivated plugin "{plugin_slug}" because of an error ("{deactivation_reason}").',
+      'Plugin „{plugin_slug}“ wegen eines Fehlers deaktiviert („{deactivation_reason}“).',
+    ),
+    plugin_auto_updates_enabled: t(
+      'Enabled auto-updates for plugin "{plugin_name}"',
+      'Automatische Updates für Plugin „{plugin_name}“ aktiviert',
+    ),
+    plugin_auto_updates_disabled: t(
+      'Disabled auto-updates for plugin "{plugin_name}"',
+      'Automatische Updates für Plugin „{plugin_name}“ deaktiviert',
+    ),
   },
   search: {
     label: t('Plugins', 'Plugins'),
@@ -135,7 +200,11 @@ export const pluginLogger = logger({
       option(t('Installed plugins', 'Installierte Plugins'), 'plugin_installed'),
       option(t('Failed plugin installs', 'Fehlgeschlagene Plugin-Installationen'), 'plugin_installed_failed'),
       option(t('Updated plugins', 'Aktualisierte Plugins'), 'plugin_updated', 'plugin_bulk_updated'),
-      option(t('Failed plugin updates', 'Fehlgeschlagene Plugin-Updates'), 'plugin_update_failed', 'plugin_bulk_updated_failed'),
+      option(
+        t('Failed plugin updates', 'Fehlgeschlagene Plugin-Updates'),
+        'plugin_update_failed',
+        'plugin_bulk_updated_failed',
+      ),
       option(t('Deleted plugins', 'Gelöschte Plugins'), 'plugin_deleted'),
     ],
   },
@@ -147,19 +216,58 @@ export const privacyLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    privacy_page_created: t('Created a new privacy page "{new_post_title}"', 'Neue Datenschutzseite „{new_post_title}“ erstellt'),
-    privacy_page_set: t('Set privacy page to page "{new_post_title}"', 'Datenschutzseite auf „{new_post_title}“ gesetzt'),
-    privacy_data_export_requested: t('Requested a personal privacy data export for user "{user_email}"', 'Export personenbezogener Daten für Benutzer „{user_email}“ angefordert'),
-    privacy_data_export_admin_downloaded: t('Downloaded personal data export file for user "{user_email}"', 'Exportdatei personenbezogener Daten für Benutzer „{user_email}“ heruntergeladen'),
-    privacy_data_export_emailed: t('Sent email with personal data export download info for user "{user_email}"', 'E-Mail mit Download-Informationen zum Datenexport an Benutzer „{user_email}“ gesendet'),
-    privacy_data_export_request_confirmed: t('Confirmed personal data export request for "{user_email}"', 'Anfrage zum Datenexport für „{user_email}“ bestätigt'),
-    privacy_data_export_completed: t('Marked personal data export request as complete for "{request_email}"', 'Anfrage zum Datenexport für „{request_email}“ als erledigt markiert'),
-    privacy_data_export_removed: t('Removed data export request for "{user_email}"', 'Anfrage zum Datenexport für „{user_email}“ entfernt'),
-    data_erasure_request_added: t('Added personal data erasure request for "{user_email}"', 'Anfrage zur Löschung personenbezogener Daten für „{user_email}“ hinzugefügt'),
-    data_erasure_request_confirmed: t('Confirmed personal data erasure request for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ bestätigt'),
-    data_erasure_request_completed: t('Marked personal data erasure request as complete for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ als erledigt markiert'),
-    data_erasure_request_removed: t('Removed personal data removal request for "{user_email}"', 'Anfrage zur Datenlöschung für „{user_email}“ entfernt'),
-    data_erasure_erasure_erased: t('Erased personal data for "{user_email}"', 'Personenbezogene Daten für „{user_email}“ gelöscht'),
+    privacy_page_created: t(
+      'Created a new privacy page "{new_post_title}"',
+      'Neue Datenschutzseite „{new_post_title}“ erstellt',
+    ),
+    privacy_page_set: t(
+      'Set privacy page to page "{new_post_title}"',
+      'Datenschutzseite auf „{new_post_title}“ gesetzt',
+    ),
+    privacy_data_export_requested: t(
+      'Requested a personal privacy data export for user "{user_email}"',
+      'Export personenbezogener Daten für Benutzer „{user_email}“ angefordert',
+    ),
+    privacy_data_export_admin_downloaded: t(
+      'Downloaded personal data export file for user "{user_email}"',
+      'Exportdatei personenbezogener Daten für Benutzer „{user_email}“ heruntergeladen',
+    ),
+    privacy_data_export_emailed: t(
+      'Sent email with personal data export download info for user "{user_email}"',
+      'E-Mail mit Download-Informationen zum Datenexport an Benutzer „{user_email}“ gesendet',
+    ),
+    privacy_data_export_request_confirmed: t(
+      'Confirmed personal data export request for "{user_email}"',
+      'Anfrage zum Datenexport für „{user_email}“ bestätigt',
+    ),
+    privacy_data_export_completed: t(
+      'Marked personal data export request as complete for "{request_email}"',
+      'Anfrage zum Datenexport für „{request_email}“ als erledigt markiert',
+    ),
+    privacy_data_export_removed: t(
+      'Removed data export request for "{user_email}"',
+      'Anfrage zum Datenexport für „{user_email}“ entfernt',
+    ),
+    data_erasure_request_added: t(
+      'Added personal data erasure request for "{user_email}"',
+      'Anfrage zur Löschung personenbezogener Daten für „{user_email}“ hinzugefügt',
+    ),
+    data_erasure_request_confirmed: t(
+      'Confirmed personal data erasure request for "{user_email}"',
+      'Anfrage zur Datenlöschung für „{user_email}“ bestätigt',
+    ),
+    data_erasure_request_completed: t(
+      'Marked personal data erasure request as complete for "{user_email}"',
+      'Anfrage zur Datenlöschung für „{user_email}“ als erledigt markiert',
+    ),
+    data_erasure_request_removed: t(
+      'Removed personal data removal request for "{user_email}"',
+      'Anfrage zur Datenlöschung für „{user_email}“ entfernt',
+    ),
+    data_erasure_erasure_erased: t(
+      'Erased personal data for "{user_email}"',
+      'Personenbezogene Daten für „{user_email}“ gelöscht',
+    ),
   },
   search: {
     label: t('Privacy', 'Datenschutz'),
@@ -168,12 +276,20 @@ export const privacyLogger = logger({
       option(t('Privacy page changes', 'Änderungen der Datenschutzseite'), 'privacy_page_created', 'privacy_page_set'),
       option(
         t('Personal data exports', 'Exporte personenbezogener Daten'),
-        'privacy_data_export_requested', 'privacy_data_export_admin_downloaded', 'privacy_data_export_emailed', 'privacy_data_export_request_confirmed',
-        'privacy_data_export_completed', 'privacy_data_export_removed',
+        'privacy_data_export_requested',
+        'privacy_data_export_admin_downloaded',
+        'privacy_data_export_emailed',
+        'privacy_data_export_request_confirmed',
+        'privacy_data_export_completed',
+        'privacy_data_export_removed',
       ),
       option(
         t('Personal data erasures', 'Löschungen personenbezogener Daten'),
-        'data_erasure_request_added', 'data_erasure_request_confirmed', 'data_erasure_request_completed', 'data_erasure_request_removed', 'data_erasure_erasure_erased',
+        'data_erasure_request_added',
+        'data_erasure_request_confirmed',
+        'data_erasure_request_completed',
+        'data_erasure_request_removed',
+        'data_erasure_erasure_erased',
       ),
     ],
   },
@@ -185,11 +301,23 @@ export const roleCapabilityLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    role_created: t('Created role "{role_name}" ({role_slug}) with {cap_count} capabilities', 'Rolle „{role_name}“ ({role_slug}) mit {cap_count} Rechten erstellt'),
+    role_created: t(
+      'Created role "{role_name}" ({role_slug}) with {cap_count} capabilities',
+      'Rolle „{role_name}“ ({role_slug}) mit {cap_count} Rechten erstellt',
+    ),
     role_deleted: t('Deleted role "{role_name}" ({role_slug})', 'Rolle „{role_name}“ ({role_slug}) gelöscht'),
-    role_caps_added: t('Added {cap_count} capabilities to role "{role_name}": {capabilities}', '{cap_count} Rechte zu Rolle „{role_name}“ hinzugefügt: {capabilities}'),
-    role_caps_removed: t('Removed {cap_count} capabilities from role "{role_name}": {capabilities}', '{cap_count} Rechte von Rolle „{role_name}“ entfernt: {capabilities}'),
-    role_display_name_changed: t('Changed display name for role "{role_slug}" from "{old_name}" to "{new_name}"', 'Anzeigename der Rolle „{role_slug}“ von „{old_name}“ zu „{new_name}“ geändert'),
+    role_caps_added: t(
+      'Added {cap_count} capabilities to role "{role_name}": {capabilities}',
+      '{cap_count} Rechte zu Rolle „{role_name}“ hinzugefügt: {capabilities}',
+    ),
+    role_caps_removed: t(
+      'Removed {cap_count} capabilities from role "{role_name}": {capabilities}',
+      '{cap_count} Rechte von Rolle „{role_name}“ entfernt: {capabilities}',
+    ),
+    role_display_name_changed: t(
+      'Changed display name for role "{role_slug}" from "{old_name}" to "{new_name}"',
+      'Anzeigename der Rolle „{role_slug}“ von „{old_name}“ zu „{new_name}“ geändert',
+    ),
   },
   search: {
     label: t('Roles & capabilities', 'Rollen und Rechte'),
@@ -209,9 +337,18 @@ export const siteHealthLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    site_health_issue_detected: t('Detected Site Health issue: {site_health_label}', 'Problem im Website-Zustand erkannt: {site_health_label}'),
-    site_health_issue_resolved: t('Resolved Site Health issue: {site_health_label}', 'Problem im Website-Zustand behoben: {site_health_label}'),
-    site_health_issue_changed: t('Changed Site Health issue severity: {site_health_label}', 'Schweregrad eines Problems im Website-Zustand geändert: {site_health_label}'),
+    site_health_issue_detected: t(
+      'Detected Site Health issue: {site_health_label}',
+      'Problem im Website-Zustand erkannt: {site_health_label}',
+    ),
+    site_health_issue_resolved: t(
+      'Resolved Site Health issue: {site_health_label}',
+      'Problem im Website-Zustand behoben: {site_health_label}',
+    ),
+    site_health_issue_changed: t(
+      'Changed Site Health issue severity: {site_health_label}',
+      'Schweregrad eines Problems im Website-Zustand geändert: {site_health_label}',
+    ),
   },
   search: {
     label: t('Site Health', 'Website-Zustand'),
@@ -230,17 +367,44 @@ export const themeLogger = logger({
   via: null,
   capability: 'edit_theme_options',
   messages: {
-    theme_switched: t('Switched theme to "{theme_name}" from "{prev_theme_name}"', 'Theme von „{prev_theme_name}“ zu „{theme_name}“ gewechselt'),
-    theme_installed: t('Installed theme "{theme_name}" by {theme_author}', 'Theme „{theme_name}“ von {theme_author} installiert'),
+    theme_switched: t(
+      'Switched theme to "{theme_name}" from "{prev_theme_name}"',
+      'Theme von „{prev_theme_name}“ zu „{theme_name}“ gewechselt',
+    ),
+    theme_installed: t(
+      'Installed theme "{theme_name}" by {theme_author}',
+      'Theme „{theme_name}“ von {theme_author} installiert',
+    ),
     theme_deleted: t('Deleted theme "{theme_name}"', 'Theme „{theme_name}“ gelöscht'),
     theme_updated: t('Updated theme "{theme_name}"', 'Theme „{theme_name}“ aktualisiert'),
-    theme_update_failed: t('Failed to update theme "{theme_name}"', 'Aktualisierung von Theme „{theme_name}“ fehlgeschlagen'),
-    appearance_customized: t('Customized theme appearance "{setting_id}"', 'Theme-Darstellung „{setting_id}“ angepasst'),
-    widget_removed: t('Removed widget "{widget_id_base}" from sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ aus Seitenleiste „{sidebar_id}“ entfernt'),
-    widget_added: t('Added widget "{widget_id_base}" to sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ zu Seitenleiste „{sidebar_id}“ hinzugefügt'),
-    widget_order_changed: t('Changed widget order "{widget_id_base}" in sidebar "{sidebar_id}"', 'Reihenfolge von Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert'),
-    widget_edited: t('Changed widget "{widget_id_base}" in sidebar "{sidebar_id}"', 'Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert'),
-    custom_background_changed: t('Changed settings for the theme custom background', 'Einstellungen für den Theme-Hintergrund geändert'),
+    theme_update_failed: t(
+      'Failed to update theme "{theme_name}"',
+      'Aktualisierung von Theme „{theme_name}“ fehlgeschlagen',
+    ),
+    appearance_customized: t(
+      'Customized theme appearance "{setting_id}"',
+      'Theme-Darstellung „{setting_id}“ angepasst',
+    ),
+    widget_removed: t(
+      'Removed widget "{widget_id_base}" from sidebar "{sidebar_id}"',
+      'Widget „{widget_id_base}“ aus Seitenleiste „{sidebar_id}“ entfernt',
+    ),
+    widget_added: t(
+      'Added widget "{widget_id_base}" to sidebar "{sidebar_id}"',
+      'Widget „{widget_id_base}“ zu Seitenleiste „{sidebar_id}“ hinzugefügt',
+    ),
+    widget_order_changed: t(
+      'Changed widget order "{widget_id_base}" in sidebar "{sidebar_id}"',
+      'Reihenfolge von Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert',
+    ),
+    widget_edited: t(
+      'Changed widget "{widget_id_base}" in sidebar "{sidebar_id}"',
+      'Widget „{widget_id_base}“ in Seitenleiste „{sidebar_id}“ geändert',
+    ),
+    custom_background_changed: t(
+      'Changed settings for the theme custom background',
+      'Einstellungen für den Theme-Hintergrund geändert',
+    ),
   },
   search: {
     label: t('Themes & Widgets', 'Themes & Widgets'),
@@ -266,7 +430,10 @@ export const translationsLogger = logger({
   via: null,
   capability: 'manage_options',
   messages: {
-    translations_updated: t('Updated translations for "{name}" ({language})', 'Übersetzungen für „{name}“ ({language}) aktualisiert'),
+    translations_updated: t(
+      'Updated translations for "{name}" ({language})',
+      'Übersetzungen für „{name}“ ({language}) aktualisiert',
+    ),
   },
   search: {
     label: t('Translations', 'Übersetzungen'),

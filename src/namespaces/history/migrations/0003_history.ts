@@ -47,9 +47,19 @@ export const historyMigration: SiteMigration = {
     await idx('history_events_addr', 'remote_addr', 'date', 'id');
     await idx('history_events_message_key', 'logger', 'message_key', 'date', 'id');
     // The unfiltered overview pages through run heads only.
-    await db.schema.createIndex('history_events_run_heads').on('history_events').columns(['date', 'id']).where(sql.ref('run_head'), '=', 1).execute();
+    await db.schema
+      .createIndex('history_events_run_heads')
+      .on('history_events')
+      .columns(['date', 'id'])
+      .where(sql.ref('run_head'), '=', 1)
+      .execute();
     // Few events are sticky: a partial index stays tiny and costs writes nothing.
-    await db.schema.createIndex('history_events_sticky').on('history_events').columns(['date', 'id']).where(sql.ref('sticky'), '=', 1).execute();
+    await db.schema
+      .createIndex('history_events_sticky')
+      .on('history_events')
+      .columns(['date', 'id'])
+      .where(sql.ref('sticky'), '=', 1)
+      .execute();
 
     // Clustered on the event: one B-tree holds an event's context rows side by side.
     let contexts = db.schema

@@ -35,46 +35,78 @@ export const historyStatsMigration: SiteMigration = {
     if (dialect === 'sqlite') {
       const addNew = added('substr(new.date, 1, 13)', 'new.logger', "coalesce(new.message_key, '')", '1', '1');
       const removeOld = removed('substr(old.date, 1, 13)', 'old.logger', "coalesce(old.message_key, '')");
-      await sql.raw(`create trigger history_stats_insert after insert on history_events begin ${addNew}; end`).execute(db);
-      await sql.raw(`create trigger history_stats_delete after delete on history_events begin ${removeOld}; end`).execute(db);
-      await sql.raw(`create trigger history_stats_update after update of date, logger, message_key on history_events begin ${removeOld}; ${addNew}; end`).execute(db);
+      await sql
+        .raw(`create trigger history_stats_insert after insert on history_events begin ${addNew}; end`)
+        .execute(db);
+      await sql
+        .raw(`create trigger history_stats_delete after delete on history_events begin ${removeOld}; end`)
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger history_stats_update after update of date, logger, message_key on history_events begin ${removeOld}; ${addNew}; end`,
+        )
+        .execute(db);
       return;
     }
 
     // PostgreSQL: inserts and deletes are counted once per statement from its transition table
     // (a multi-row INSERT costs one upsert per hour and message, not one per row).
-    await sql.raw(`
+    await sql
+      .raw(`
       create function history_stats_added() returns trigger language plpgsql as $$
       begin
         insert into history_stats_hourly (hour, logger, message_key, n)
         select substr(date, 1, 13), logger, coalesce(message_key, ''), count(*) from history_stats_new group by 1, 2, 3 order by 1, 2, 3
         on conflict (hour, logger, message_key) do update set n = history_stats_hourly.n + excluded.n;
         return null;
-      end $$`).execute(db);
-    await sql.raw(`
+      end $$`)
+      .execute(db);
+    await sql
+      .raw(`
       create function history_stats_removed() returns trigger language plpgsql as $$
       begin
         update history_stats_hourly as h set n = h.n - d.n
         from (select substr(date, 1, 13) as hour, logger, coalesce(message_key, '') as message_key, count(*) as n from history_stats_old group by 1, 2, 3) as d
         where h.hour = d.hour and h.logger = d.logger and h.message_key = d.message_key;
         return null;
-      end $$`).execute(db);
-    await sql.raw(`
+      end $$`)
+      .execute(db);
+    await sql
+      .raw(`
       create function history_stats_moved() returns trigger language plpgsql as $$
       begin
         ${removed('substr(old.date, 1, 13)', 'old.logger', "coalesce(old.message_key, '')")};
         ${added('substr(new.date, 1, 13)', 'new.logger', "coalesce(new.message_key, '')", '1', '1')};
         return null;
-      end $$`).execute(db);
-    await sql.raw(`
+      end $$`)
+      .execute(db);
+    await sql
+      .raw(`
       create function history_stats_cleared() returns trigger language plpgsql as $$
       begin
         delete from history_stats_hourly;
         return null;
-      end $$`).execute(db);
-    await sql.raw(`create trigger history_stats_insert after insert on history_events referencing new table as history_stats_new for each statement execute function history_stats_added()`).execute(db);
-    await sql.raw(`create trigger history_stats_delete after delete on history_events referencing old table as history_stats_old for each statement execute function history_stats_removed()`).execute(db);
-    await sql.raw(`create trigger history_stats_update after update of date, logger, message_key on history_events for each row execute function history_stats_moved()`).execute(db);
-    await sql.raw(`create trigger history_stats_truncate after truncate on history_events for each statement execute function history_stats_cleared()`).execute(db);
+      end $$`)
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_insert after insert on history_events referencing new table as history_stats_new for each statement execute function history_stats_added()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_delete after delete on history_events referencing old table as history_stats_old for each statement execute function history_stats_removed()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_update after update of date, logger, message_key on history_events for each row execute function history_stats_moved()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_truncate after truncate on history_events for each statement execute function history_stats_cleared()`,
+      )
+      .execute(db);
   },
 };

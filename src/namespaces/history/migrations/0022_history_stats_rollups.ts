@@ -32,7 +32,12 @@ const ROLLUPS: Rollup[] = [
   { table: 'history_stats_daily_users', period: 'day', keys: ['user_id', 'logger', 'message_key'] },
 ];
 const COLUMN_TYPES: Record<string, 'integer' | `varchar(${number})`> = {
-  day: 'varchar(10)', hour: 'varchar(13)', logger: 'varchar(64)', message_key: 'varchar(100)', level: 'varchar(20)', user_id: 'integer',
+  day: 'varchar(10)',
+  hour: 'varchar(13)',
+  logger: 'varchar(64)',
+  message_key: 'varchar(100)',
+  level: 'varchar(20)',
+  user_id: 'integer',
 };
 
 /** Only events with a user are counted per user. */
@@ -48,49 +53,90 @@ function columnOf(column: string, row: string): string {
   return `${row}${column}`;
 }
 
-const FAILED = (row: string) => `${row}logger = 'SimpleUserLogger' and ${row}message_key in ('user_login_failed', 'user_unknown_login_failed')`;
+const FAILED = (row: string) =>
+  `${row}logger = 'SimpleUserLogger' and ${row}message_key in ('user_login_failed', 'user_unknown_login_failed')`;
 /** The attempted names of the event `id` (an expression): (attempted) rows. */
-const PAIRS = (dialect: DialectName) => (dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)');
+const PAIRS = (dialect: DialectName) =>
+  dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)';
 const ATTEMPTED = (dialect: DialectName, id: string) => `select coalesce('s' || c.value, 'n') as attempted
   from history_event_contexts as x cross join ${PAIRS(dialect)} as c
   where x.event_id = ${id} and c.key in ('login', 'failed_username')`;
 
 async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const T = 'history_stats_daily_failed_logins';
-  let table = db.schema.createTable(T).addColumn('day', 'varchar(10)', (c) => c.notNull()).addColumn('attempted', 'text', (c) => c.notNull()).addColumn('n', 'integer', (c) => c.notNull());
-  if (dialect === 'sqlite') table = table.addPrimaryKeyConstraint(`${T}_pk`, ['day', 'attempted'] as never[]).modifyEnd(sql`without rowid`);
+  let table = db.schema
+    .createTable(T)
+    .addColumn('day', 'varchar(10)', (c) => c.notNull())
+    .addColumn('attempted', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull());
+  if (dialect === 'sqlite')
+    table = table.addPrimaryKeyConstraint(`${T}_pk`, ['day', 'attempted'] as never[]).modifyEnd(sql`without rowid`);
   await table.execute();
   if (dialect === 'postgres') await sql.raw(`create unique index ${T}_key on ${T} (day, md5(attempted))`).execute(db);
   const conflict = dialect === 'postgres' ? '(day, (md5(attempted)))' : '(day, attempted)';
-  await sql.raw(`insert into ${T} (day, attempted, n)
+  await sql
+    .raw(`insert into ${T} (day, attempted, n)
     select substr(e.date, 1, 10), coalesce('s' || c.value, 'n'), count(*)
     from history_events as e join history_event_contexts as x on x.event_id = e.id cross join ${PAIRS(dialect)} as c
-    where ${FAILED('e.')} and c.key in ('login', 'failed_username') group by 1, 2`).execute(db);
+    where ${FAILED('e.')} and c.key in ('login', 'failed_username') group by 1, 2`)
+    .execute(db);
   const add = (row: string) => `insert into ${T} (day, attempted, n)
     select substr(${row}date, 1, 10), a.attempted, count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where ${FAILED(row)} group by 1, 2
     on conflict ${conflict} do update set n = ${T}.n + excluded.n`;
   // (Without UPDATE … FROM, which SQLite before 3.33 does not know inside triggers.)
-  const remove = (row: string) => `update ${T} set n = n - (select count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where a.attempted = ${T}.attempted)
+  const remove = (
+    row: string,
+  ) => `update ${T} set n = n - (select count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where a.attempted = ${T}.attempted)
     where ${FAILED(row)} and day = substr(${row}date, 1, 10) and attempted in (select attempted from (${ATTEMPTED(dialect, `${row}id`)}) as a)`;
   const moved = 'date, logger, message_key';
   if (dialect === 'sqlite') {
-    await sql.raw(`create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`).execute(db);
-    await sql.raw(`create trigger ${T}_update after update of ${moved} on history_events begin ${remove('old.')}; ${add('new.')}; end`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger ${T}_update after update of ${moved} on history_events begin ${remove('old.')}; ${add('new.')}; end`,
+      )
+      .execute(db);
     return;
   }
-  await sql.raw(`create function ${T}_removed() returns trigger language plpgsql as $$
+  await sql
+    .raw(`create function ${T}_removed() returns trigger language plpgsql as $$
     begin
       update ${T} as h set n = h.n - d.n
       from (select substr(o.date, 1, 10) as day, a.attempted, count(*) as n from history_stats_failed_old as o cross join lateral (${ATTEMPTED(dialect, 'o.id')}) as a
         where ${FAILED('o.')} group by 1, 2) as d
       where h.day = d.day and md5(h.attempted) = md5(d.attempted) and h.attempted = d.attempted;
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create function ${T}_moved() returns trigger language plpgsql as $$ begin ${remove('old.')}; ${add('new.')}; return null; end $$`).execute(db);
-  await sql.raw(`create function ${T}_cleared() returns trigger language plpgsql as $$ begin delete from ${T}; return null; end $$`).execute(db);
-  await sql.raw(`create trigger ${T}_delete after delete on history_events referencing old table as history_stats_failed_old for each statement execute function ${T}_removed()`).execute(db);
-  await sql.raw(`create trigger ${T}_update after update of ${moved} on history_events for each row execute function ${T}_moved()`).execute(db);
-  await sql.raw(`create trigger ${T}_truncate after truncate on history_events for each statement execute function ${T}_cleared()`).execute(db);
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(
+      `create function ${T}_moved() returns trigger language plpgsql as $$ begin ${remove('old.')}; ${add('new.')}; return null; end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create function ${T}_cleared() returns trigger language plpgsql as $$ begin delete from ${T}; return null; end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${T}_delete after delete on history_events referencing old table as history_stats_failed_old for each statement execute function ${T}_removed()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${T}_update after update of ${moved} on history_events for each row execute function ${T}_moved()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${T}_truncate after truncate on history_events for each statement execute function ${T}_cleared()`,
+    )
+    .execute(db);
 }
 
 export const historyStatsRollupsMigration: SiteMigration = {
@@ -101,15 +147,20 @@ export const historyStatsRollupsMigration: SiteMigration = {
       const columns = [r.period, ...r.keys];
       let table = db.schema.createTable(r.table);
       for (const c of columns) table = table.addColumn(c, COLUMN_TYPES[c]!, (col) => col.notNull());
-      table = table.addColumn('n', 'integer', (c) => c.notNull()).addPrimaryKeyConstraint(`${r.table}_pk`, columns as never[]);
+      table = table
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${r.table}_pk`, columns as never[]);
       if (dialect === 'sqlite') table = table.modifyEnd(sql`without rowid`);
       await table.execute();
-      await sql.raw(`insert into ${r.table} (${columns.join(', ')}, n)
+      await sql
+        .raw(`insert into ${r.table} (${columns.join(', ')}, n)
         select ${columns.map((c) => columnOf(c, '')).join(', ')}, count(*) from history_events where ${counted(r, '')}
-        group by ${columns.map((_, i) => i + 1).join(', ')}`).execute(db);
+        group by ${columns.map((_, i) => i + 1).join(', ')}`)
+        .execute(db);
     }
 
-    const match = (r: Rollup, row: string) => [r.period, ...r.keys].map((c) => `${c} = ${columnOf(c, row)}`).join(' and ');
+    const match = (r: Rollup, row: string) =>
+      [r.period, ...r.keys].map((c) => `${c} = ${columnOf(c, row)}`).join(' and ');
     const removeRow = (r: Rollup, row: string) => `update ${r.table} set n = n - 1 where ${match(r, row)}`;
     // (SQLite parses INSERT … SELECT … ON CONFLICT only with a WHERE clause.)
     const addRow = (r: Rollup, row: string) => {
@@ -122,8 +173,14 @@ export const historyStatsRollupsMigration: SiteMigration = {
     if (dialect === 'sqlite') {
       const removeOld = ROLLUPS.map((r) => removeRow(r, 'old.')).join('; ');
       const addNew = ROLLUPS.map((r) => addRow(r, 'new.')).join('; ');
-      await sql.raw(`create trigger history_stats_rollups_delete after delete on history_events begin ${removeOld}; end`).execute(db);
-      await sql.raw(`create trigger history_stats_rollups_update after update of ${moved} on history_events begin ${removeOld}; ${addNew}; end`).execute(db);
+      await sql
+        .raw(`create trigger history_stats_rollups_delete after delete on history_events begin ${removeOld}; end`)
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger history_stats_rollups_update after update of ${moved} on history_events begin ${removeOld}; ${addNew}; end`,
+        )
+        .execute(db);
       return;
     }
 
@@ -134,14 +191,32 @@ export const historyStatsRollupsMigration: SiteMigration = {
         from (select ${columns.map((c) => `${columnOf(c, '')} as ${c}`).join(', ')}, count(*) as n from history_stats_rollups_old group by ${columns.map((_, i) => i + 1).join(', ')}) as d
         where ${columns.map((c) => `h.${c} = d.${c}`).join(' and ')}`;
     }).join(';\n');
-    await sql.raw(`create function history_stats_rollups_removed() returns trigger language plpgsql as $$
-      begin ${removeAll}; return null; end $$`).execute(db);
-    await sql.raw(`create function history_stats_rollups_moved() returns trigger language plpgsql as $$
-      begin ${ROLLUPS.map((r) => removeRow(r, 'old.')).join(';\n')}; ${ROLLUPS.map((r) => addRow(r, 'new.')).join(';\n')}; return null; end $$`).execute(db);
-    await sql.raw(`create function history_stats_rollups_cleared() returns trigger language plpgsql as $$
-      begin ${ROLLUPS.map((r) => `delete from ${r.table}`).join('; ')}; return null; end $$`).execute(db);
-    await sql.raw(`create trigger history_stats_rollups_delete after delete on history_events referencing old table as history_stats_rollups_old for each statement execute function history_stats_rollups_removed()`).execute(db);
-    await sql.raw(`create trigger history_stats_rollups_update after update of ${moved} on history_events for each row execute function history_stats_rollups_moved()`).execute(db);
-    await sql.raw(`create trigger history_stats_rollups_truncate after truncate on history_events for each statement execute function history_stats_rollups_cleared()`).execute(db);
+    await sql
+      .raw(`create function history_stats_rollups_removed() returns trigger language plpgsql as $$
+      begin ${removeAll}; return null; end $$`)
+      .execute(db);
+    await sql
+      .raw(`create function history_stats_rollups_moved() returns trigger language plpgsql as $$
+      begin ${ROLLUPS.map((r) => removeRow(r, 'old.')).join(';\n')}; ${ROLLUPS.map((r) => addRow(r, 'new.')).join(';\n')}; return null; end $$`)
+      .execute(db);
+    await sql
+      .raw(`create function history_stats_rollups_cleared() returns trigger language plpgsql as $$
+      begin ${ROLLUPS.map((r) => `delete from ${r.table}`).join('; ')}; return null; end $$`)
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_rollups_delete after delete on history_events referencing old table as history_stats_rollups_old for each statement execute function history_stats_rollups_removed()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_rollups_update after update of ${moved} on history_events for each row execute function history_stats_rollups_moved()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger history_stats_rollups_truncate after truncate on history_events for each statement execute function history_stats_rollups_cleared()`,
+      )
+      .execute(db);
   },
 };

@@ -16,6 +16,9 @@ export const historySearchIndexMigration: SiteMigration = {
     const small = newest < 50_000;
     // Events up to `newest` are indexed here only when there are few of them.
     await createSearchIndex(db, dialect, small);
-    await db.insertInto('history_counters').values({ name: SEARCH_INDEX_PENDING, value: small ? 0 : newest + 1 }).execute();
+    await db
+      .insertInto('history_counters')
+      .values({ name: SEARCH_INDEX_PENDING, value: small ? 0 : newest + 1 })
+      .execute();
   },
 };

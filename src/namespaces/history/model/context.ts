@@ -24,7 +24,13 @@ export function contextMap(json: string): Map<string, string | null> {
 
 /** The contexts of these events, by event id (one query). */
 export async function loadContexts(db: Db, ids: number[]): Promise<Map<number, Map<string, string | null>>> {
-  const rows = ids.length ? await db.selectFrom('history_event_contexts').select(['event_id', 'context']).where('event_id', 'in', ids).execute() : [];
+  const rows = ids.length
+    ? await db
+        .selectFrom('history_event_contexts')
+        .select(['event_id', 'context'])
+        .where('event_id', 'in', ids)
+        .execute()
+    : [];
   return new Map(rows.map((r) => [r.event_id, contextMap(r.context)]));
 }
 

@@ -44,7 +44,13 @@ const addressCache = boundedCache<string>();
 const formatUtcMs = utcFormatter();
 
 /** occasionsID (reference §3.1): md5 of the PHP JSON of the row without date plus the caller's context. */
-export function occasionsIdOf(logger: string, level: string, template: string, context: Record<string, unknown>, messageKey: string | null): string {
+export function occasionsIdOf(
+  logger: string,
+  level: string,
+  template: string,
+  context: Record<string, unknown>,
+  messageKey: string | null,
+): string {
   if (context._occasionsID !== undefined) {
     return md5(phpJsonEncode({ _occasionsID: context._occasionsID, _loggerSlug: logger }));
   }
@@ -54,7 +60,9 @@ export function occasionsIdOf(logger: string, level: string, template: string, c
   const compute = () => md5(phpJsonEncode(data));
   // Repeated events have the same data (a custom entry's message text is not part of it): with
   // only strings, JSON.stringify is as exact a key as PHP's encoding and much cheaper to make.
-  return Object.values(data).every((v) => typeof v === 'string') ? occasionsCache(JSON.stringify(data), compute) : compute();
+  return Object.values(data).every((v) => typeof v === 'string')
+    ? occasionsCache(JSON.stringify(data), compute)
+    : compute();
 }
 
 function md5(text: string): string {
@@ -67,7 +75,12 @@ function isRestOrigin(origin: ActivityOrigin): boolean {
 }
 
 /** Turns one log call into the rows to insert. Throws on an unusable level. */
-export function prepareEvent(loggers: LoggerCatalogue, entry: ActivityEntry, origin: ActivityOrigin, now: string = formatUtcMs(Date.now())): PreparedEvent {
+export function prepareEvent(
+  loggers: LoggerCatalogue,
+  entry: ActivityEntry,
+  origin: ActivityOrigin,
+  now: string = formatUtcMs(Date.now()),
+): PreparedEvent {
   const level = (entry.level ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new Error(`unknown log level ${entry.level}`);
   const def = loggers.find(entry.logger);
@@ -79,7 +92,8 @@ export function prepareEvent(loggers: LoggerCatalogue, entry: ActivityEntry, ori
   let date = entry.date ?? now;
   if (typeof source._date === 'string' && isStrictUtcDate(source._date)) date = source._date;
   let initiator: Initiator | undefined = origin.initiator;
-  if (typeof source._initiator === 'string' && (INITIATORS as string[]).includes(source._initiator)) initiator ??= source._initiator as Initiator;
+  if (typeof source._initiator === 'string' && (INITIATORS as string[]).includes(source._initiator))
+    initiator ??= source._initiator as Initiator;
   // The caller's context without the keys that only steer the write (copied, not deleted from:
   // deleting turns an object into a slow dictionary).
   const given: Record<string, unknown> = {};
@@ -130,7 +144,13 @@ export function prepareEvent(loggers: LoggerCatalogue, entry: ActivityEntry, ori
 }
 
 /** What `search` scans: the lower-cased template, logger, level and the context's placeholder values. */
-export function searchTextOf(loggers: LoggerCatalogue, template: string, logger: string, level: string, context: Map<string, string | null>): string {
+export function searchTextOf(
+  loggers: LoggerCatalogue,
+  template: string,
+  logger: string,
+  level: string,
+  context: Map<string, string | null>,
+): string {
   const { placeholders } = loggers;
   const own = placeholderCache(template, () => new Set(placeholdersOf(template)));
   const parts = [template, logger, level];

@@ -15,7 +15,14 @@ export function anonymizeIp(ip: string): string {
 }
 
 /** Headers the reference scans for extra client addresses (lower-cased, as stored). */
-const PROXY_HEADERS = ['client-ip', 'x-forwarded-for', 'x-forwarded', 'x-cluster-client-ip', 'forwarded-for', 'forwarded'];
+const PROXY_HEADERS = [
+  'client-ip',
+  'x-forwarded-for',
+  'x-forwarded',
+  'x-cluster-client-ip',
+  'forwarded-for',
+  'forwarded',
+];
 
 /** Context entries `_server_http_<header>_<n>` for valid public IPv4 addresses in proxy headers. */
 export function proxyAddressContext(headers: Record<string, string | string[] | undefined>): Record<string, string> {

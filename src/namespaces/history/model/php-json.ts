@@ -3,7 +3,8 @@
 export function phpJsonEncode(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return encodeString(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? (Number.isInteger(value) ? String(value) : String(value)) : '0';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? (Number.isInteger(value) ? String(value) : String(value)) : '0';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(phpJsonEncode).join(',')}]`;

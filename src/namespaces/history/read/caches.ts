@@ -55,11 +55,13 @@ export function jsonMaps(_key: string, value: unknown): unknown {
 
 /** The newest id and the insert/change counters, in one snapshot (this or another process may write). */
 export async function logState(app: AppServices): Promise<LogState> {
-  const counter = (name: string) =>
-    app.readDb.selectFrom('history_counters').select('value').where('name', '=', name);
+  const counter = (name: string) => app.readDb.selectFrom('history_counters').select('value').where('name', '=', name);
   const row = await app.readDb
     .selectNoFrom([
-      app.readDb.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('m')).as('max_id'),
+      app.readDb
+        .selectFrom('history_events')
+        .select(sql<number>`max(${sql.ref('id')})`.as('m'))
+        .as('max_id'),
       counter(COUNTER_TOTAL).as('total'),
       counter(COUNTER_CHANGES).as('changes'),
     ])
@@ -67,7 +69,12 @@ export async function logState(app: AppServices): Promise<LogState> {
   return { maxId: Number(row.max_id ?? 0), total: Number(row.total ?? 0), changes: Number(row.changes ?? 0) };
 }
 
-export async function cachedPage(app: AppServices, state: LogState, key: string, compute: () => Promise<PageResult>): Promise<PageResult> {
+export async function cachedPage(
+  app: AppServices,
+  state: LogState,
+  key: string,
+  compute: () => Promise<PageResult>,
+): Promise<PageResult> {
   const { pages, computing } = cachesOf(app);
   const version = `${state.total}/${state.changes}/${state.maxId}`;
   const hit = pages.get(key);
@@ -95,7 +102,13 @@ export async function cachedPage(app: AppServices, state: LogState, key: string,
  * before the newest counted one, or when the ids appended since do not account for every
  * insert (a transaction with a lower id committed late).
  */
-export async function cachedTotal(app: AppServices, state: LogState, key: string, cond: Expression<SqlBool>, mode: CountMode): Promise<number> {
+export async function cachedTotal(
+  app: AppServices,
+  state: LogState,
+  key: string,
+  cond: Expression<SqlBool>,
+  mode: CountMode,
+): Promise<number> {
   const { totals, counting } = cachesOf(app);
   const cacheKey = `${mode}:${key}`;
   const fromCache = async (): Promise<number | null> => {
@@ -124,17 +137,39 @@ export async function cachedTotal(app: AppServices, state: LogState, key: string
 }
 
 /** A cached total brought to `state` by counting the rows appended since; null when it must be counted afresh. */
-async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal | null> {
+async function bringUpToDate(
+  app: AppServices,
+  state: LogState,
+  hit: CachedTotal,
+  cond: Expression<SqlBool>,
+  mode: CountMode,
+): Promise<CachedTotal | null> {
   if (hit.changes !== state.changes) return null;
   if (hit.maxId === state.maxId && hit.total === state.total) return hit;
   const added = state.total - hit.total;
   if (added <= 0 || added > MAX_INCREMENT || state.maxId <= hit.maxId) return null;
-  const ids = (await app.readDb.selectFrom('history_events').select('id').where('id', '>', hit.maxId).where('id', '<=', state.maxId).execute()).map((r) => r.id);
+  const ids = (
+    await app.readDb
+      .selectFrom('history_events')
+      .select('id')
+      .where('id', '>', hit.maxId)
+      .where('id', '<=', state.maxId)
+      .execute()
+  ).map((r) => r.id);
   if (ids.length !== added) return null;
   const rows = ids.length
-    ? await app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', 'in', ids).where(cond).orderBy('date', 'asc').orderBy('id', 'asc').execute()
+    ? await app.readDb
+        .selectFrom('history_events')
+        .select(['id', 'date', 'occasions_id'])
+        .where('id', 'in', ids)
+        .where(cond)
+        .orderBy('date', 'asc')
+        .orderBy('id', 'asc')
+        .execute()
     : [];
-  const inOrder = !hit.newest || rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
+  const inOrder =
+    !hit.newest ||
+    rows.every((r) => r.date > hit.newest!.date || (r.date === hit.newest!.date && r.id > hit.newest!.id));
   if (!inOrder) return null;
   let value = hit.value;
   let newest = hit.newest;
@@ -146,13 +181,25 @@ async function bringUpToDate(app: AppServices, state: LogState, hit: CachedTotal
 }
 
 /** The total at `state`, counted afresh. */
-async function countTotal(app: AppServices, state: LogState, cond: Expression<SqlBool>, mode: CountMode): Promise<CachedTotal> {
+async function countTotal(
+  app: AppServices,
+  state: LogState,
+  cond: Expression<SqlBool>,
+  mode: CountMode,
+): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const [value, newest] = await Promise.all([
     countMatching(app, upTo, mode),
     mode === 'groups'
-      ? app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(upTo).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst()
+      ? app.readDb
+          .selectFrom('history_events')
+          .select(['id', 'date', 'occasions_id'])
+          .where(upTo)
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst()
       : undefined,
   ]);
   return { ...state, value, newest: newest ?? null };

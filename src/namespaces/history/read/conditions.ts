@@ -28,7 +28,10 @@ function blocksCondition({ through, blocks }: BlockCandidates): Cond {
 
 /** The event is a candidate of the context index or newer than what it knows: one IN, so that the ids lead. */
 function contextCandidateCondition(dialect: DialectName, { through, ids }: ContextCandidates): Cond {
-  const listed = dialect === 'postgres' ? sql`select unnest(${ids}::int[])` : sql`select value from json_each(${JSON.stringify(ids)})`;
+  const listed =
+    dialect === 'postgres'
+      ? sql`select unnest(${ids}::int[])`
+      : sql`select value from json_each(${JSON.stringify(ids)})`;
   return sql<SqlBool>`${sql.ref('history_events.id')} in (${listed} union all select n.id from history_events as n where n.id > ${through})`;
 }
 
@@ -41,7 +44,12 @@ const JSON_VERBATIM = /^[^"\\\u0000-\u001f]*$/;
  * context's JSON text contains it too: that LIKE is checked first and spares parsing the
  * contexts that cannot match (scans of 1,000,000 events 1.4–2.5 × faster).
  */
-function contextHas(dialect: DialectName, text: string, ignoreCase: boolean, condition: RawBuilder<unknown>): RawBuilder<SqlBool> {
+function contextHas(
+  dialect: DialectName,
+  text: string,
+  ignoreCase: boolean,
+  condition: RawBuilder<unknown>,
+): RawBuilder<SqlBool> {
   // SQLite's LIKE ignores ASCII case anyway. PostgreSQL's ILIKE under collation "C" folds ASCII
   // only, which is all the condition needs, at half the time of ILIKE under a language's rules.
   const context = dialect === 'postgres' && ignoreCase ? sql`x.context collate "C"` : sql`x.context`;
@@ -61,18 +69,20 @@ function contextPasses(tests: RawBuilder<SqlBool>[]): Cond {
 /** context_filters: the event's context has the key with exactly this value. */
 function contextEquals(dialect: DialectName, key: string, value: string): RawBuilder<SqlBool> {
   // PostgreSQL reads one key of json text faster than it lists them all.
-  const parsed = dialect === 'postgres'
-    ? sql`(x.context::json ->> ${key}) = ${value}`
-    : sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where c.key = ${key} and c.value = ${value})`;
+  const parsed =
+    dialect === 'postgres'
+      ? sql`(x.context::json ->> ${key}) = ${value}`
+      : sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where c.key = ${key} and c.value = ${value})`;
   if (!JSON_VERBATIM.test(key) || !JSON_VERBATIM.test(value)) return contextHas(dialect, value, false, parsed);
   // The pair as contextJson writes it, first or after a comma: a quote within a string is
   // always escaped, so the text can be nothing else. A context written otherwise (PostgreSQL's
   // json_object_agg of migration 0011 spaces its members) is parsed. Five times faster than
   // parsing where most rows tested match: the context index's candidates.
   const member = `"${key}":"${value}"`;
-  const written = dialect === 'postgres'
-    ? sql`(strpos(x.context, ${',' + member}) > 0 or starts_with(x.context, ${'{' + member}))`
-    : sql`(instr(x.context, ${',' + member}) > 0 or instr(x.context, ${'{' + member}) = 1)`;
+  const written =
+    dialect === 'postgres'
+      ? sql`(strpos(x.context, ${',' + member}) > 0 or starts_with(x.context, ${'{' + member}))`
+      : sql`(instr(x.context, ${',' + member}) > 0 or instr(x.context, ${'{' + member}) = 1)`;
   return contextHas(dialect, value, false, sql`(${written} or ${parsed})`);
 }
 
@@ -85,7 +95,8 @@ function contextContains(dialect: DialectName, word: string): RawBuilder<SqlBool
   const value = dialect === 'postgres' ? sql`lower(c.value collate "C")` : sql`c.value`;
   const parsed = sql`exists (select 1 from ${contextPairs(dialect, 'x.context')} as c where ${likeContains(dialect, value, asciiLower(word))})`;
   // A long word makes a pattern PostgreSQL reads slowly (40 µs a context at 300 characters) or not at all.
-  if (dialect !== 'postgres' || !JSON_VERBATIM.test(word) || word.length > PATTERN_WORD_MAX) return contextHas(dialect, word, true, parsed);
+  if (dialect !== 'postgres' || !JSON_VERBATIM.test(word) || word.length > PATTERN_WORD_MAX)
+    return contextHas(dialect, word, true, parsed);
   // Parsing every context that holds the word somewhere took 5.5 s for a word in most of
   // 1,000,000 events; the expression reads the JSON text as written in 1.2 s, and what it
   // cannot vouch for is parsed.
@@ -116,7 +127,9 @@ export function pgValueContainsPattern(word: string): string {
 type ColumnRef = (name: string) => RawBuilder<unknown>;
 
 function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Cond {
-  return eb.or([...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])));
+  return eb.or(
+    [...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])),
+  );
 }
 
 /**
@@ -129,7 +142,11 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
   // A page of a search alone: its rows are the index's newest matches (top), by the date it stores.
   const newest = fts?.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
   const anyField = eb.and([
-    ...(fts ? [sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts.query}${newest})`] : []),
+    ...(fts
+      ? [
+          sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts.query}${newest})`,
+        ]
+      : []),
     ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
   if (!terms.templateMatches.size) return anyField;
@@ -143,7 +160,10 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   // With the context index's candidates or blocks (a bounded number of look-ups by id, see
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
-  const ref = (plan.contextIndex || plan.metadataIndex || plan.searchIndex?.exact) && dialect === 'sqlite' ? (name: string) => sql`+${sql.ref(name)}` : (name: string) => sql.ref(name);
+  const ref =
+    (plan.contextIndex || plan.metadataIndex || plan.searchIndex?.exact) && dialect === 'sqlite'
+      ? (name: string) => sql`+${sql.ref(name)}`
+      : (name: string) => sql.ref(name);
   if (!f.scope.all) {
     if (!f.scope.slugs.length) return null;
     c.push(eb(ref('logger'), 'in', f.scope.slugs));
@@ -153,7 +173,9 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   // `id <=` lures SQLite into reading almost every row by id and sorting them.
   if (f.maxId !== undefined) c.push(sql<SqlBool>`${sql.ref('id')} + 0 <= ${f.maxId}`);
   if (f.sinceDate !== undefined && f.sinceId !== undefined) {
-    c.push(eb.or([eb(ref('date'), '>', f.sinceDate), eb.and([eb(ref('date'), '=', f.sinceDate), eb('id', '>', f.sinceId)])]));
+    c.push(
+      eb.or([eb(ref('date'), '>', f.sinceDate), eb.and([eb(ref('date'), '=', f.sinceDate), eb('id', '>', f.sinceId)])]),
+    );
   } else if (f.sinceId !== undefined) {
     c.push(eb('id', '>', f.sinceId));
   }
@@ -161,7 +183,13 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   if (f.dateTo) c.push(eb(ref('date'), '<=', f.dateTo));
   if (f.lastdaysFrom) c.push(eb(ref('date'), '>=', f.lastdaysFrom));
   if (f.ranges) {
-    c.push(eb.or(f.ranges.map(([from, to]) => (to ? eb.and([eb(ref('date'), '>=', from), eb(ref('date'), '<=', to)]) : eb(ref('date'), '>=', from)))));
+    c.push(
+      eb.or(
+        f.ranges.map(([from, to]) =>
+          to ? eb.and([eb(ref('date'), '>=', from), eb(ref('date'), '<=', to)]) : eb(ref('date'), '>=', from),
+        ),
+      ),
+    );
   }
   if (f.loglevels) c.push(eb(ref('level'), 'in', f.loglevels));
   if (f.loggers) c.push(eb(ref('logger'), 'in', f.loggers));

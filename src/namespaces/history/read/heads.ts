@@ -2,7 +2,13 @@
 // count of groups under max_id_first_page's cut.
 import { sql } from 'kysely';
 import {
-  COLUMNS, COUNTER_RUN_HEADS, headAtOrAbove, newerNeighbour, olderNeighbour, pos, type Pos,
+  COLUMNS,
+  COUNTER_RUN_HEADS,
+  headAtOrAbove,
+  newerNeighbour,
+  olderNeighbour,
+  pos,
+  type Pos,
 } from '../model/runs.ts';
 import { readCounter, type Db } from '../model/counters.ts';
 
@@ -45,17 +51,24 @@ const RANGE_READ_ROWS = 2000;
 async function runMaxIds(db: Db, ranges: RunRange[]): Promise<number[]> {
   if (!ranges.length) return [];
   const newestId = ranges.some((r) => r.size > RANGE_READ_ROWS)
-    ? Number((await db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('m')).executeTakeFirstOrThrow()).m ?? 0)
+    ? Number(
+        (await db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('m')).executeTakeFirstOrThrow())
+          .m ?? 0,
+      )
     : 0;
   const columns = ranges.map((r, i) => {
     if (r.size > RANGE_READ_ROWS && newestId - r.first.id < r.size) {
       // Expressions on date/id keep the planner on the id range above the first row.
       const inRange = sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${r.first.date}, ${r.first.id})`;
       let q = db.selectFrom('history_events').select('id').where('id', '>', r.first.id).where(inRange);
-      if (r.below) q = q.where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) > (${r.below.date}, ${r.below.id})`);
+      if (r.below)
+        q = q.where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) > (${r.below.date}, ${r.below.id})`);
       return q.orderBy('id', 'desc').limit(1).as(`m${i}`);
     }
-    let q = db.selectFrom('history_events').select(sql<number>`max(${sql.ref('id')})`.as('id')).where(pos('<=', r.first));
+    let q = db
+      .selectFrom('history_events')
+      .select(sql<number>`max(${sql.ref('id')})`.as('id'))
+      .where(pos('<=', r.first));
     if (r.below) q = q.where(pos('>', r.below));
     return q.as(`m${i}`);
   });
@@ -79,7 +92,13 @@ type HeadRow = Pos & { run_size: number };
  * run, as long as every later row is also newer. Returns null when later rows were back-dated
  * between older ones (the caller then groups at read time).
  */
-export async function headsPage(db: Db, maxId: number | undefined, offset: number, limit: number, countTotal: boolean): Promise<HeadsPage | null> {
+export async function headsPage(
+  db: Db,
+  maxId: number | undefined,
+  offset: number,
+  limit: number,
+  countTotal: boolean,
+): Promise<HeadsPage | null> {
   const heads = async (below: Pos | null, skip: number, take: number): Promise<Occasion[]> => {
     let q = db.selectFrom('history_events').select(['id', 'date', 'run_size']).where('run_head', '=', 1);
     if (below) q = q.where(pos('<', below));
@@ -94,7 +113,14 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
     if (countTotal) total = await readCounter(db, COUNTER_RUN_HEADS);
   } else {
     // `id + 0` keeps the planner on the date index (see read/conditions.ts).
-    const newest = await db.selectFrom('history_events').select(COLUMNS).where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`).orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    const newest = await db
+      .selectFrom('history_events')
+      .select(COLUMNS)
+      .where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     if (!newest) return { ids: [], counts: new Map(), total: countTotal ? 0 : null };
     // Expressions on date/id keep the planner on the id range (the few rows after maxId).
     const interleaved = await db
@@ -108,18 +134,32 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
     const head = await headAtOrAbove(db, newest);
     let cut = 0;
     if (head.id !== newest.id) {
-      const above = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where(pos('>', newest)).where(pos('<=', head)).executeTakeFirstOrThrow();
+      const above = await db
+        .selectFrom('history_events')
+        .select(sql<number>`count(*)`.as('n'))
+        .where(pos('>', newest))
+        .where(pos('<=', head))
+        .executeTakeFirstOrThrow();
       cut = Number(above.n);
     }
     top = { first: { id: newest.id, date: newest.date }, maxId: newest.id, size: head.run_size - cut };
     if (countTotal) {
-      const newer = await db.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).where('run_head', '=', 1).where(pos('>=', newest)).executeTakeFirstOrThrow();
+      const newer = await db
+        .selectFrom('history_events')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('run_head', '=', 1)
+        .where(pos('>=', newest))
+        .executeTakeFirstOrThrow();
       total = 1 + (await readCounter(db, COUNTER_RUN_HEADS)) - Number(newer.n);
     }
   }
   const below = top ? top.first : null;
   const groupsFrom = async (index: number, take: number) =>
-    top ? (index === 0 ? [top, ...(await heads(below, 0, take - 1))] : heads(below, index - 1, take)) : heads(null, index, take);
+    top
+      ? index === 0
+        ? [top, ...(await heads(below, 0, take - 1))]
+        : heads(below, index - 1, take)
+      : heads(null, index, take);
 
   // Sorting moves groups within a tie of equal first dates only, and by one place at most but
   // for a tie's last group: the groups read are the one before the page (which may move into
@@ -132,9 +172,15 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
   // Groups further before the page matter only when the group before it ties with its first.
   if (skip > 0 && window.length > 1 && window[0]!.first.date === window[1]!.first.date) {
     const first = window[0]!.first;
-    let q = db.selectFrom('history_events').select(['id', 'date', 'run_size']).where('run_head', '=', 1).where('date', '=', first.date).where('id', '>', first.id);
+    let q = db
+      .selectFrom('history_events')
+      .select(['id', 'date', 'run_size'])
+      .where('run_head', '=', 1)
+      .where('date', '=', first.date)
+      .where('id', '>', first.id);
     if (below) q = q.where(pos('<', below));
-    for (const r of await q.orderBy('id', 'desc').execute()) tiedBefore.push({ first: { id: r.id, date: r.date }, maxId: r.id, size: r.run_size });
+    for (const r of await q.orderBy('id', 'desc').execute())
+      tiedBefore.push({ first: { id: r.id, date: r.date }, maxId: r.id, size: r.run_size });
     if (top && top.first.date === first.date) tiedBefore.unshift(top);
   }
   const groups = [...tiedBefore, ...window];
@@ -149,13 +195,19 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
     if (other < 0 && more.length < 50) break;
   }
   // The first group after the last tie only bounds it.
-  const bound = groups.length > pageEnd && groups[groups.length - 1]!.first.date !== lastDate ? groups.pop() : undefined;
+  const bound =
+    groups.length > pageEnd && groups[groups.length - 1]!.first.date !== lastDate ? groups.pop() : undefined;
 
   // A group followed by one of the same first date holds rows of that date only: its highest
   // id is its first row's. The others' are read where they can be on the page.
   const next = (i: number) => (i + 1 < groups.length ? groups[i + 1] : bound);
-  const unknown = groups.map((_, i) => i).filter((i) => i >= offset - from && groups[i]!.size > 1 && next(i)?.first.date !== groups[i]!.first.date);
-  const maxIds = await runMaxIds(db, unknown.map((i) => ({ first: groups[i]!.first, below: next(i)?.first, size: groups[i]!.size })));
+  const unknown = groups
+    .map((_, i) => i)
+    .filter((i) => i >= offset - from && groups[i]!.size > 1 && next(i)?.first.date !== groups[i]!.first.date);
+  const maxIds = await runMaxIds(
+    db,
+    unknown.map((i) => ({ first: groups[i]!.first, below: next(i)?.first, size: groups[i]!.size })),
+  );
   unknown.forEach((i, k) => (groups[i]!.maxId = maxIds[k]!));
 
   const page = inReferenceOrder(groups).slice(offset - from, wanted - from);
@@ -173,14 +225,26 @@ export async function headsPage(db: Db, maxId: number | undefined, offset: numbe
  */
 export async function cutRunCount(db: Db, maxId: number, { few = 100, limit = 20_000 } = {}): Promise<number | null> {
   // Read by id range and compared here: ordered by date, the planner could scan the log from its oldest row.
-  const cutOff = await db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where('id', '>', maxId).limit(limit + 1).execute();
+  const cutOff = await db
+    .selectFrom('history_events')
+    .select(['id', 'date', 'occasions_id'])
+    .where('id', '>', maxId)
+    .limit(limit + 1)
+    .execute();
   if (cutOff.length > limit) return null;
   const total = await readCounter(db, COUNTER_RUN_HEADS);
   if (!cutOff.length) return total;
   const newestFirst = cutOff.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
   if (cutOff.length <= few) return total - (await boundariesAround(db, newestFirst));
   const oldest = newestFirst[newestFirst.length - 1];
-  const rows = await db.selectFrom('history_events').select(['id', 'occasions_id']).where(pos('>=', oldest)).orderBy('date', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await db
+    .selectFrom('history_events')
+    .select(['id', 'occasions_id'])
+    .where(pos('>=', oldest))
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   if (rows.length > limit) return null;
   const below = await olderNeighbour(db, oldest);
   if (below) rows.push(below);

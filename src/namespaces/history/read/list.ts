@@ -38,7 +38,13 @@ export async function listEvents(
   if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
 
   const scope = app.loggers.scope(viewer.user);
-  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope, zone: zone(app), lang: viewer.lang, dialect: app.dialect });
+  const filter = eventFilterFromParams(params, {
+    loggers: app.loggers,
+    scope,
+    zone: zone(app),
+    lang: viewer.lang,
+    dialect: app.dialect,
+  });
   const { page, per_page: perPage } = params;
   const countTotal = !params.skip_count_query;
   const grouped = !params.ungrouped && !filter.search && !filter.metadataWords;
@@ -62,8 +68,16 @@ export async function listEvents(
       const totalCond = filterCondition(totalFilter, plan)!;
       // A search alone: its total is the search index's count of matches; an ungrouped
       // exclude_search alone, the log's rows less them (the rows' count, through the narrowest index).
-      const alone = totalFilter !== filter ? undefined : plan.searchIndex?.alone ? plan.searchIndex.matches : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
-      const count = (mode: CountMode) => (alone !== undefined && mode === 'rows' ? Promise.resolve(alone) : cachedTotal(app, state, totalKey, totalCond, mode));
+      const alone =
+        totalFilter !== filter
+          ? undefined
+          : plan.searchIndex?.alone
+            ? plan.searchIndex.matches
+            : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
+      const count = (mode: CountMode) =>
+        alone !== undefined && mode === 'rows'
+          ? Promise.resolve(alone)
+          : cachedTotal(app, state, totalKey, totalCond, mode);
       return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
     });
   }
@@ -93,7 +107,10 @@ export async function listEvents(
 
 /** The log's rows. */
 async function countAllRows(app: AppServices): Promise<number> {
-  const row = await app.readDb.selectFrom('history_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await app.readDb
+    .selectFrom('history_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -101,7 +118,13 @@ async function countAllRows(app: AppServices): Promise<number> {
 async function stickyEvents(app: AppServices, filter: EventFilter, viewer: Viewer): Promise<EventItem[]> {
   const cond = filterCondition({ scope: filter.scope, onlySticky: true });
   if (!cond) return [];
-  const rows = await app.readDb.selectFrom('history_events').selectAll().where(cond).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+  const rows = await app.readDb
+    .selectFrom('history_events')
+    .selectAll()
+    .where(cond)
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user, stickyAppended: true });
 }
 
@@ -129,13 +152,34 @@ async function occasionEvents(app: AppServices, params: EventListParams, viewer:
 }
 
 /** Surrounding mode: events around one id, by id, ignoring every filter and logger permission. */
-async function surroundingEvents(app: AppServices, centreId: number, count: number, viewer: Viewer): Promise<ListResult> {
-  const centre = await app.readDb.selectFrom('history_events').selectAll().where('id', '=', centreId).executeTakeFirst();
+async function surroundingEvents(
+  app: AppServices,
+  centreId: number,
+  count: number,
+  viewer: Viewer,
+): Promise<ListResult> {
+  const centre = await app.readDb
+    .selectFrom('history_events')
+    .selectAll()
+    .where('id', '=', centreId)
+    .executeTakeFirst();
   if (!centre) {
     throw restError(viewer, 'event_not_found', MSG.eventNotFound, 404);
   }
-  const newer = await app.readDb.selectFrom('history_events').selectAll().where('id', '>', centreId).orderBy('id', 'asc').limit(count).execute();
-  const older = await app.readDb.selectFrom('history_events').selectAll().where('id', '<', centreId).orderBy('id', 'desc').limit(count).execute();
+  const newer = await app.readDb
+    .selectFrom('history_events')
+    .selectAll()
+    .where('id', '>', centreId)
+    .orderBy('id', 'asc')
+    .limit(count)
+    .execute();
+  const older = await app.readDb
+    .selectFrom('history_events')
+    .selectAll()
+    .where('id', '<', centreId)
+    .orderBy('id', 'desc')
+    .limit(count)
+    .execute();
   const rows = [...newer.reverse(), centre, ...older];
   const items = await renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
   const headers: Record<string, string> = {
@@ -152,8 +196,19 @@ async function surroundingEvents(app: AppServices, centreId: number, count: numb
 }
 
 /** GET /events/has-updates: rows newer than the cursor, flat, without sticky and exclude filters. */
-export async function countNewEvents(app: AppServices, params: HasUpdatesParams, viewer: Viewer): Promise<{ new_events_count: number | null }> {
-  const filter = eventFilterFromParams(params, { loggers: app.loggers, scope: app.loggers.scope(viewer.user), zone: zone(app), lang: viewer.lang, ignoreExcludes: true, dialect: app.dialect });
+export async function countNewEvents(
+  app: AppServices,
+  params: HasUpdatesParams,
+  viewer: Viewer,
+): Promise<{ new_events_count: number | null }> {
+  const filter = eventFilterFromParams(params, {
+    loggers: app.loggers,
+    scope: app.loggers.scope(viewer.user),
+    zone: zone(app),
+    lang: viewer.lang,
+    ignoreExcludes: true,
+    dialect: app.dialect,
+  });
   if (params.skip_count_query) return { new_events_count: null };
   // (no ip range here: `id > since_id` finds the few rows newer than a client's cursor)
   const cond = filterCondition(filter);

@@ -46,13 +46,27 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  * on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
  * complete, so a page costs what it shows, not the log's size.
  */
-export async function selectEventPage(app: AppServices, cond: Expression<SqlBool>, req: PageRequest & { unfiltered?: boolean; maxId?: number }): Promise<PageResult> {
+export async function selectEventPage(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  req: PageRequest & { unfiltered?: boolean; maxId?: number },
+): Promise<PageResult> {
   const offset = (req.page - 1) * req.perPage;
-  const totalOf = async (mode: CountMode) => (req.countTotal ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode) : null);
+  const totalOf = async (mode: CountMode) =>
+    req.countTotal
+      ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode)
+      : null;
   if (!req.grouped) {
     const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
     const matching = await newestFirst(app, cond, null, req.perPage, { slices: req.slices, few, offset });
-    return { rows: await loadRows(app, matching.map((r) => r.id)), counts: new Map(), total: await totalOf('rows') };
+    return {
+      rows: await loadRows(
+        app,
+        matching.map((r) => r.id),
+      ),
+      counts: new Map(),
+      total: await totalOf('rows'),
+    };
   }
   let cutTotal: number | null = null;
   if (req.unfiltered) {
@@ -64,7 +78,12 @@ export async function selectEventPage(app: AppServices, cond: Expression<SqlBool
   }
   const groups = await walkGroups(app, cond, offset, req.perPage, req);
   return {
-    rows: newestFirstRows(await loadRows(app, groups.map((g) => g.maxId))),
+    rows: newestFirstRows(
+      await loadRows(
+        app,
+        groups.map((g) => g.maxId),
+      ),
+    ),
     counts: new Map(groups.map((g) => [g.maxId, g.size])),
     total: cutTotal ?? (await totalOf('groups')),
   };
@@ -95,7 +114,11 @@ async function walkGroups(
   cond: Expression<SqlBool>,
   offset: number,
   limit: number,
-  { rowsAtMost = Infinity, longGroup = LONG_GROUP_ROWS, slices }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
+  {
+    rowsAtMost = Infinity,
+    longGroup = LONG_GROUP_ROWS,
+    slices,
+  }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
 ): Promise<Occasion[]> {
   const wanted = offset + limit;
   // The groups from the tie (of equal first dates) before the page on: sorting moves a group

@@ -54,7 +54,11 @@ export async function planQuery(db: Kysely<Database>, f: EventFilter, newestId: 
  * broad prefix (a site's own network) it is the other way round. PostgreSQL's planner weighs
  * this by its statistics; SQLite's, without any, would take the index range every time.
  */
-export async function isNarrowIpRange(db: Kysely<Database>, ip: IpFilter | undefined, limit = NARROW_IP_ROWS): Promise<boolean | undefined> {
+export async function isNarrowIpRange(
+  db: Kysely<Database>,
+  ip: IpFilter | undefined,
+  limit = NARROW_IP_ROWS,
+): Promise<boolean | undefined> {
   if (!ip?.like) return undefined;
   const inRange = db
     .selectFrom('history_events')
@@ -83,7 +87,12 @@ function narrowContextLimit(dialect: DialectName, newestId: number): number {
  * metadata_search words' trigrams hold few enough events, and `searchIndex` for the search
  * words. Otherwise none, and the rows read by date are tested.
  */
-export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: number, limit?: number): Promise<QueryPlan> {
+export async function indexPlan(
+  db: Kysely<Database>,
+  f: EventFilter,
+  newestId: number,
+  limit?: number,
+): Promise<QueryPlan> {
   const plan: QueryPlan = {};
   const dialect = f.dialect ?? 'sqlite';
   const bound = limit ?? narrowContextLimit(dialect, newestId);
@@ -94,7 +103,8 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
   const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
   if (f.metadataWords) plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
-  if (f.search && dialect === 'sqlite') plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
+  if (f.search && dialect === 'sqlite')
+    plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
   if (f.excludeSearch && dialect === 'sqlite' && isUnfiltered({ ...f, excludeSearch: undefined })) {
     const exclude = await searchMatches(db, f.excludeSearch, true);
     if (exclude?.alone) plan.excludeIndex = exclude;
@@ -103,7 +113,11 @@ export async function indexPlan(db: Kysely<Database>, f: EventFilter, newestId: 
 }
 
 /** SQLite: the search index's matches of the words, once every event is indexed and some word has three characters. */
-async function searchMatches(db: Kysely<Database>, search: SearchTerms, nothingElse: boolean): Promise<SearchMatches | undefined> {
+async function searchMatches(
+  db: Kysely<Database>,
+  search: SearchTerms,
+  nothingElse: boolean,
+): Promise<SearchMatches | undefined> {
   const query = ftsQuery(search.words);
   if (!query || !(await searchIndexComplete(db))) return undefined;
   const exact = !search.templateMatches.size;
@@ -132,8 +146,10 @@ export const FEW_CANDIDATES = 20_000;
  */
 export function pagePlan(plan: QueryPlan, newestId: number, wanted: number, grouped: boolean): QueryPlan {
   let page = plan;
-  if (plan.metadataIndex && blockEvents(plan.metadataIndex, newestId) > FEW_CANDIDATES) page = { ...page, metadataIndex: undefined };
-  if (plan.searchIndex && (!plan.searchIndex.exact || plan.searchIndex.matches > FEW_CANDIDATES)) page = { ...page, searchIndex: undefined };
+  if (plan.metadataIndex && blockEvents(plan.metadataIndex, newestId) > FEW_CANDIDATES)
+    page = { ...page, metadataIndex: undefined };
+  if (plan.searchIndex && (!plan.searchIndex.exact || plan.searchIndex.matches > FEW_CANDIDATES))
+    page = { ...page, searchIndex: undefined };
   else if (page.searchIndex?.alone && !grouped) page = { ...page, searchIndex: { ...page.searchIndex, top: wanted } };
   const c = page.contextIndex;
   if (!c) return page;

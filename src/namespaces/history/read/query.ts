@@ -8,7 +8,16 @@ import { RestError } from '../../../rest/types.ts';
 import type { LoggerCatalogue, LoggerScope } from '../../../site/loggers.ts';
 import { ipFilterCondition, isIpFilterPattern, type IpFilter } from '../model/ip.ts';
 import {
-  addDays, endOfDayUtc, isLastdays, MAX_LASTDAYS, monthRangeUtc, parseDateBound, startOfDayUtc, todayIn, unixToUtc, type Ymd,
+  addDays,
+  endOfDayUtc,
+  isLastdays,
+  MAX_LASTDAYS,
+  monthRangeUtc,
+  parseDateBound,
+  startOfDayUtc,
+  todayIn,
+  unixToUtc,
+  type Ymd,
 } from '../../../site/zone-time.ts';
 
 export interface EventFilter {
@@ -45,7 +54,10 @@ export interface EventFilter {
 
 /** Whether the filter narrows the set beyond "everything this user may read". */
 export function isUnfiltered(f: EventFilter): boolean {
-  return f.scope.all && Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false);
+  return (
+    f.scope.all &&
+    Object.entries(f).every(([k, v]) => k === 'scope' || k === 'dialect' || v === undefined || v === false)
+  );
 }
 
 export interface SearchTerms {
@@ -63,7 +75,11 @@ export function invalidParam(name: string, reason: string): RestError {
 
 /** Words of a search text: split on whitespace and commas, at most 10. */
 export function searchWords(text: string): string[] {
-  return text.split(/[\s,]+/).map((w) => w.trim()).filter(Boolean).slice(0, 10);
+  return text
+    .split(/[\s,]+/)
+    .map((w) => w.trim())
+    .filter(Boolean)
+    .slice(0, 10);
 }
 
 /** `LoggerSlug:key` items (each may hold several comma-separated pairs) grouped per logger. */
@@ -71,10 +87,15 @@ export function parseMessagePairs(items: unknown[], name: string): Map<string, s
   const byLogger = new Map<string, string[]>();
   let pairs = 0;
   for (const item of items) {
-    for (const pair of String(item).split(',').map((s) => s.trim()).filter(Boolean)) {
-      if (++pairs > MAX_ALTERNATIVES) throw invalidParam(name, `${name} may name at most ${MAX_ALTERNATIVES} messages.`);
+    for (const pair of String(item)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      if (++pairs > MAX_ALTERNATIVES)
+        throw invalidParam(name, `${name} may name at most ${MAX_ALTERNATIVES} messages.`);
       const at = pair.indexOf(':');
-      if (at <= 0 || at === pair.length - 1) throw invalidParam(name, `${name} items must have the form LoggerSlug:message_key.`);
+      if (at <= 0 || at === pair.length - 1)
+        throw invalidParam(name, `${name} items must have the form LoggerSlug:message_key.`);
       const logger = pair.slice(0, at);
       const list = byLogger.get(logger) ?? [];
       list.push(pair.slice(at + 1));
@@ -101,7 +122,10 @@ function searchTerms(loggers: LoggerCatalogue, text: string, scope: LoggerScope,
 }
 
 /** A list argument without empty items; undefined when none is left. */
-function nonEmpty<T>(values: readonly T[] | null | undefined, keep: (v: T) => boolean = (v) => v !== ''): T[] | undefined {
+function nonEmpty<T>(
+  values: readonly T[] | null | undefined,
+  keep: (v: T) => boolean = (v) => v !== '',
+): T[] | undefined {
   const kept = values?.filter(keep);
   return kept?.length ? kept : undefined;
 }
@@ -183,7 +207,10 @@ export function eventFilterFromParams(p: EventFilterParams, opts: FilterOptions)
   f.sinceId = p.since_id;
   if (p.since_date) f.sinceDate = p.since_date;
 
-  for (const [name, end] of [['date_from', false], ['date_to', true]] as const) {
+  for (const [name, end] of [
+    ['date_from', false],
+    ['date_to', true],
+  ] as const) {
     const raw = p[name];
     if (!raw || raw === '0') continue;
     const ts = parseDateBound(zone, raw, end);

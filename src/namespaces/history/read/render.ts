@@ -44,7 +44,11 @@ export interface EventItem {
 
 /** The JSON schema of an event item (shown by the events route with context=help), as the reference declares it. */
 export function eventItemSchema(lang: Lang) {
-  const prop = (type: unknown, en: string, de: string, extra: Record<string, unknown> = {}) => ({ description: l(en, de)[lang], type, ...extra });
+  const prop = (type: unknown, en: string, de: string, extra: Record<string, unknown> = {}) => ({
+    description: l(en, de)[lang],
+    type,
+    ...extra,
+  });
   return {
     $schema: 'http://json-schema.org/draft-04/schema#',
     title: 'history-event',
@@ -52,14 +56,37 @@ export function eventItemSchema(lang: Lang) {
     properties: {
       id: prop('integer', 'Unique identifier for the event.', 'Eindeutige Kennung des Ereignisses.'),
       type: prop('string', 'Type of result to return.', 'Art des Ergebnisses.', { enum: ['overview', 'occasions'] }),
-      date_local: prop(['string', 'null'], "The date the event was added, in the site's timezone.", 'Datum des Ereignisses in der Zeitzone der Website.', { format: 'date-time' }),
-      date_gmt: prop(['string', 'null'], 'The date the event was added, as GMT.', 'Datum des Ereignisses in UTC.', { format: 'date-time' }),
+      date_local: prop(
+        ['string', 'null'],
+        "The date the event was added, in the site's timezone.",
+        'Datum des Ereignisses in der Zeitzone der Website.',
+        { format: 'date-time' },
+      ),
+      date_gmt: prop(['string', 'null'], 'The date the event was added, as GMT.', 'Datum des Ereignisses in UTC.', {
+        format: 'date-time',
+      }),
       link: prop('string', 'URL to the event.', 'URL des Ereignisses.', { format: 'uri' }),
-      message: prop('string', 'The interpolated message of the event.', 'Die Meldung des Ereignisses mit eingesetzten Werten.'),
-      message_html: prop('string', 'The interpolated message of the event, with possible markup applied.', 'Die Meldung des Ereignisses mit eingesetzten Werten, als HTML.'),
-      details_html: prop('string', 'The details of the event, with possible markup applied.', 'Die Details des Ereignisses als HTML.'),
+      message: prop(
+        'string',
+        'The interpolated message of the event.',
+        'Die Meldung des Ereignisses mit eingesetzten Werten.',
+      ),
+      message_html: prop(
+        'string',
+        'The interpolated message of the event, with possible markup applied.',
+        'Die Meldung des Ereignisses mit eingesetzten Werten, als HTML.',
+      ),
+      details_html: prop(
+        'string',
+        'The details of the event, with possible markup applied.',
+        'Die Details des Ereignisses als HTML.',
+      ),
       details_data: prop('object', 'The details of the event.', 'Die Details des Ereignisses.'),
-      message_uninterpolated: prop('string', 'The uninterpolated message of the event.', 'Die Vorlage der Meldung des Ereignisses.'),
+      message_uninterpolated: prop(
+        'string',
+        'The uninterpolated message of the event.',
+        'Die Vorlage der Meldung des Ereignisses.',
+      ),
       logger: prop('string', 'The logger of the event.', 'Der Protokollierer des Ereignisses.'),
       via: prop('string', 'The via of the event.', 'Worüber das Ereignis entstand.'),
       message_key: prop('string', 'The message key of the event.', 'Der Meldungsschlüssel des Ereignisses.'),
@@ -68,19 +95,35 @@ export function eventItemSchema(lang: Lang) {
       initiator_data: prop('object', 'Details of the initiator.', 'Details zum Auslöser.'),
       ip_addresses: prop('array', 'The IP addresses of the event.', 'Die IP-Adressen des Ereignisses.'),
       occasions_id: prop('string', 'The occasions ID of the event.', 'Die Wiederholungs-ID des Ereignisses.'),
-      subsequent_occasions_count: prop('integer', 'The subsequent occasions count of the event.', 'Die Anzahl der Wiederholungen des Ereignisses.'),
+      subsequent_occasions_count: prop(
+        'integer',
+        'The subsequent occasions count of the event.',
+        'Die Anzahl der Wiederholungen des Ereignisses.',
+      ),
       context: prop('object', 'The context of the event.', 'Der Kontext des Ereignisses.'),
       permalink: prop('string', 'The permalink of the event.', 'Der Permalink des Ereignisses.'),
       sticky: prop('boolean', 'Whether the event is sticky.', 'Ob das Ereignis angeheftet ist.'),
-      sticky_appended: prop('boolean', 'Whether the event is sticky and appended to the result set.', 'Ob das Ereignis angeheftet und dem Ergebnis vorangestellt ist.'),
+      sticky_appended: prop(
+        'boolean',
+        'Whether the event is sticky and appended to the result set.',
+        'Ob das Ereignis angeheftet und dem Ergebnis vorangestellt ist.',
+      ),
     },
   };
 }
 
-const IP_MESSAGE_KEYS = new Set(['user_logged_in', 'user_login_failed', 'user_unknown_login_failed', 'user_unknown_logged_in']);
+const IP_MESSAGE_KEYS = new Set([
+  'user_logged_in',
+  'user_login_failed',
+  'user_unknown_login_failed',
+  'user_unknown_logged_in',
+]);
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!,
+  );
 }
 
 /** `{name}` placeholders replaced by context values in one pass (replaced text is not re-scanned). */
@@ -92,13 +135,22 @@ export function interpolate(template: string, context: Map<string, string | null
 }
 
 /** The template an event is shown with: the logger's current one in `lang`, else the stored one. */
-export function templateOf(loggers: LoggerCatalogue, row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, lang: Lang): string {
+export function templateOf(
+  loggers: LoggerCatalogue,
+  row: Pick<EventRow, 'logger' | 'message' | 'message_key'>,
+  lang: Lang,
+): string {
   const def = loggers.find(row.logger);
   const text = row.message_key ? def?.messages[row.message_key] : undefined;
   return text ? text[lang] : row.message;
 }
 
-export function renderMessage(loggers: LoggerCatalogue, row: Pick<EventRow, 'logger' | 'message' | 'message_key'>, context: Map<string, string | null>, lang: Lang): string {
+export function renderMessage(
+  loggers: LoggerCatalogue,
+  row: Pick<EventRow, 'logger' | 'message' | 'message_key'>,
+  context: Map<string, string | null>,
+  lang: Lang,
+): string {
   return interpolate(templateOf(loggers, row, lang), context);
 }
 
@@ -157,7 +209,10 @@ export interface RenderOptions {
 /** Loads the contexts and users of these events (two queries) and renders them in order. */
 export async function renderEvents(app: AppServices, rows: EventRow[], opts: RenderOptions): Promise<EventItem[]> {
   if (!rows.length) return [];
-  const contexts = await loadContexts(app.readDb, rows.map((r) => r.id));
+  const contexts = await loadContexts(
+    app.readDb,
+    rows.map((r) => r.id),
+  );
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
   const users = userIds.length
     ? await app.readDb.selectFrom('users').select(['id', 'display_name', 'email']).where('id', 'in', userIds).execute()
@@ -210,7 +265,10 @@ function renderEvent(
       user_id: userId,
       user_login: context.get('_user_login') ?? null,
       user_email: context.get('_user_email') ?? null,
-      user_image: row.initiator === 'cms_user' && numericUserId !== null && numericUserId > 0 ? avatarImage(user?.avatarHash ?? '', 32) : '',
+      user_image:
+        row.initiator === 'cms_user' && numericUserId !== null && numericUserId > 0
+          ? avatarImage(user?.avatarHash ?? '', 32)
+          : '',
       user_avatar_url: gravatarUrl(user?.avatarHash ?? '', 96),
       user_profile_url: user ? userProfileUrl(app, opts.viewer, numericUserId!) : '',
       user_display_name: user?.displayName ?? null,
@@ -228,7 +286,11 @@ function renderEvent(
 }
 
 /** Structured details of an event and their HTML; both null when it has none. */
-function detailsOf(row: EventRow, context: Map<string, string | null>, lang: Lang): { data: unknown[] | null; html: string | null } {
+function detailsOf(
+  row: EventRow,
+  context: Map<string, string | null>,
+  lang: Lang,
+): { data: unknown[] | null; html: string | null } {
   const note = context.get('note');
   if (row.logger !== 'CustomEntryLogger' || typeof note !== 'string' || note === '') return { data: null, html: null };
   const label = MSG.entryNotes[lang];

@@ -27,7 +27,10 @@ async function readableEventRow(app: AppServices, id: number, viewer: Viewer): P
  * checks this in the permission callback of the event's routes (so their 404/403 carry no Allow).
  */
 export async function eventReadable(app: AppServices, id: number, viewer: Viewer): Promise<true | RestError> {
-  return readableEventRow(app, id, viewer).then(() => true, (err: unknown) => (err instanceof RestError ? err : Promise.reject(err)));
+  return readableEventRow(app, id, viewer).then(
+    () => true,
+    (err: unknown) => (err instanceof RestError ? err : Promise.reject(err)),
+  );
 }
 
 /** Whether the event exists: true, or 404 rest_event_invalid_id (the permission check of stick/unstick). */
@@ -38,7 +41,10 @@ export async function eventExists(app: AppServices, id: number, lang: Lang): Pro
 
 /** GET /events/<id>. */
 export async function getEvent(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {
-  const [item] = await renderEvents(app, [await readableEventRow(app, id, viewer)], { lang: viewer.lang, viewer: viewer.user });
+  const [item] = await renderEvents(app, [await readableEventRow(app, id, viewer)], {
+    lang: viewer.lang,
+    viewer: viewer.user,
+  });
   return item;
 }
 export async function renderSingle(app: AppServices, id: number, viewer: Viewer): Promise<EventItem> {

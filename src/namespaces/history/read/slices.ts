@@ -83,7 +83,11 @@ export async function newestFirst(
   const read = (where: Expression<SqlBool>, from: Position | null, n: number) => {
     let q = app.readDb.selectFrom('history_events').select(['id', 'date', 'occasions_id']).where(where);
     if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
-    if (few && sqlite) return q.orderBy(sql`+${sql.ref('date')}`, 'desc').orderBy(sql`+${sql.ref('id')}`, 'desc').limit(n);
+    if (few && sqlite)
+      return q
+        .orderBy(sql`+${sql.ref('date')}`, 'desc')
+        .orderBy(sql`+${sql.ref('id')}`, 'desc')
+        .limit(n);
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
   };
   const whole = read(cond, after, limit).$if(offset > 0, (q) => q.offset(offset));
@@ -100,7 +104,11 @@ export async function newestFirst(
     const skipped = skip > 0 ? await countBelow(app, inSlice, from) : 0;
     if (skipped < skip) skip -= skipped;
     else {
-      rows.push(...(await read(inSlice, from, limit - rows.length).$if(skip > 0, (q) => q.offset(skip)).execute()));
+      rows.push(
+        ...(await read(inSlice, from, limit - rows.length)
+          .$if(skip > 0, (q) => q.offset(skip))
+          .execute()),
+      );
       skip = 0;
     }
     if (rows.length >= limit || !last) return rows;
@@ -121,7 +129,12 @@ async function countBelow(app: AppServices, cond: Expression<SqlBool>, from: Pos
 async function nthRow(app: AppServices, from: Position | null, n: number): Promise<Position | undefined> {
   let q = app.readDb.selectFrom('history_events').select(['date', 'id']);
   if (from) q = q.where(pos(from.inclusive ? '<=' : '<', from));
-  return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(1).offset(n - 1).executeTakeFirst();
+  return q
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
 }
 
 /** Rows matching `cond`. */
@@ -130,7 +143,11 @@ export async function countRows(app: AppServices, cond: Expression<SqlBool>, sli
 }
 
 /** Rows matching `cond` and, with `maxId`, the highest id among them (0 when none) in the same read. */
-export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { slices = SLICES, maxId = false }: { slices?: Slices; maxId?: boolean } = {}): Promise<{ n: number; maxId: number }> {
+export async function tallyRows(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  { slices = SLICES, maxId = false }: { slices?: Slices; maxId?: boolean } = {},
+): Promise<{ n: number; maxId: number }> {
   const tally = (where: Expression<SqlBool>) =>
     app.readDb
       .selectFrom('history_events')
@@ -143,7 +160,10 @@ export async function tallyRows(app: AppServices, cond: Expression<SqlBool>, { s
   };
   const whole = tally(cond);
   if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return read(cond);
-  const newest = await app.readDb.selectFrom('history_events').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
+  const newest = await app.readDb
+    .selectFrom('history_events')
+    .select(sql<number | null>`max(id)`.as('id'))
+    .executeTakeFirstOrThrow();
   const total = { n: 0, maxId: 0 };
   const first = Math.min(slices.countFirst, slices.countMost);
   let size = first;
@@ -176,7 +196,9 @@ async function accessOf(app: AppServices, query: Compilable): Promise<Access> {
   const { sql: text, parameters } = query.compile();
   let access = accessByStatement.get(text);
   if (access === undefined) {
-    const { rows } = await app.readDb.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+    const { rows } = await app.readDb.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
+    );
     access = accessFromPlan(rows.map((r) => r.detail));
     if (accessByStatement.size >= ACCESS_CACHE_LIMIT) accessByStatement.clear();
     accessByStatement.set(text, access);

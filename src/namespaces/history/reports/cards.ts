@@ -23,7 +23,12 @@ export const INITIATOR_LABELS: Record<Initiator, { en: string; de: string }> = {
   other: { en: 'Other', de: 'Sonstige' },
 };
 
-export async function countSince(app: AppServices, scope: LoggerScope, from: string | undefined, extra: Partial<EventFilter> = {}): Promise<number> {
+export async function countSince(
+  app: AppServices,
+  scope: LoggerScope,
+  from: string | undefined,
+  extra: Partial<EventFilter> = {},
+): Promise<number> {
   const cond = filterCondition({ scope, ...(from ? { dateFrom: from } : {}), ...extra });
   return cond ? countRows(app, cond) : 0;
 }
@@ -50,7 +55,14 @@ export async function searchUsers(app: AppServices, q: string) {
   const rows = await query.orderBy('login').limit(20).execute();
   // `id` repeats `ID`, as the CMS adds it to user rows fetched by field list (the original's
   // screens build their user suggestions from it).
-  return rows.map((u) => ({ ID: String(u.id), user_login: u.login, user_nicename: u.login.toLowerCase(), user_email: u.email, display_name: u.display_name, id: String(u.id) }));
+  return rows.map((u) => ({
+    ID: String(u.id),
+    user_login: u.login,
+    user_nicename: u.login.toLowerCase(),
+    user_email: u.email,
+    display_name: u.display_name,
+    id: String(u.id),
+  }));
 }
 
 export async function userCard(app: AppServices, userId: number, viewer: AuthUser, lang: Lang) {
@@ -76,7 +88,12 @@ export async function initiatorCard(app: AppServices, type: Initiator, viewer: A
   const scope = app.loggers.scope(viewer);
   const starts = dayStarts(app);
   const only = { initiators: [type] };
-  const stat = (key: string, en: string, de: string, value: number) => ({ key, label: l(en, de)[lang], value, type: 'stat' });
+  const stat = (key: string, en: string, de: string, value: number) => ({
+    key,
+    label: l(en, de)[lang],
+    value,
+    type: 'stat',
+  });
   return {
     initiator: type,
     has_premium_add_on: false,

@@ -64,14 +64,31 @@ const T = {
     none: 'No activity last week',
     noActivity: 'No activity',
     byDay: 'Event count by day',
-    users: 'Users', logins: 'Successful logins', failed: 'Failed logins', created: 'Users created', profiles: 'Profile updates',
-    posts: 'Posts and Pages', postsCreated: 'Posts created', updates: 'Updates',
-    plugins: 'Plugins', activations: 'Activations', deactivations: 'Deactivations',
-    media: 'Media', uploads: 'Uploads', edits: 'Edits',
-    comments: 'Comments', newComments: 'New comments', approved: 'Approved', spam: 'Spam',
-    themes: 'Themes', switches: 'Switches',
-    cms: 'CMS', updatesDone: 'Updates completed',
-    notes: 'Notes', notesAdded: 'Notes added', notesResolved: 'Notes resolved',
+    users: 'Users',
+    logins: 'Successful logins',
+    failed: 'Failed logins',
+    created: 'Users created',
+    profiles: 'Profile updates',
+    posts: 'Posts and Pages',
+    postsCreated: 'Posts created',
+    updates: 'Updates',
+    plugins: 'Plugins',
+    activations: 'Activations',
+    deactivations: 'Deactivations',
+    media: 'Media',
+    uploads: 'Uploads',
+    edits: 'Edits',
+    comments: 'Comments',
+    newComments: 'New comments',
+    approved: 'Approved',
+    spam: 'Spam',
+    themes: 'Themes',
+    switches: 'Switches',
+    cms: 'CMS',
+    updatesDone: 'Updates completed',
+    notes: 'Notes',
+    notesAdded: 'Notes added',
+    notesResolved: 'Notes resolved',
     activeUsers: 'Most active users',
     button: 'View Activity Log',
     unsubscribe: 'You receive this email because the weekly report is enabled. Change this in the',
@@ -86,14 +103,31 @@ const T = {
     none: 'Keine Aktivität letzte Woche',
     noActivity: 'Keine Aktivität',
     byDay: 'Ereignisse pro Tag',
-    users: 'Benutzer', logins: 'Erfolgreiche Anmeldungen', failed: 'Fehlgeschlagene Anmeldungen', created: 'Angelegte Benutzer', profiles: 'Profiländerungen',
-    posts: 'Beiträge und Seiten', postsCreated: 'Erstellte Beiträge', updates: 'Aktualisierungen',
-    plugins: 'Plugins', activations: 'Aktivierungen', deactivations: 'Deaktivierungen',
-    media: 'Medien', uploads: 'Uploads', edits: 'Bearbeitungen',
-    comments: 'Kommentare', newComments: 'Neue Kommentare', approved: 'Freigegeben', spam: 'Spam',
-    themes: 'Themes', switches: 'Wechsel',
-    cms: 'CMS', updatesDone: 'Abgeschlossene Updates',
-    notes: 'Notizen', notesAdded: 'Neue Notizen', notesResolved: 'Erledigte Notizen',
+    users: 'Benutzer',
+    logins: 'Erfolgreiche Anmeldungen',
+    failed: 'Fehlgeschlagene Anmeldungen',
+    created: 'Angelegte Benutzer',
+    profiles: 'Profiländerungen',
+    posts: 'Beiträge und Seiten',
+    postsCreated: 'Erstellte Beiträge',
+    updates: 'Aktualisierungen',
+    plugins: 'Plugins',
+    activations: 'Aktivierungen',
+    deactivations: 'Deaktivierungen',
+    media: 'Medien',
+    uploads: 'Uploads',
+    edits: 'Bearbeitungen',
+    comments: 'Kommentare',
+    newComments: 'Neue Kommentare',
+    approved: 'Freigegeben',
+    spam: 'Spam',
+    themes: 'Themes',
+    switches: 'Wechsel',
+    cms: 'CMS',
+    updatesDone: 'Abgeschlossene Updates',
+    notes: 'Notizen',
+    notesAdded: 'Neue Notizen',
+    notesResolved: 'Erledigte Notizen',
     activeUsers: 'Aktivste Benutzer',
     button: 'Aktivitätsprotokoll ansehen',
     unsubscribe: 'Du erhältst diese E-Mail, weil der Wochenbericht aktiviert ist. Ändern kannst du das in den',
@@ -107,7 +141,8 @@ const T = {
  */
 export function reportPeriod(first: string, last: string, lang: Lang): string {
   const locale = lang === 'de' ? 'de-DE' : 'en-US';
-  const part = (ymd: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(`${ymd}T12:00:00Z`));
+  const part = (ymd: string, options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(new Date(`${ymd}T12:00:00Z`));
   const day = (ymd: string) =>
     lang === 'de'
       ? `${part(ymd, { weekday: 'short' })} ${part(ymd, { day: 'numeric' })}. ${part(ymd, { month: 'long' })}`
@@ -119,7 +154,11 @@ export function reportPeriod(first: string, last: string, lang: Lang): string {
  * The report data of the last 7 days (00:00 six days ago to 23:59:59 today, site time).
  * A preview's subject says so, as the original's does (its HTML title too).
  */
-export async function buildEmailReport(app: AppServices, lang: Lang, { now = new Date(), preview = false }: { now?: Date; preview?: boolean } = {}): Promise<EmailReport> {
+export async function buildEmailReport(
+  app: AppServices,
+  lang: Lang,
+  { now = new Date(), preview = false }: { now?: Date; preview?: boolean } = {},
+): Promise<EmailReport> {
   const zone = app.options.get('timezone_string');
   const today = todayIn(zone, now);
   const first = addDays(today, -6);
@@ -135,8 +174,13 @@ export async function buildEmailReport(app: AppServices, lang: Lang, { now = new
     const day = ymdText(addDays(first, i));
     return { date: day, day_name: names[weekdayOf(day)], count: perDay.get(day) ?? 0 };
   });
-  const mostActiveDays = days.filter((d) => d.count > 0).map((d) => ({ day_number: weekdayOf(d.date), count: d.count }));
-  const busiest = days.reduce<(typeof days)[number] | null>((best, d) => (d.count > 0 && (!best || d.count > best.count) ? d : best), null);
+  const mostActiveDays = days
+    .filter((d) => d.count > 0)
+    .map((d) => ({ day_number: weekdayOf(d.date), count: d.count }));
+  const busiest = days.reduce<(typeof days)[number] | null>(
+    (best, d) => (d.count > 0 && (!best || d.count > best.count) ? d : best),
+    null,
+  );
   const users = await app.db
     .selectFrom('history_events as e')
     .leftJoin('users as u', 'u.id', 'e.user_id')
@@ -206,7 +250,8 @@ export function renderEmailReport(r: EmailReport, lang: Lang): string {
         `${e(d.day_name.slice(0, 3))}<br>${e(d.count)}</td>`,
     )
     .join('');
-  const headline = r.total_events_this_week > 0 ? `${t.events(r.total_events_this_week)} • ${t.busiest(r.busiest_day_name)}` : t.none;
+  const headline =
+    r.total_events_this_week > 0 ? `${t.events(r.total_events_this_week)} • ${t.busiest(r.busiest_day_name)}` : t.none;
   const activeUsers = r.most_active_users.filter((u) => u.count > 0);
   return `<!DOCTYPE html>
 <html lang="${lang}"><head><meta charset="UTF-8"><title>${e(r.email_subject)}</title></head>
@@ -217,15 +262,54 @@ export function renderEmailReport(r: EmailReport, lang: Lang): string {
 <p style="font-size:18px"><strong>${e(headline)}</strong></p>
 <h2 style="font-size:16px;margin:24px 0 8px">${e(t.byDay)}</h2>
 <table role="presentation" width="100%"><tr>${bars}</tr></table>
-${section(t.users, [[t.logins, r.successful_logins], [t.failed, r.failed_logins], [t.created, r.users_created], [t.profiles, r.users_updated]])}
-${section(t.posts, [[t.postsCreated, r.posts_created], [t.updates, r.posts_updated]])}
-${section(t.plugins, [[t.activations, r.plugin_activations], [t.deactivations, r.plugin_deactivations]])}
-${section(t.media, [[t.uploads, r.media_uploads], [t.edits, r.media_edits]])}
-${r.comments_enabled ? section(t.comments, [[t.newComments, r.comments_added], [t.approved, r.comments_approved], [t.spam, r.comments_spam]]) : ''}
-${section(t.themes, [[t.switches, r.theme_switches], [t.updates, r.theme_updates]])}
+${section(t.users, [
+  [t.logins, r.successful_logins],
+  [t.failed, r.failed_logins],
+  [t.created, r.users_created],
+  [t.profiles, r.users_updated],
+])}
+${section(t.posts, [
+  [t.postsCreated, r.posts_created],
+  [t.updates, r.posts_updated],
+])}
+${section(t.plugins, [
+  [t.activations, r.plugin_activations],
+  [t.deactivations, r.plugin_deactivations],
+])}
+${section(t.media, [
+  [t.uploads, r.media_uploads],
+  [t.edits, r.media_edits],
+])}
+${
+  r.comments_enabled
+    ? section(t.comments, [
+        [t.newComments, r.comments_added],
+        [t.approved, r.comments_approved],
+        [t.spam, r.comments_spam],
+      ])
+    : ''
+}
+${section(t.themes, [
+  [t.switches, r.theme_switches],
+  [t.updates, r.theme_updates],
+])}
 ${section(t.cms, [[t.updatesDone, r.wordpress_updates]])}
-${r.notes_enabled ? section(t.notes, [[t.notesAdded, r.notes_added], [t.notesResolved, r.notes_resolved]]) : ''}
-${activeUsers.length ? section(t.activeUsers, activeUsers.map((u) => [u.name, u.count])) : ''}
+${
+  r.notes_enabled
+    ? section(t.notes, [
+        [t.notesAdded, r.notes_added],
+        [t.notesResolved, r.notes_resolved],
+      ])
+    : ''
+}
+${
+  activeUsers.length
+    ? section(
+        t.activeUsers,
+        activeUsers.map((u) => [u.name, u.count]),
+      )
+    : ''
+}
 <p style="text-align:center;margin:32px 0"><a href="${e(r.history_admin_url)}" style="background:#2271b1;color:#fff;padding:12px 24px;text-decoration:none;border-radius:4px">${e(t.button)}</a></p>
 <p style="font-size:12px;color:#787c82">${e(t.unsubscribe)} <a href="${e(r.settings_url)}">${e(t.settings)}</a>.</p>
 </div></body></html>
@@ -264,7 +348,10 @@ export async function sendEmailReportPreview(app: AppServices, user: AuthUser, l
     const info = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(message);
     const dir = path.join(app.config.dataDir, 'outbox');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 }); // DATA_DIR too when new: owner-only
-    const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`);
+    const file = path.join(
+      dir,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${crypto.randomBytes(3).toString('hex')}.eml`,
+    );
     fs.writeFileSync(file, info.message as Buffer);
     return {
       success: true,

@@ -20,7 +20,10 @@ async function monthsWithEvents(app: AppServices, scope: LoggerScope): Promise<s
   if (!base) return months;
   let before: string | null = null;
   for (let i = 0; i < 600; i++) {
-    let q = app.db.selectFrom('history_events').select(sql<string | null>`max(${sql.ref('date')})`.as('d')).where(base);
+    let q = app.db
+      .selectFrom('history_events')
+      .select(sql<string | null>`max(${sql.ref('date')})`.as('d'))
+      .where(base);
     if (before) q = q.where('date', '<', before);
     const row = await q.executeTakeFirst();
     if (!row?.d) break;
@@ -68,7 +71,10 @@ export async function searchOptions(app: AppServices, user: AuthUser, lang: Lang
     loggers: app.loggers.sorted
       .filter((def) => scope.all || scope.slugs.includes(def.slug))
       .map((def) => ({ slug: def.slug, name: def.name[lang], search_data: searchDataOf(def, lang) })),
-    initiators: (Object.keys(INITIATOR_LABELS) as Initiator[]).map((value) => ({ value, label: INITIATOR_LABELS[value][lang] })),
+    initiators: (Object.keys(INITIATOR_LABELS) as Initiator[]).map((value) => ({
+      value,
+      label: INITIATOR_LABELS[value][lang],
+    })),
     pager_size: { page: pagerSize, dashboard: 5 },
     new_events_check_interval: 10000,
     maps_api_key: '',

@@ -33,7 +33,9 @@ async function tableBytes(app: AppServices, table: string): Promise<number | nul
       const r = await sql<{ n: number }>`select pg_total_relation_size(to_regclass(${table})) as n`.execute(app.db);
       return Number(r.rows[0]?.n ?? 0);
     }
-    const r = await sql<{ n: number }>`select sum(pgsize) as n from dbstat where name = ${table} or tbl_name = ${table}`.execute(app.db);
+    const r = await sql<{
+      n: number;
+    }>`select sum(pgsize) as n from dbstat where name = ${table} or tbl_name = ${table}`.execute(app.db);
     return Number(r.rows[0]?.n ?? 0);
   } catch {
     return null;
@@ -46,7 +48,9 @@ async function databaseBytes(app: AppServices): Promise<number | null> {
       const r = await sql<{ n: number }>`select pg_database_size(current_database()) as n`.execute(app.db);
       return Number(r.rows[0]?.n ?? 0);
     }
-    const r = await sql<{ n: number }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`.execute(app.db);
+    const r = await sql<{
+      n: number;
+    }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`.execute(app.db);
     return Number(r.rows[0]?.n ?? 0);
   } catch {
     return null;
@@ -55,7 +59,10 @@ async function databaseBytes(app: AppServices): Promise<number | null> {
 
 const mb = (bytes: number | null) => (bytes === null ? null : Math.round((bytes / 1048576) * 100) / 100);
 
-export async function supportInfo(app: AppServices, userAgent: string): Promise<{ info: SupportInfoData; plain_text: string }> {
+export async function supportInfo(
+  app: AppServices,
+  userAgent: string,
+): Promise<{ info: SupportInfoData; plain_text: string }> {
   const zone = app.options.get('timezone_string');
   const tableStats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }> = {};
   for (const table of TABLES) {
@@ -77,7 +84,9 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
     .execute();
   const counts = new Map(perLogger.map((r) => [r.logger, Number(r.n)]));
   const slugs = new Set([...app.loggers.sorted.map((d) => d.slug), ...counts.keys()]);
-  const loggers = [...slugs].map((slug) => ({ slug, count: counts.get(slug) ?? 0 })).sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : 1));
+  const loggers = [...slugs]
+    .map((slug) => ({ slug, count: counts.get(slug) ?? 0 }))
+    .sort((a, b) => b.count - a.count || (a.slug < b.slug ? -1 : 1));
   const memory = process.memoryUsage();
   const warnings: string[] = [];
   if (os.freemem() < 256 * 1048576) warnings.push('Less than 256 MB of free system memory.');
@@ -133,7 +142,9 @@ export async function supportInfo(app: AppServices, userAgent: string): Promise<
 interface SupportInfoData {
   cms: Record<string, unknown>;
   server: Record<string, unknown>;
-  history: Record<string, unknown> & { table_stats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }> };
+  history: Record<string, unknown> & {
+    table_stats: Record<string, { table_name: string; size_in_mb: number | null; num_rows: number }>;
+  };
   warnings: string[];
   theme: { name: string; version: string; author: string; child_theme: string };
   plugins: { name: string; version: string }[];
@@ -159,8 +170,13 @@ function supportText(info: SupportInfoData): string {
   section('Theme', info.theme);
   section('History', info.history);
   lines.push('=== Database Tables ===');
-  for (const t of Object.values(info.history.table_stats)) lines.push(`- ${t.table_name}: ${t.num_rows} rows, ${t.size_in_mb ?? '?'} MB`);
-  for (const [title, list] of [['Active Plugins', info.plugins], ['Must-Use Plugins', info.mu_plugins], ['Drop-ins', info.dropins]] as const) {
+  for (const t of Object.values(info.history.table_stats))
+    lines.push(`- ${t.table_name}: ${t.num_rows} rows, ${t.size_in_mb ?? '?'} MB`);
+  for (const [title, list] of [
+    ['Active Plugins', info.plugins],
+    ['Must-Use Plugins', info.mu_plugins],
+    ['Drop-ins', info.dropins],
+  ] as const) {
     lines.push('', `=== ${title} (${list.length}) ===`);
     for (const item of list) lines.push(`- ${item.name}${'version' in item ? ` ${item.version}` : ''}`);
   }

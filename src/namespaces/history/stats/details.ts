@@ -9,7 +9,20 @@ import { MSG } from '../messages.ts';
 import { contextPairs, loadContexts } from '../model/context.ts';
 import { countInRange, countsByMessage, coverRange, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
 import {
-  ATTEMPTED_LOGIN_KEYS, attemptedKey, contentSummary, coreSummary, FAILED_LOGIN_KEYS, LOGIN_KEYS, M, mediaSummary, notesSummary, P, PL, pluginsSummary, U, usersSummary,
+  ATTEMPTED_LOGIN_KEYS,
+  attemptedKey,
+  contentSummary,
+  coreSummary,
+  FAILED_LOGIN_KEYS,
+  LOGIN_KEYS,
+  M,
+  mediaSummary,
+  notesSummary,
+  P,
+  PL,
+  pluginsSummary,
+  U,
+  usersSummary,
 } from './summary.ts';
 import type { StatsParams } from '../args.ts';
 
@@ -21,7 +34,13 @@ type HistoryEventRow = Selectable<HistoryEventsTable>;
  * to use: it walked the logger's index by date instead (a year of user events for the few
  * `user_created`: 1.3–2 s).
  */
-async function eventsWithContext(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number | null) {
+async function eventsWithContext(
+  app: AppServices,
+  r: StatsRange,
+  logger: string,
+  keys: string[],
+  limit: number | null,
+) {
   const byKey = app.dialect === 'sqlite' ? sql`indexed by history_events_message_key` : sql``;
   const perKey: HistoryEventRow[][] = [];
   for (const key of keys) {
@@ -32,7 +51,10 @@ async function eventsWithContext(app: AppServices, r: StatsRange, logger: string
   }
   const merged = perKey.flat().sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
   const rows = limit === null ? merged : merged.slice(0, limit);
-  const contexts = await loadContexts(app.readDb, rows.map((row) => row.id));
+  const contexts = await loadContexts(
+    app.readDb,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({ row, context: Object.fromEntries(contexts.get(row.id) ?? []) }));
 }
 
@@ -40,11 +62,29 @@ async function eventsWithContext(app: AppServices, r: StatsRange, logger: string
  * Per-user counts with the latest date (logins, profile updates): the counts from the per-user
  * counts (migration 0022), each listed user's latest such event by the user index.
  */
-async function perUser(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number, countName: string) {
-  const counts = await countInRange(app, r, { by: ['user_id'], daily: 'history_stats_daily_users', hourly: null, withUser: true, only: { logger: [logger], message_key: keys } });
-  const top = [...counts.values()].map(({ key, n }) => ({ id: Number(key[0]), n })).sort((a, b) => b.n - a.n || a.id - b.id).slice(0, limit);
+async function perUser(
+  app: AppServices,
+  r: StatsRange,
+  logger: string,
+  keys: string[],
+  limit: number,
+  countName: string,
+) {
+  const counts = await countInRange(app, r, {
+    by: ['user_id'],
+    daily: 'history_stats_daily_users',
+    hourly: null,
+    withUser: true,
+    only: { logger: [logger], message_key: keys },
+  });
+  const top = [...counts.values()]
+    .map(({ key, n }) => ({ id: Number(key[0]), n }))
+    .sort((a, b) => b.n - a.n || a.id - b.id)
+    .slice(0, limit);
   const ids = top.map((u) => u.id);
-  const users = ids.length ? await app.readDb.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute() : [];
+  const users = ids.length
+    ? await app.readDb.selectFrom('users').select(['id', 'login', 'email']).where('id', 'in', ids).execute()
+    : [];
   const byId = new Map(users.map((u) => [u.id, u]));
   const out = [];
   for (const { id, n } of top) {
@@ -59,13 +99,20 @@ async function perUser(app: AppServices, r: StatsRange, logger: string, keys: st
       .orderBy('date', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
-    out.push({ date: last.date, user_id: String(id), user_login: byId.get(id)?.login ?? '', user_email: byId.get(id)?.email ?? '', [countName]: String(n) });
+    out.push({
+      date: last.date,
+      user_id: String(id),
+      user_login: byId.get(id)?.login ?? '',
+      user_email: byId.get(id)?.email ?? '',
+      [countName]: String(n),
+    });
   }
   return out;
 }
 
 /** The UTC date text `delta` seconds from `utc`. */
-const shifted = (utc: string, delta: number) => new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + delta * 1000).toISOString().slice(0, 19).replace('T', ' ');
+const shifted = (utc: string, delta: number) =>
+  new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + delta * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * Failed logins per attempted name, most first: whole UTC days from their daily counts
@@ -81,10 +128,16 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
     if (r.fromUtc < `${days[0]} 00:00:00`) ends.push([r.fromUtc, shifted(`${days[0]} 00:00:00`, -1)]);
     if (r.toUtc > `${days[1]} 23:59:59`) ends.push([shifted(`${days[1]} 23:59:59`, 1), r.toUtc]);
   }
-  const failed = (from: string, to: string) => sql`from history_events as e join history_event_contexts as x on x.event_id = e.id
+  const failed = (
+    from: string,
+    to: string,
+  ) => sql`from history_events as e join history_event_contexts as x on x.event_id = e.id
     cross join ${contextPairs(app.dialect, 'x.context')} as c
     where e.date >= ${from} and e.date <= ${to} and e.logger = ${U} and e.message_key in (${sql.join(FAILED_LOGIN_KEYS)}) and c.key in (${sql.join(ATTEMPTED_LOGIN_KEYS)})`;
-  const parts = ends.map(([from, to]) => sql`select c.value as value, 1 as n, e.date as last, cast(null as varchar(10)) as last_day ${failed(from, to)}`);
+  const parts = ends.map(
+    ([from, to]) =>
+      sql`select c.value as value, 1 as n, e.date as last, cast(null as varchar(10)) as last_day ${failed(from, to)}`,
+  );
   if (days) {
     parts.push(sql`select case when attempted = 'n' then null else substr(attempted, 2) end as value, n, cast(null as varchar(19)) as last,
       case when n > 0 then day end as last_day from history_stats_daily_failed_logins where day >= ${days[0]} and day <= ${days[1]}`);
@@ -95,20 +148,33 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
     group by value having sum(n) > 0 order by sum(n) desc, value asc limit ${limit}`.execute(app.readDb);
   // The latest attempt of names last seen on a whole day: from that day's events.
   const latest = new Map<string, string>();
-  const dayOf = (row: (typeof rows)[number]) => (row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null);
+  const dayOf = (row: (typeof rows)[number]) =>
+    row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null;
   for (const day of new Set(rows.map(dayOf).filter((d) => d !== null))) {
-    const { rows: found } = await sql<{ value: string | null; last: string }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(app.readDb);
+    const { rows: found } = await sql<{
+      value: string | null;
+      last: string;
+    }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(
+      app.readDb,
+    );
     for (const f of found) latest.set(`${day}|${attemptedKey(f.value)}`, f.last);
   }
   return rows.map((row) => {
     const day = dayOf(row);
-    return { date: day ? latest.get(`${day}|${attemptedKey(row.value)}`)! : row.last!, attempted_username: row.value ?? '', failed_count: String(row.n) };
+    return {
+      date: day ? latest.get(`${day}|${attemptedKey(row.value)}`)! : row.last!,
+      attempted_username: row.value ?? '',
+      failed_count: String(row.n),
+    };
   });
 }
 
 export async function statsUsers(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
-  const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: usersSummary(await countsByMessage(app, r)) };
+  const out: Record<string, unknown> = {
+    date_range: dateRangeInfo(app, r),
+    summary: usersSummary(await countsByMessage(app, r)),
+  };
   if (!params.include_details) return out;
   const limit = params.limit;
   const added = await eventsWithContext(app, r, U, ['user_created'], limit);
@@ -137,7 +203,10 @@ export async function statsUsers(app: AppServices, params: StatsParams) {
 
 export async function statsContent(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
-  const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: contentSummary(await countsByMessage(app, r)) };
+  const out: Record<string, unknown> = {
+    date_range: dateRangeInfo(app, r),
+    summary: contentSummary(await countsByMessage(app, r)),
+  };
   if (!params.include_details) return out;
   const limit = params.limit;
   const details: Record<string, unknown> = {};
@@ -162,14 +231,27 @@ export async function statsContent(app: AppServices, params: StatsParams) {
 
 export async function statsMedia(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
-  const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: mediaSummary(await countsByMessage(app, r)) };
+  const out: Record<string, unknown> = {
+    date_range: dateRangeInfo(app, r),
+    summary: mediaSummary(await countsByMessage(app, r)),
+  };
   if (!params.include_details) return out;
   const full = async (key: string) =>
     (await eventsWithContext(app, r, M, [key], null)).map(({ row, context }) => ({
-      id: row.id, date: row.date, logger: row.logger, level: row.level, message: row.message,
-      occasionsID: row.occasions_id, initiator: row.initiator, context,
+      id: row.id,
+      date: row.date,
+      logger: row.logger,
+      level: row.level,
+      message: row.message,
+      occasionsID: row.occasions_id,
+      initiator: row.initiator,
+      context,
     }));
-  out.details = { uploads: await full('attachment_created'), edits: await full('attachment_updated'), deletions: await full('attachment_deleted') };
+  out.details = {
+    uploads: await full('attachment_created'),
+    edits: await full('attachment_updated'),
+    deletions: await full('attachment_deleted'),
+  };
   return out;
 }
 

@@ -17,7 +17,11 @@ export interface StatsRange {
 }
 
 /** date_from/date_to (Unix timestamps); defaults: 00:00 of the day 29 days ago to 23:59:59 today, site time. */
-export function statsRange(app: AppServices, params: Pick<StatsParams, 'date_from' | 'date_to'>, now: Date = new Date()): StatsRange {
+export function statsRange(
+  app: AppServices,
+  params: Pick<StatsParams, 'date_from' | 'date_to'>,
+  now: Date = new Date(),
+): StatsRange {
   const zone = app.options.get('timezone_string');
   const today = todayIn(zone, now);
   const fromTs = params.date_from || utcToUnix(startOfDayUtc(zone, addDays(today, -29)));
@@ -37,7 +41,10 @@ export function statsSchema(lang: Lang) {
         description: d('Date range for the stats.', 'Zeitraum der Statistik.'),
         type: 'object',
         properties: {
-          from: { description: d('Start date as Unix timestamp.', 'Startzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
+          from: {
+            description: d('Start date as Unix timestamp.', 'Startzeitpunkt als Unix-Zeitstempel.'),
+            type: 'integer',
+          },
           to: { description: d('End date as Unix timestamp.', 'Endzeitpunkt als Unix-Zeitstempel.'), type: 'integer' },
         },
       },
@@ -90,7 +97,10 @@ export function coverRange(r: Pick<StatsRange, 'fromUtc' | 'toUtc'>): RangeCover
   let rest: [number, number][] = [[from, end]];
   if (dayFrom < dayTo) {
     out.days = [text(dayFrom).slice(0, 10), text(dayTo - DAY_MS).slice(0, 10)];
-    rest = [[from, dayFrom], [dayTo, end]];
+    rest = [
+      [from, dayFrom],
+      [dayTo, end],
+    ];
   }
   for (const [a, b] of rest) {
     const hourFrom = Math.ceil(a / HOUR_MS) * HOUR_MS;
@@ -98,12 +108,18 @@ export function coverRange(r: Pick<StatsRange, 'fromUtc' | 'toUtc'>): RangeCover
     let left: [number, number][] = [[a, b]];
     if (hourFrom < hourTo) {
       out.hours.push([text(hourFrom).slice(0, 13), text(hourTo - HOUR_MS).slice(0, 13)]);
-      left = [[a, hourFrom], [hourTo, b]];
+      left = [
+        [a, hourFrom],
+        [hourTo, b],
+      ];
     }
     for (const [x, y] of left) if (x < y) out.seconds.push([text(x), text(y - 1000)]);
   }
   // Dates outside the years 0000–9999 have no text of the events' form.
-  return [...out.seconds.flat()].every((t) => UTC_DATE.test(t)) && (out.days ?? []).every((d) => UTC_DATE.test(`${d} 00:00:00`)) ? out : whole;
+  return [...out.seconds.flat()].every((t) => UTC_DATE.test(t)) &&
+    (out.days ?? []).every((d) => UTC_DATE.test(`${d} 00:00:00`))
+    ? out
+    : whole;
 }
 
 /** What events are counted by: columns of the counts tables, and their value in an event row. */
@@ -134,7 +150,11 @@ export interface CountQuery {
  * the hourly ones, the rest from the events (a period without counts of its own is read from
  * the next finer ones). Keys are the columns' values joined by NUL.
  */
-export async function countInRange(app: AppServices, r: Pick<StatsRange, 'fromUtc' | 'toUtc'>, q: CountQuery): Promise<Map<string, { key: unknown[]; n: number }>> {
+export async function countInRange(
+  app: AppServices,
+  r: Pick<StatsRange, 'fromUtc' | 'toUtc'>,
+  q: CountQuery,
+): Promise<Map<string, { key: unknown[]; n: number }>> {
   const { days, hours, seconds } = coverRange(r);
   const counts = new Map<string, { key: unknown[]; n: number }>();
   const groupBy = sql.join(q.by.map((c) => sql.ref(c)));
@@ -144,7 +164,9 @@ export async function countInRange(app: AppServices, r: Pick<StatsRange, 'fromUt
     sql<Record<string, unknown>>`select ${groupBy}, sum(n) as n from ${sql.table(table)}
       where ${sql.join([sql`${sql.ref(period)} between ${first} and ${last}`, ...only((c) => sql.ref(c))], sql` and `)} group by ${groupBy}`;
   const fromEvents = (first: string, last: string) =>
-    sql<Record<string, unknown>>`select ${sql.join(q.by.map((c) => sql`${EVENT_COLUMN[c]} as ${sql.ref(c)}`))}, count(*) as n from history_events
+    sql<
+      Record<string, unknown>
+    >`select ${sql.join(q.by.map((c) => sql`${EVENT_COLUMN[c]} as ${sql.ref(c)}`))}, count(*) as n from history_events
       where ${sql.join([sql`date between ${first} and ${last}`, ...only((c) => EVENT_COLUMN[c]), ...(q.withUser ? [sql`user_id is not null`] : [])], sql` and `)}
       group by ${sql.join(q.by.map((_, i) => sql.raw(String(i + 1))))}`;
   const reads: RawBuilder<Record<string, unknown>>[] = [];
@@ -172,6 +194,10 @@ export async function countInRange(app: AppServices, r: Pick<StatsRange, 'fromUt
 
 /** Number of events per `logger:message_key` in the range. */
 export async function countsByMessage(app: AppServices, r: StatsRange): Promise<KeyCounts> {
-  const rows = await countInRange(app, r, { by: ['logger', 'message_key'], daily: 'history_stats_daily', hourly: 'history_stats_hourly' });
+  const rows = await countInRange(app, r, {
+    by: ['logger', 'message_key'],
+    daily: 'history_stats_daily',
+    hourly: 'history_stats_hourly',
+  });
   return new Map([...rows.values()].map(({ key, n }) => [`${key[0]}:${key[1]}`, n]));
 }

@@ -55,8 +55,15 @@ export function pluginsSummary(c: KeyCounts) {
     installations: sum(c, PL, ['plugin_installed']),
     activations: sum(c, PL, ['plugin_activated']),
     total:
-      sum(c, PL, ['plugin_updated', 'plugin_bulk_updated', 'plugin_installed', 'plugin_deleted', 'plugin_activated', 'plugin_deactivated', 'plugin_update_available']) +
-      sum(c, AU, ['plugin_update_available']),
+      sum(c, PL, [
+        'plugin_updated',
+        'plugin_bulk_updated',
+        'plugin_installed',
+        'plugin_deleted',
+        'plugin_activated',
+        'plugin_deactivated',
+        'plugin_update_available',
+      ]) + sum(c, AU, ['plugin_update_available']),
   };
 }
 export function coreSummary(c: KeyCounts) {
@@ -70,7 +77,14 @@ export function notesSummary(c: KeyCounts) {
   return {
     added: sum(c, N, ['note_added', 'note_reply_added']),
     resolved: sum(c, N, ['note_resolved']),
-    total: sum(c, N, ['note_added', 'note_reply_added', 'note_edited', 'note_deleted', 'note_resolved', 'note_reopened']),
+    total: sum(c, N, [
+      'note_added',
+      'note_reply_added',
+      'note_edited',
+      'note_deleted',
+      'note_resolved',
+      'note_reopened',
+    ]),
   };
 }
 export { sum as countFor };

@@ -24,10 +24,16 @@ const HOUR_MS = 3_600_000;
  * date texts they took longer than counting them.
  */
 function localHours(zone: string): (utcHour: string) => number {
-  const offsetAt = (ms: number) => Date.parse(`${utcToZone(new Date(ms).toISOString().slice(0, 19).replace('T', ' '), zone).replace(' ', 'T')}Z`) - ms;
+  const offsetAt = (ms: number) =>
+    Date.parse(`${utcToZone(new Date(ms).toISOString().slice(0, 19).replace('T', ' '), zone).replace(' ', 'T')}Z`) - ms;
   const dayOffsets = new Map<number, number | null>();
   return (utcHour) => {
-    const ms = Date.UTC(Number(utcHour.slice(0, 4)), Number(utcHour.slice(5, 7)) - 1, Number(utcHour.slice(8, 10)), Number(utcHour.slice(11, 13)));
+    const ms = Date.UTC(
+      Number(utcHour.slice(0, 4)),
+      Number(utcHour.slice(5, 7)) - 1,
+      Number(utcHour.slice(8, 10)),
+      Number(utcHour.slice(11, 13)),
+    );
     const day = Math.floor(ms / DAY_MS) * DAY_MS;
     let offset = dayOffsets.get(day);
     if (offset === undefined) {
@@ -61,23 +67,31 @@ const weekdayAt = (local: number) => mod(Math.floor(local / DAY_MS) + 4, 7);
 export async function statsPeakDays(app: AppServices, params: StatsParams, lang: Lang) {
   const r = statsRange(app, params);
   const perDay = await countsByLocalHour(app, r, weekdayAt);
-  const peak_days = [...perDay].sort((a, b) => a[0] - b[0]).map(([day, n]) => ({ day: String(day), count: String(n), day_name: DAY_NAMES[lang][day] }));
+  const peak_days = [...perDay]
+    .sort((a, b) => a[0] - b[0])
+    .map(([day, n]) => ({ day: String(day), count: String(n), day_name: DAY_NAMES[lang][day] }));
   return { date_range: dateRangeInfo(app, r), peak_days };
 }
 
 export async function statsPeakTimes(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
   const perHour = await countsByLocalHour(app, r, (local) => mod(Math.floor(local / HOUR_MS), 24));
-  const peak_times = [...perHour].sort((a, b) => a[0] - b[0]).map(([h, n]) => ({
-    hour: String(h),
-    count: String(n),
-    time_span: `${String(h).padStart(2, '0')}:00-${String(h).padStart(2, '0')}:59`,
-  }));
+  const peak_times = [...perHour]
+    .sort((a, b) => a[0] - b[0])
+    .map(([h, n]) => ({
+      hour: String(h),
+      count: String(n),
+      time_span: `${String(h).padStart(2, '0')}:00-${String(h).padStart(2, '0')}:59`,
+    }));
   return { date_range: dateRangeInfo(app, r), peak_times };
 }
 
 /** Events of the range added up by `bucket` of each hour's local time (milliseconds of a UTC clock). */
-async function countsByLocalHour<K>(app: AppServices, r: StatsRange, bucket: (local: number) => K): Promise<Map<K, number>> {
+async function countsByLocalHour<K>(
+  app: AppServices,
+  r: StatsRange,
+  bucket: (local: number) => K,
+): Promise<Map<K, number>> {
   const zone = app.options.get('timezone_string');
   const counts = new Map<K, number>();
   const localHour = localHours(zone);

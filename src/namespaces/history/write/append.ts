@@ -18,7 +18,11 @@ import { writeGroupPg, type LogState } from './group-pg.ts';
  * One group (taken by `take`, exactly once) in one transaction, by the fastest path the
  * database allows; the state it leaves when known (PostgreSQL appends).
  */
-async function writeGroupAnyhow(app: AppServices, take: () => Pending[], known: LogState | null): Promise<{ ids: number[]; state: LogState | null; shared: boolean }> {
+async function writeGroupAnyhow(
+  app: AppServices,
+  take: () => Pending[],
+  known: LogState | null,
+): Promise<{ ids: number[]; state: LogState | null; shared: boolean }> {
   const pool = app.dialect === 'postgres' ? app.dbHandle.pgPipelinePool : undefined;
   let group: Pending[] | null = null;
   const takeOnce = () => (group ??= take());
@@ -26,7 +30,11 @@ async function writeGroupAnyhow(app: AppServices, take: () => Pending[], known: 
     const written = await writeGroupPg(pool, takeOnce, known);
     if (written) return written;
   }
-  return { ids: await app.db.transaction().execute((tx) => writeGroup(app, tx, takeOnce())), state: null, shared: false };
+  return {
+    ids: await app.db.transaction().execute((tx) => writeGroup(app, tx, takeOnce())),
+    state: null,
+    shared: false,
+  };
 }
 
 export function createActivityLog(app: AppServices): ActivityLog {

@@ -27,7 +27,12 @@ interface StoredStatus {
 const running = new WeakMap<AppServices, Promise<StoredStatus>>();
 
 /** The values of one context key in the logged events of one logger and message key. */
-async function loggedValues(app: AppServices, logger: string, messageKey: string, key: string): Promise<Set<string | null>> {
+async function loggedValues(
+  app: AppServices,
+  logger: string,
+  messageKey: string,
+  key: string,
+): Promise<Set<string | null>> {
   const rows = await app.db
     .selectFrom('history_events as e')
     .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
@@ -43,7 +48,12 @@ async function loggedValues(app: AppServices, logger: string, messageKey: string
 /** Writes `user_created` events for users created within the window that the log does not know yet. */
 export async function runBackfill(app: AppServices, now: Date = new Date()): Promise<StoredStatus> {
   const since = unixToUtc(utcToUnix(now.toISOString().slice(0, 19).replace('T', ' ')) - BACKFILL_DAYS * 86400);
-  const users = await app.db.selectFrom('users').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const users = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   const candidates = users.filter((u) => u.created_at >= since).slice(0, BACKFILL_LIMIT);
   const logged = await loggedValues(app, 'SimpleUserLogger', 'user_created', 'created_user_login');
   const origin = { user: null, ip: '', rest: false, initiator: 'cms' as const };
@@ -70,7 +80,13 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
   const typeStats: Record<string, TypeStats> = {};
   let postsImported = 0;
   for (const type of CONTENT_TYPES) {
-    const items = await app.db.selectFrom('posts').selectAll().where('type', '=', type).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const items = await app.db
+      .selectFrom('posts')
+      .selectAll()
+      .where('type', '=', type)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     const recent = items.filter((p) => p.created_at >= since).slice(0, BACKFILL_LIMIT);
     const known = await loggedValues(app, CONTENT_LOGGER, 'content_created', 'content_id');
     for (const item of [...recent].reverse()) {
@@ -81,8 +97,13 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
           messageKey: 'content_created',
           date: item.created_at,
           context: {
-            content_id: item.id, content_type: item.type, content_title: item.title, content_lang: item.lang,
-            content_slug: item.slug, content_status: item.status, _backfilled_event: '1',
+            content_id: item.id,
+            content_type: item.type,
+            content_title: item.title,
+            content_lang: item.lang,
+            content_slug: item.slug,
+            content_status: item.status,
+            _backfilled_event: '1',
           },
         },
         origin,
@@ -137,7 +158,11 @@ export async function backfillStatus(app: AppServices, lang: Lang) {
   if (!entries.length) return { completed: status.completed, type_stats: [] };
   const type_stats: Record<string, { available: number; imported: number; missed_label: string }> = {};
   for (const [type, s] of entries) {
-    type_stats[type] = { available: s.available, imported: s.imported, missed_label: missedLabel(type, Math.max(0, s.available - s.imported), lang) };
+    type_stats[type] = {
+      available: s.available,
+      imported: s.imported,
+      missed_label: missedLabel(type, Math.max(0, s.available - s.imported), lang),
+    };
   }
   return { completed: status.completed, type_stats };
 }

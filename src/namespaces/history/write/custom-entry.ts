@@ -10,7 +10,11 @@ export interface CustomEntryInput {
 }
 
 /** POST /events: a custom entry, logged like every other event. Returns the new id. */
-export async function createCustomEntry(app: AppServices, input: CustomEntryInput, origin: ActivityOrigin): Promise<number> {
+export async function createCustomEntry(
+  app: AppServices,
+  input: CustomEntryInput,
+  origin: ActivityOrigin,
+): Promise<number> {
   const context: Record<string, unknown> = { message: input.message };
   if (input.note) context.note = input.note;
   return app.activity.log(

@@ -18,7 +18,9 @@ import type { PreparedEvent } from '../model/event.ts';
 import { PG_RUNS_LOCK, setAppendRuns } from './runs.ts';
 import { COUNTER_RUN_HEADS, NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
 import {
-  COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL,
+  COUNTER_CONSECUTIVE_FAILED_LOGINS,
+  COUNTER_SUPPRESSED_FAILED_LOGINS,
+  COUNTER_TOTAL,
 } from '../model/counters.ts';
 import { EVENT_COLUMNS, PG_INSERT_EVENTS, pgContextRows, pgContexts, pgEventColumns } from './insert.ts';
 import { pgArray } from './pg-values.ts';
@@ -68,7 +70,9 @@ const PG_WRITE = {
   ), counters as (
     insert into history_counters (name, value) select * from unnest($${E + 3}::text[], $${E + 4}::bigint[])
     on conflict (name) do update set value = history_counters.value + excluded.value
-  ), ${pgAddCounts(E + 5).map((text, i) => `stats${i} as (${text})`).join(', ')}
+  ), ${pgAddCounts(E + 5)
+    .map((text, i) => `stats${i} as (${text})`)
+    .join(', ')}
   select id from pos order by n`,
 };
 
@@ -104,7 +108,12 @@ function planAppend(group: Pending[], state: LogState): AppendPlan | null {
     count(COUNTER_TOTAL, events.length);
   }
   const values = [
-    ...pgEventColumns(events), pgContexts(events), demote, pgArray(counterNames), pgArray(counterDeltas), ...pgCountParams(statsCounts(events)),
+    ...pgEventColumns(events),
+    pgContexts(events),
+    demote,
+    pgArray(counterNames),
+    pgArray(counterDeltas),
+    ...pgCountParams(statsCounts(events)),
   ];
   return { keep, events, values, consecutive: state.consecutive + consecutiveDelta };
 }
@@ -123,7 +132,13 @@ function appended(plan: AppendPlan, before: LogState, rows: { id: number }[]): {
   const ids = plan.keep.map((k) => (k ? written[next++]! : 0));
   const last = plan.events.at(-1)?.row;
   const newest: RunRow | undefined = last
-    ? { id: written.at(-1)!, date: last.date, occasions_id: last.occasions_id, run_head: last.run_head!, run_size: last.run_size! }
+    ? {
+        id: written.at(-1)!,
+        date: last.date,
+        occasions_id: last.occasions_id,
+        run_head: last.run_head!,
+        run_size: last.run_size!,
+      }
     : before.newest;
   return { ids, state: { newest, consecutive: plan.consecutive } };
 }
@@ -134,7 +149,11 @@ function appended(plan: AppendPlan, before: LogState, rows: { id: number }[]): {
  * transaction begun while another group is being written waits for the lock, then takes every
  * event that arrived meanwhile). Null (nothing written) when the group is not a plain append.
  */
-export async function writeGroupPg(pool: pg.Pool, take: () => Pending[], known: LogState | null): Promise<PgWritten | null> {
+export async function writeGroupPg(
+  pool: pg.Pool,
+  take: () => Pending[],
+  known: LogState | null,
+): Promise<PgWritten | null> {
   const client = await pool.connect();
   let broken = false;
   let shared = false;
@@ -145,24 +164,48 @@ export async function writeGroupPg(pool: pg.Pool, take: () => Pending[], known: 
         const { newest } = known;
         const sent = await Promise.allSettled([
           client.query(PG_BEGIN_AND_LOCK),
-          client.query({ ...PG_GUARD, values: [newest?.id ?? 0, newest?.run_head ?? 0, newest?.run_size ?? 0, known.consecutive] }),
+          client.query({
+            ...PG_GUARD,
+            values: [newest?.id ?? 0, newest?.run_head ?? 0, newest?.run_size ?? 0, known.consecutive],
+          }),
           client.query({ ...PG_WRITE, values: plan.values }),
           // After a failed statement this ends the transaction as a rollback.
           client.query('commit'),
         ]);
         const failure = sent.find((r) => r.status === 'rejected');
-        if (!failure) return { ...appended(plan, known, (sent[2] as PromiseFulfilledResult<pg.QueryResult<{ id: number }>>).value.rows), shared };
+        if (!failure)
+          return {
+            ...appended(plan, known, (sent[2] as PromiseFulfilledResult<pg.QueryResult<{ id: number }>>).value.rows),
+            shared,
+          };
         const guard = sent[1]!;
-        if (guard.status === 'fulfilled' || (guard.reason as { code?: string }).code !== GUARD_FAILED) throw failure.reason;
+        if (guard.status === 'fulfilled' || (guard.reason as { code?: string }).code !== GUARD_FAILED)
+          throw failure.reason;
         // Another writer changed the log: nothing was written; read its state and try again.
         shared = true;
       }
     }
     const results = (await client.query(PG_BEGIN_AND_STATE)) as unknown as pg.QueryResult[];
     const group = take();
-    const row = results[2]!.rows[0] as { consecutive: number | string | null; id: number | null; date: string; occasions_id: string; run_head: number; run_size: number };
+    const row = results[2]!.rows[0] as {
+      consecutive: number | string | null;
+      id: number | null;
+      date: string;
+      occasions_id: string;
+      run_head: number;
+      run_size: number;
+    };
     const state: LogState = {
-      newest: row.id === null ? undefined : { id: row.id, date: row.date, occasions_id: row.occasions_id, run_head: row.run_head, run_size: row.run_size },
+      newest:
+        row.id === null
+          ? undefined
+          : {
+              id: row.id,
+              date: row.date,
+              occasions_id: row.occasions_id,
+              run_head: row.run_head,
+              run_size: row.run_size,
+            },
       consecutive: Number(row.consecutive ?? 0),
     };
     const plan = planAppend(group, state);

@@ -9,7 +9,11 @@ import type { PreparedEvent } from '../model/event.ts';
 import { linkIntoRuns, lockRuns, setAppendRuns } from './runs.ts';
 import { COUNTER_RUN_HEADS, newestRow, type RunRow } from '../model/runs.ts';
 import {
-  addToCounter, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL, readCounter,
+  addToCounter,
+  COUNTER_CONSECUTIVE_FAILED_LOGINS,
+  COUNTER_SUPPRESSED_FAILED_LOGINS,
+  COUNTER_TOTAL,
+  readCounter,
 } from '../model/counters.ts';
 import { insertEvents } from './insert.ts';
 import { FAILED_LOGIN_KEYS, U } from '../stats/summary.ts';
@@ -32,7 +36,10 @@ export interface Pending {
 }
 
 /** Failed-login throttling of a group, in arrival order, from the stored consecutive count. */
-export function throttle(group: Pending[], consecutive: number): { keep: boolean[]; consecutiveDelta: number; suppressed: number } {
+export function throttle(
+  group: Pending[],
+  consecutive: number,
+): { keep: boolean[]; consecutiveDelta: number; suppressed: number } {
   let current = consecutive;
   let suppressed = 0;
   const keep = group.map((p) => {
@@ -52,13 +59,18 @@ export function throttle(group: Pending[], consecutive: number): { keep: boolean
 
 /** Whether the kept events all come after the newest row (and each other): the append fast path. */
 export function appendsInOrder(newest: RunRow | undefined, events: PreparedEvent[]): boolean {
-  return events.every((e, i) => (i === 0 ? !newest || e.row.date >= newest.date : e.row.date >= events[i - 1].row.date));
+  return events.every((e, i) =>
+    i === 0 ? !newest || e.row.date >= newest.date : e.row.date >= events[i - 1].row.date,
+  );
 }
 
 /** Writes a group of events in one transaction; returns each one's id (0 = throttled). */
 export async function writeGroup(app: AppServices, tx: Transaction<Database>, group: Pending[]): Promise<number[]> {
   await lockRuns(tx, app.dialect);
-  const { keep, consecutiveDelta, suppressed } = throttle(group, await readCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS));
+  const { keep, consecutiveDelta, suppressed } = throttle(
+    group,
+    await readCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS),
+  );
   if (consecutiveDelta) await addToCounter(tx, COUNTER_CONSECUTIVE_FAILED_LOGINS, consecutiveDelta);
   if (suppressed) await addToCounter(tx, COUNTER_SUPPRESSED_FAILED_LOGINS, suppressed);
 
@@ -69,7 +81,8 @@ export async function writeGroup(app: AppServices, tx: Transaction<Database>, gr
     if (appendsInOrder(newest, events)) {
       // Appended after every existing row: occasions follow from the rows themselves.
       const { demoteNewest, headsDelta } = setAppendRuns(newest, events);
-      if (demoteNewest) await tx.updateTable('history_events').set({ run_head: 0 }).where('id', '=', newest!.id).execute();
+      if (demoteNewest)
+        await tx.updateTable('history_events').set({ run_head: 0 }).where('id', '=', newest!.id).execute();
       if (headsDelta) await addToCounter(tx, COUNTER_RUN_HEADS, headsDelta);
       ids = await insertEvents(tx, events);
     } else {

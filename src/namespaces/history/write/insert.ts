@@ -10,13 +10,39 @@ import { addStatsCounts, statsCounts } from './stats-counts.ts';
 
 /** The columns of an events row, in the order of the INSERT statements below. */
 export const EVENT_COLUMNS = [
-  'date', 'logger', 'level', 'message', 'message_key', 'occasions_id', 'initiator', 'user_id', 'remote_addr',
-  'sticky', 'backfilled', 'run_head', 'run_size', 'search_text', 'meta_text',
+  'date',
+  'logger',
+  'level',
+  'message',
+  'message_key',
+  'occasions_id',
+  'initiator',
+  'user_id',
+  'remote_addr',
+  'sticky',
+  'backfilled',
+  'run_head',
+  'run_size',
+  'search_text',
+  'meta_text',
 ] as const;
 /** PostgreSQL array types of EVENT_COLUMNS (text is assigned to the varchar columns). */
 const EVENT_COLUMN_TYPES: Record<(typeof EVENT_COLUMNS)[number], 'text' | 'int'> = {
-  date: 'text', logger: 'text', level: 'text', message: 'text', message_key: 'text', occasions_id: 'text', initiator: 'text',
-  user_id: 'int', remote_addr: 'text', sticky: 'int', backfilled: 'int', run_head: 'int', run_size: 'int', search_text: 'text', meta_text: 'text',
+  date: 'text',
+  logger: 'text',
+  level: 'text',
+  message: 'text',
+  message_key: 'text',
+  occasions_id: 'text',
+  initiator: 'text',
+  user_id: 'int',
+  remote_addr: 'text',
+  sticky: 'int',
+  backfilled: 'int',
+  run_head: 'int',
+  run_size: 'int',
+  search_text: 'text',
+  meta_text: 'text',
 };
 
 // SQLite: multi-row INSERTs of a few fixed sizes, so that the statements stay short enough for
@@ -33,14 +59,19 @@ export const CONTEXT_COLUMNS = ['event_id', 'context'] as const;
 
 /** SQLite: `insert or rollback` of `rows` rows into the table's columns, one `?` per value. */
 export function sqliteMultiInsert(table: string, columns: readonly string[], rows: number): string {
-  return `insert or rollback into ${table} (${columns.join(', ')}) values ${Array(rows).fill(`(${columns.map(() => '?').join(',')})`).join(',')}`;
+  return `insert or rollback into ${table} (${columns.join(', ')}) values ${Array(rows)
+    .fill(`(${columns.map(() => '?').join(',')})`)
+    .join(',')}`;
 }
 
 function sqliteInsert(kind: 'events' | 'contexts', rows: number): string {
   const key = `${kind}:${rows}`;
   let text = sqliteStatements.get(key);
   if (!text) {
-    text = kind === 'events' ? `${sqliteMultiInsert('history_events', EVENT_COLUMNS, rows)} returning id` : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows);
+    text =
+      kind === 'events'
+        ? `${sqliteMultiInsert('history_events', EVENT_COLUMNS, rows)} returning id`
+        : sqliteMultiInsert('history_event_contexts', CONTEXT_COLUMNS, rows);
     sqliteStatements.set(key, text);
   }
   return text;
@@ -65,7 +96,12 @@ const PG_INSERT_CONTEXTS = `insert into history_event_contexts (event_id, contex
 const PG_ROWS = 5000;
 
 /** The table's defaults of the columns a row may leave out (a new row heads a run of one). */
-const COLUMN_DEFAULTS: Partial<Record<(typeof EVENT_COLUMNS)[number], number>> = { sticky: 0, backfilled: 0, run_head: 1, run_size: 1 };
+const COLUMN_DEFAULTS: Partial<Record<(typeof EVENT_COLUMNS)[number], number>> = {
+  sticky: 0,
+  backfilled: 0,
+  run_head: 1,
+  run_size: 1,
+};
 
 /** A row's value for the column, as the INSERT stores it (left out → the column's default or null). */
 export function columnValue(row: Insertable<HistoryEventsTable>, column: (typeof EVENT_COLUMNS)[number]): unknown {

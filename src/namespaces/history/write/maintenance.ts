@@ -17,7 +17,13 @@ import { GENERATED_KEY } from '../bulk/generate.ts';
 import { COUNTER_RUN_HEADS } from '../model/runs.ts';
 import { lockRuns, rebuildRuns } from './runs.ts';
 import { contextPairs } from '../model/context.ts';
-import { addToCounter, COUNTER_CHANGES, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS, COUNTER_TOTAL } from '../model/counters.ts';
+import {
+  addToCounter,
+  COUNTER_CHANGES,
+  COUNTER_CONSECUTIVE_FAILED_LOGINS,
+  COUNTER_SUPPRESSED_FAILED_LOGINS,
+  COUNTER_TOTAL,
+} from '../model/counters.ts';
 
 const HISTORY_LOGGER = 'SimpleHistoryLogger';
 
@@ -71,14 +77,30 @@ export async function purgeEvents(app: AppServices, filter: PurgeFilter): Promis
     if (removed) {
       await tx
         .deleteFrom('history_event_contexts')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('history_events').select('id').whereRef('history_events.id', '=', 'history_event_contexts.event_id'))))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('history_events')
+                .select('id')
+                .whereRef('history_events.id', '=', 'history_event_contexts.event_id'),
+            ),
+          ),
+        )
         .execute();
     }
-    const left = Number((await tx.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const left = Number(
+      (await tx.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
+    );
     if (left === 0) {
       await tx
         .deleteFrom('history_counters')
-        .where('name', 'in', [COUNTER_TOTAL, COUNTER_RUN_HEADS, COUNTER_CONSECUTIVE_FAILED_LOGINS, COUNTER_SUPPRESSED_FAILED_LOGINS])
+        .where('name', 'in', [
+          COUNTER_TOTAL,
+          COUNTER_RUN_HEADS,
+          COUNTER_CONSECUTIVE_FAILED_LOGINS,
+          COUNTER_SUPPRESSED_FAILED_LOGINS,
+        ])
         .execute();
     } else if (removed) {
       await addToCounter(tx, COUNTER_TOTAL, -removed);
@@ -98,9 +120,14 @@ export async function purgeEvents(app: AppServices, filter: PurgeFilter): Promis
 export async function purgeAndLog(app: AppServices, filter: PurgeFilter, origin: ActivityOrigin): Promise<number> {
   const removed = await purgeEvents(app, filter);
   const entry =
-    !filter.generated && !filter.before ? { messageKey: 'cleared_log', context: { num_rows_deleted: removed } }
-    : filter.generated ? { messageKey: 'purged_generated_events', context: { num_rows: removed, ...(filter.before ? { before_date: filter.before } : {}) } }
-    : { messageKey: 'purged_events_before', context: { num_rows: removed, before_date: filter.before } };
+    !filter.generated && !filter.before
+      ? { messageKey: 'cleared_log', context: { num_rows_deleted: removed } }
+      : filter.generated
+        ? {
+            messageKey: 'purged_generated_events',
+            context: { num_rows: removed, ...(filter.before ? { before_date: filter.before } : {}) },
+          }
+        : { messageKey: 'purged_events_before', context: { num_rows: removed, before_date: filter.before } };
   await app.activity.log({ logger: HISTORY_LOGGER, ...entry }, origin);
   return removed;
 }

@@ -5,7 +5,14 @@ import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import {
-  COLUMNS, COUNTER_RUN_HEADS, headAtOrAbove, newerNeighbour, olderNeighbour, pos, type Pos, type RunRow,
+  COLUMNS,
+  COUNTER_RUN_HEADS,
+  headAtOrAbove,
+  newerNeighbour,
+  olderNeighbour,
+  pos,
+  type Pos,
+  type RunRow,
 } from '../model/runs.ts';
 import { addToCounter, COUNTER_CHANGES, type Db } from '../model/counters.ts';
 import { isPostgres } from './pg-values.ts';
@@ -61,7 +68,10 @@ export async function linkIntoRuns(db: Db, x: Pos & { occasions_id: string }): P
  * (the current newest row); returns whether `newest` stops being a head, and the change of the
  * number of heads.
  */
-export function setAppendRuns(newest: RunRow | undefined, events: PreparedEvent[]): { demoteNewest: boolean; headsDelta: number } {
+export function setAppendRuns(
+  newest: RunRow | undefined,
+  events: PreparedEvent[],
+): { demoteNewest: boolean; headsDelta: number } {
   let prevOcc = newest?.occasions_id;
   let prevSize = newest?.run_size ?? 0;
   let headsDelta = 0;
@@ -115,7 +125,8 @@ export async function rebuildRuns(db: Kysely<Database>): Promise<void> {
       if (prev) {
         const continues = prev.occ === row.occasions_id;
         const head = continues ? 0 : 1;
-        if (head !== prev.head || (head === 1 && prev.size !== prev.storedSize)) changes.set(prev.id, [head, head ? prev.size : 0]);
+        if (head !== prev.head || (head === 1 && prev.size !== prev.storedSize))
+          changes.set(prev.id, [head, head ? prev.size : 0]);
         heads += head;
       }
       const size: number = prev && prev.occ === row.occasions_id ? prev.size + 1 : 1;

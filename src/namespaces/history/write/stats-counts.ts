@@ -25,30 +25,60 @@ interface Rollup {
 }
 
 /** A rollup counting each event under at most one key. */
-const byRow = (key: (row: EventRow) => Key | null) => (event: PreparedEvent): Key[] => {
-  const k = key(event.row);
-  return k ? [k] : [];
-};
+const byRow =
+  (key: (row: EventRow) => Key | null) =>
+  (event: PreparedEvent): Key[] => {
+    const k = key(event.row);
+    return k ? [k] : [];
+  };
 
 const FAILED_LOGIN_KEY_SET = new Set(FAILED_LOGIN_KEYS);
 /** A failed login is counted under each attempted name in its context. */
 function attemptedNames({ row, context }: PreparedEvent): Key[] {
   if (row.logger !== U || !FAILED_LOGIN_KEY_SET.has(row.message_key ?? '')) return [];
   const values = JSON.parse(context) as Record<string, string | null>;
-  return ATTEMPTED_LOGIN_KEYS.filter((k) => Object.hasOwn(values, k)).map((k) => [row.date.slice(0, 10), attemptedKey(values[k] ?? null)]);
+  return ATTEMPTED_LOGIN_KEYS.filter((k) => Object.hasOwn(values, k)).map((k) => [
+    row.date.slice(0, 10),
+    attemptedKey(values[k] ?? null),
+  ]);
 }
 
 const ROLLUPS: Rollup[] = [
-  { table: 'history_stats_hourly', columns: ['hour', 'logger', 'message_key'], types: ['text', 'text', 'text'], keys: byRow((r) => [r.date.slice(0, 13), r.logger, r.message_key ?? '']) },
-  { table: 'history_stats_daily', columns: ['day', 'logger', 'message_key'], types: ['text', 'text', 'text'], keys: byRow((r) => [r.date.slice(0, 10), r.logger, r.message_key ?? '']) },
-  { table: 'history_stats_hourly_levels', columns: ['hour', 'level'], types: ['text', 'text'], keys: byRow((r) => [r.date.slice(0, 13), r.level]) },
+  {
+    table: 'history_stats_hourly',
+    columns: ['hour', 'logger', 'message_key'],
+    types: ['text', 'text', 'text'],
+    keys: byRow((r) => [r.date.slice(0, 13), r.logger, r.message_key ?? '']),
+  },
+  {
+    table: 'history_stats_daily',
+    columns: ['day', 'logger', 'message_key'],
+    types: ['text', 'text', 'text'],
+    keys: byRow((r) => [r.date.slice(0, 10), r.logger, r.message_key ?? '']),
+  },
+  {
+    table: 'history_stats_hourly_levels',
+    columns: ['hour', 'level'],
+    types: ['text', 'text'],
+    keys: byRow((r) => [r.date.slice(0, 13), r.level]),
+  },
   {
     table: 'history_stats_daily_users',
     columns: ['day', 'user_id', 'logger', 'message_key'],
     types: ['text', 'int', 'text', 'text'],
-    keys: byRow((r) => (r.user_id === null || r.user_id === undefined ? null : [r.date.slice(0, 10), r.user_id, r.logger, r.message_key ?? ''])),
+    keys: byRow((r) =>
+      r.user_id === null || r.user_id === undefined
+        ? null
+        : [r.date.slice(0, 10), r.user_id, r.logger, r.message_key ?? ''],
+    ),
   },
-  { table: 'history_stats_daily_failed_logins', columns: ['day', 'attempted'], types: ['text', 'text'], keys: attemptedNames, pgConflict: '(day, (md5(attempted)))' },
+  {
+    table: 'history_stats_daily_failed_logins',
+    columns: ['day', 'attempted'],
+    types: ['text', 'text'],
+    keys: attemptedNames,
+    pgConflict: '(day, (md5(attempted)))',
+  },
 ];
 
 /** The tables of counts (bulk loads analyze them afterwards). */
@@ -84,12 +114,19 @@ const upsert = (r: Rollup) => `insert into ${r.table} (${r.columns.join(', ')}, 
 const onConflict = (r: Rollup, target: string) => `on conflict ${target} do update set n = ${r.table}.n + excluded.n`;
 
 /** SQLite: per table of ROLLUPS, the statement that adds one key's count (key columns, then n). */
-export const SQLITE_ADD_COUNTS: string[] = ROLLUPS.map((r) => `${upsert(r)} values (${[...r.columns, 'n'].map(() => '?').join(', ')}) ${onConflict(r, `(${r.columns.join(', ')})`)}`);
+export const SQLITE_ADD_COUNTS: string[] = ROLLUPS.map(
+  (r) =>
+    `${upsert(r)} values (${[...r.columns, 'n'].map(() => '?').join(', ')}) ${onConflict(r, `(${r.columns.join(', ')})`)}`,
+);
 
 /** Calls `add(table, values)` for each key of `counts` (values as SQLITE_ADD_COUNTS[table] takes them). */
 export function forEachCount(counts: StatsCounts, add: (table: number, values: unknown[]) => void): void {
   counts.forEach((arrays, table) => {
-    for (let i = 0; i < arrays[0]!.length; i++) add(table, arrays.map((a) => a[i]));
+    for (let i = 0; i < arrays[0]!.length; i++)
+      add(
+        table,
+        arrays.map((a) => a[i]),
+      );
   });
 }
 

@@ -14,7 +14,11 @@ import { contextJson, contextMap } from '../model/context.ts';
 import { invalidEventId, renderSingle } from '../read/single.ts';
 
 /** The context of an existing event; 404 rest_event_invalid_id when there is no such event. */
-async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewer): Promise<Map<string, string | null>> {
+async function eventContext(
+  tx: Transaction<Database>,
+  id: number,
+  viewer: Viewer,
+): Promise<Map<string, string | null>> {
   const row = await tx
     .selectFrom('history_events as e')
     .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
@@ -25,14 +29,28 @@ async function eventContext(tx: Transaction<Database>, id: number, viewer: Viewe
   return row.context === null ? new Map() : contextMap(row.context);
 }
 
-async function setEventContext(tx: Transaction<Database>, dialect: DialectName, id: number, context: Map<string, string | null>): Promise<void> {
+async function setEventContext(
+  tx: Transaction<Database>,
+  dialect: DialectName,
+  id: number,
+  context: Map<string, string | null>,
+): Promise<void> {
   const json = contextJson(context);
-  await tx.insertInto('history_event_contexts').values({ event_id: id, context: json }).onConflict((oc) => oc.column('event_id').doUpdateSet({ context: json })).execute();
+  await tx
+    .insertInto('history_event_contexts')
+    .values({ event_id: id, context: json })
+    .onConflict((oc) => oc.column('event_id').doUpdateSet({ context: json }))
+    .execute();
   await indexChangedContext(tx, dialect, id, json);
 }
 
 /** POST /events/<id>/stick: idempotent. Recorded in the log when `origin` is given. */
-export async function stickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
+export async function stickEvent(
+  app: AppServices,
+  id: number,
+  viewer: Viewer,
+  origin?: ActivityOrigin,
+): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
     const context = await eventContext(tx, id, viewer);
     // Stuck again: `_sticky` moves to the end, as the reference writes it anew.
@@ -42,12 +60,21 @@ export async function stickEvent(app: AppServices, id: number, viewer: Viewer, o
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
-  if (origin) await app.activity.log({ logger: 'SimpleHistoryLogger', messageKey: 'event_stuck', context: { event_id: id } }, origin);
+  if (origin)
+    await app.activity.log(
+      { logger: 'SimpleHistoryLogger', messageKey: 'event_stuck', context: { event_id: id } },
+      origin,
+    );
   return renderSingle(app, id, viewer);
 }
 
 /** POST /events/<id>/unstick: 409 rest_event_not_sticky when the event is not sticky. */
-export async function unstickEvent(app: AppServices, id: number, viewer: Viewer, origin?: ActivityOrigin): Promise<EventItem> {
+export async function unstickEvent(
+  app: AppServices,
+  id: number,
+  viewer: Viewer,
+  origin?: ActivityOrigin,
+): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
     const context = await eventContext(tx, id, viewer);
     if (!context.delete('_sticky')) {
@@ -57,6 +84,10 @@ export async function unstickEvent(app: AppServices, id: number, viewer: Viewer,
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
-  if (origin) await app.activity.log({ logger: 'SimpleHistoryLogger', messageKey: 'event_unstuck', context: { event_id: id } }, origin);
+  if (origin)
+    await app.activity.log(
+      { logger: 'SimpleHistoryLogger', messageKey: 'event_unstuck', context: { event_id: id } },
+      origin,
+    );
   return renderSingle(app, id, viewer);
 }

@@ -56,13 +56,22 @@ export const i18nStMigration: SiteMigration = {
       .addColumn('created_at', 'varchar(19)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(19)', (c) => c.notNull())
       .execute();
-    const sIdx = (name: string, ...columns: string[]) => db.schema.createIndex(name).on('i18n_st_strings').columns(columns).execute();
+    const sIdx = (name: string, ...columns: string[]) =>
+      db.schema.createIndex(name).on('i18n_st_strings').columns(columns).execute();
     // The list is ordered by kind DESC first (autoregistered strings on top), then by id or
     // title in either direction: one index per direction mix, so every order is an index scan.
     await sIdx('i18n_st_strings_kind', 'kind', 'id');
-    await db.schema.createIndex('i18n_st_strings_kind_id_asc').on('i18n_st_strings').expression(sql`kind desc, id asc`).execute();
+    await db.schema
+      .createIndex('i18n_st_strings_kind_id_asc')
+      .on('i18n_st_strings')
+      .expression(sql`kind desc, id asc`)
+      .execute();
     await sIdx('i18n_st_strings_title', 'kind', 'sort_key', 'id');
-    await db.schema.createIndex('i18n_st_strings_title_asc').on('i18n_st_strings').expression(sql`kind desc, sort_key asc, id asc`).execute();
+    await db.schema
+      .createIndex('i18n_st_strings_title_asc')
+      .on('i18n_st_strings')
+      .expression(sql`kind desc, sort_key asc, id asc`)
+      .execute();
     await sIdx('i18n_st_strings_domain', 'domain', 'kind', 'id');
     await sIdx('i18n_st_strings_priority', 'translation_priority', 'kind', 'id');
     await sIdx('i18n_st_strings_language', 'language', 'kind', 'id');
@@ -85,7 +94,11 @@ export const i18nStMigration: SiteMigration = {
       .addColumn('updated_at', 'varchar(19)', (c) => c.notNull())
       .addUniqueConstraint('i18n_st_translations_string_lang', ['string_id', 'language'])
       .execute();
-    await db.schema.createIndex('i18n_st_translations_status').on('i18n_st_translations').columns(['language', 'status', 'string_id']).execute();
+    await db.schema
+      .createIndex('i18n_st_translations_status')
+      .on('i18n_st_translations')
+      .columns(['language', 'status', 'string_id'])
+      .execute();
 
     await withIdColumn(db.schema.createTable('i18n_st_package_translations'), dialect)
       .addColumn('package_id', 'integer', (c) => c.notNull().references('i18n_st_packages.id').onDelete('cascade'))
@@ -139,10 +152,14 @@ async function tryTrigramIndex(db: Parameters<SiteMigration['up']>[0]): Promise<
   try {
     await sql`create extension if not exists pg_trgm with schema public`.execute(db);
     const row = await sql<{ nspname: string }>`
-      select n.nspname from pg_opclass c join pg_namespace n on n.oid = c.opcnamespace where c.opcname = 'gin_trgm_ops' limit 1`.execute(db);
+      select n.nspname from pg_opclass c join pg_namespace n on n.oid = c.opcnamespace where c.opcname = 'gin_trgm_ops' limit 1`.execute(
+      db,
+    );
     const schema = row.rows[0]?.nspname;
     if (!schema) throw new Error('pg_trgm operator class not found');
-    await sql`create index i18n_st_strings_value_trgm on i18n_st_strings using gin (value ${sql.id(schema, 'gin_trgm_ops')})`.execute(db);
+    await sql`create index i18n_st_strings_value_trgm on i18n_st_strings using gin (value ${sql.id(schema, 'gin_trgm_ops')})`.execute(
+      db,
+    );
     if (savepoint) await sql`release savepoint i18n_st_trgm`.execute(db);
   } catch {
     if (savepoint) await sql`rollback to savepoint i18n_st_trgm`.execute(db);

@@ -6,7 +6,15 @@ import type { SiteMigration } from '../../../db/migration.ts';
 export const i18nStTranslationWorkMigration: SiteMigration = {
   name: '0019_i18n_st_translation_work',
   async up(db) {
-    await db.schema.createIndex('i18n_st_strings_context').on('i18n_st_strings').columns(['context', 'kind', 'id']).execute();
-    await db.schema.createIndex('i18n_st_translations_translator').on('i18n_st_translations').columns(['translator_id', 'string_id']).execute();
+    await db.schema
+      .createIndex('i18n_st_strings_context')
+      .on('i18n_st_strings')
+      .columns(['context', 'kind', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('i18n_st_translations_translator')
+      .on('i18n_st_translations')
+      .columns(['translator_id', 'string_id'])
+      .execute();
   },
 };

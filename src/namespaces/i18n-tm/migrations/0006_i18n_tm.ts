@@ -41,7 +41,11 @@ export const i18nTmMigration: SiteMigration = {
     await db.schema.createIndex('tm_jobs_status').on('tm_jobs').columns(['status', 'id']).execute();
     await db.schema.createIndex('tm_jobs_sent').on('tm_jobs').column('sent_date').execute();
     await db.schema.createIndex('tm_jobs_deadline').on('tm_jobs').column('deadline_date').execute();
-    await db.schema.createIndex('tm_jobs_langs').on('tm_jobs').columns(['source_language', 'target_language']).execute();
+    await db.schema
+      .createIndex('tm_jobs_langs')
+      .on('tm_jobs')
+      .columns(['source_language', 'target_language'])
+      .execute();
 
     await withIdColumn(db.schema.createTable('tm_job_fields'), dialect)
       .addColumn('job_id', 'integer', (c) => c.notNull().references('tm_jobs.id').onDelete('cascade'))
