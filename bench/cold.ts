@@ -5,6 +5,7 @@
 // files, user names, option names), from the messages the generated events show, and words
 // found nowhere; dates lie in the generated span. Run by bench/cold-run.ts.
 import { GENERATED_WORDS, random } from '../src/namespaces/history/bulk/generate.ts';
+import { historyNamespace } from '../src/namespaces/history/routes.ts';
 import type { RequestShape } from './loadgen.ts';
 
 /** What the requests are drawn for: the generated log and the bench's login. */
@@ -227,18 +228,10 @@ const search =
     path: `${EVENTS_PATH}?${query([['search', words(r, n)], ...paging(r, 20, [5, 100])])}`,
     tag: `${n} word${n > 1 ? 's' : ''}`,
   });
-const STATS_ROUTES = [
-  'summary',
-  'users',
-  'content',
-  'media',
-  'plugins',
-  'core',
-  'peak-days',
-  'peak-times',
-  'activity-overview',
-  'notes',
-];
+/** Every statistics route, from the route registry. */
+const STATS_ROUTES = historyNamespace.routes.flatMap((r) =>
+  r.path.startsWith('/stats/') ? [r.path.slice('/stats/'.length)] : [],
+);
 
 export const COLD_SCENARIOS: ColdScenario[] = [
   { key: 'search1', name: 'search, one word, page 1–20, per_page 5–100', p50: 30, p99: 100, draw: search(1) },

@@ -26,42 +26,21 @@ interface Sent {
 function send(agent: http.Agent, base: string, shape: LoadJob['requests'][number]): Promise<Sent> {
   const started = performance.now();
   return new Promise((resolve) => {
+    const answer = (status: number, body: string) =>
+      resolve({ ms: performance.now() - started, path: shape.path, tag: shape.tag ?? '', status, body });
     const req = http.request(
       base + shape.path,
       { method: shape.method, headers: shape.headers, agent, timeout: TIMEOUT_MS },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () =>
-          resolve({
-            ms: performance.now() - started,
-            path: shape.path,
-            tag: shape.tag ?? '',
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8', 0, 300),
-          }),
-        );
-        res.on('error', (err) =>
-          resolve({
-            ms: performance.now() - started,
-            path: shape.path,
-            tag: shape.tag ?? '',
-            status: 0,
-            body: err.message,
-          }),
-        );
+        res.on('end', () => answer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8', 0, 300)));
+        // A connection lost mid-answer: no status, the error as its body.
+        res.on('error', (err) => answer(0, err.message));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-    req.on('error', (err) =>
-      resolve({
-        ms: performance.now() - started,
-        path: shape.path,
-        tag: shape.tag ?? '',
-        status: 0,
-        body: err.message,
-      }),
-    );
+    req.on('error', (err) => answer(0, err.message));
     req.end(shape.body);
   });
 }
