@@ -141,9 +141,12 @@ export async function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP
 export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Ends the pause under way at once (stop() must not wait for it, nor leave it pending). */
+  let wake = () => {};
   let running: Promise<void> = Promise.resolve();
   const pause = (ms: number) =>
-    new Promise((resolve) => {
+    new Promise<void>((resolve) => {
+      wake = resolve;
       timer = setTimeout(resolve, ms);
       timer.unref();
     });
@@ -183,6 +186,7 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      wake();
       await running;
     },
   };
