@@ -220,6 +220,15 @@ const paging = (r: Rng, maxPage: number, perPage: [number, number]): [string, nu
   ['per_page', int(r, perPage[0], perPage[1])],
 ];
 
+/** A list request of the filters, with `fixed` arguments first and a random page. */
+const filtered = (
+  r: Rng,
+  f: { params: [string, string | number][]; tag: string },
+  fixed: [string, string | number][],
+  maxPage: number,
+  perPage: [number, number],
+) => ({ path: `${EVENTS_PATH}?${query([...fixed, ...f.params, ...paging(r, maxPage, perPage)])}`, tag: f.tag });
+
 // ---- scenarios -----------------------------------------------------------------------------
 
 const search =
@@ -252,13 +261,7 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     name: 'one to three filters, grouped, page 1–1,000',
     p50: 15,
     p99: 50,
-    draw: (r, log) => {
-      const f = filters(r, log);
-      return {
-        path: `${EVENTS_PATH}?${query([...f.params, ...paging(r, r() < 0.7 ? 20 : 1000, [5, 100])])}`,
-        tag: f.tag,
-      };
-    },
+    draw: (r, log) => filtered(r, filters(r, log), [], r() < 0.7 ? 20 : 1000, [5, 100]),
   },
   {
     key: 'ungrouped',
@@ -267,10 +270,7 @@ export const COLD_SCENARIOS: ColdScenario[] = [
     p99: 50,
     draw: (r, log) => {
       const f = r() < 0.4 ? { params: [], tag: 'no filter' } : filters(r, log);
-      return {
-        path: `${EVENTS_PATH}?${query([['ungrouped', 1], ...f.params.slice(0, 2), ...paging(r, r() < 0.5 ? 100 : 30_000, [5, 30])])}`,
-        tag: f.tag,
-      };
+      return filtered(r, { ...f, params: f.params.slice(0, 2) }, [['ungrouped', 1]], r() < 0.5 ? 100 : 30_000, [5, 30]);
     },
   },
   {

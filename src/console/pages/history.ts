@@ -157,30 +157,26 @@ interface ListResult {
   error: { message: string; params: string[] } | null;
 }
 
+/** A list that could not be read: no rows, the reason and the fields it concerns. */
+const failedList = (message: string, params: string[]): ListResult => ({
+  events: [],
+  sticky: [],
+  total: 0,
+  pages: 0,
+  maxId: 0,
+  error: { message, params },
+});
+
 async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions): Promise<ListResult> {
   if (q.filters.context !== '' && contextFilters(q.filters.context) === null) {
-    return {
-      events: [],
-      sticky: [],
-      total: 0,
-      pages: 0,
-      maxId: 0,
-      error: { message: ctx.t.contextInvalid, params: ['context'] },
-    };
+    return failedList(ctx.t.contextInvalid, ['context']);
   }
   const out = await ctx.api('GET', '/history/v1/events', listArgs(q));
   if (out.status !== 200) {
     const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
     const params = Object.keys(body.data?.params ?? {});
     const detail = Object.values(body.data?.params ?? {}).join(' ');
-    return {
-      events: [],
-      sticky: [],
-      total: 0,
-      pages: 0,
-      maxId: 0,
-      error: { message: [body.message ?? '', detail].filter(Boolean).join(' '), params },
-    };
+    return failedList([body.message ?? '', detail].filter(Boolean).join(' '), params);
   }
   const views = await eventViews(out.body as ApiEvent[], viewOptions(ctx, options));
   return {
