@@ -581,6 +581,15 @@ for (const target of dbTargets()) {
       const empty = await call('GET', '/search-user?q=%20', 'administrator');
       assert.equal(empty.status, 400);
       assert.equal(empty.body.code, 'rest_invalid_param');
+      const missing = await call('GET', '/search-user', 'administrator');
+      assert.deepEqual(
+        [missing.status, missing.body.code, missing.body.message],
+        [400, 'rest_invalid_param', 'Please provide a search query.'],
+      );
+      // q is a declared (internal) argument now: a list is the schema's 400, not a 500.
+      const listed = await call('GET', '/search-user?q[]=a&q[]=b', 'administrator');
+      assert.deepEqual([listed.status, listed.body.code], [400, 'rest_invalid_param']);
+      assert.ok(listed.body.data.params.q);
       const id = Number(admin.body[0].ID);
       const card = await call('GET', `/users/${id}/card?id=${id}`, 'editor');
       assert.equal(card.body.user_id, id);
