@@ -13,6 +13,8 @@ import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import {
   catchUpSearchIndex,
   countFtsMatches,
+  FTS_WORD_MAX,
+  ftsQuery,
   SEARCH_INDEX_PENDING,
 } from '../../src/namespaces/history/index/search.ts';
 
@@ -87,6 +89,25 @@ for (const target of dbTargets()) {
         { user: null, ip: '' },
       );
       assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1, 'an append is indexed at once');
+    });
+
+    test('a word longer than the index looks for is found by its start and tested whole, with the exact total', async () => {
+      const stem = 'Lorem'.repeat(2 * FTS_WORD_MAX);
+      for (const title of [`${stem} Alpha`, `${stem} Beta`, `${stem} Beta`])
+        await t.app.activity.log(
+          { logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_type: 'page', post_title: title } },
+          { user: null, ip: '' },
+        );
+      const query = ftsQuery([`${stem} beta`.toLowerCase()])!;
+      // The phrase (quotes aside) holds FTS_WORD_MAX characters, however long the word.
+      assert.equal([...query].length, FTS_WORD_MAX + 2);
+      for (const search of [`${stem}Beta`, `${stem} beta`, `${stem} Gamma`, `${stem} alpha`])
+        assert.deepEqual(await answer(search), await truth(search), search.slice(-12));
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { search: `${stem} Beta`, ungrouped: true },
+        user: admin,
+      });
+      assert.equal(res.headers['x-wp-total'], '2');
     });
 
     test('SQLite: a log indexed by an older version is caught up, answering from the rows meanwhile', {

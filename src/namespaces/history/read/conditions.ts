@@ -10,6 +10,7 @@ import type { EventFilter, SearchTerms } from './query.ts';
 import type { QueryPlan, SearchMatches } from './plan.ts';
 import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
+import { ftsFindsExactly } from '../index/search.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 type Cond = Expression<SqlBool>;
@@ -135,10 +136,10 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
 /**
  * Every word is in the search text, or a template holds them all. With the search index's
  * query (`fts`), the events it names stand for the words of three characters or more (its
- * trigram phrases match exactly where LIKE does); shorter words are still tested by LIKE.
+ * trigram phrases match exactly where LIKE does); shorter and cut words are still tested by LIKE.
  */
 function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: SearchMatches): Cond {
-  const liked = fts ? terms.words.filter((w) => [...w].length < 3) : terms.words;
+  const liked = fts ? terms.words.filter((w) => !ftsFindsExactly(w)) : terms.words;
   // A page of a search alone: its rows are the index's newest matches (top), by the date it stores.
   const newest = fts?.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
   const anyField = eb.and([

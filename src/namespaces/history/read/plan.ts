@@ -7,7 +7,7 @@ import type { DialectName } from '../../../db/index.ts';
 import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
-import { countFtsMatches, ftsQuery, searchIndexComplete } from '../index/search.ts';
+import { countFtsMatches, ftsFindsExactly, ftsQuery, searchIndexComplete } from '../index/search.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
@@ -33,7 +33,7 @@ export interface SearchMatches {
   query: string;
   /** How many events it names. */
   matches: number;
-  /** No template matches the words: the events named are all that match them. */
+  /** No template matches the words: the events named, tested for the words it cannot find exactly, are all that match. */
   exact: boolean;
   /** Exact, and the filter has no other condition: the events named are its rows. */
   alone: boolean;
@@ -121,8 +121,8 @@ async function searchMatches(
   const query = ftsQuery(search.words);
   if (!query || !(await searchIndexComplete(db))) return undefined;
   const exact = !search.templateMatches.size;
-  // Shorter words are tested on the rows.
-  const alone = exact && nothingElse && search.words.every((w) => [...w].length >= 3);
+  // Shorter and longer words are tested on the rows (the index's matches then only bound them).
+  const alone = exact && nothingElse && search.words.every(ftsFindsExactly);
   return { query, matches: await countFtsMatches(db, query), exact, alone };
 }
 
