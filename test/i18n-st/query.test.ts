@@ -14,7 +14,8 @@ import {
   parseStringFilters,
   STRING_SORT_COLUMNS,
 } from '../../src/namespaces/i18n-st/filters.ts';
-import { seedDemo, generateStrings } from '../../src/namespaces/i18n-st/seed.ts';
+import { seedDemo } from '../../src/namespaces/i18n-st/seed.ts';
+import { generateStrings } from '../../src/namespaces/i18n-st/generate-strings.ts';
 
 const ITEM_KEYS = [
   'id',

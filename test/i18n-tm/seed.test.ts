@@ -2,7 +2,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { generateJobs, seedDemo } from '../../src/namespaces/i18n-tm/seed.ts';
+import { generateJobs } from '../../src/namespaces/i18n-tm/generate-jobs.ts';
+import { seedDemo } from '../../src/namespaces/i18n-tm/seed.ts';
 import { listJobs } from '../../src/namespaces/i18n-tm/jobs.ts';
 import { fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
 import { getAteJob } from '../../src/namespaces/i18n-tm/ate.ts';

@@ -5,7 +5,8 @@ import { i18nStNamespace } from './routes.ts';
 import { i18nStLogger } from './logger.ts';
 import { i18nStMigration } from './migrations/0005_i18n_st.ts';
 import { i18nStTranslationWorkMigration } from './migrations/0019_i18n_st_translation_work.ts';
-import { generateStrings, seedDemo } from './seed.ts';
+import { generateStrings } from './generate-strings.ts';
+import { seedDemo } from './seed.ts';
 
 export const i18nStModule: SiteModule = {
   name: 'i18n-st',

@@ -1,21 +1,20 @@
-// Translating strings (the routes beyond the contract's list; DECISIONS.md): the strings with
-// their translation texts, saving one translation with its status, and bulk status changes or
-// deletions. Managers (manage_translations) work on every string; translators (translate) on
-// the strings assigned to them — a translation row with their id, a string job, or a field
-// `string-<id>` of a strings batch job, each for its language — as i18n/tm/v1 assigns jobs.
+// Translating strings (the routes beyond the contract's list; DECISIONS.md): saving one
+// translation with its status, and bulk status changes or deletions. Managers
+// (manage_translations) work on every string; translators (translate) on the strings assigned
+// to them (translator-assignments.ts), each for its language. Reading them is translatable.ts.
 // Every write is recorded in the activity log here, once it has committed. The public pages
 // read the registry on every request (src/pages/labels.ts), so a saved text shows at once.
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';
-import { l } from '../../rest/define.ts';
-import { RestError, type Lang, type Localized } from '../../rest/types.ts';
+import { l, restError } from '../../rest/define.ts';
+import type { Lang } from '../../rest/types.ts';
+import { recordWrite } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
 import { I18N_ST_LOGGER_SLUG } from './logger.ts';
-import type { StringFilters } from './filters.ts';
-import { JOB_CANCELLED, countStrings, listStrings, type StringItem, type TranslationDetail } from './query.ts';
 import { STATUS, recomputeStringStatus } from './registry.ts';
+import { assignedLanguages, isManager } from './translator-assignments.ts';
 
 /** The statuses a translator sets: not translated, needs update, complete. */
 export const EDITABLE_STATUSES = [STATUS.NOT_TRANSLATED, STATUS.NEEDS_UPDATE, STATUS.COMPLETE] as const;
@@ -34,134 +33,6 @@ export interface Caller {
   ip: string;
   lang: Lang;
 }
-
-function fail(
-  caller: Caller,
-  code: string,
-  text: Localized,
-  status: number,
-  data: Record<string, unknown> = {},
-): RestError {
-  return new RestError(code, text[caller.lang], status, data);
-}
-
-const isManager = (user: AuthUser | null) => !!user?.can('manage_translations');
-
-/** For each of `stringIds`, the languages `userId` is assigned to translate it into (`batch`: their batchAssignments, when read already). */
-async function assignedLanguages(
-  app: AppServices,
-  userId: number,
-  stringIds: number[],
-  batch?: BatchAssignment[],
-): Promise<Map<number, Set<string>>> {
-  const out = new Map<number, Set<string>>();
-  const add = (id: number, language: string) => {
-    let set = out.get(id);
-    if (!set) out.set(id, (set = new Set()));
-    set.add(language);
-  };
-  if (!stringIds.length) return out;
-  const rows = await app.db
-    .selectFrom('i18n_st_translations')
-    .select(['string_id', 'language'])
-    .where('translator_id', '=', userId)
-    .where('string_id', 'in', stringIds)
-    .execute();
-  for (const r of rows) add(r.string_id, r.language);
-  const jobs = await app.db
-    .selectFrom('tm_jobs')
-    .select(['element_id', 'target_language'])
-    .where('translator_id', '=', userId)
-    .where('type', '=', 'string')
-    .where('status', '!=', JOB_CANCELLED)
-    .where('element_id', 'in', stringIds)
-    .execute();
-  for (const j of jobs) add(j.element_id, j.target_language);
-  const wanted = new Set(stringIds);
-  for (const b of batch ?? (await batchAssignments(app, userId)))
-    if (wanted.has(b.stringId)) add(b.stringId, b.language);
-  return out;
-}
-
-interface BatchAssignment {
-  stringId: number;
-  language: string;
-}
-
-/** The strings of a translator's batch jobs (fields `string-<id>`), with each job's target language. */
-async function batchAssignments(app: AppServices, userId: number): Promise<BatchAssignment[]> {
-  const rows = await app.db
-    .selectFrom('tm_job_fields as f')
-    .innerJoin('tm_jobs as j', 'j.id', 'f.job_id')
-    .select(['f.field_id', 'j.target_language'])
-    .where('j.translator_id', '=', userId)
-    .where('j.type', '=', 'st-batch_strings')
-    .where('j.status', '!=', JOB_CANCELLED)
-    .execute();
-  const out: BatchAssignment[] = [];
-  for (const r of rows) {
-    const m = /^string-(\d{1,15})$/.exec(r.field_id);
-    if (m) out.push({ stringId: Number(m[1]), language: r.target_language });
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------- reading
-
-export interface TranslatableItem extends Omit<StringItem, 'translations'> {
-  packageId: number | null;
-  translations: Record<string, TranslationDetail & { value: string | null }>;
-  /** The languages the caller may save for this string. */
-  editable: string[];
-}
-
-/**
- * GET strings/translations: a page of strings with their translation texts, and the total.
- * Translators see only the strings assigned to them.
- */
-export async function listTranslatable(
-  caller: Caller,
-  filters: StringFilters,
-): Promise<{ totalCount: number; items: TranslatableItem[] }> {
-  const { app, user } = caller;
-  const manager = isManager(user);
-  const batch = manager ? [] : await batchAssignments(app, user!.id);
-  const f: StringFilters = manager
-    ? filters
-    : { ...filters, assignedTo: { userId: user!.id, batchStringIds: [...new Set(batch.map((b) => b.stringId))] } };
-  const [{ totalCount }, items] = await Promise.all([countStrings(app, f), listStrings(app, f, caller.lang)]);
-  if (!items.length) return { totalCount, items: [] };
-  const ids = items.map((i) => i.id);
-  const extra = await app.db
-    .selectFrom('i18n_st_strings as s')
-    .leftJoin('i18n_st_translations as t', 't.string_id', 's.id')
-    .select(['s.id', 's.package_id', 't.language', 't.value'])
-    .where('s.id', 'in', ids)
-    .execute();
-  const packages = new Map<number, number | null>();
-  const values = new Map<string, string | null>();
-  for (const r of extra) {
-    packages.set(r.id, r.package_id);
-    if (r.language) values.set(`${r.id}:${r.language}`, r.value);
-  }
-  const assigned = manager ? null : await assignedLanguages(app, user!.id, ids, batch);
-  return {
-    totalCount,
-    items: items.map((item) => ({
-      ...item,
-      packageId: packages.get(item.id) ?? null,
-      translations: Object.fromEntries(
-        Object.entries(item.translations).map(([language, d]) => [
-          language,
-          { ...d, value: values.get(`${item.id}:${language}`) ?? null },
-        ]),
-      ),
-      editable: targetLanguages(item.language).filter((language) => !assigned || assigned.get(item.id)?.has(language)),
-    })),
-  };
-}
-
-// ---------------------------------------------------------------- writing
 
 interface TargetString {
   id: number;
@@ -192,7 +63,7 @@ async function checkAssigned(caller: Caller, wanted: Map<number, string[]>): Pro
     .filter(([id, languages]) => languages.some((language) => !assigned.get(id)?.has(language)))
     .map(([id]) => id);
   if (refused.length) {
-    throw fail(
+    throw restError(
       caller,
       'i18n_st_not_assigned',
       l(
@@ -207,7 +78,7 @@ async function checkAssigned(caller: Caller, wanted: Map<number, string[]>): Pro
 
 function checkTarget(caller: Caller, s: TargetString, language: string): void {
   if (!targetLanguages(s.language).includes(language as Lang)) {
-    throw fail(
+    throw restError(
       caller,
       'i18n_st_invalid_language',
       l(
@@ -220,16 +91,13 @@ function checkTarget(caller: Caller, s: TargetString, language: string): void {
   }
 }
 
-/** Records a committed write; a failed log write goes to the process log, never to the caller. */
-async function record(caller: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
-  try {
-    await caller.app.activity.log(
-      { logger: I18N_ST_LOGGER_SLUG, messageKey, context },
-      { user: caller.user, ip: caller.ip, rest: true },
-    );
-  } catch (err) {
-    caller.app.log.error({ err, logger: I18N_ST_LOGGER_SLUG, messageKey }, 'activity log write failed');
-  }
+/** Records a committed write (recordWrite: a failed log write goes to the process log, never to the caller). */
+function record(caller: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
+  return recordWrite(
+    caller.app,
+    { logger: I18N_ST_LOGGER_SLUG, messageKey, context },
+    { user: caller.user, ip: caller.ip, rest: true },
+  );
 }
 
 /** The first characters of a text, for the activity log's message. */
@@ -263,7 +131,7 @@ export async function saveTranslation(
 ): Promise<SavedTranslation> {
   const s = (await findStrings(caller, [input.stringId])).get(input.stringId);
   if (!s)
-    throw fail(
+    throw restError(
       caller,
       'i18n_st_string_not_found',
       l(`There is no string with the ID ${input.stringId}.`, `Es gibt keinen String mit der ID ${input.stringId}.`),
@@ -273,7 +141,7 @@ export async function saveTranslation(
   await checkAssigned(caller, new Map([[s.id, [input.language]]]));
   const value = input.value === undefined || input.value.trim() === '' ? null : input.value;
   if (value === null && input.status !== STATUS.NOT_TRANSLATED) {
-    throw fail(
+    throw restError(
       caller,
       'i18n_st_empty_translation',
       l(
@@ -340,7 +208,7 @@ export async function bulkTranslations(
 ): Promise<BulkResult> {
   const ids = [...new Set(input.ids)];
   if (input.action === 'set_status' && input.status === undefined) {
-    throw fail(
+    throw restError(
       caller,
       'rest_missing_callback_param',
       l('Missing parameter(s): status', 'Fehlende(r) Parameter: status'),
@@ -351,7 +219,7 @@ export async function bulkTranslations(
   const strings = await findStrings(caller, ids);
   const missing = ids.filter((id) => !strings.has(id));
   if (missing.length) {
-    throw fail(
+    throw restError(
       caller,
       'i18n_st_string_not_found',
       l(

@@ -2,6 +2,8 @@
 // (job-filters.ts) as SQL, the job object, and finding one job. Assigning one is assign.ts.
 import { sql, type Expression, type Kysely, type Selectable, type SqlBool, type ExpressionBuilder } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
+import type { AuthUser } from '../../auth/types.ts';
+import type { ActivityOrigin } from '../../site/activity.ts';
 import type { Database, TmJobsTable } from '../../db/schema.ts';
 import type { DialectName } from '../../db/index.ts';
 import { likeContains } from '../../db/like.ts';
@@ -16,6 +18,13 @@ export type JobRow = Selectable<TmJobsTable>;
 export interface Viewer {
   id: number;
   can(cap: string): boolean;
+}
+
+/** Who asks, and where from (work.ts, apply-job.ts, send-jobs.ts): a RestRequest satisfies it. */
+export interface Caller extends ActivityOrigin {
+  app: AppServices;
+  user: AuthUser | null;
+  lang: Lang;
 }
 
 /** Managers see every job; translators only their own. */

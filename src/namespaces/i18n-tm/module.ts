@@ -4,7 +4,8 @@ import { generateCommand } from '../../cli/generate.ts';
 import { i18nTmNamespace } from './routes.ts';
 import { i18nTmLogger } from './logger.ts';
 import { i18nTmMigration } from './migrations/0006_i18n_tm.ts';
-import { generateJobs, seedDemo } from './seed.ts';
+import { generateJobs } from './generate-jobs.ts';
+import { seedDemo } from './seed.ts';
 
 export const i18nTmModule: SiteModule = {
   name: 'i18n-tm',

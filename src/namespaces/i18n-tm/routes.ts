@@ -1,16 +1,10 @@
 // i18n/tm/v1: translation jobs, the local translation-editor (ATE) records, XLIFF export,
 // and the translation account service (AMS) features answered locally (contract §4.8,
 // reference plugins §5), and doing jobs beyond the contract's list (DECISIONS.md). Handlers are
-// thin; the logic lives in jobs.ts, work.ts, ate.ts, xliff.ts, xliff-import.ts, ams.ts.
+// thin; the logic lives in jobs.ts, assign.ts, work.ts, send-jobs.ts, ate.ts, xliff.ts,
+// xliff-import.ts, ams.ts; the argument sets are in args.ts.
 import { cap, custom, endpoint, l, namespace, route } from '../../rest/define.ts';
-import {
-  RestResponse,
-  type ArgSchema,
-  type Lang,
-  type NamespaceDef,
-  type RestError,
-  type RestRequest,
-} from '../../rest/types.ts';
+import { RestResponse, type Lang, type NamespaceDef, type RestError, type RestRequest } from '../../rest/types.ts';
 import {
   amsConsole,
   amsStatus,
@@ -20,22 +14,24 @@ import {
   synchronizeTranslators,
   updateEngines,
 } from './ams.ts';
-import { STORE_CHECKS, createAteJobs, editorJobNotFound, getAteJob, storeAteJob } from './ate.ts';
-import { ASSIGN_CHECKS, assignJob } from './assign.ts';
-import { JOB_FILTER_CHECKS } from './job-filters.ts';
+import {
+  ASSIGN_ARGS,
+  ATE_CREATE_ARGS,
+  ATE_STORE_ARGS,
+  ENGINES_ARGS,
+  JOBS_ARGS,
+  SEND_ARGS,
+  TRANSLATIONS_ARGS,
+  XLIFF_UPLOAD_ARGS,
+} from './args.ts';
+import { createAteJobs, editorJobNotFound, getAteJob, storeAteJob } from './ate.ts';
+import { assignJob } from './assign.ts';
 import { jobNotFound, listJobs } from './jobs.ts';
 import { i18nTmLogger } from './logger.ts';
-import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
+import { parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';
-import {
-  MAX_SEND_ITEMS,
-  MAX_SEND_STRINGS,
-  getJobDetail,
-  saveJobTranslations,
-  sendToTranslation,
-  uploadJobXliff,
-} from './work.ts';
-import { ACTIVE_LANGUAGES } from '../i18n-st/api.ts';
+import { getJobDetail, saveJobTranslations, uploadJobXliff } from './work.ts';
+import { sendToTranslation } from './send-jobs.ts';
 import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_translations');
@@ -47,94 +43,6 @@ const MANAGER_OR_TRANSLATOR = custom(
   'manage_translations',
 );
 
-function check(fn: (v: unknown) => true | string): ArgSchema['validate'] {
-  return (value) => fn(value);
-}
-
-const str = (en: string, de: string, name: string): ArgSchema => ({
-  description: l(en, de),
-  type: 'string',
-  ...(JOB_FILTER_CHECKS[name] ? { validate: check(JOB_FILTER_CHECKS[name]!) } : {}),
-});
-
-const JOBS_ARGS: Record<string, ArgSchema> = {
-  local_job_ids: str(
-    'Comma-separated list of local job ids.',
-    'Kommagetrennte Liste lokaler Auftrags-IDs.',
-    'local_job_ids',
-  ),
-  scope: str(
-    'Which jobs: all, local (on this site), remote (translation services) or ate (translation editor).',
-    'Welche Aufträge: all, local (auf dieser Website), remote (Übersetzungsdienste) oder ate (Übersetzungseditor).',
-    'scope',
-  ),
-  id: {
-    description: l('Id of one job.', 'ID eines Auftrags.'),
-    type: 'integer',
-    validate: check(JOB_FILTER_CHECKS.id!),
-  },
-  title: str(
-    'Part of the job title; several comma-separated.',
-    'Teil des Auftragstitels; mehrere durch Kommas getrennt.',
-    'title',
-  ),
-  source_language: str('Source language code.', 'Code der Ausgangssprache.', 'source_language'),
-  target_language: str(
-    'Target language code; several comma-separated.',
-    'Code der Zielsprache; mehrere durch Kommas getrennt.',
-    'target_language',
-  ),
-  status: str(
-    'Comma-separated status codes (0, 1, 2, 3 needs update, 4, 9, 10, 20, 30 needs review, 40, 42, 102).',
-    'Kommagetrennte Statuscodes (0, 1, 2, 3 Aktualisierung nötig, 4, 9, 10, 20, 30 Überprüfung nötig, 40, 42, 102).',
-    'status',
-  ),
-  needs_update: str(
-    'include: only jobs whose source changed; exclude: only up-to-date jobs.',
-    'include: nur Aufträge mit geändertem Original; exclude: nur aktuelle Aufträge.',
-    'needs_update',
-  ),
-  limit: {
-    description: l(
-      'Maximum number of jobs returned (all when not positive).',
-      'Höchstzahl zurückgegebener Aufträge (alle, wenn nicht positiv).',
-    ),
-    type: 'integer',
-  },
-  offset: {
-    description: l('Number of jobs to skip (with limit).', 'Anzahl zu überspringender Aufträge (mit limit).'),
-    type: 'integer',
-  },
-  sorting: {
-    description: l(
-      'Sort order: object of column (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.',
-      'Sortierung: Objekt aus Spalte (id, title, batch_name, language, sent_date, deadline_date, status) → asc|desc.',
-    ),
-    validate: check(JOB_FILTER_CHECKS.sorting!),
-  },
-  translated_by: str('User id of the translator.', 'Benutzer-ID des Übersetzers.', 'translated_by'),
-  sent_from: str(
-    'Jobs sent on or after this date (YYYY-MM-DD).',
-    'Aufträge, die an oder nach diesem Datum gesendet wurden (JJJJ-MM-TT).',
-    'sent_from',
-  ),
-  sent_to: str(
-    'Jobs sent on or before this date (YYYY-MM-DD).',
-    'Aufträge, die an oder vor diesem Datum gesendet wurden (JJJJ-MM-TT).',
-    'sent_to',
-  ),
-  deadline_from: str(
-    'Jobs due on or after this date (YYYY-MM-DD).',
-    'Aufträge mit Frist an oder nach diesem Datum (JJJJ-MM-TT).',
-    'deadline_from',
-  ),
-  deadline_to: str(
-    'Jobs due on or before this date (YYYY-MM-DD).',
-    'Aufträge mit Frist an oder vor diesem Datum (JJJJ-MM-TT).',
-    'deadline_to',
-  ),
-};
-
 /** A path's id; digits no row can have (0, past int4) are the unknown id's 404, naming it as given. */
 function pathId(req: RestRequest, name: string, unknown: (id: string, lang: Lang) => RestError): number {
   const given = req.urlParams[name]!;
@@ -143,53 +51,10 @@ function pathId(req: RestRequest, name: string, unknown: (id: string, lang: Lang
   return id;
 }
 
-/** The body of POST /ams/engines, as the reference's console sends it; the contract lists none. */
-const ENGINES_ARGS = {
-  engines: {
-    description: l(
-      'The engines: a list of {id, enabled, priority}, or {id: enabled}.',
-      'Die Dienste: eine Liste von {id, enabled, priority} oder {id: enabled}.',
-    ),
-    internal: true,
-  },
-} as const;
-/** The jobs of POST /ate/jobs, in any of the reference's three shapes; the contract lists none. */
-// Any one of the three names the jobs (DECISIONS.md); createAteJobs says when none does.
-const ATE_CREATE_ARGS = {
-  jobs: {
-    description: l(
-      'The jobs: a list of {"i18n_job_id": <id>} objects (or ids).',
-      'Die Aufträge: eine Liste von {"i18n_job_id": <ID>}-Objekten (oder IDs).',
-    ),
-    type: ['array', 'object'],
-  },
-  job_ids: {
-    description: l('The job ids, as a list or comma-separated.', 'Die Auftrags-IDs, als Liste oder kommagetrennt.'),
-    type: ['array', 'string'],
-  },
-  i18n_job_id: { description: l('Id of one job.', 'ID eines Auftrags.'), type: ['integer', 'string'] },
-} as const;
-
 export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   route('/ate/jobs/store', [
     endpoint('POST', {
-      args: {
-        i18n_job_id: {
-          description: l('Id of the local translation job.', 'ID des lokalen Übersetzungsauftrags.'),
-          type: 'string',
-          required: true,
-          validate: check(STORE_CHECKS.i18n_job_id),
-        },
-        ate_job_data: {
-          description: l(
-            'The translation editor job to link, e.g. [{"ate_job_id": 123}].',
-            'Der zu verknüpfende Übersetzungseditor-Auftrag, z. B. [{"ate_job_id": 123}].',
-          ),
-          type: 'array',
-          required: true,
-          validate: check(STORE_CHECKS.ate_job_data),
-        },
-      },
+      args: ATE_STORE_ARGS,
       permission: MANAGE,
       handler: async (req) => {
         const stored = await storeAteJob(
@@ -345,30 +210,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   ]),
   route('/jobs/assign', [
     endpoint('POST', {
-      args: {
-        jobId: {
-          description: l('Id of the job to assign.', 'ID des zuzuweisenden Auftrags.'),
-          required: true,
-          validate: check(ASSIGN_CHECKS.jobId),
-          sanitize: (v: unknown) => parsePositiveInt(v),
-        },
-        type: {
-          description: l(
-            'Job type: post (default), string, package or st-batch_strings.',
-            'Auftragstyp: post (Standard), string, package oder st-batch_strings.',
-          ),
-          validate: check(ASSIGN_CHECKS.type),
-        },
-        translatorId: {
-          description: l(
-            'User id of the translator (must hold the translate capability).',
-            'Benutzer-ID des Übersetzers (braucht die Berechtigung translate).',
-          ),
-          required: true,
-          validate: check(ASSIGN_CHECKS.translatorId),
-          sanitize: (v: unknown) => parsePositiveInt(v),
-        },
-      },
+      args: ASSIGN_ARGS,
       permission: MANAGER_OR_TRANSLATOR,
       handler: async (req) => {
         const result = await assignJob(
@@ -409,51 +251,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   ]),
   route('/jobs/send', [
     endpoint('POST', {
-      args: {
-        content_ids: {
-          description: l('Ids of the pages and posts to translate.', 'IDs der zu übersetzenden Seiten und Beiträge.'),
-          type: 'array',
-          items: { type: 'integer', minimum: 1, maximum: MAX_ID },
-          maxItems: MAX_SEND_ITEMS,
-          default: [],
-        },
-        string_ids: {
-          description: l(
-            'Ids of strings to translate (one job for all).',
-            'IDs zu übersetzender Strings (ein Auftrag für alle).',
-          ),
-          type: 'array',
-          items: { type: 'integer', minimum: 1, maximum: MAX_ID },
-          maxItems: MAX_SEND_STRINGS,
-          default: [],
-        },
-        target_language: {
-          description: l('Language to translate into.', 'Zielsprache.'),
-          type: 'string',
-          enum: ACTIVE_LANGUAGES,
-          required: true,
-        },
-        translator_id: {
-          description: l(
-            'User id of the translator (default: any translator may take the jobs).',
-            'Benutzer-ID des Übersetzers (Standard: jeder Übersetzer kann die Aufträge übernehmen).',
-          ),
-          type: 'integer',
-          minimum: 1,
-          maximum: MAX_ID,
-        },
-        deadline: {
-          description: l('Deadline (YYYY-MM-DD).', 'Frist (JJJJ-MM-TT).'),
-          type: 'string',
-          validate: (v: unknown) => (parseDate(v) !== null ? true : 'deadline must be a date YYYY-MM-DD.'),
-          sanitize: (v: unknown) => parseDate(v)!,
-        },
-        batch_name: {
-          description: l('Name of the batch the jobs form.', 'Name des Stapels, den die Aufträge bilden.'),
-          type: 'string',
-          maxLength: 250,
-        },
-      },
+      args: SEND_ARGS,
       permission: MANAGE,
       handler: (req) =>
         sendToTranslation(req, {
@@ -474,24 +272,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   ]),
   route('/jobs/(?P<job_id>\\d+)/translations', [
     endpoint('POST', {
-      args: {
-        fields: {
-          description: l(
-            'The translations: object of field id → text (fields not named keep theirs).',
-            'Die Übersetzungen: Objekt aus Feld-ID → Text (nicht genannte Felder behalten ihre).',
-          ),
-          type: 'object',
-          required: true,
-        },
-        complete: {
-          description: l(
-            'Complete the job: every field needs a text; the texts are applied to the page, post or strings.',
-            'Den Auftrag abschließen: jedes Feld braucht einen Text; die Texte werden in die Seite, den Beitrag oder die Strings übernommen.',
-          ),
-          type: 'boolean',
-          default: false,
-        },
-      },
+      args: TRANSLATIONS_ARGS,
       permission: MANAGER_OR_TRANSLATOR,
       handler: (req) =>
         saveJobTranslations(req, pathId(req, 'job_id', jobNotFound), {
@@ -512,13 +293,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       },
     }),
     endpoint('POST', {
-      args: {
-        xliff: {
-          description: l('The translated XLIFF 1.2 file (its text).', 'Die übersetzte XLIFF-1.2-Datei (ihr Text).'),
-          type: 'string',
-          required: true,
-        },
-      },
+      args: XLIFF_UPLOAD_ARGS,
       permission: MANAGER_OR_TRANSLATOR,
       handler: (req) => uploadJobXliff(req, pathId(req, 'job_id', jobNotFound), req.params.xliff),
     }),
