@@ -27,6 +27,7 @@ interface SectionSchema {
 /** One control (or the start/end of a group of them) of a section's form, as the template draws it. */
 type Row = Record<string, unknown> & { kind: string };
 
+/** A name made readable (`first_name` → `First name`): the label of a field or status item without one. */
 export const humanize = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
 /** A field's label in the console's language (its name, readable, for a field without one). */
 const labelOf = (ctx: ConsoleContext, name: string) => ctx.t[`scField_${name}` as ConsoleStringKey] ?? humanize(name);
