@@ -15,7 +15,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { createUser, toAuthUser } from '../../src/auth/users.ts';
 import { createContent } from '../../src/pages/service.ts';
 import { importSliders } from '../../src/namespaces/sliderx/service.ts';
-import { parseImport } from '../../src/namespaces/sliderx/model.ts';
+import { parseImport } from '../../src/namespaces/sliderx/import-check.ts';
 import { createTestApp, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { WebClient, csrfOf, logIn } from '../web/support.ts';

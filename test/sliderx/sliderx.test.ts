@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { seedDemo, DEMO_SLIDERS } from '../../src/namespaces/sliderx/seed.ts';
-import { parseImport } from '../../src/namespaces/sliderx/model.ts';
+import { parseImport } from '../../src/namespaces/sliderx/import-check.ts';
 import { exportSliders, getSlides, getSliderByAlias } from '../../src/namespaces/sliderx/store.ts';
 import {
   getModal,

@@ -4,9 +4,11 @@
 // into its `exclude_<list>` variant, `context` holds key=value lines for context_filters, and
 // `paged`/`max_id` are the page and the newest id of the first page (the API's page and
 // max_id_first_page; `page` names the console page, as in wp-admin).
-import { text, texts } from '../context.ts';
+import { text, texts, type ConsoleContext } from '../context.ts';
+import { ADMIN_PHP } from '../pages.ts';
 import type { EventFilterParams } from '../../namespaces/history/api.ts';
 
+export const HISTORY_PAGE = 'history_admin_menu_page';
 export const PER_PAGE = 20;
 
 export interface ListFilter {
@@ -145,4 +147,10 @@ export function filterQuery(f: LogFilters): [string, string][] {
   add('ip_address', f.ip);
   add('context', f.context);
   return out;
+}
+
+/** The address of the activity log page with query arguments (and a fragment). */
+export function logUrl(ctx: ConsoleContext, query: [string, string][] = [], hash = ''): string {
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return ctx.url(`${ADMIN_PHP}?page=${HISTORY_PAGE}${qs ? `&${qs}` : ''}`) + hash;
 }

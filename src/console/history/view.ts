@@ -8,6 +8,7 @@ import { getContent, isViewable, permalink } from '../../pages/api.ts';
 import { avatarOf, type Avatar } from '../avatar.ts';
 import { fromGmt, relativeTime } from '../client/relative-time.ts';
 import { displayLocale, type ConsoleStrings } from '../i18n.ts';
+import type { ConsoleContext } from '../context.ts';
 
 /** The fields of an event item the console reads (GET /history/v1/events). */
 export interface ApiEvent {
@@ -137,6 +138,20 @@ export async function eventView(e: ApiEvent, o: ViewOptions): Promise<EventView>
     ips,
     objectUrl: await objectUrl(e, o),
     permalink: e.permalink,
+  };
+}
+
+/** The view options of the signed-in user, with the initiators' labels of `search-options`. */
+export function viewOptions(
+  ctx: ConsoleContext,
+  options: { initiators: { value: string; label: string }[] },
+): ViewOptions {
+  return {
+    app: ctx.app,
+    viewer: ctx.user,
+    lang: ctx.lang,
+    t: ctx.t,
+    initiatorLabels: new Map(options.initiators.map((i) => [i.value, i.label])),
   };
 }
 

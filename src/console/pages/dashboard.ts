@@ -2,8 +2,8 @@
 // seven days, and the latest events, as far as the user's role lets them see events.
 import type { ConsolePage } from '../context.ts';
 import { fmt } from '../../web/api.ts';
-import { eventViews, type ApiEvent } from '../history/view.ts';
-import { HISTORY_PAGE, viewOptions } from './history.ts';
+import { HISTORY_PAGE } from '../history/query.ts';
+import { eventViews, viewOptions, type ApiEvent } from '../history/view.ts';
 import { STATS_PAGE } from './stats.ts';
 import { displayLocale } from '../i18n.ts';
 

@@ -4,238 +4,28 @@
 // actions (stick, unstick, custom entry) and the streamed export. The page's script (client/
 // history.ts) expands occasions, announces new events, opens `#history/event/<id>` and runs the
 // actions through the REST API; without it, links and forms do the same through this page.
+// The page's parts live in src/console/history/: the address (query.ts), the filter form
+// (filter-form.ts), the list (list.ts), the events' views (view.ts) and the export (export.ts).
 import type { FastifyReply } from 'fastify';
 import { LOG_LEVELS, purgeAndLog } from '../../namespaces/history/api.ts';
-import qs from 'qs';
 import type { ConsoleContext, ConsolePage, Notice } from '../context.ts';
 import { text } from '../context.ts';
 import { fmt } from '../../web/api.ts';
-import { ADMIN_PHP, pagePath, pagerModel } from '../pages.ts';
-import { displayLocale } from '../i18n.ts';
-import type { Lang } from '../../rest/types.ts';
+import { ADMIN_PHP, pagePath } from '../pages.ts';
 import { startExport, type ExportFormat } from '../history/export.ts';
+import { filterForm, searchOptions, type SearchOptions } from '../history/filter-form.ts';
+import { listModel, readList } from '../history/list.ts';
 import {
-  contextFilters,
   filterArgs,
   filterQuery,
+  HISTORY_PAGE,
   isFiltered,
-  listArgs,
+  logUrl,
   readLogQuery,
-  type LogFilters,
   type LogQuery,
 } from '../history/query.ts';
-import { eventView, eventViews, type ApiEvent, type ViewOptions } from '../history/view.ts';
+import { eventView, eventViews, viewOptions, type ApiEvent } from '../history/view.ts';
 import { statsPage } from './stats.ts';
-
-export const HISTORY_PAGE = 'history_admin_menu_page';
-
-interface SearchOptions {
-  dates: { result_months: { yearMonth: string }[] };
-  loggers: { slug: string; name: string; search_data: SearchData | unknown[] }[];
-  initiators: { value: string; label: string }[];
-  new_events_check_interval: number;
-}
-
-interface SearchData {
-  search?: { label: string; options: string[] };
-  search_all?: { label: string; options: string[] };
-  search_options?: { label: string; options?: string[]; value?: string[] }[];
-}
-
-/** The message-type choices of one logger: each a label and the pairs it stands for. */
-function messageChoices(data: SearchData | unknown[]): { label: string; value: string }[] {
-  if (Array.isArray(data)) return [];
-  const seen = new Set<string>();
-  const out: { label: string; value: string }[] = [];
-  const add = (label: string, pairs: string[] | undefined) => {
-    const value = (pairs ?? []).join(',');
-    if (value && !seen.has(value)) {
-      seen.add(value);
-      out.push({ label, value });
-    }
-  };
-  if (data.search_all) add(data.search_all.label, data.search_all.options);
-  if (data.search) add(data.search.label, data.search.options);
-  for (const o of data.search_options ?? []) add(o.label, o.value ?? o.options);
-  return out;
-}
-
-async function searchOptions(ctx: ConsoleContext): Promise<SearchOptions> {
-  const out = await ctx.api('GET', '/history/v1/search-options');
-  if (out.status !== 200) throw new Error(`search-options answered ${out.status}`);
-  return out.body as SearchOptions;
-}
-
-export function viewOptions(ctx: ConsoleContext, options: Pick<SearchOptions, 'initiators'>): ViewOptions {
-  return {
-    app: ctx.app,
-    viewer: ctx.user,
-    lang: ctx.lang,
-    t: ctx.t,
-    initiatorLabels: new Map(options.initiators.map((i) => [i.value, i.label])),
-  };
-}
-
-function logUrl(ctx: ConsoleContext, query: [string, string][] = [], hash = ''): string {
-  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return ctx.url(`${ADMIN_PHP}?page=${HISTORY_PAGE}${qs ? `&${qs}` : ''}`) + hash;
-}
-
-/** The pieces of the filter form: choices and what is chosen. */
-async function filterForm(ctx: ConsoleContext, f: LogFilters, options: SearchOptions) {
-  const { t } = ctx;
-  const checked = (list: string[]) => new Set(list);
-  const levels = checked(f.loglevels.values);
-  const messages = checked(f.messages.values);
-  const initiators = checked(f.initiator.values);
-  const canListUsers = ctx.user.can('list_users');
-  // The chosen users by name (search-user finds an id exactly).
-  const users = [];
-  if (canListUsers) {
-    for (const id of f.users.values) {
-      const found = await ctx.api('GET', '/history/v1/search-user', { q: id });
-      const u = (
-        found.status === 200 ? (found.body as { ID: string; user_login: string; display_name: string }[]) : []
-      ).find((r) => r.ID === id);
-      users.push({ id, label: u ? `${u.display_name} (${u.user_login})` : `#${id}` });
-    }
-  }
-  const dateChoices = [
-    { value: '', label: t.allDates },
-    { value: 'lastdays:1', label: t.today },
-    { value: 'yesterday', label: t.yesterday },
-    ...[7, 14, 30, 60, 90].map((n) => ({ value: `lastdays:${n}`, label: fmt(t.lastDays, { n }) })),
-  ];
-  const months = options.dates.result_months
-    .slice(0, 36)
-    .map((m) => ({ value: `month:${m.yearMonth}`, label: monthLabel(m.yearMonth, ctx.lang) }));
-  const loggers = options.loggers
-    .map((l) => ({
-      name: l.name,
-      choices: messageChoices(l.search_data).map((c) => ({ ...c, checked: messages.has(c.value) })),
-    }))
-    .filter((l) => l.choices.length);
-  const more = !!(
-    f.messages.values.length ||
-    f.users.values.length ||
-    f.initiator.values.length ||
-    f.ip ||
-    f.context ||
-    f.excludeSearch ||
-    f.metadataSearch
-  );
-  return {
-    f,
-    more,
-    dateChoices: dateChoices.map((d) => ({ ...d, selected: d.value === f.dates })),
-    months: months.map((d) => ({ ...d, selected: d.value === f.dates })),
-    custom: f.dates === 'custom',
-    levels: LOG_LEVELS.map((l) => ({ value: l, label: t[`level_${l}`], checked: levels.has(l) })),
-    loggers,
-    messagesChosen: f.messages.values.length,
-    initiators: options.initiators.map((i) => ({ ...i, checked: initiators.has(i.value) })),
-    canListUsers,
-    users,
-    showIp: options.loggers.some((l) => l.slug === 'SimpleUserLogger'),
-    contextInvalid: f.context !== '' && contextFilters(f.context) === null,
-  };
-}
-
-function monthLabel(yearMonth: string, lang: Lang): string {
-  const [y, m] = yearMonth.split('-').map(Number);
-  return new Intl.DateTimeFormat(displayLocale(lang), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y!, m! - 1, 15)),
-  );
-}
-
-interface ListResult {
-  events: Awaited<ReturnType<typeof eventViews>>;
-  sticky: Awaited<ReturnType<typeof eventViews>>;
-  total: number;
-  pages: number;
-  maxId: number;
-  error: { message: string; params: string[] } | null;
-}
-
-/** A list that could not be read: no rows, the reason and the fields it concerns. */
-const failedList = (message: string, params: string[]): ListResult => ({
-  events: [],
-  sticky: [],
-  total: 0,
-  pages: 0,
-  maxId: 0,
-  error: { message, params },
-});
-
-async function readList(ctx: ConsoleContext, q: LogQuery, options: SearchOptions): Promise<ListResult> {
-  if (q.filters.context !== '' && contextFilters(q.filters.context) === null) {
-    return failedList(ctx.t.contextInvalid, ['context']);
-  }
-  const out = await ctx.api('GET', '/history/v1/events', listArgs(q));
-  if (out.status !== 200) {
-    const body = out.body as { message?: string; data?: { params?: Record<string, string> } };
-    const params = Object.keys(body.data?.params ?? {});
-    const detail = Object.values(body.data?.params ?? {}).join(' ');
-    return failedList([body.message ?? '', detail].filter(Boolean).join(' '), params);
-  }
-  const views = await eventViews(out.body as ApiEvent[], viewOptions(ctx, options));
-  return {
-    events: views.filter((e) => !e.stickyAppended),
-    sticky: views.filter((e) => e.stickyAppended),
-    total: Number(out.headers['X-WP-Total'] ?? 0),
-    pages: Number(out.headers['X-WP-TotalPages'] ?? 0),
-    maxId: q.maxId ?? Number(out.headers['X-History-MaxId'] ?? 0),
-    error: null,
-  };
-}
-
-/** Everything the list part of the page shows (also sent alone as a fragment). */
-async function listModel(ctx: ConsoleContext, q: LogQuery, list: ListResult, options: SearchOptions) {
-  const { t } = ctx;
-  const base = filterQuery(q.filters);
-  const pageLink = (paged: number) =>
-    logUrl(ctx, [
-      ...base,
-      ...(paged > 1
-        ? ([
-            ['paged', String(paged)],
-            ['max_id', String(list.maxId)],
-          ] as [string, string][])
-        : []),
-    ]);
-  const returnTo = pageLink(q.paged);
-  const grouped = !q.filters.search && !q.filters.metadataSearch;
-  return {
-    list,
-    grouped,
-    summary: list.error
-      ? ''
-      : fmt(grouped ? t.eventsCountGroups : t.eventsCount, {
-          total: list.total.toLocaleString(displayLocale(ctx.lang)),
-        }),
-    timesIn: fmt(t.timesInZone, { zone: ctx.app.options.timeZone() }),
-    pager: pagerModel(t.pageOf, q.paged, list.pages, pageLink, [
-      ['page', HISTORY_PAGE],
-      ...base,
-      ['max_id', String(list.maxId)],
-    ]),
-    pageFormAction: ctx.url(ADMIN_PHP),
-    occasionsUrl: logUrl(ctx, [
-      ['view', 'occasions'],
-      ['return_to', returnTo],
-    ]),
-    canStick: ctx.user.can('manage_options'),
-    csrf: await ctx.csrf(),
-    actionUrl: ctx.url(ADMIN_PHP) + `?page=${HISTORY_PAGE}`,
-    returnTo,
-    // What the page's script needs to poll has-updates and to reload the list.
-    apiQuery: qs.stringify(filterArgs(q.filters), { arrayFormat: 'brackets', encodeValuesOnly: true }),
-    listUrl: logUrl(ctx, base),
-    fragmentUrl: logUrl(ctx, [...base, ['partial', 'list']]),
-    checkInterval: options.new_events_check_interval,
-    newestId: list.maxId,
-  };
-}
 
 /** Texts the page's script shows. */
 const CLIENT_STRINGS = [

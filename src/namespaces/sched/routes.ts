@@ -7,7 +7,7 @@ import type { NamespaceDef, RestRequest } from '../../rest/types.ts';
 import { ADMIN_CAP } from './caps.ts';
 import { EMBED_ATTRIBUTES } from './embed.ts';
 import { GUIDE_QUERY_KEYS } from './guides.ts';
-import { noticesJsonSchema } from './notices.ts';
+import { noticesJsonSchema } from './notice-schema.ts';
 import { settingsJsonSchema } from './settings.ts';
 import * as op from './service.ts';
 

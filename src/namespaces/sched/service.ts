@@ -17,15 +17,8 @@ import {
   updateSettings,
 } from './settings.ts';
 import { SECTION_BY_SLUG } from './settings-sections.ts';
-import {
-  dismissNotice,
-  getNotice,
-  listNotices,
-  NOTICE_BY_ID,
-  pinNotice,
-  restoreNotice,
-  unpinNotice,
-} from './notices.ts';
+import { dismissNotice, getNotice, listNotices, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
+import { NOTICE_BY_ID } from './notice-catalogue.ts';
 import { errorNotices } from './errors.ts';
 import { TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';

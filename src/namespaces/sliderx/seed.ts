@@ -2,7 +2,7 @@
 // sliders with these aliases are left as they are.
 import type { AppServices } from '../../site/services.ts';
 import { CLI_ORIGIN, type ActivityOrigin } from '../../site/activity.ts';
-import { parseImport } from './model.ts';
+import { parseImport } from './import-check.ts';
 import { getSliderByAlias, type ImportResult } from './store.ts';
 import { importSliders } from './service.ts';
 
