@@ -4,7 +4,7 @@
 // send the same sequence. Words come from the generator's vocabulary (page titles, plugins,
 // files, user names, option names), from the messages the generated events show, and words
 // found nowhere; dates lie in the generated span. Run by bench/cold-run.ts.
-import { GENERATED_WORDS, random } from '../src/namespaces/history/bulk/generate.ts';
+import { GENERATED_WORDS, random } from '../src/namespaces/history/bulk/scenarios.ts';
 import { historyNamespace } from '../src/namespaces/history/routes.ts';
 import type { RequestShape } from './loadgen.ts';
 

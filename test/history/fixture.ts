@@ -11,11 +11,10 @@ import type { Args } from '../../src/rest/types.ts';
 import {
   EVENT_LIST_ARGS,
   HAS_UPDATES_ARGS,
-  STATS_ARGS,
   type EventListParams,
   type HasUpdatesParams,
-  type StatsParams,
-} from '../../src/namespaces/history/args.ts';
+} from '../../src/namespaces/history/args/events.ts';
+import { STATS_ARGS, type StatsParams } from '../../src/namespaces/history/args/stats.ts';
 
 export interface Fixture {
   users: Record<'admin' | 'editor' | 'author' | 'subscriber', AuthUser>;

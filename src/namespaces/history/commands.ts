@@ -7,7 +7,8 @@ import { CliError, type CliCommand, type CliContext } from '../../cli/command.ts
 import { parseCommandArgs, wholeNumberOption } from '../../cli/args.ts';
 import { CLI_ORIGIN } from '../../site/activity.ts';
 import type { AppServices } from '../../site/services.ts';
-import { GENERATED_KEY, generateEvents } from './bulk/generate.ts';
+import { generateEvents } from './bulk/generate.ts';
+import { GENERATED_KEY } from './bulk/scenarios.ts';
 import { countRealActivity, purgeAndLog } from './write/maintenance.ts';
 import { ensureBackfill } from './write/backfill.ts';
 import { clearContextIndex, contextIndexProgress, indexBlocks } from './index/build.ts';

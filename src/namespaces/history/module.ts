@@ -21,16 +21,18 @@ import {
   availableUpdatesLogger,
   coreFilesLogger,
   coreUpdatesLogger,
-  exportLogger,
   fileEditsLogger,
-  optionsLogger,
   pluginLogger,
+  themeLogger,
+  translationsLogger,
+} from './loggers/software.ts';
+import {
+  exportLogger,
+  optionsLogger,
   privacyLogger,
   roleCapabilityLogger,
   siteHealthLogger,
-  themeLogger,
-  translationsLogger,
-} from './loggers/system.ts';
+} from './loggers/administration.ts';
 import {
   acfLogger,
   beaverBuilderLogger,

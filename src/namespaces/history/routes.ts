@@ -22,15 +22,9 @@ import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/ti
 import { statsContent, statsCore, statsMedia, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
 import { statsSummary } from './stats/summary.ts';
 import { searchOptions } from './reports/search-options.ts';
-import {
-  EVENT_ID_ARG,
-  EVENT_LIST_ARGS,
-  HAS_UPDATES_ARGS,
-  integer,
-  STATS_ARGS,
-  type EventListParams,
-  type StatsParams,
-} from './args.ts';
+import { EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams } from './args/events.ts';
+import { STATS_ARGS, type StatsParams } from './args/stats.ts';
+import { integer } from './args/shared.ts';
 
 const CARD_INITIATORS: Initiator[] = ['cms', 'cms_cli', 'web_user', 'other'];
 

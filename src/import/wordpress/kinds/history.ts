@@ -8,9 +8,10 @@
 // otherwise every batch commits on its own. Either way a run killed half-way leaves whole
 // batches: the next run skips the events already here (same id, date, logger and occasions id)
 // and goes on. The high-water mark (the last source id brought over) only saves re-reading.
+//
+// Converting an event is history-events.ts; following stickiness changed at the source,
+// history-sticky.ts.
 import { analyzeAfterBulkLoad } from '../../../db/index.ts';
-import type { LogLevel } from '../../../site/activity.ts';
-import type { LoggerCatalogue } from '../../../site/loggers.ts';
 import {
   clearContextIndex,
   BLOCK_EVENTS,
@@ -21,19 +22,15 @@ import {
   SqliteSink,
   PostgresSink,
   rebuildRuns,
-  stickEvent,
-  unstickEvent,
   COUNTER_TOTAL,
-  LOG_LEVELS,
   STATS_COUNT_TABLES,
-  contextJson,
   readCounter,
-  searchTextOf,
-  storableText,
   type PreparedEvent,
 } from '../../../namespaces/history/api.ts';
-import { syncIdSequence, mysqlDate, type ImportContext, type ImportKind } from '../context.ts';
+import { syncIdSequence, type ImportContext, type ImportKind } from '../context.ts';
 import type { KindReport } from '../report.ts';
+import { convertEvent, type SourceContext, type SourceEvent } from './history-events.ts';
+import { syncSticky } from './history-sticky.ts';
 
 /** Events per batch read from the source and written in one go. */
 const BATCH = 5000;
@@ -48,81 +45,6 @@ const PRELOAD_MAX = 100_000;
  * 290 MB; 24 MB 35.6 s, 249 MB — the budget's margin is worth the 10 %.
  */
 const SQLITE_CACHE_MB = 24;
-
-/** Simple History's initiators → ours. */
-const INITIATORS: Record<string, string> = {
-  wp_user: 'cms_user',
-  wp: 'cms',
-  wp_cli: 'cms_cli',
-  web_user: 'web_user',
-  other: 'other',
-};
-
-interface SourceEvent {
-  id: number;
-  date: string;
-  logger: string | null;
-  level: string | null;
-  message: string | null;
-  occasionsID: string | null;
-  initiator: string | null;
-}
-
-interface SourceContext {
-  history_id: number;
-  key: string | null;
-  value: string | null;
-}
-
-/** A source event as our events row and context; a reason instead when it cannot be stored. */
-export function convertEvent(
-  loggers: LoggerCatalogue,
-  e: SourceEvent,
-  contexts: SourceContext[],
-  userIds: Map<string, string>,
-  report: KindReport,
-): PreparedEvent | string {
-  const date = mysqlDate(e.date);
-  if (!date) return 'no valid date';
-  let level = String(e.level ?? '').toLowerCase();
-  if (!(LOG_LEVELS as string[]).includes(level)) {
-    report.note(`level "${e.level}" is not a PSR-3 level: stored as info`);
-    level = 'info';
-  }
-  const initiator = INITIATORS[String(e.initiator ?? '')];
-  if (!initiator) report.note(`initiator "${e.initiator}" is not one of Simple History's: stored as other`);
-  const map = new Map<string, string | null>();
-  for (const c of contexts)
-    if (c.key !== null) map.set(storableText(c.key), c.value === null ? null : storableText(String(c.value)));
-  // The acting user is ours now: a WordPress user id brought over as another id follows it.
-  const sourceUser = map.get('_user_id');
-  let userId: number | null = null;
-  if (sourceUser && /^\d+$/.test(sourceUser)) {
-    const mapped = userIds.get(sourceUser);
-    if (mapped !== undefined && mapped !== sourceUser) map.set('_user_id', mapped);
-    userId = Number(mapped ?? sourceUser);
-  }
-  const logger = storableText(String(e.logger ?? ''));
-  const template = storableText(String(e.message ?? ''));
-  return {
-    row: {
-      date,
-      logger,
-      level,
-      message: template,
-      message_key: map.get('_message_key') ?? null,
-      occasions_id: String(e.occasionsID ?? ''),
-      initiator: initiator ?? 'other',
-      user_id: userId,
-      remote_addr: map.get('_server_remote_addr')?.toLowerCase() || null,
-      sticky: map.has('_sticky') ? 1 : 0,
-      backfilled: map.has('_backfilled_event') ? 1 : 0,
-      search_text: searchTextOf(loggers, template, logger, level as LogLevel, map),
-      meta_text: '',
-    },
-    context: contextJson(map),
-  };
-}
 
 /** An event of this site, as far as telling an earlier import of the same event from a conflict needs. */
 interface HereEvent {
@@ -357,48 +279,4 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
       'history_event_contexts',
       ...STATS_COUNT_TABLES,
     ]);
-}
-
-/**
- * Events stuck or unstuck at the source since the last run (sticky is the context key
- * `_sticky`, added and removed on events already logged): stuck or unstuck here as well.
- * The source's sticky events of the last run are remembered (import_map, kind `sticky`), so
- * that stickiness given or taken on this site stays as it is unless the source changed.
- */
-async function syncSticky(ctx: ImportContext, report: KindReport, previousMark: number): Promise<void> {
-  const { wp, app, state } = ctx;
-  const rows = await wp.db.query<{ id: number }>(
-    `SELECT DISTINCT history_id AS id FROM ${wp.table('simple_history_contexts')} WHERE \`key\` = '_sticky'`,
-  );
-  const now = new Set(rows.map((r) => String(r.id)));
-  const before = await state.mappings('sticky');
-  // Events up to the previous mark came over earlier; later ones brought their sticky state with them.
-  const stuck = [...now].filter((id) => !before.has(id) && Number(id) <= previousMark);
-  const unstuck = [...before.keys()].filter((id) => !now.has(id));
-  const viewer = { user: null, lang: 'en' as const };
-  let changed = 0;
-  for (const id of [...stuck, ...unstuck]) {
-    const here = await app.db
-      .selectFrom('history_events')
-      .select('sticky')
-      .where('id', '=', Number(id))
-      .executeTakeFirst();
-    const wanted = now.has(id) ? 1 : 0;
-    if (!here || here.sticky === wanted) continue;
-    changed++;
-    if (ctx.dryRun) continue;
-    if (wanted) await stickEvent(app, Number(id), viewer);
-    else await unstickEvent(app, Number(id), viewer);
-  }
-  if (changed) {
-    report.updated += changed;
-    report.note(
-      `${changed} event(s) stuck or unstuck at the source since the last run: ${ctx.dryRun ? 'would be ' : ''}changed here too`,
-    );
-  }
-  if (ctx.dryRun) return;
-  await app.db.transaction().execute(async (tx) => {
-    for (const id of now) if (!before.has(id)) await state.map(tx, 'sticky', id, id, '1');
-    for (const id of unstuck) await state.unmap(tx, 'sticky', id);
-  });
 }

@@ -10,7 +10,7 @@ import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
 import { candidateCount, pagePlan, planQuery } from './plan.ts';
 import { filterCondition } from './conditions.ts';
-import type { EventListParams, HasUpdatesParams } from '../args.ts';
+import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
 export interface ListResult {
   items: EventItem[];
@@ -22,7 +22,7 @@ function zone(app: AppServices): string {
 }
 
 /**
- * GET /events, from its validated and defaulted arguments (args.ts). `link.urlFor(query)` builds
+ * GET /events, from its validated and defaulted arguments (args/events.ts). `link.urlFor(query)` builds
  * the absolute URL of the events route with that query (for the Link header); `link.query` is
  * the request's own query string.
  */

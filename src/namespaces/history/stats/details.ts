@@ -24,7 +24,7 @@ import {
   U,
   usersSummary,
 } from './summary.ts';
-import type { StatsParams } from '../args.ts';
+import type { StatsParams } from '../args/stats.ts';
 
 type HistoryEventRow = Selectable<HistoryEventsTable>;
 

@@ -7,7 +7,7 @@ import type { Lang } from '../../../rest/types.ts';
 import { l } from '../../../rest/define.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, endOfDayUtc, startOfDayUtc, todayIn, unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
-import type { StatsParams } from '../args.ts';
+import type { StatsParams } from '../args/stats.ts';
 
 export interface StatsRange {
   from: number;

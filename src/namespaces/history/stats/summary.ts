@@ -3,7 +3,7 @@
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_TOTAL, readCounter } from '../model/counters.ts';
 import { countsByMessage, dateRangeInfo, statsRange, type KeyCounts } from './range.ts';
-import type { StatsParams } from '../args.ts';
+import type { StatsParams } from '../args/stats.ts';
 
 function sum(counts: KeyCounts, logger: string, keys: string[]): number {
   return keys.reduce((total, key) => total + (counts.get(`${logger}:${key}`) ?? 0), 0);

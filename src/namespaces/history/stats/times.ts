@@ -5,7 +5,7 @@ import type { Lang } from '../../../rest/types.ts';
 import { utcToZone } from '../../../site/time.ts';
 import { addDays, parseYmd, ymdText } from '../../../site/zone-time.ts';
 import { countInRange, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
-import type { StatsParams } from '../args.ts';
+import type { StatsParams } from '../args/stats.ts';
 
 /** Events per UTC hour in the range (`YYYY-MM-DD HH` → count): the base of the time charts. */
 async function eventsPerHour(app: AppServices, r: StatsRange): Promise<[string, number][]> {

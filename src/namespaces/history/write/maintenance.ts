@@ -13,7 +13,7 @@ import { likeContains } from '../../../db/like.ts';
 import type { ActivityOrigin } from '../../../site/activity.ts';
 import { removingEvents } from '../index/search.ts';
 import { clearContextIndex } from '../index/build.ts';
-import { GENERATED_KEY } from '../bulk/generate.ts';
+import { GENERATED_KEY } from '../bulk/scenarios.ts';
 import { COUNTER_RUN_HEADS } from '../model/runs.ts';
 import { lockRuns, rebuildRuns } from './runs.ts';
 import { contextPairs } from '../model/context.ts';
