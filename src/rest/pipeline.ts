@@ -7,7 +7,7 @@ import type { Authenticated } from '../auth/authenticate.ts';
 import type { EndpointDef, HttpMethod, Lang, RestRequest } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
-import { checkValue } from './schema/engine.ts';
+import { checkValue } from './schema/check-value.ts';
 import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';
