@@ -6,7 +6,7 @@
 // through cms/v2 as the signed-in user; the page's script (client/content.ts) saves and trashes
 // over HTTP with the cookie and nonce, the forms do the same through this page without it.
 import type { FastifyReply } from 'fastify';
-import { listUsers } from '../../auth/users.ts';
+import { listUsers } from '../../auth/user-rows.ts';
 import { roleCan, isRole } from '../../auth/roles.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { canDelete, canEdit, canSetStatus, CAPABILITIES } from '../../namespaces/cms/api.ts';

@@ -1,7 +1,8 @@
 // Demo content of translation management, and a bulk generator for the benchmark.
 import type { Insertable } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
-import { createUser, findUserByLogin } from '../../auth/users.ts';
+import { createUser } from '../../auth/users.ts';
+import { findUserByLogin } from '../../auth/user-rows.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../db/schema.ts';
 import { analyzeAfterBulkLoad } from '../../db/index.ts';
 import { utcNow, formatUtc } from '../../site/time.ts';
