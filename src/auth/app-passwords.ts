@@ -17,7 +17,7 @@ import { formatUtc, utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
 import { verifyWordPressAppPassword } from './wordpress-hashes.ts';
-import { findUserById, type UserRow } from './users.ts';
+import { findUserById, type UserRow } from './user-rows.ts';
 
 export type AppPasswordRow = Selectable<AppPasswordsTable>;
 

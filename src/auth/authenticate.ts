@@ -9,7 +9,7 @@ import { failedLoginEntry, USER_LOGGER } from './logger.ts';
 import { reserveLoginAttempt } from './throttle.ts';
 import type { AuthUser } from './types.ts';
 import { isEmail } from '../rest/schema/formats.ts';
-import { findUserByEmail, findUserByLogin, toAuthUser } from './users.ts';
+import { findUserByEmail, findUserByLogin, toAuthUser } from './user-rows.ts';
 
 export interface Authenticated {
   user: AuthUser;

@@ -10,7 +10,9 @@ import type { ActivityOrigin } from '../site/activity.ts';
 import { formatUtc } from '../site/time.ts';
 import { USER_LOGGER } from './logger.ts';
 import { isTokenShaped, randomToken, tokenHash } from './tokens.ts';
-import { findUserByLogin, setUserPassword, toAuthUser, validatePassword, type UserRow } from './users.ts';
+import { setUserPassword } from './users.ts';
+import { validatePassword } from './user-fields.ts';
+import { findUserByLogin, toAuthUser, type UserRow } from './user-rows.ts';
 
 /** How long a link works unless said otherwise: a day, as WordPress's. */
 export const RESET_KEY_HOURS = 24;

@@ -1,22 +1,27 @@
-// Site users: creation with validation, look-ups, role and status changes, deletion.
-// Every write ends the user's cached credentials in every process (credential-cache.ts) and,
-// when an origin is given, is recorded in the activity log.
-import crypto from 'node:crypto';
-import type { Selectable, Transaction } from 'kysely';
+// Site users: creation with validation, role and status changes, profile and password changes,
+// deletion. Every write ends the user's cached credentials in every process (credential-cache.ts)
+// and, when an origin is given, is recorded in the activity log. The fields' rules are in
+// user-fields.ts, reads in user-rows.ts, the login password's rule and check in login-password.ts.
+import type { Transaction } from 'kysely';
 import type { AppServices } from '../site/services.ts';
-import type { Database, UsersTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
 import { USER_LOGGER } from './logger.ts';
-import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { ROLES, ROLE_CAPABILITIES, isRole, type Role } from './roles.ts';
-import type { AuthUser } from './types.ts';
-import { isEmail } from '../rest/schema/formats.ts';
-
-export type UserRow = Selectable<UsersTable>;
-export type UserStatus = 'active' | 'disabled';
+import { hashPassword } from './passwords.ts';
+import {
+  assertDisplayName,
+  assertEmail,
+  assertLocale,
+  assertLogin,
+  assertUserStatus,
+  validatePassword,
+  validateRole,
+  type UserStatus,
+} from './user-fields.ts';
+import type { UserRow } from './user-rows.ts';
 
 export interface NewUser {
   login: string;
@@ -27,47 +32,18 @@ export interface NewUser {
   password?: string;
 }
 
-// The reference's strict login charset minus spaces (logins are typed in shells and URLs);
-// no colon, which would break HTTP Basic `login:password`.
-const LOGIN_PATTERN = /^[A-Za-z0-9_.@-]+$/;
-const LOGIN_MAX = 60;
-const EMAIL_MAX = 100;
-
-/**
- * The REST format's rule (WordPress's is_email), which lets a newline before `@` through (PHP's
- * `$`); WordPress strips such characters with sanitize_email before storing, we refuse them.
- */
-function isUserEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX && isEmail(email) && !/[\u0000-\u001f\u007f]/.test(email);
-}
-const DISPLAY_NAME_MAX = 250;
-
-function invalid(code: string, message: string): RestError {
-  return new RestError(code, message, 400);
-}
-
 function unknownUser(): RestError {
   return new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
-}
-
-function validateRole(role: string): Role {
-  if (!isRole(role)) throw invalid('invalid_role', `Unknown role "${role}"; roles are: ${ROLES.join(', ')}.`);
-  return role;
 }
 
 export async function createUser(app: AppServices, input: NewUser, origin?: ActivityOrigin): Promise<UserRow> {
   const login = input.login.trim();
   const email = input.email.trim();
-  if (!login) throw invalid('empty_user_login', 'Cannot create a user with an empty login name.');
-  if (login.length > LOGIN_MAX)
-    throw invalid('user_login_too_long', `Logins may not be longer than ${LOGIN_MAX} characters.`);
-  if (!LOGIN_PATTERN.test(login))
-    throw invalid('invalid_username', `Invalid login "${login}": use only letters, digits and _ . @ -.`);
-  if (!isUserEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+  assertLogin(login);
+  assertEmail(email);
   const role = validateRole(input.role);
-  const displayName = input.displayName?.trim() || login;
-  if (displayName.length > DISPLAY_NAME_MAX)
-    throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+  const displayName = input.displayName?.trim() || login; // never empty: the login is not
+  assertDisplayName(displayName);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
 
   const row = await app.db.transaction().execute(async (tx) => {
@@ -139,30 +115,6 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-export async function findUserById(app: AppServices, id: number): Promise<UserRow | undefined> {
-  return app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function findUserByLogin(app: AppServices, login: string): Promise<UserRow | undefined> {
-  return app.db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['login']), '=', login.toLowerCase()))
-    .executeTakeFirst();
-}
-
-export async function findUserByEmail(app: AppServices, email: string): Promise<UserRow | undefined> {
-  return app.db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
-}
-
-export async function listUsers(app: AppServices): Promise<UserRow[]> {
-  return app.db.selectFrom('users').selectAll().orderBy('id').execute();
-}
-
 export async function setUserRole(
   app: AppServices,
   userId: number,
@@ -195,8 +147,7 @@ export async function setUserStatus(
   status: UserStatus,
   origin?: ActivityOrigin,
 ): Promise<UserRow> {
-  if (status !== 'active' && status !== 'disabled')
-    throw invalid('invalid_user_status', `Unknown user status "${String(status)}".`);
+  assertUserStatus(status);
   const { before, after } = await updateUser(app, userId, { status });
   if (origin && before.status !== after.status) {
     await app.activity.log(
@@ -258,9 +209,6 @@ async function updateUser(
   return result;
 }
 
-export const LOCALES = ['', 'en', 'de'] as const;
-const PASSWORD_MIN = 8;
-
 export interface ProfileChanges {
   displayName?: string;
   email?: string;
@@ -278,19 +226,16 @@ export async function updateUserProfile(
   const changes: UserChanges = {};
   if (input.displayName !== undefined) {
     const name = input.displayName.trim();
-    if (!name) throw invalid('empty_display_name', 'The display name may not be empty.');
-    if (name.length > DISPLAY_NAME_MAX)
-      throw invalid('invalid_display_name', `Display names may not be longer than ${DISPLAY_NAME_MAX} characters.`);
+    assertDisplayName(name);
     changes.display_name = name;
   }
   if (input.email !== undefined) {
     const email = input.email.trim();
-    if (!isUserEmail(email)) throw invalid('invalid_email', `Invalid e-mail address "${email}".`);
+    assertEmail(email);
     changes.email = email;
   }
   if (input.locale !== undefined) {
-    if (!(LOCALES as readonly string[]).includes(input.locale))
-      throw invalid('invalid_locale', `Unknown language "${input.locale}"; languages are: en, de.`);
+    assertLocale(input.locale);
     changes.locale = input.locale;
   }
   const { before, after } = await updateUser(app, userId, changes);
@@ -305,12 +250,6 @@ export async function updateUserProfile(
   }
   if (origin && Object.keys(changed).length) await logProfileEdit(app, after, changed, origin);
   return after;
-}
-
-/** Refuses a login password that is too short (`password_too_short`). */
-export function validatePassword(password: string): void {
-  if (password.length < PASSWORD_MIN)
-    throw invalid('password_too_short', `Passwords must be at least ${PASSWORD_MIN} characters long.`);
 }
 
 /** Sets a user's login password (at least 8 characters); logged as a profile edit. */
@@ -364,56 +303,4 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
     );
   }
   return row;
-}
-
-let throwaway: Promise<string> | undefined;
-
-/**
- * The hash of a random password, made once per process and checked where there is no real one.
- * Servers make it before they serve, so that the first such check costs no more than the others.
- */
-export function throwawayPasswordHash(): Promise<string> {
-  return (throwaway ??= hashPassword(crypto.randomBytes(16).toString('base64url')));
-}
-
-/**
- * Checks an interactive-login password (users without one can only use app passwords). Costs
- * one password hash whatever the outcome: for no user, a user without a password or a disabled
- * one, the throwaway hash is checked instead, so that the time of a failure tells nothing.
- * With `app`, a hash in an imported format (WordPress's) is replaced by ours once it matched.
- */
-export async function verifyUserPassword(
-  row: UserRow | undefined,
-  password: string,
-  app?: AppServices,
-): Promise<boolean> {
-  const usable = row !== undefined && row.status === 'active' && row.password_hash !== null;
-  const stored = usable ? row.password_hash! : await throwawayPasswordHash();
-  const matches = await verifyPassword(password, stored);
-  if (!usable || !matches) return false;
-  if (app && needsRehash(stored)) {
-    // Only if unchanged meanwhile: a password set concurrently wins.
-    await app.db
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password) })
-      .where('id', '=', row.id)
-      .where('password_hash', '=', stored)
-      .execute();
-  }
-  return true;
-}
-
-export function toAuthUser(row: Omit<UserRow, 'locale'>): AuthUser {
-  // Roles are validated on every write; a row with a role this code no longer knows gets
-  // the least privileges rather than failing every request.
-  const role = isRole(row.role) ? row.role : 'subscriber';
-  const caps = ROLE_CAPABILITIES[role];
-  return {
-    id: row.id,
-    login: row.login,
-    email: row.email,
-    displayName: row.display_name,
-    role,
-    can: (cap: string) => caps.has(cap),
-  };
 }

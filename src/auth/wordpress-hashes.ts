@@ -11,7 +11,7 @@
 //   URL-safe base64 without padding; unprefixed ones are phpass (WordPress < 6.8).
 //
 // Sign-in replaces a user's WordPress hash by our scrypt one after the first success
-// (users.ts); application-password hashes stay as they are (a fast hash is what we store too).
+// (login-password.ts); application-password hashes stay as they are (a fast hash is what we store too).
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { blake2b } from '@noble/hashes/blake2.js';

@@ -2,7 +2,7 @@
 // at a terminal without echo, as `passwd` does, or a line of standard input). Kernel, as
 // args.ts: commands of the modules use it too.
 import type { AppServices } from '../site/services.ts';
-import { findUserByLogin, type UserRow } from '../auth/users.ts';
+import { findUserByLogin, type UserRow } from '../auth/user-rows.ts';
 import { CliError, type CliContext } from './command.ts';
 
 /** The `<login>` positional of the commands that act on one user (see requireUserByLogin). */

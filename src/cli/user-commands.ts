@@ -1,5 +1,6 @@
 // `content-site user …`: manage site users from the command line.
-import { createUser, deleteUser, listUsers, setUserRole, setUserStatus } from '../auth/users.ts';
+import { createUser, deleteUser, setUserRole, setUserStatus } from '../auth/users.ts';
+import { listUsers } from '../auth/user-rows.ts';
 import { ROLES } from '../auth/roles.ts';
 import { parseCommandArgs } from './args.ts';
 import { CLI_ORIGIN } from '../site/activity.ts';

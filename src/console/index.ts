@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../site/services.ts';
-import { toAuthUser } from '../auth/users.ts';
+import { toAuthUser } from '../auth/user-rows.ts';
 import type { Lang } from '../rest/types.ts';
 import {
   chooseLang,

@@ -4,19 +4,12 @@
 export { paragraphs, renderNotFound, renderPublicPath } from './public.ts';
 export {
   CONTENT_STATUSES,
-  getAuthor,
-  getContent,
-  getContentBySlug,
-  getTranslations,
-  listContent,
-  queryContent,
   RESERVED_SLUGS,
   type ContentItem,
-  type ContentOrderBy,
-  type ContentPatch,
-  type ContentQuery,
   type ContentStatus,
   type ContentType,
-} from './store.ts';
+} from './content-item.ts';
+export { getAuthor, getContent, getContentBySlug, getTranslations, listContent, type ContentPatch } from './store.ts';
+export { queryContent, type ContentOrderBy, type ContentQuery } from './content-query.ts';
 export { createContent, deleteContent, trashContent, updateContent } from './service.ts';
 export { authorUrl, embedUrl, homeUrl, isLocalUrl, isViewable, permalink, resolveContentUrl, siteUrl } from './urls.ts';

@@ -5,17 +5,8 @@ import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
 import { pageLabels, siteTexts, type Labels } from './labels.ts';
 import { cspHash, escapeAttr, escapeHtml, safeUrl } from '../site/html.ts';
-import {
-  getAuthor,
-  getAuthorByLogin,
-  getContent,
-  getContentBySlug,
-  getTranslations,
-  listContent,
-  RESERVED_SLUGS,
-  type Author,
-  type ContentItem,
-} from './store.ts';
+import { getAuthor, getAuthorByLogin, getContent, getContentBySlug, getTranslations, listContent } from './store.ts';
+import { RESERVED_SLUGS, type Author, type ContentItem } from './content-item.ts';
 import {
   apiLinkHeader,
   apiRoot,

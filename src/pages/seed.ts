@@ -3,7 +3,8 @@
 import type { AppServices } from '../site/services.ts';
 import { CLI_ORIGIN, type ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
-import { getContentBySlug, type ContentInput, type ContentItem } from './store.ts';
+import { getContentBySlug } from './store.ts';
+import type { ContentInput, ContentItem } from './content-item.ts';
 import { createContent } from './service.ts';
 import { contentLogger } from './logger.ts';
 import { registerPageLabels } from './labels.ts';

@@ -3,15 +3,8 @@
 import type { AppServices } from '../site/services.ts';
 import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../site/activity.ts';
 import { contentLogger } from './logger.ts';
-import {
-  insertContent,
-  markTrashed,
-  patchContent,
-  removeContent,
-  type ContentInput,
-  type ContentItem,
-  type ContentPatch,
-} from './store.ts';
+import { insertContent, markTrashed, patchContent, removeContent, type ContentPatch } from './store.ts';
+import type { ContentInput, ContentItem } from './content-item.ts';
 
 function logContext(item: ContentItem): Record<string, unknown> {
   return {

@@ -1,14 +1,8 @@
 // Public addresses of the site content, and the reverse: which page a URL of this site names.
 import type { AppServices } from '../site/services.ts';
 import type { Lang } from '../rest/types.ts';
-import {
-  getContent,
-  getContentBySlug,
-  getTranslations,
-  RESERVED_SLUGS,
-  type Author,
-  type ContentItem,
-} from './store.ts';
+import { getContent, getContentBySlug, getTranslations } from './store.ts';
+import { RESERVED_SLUGS, type Author, type ContentItem } from './content-item.ts';
 
 export function siteUrl(app: AppServices): string {
   return app.config.siteUrl.replace(/\/+$/, '');

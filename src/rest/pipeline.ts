@@ -7,7 +7,7 @@ import type { Authenticated } from '../auth/authenticate.ts';
 import type { EndpointDef, HttpMethod, Lang, RestRequest } from './types.ts';
 import { RestError, RestResponse } from './types.ts';
 import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
-import { checkValue } from './schema/engine.ts';
+import { checkValue } from './schema/check-value.ts';
 import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
 import { MSG, fill } from './messages.ts';
@@ -23,7 +23,8 @@ import {
 } from './args.ts';
 import { allowFrom, forbidden, permissionsOf } from './permission-check.ts';
 import { setOwn } from '../util.ts';
-import { isQueryTimeout, withDeadline } from '../db/deadline.ts';
+import { withDeadline } from '../db/deadline.ts';
+import { databaseError } from './database-errors.ts';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -366,32 +367,4 @@ function toOutput(value: unknown, input: RestInput): RestOutput {
   const out: RestOutput = { status: 200, headers: {}, ...base };
   if (value !== null && value !== undefined) out.body = value;
   return out;
-}
-
-/**
- * The answer to a database failure that is not the request's fault: a read that ran out of
- * time (db/deadline.ts) or a database that cannot be reached; null for any other error.
- */
-export function databaseError(err: unknown, lang: Lang): RestError | null {
-  if (isQueryTimeout(err)) return new RestError('rest_query_timeout', MSG.queryTimeout[lang], 503);
-  if (isDatabaseUnavailable(err)) return new RestError('rest_database_unavailable', MSG.unavailable[lang], 503);
-  return null;
-}
-
-/** Connection-level database failures (server down, file locked, disk full) become 503. */
-function isDatabaseUnavailable(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const code = (err as { code?: unknown }).code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === '57P01' ||
-    code === '57P03' ||
-    code === '53300' ||
-    code === 'SQLITE_BUSY' ||
-    code === 'SQLITE_LOCKED' ||
-    code === 'SQLITE_FULL' ||
-    code === 'SQLITE_IOERR' ||
-    (err instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(err.message))
-  );
 }

@@ -1,6 +1,6 @@
 // The API's own documentation, outside the REST roots (so the index stays exactly the contract's):
 //   GET /cms-api/<lang>/openapi.json  the OpenAPI 3.1 document of the root /<lang>/cms-json/,
-//                                     generated from the route registry (src/rest/openapi.ts)
+//                                     generated from the route registry (src/rest/openapi/)
 //   GET /cms-api/<lang>/              a reference page rendering it with Swagger UI, whose files
 //                                     the server sends from the installed package: nothing is
 //                                     loaded from anywhere else (the page's CSP allows only itself)
@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../site/services.ts';
 import type { RestApi } from '../rest/api.ts';
-import { openApiDocument } from '../rest/openapi.ts';
+import { openApiDocument } from '../rest/openapi/document.ts';
 import { LANGS, type Lang } from '../rest/types.ts';
 import { pageHeaders, SESSION_COOKIE } from '../web/api.ts';
 import { ownValue } from '../util.ts';

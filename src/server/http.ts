@@ -12,14 +12,8 @@ import type { AppServices } from '../site/services.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
-import {
-  databaseError,
-  errorOutput,
-  requestLanguage,
-  type BodyInput,
-  type RestInput,
-  type RestOutput,
-} from '../rest/pipeline.ts';
+import { databaseError } from '../rest/database-errors.ts';
+import { errorOutput, requestLanguage, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
 import { apiRoot } from '../rest/urls.ts';

@@ -3,7 +3,7 @@
 // unexpected failure into an HTML error page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../site/services.ts';
-import { toAuthUser, type UserRow } from '../auth/users.ts';
+import { toAuthUser, type UserRow } from '../auth/user-rows.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import type { Lang } from '../rest/types.ts';
 import type { ActivityOrigin } from '../site/activity.ts';

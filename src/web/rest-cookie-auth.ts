@@ -13,7 +13,7 @@
 // tick and the next, so it lives 12 to 24 hours, and dies at once with its session (logout,
 // expiry, disabled user), which every process sees because sessions live in the database.
 import type { Authenticated } from '../auth/authenticate.ts';
-import { toAuthUser } from '../auth/users.ts';
+import { toAuthUser } from '../auth/user-rows.ts';
 import type { BodyInput } from '../rest/pipeline.ts';
 import { RestError, type Lang } from '../rest/types.ts';
 import { parseCookies } from './page.ts';

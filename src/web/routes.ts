@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../site/services.ts';
-import { throwawayPasswordHash } from '../auth/users.ts';
+import { throwawayPasswordHash } from '../auth/login-password.ts';
 import { registerAuthorizePage } from './authorize-page.ts';
 import { registerLoginPages } from './login-pages.ts';
 import { pageHeaders, pageKit } from './page.ts';

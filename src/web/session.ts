@@ -10,7 +10,7 @@
 //   without the key.
 import crypto from 'node:crypto';
 import type { AppServices } from '../site/services.ts';
-import { findUserById, type UserRow } from '../auth/users.ts';
+import { findUserById, type UserRow } from '../auth/user-rows.ts';
 import { formatUtc } from '../site/time.ts';
 import { isTokenShaped, randomToken, tokenHash } from '../auth/tokens.ts';
 

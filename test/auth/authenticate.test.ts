@@ -12,7 +12,8 @@ import {
 } from '../../src/auth/app-passwords.ts';
 import { CACHE_TTL_MS, CredentialCache, credentialCache, FRESH_MS } from '../../src/auth/credential-cache.ts';
 import { MAX_FAILURES } from '../../src/auth/throttle.ts';
-import { createUser, deleteUser, setUserRole, setUserStatus, toAuthUser } from '../../src/auth/users.ts';
+import { createUser, deleteUser, setUserRole, setUserStatus } from '../../src/auth/users.ts';
+import { toAuthUser } from '../../src/auth/user-rows.ts';
 import { RestError } from '../../src/rest/types.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 

@@ -1,18 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
-import {
-  createUser,
-  deleteUser,
-  findUserByEmail,
-  findUserById,
-  findUserByLogin,
-  listUsers,
-  setUserRole,
-  setUserStatus,
-  toAuthUser,
-  verifyUserPassword,
-} from '../../src/auth/users.ts';
+import { createUser, deleteUser, setUserRole, setUserStatus } from '../../src/auth/users.ts';
+import { findUserByEmail, findUserById, findUserByLogin, listUsers, toAuthUser } from '../../src/auth/user-rows.ts';
+import { verifyUserPassword } from '../../src/auth/login-password.ts';
 import { hashPassword, verifyPassword } from '../../src/auth/passwords.ts';
 import { createAppPassword, listAppPasswords } from '../../src/auth/app-passwords.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';

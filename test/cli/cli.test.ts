@@ -6,7 +6,7 @@ import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
 import { BIN, ROOT, runCli, type CliResult } from './run.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
-import { findUserByLogin, listUsers } from '../../src/auth/users.ts';
+import { findUserByLogin, listUsers } from '../../src/auth/user-rows.ts';
 import { listAppPasswords } from '../../src/auth/app-passwords.ts';
 import { utcToZone } from '../../src/site/time.ts';
 import { RestError } from '../../src/rest/types.ts';

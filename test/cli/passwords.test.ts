@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { FastifyInstance } from 'fastify';
 import { createPasswordResetKey } from '../../src/auth/password-reset.ts';
-import { findUserByLogin } from '../../src/auth/users.ts';
+import { findUserByLogin } from '../../src/auth/user-rows.ts';
 import { firstStart } from '../../src/cli/seed.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';

@@ -7,7 +7,8 @@ import { dbTargets, createTestApp, tableNames, type TestApp } from '../support/d
 import { basicAuth } from '../support/http.ts';
 import { openApp } from '../../src/app.ts';
 import { authenticateRequest } from '../../src/auth/authenticate.ts';
-import { createUser, findUserByLogin, listUsers } from '../../src/auth/users.ts';
+import { createUser } from '../../src/auth/users.ts';
+import { findUserByLogin, listUsers } from '../../src/auth/user-rows.ts';
 import { listAppPasswords } from '../../src/auth/app-passwords.ts';
 import { FIRST_START_OPTION, firstStart } from '../../src/cli/seed.ts';
 import { DEFAULT_OPTIONS } from '../../src/site/options.ts';

@@ -2,7 +2,8 @@
 // (plus two relative to now), written through the real logging function.
 import type { AppServices } from '../../src/site/services.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
-import { createUser, toAuthUser } from '../../src/auth/users.ts';
+import { createUser } from '../../src/auth/users.ts';
+import { toAuthUser } from '../../src/auth/user-rows.ts';
 import type { Role } from '../../src/auth/roles.ts';
 import type { ActivityEntry, ActivityOrigin } from '../../src/site/activity.ts';
 import { formatUtc } from '../../src/site/time.ts';

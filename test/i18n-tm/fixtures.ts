@@ -2,7 +2,8 @@
 import type { Insertable } from 'kysely';
 import { XMLParser } from 'fast-xml-parser';
 import type { AppServices } from '../../src/site/services.ts';
-import { createUser, setUserStatus, toAuthUser } from '../../src/auth/users.ts';
+import { createUser, setUserStatus } from '../../src/auth/users.ts';
+import { toAuthUser } from '../../src/auth/user-rows.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../src/db/schema.ts';
 

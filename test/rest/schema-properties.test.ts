@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ArgSchema, JsonType } from '../../src/rest/types.ts';
-import { checkValue, sanitizeValue, validateValue } from '../../src/rest/schema/engine.ts';
+import { checkValue, sanitizeValue, validateValue } from '../../src/rest/schema/check-value.ts';
 
 const SEED = 42;
 const TYPES: JsonType[] = ['array', 'object', 'string', 'number', 'integer', 'boolean', 'null'];

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArgSchema } from '../../src/rest/types.ts';
-import { checkValue, validateValue, sanitizeValue } from '../../src/rest/schema/engine.ts';
+import { checkValue, validateValue, sanitizeValue } from '../../src/rest/schema/check-value.ts';
 import { isSchemaFailure } from '../../src/rest/schema/errors.ts';
 import { compilePcre, matchesPattern } from '../../src/rest/schema/pcre.ts';
 import { sanitizeTextField } from '../../src/rest/schema/text-field.ts';

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
 import type { AppServices } from '../../src/site/services.ts';
-import { createUser, type UserRow } from '../../src/auth/users.ts';
+import { createUser } from '../../src/auth/users.ts';
+import type { UserRow } from '../../src/auth/user-rows.ts';
 import { createTestApp, type DbTarget, type TestApp } from '../support/db.ts';
 import { freePort } from '../support/net.ts';
 

@@ -2,7 +2,7 @@
 // choices the user's rights allow (statuses, parent, author), the other language version, and
 // the form's fields read back as cms/v2 arguments or shown again after a refused save.
 import type { FastifyReply } from 'fastify';
-import { listUsers } from '../../auth/users.ts';
+import { listUsers } from '../../auth/user-rows.ts';
 import { roleCan, isRole } from '../../auth/roles.ts';
 import { canDelete, canSetStatus, CAPABILITIES } from '../../namespaces/cms/api.ts';
 import type { ContentType } from '../../pages/api.ts';

@@ -1,7 +1,7 @@
 // The list of pages or posts (/cms-admin/edit.php?post_type=page|post): status links with their
 // counts, search, language and paging, and per row the links and buttons the user's rights allow.
 import type { FastifyReply } from 'fastify';
-import { listUsers } from '../../auth/users.ts';
+import { listUsers } from '../../auth/user-rows.ts';
 import { canDelete, canEdit } from '../../namespaces/cms/api.ts';
 import type { Lang } from '../../rest/types.ts';
 import { fmt } from '../../web/api.ts';

@@ -7,7 +7,7 @@
 // reads and writes through the REST API as the signed-in user; the forms work without the
 // page's script (client/jobs.ts only reads a chosen XLIFF file into the upload form).
 import type { FastifyReply } from 'fastify';
-import { listUsers } from '../../auth/users.ts';
+import { listUsers } from '../../auth/user-rows.ts';
 import { isRole, roleCan } from '../../auth/roles.ts';
 import { ACTIVE_LANGUAGES, isActiveLanguage, languageName } from '../../namespaces/i18n-st/api.ts';
 import { ASSIGNABLE_STATUSES } from '../../namespaces/i18n-tm/api.ts';

@@ -6,16 +6,9 @@
 import type { FastifyReply } from 'fastify';
 import { chunkPassword, createAppPassword, listAppPasswords, revokeAppPassword } from '../../auth/app-passwords.ts';
 import { ROLES } from '../../auth/roles.ts';
-import {
-  findUserById,
-  listUsers,
-  setUserPassword,
-  setUserRole,
-  setUserStatus,
-  updateUserProfile,
-  verifyUserPassword,
-  type UserRow,
-} from '../../auth/users.ts';
+import { setUserPassword, setUserRole, setUserStatus, updateUserProfile } from '../../auth/users.ts';
+import { findUserById, listUsers, type UserRow } from '../../auth/user-rows.ts';
+import { verifyUserPassword } from '../../auth/login-password.ts';
 import { RestError } from '../../rest/types.ts';
 import { utcToZone } from '../../site/time.ts';
 import { fmt, destroyUserSessions } from '../../web/api.ts';

@@ -2,7 +2,7 @@
 // §5.1 / §10.
 import type { AppServices } from '../../site/services.ts';
 import { isRole, roleCan } from '../../auth/roles.ts';
-import { findUserById } from '../../auth/users.ts';
+import { findUserById } from '../../auth/user-rows.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
 import { findJob, isManager, type JobRow, type Viewer } from './jobs.ts';

@@ -2,7 +2,8 @@
 // with their batches and translation-editor records. The benchmark's bulk generator is
 // generate-jobs.ts.
 import type { AppServices } from '../../site/services.ts';
-import { createUser, findUserByLogin } from '../../auth/users.ts';
+import { createUser } from '../../auth/users.ts';
+import { findUserByLogin } from '../../auth/user-rows.ts';
 import { utcNow, formatUtc } from '../../site/time.ts';
 import { DEMO_BATCHES, demoJobs } from './demo-jobs.ts';
 import { STATUS } from './model.ts';

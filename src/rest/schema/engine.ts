@@ -3,20 +3,11 @@
 // (reference rest-core §3). Values arrive as they came from the wire (strings, lists and maps
 // from the query string, real JSON types from bodies); the PHP value model the reference works
 // on is emulated by php.ts. Validation and sanitisation call each other (enum sanitises first,
-// anyOf/oneOf validate their candidates), so both walks live here; the leaves are beside it.
+// anyOf/oneOf validate their candidates), so both walks live here; the leaves are beside it
+// (scalar-checks.ts, formats.ts), the entry points with the depth guard in check-value.ts.
 // Nothing here throws: every input gives either a value or a SchemaError.
-import type { ArgSchema } from '../types.ts';
 import { setOwn } from '../../util.ts';
-import {
-  SchemaFailure,
-  combiningError,
-  duplicateItems,
-  failure,
-  invalidType,
-  plainError,
-  type CandidateError,
-  type SchemaError,
-} from './errors.ts';
+import { SchemaFailure, combiningError, duplicateItems, failure, invalidType, type CandidateError } from './errors.ts';
 import { sanitizeFormat, validateFormat } from './formats.ts';
 import {
   asSchema,
@@ -32,10 +23,9 @@ import {
   typeOf,
   type Schema,
 } from './keywords.ts';
-import { matchesPattern } from './pcre.ts';
+import { unsafeInteger, validateNumber, validateString } from './scalar-checks.ts';
 import {
   asMap,
-  codePointLength,
   countNoun,
   hasUniqueItems,
   humanList,
@@ -43,77 +33,23 @@ import {
   isBooleanLike,
   isIntegerLike,
   isNull,
-  isNumeric,
   isObjectLike,
-  isPhpArray,
   isPlainObject,
   isScalar,
-  phpIntString,
   phpJsonEncode,
-  phpNumberString,
   phpScalarString,
   phpString,
   toBoolean,
-  toEntries,
   toInteger,
   toList,
   toNumber,
+  valuesEqual,
 } from './php.ts';
-
-/** Deeper values are refused before any check (PHP's json_decode refuses them at 512 too). */
-export const MAX_VALUE_DEPTH = 512;
-
-// ---------------------------------------------------------------------------------------------
-// Public API
-
-export function validateValue(value: unknown, schema: ArgSchema, name: string): SchemaError | null {
-  const error = tooDeep(value, name) ?? validate(value, schema, name);
-  return error && plainError(error);
-}
-
-/** Sanitises without validating first; returns a SchemaFailure when the value cannot be sanitised. */
-export function sanitizeValue(value: unknown, schema: ArgSchema, name: string): unknown {
-  return tooDeep(value, name) ?? sanitize(value, schema, name);
-}
-
-/** validate, then sanitise: what the pipeline does for typed args without custom callbacks */
-export function checkValue(
-  value: unknown,
-  schema: ArgSchema,
-  name: string,
-): { ok: true; value: unknown } | { ok: false; error: SchemaError } {
-  const error = validateValue(value, schema, name);
-  if (error) return { ok: false, error };
-  const sanitized = sanitize(value, schema, name); // depth already checked
-  if (sanitized instanceof SchemaFailure) return { ok: false, error: plainError(sanitized) };
-  return { ok: true, value: sanitized };
-}
-
-/** Iterative depth check, so hostile nesting cannot overflow the stack of the recursive checks. */
-function tooDeep(value: unknown, name: string): SchemaFailure | null {
-  let level: unknown[] = [value];
-  for (let depth = 0; level.length > 0; depth++) {
-    if (depth > MAX_VALUE_DEPTH) return failure('rest_invalid_param', `${name} is nested too deeply.`, { param: name });
-    const next: unknown[] = [];
-    for (const v of level) {
-      if (Array.isArray(v)) {
-        for (const item of v) if (typeof item === 'object' && item !== null) next.push(item);
-      } else if (isPlainObject(v)) {
-        for (const key of Object.keys(v)) {
-          const item = v[key];
-          if (typeof item === 'object' && item !== null) next.push(item);
-        }
-      }
-    }
-    level = next;
-  }
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Validation (rest_validate_value_from_schema)
 
-function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailure | null {
+export function validate(value: unknown, rawSchema: unknown, name: string): SchemaFailure | null {
   const base = asSchema(rawSchema);
   const schema = combines(base) ? applyCombiningSchemas({ value }, base, name) : base;
   if (schema instanceof SchemaFailure) return schema;
@@ -188,80 +124,6 @@ function validateForType(value: unknown, schema: Schema, type: string | undefine
       // No type, or one the reference does not know: accepted as is (backward compatibility).
       return null;
   }
-}
-
-// --- number and integer: multipleOf, then the bounds ----------------------------------------
-
-function validateNumber(value: unknown, schema: Schema, name: string, typeName: string): SchemaFailure | null {
-  if (!isNumeric(value)) return invalidType(name, typeName);
-  const n = toNumber(value);
-
-  const multipleOf = numberKeyword(schema, 'multipleOf');
-  if (multipleOf !== undefined && n % multipleOf !== 0) {
-    return failure('rest_invalid_multiple', `${name} must be a multiple of ${phpNumberString(multipleOf)}.`);
-  }
-  return validateBounds(n, schema, name);
-}
-
-function validateBounds(n: number, schema: Schema, name: string): SchemaFailure | null {
-  const min = numberKeyword(schema, 'minimum');
-  const max = numberKeyword(schema, 'maximum');
-  const exclusiveMin = Boolean(schema.exclusiveMinimum);
-  const exclusiveMax = Boolean(schema.exclusiveMaximum);
-  const outOfBounds = (text: string) => failure('rest_out_of_bounds', `${name} must be ${text}`);
-
-  if (min !== undefined && max === undefined) {
-    if (exclusiveMin && n <= min) return outOfBounds(`greater than ${phpIntString(min)}`);
-    if (!exclusiveMin && n < min) return outOfBounds(`greater than or equal to ${phpIntString(min)}`);
-  }
-  if (max !== undefined && min === undefined) {
-    if (exclusiveMax && n >= max) return outOfBounds(`less than ${phpIntString(max)}`);
-    if (!exclusiveMax && n > max) return outOfBounds(`less than or equal to ${phpIntString(max)}`);
-  }
-  if (min !== undefined && max !== undefined) {
-    const belowMin = exclusiveMin ? n <= min : n < min;
-    const aboveMax = exclusiveMax ? n >= max : n > max;
-    if (belowMin || aboveMax) {
-      const side = (exclusive: boolean) => (exclusive ? '(exclusive)' : '(inclusive)');
-      return outOfBounds(
-        `between ${phpIntString(min)} ${side(exclusiveMin)} and ${phpIntString(max)} ${side(exclusiveMax)}`,
-      );
-    }
-  }
-  return null;
-}
-
-/**
- * Beyond ±(2^53 − 1) a number no longer names one integer (1e16 + 1 reads as 1e16), and
- * nothing this server counts, stores or dates comes near: such an integer is refused, where
- * the reference's PHP would wrap or saturate it (a deliberate difference, docs/decisions.md).
- */
-function unsafeInteger(n: number, name: string): SchemaFailure | null {
-  if (Number.isSafeInteger(n)) return null;
-  const max = phpIntString(Number.MAX_SAFE_INTEGER);
-  return failure('rest_out_of_bounds', `${name} must be between -${max} (inclusive) and ${max} (inclusive)`);
-}
-
-// --- string: minLength, maxLength, pattern ---------------------------------------------------
-
-function validateString(value: unknown, schema: Schema, name: string): SchemaFailure | null {
-  if (typeof value !== 'string') return invalidType(name, 'string');
-
-  const minLength = numberKeyword(schema, 'minLength');
-  if (minLength !== undefined && codePointLength(value) < minLength) {
-    return failure(
-      'rest_too_short',
-      `${name} must be at least ${countNoun(minLength, 'character', 'characters')} long.`,
-    );
-  }
-  const maxLength = numberKeyword(schema, 'maxLength');
-  if (maxLength !== undefined && codePointLength(value) > maxLength) {
-    return failure('rest_too_long', `${name} must be at most ${countNoun(maxLength, 'character', 'characters')} long.`);
-  }
-  if (schema.pattern !== undefined && schema.pattern !== null && !matchesPattern(String(schema.pattern), value)) {
-    return failure('rest_invalid_pattern', `${name} does not match pattern ${String(schema.pattern)}.`);
-  }
-  return null;
 }
 
 // --- array: items, minItems, maxItems, uniqueItems -------------------------------------------
@@ -340,17 +202,6 @@ function validateEnum(value: unknown, schema: Schema, enumValues: unknown[], nam
   return failure('rest_not_in_enum', `${name} is not one of ${humanList(shown)}.`);
 }
 
-/** rest_are_values_equal: lists/maps key by key, an integer equals a float of the same value. */
-function valuesEqual(a: unknown, b: unknown): boolean {
-  if (isPhpArray(a) && isPhpArray(b)) {
-    const entriesA = toEntries(a);
-    const mapB = new Map(toEntries(b));
-    if (entriesA.length !== mapB.size) return false;
-    return entriesA.every(([key, v]) => mapB.has(key) && valuesEqual(v, mapB.get(key)));
-  }
-  return (a ?? null) === (b ?? null);
-}
-
 function findAnyMatchingSchema(value: unknown, schema: Schema, name: string): Schema | SchemaFailure {
   const errors: CandidateError[] = [];
   const candidates = subSchemas(schema, 'anyOf');
@@ -396,7 +247,7 @@ function findOneMatchingSchema(value: unknown, schema: Schema, name: string): Sc
 // ---------------------------------------------------------------------------------------------
 // Sanitisation (rest_sanitize_value_from_schema)
 
-function sanitize(value: unknown, rawSchema: unknown, name: string): unknown {
+export function sanitize(value: unknown, rawSchema: unknown, name: string): unknown {
   let schema: Schema | SchemaFailure = asSchema(rawSchema);
   if (combines(schema)) {
     // The value is first sanitised with the matching sub-schema, then with this one.

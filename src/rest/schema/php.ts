@@ -220,6 +220,17 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** rest_are_values_equal: lists/maps key by key, an integer equals a float of the same value. */
+export function valuesEqual(a: unknown, b: unknown): boolean {
+  if (isPhpArray(a) && isPhpArray(b)) {
+    const entriesA = toEntries(a);
+    const mapB = new Map(toEntries(b));
+    if (entriesA.length !== mapB.size) return false;
+    return entriesA.every(([key, v]) => mapB.has(key) && valuesEqual(v, mapB.get(key)));
+  }
+  return (a ?? null) === (b ?? null);
+}
+
 const PHP_TRIM_CHARS = ' \t\n\r\0\x0B';
 
 export function phpTrim(text: string, chars = PHP_TRIM_CHARS): string {
