@@ -61,14 +61,14 @@ export async function recordWrite(
  * loggers in its `logger.ts` and lists them in its SiteModule; the LoggerCatalogue
  * (`app.loggers`) holds them all.
  */
-export interface LoggerDef {
+export interface LoggerDef<Key extends string = string> {
   slug: string;
   name: { en: string; de: string };
   /** "Using plugin X" style label shown as `via`; null when none. */
   via?: { en: string; de: string } | null;
   /** Capability needed to read this logger's events. */
   capability: string;
-  messages: Record<string, { en: string; de: string }>;
+  messages: Record<Key, { en: string; de: string }>;
   /**
    * The message types a UI can filter by (the reference's `labels.search`, shown by
    * search-options as `search_data`): a label for the logger's messages, optionally one for
@@ -77,6 +77,24 @@ export interface LoggerDef {
   search?: {
     label: { en: string; de: string };
     labelAll?: { en: string; de: string };
-    options: { label: { en: string; de: string }; messageKeys: string[] }[];
+    options: { label: { en: string; de: string }; messageKeys: NoInfer<Key>[] }[];
   };
+}
+
+/**
+ * Declares a logger keeping the names of its message keys in its type, so that an entry
+ * (loggerEntry) naming a key the logger does not have fails to compile.
+ */
+export function defineLogger<const Key extends string>(def: LoggerDef<Key>): LoggerDef<Key> {
+  return def;
+}
+
+/** The entry of `logger`'s message `messageKey`: a key the logger lacks does not compile. */
+export function loggerEntry<Key extends string>(
+  logger: LoggerDef<Key>,
+  messageKey: NoInfer<Key>,
+  context?: Record<string, unknown>,
+  extra: Pick<ActivityEntry, 'level' | 'date'> = {},
+): ActivityEntry {
+  return { logger: logger.slug, messageKey, ...(context ? { context } : {}), ...extra };
 }
