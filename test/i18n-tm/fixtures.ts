@@ -6,6 +6,7 @@ import { createUser, setUserStatus } from '../../src/auth/users.ts';
 import { toAuthUser } from '../../src/auth/user-rows.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../src/db/schema.ts';
+import type { Caller } from '../../src/namespaces/i18n-tm/jobs.ts';
 
 export interface Fixture {
   admin: AuthUser;
@@ -247,4 +248,9 @@ export function parseXliff(base64: string): Record<string, any> {
     isArray: (name) => name === 'trans-unit' || name === 'phase',
   });
   return parser.parse(xml);
+}
+
+/** The caller of a write by `user`, as a REST request is (a Caller). */
+export function callerOf(app: AppServices, user: AuthUser): Caller {
+  return { app, user, lang: 'en', ip: '' };
 }

@@ -293,6 +293,12 @@ for (const target of dbTargets()) {
       assert.deepEqual([badType.status, badType.body.code], [400, 'rest_invalid_param']);
       const badId = await call('POST', '/jobs/assign', 'admin', { jobId: 'x', translatorId: fx.anna.id });
       assert.deepEqual([badId.status, badId.body.code], [400, 'rest_invalid_param']);
+      assert.deepEqual(badId.body.data.params, { jobId: 'jobId must be a positive integer.' });
+      const noTranslator = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: 0 });
+      assert.deepEqual([noTranslator.status, noTranslator.body.code], [400, 'rest_invalid_param']);
+      assert.deepEqual(noTranslator.body.data.params, {
+        translatorId: 'translatorId must be a positive integer (a user id).',
+      });
       const other = await call('POST', '/jobs/assign', 'anna', { jobId: fx.jobs.empty, translatorId: fx.ben.id });
       assert.deepEqual([other.status, other.body.code], [403, 'i18n_tm_assign_forbidden']);
       const self = await call('POST', '/jobs/assign', 'anna', { jobId: fx.jobs.empty, translatorId: fx.anna.id });

@@ -4,7 +4,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { buildXliff, cdata, fetchXliff } from '../../src/namespaces/i18n-tm/xliff.ts';
-import { createAteJobs, getAteJob, storeAteJob } from '../../src/namespaces/i18n-tm/ate.ts';
+import { ateDataOf, createAteJobs, getAteJob, storeAteJob, type AteJobData } from '../../src/namespaces/i18n-tm/ate.ts';
 import {
   amsConsole,
   amsStatus,
@@ -14,7 +14,7 @@ import {
   synchronizeTranslators,
   updateEngines,
 } from '../../src/namespaces/i18n-tm/ams.ts';
-import { createFixture, expectError, parseXliff, type Fixture } from './fixtures.ts';
+import { callerOf, createFixture, expectError, parseXliff, type Fixture } from './fixtures.ts';
 
 for (const target of dbTargets()) {
   describe(`i18n/tm XLIFF (${target.name})`, () => {
@@ -133,9 +133,12 @@ for (const target of dbTargets()) {
     after(async () => t.close());
     const job = (id: number) =>
       t.app.db.selectFrom('tm_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    /** POST ate/jobs/store's service with the data as its argument hands it over (ateDataOf). */
+    const store = (jobId: number, data: unknown) =>
+      storeAteJob(callerOf(t.app, fx.admin), { jobId, ateJob: ateDataOf(data) as AteJobData });
 
     test('POST ate/jobs creates local editor jobs and links them', async () => {
-      const res = await createAteJobs(t.app, {
+      const res = await createAteJobs(callerOf(t.app, fx.admin), {
         jobs: [{ i18n_job_id: fx.jobs.waiting }, { id: String(fx.jobs.retry) }],
       });
       assert.equal(res.code, 200);
@@ -150,32 +153,48 @@ for (const target of dbTargets()) {
       assert.equal(ate.ate_status, 0);
       assert.equal(ate.ate_status_name, 'created');
       assert.equal(ate.is_current, true);
-      const b = await createAteJobs(t.app, { job_ids: `${fx.jobs.basket}` });
+      const b = await createAteJobs(callerOf(t.app, fx.admin), { job_ids: `${fx.jobs.basket}` });
       assert.equal((await job(fx.jobs.basket!)).status, 1, 'basket job sent');
       assert.ok(b.jobs[String(fx.jobs.basket)]! > res.jobs[String(fx.jobs.retry)]!);
-      await createAteJobs(t.app, { i18n_job_id: fx.jobs.annaOutdated }); // complete but outdated: a new round
+      await createAteJobs(callerOf(t.app, fx.admin), { i18n_job_id: fx.jobs.annaOutdated }); // complete but outdated: a new round
     });
 
     test('POST ate/jobs refuses bad payloads, unknown jobs and invalid states, atomically', async () => {
-      await expectError(() => createAteJobs(t.app, {}), 'i18n_tm_ate_invalid_payload', 400);
-      await expectError(() => createAteJobs(t.app, { jobs: 'x' }), 'i18n_tm_ate_invalid_payload', 400);
-      await expectError(() => createAteJobs(t.app, { jobs: [{ id: 'abc' }] }), 'i18n_tm_ate_invalid_payload', 400);
+      await expectError(() => createAteJobs(callerOf(t.app, fx.admin), {}), 'i18n_tm_ate_invalid_payload', 400);
+      await expectError(
+        () => createAteJobs(callerOf(t.app, fx.admin), { jobs: 'x' }),
+        'i18n_tm_ate_invalid_payload',
+        400,
+      );
+      await expectError(
+        () => createAteJobs(callerOf(t.app, fx.admin), { jobs: [{ id: 'abc' }] }),
+        'i18n_tm_ate_invalid_payload',
+        400,
+      );
       const before = await t.app.db
         .selectFrom('tm_ate_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.empty, 999999] }), 'i18n_job_not_found', 404);
       await expectError(
-        () => createAteJobs(t.app, { job_ids: [fx.jobs.empty, fx.jobs.benComplete] }),
+        () => createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.empty, 999999] }),
+        'i18n_job_not_found',
+        404,
+      );
+      await expectError(
+        () => createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.empty, fx.jobs.benComplete] }),
         'i18n_tm_ate_invalid_job_status',
         409,
       );
       await expectError(
-        () => createAteJobs(t.app, { job_ids: [fx.jobs.cancelled] }),
+        () => createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.cancelled] }),
         'i18n_tm_ate_invalid_job_status',
         409,
       );
-      await expectError(() => createAteJobs(t.app, { job_ids: [fx.jobs.remote] }), 'i18n_tm_job_remote', 409);
+      await expectError(
+        () => createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.remote] }),
+        'i18n_tm_job_remote',
+        409,
+      );
       const after = await t.app.db
         .selectFrom('tm_ate_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -185,10 +204,7 @@ for (const target of dbTargets()) {
     });
 
     test('POST ate/jobs/store links a job to a given editor job; updates; conflicts are 409', async () => {
-      const r = await storeAteJob(t.app, {
-        i18n_job_id: String(fx.jobs.annaProgress),
-        ate_job_data: [{ ate_job_id: 50000, ate_status: 1, batch: 'x' }],
-      });
+      const r = await store(fx.jobs.annaProgress!, [{ ate_job_id: 50000, ate_status: 1, batch: 'x' }]);
       assert.deepEqual(r, { jobId: fx.jobs.annaProgress, ateJobId: 50000, created: true });
       const row = await job(fx.jobs.annaProgress!);
       assert.equal(row.editor_job_id, 50000);
@@ -196,72 +212,30 @@ for (const target of dbTargets()) {
       let ate = await getAteJob(t.app, 50000);
       assert.equal(ate.ate_status, 1);
       assert.deepEqual(ate.data, { ate_job_id: 50000, ate_status: 1, batch: 'x' });
-      const again = await storeAteJob(t.app, {
-        i18n_job_id: fx.jobs.annaProgress,
-        ate_job_data: [{ ate_job_id: '50000', ate_status: 6 }],
-      });
+      const again = await store(fx.jobs.annaProgress!, [{ ate_job_id: '50000', ate_status: 6 }]);
       assert.equal(again.created, false);
       ate = await getAteJob(t.app, 50000);
       assert.equal(ate.ate_status, 6);
       assert.equal(ate.data.batch, 'x');
-      await storeAteJob(t.app, { i18n_job_id: fx.jobs.package, ate_job_data: ['50001'] });
+      await store(fx.jobs.package!, ['50001']);
       assert.equal((await job(fx.jobs.package!)).editor_job_id, 50001);
-      await storeAteJob(t.app, { i18n_job_id: fx.jobs.strings, ate_job_data: { ate_job_id: 50002 } });
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 50000 }] }),
-        'i18n_tm_ate_job_conflict',
-        409,
-      );
+      await store(fx.jobs.strings!, { ate_job_id: 50002 });
+      await expectError(() => store(fx.jobs.waiting!, [{ ate_job_id: 50000 }]), 'i18n_tm_ate_job_conflict', 409);
       // Ids generated after explicit ones do not collide.
-      const created = await createAteJobs(t.app, { job_ids: [fx.jobs.empty] });
+      const created = await createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.empty] });
       assert.ok(created.jobs[String(fx.jobs.empty)]! > 50002);
     });
 
-    test('POST ate/jobs/store input errors', async () => {
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: '999999', ate_job_data: [{ ate_job_id: 1 }] }),
-        'i18n_job_not_found',
-        404,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: 'abc', ate_job_data: [{ ate_job_id: 1 }] }),
-        'rest_invalid_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [] }),
-        'rest_invalid_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ foo: 1 }] }),
-        'rest_invalid_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: [{ ate_job_id: 5, ate_status: 99 }] }),
-        'rest_invalid_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.waiting, ate_job_data: 'x' }),
-        'rest_invalid_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: undefined, ate_job_data: [1] }),
-        'rest_missing_callback_param',
-        400,
-      );
-      await expectError(
-        () => storeAteJob(t.app, { i18n_job_id: fx.jobs.remote, ate_job_data: [{ ate_job_id: 60000 }] }),
-        'i18n_tm_job_remote',
-        409,
-      );
+    test('POST ate/jobs/store: unknown and remote jobs; the editor job data its argument refuses', async () => {
+      await expectError(() => store(999999, [{ ate_job_id: 1 }]), 'i18n_job_not_found', 404);
+      await expectError(() => store(fx.jobs.remote!, [{ ate_job_id: 60000 }]), 'i18n_tm_job_remote', 409);
+      // The argument's check (bad ids and missing arguments over HTTP: test/i18n-tm/http.test.ts).
+      for (const data of [[], [{ foo: 1 }], [{ ate_job_id: 5, ate_status: 99 }], 'x', 7])
+        assert.equal(typeof ateDataOf(data), 'string', JSON.stringify(data));
     });
 
     test('GET ate/jobs/<id>: object and 404', async () => {
-      const created = await createAteJobs(t.app, { job_ids: [fx.jobs.annaOutdated] });
+      const created = await createAteJobs(callerOf(t.app, fx.admin), { job_ids: [fx.jobs.annaOutdated] });
       const id = Object.values(created.jobs)[0]!;
       const ate = await getAteJob(t.app, id, 'de');
       assert.equal(ate.ate_job_id, id);
@@ -290,7 +264,7 @@ for (const target of dbTargets()) {
       assert.equal(before.service, 'local');
       assert.equal(before.translators, 3, 'anna, ben and the administrator');
       assert.equal(before.managers, 1);
-      const reg = await registerManager(t.app, fx.admin);
+      const reg = await registerManager(callerOf(t.app, fx.admin));
       assert.equal(reg.enabled, true);
       assert.equal(reg.manager.id, fx.admin.id);
       const after = await amsStatus(t.app);
@@ -298,11 +272,11 @@ for (const target of dbTargets()) {
       assert.deepEqual(after.manager, { id: fx.admin.id, name: 'Ada Admin', email: fx.admin.email });
       assert.match(String(after.site_id), /^[0-9a-f-]{36}$/);
       assert.match(String(after.registered_at), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      await expectError(() => registerManager(t.app, fx.anna), 'i18n_tm_not_a_manager', 403);
+      await expectError(() => registerManager(callerOf(t.app, fx.anna)), 'i18n_tm_not_a_manager', 403);
     });
 
     test('synchronize translators and managers from local users', async () => {
-      const tr = await synchronizeTranslators(t.app);
+      const tr = await synchronizeTranslators(callerOf(t.app, fx.admin));
       assert.deepEqual(
         tr.result.translators.map((u) => u.id).sort((a, b) => a - b),
         [fx.admin.id, fx.anna.id, fx.ben.id].sort((a, b) => a - b),
@@ -311,7 +285,7 @@ for (const target of dbTargets()) {
       assert.deepEqual(Object.keys(anna), ['id', 'login', 'name', 'email', 'role', 'activated']);
       assert.equal(anna.name, 'Anna Becker');
       assert.equal(anna.activated, true);
-      const mg = await synchronizeManagers(t.app);
+      const mg = await synchronizeManagers(callerOf(t.app, fx.admin));
       assert.deepEqual(
         mg.result.managers.map((u) => u.id),
         [fx.admin.id],
@@ -337,12 +311,10 @@ for (const target of dbTargets()) {
           ['microsoft', false, 3],
         ],
       );
-      const r = await updateEngines(t.app, {
-        engines: [
-          { id: 'microsoft', enabled: true, priority: 1 },
-          { id: 'deepl', priority: 2 },
-        ],
-      });
+      const r = await updateEngines(callerOf(t.app, fx.admin), [
+        { id: 'microsoft', enabled: true, priority: 1 },
+        { id: 'deepl', priority: 2 },
+      ]);
       assert.deepEqual(r.changed.sort(), ['deepl', 'microsoft']);
       assert.deepEqual(
         getEngines(t.app).engines.map((e) => [e.id, e.enabled, e.priority]),
@@ -352,36 +324,34 @@ for (const target of dbTargets()) {
           ['google', true, 2],
         ],
       );
-      await updateEngines(t.app, { engines: { google: false } });
+      await updateEngines(callerOf(t.app, fx.admin), { google: false });
       assert.equal(getEngines(t.app).engines.find((e) => e.id === 'google')!.enabled, false);
       await t.app.options.load(); // stored, not only cached
       assert.equal(getEngines(t.app).engines.find((e) => e.id === 'google')!.enabled, false);
       const before = JSON.stringify(getEngines(t.app));
       const bad = await expectError(
         () =>
-          updateEngines(t.app, {
-            engines: [
-              { id: 'babelfish', enabled: true },
-              { id: 'deepl', enabled: 'maybe' },
-            ],
-          }),
+          updateEngines(callerOf(t.app, fx.admin), [
+            { id: 'babelfish', enabled: true },
+            { id: 'deepl', enabled: 'maybe' },
+          ]),
         'i18n_tm_invalid_engines',
         400,
       );
       assert.deepEqual(Object.keys(bad.params as object).sort(), ['engines[0].id', 'engines[1].enabled']);
       await expectError(
-        () => updateEngines(t.app, { engines: [{ id: 'deepl', priority: 0 }] }),
+        () => updateEngines(callerOf(t.app, fx.admin), [{ id: 'deepl', priority: 0 }]),
         'i18n_tm_invalid_engines',
         400,
       );
       await expectError(
-        () => updateEngines(t.app, { engines: [{ id: 'deepl' }, { id: 'deepl' }] }),
+        () => updateEngines(callerOf(t.app, fx.admin), [{ id: 'deepl' }, { id: 'deepl' }]),
         'i18n_tm_invalid_engines',
         400,
       );
-      await expectError(() => updateEngines(t.app, { engines: [] }), 'i18n_tm_invalid_engines', 400);
-      await expectError(() => updateEngines(t.app, { engines: 'deepl' }), 'i18n_tm_invalid_engines', 400);
-      await expectError(() => updateEngines(t.app, {}), 'i18n_tm_invalid_engines', 400);
+      await expectError(() => updateEngines(callerOf(t.app, fx.admin), []), 'i18n_tm_invalid_engines', 400);
+      await expectError(() => updateEngines(callerOf(t.app, fx.admin), 'deepl'), 'i18n_tm_invalid_engines', 400);
+      await expectError(() => updateEngines(callerOf(t.app, fx.admin), undefined), 'i18n_tm_invalid_engines', 400);
       assert.equal(JSON.stringify(getEngines(t.app)), before, 'nothing stored on error');
     });
   });

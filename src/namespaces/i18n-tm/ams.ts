@@ -5,10 +5,11 @@
 import crypto from 'node:crypto';
 import type { AppServices } from '../../site/services.ts';
 import { ROLE_CAPABILITIES, isRole } from '../../auth/roles.ts';
-import type { Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
-import type { Viewer } from './jobs.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
+import type { Caller, Viewer } from './jobs.ts';
+import { i18nTmLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import { scalarText } from './model.ts';
 
@@ -87,29 +88,56 @@ async function saveAms(app: AppServices, patch: Partial<AmsState>): Promise<AmsS
 
 /** POST ams/register_manager: the caller becomes the site's registered translation manager. */
 export async function registerManager(
-  app: AppServices,
-  viewer: Viewer,
-  lang: Lang = 'en',
+  caller: Caller,
 ): Promise<{ enabled: true; manager: AmsUser; translators: number; managers: number }> {
+  const { app, lang } = caller;
   const managers = await listManagers(app);
-  const manager = managers.find((m) => m.id === viewer.id);
+  const manager = managers.find((m) => m.id === caller.user?.id);
   if (!manager) {
     throw restError({ lang }, 'i18n_tm_not_a_manager', MSG.notAManager, 403);
   }
   const translators = await listTranslators(app);
   await saveAms(app, { registered: true, manager_id: manager.id, registered_at: utcNow() });
+  await recordWrite(
+    app,
+    loggerEntry(i18nTmLogger, 'manager_registered', {
+      manager_id: manager.id,
+      manager_name: manager.name,
+      translators: translators.length,
+      managers: managers.length,
+    }),
+    caller,
+  );
   return { enabled: true, manager, translators: translators.length, managers: managers.length };
 }
 
-export async function synchronizeTranslators(app: AppServices): Promise<{ result: { translators: AmsUser[] } }> {
-  const translators = await listTranslators(app);
-  await saveAms(app, { translators_synced_at: utcNow(), activated_translators: translators.map((t) => t.id) });
+/** GET ams/synchronize/translators: records the translators as synchronised. */
+export async function synchronizeTranslators(caller: Caller): Promise<{ result: { translators: AmsUser[] } }> {
+  const translators = await listTranslators(caller.app);
+  await saveAms(caller.app, { translators_synced_at: utcNow(), activated_translators: translators.map((t) => t.id) });
+  await recordWrite(
+    caller.app,
+    loggerEntry(i18nTmLogger, 'translators_synchronized', {
+      count: translators.length,
+      translator_ids: translators.map((t) => t.id).join(','),
+    }),
+    caller,
+  );
   return { result: { translators } };
 }
 
-export async function synchronizeManagers(app: AppServices): Promise<{ result: { managers: AmsUser[] } }> {
-  const managers = await listManagers(app);
-  await saveAms(app, { managers_synced_at: utcNow() });
+/** GET ams/synchronize/managers: records the managers as synchronised. */
+export async function synchronizeManagers(caller: Caller): Promise<{ result: { managers: AmsUser[] } }> {
+  const managers = await listManagers(caller.app);
+  await saveAms(caller.app, { managers_synced_at: utcNow() });
+  await recordWrite(
+    caller.app,
+    loggerEntry(i18nTmLogger, 'managers_synchronized', {
+      count: managers.length,
+      manager_ids: managers.map((t) => t.id).join(','),
+    }),
+    caller,
+  );
   return { result: { managers } };
 }
 
@@ -203,11 +231,10 @@ export function getEngines(app: AppServices): { engines: EngineSetting[] } {
  * 400 `i18n_tm_invalid_engines` with one message per problem; nothing is stored then.
  */
 export async function updateEngines(
-  app: AppServices,
-  body: Record<string, unknown>,
-  lang: Lang = 'en',
+  caller: Caller,
+  raw: unknown,
 ): Promise<{ engines: EngineSetting[]; changed: string[] }> {
-  const raw = body.engines;
+  const { app, lang } = caller;
   const problems: Record<string, string> = {};
   let items: { id: unknown; enabled?: unknown; priority?: unknown }[] = [];
   if (Array.isArray(raw)) {
@@ -279,5 +306,18 @@ export async function updateEngines(
     .filter((e) => before.get(e.id)!.enabled !== e.enabled || before.get(e.id)!.priority !== e.priority)
     .map((e) => e.id);
   await app.options.set(ENGINES_OPTION, next);
-  return { engines: engineConfig(app), changed };
+  const engines = engineConfig(app);
+  await recordWrite(
+    app,
+    loggerEntry(i18nTmLogger, 'engines_updated', {
+      enabled_engines:
+        engines
+          .filter((e) => e.enabled)
+          .map((e) => e.id)
+          .join(', ') || '-',
+      changed_engines: changed.join(','),
+    }),
+    caller,
+  );
+  return { engines, changed };
 }

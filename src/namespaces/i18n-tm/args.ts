@@ -1,13 +1,14 @@
 // i18n/tm/v1's argument sets (routes.ts declares the routes with them): each argument's
-// description in English and German, type and bounds, and the checks beyond the schema (job-filters.ts,
-// assign.ts, ate.ts; their failures are 400 rest_invalid_param). Kept apart from the routes so the
-// declarations stay readable; `as const` keeps their literal types, from which handlers' params are typed.
+// description in English and German, type and bounds, and the checks beyond the schema (the job
+// filters' in job-filters.ts; ids, job types and the editor job here), whose failures are 400
+// rest_invalid_param; sanitizers hand the handlers ids as numbers and the editor job parsed.
+// Kept apart from the routes so the declarations stay readable; `as const` keeps their literal
+// types, from which handlers' params are typed.
 import { l } from '../../rest/define.ts';
 import type { ArgSchema, Args } from '../../rest/types.ts';
-import { STORE_CHECKS } from './ate.ts';
-import { ASSIGN_CHECKS } from './assign.ts';
+import { ateDataOf, type AteJobData } from './ate.ts';
 import { JOB_FILTER_CHECKS } from './job-filters.ts';
-import { MAX_ID, parseDate, parsePositiveInt } from './model.ts';
+import { JOB_TYPES, MAX_ID, parseDate, parsePositiveInt, type JobType } from './model.ts';
 import { MAX_SEND_ITEMS, MAX_SEND_STRINGS } from './send-jobs.ts';
 import { ACTIVE_LANGUAGES } from '../i18n-st/api.ts';
 
@@ -128,13 +129,19 @@ export const ATE_CREATE_ARGS = {
   i18n_job_id: { description: l('Id of one job.', 'ID eines Auftrags.'), type: ['integer', 'string'] },
 } as const;
 
+/** A positive id, given as a number or as digits, already validated. */
+const validatedId = (v: unknown): number => parsePositiveInt(v)!;
+
 /** POST /ate/jobs/store: the local job and the editor job to link to it. */
 export const ATE_STORE_ARGS = {
   i18n_job_id: {
     description: l('Id of the local translation job.', 'ID des lokalen Übersetzungsauftrags.'),
     type: 'string',
     required: true,
-    validate: check(STORE_CHECKS.i18n_job_id),
+    validate: check((v) =>
+      parsePositiveInt(v) !== null ? true : 'i18n_job_id must be a job id (a positive integer).',
+    ),
+    sanitize: validatedId,
   },
   ate_job_data: {
     description: l(
@@ -143,24 +150,31 @@ export const ATE_STORE_ARGS = {
     ),
     type: 'array',
     required: true,
-    validate: check(STORE_CHECKS.ate_job_data),
+    validate: check((v) => {
+      const parsed = ateDataOf(v);
+      return typeof parsed === 'string' ? parsed : true;
+    }),
+    sanitize: (v: unknown) => ateDataOf(v) as AteJobData,
   },
 } as const satisfies Args;
 
-/** POST /jobs/assign. */
+/** POST /jobs/assign: ids as numbers or digits, the type as a job type ('' = none, post). */
 export const ASSIGN_ARGS = {
   jobId: {
     description: l('Id of the job to assign.', 'ID des zuzuweisenden Auftrags.'),
     required: true,
-    validate: check(ASSIGN_CHECKS.jobId),
-    sanitize: (v: unknown) => parsePositiveInt(v),
+    validate: check((v) => (parsePositiveInt(v) !== null ? true : 'jobId must be a positive integer.')),
+    sanitize: validatedId,
   },
   type: {
     description: l(
       'Job type: post (default), string, package or st-batch_strings.',
       'Auftragstyp: post (Standard), string, package oder st-batch_strings.',
     ),
-    validate: check(ASSIGN_CHECKS.type),
+    validate: check((v) =>
+      v === '' || (JOB_TYPES as readonly unknown[]).includes(v) ? true : `type must be one of ${JOB_TYPES.join(', ')}.`,
+    ),
+    sanitize: (v: unknown) => (v === '' ? undefined : (v as JobType)),
   },
   translatorId: {
     description: l(
@@ -168,8 +182,10 @@ export const ASSIGN_ARGS = {
       'Benutzer-ID des Übersetzers (braucht die Berechtigung translate).',
     ),
     required: true,
-    validate: check(ASSIGN_CHECKS.translatorId),
-    sanitize: (v: unknown) => parsePositiveInt(v),
+    validate: check((v) =>
+      parsePositiveInt(v) !== null ? true : 'translatorId must be a positive integer (a user id).',
+    ),
+    sanitize: validatedId,
   },
 } as const satisfies Args;
 

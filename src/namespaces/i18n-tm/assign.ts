@@ -3,20 +3,13 @@
 import type { AppServices } from '../../site/services.ts';
 import { isRole, roleCan } from '../../auth/roles.ts';
 import { findUserById } from '../../auth/user-rows.ts';
-import { RestError, type Lang } from '../../rest/types.ts';
+import { RestError } from '../../rest/types.ts';
 import { utcNow } from '../../site/time.ts';
-import { findJob, isManager, type JobRow, type Viewer } from './jobs.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
+import { findJob, isManager, type Caller, type JobRow } from './jobs.ts';
+import { i18nTmLogger } from './logger.ts';
 import { MSG } from './messages.ts';
-import {
-  DEFAULT_JOB_TYPE,
-  JOB_TYPES,
-  STATUS,
-  STATUS_NAMES,
-  invalidParam,
-  parsePositiveInt,
-  scalarText,
-  type JobType,
-} from './model.ts';
+import { DEFAULT_JOB_TYPE, STATUS, STATUS_NAMES, type JobType } from './model.ts';
 
 /** Statuses from which a job may be (re)assigned to a local translator. */
 export const ASSIGNABLE_STATUSES: readonly number[] = [
@@ -26,19 +19,13 @@ export const ASSIGNABLE_STATUSES: readonly number[] = [
   STATUS.ATE_NEEDS_RETRY,
 ];
 
+/** POST jobs/assign's validated arguments (args.ts ASSIGN_ARGS). */
 export interface AssignInput {
-  jobId: unknown;
-  type?: unknown;
-  translatorId: unknown;
+  jobId: number;
+  /** The job's type; post when not given. */
+  type?: JobType;
+  translatorId: number;
 }
-
-export const ASSIGN_CHECKS = {
-  jobId: (v: unknown): true | string => (parsePositiveInt(v) !== null ? true : 'jobId must be a positive integer.'),
-  translatorId: (v: unknown): true | string =>
-    parsePositiveInt(v) !== null ? true : 'translatorId must be a positive integer (a user id).',
-  type: (v: unknown): true | string =>
-    v === '' || (JOB_TYPES as readonly unknown[]).includes(v) ? true : `type must be one of ${JOB_TYPES.join(', ')}.`,
-};
 
 export interface AssignResult {
   assigned: number;
@@ -52,32 +39,18 @@ export async function userHolds(
   app: AppServices,
   userId: number,
   capability: string,
-): Promise<{ exists: boolean; holds: boolean; name: string }> {
+): Promise<{ exists: boolean; holds: boolean; name: string; login: string }> {
   const user = await findUserById(app, userId);
-  if (!user) return { exists: false, holds: false, name: '' };
+  if (!user) return { exists: false, holds: false, name: '', login: '' };
   const holds = user.status === 'active' && isRole(user.role) && roleCan(user.role, capability);
-  return { exists: true, holds, name: user.display_name };
+  return { exists: true, holds, name: user.display_name, login: user.login };
 }
 
-export async function assignJob(
-  app: AppServices,
-  input: AssignInput,
-  viewer: Viewer | null,
-  lang: Lang = 'en',
-): Promise<AssignResult> {
-  for (const [name, check] of Object.entries(ASSIGN_CHECKS)) {
-    const value = (input as unknown as Record<string, unknown>)[name];
-    if (name === 'type' && (value === undefined || value === null)) continue;
-    if (value === undefined || value === null) {
-      throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${name}`, 400, { params: [name] });
-    }
-    const verdict = check(value);
-    if (verdict !== true) throw invalidParam(name, verdict);
-  }
-  const jobId = parsePositiveInt(input.jobId)!;
-  const translatorId = parsePositiveInt(input.translatorId)!;
-  const type = (input.type ? scalarText(input.type) : DEFAULT_JOB_TYPE) as JobType;
-
+/** Assigns the job to the translator and records it in the activity log. */
+export async function assignJob(caller: Caller, input: AssignInput): Promise<AssignResult> {
+  const { app, user: viewer, lang } = caller;
+  const { jobId, translatorId } = input;
+  const type = input.type ?? DEFAULT_JOB_TYPE;
   const job = await findJob(app, jobId);
   if (!job || job.type !== type) {
     throw new RestError('i18n_job_not_found', MSG.jobOfTypeNotFound(type, jobId)[lang], 404, { jobId, type });
@@ -129,5 +102,22 @@ export async function assignJob(
   if (!updated) {
     throw new RestError('i18n_tm_job_changed', MSG.jobChanged[lang], 409);
   }
+  await recordWrite(
+    app,
+    loggerEntry(i18nTmLogger, 'job_assigned', {
+      job_id: updated.id,
+      job_type: updated.type,
+      job_title: updated.title,
+      source_language: updated.source_language,
+      target_language: updated.target_language,
+      translator_id: translatorId,
+      translator_name: translator.name,
+      translator_login: translator.login,
+      previous_translator_id: job.translator_id ?? '',
+      previous_status: job.status,
+      new_status: updated.status,
+    }),
+    caller,
+  );
   return { assigned: translatorId, job: updated, previousTranslatorId: job.translator_id, previousStatus: job.status };
 }

@@ -6,7 +6,9 @@ import type { Database, TmAteJobsTable } from '../../db/schema.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
-import { findJob, jobNotFound, type JobRow } from './jobs.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
+import { findJob, jobNotFound, type Caller, type JobRow } from './jobs.ts';
+import { i18nTmLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import {
   ATE_STATUS,
@@ -113,11 +115,8 @@ export function jobIdsOfPayload(payload: Record<string, unknown>): number[] | st
   return ids;
 }
 
-export async function createAteJobs(
-  app: AppServices,
-  payload: Record<string, unknown>,
-  lang: Lang = 'en',
-): Promise<AteCreateResult> {
+export async function createAteJobs(caller: Caller, payload: Record<string, unknown>): Promise<AteCreateResult> {
+  const { app, lang } = caller;
   const ids = jobIdsOfPayload(payload);
   if (typeof ids === 'string') {
     throw restError({ lang }, 'i18n_tm_ate_invalid_payload', MSG.editorJobsRequestInvalid(ids), 400, {
@@ -163,33 +162,40 @@ export async function createAteJobs(
     }
     return out;
   });
+  const jobIds = Object.keys(created);
+  await recordWrite(
+    app,
+    loggerEntry(i18nTmLogger, 'ate_jobs_created', {
+      count: jobIds.length,
+      job_ids: jobIds.join(', '),
+      ate_job_ids: Object.values(created).join(','),
+    }),
+    caller,
+  );
   return { code: 200, status: 'OK', message: MSG.editorJobsCreated[lang], jobs: created };
 }
 
 // ---------------------------------------------------------------- POST /ate/jobs/store
 
+/** POST ate/jobs/store's validated arguments (args.ts ATE_STORE_ARGS). */
 export interface AteStoreInput {
-  i18n_job_id: unknown;
-  ate_job_data: unknown;
+  jobId: number;
+  ateJob: AteJobData;
 }
 
-export const STORE_CHECKS = {
-  i18n_job_id: (v: unknown): true | string =>
-    parsePositiveInt(v) !== null ? true : 'i18n_job_id must be a job id (a positive integer).',
-  ate_job_data: (v: unknown): true | string => {
-    const parsed = ateDataOf(v);
-    return typeof parsed === 'string' ? parsed : true;
-  },
-};
+/** The editor job named by `ate_job_data` (ateDataOf). */
+export interface AteJobData {
+  ateJobId: number;
+  ateStatus: number | null;
+  data: Record<string, unknown>;
+}
 
 /**
  * The editor job named by `ate_job_data`: a list whose object items are merged
  * (`[{"ate_job_id": 123, "ate_status": 1}]`), a list starting with the id (`[123]`, also the
  * query form `ate_job_data=123`), or an object (as older clients send).
  */
-export function ateDataOf(
-  value: unknown,
-): { ateJobId: number; ateStatus: number | null; data: Record<string, unknown> } | string {
+export function ateDataOf(value: unknown): AteJobData | string {
   // Merged in place, so the cost is linear in the items' keys (a copy per item was quadratic,
   // and runs before the permission check); no prototype, so `__proto__` is a key like any other.
   const data: Record<string, unknown> = Object.create(null);
@@ -218,40 +224,15 @@ export function ateDataOf(
   return { ateJobId, ateStatus, data };
 }
 
+/** Links the editor job to the local job (created, or merged into the link it has) and records it. */
 export async function storeAteJob(
-  app: AppServices,
+  caller: Caller,
   input: AteStoreInput,
-  lang: Lang = 'en',
 ): Promise<{ jobId: number; ateJobId: number; created: boolean }> {
-  if (
-    input.i18n_job_id === undefined ||
-    input.i18n_job_id === null ||
-    input.ate_job_data === undefined ||
-    input.ate_job_data === null
-  ) {
-    const missing = ['i18n_job_id', 'ate_job_data'].filter(
-      (k) => (input as unknown as Record<string, unknown>)[k] == null,
-    );
-    throw new RestError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, {
-      params: missing,
-    });
-  }
-  const jobId = parsePositiveInt(input.i18n_job_id);
-  if (jobId === null) {
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): i18n_job_id', 400, {
-      params: { i18n_job_id: STORE_CHECKS.i18n_job_id(input.i18n_job_id) },
-      details: {},
-    });
-  }
-  const parsed = ateDataOf(input.ate_job_data);
-  if (typeof parsed === 'string') {
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): ate_job_data', 400, {
-      params: { ate_job_data: parsed },
-      details: {},
-    });
-  }
+  const { app, lang } = caller;
+  const { jobId, ateJob: parsed } = input;
   const now = utcNow();
-  return app.db.transaction().execute(async (tx) => {
+  const stored = await app.db.transaction().execute(async (tx) => {
     const job = await tx.selectFrom('tm_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     if (!job) throw jobNotFound(jobId, lang);
     if (job.translation_service !== 'local') assertCreatable(job, lang);
@@ -297,6 +278,16 @@ export async function storeAteJob(
       .execute();
     return { jobId, ateJobId: parsed.ateJobId, created: !existing };
   });
+  await recordWrite(
+    app,
+    loggerEntry(i18nTmLogger, 'ate_job_stored', {
+      job_id: stored.jobId,
+      ate_job_id: stored.ateJobId,
+      created: stored.created,
+    }),
+    caller,
+  );
+  return stored;
 }
 
 // ---------------------------------------------------------------- GET /ate/jobs/<id>

@@ -27,12 +27,10 @@ import {
 import { createAteJobs, editorJobNotFound, getAteJob, storeAteJob } from './ate.ts';
 import { assignJob } from './assign.ts';
 import { jobNotFound, listJobs } from './jobs.ts';
-import { i18nTmLogger } from './logger.ts';
 import { parsePositiveInt } from './model.ts';
 import { fetchXliff, jobXliff } from './xliff.ts';
 import { getJobDetail, saveJobTranslations, uploadJobXliff } from './work.ts';
 import { sendToTranslation } from './send-jobs.ts';
-import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_translations');
 
@@ -57,20 +55,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
       args: ATE_STORE_ARGS,
       permission: MANAGE,
       handler: async (req) => {
-        const stored = await storeAteJob(
-          req.app,
-          { i18n_job_id: req.params.i18n_job_id, ate_job_data: req.params.ate_job_data },
-          req.lang,
-        );
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'ate_job_stored',
-            context: { job_id: stored.jobId, ate_job_id: stored.ateJobId, created: stored.created },
-          },
-          req,
-        );
+        await storeAteJob(req, { jobId: req.params.i18n_job_id, ateJob: req.params.ate_job_data });
         return true;
       },
     }),
@@ -85,21 +70,7 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     endpoint('POST', {
       permission: MANAGE,
       handler: async (req) => {
-        const result = await registerManager(req.app, req.user!, req.lang);
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'manager_registered',
-            context: {
-              manager_id: result.manager.id,
-              manager_name: result.manager.name,
-              translators: result.translators,
-              managers: result.managers,
-            },
-          },
-          req,
-        );
+        await registerManager(req);
         return { enabled: true };
       },
     }),
@@ -107,43 +78,13 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
   route('/ams/synchronize/translators', [
     endpoint('GET', {
       permission: MANAGE,
-      handler: async (req) => {
-        const result = await synchronizeTranslators(req.app);
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'translators_synchronized',
-            context: {
-              count: result.result.translators.length,
-              translator_ids: result.result.translators.map((t) => t.id).join(','),
-            },
-          },
-          req,
-        );
-        return result;
-      },
+      handler: (req) => synchronizeTranslators(req),
     }),
   ]),
   route('/ams/synchronize/managers', [
     endpoint('GET', {
       permission: MANAGE,
-      handler: async (req) => {
-        const result = await synchronizeManagers(req.app);
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'managers_synchronized',
-            context: {
-              count: result.result.managers.length,
-              manager_ids: result.result.managers.map((t) => t.id).join(','),
-            },
-          },
-          req,
-        );
-        return result;
-      },
+      handler: (req) => synchronizeManagers(req),
     }),
   ]),
   route('/ams/status', [endpoint('GET', { permission: MANAGE, handler: (req) => amsStatus(req.app) })]),
@@ -153,46 +94,14 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     endpoint('POST', {
       args: ENGINES_ARGS,
       permission: MANAGE,
-      handler: async (req) => {
-        const result = await updateEngines(req.app, req.params, req.lang);
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'engines_updated',
-            context: {
-              enabled_engines:
-                result.engines
-                  .filter((e) => e.enabled)
-                  .map((e) => e.id)
-                  .join(', ') || '-',
-              changed_engines: result.changed.join(','),
-            },
-          },
-          req,
-        );
-        return { engines: result.engines };
-      },
+      handler: async (req) => ({ engines: (await updateEngines(req, req.params.engines)).engines }),
     }),
   ]),
   route('/ate/jobs', [
     endpoint('POST', {
       args: ATE_CREATE_ARGS,
       permission: MANAGE,
-      handler: async (req) => {
-        const result = await createAteJobs(req.app, req.params, req.lang);
-        const ids = Object.keys(result.jobs);
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'ate_jobs_created',
-            context: { count: ids.length, job_ids: ids.join(', '), ate_job_ids: Object.values(result.jobs).join(',') },
-          },
-          req,
-        );
-        return result;
-      },
+      handler: (req) => createAteJobs(req, req.params),
     }),
   ]),
   route('/ate/jobs/(?P<ate_job_id>\\d+)', [
@@ -212,41 +121,15 @@ export const i18nTmNamespace: NamespaceDef = namespace('i18n/tm/v1', [
     endpoint('POST', {
       args: ASSIGN_ARGS,
       permission: MANAGER_OR_TRANSLATOR,
-      handler: async (req) => {
-        const result = await assignJob(
-          req.app,
-          { jobId: req.params.jobId, type: req.params.type, translatorId: req.params.translatorId },
-          req.user,
-          req.lang,
-        );
-        const translator = await req.app.db
-          .selectFrom('users')
-          .select(['display_name', 'login'])
-          .where('id', '=', result.assigned)
-          .executeTakeFirst();
-        await recordWrite(
-          req.app,
-          {
-            logger: i18nTmLogger.slug,
-            messageKey: 'job_assigned',
-            context: {
-              job_id: result.job.id,
-              job_type: result.job.type,
-              job_title: result.job.title,
-              source_language: result.job.source_language,
-              target_language: result.job.target_language,
-              translator_id: result.assigned,
-              translator_name: translator?.display_name ?? '',
-              translator_login: translator?.login ?? '',
-              previous_translator_id: result.previousTranslatorId ?? '',
-              previous_status: result.previousStatus,
-              new_status: result.job.status,
-            },
-          },
-          req,
-        );
-        return { assigned: result.assigned };
-      },
+      handler: async (req) => ({
+        assigned: (
+          await assignJob(req, {
+            jobId: req.params.jobId,
+            type: req.params.type,
+            translatorId: req.params.translatorId,
+          })
+        ).assigned,
+      }),
     }),
   ]),
   route('/jobs/send', [
