@@ -328,6 +328,7 @@ for (const target of dbTargets()) {
         { autoregisterType: 'x' },
         { shouldRegisterBackendStrings: 2 },
         { setDetectStringsInJS: -1 },
+        { visibleColumns: 'all' },
       ]) {
         const bad = await call('POST', '/strings/settings', 'administrator', body);
         assert.equal(bad.status, 400, JSON.stringify(body));

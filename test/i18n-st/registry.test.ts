@@ -19,10 +19,13 @@ import {
 import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/capture.ts';
 import {
   describeStringSettings,
+  checkSettingValue,
+  checkVisibleColumns,
   getStringSettings,
   updateStringSettings,
+  type StringSettingsUpdate,
 } from '../../src/namespaces/i18n-st/settings.ts';
-import { pendingQueueCount, processStringsQueue } from '../../src/namespaces/i18n-st/queue.ts';
+import { drainStringsQueue, pendingQueueCount } from '../../src/namespaces/i18n-st/queue.ts';
 import { countStrings, listStrings } from '../../src/namespaces/i18n-st/query.ts';
 import { parseStringFilters } from '../../src/namespaces/i18n-st/filters.ts';
 import { RestError } from '../../src/rest/types.ts';
@@ -190,8 +193,20 @@ for (const target of dbTargets()) {
     beforeEach(async () => {
       await t.app.db.deleteFrom('i18n_st_queue').execute();
     });
+    /** POST strings/settings's service, with the settings not given at their default 0 as the route has them. */
+    const saveSettings = (update: Partial<StringSettingsUpdate>) =>
+      updateStringSettings(
+        { app: t.app, user: null, ip: '', lang: 'en' },
+        {
+          autoregisterType: 0,
+          shouldRegisterBackendStrings: 0,
+          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 0,
+          setDetectStringsInJS: 0,
+          ...update,
+        },
+      );
 
-    test('settings: defaults, partial updates, persistence, refusal of bad values', async () => {
+    test('settings: defaults, updates, persistence, the checks of bad values', async () => {
       const d = await describeStringSettings(t.app, 'en');
       assert.deepEqual(d, {
         autoregisterType: 2,
@@ -206,28 +221,39 @@ for (const target of dbTargets()) {
         ((await describeStringSettings(t.app, 'de')).autoregisterAllowedLanguages as { name: string }[])[0]!.name,
         'Deutsch',
       );
-      const changed = await updateStringSettings(t.app, {
+      const changed = await saveSettings({
         autoregisterType: 1,
-        setDetectStringsInJS: '1',
+        setDetectStringsInJS: 1,
         visibleColumns: { type: true, bogus: true },
       });
       assert.deepEqual(changed.sort(), ['autoregisterType', 'detectStringsInJS', 'visibleColumns']);
-      // Only supplied fields change.
-      await updateStringSettings(t.app, { shouldRegisterBackendStrings: 1 });
+      // Every setting is given (an omitted one is its default 0 over HTTP); the columns only when sent.
+      await saveSettings({ autoregisterType: 1, shouldRegisterBackendStrings: 1, setDetectStringsInJS: 1 });
       const s = await getStringSettings(t.app);
       assert.equal(s.autoregisterType, 1);
       assert.equal(s.shouldRegisterBackendStrings, 1);
       assert.equal(s.detectStringsInJS, 1);
       assert.equal(s.visibleColumns.type, true);
       assert.deepEqual(
-        await updateStringSettings(t.app, { setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 1 }),
+        await saveSettings({
+          autoregisterType: 1,
+          shouldRegisterBackendStrings: 1,
+          setDetectStringsInJS: 1,
+          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 1,
+        }),
         ['cachePluginNoticeDismissed'],
       );
-      assert.deepEqual(await updateStringSettings(t.app, { autoregisterType: 1 }), []);
-      await rejects400(updateStringSettings(t.app, { autoregisterType: 3 }), 'rest_invalid_param');
-      await rejects400(updateStringSettings(t.app, { shouldRegisterBackendStrings: 2 }), 'rest_invalid_param');
-      await rejects400(updateStringSettings(t.app, { setDetectStringsInJS: 'yes' }), 'rest_invalid_param');
-      await rejects400(updateStringSettings(t.app, { visibleColumns: 'all' }), 'rest_invalid_param');
+      assert.deepEqual(
+        await saveSettings({ autoregisterType: 1, shouldRegisterBackendStrings: 1, setDetectStringsInJS: 1 }),
+        [],
+      );
+      // The arguments' checks (their 400 over HTTP: test/i18n-st/http.test.ts).
+      assert.equal(checkSettingValue('autoregisterType', 2), true);
+      assert.notEqual(checkSettingValue('autoregisterType', 3), true);
+      assert.notEqual(checkSettingValue('shouldRegisterBackendStrings', 2), true);
+      assert.notEqual(checkSettingValue('setDetectStringsInJS', 'yes'), true);
+      assert.notEqual(checkVisibleColumns('all'), true);
+      assert.equal(checkVisibleColumns({ type: true }), true);
       // Persisted: a second app on the same database sees the values.
       const again = await getStringSettings({ db: t.app.db });
       assert.equal(again.autoregisterType, 1);
@@ -240,13 +266,13 @@ for (const target of dbTargets()) {
           { domain: 'cap', name: `n${source}${isAdmin}`, value: 'Seen', source, page: '/en/' },
           { isAdmin },
         );
-      await updateStringSettings(t.app, { autoregisterType: 2, shouldRegisterBackendStrings: 0 });
+      await saveSettings({ autoregisterType: 2, shouldRegisterBackendStrings: 0 });
       assert.equal(await cap(0, true), false);
-      await updateStringSettings(t.app, { autoregisterType: 0 });
+      await saveSettings({ autoregisterType: 0 });
       assert.equal(await cap(0, false), false, 'mode 0 captures for admins only');
       assert.equal(await cap(0, true), true);
       assert.equal(await cap(1, true), false, 'backend strings need the flag');
-      await updateStringSettings(t.app, { autoregisterType: 1, shouldRegisterBackendStrings: 1 });
+      await saveSettings({ autoregisterType: 1, shouldRegisterBackendStrings: 1 });
       assert.equal(await cap(0, false), true);
       assert.equal(await cap(1, false), true);
       assert.equal(await pendingQueueCount(t.app), 3);
@@ -268,7 +294,7 @@ for (const target of dbTargets()) {
     });
 
     test('processing moves the queue into the registry in batches and reports what it did', async () => {
-      await updateStringSettings(t.app, { autoregisterType: 1, shouldRegisterBackendStrings: 1 });
+      await saveSettings({ autoregisterType: 1, shouldRegisterBackendStrings: 1 });
       for (let i = 0; i < 5; i++) {
         await queueAutoregisteredString(
           t.app,
@@ -287,7 +313,7 @@ for (const target of dbTargets()) {
         { domain: 'q', name: 'empty', value: '   ', page: '/en/p0' },
         { isAdmin: false },
       );
-      const first = await processStringsQueue(t.app, 4);
+      const first = await drainStringsQueue(t.app, 4);
       assert.deepEqual(first, {
         wasProcessed: true,
         hasPending: true,
@@ -300,7 +326,7 @@ for (const target of dbTargets()) {
         registeredStrings: 4,
         updatedStrings: 0,
       });
-      const second = await processStringsQueue(t.app, 4);
+      const second = await drainStringsQueue(t.app, 4);
       assert.equal(second.wasProcessed, true);
       assert.equal(second.hasPending, false);
       assert.equal(second.shouldContinue, false);
@@ -308,7 +334,7 @@ for (const target of dbTargets()) {
       assert.equal(second.registeredStrings, 1);
       assert.equal(second.processedStrings, 3);
       assert.equal(second.pagesRemaining, 0);
-      const third = await processStringsQueue(t.app);
+      const third = await drainStringsQueue(t.app);
       assert.equal(third.wasProcessed, false);
       assert.equal(third.hasPending, false);
       const items = await listStrings(t.app, parseStringFilters({ domain: 'q', limit: 100 }), 'en');
@@ -319,32 +345,32 @@ for (const target of dbTargets()) {
     });
 
     test('a registered (kind 0) string stays kind 0 when also captured', async () => {
-      await updateStringSettings(t.app, { autoregisterType: 1 });
+      await saveSettings({ autoregisterType: 1 });
       await registerString(t.app, { domain: 'q2', name: 'known', value: 'Known' });
       await queueAutoregisteredString(
         t.app,
         { domain: 'q2', name: 'known', value: 'Known', page: '/x' },
         { isAdmin: true },
       );
-      await processStringsQueue(t.app);
+      await drainStringsQueue(t.app);
       const [item] = await listStrings(t.app, parseStringFilters({ domain: 'q2' }), 'en');
       assert.equal(item!.kind, 0);
       assert.deepEqual(item!.sources, ['/x']);
     });
 
     test('disabled autoregistration and a busy worker', async () => {
-      await updateStringSettings(t.app, { autoregisterType: 1 });
+      await saveSettings({ autoregisterType: 1 });
       await queueAutoregisteredString(t.app, { domain: 'q3', name: 'a', value: 'A' }, { isAdmin: true });
-      await updateStringSettings(t.app, { autoregisterType: 2 });
-      assert.deepEqual(await processStringsQueue(t.app), {
+      await saveSettings({ autoregisterType: 2 });
+      assert.deepEqual(await drainStringsQueue(t.app), {
         wasProcessed: false,
         hasPending: false,
         shouldContinue: false,
       });
-      await updateStringSettings(t.app, { autoregisterType: 1 });
+      await saveSettings({ autoregisterType: 1 });
       // Another worker holds the lock.
       await kvSet(t.app, 'st_queue_lock', 'other');
-      assert.deepEqual(await processStringsQueue(t.app), {
+      assert.deepEqual(await drainStringsQueue(t.app), {
         wasProcessed: false,
         hasPending: true,
         shouldContinue: true,
@@ -356,7 +382,7 @@ for (const target of dbTargets()) {
         .set({ updated_at: '2000-01-01 00:00:00' })
         .where('name', '=', 'st_queue_lock')
         .execute();
-      const r = await processStringsQueue(t.app);
+      const r = await drainStringsQueue(t.app);
       assert.equal(r.wasProcessed, true);
       assert.equal((await countStrings(t.app, parseStringFilters({ domain: 'q3' }))).totalCount, 1);
     });

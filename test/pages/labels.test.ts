@@ -14,7 +14,15 @@ for (const target of dbTargets()) {
     const site = servedTestApp(target);
 
     test('without registered labels, the built-in texts are shown and the labels are captured when autoregistration is on', async () => {
-      await updateStringSettings(site.t.app, { autoregisterType: AUTOREGISTER_ALL_USERS });
+      await updateStringSettings(
+        { app: site.t.app, user: null, ip: '', lang: 'en' },
+        {
+          autoregisterType: AUTOREGISTER_ALL_USERS,
+          shouldRegisterBackendStrings: 0,
+          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: 0,
+          setDetectStringsInJS: 0,
+        },
+      );
       await seedDemo(site.t.app); // pages and labels
       await site.t.app.db.deleteFrom('i18n_st_strings').where('domain', '=', LABELS_DOMAIN).execute();
       const page = await site.server.inject({ method: 'GET', url: '/de/neuigkeiten/' });

@@ -6,17 +6,19 @@ import { l } from '../../rest/define.ts';
 import type { Args } from '../../rest/types.ts';
 import { checkers } from './filters.ts';
 import { ACTIVE_LANGUAGES } from './languages.ts';
-import { checkSettingValue } from './settings.ts';
+import { checkSettingValue, checkVisibleColumns } from './settings.ts';
 import { BULK_ACTIONS, EDITABLE_STATUSES, MAX_BULK_IDS, MAX_TRANSLATION } from './translate.ts';
 
-const settingArg = (name: string, en: string, de: string) => ({
-  description: l(en, de),
-  type: 'integer' as const,
-  default: 0,
-  validate: (value: unknown, req: { lang: 'en' | 'de' }) => checkSettingValue(name, value, req.lang),
-});
+/** A setting of POST strings/settings: an integer of its allowed values, 0 when omitted (as in the reference). */
+const settingArg = (name: string, en: string, de: string) =>
+  ({
+    description: l(en, de),
+    type: 'integer',
+    default: 0,
+    validate: (value: unknown, req: { lang: 'en' | 'de' }) => checkSettingValue(name, value, req.lang),
+  }) as const;
 
-const SETTINGS_ARGS: Args = {
+const SETTINGS_ARGS = {
   autoregisterType: settingArg(
     'autoregisterType',
     'Which visits register strings automatically: 0 pages viewed by administrators, 1 pages viewed by all users, 2 disabled.',
@@ -37,7 +39,7 @@ const SETTINGS_ARGS: Args = {
     'Whether strings in JavaScript files are detected (0 or 1).',
     'Ob Strings in JavaScript-Dateien erkannt werden (0 oder 1).',
   ),
-};
+} as const satisfies Args;
 
 /** The string filters of contract §4.7, in the reference's order. */
 export const STRING_FILTER_ARGS: Args = {
@@ -208,7 +210,7 @@ export const CURRENT_FILTER_ARGS: Args = Object.fromEntries(
   FILTER_KEYS.map((name) => [name, { description: STRING_FILTER_ARGS[name]!.description, internal: true }]),
 );
 /** The console sends its column choice too; the contract does not list it. */
-export const SETTINGS_POST_ARGS: Args = {
+export const SETTINGS_POST_ARGS = {
   ...SETTINGS_ARGS,
   visibleColumns: {
     description: l(
@@ -216,8 +218,10 @@ export const SETTINGS_POST_ARGS: Args = {
       'Die Spalten, die die Stringliste zeigt ({Spalte: true|false}).',
     ),
     internal: true,
+    validate: (value: unknown, req: { lang: 'en' | 'de' }) => checkVisibleColumns(value, req.lang),
+    sanitize: (value: unknown) => value as Record<string, unknown>,
   },
-};
+} as const satisfies Args;
 
 /** POST strings/translations/bulk. */
 export const BULK_ARGS = {

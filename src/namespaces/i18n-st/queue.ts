@@ -13,6 +13,7 @@ import {
   type RegisterStringInput,
 } from './registry.ts';
 import { AUTOREGISTER_DISABLED, getStringSettings } from './settings.ts';
+import { recordStringWrite, type Caller } from './translate.ts';
 
 export const QUEUE_BATCH = 200;
 export const LOCK_SECONDS = 60;
@@ -69,12 +70,33 @@ async function pendingStats(app: Pick<AppServices, 'db'>): Promise<{ count: numb
   return { count: Number(row.n), pages: Number(row.pages) };
 }
 
+/**
+ * POST strings/processstringsqueue: drains a batch of the queue (drainStringsQueue) and records
+ * in the activity log what it registered, when it processed anything.
+ */
+export async function processStringsQueue(caller: Caller): Promise<QueueReport> {
+  const report = await drainStringsQueue(caller.app);
+  if (report.wasProcessed)
+    await recordStringWrite(caller, 'strings_queue_processed', {
+      processed: report.processedStrings ?? 0,
+      registered: report.registeredStrings ?? 0,
+      updated: report.updatedStrings ?? 0,
+      quarantined: report.quarantinedStrings ?? 0,
+      remaining_pages: report.pagesRemaining ?? 0,
+    });
+  return report;
+}
+
 /** Number of captured strings waiting in the queue. */
 export async function pendingQueueCount(app: Pick<AppServices, 'db'>): Promise<number> {
   return (await pendingStats(app)).count;
 }
 
-export async function processStringsQueue(app: Pick<AppServices, 'db'>, batch = QUEUE_BATCH): Promise<QueueReport> {
+/**
+ * Registers a batch of the captured strings (under a lock, so that one process drains at a
+ * time) and reports what it did and what is left.
+ */
+export async function drainStringsQueue(app: Pick<AppServices, 'db'>, batch = QUEUE_BATCH): Promise<QueueReport> {
   const settings = await getStringSettings(app);
   if (settings.autoregisterType === AUTOREGISTER_DISABLED)
     return { wasProcessed: false, hasPending: false, shouldContinue: false };

@@ -13,12 +13,10 @@ import {
   TRANSLATABLE_ARGS,
   TRANSLATION_ARGS,
 } from './args.ts';
-import { I18N_ST_LOGGER_SLUG } from './logger.ts';
 import { parsePackageFilters, parseStringFilters } from './filters.ts';
 import { countStrings, listPackages, listStrings, stringFilterValues } from './query.ts';
 import { processStringsQueue } from './queue.ts';
 import { describeStringSettings, updateStringSettings } from './settings.ts';
-import { recordWrite } from '../../site/activity.ts';
 import { bulkTranslations, saveTranslation } from './translate.ts';
 import { listTranslatable } from './translatable.ts';
 
@@ -36,30 +34,14 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
       args: SETTINGS_POST_ARGS,
       permission: MANAGE,
       handler: async (req) => {
-        // As in the reference, the four settings take their declared default (0) when omitted.
-        const pick = (name: string) => req.params[name] ?? 0;
-        const changed = await updateStringSettings(
-          req.app,
-          {
-            autoregisterType: pick('autoregisterType'),
-            shouldRegisterBackendStrings: pick('shouldRegisterBackendStrings'),
-            setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: pick(
-              'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
-            ),
-            setDetectStringsInJS: pick('setDetectStringsInJS'),
-            visibleColumns: req.params.visibleColumns,
-          },
-          req.lang,
-        );
-        await recordWrite(
-          req.app,
-          {
-            logger: I18N_ST_LOGGER_SLUG,
-            messageKey: 'string_settings_updated',
-            context: { settings: changed.length ? changed.join(', ') : 'none' },
-          },
-          req,
-        );
+        await updateStringSettings(req, {
+          autoregisterType: req.params.autoregisterType,
+          shouldRegisterBackendStrings: req.params.shouldRegisterBackendStrings,
+          setNoticeThatCachePluginCanBlockAutoregisterAsDismissed:
+            req.params.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed,
+          setDetectStringsInJS: req.params.setDetectStringsInJS,
+          visibleColumns: req.params.visibleColumns,
+        });
         return [];
       },
     }),
@@ -126,27 +108,7 @@ export const i18nStNamespace: NamespaceDef = namespace('i18n/st/v1', [
   route('/strings/processstringsqueue', [
     endpoint('POST', {
       permission: MANAGE,
-      handler: async (req) => {
-        const report = await processStringsQueue(req.app);
-        if (report.wasProcessed) {
-          await recordWrite(
-            req.app,
-            {
-              logger: I18N_ST_LOGGER_SLUG,
-              messageKey: 'strings_queue_processed',
-              context: {
-                processed: report.processedStrings ?? 0,
-                registered: report.registeredStrings ?? 0,
-                updated: report.updatedStrings ?? 0,
-                quarantined: report.quarantinedStrings ?? 0,
-                remaining_pages: report.pagesRemaining ?? 0,
-              },
-            },
-            req,
-          );
-        }
-        return report;
-      },
+      handler: (req) => processStringsQueue(req),
     }),
   ]),
 ]);

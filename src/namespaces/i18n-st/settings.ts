@@ -2,8 +2,7 @@
 // JS string detection, the cache-plugin notice, visible columns. Persisted in i18n_kv.
 import type { AppServices } from '../../site/services.ts';
 import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
-import { MSG, fill } from '../../rest/messages.ts';
+import { recordStringWrite, type Caller } from './translate.ts';
 import { kvGetJson, kvSet } from './kv.ts';
 import { ST_MSG } from './messages.ts';
 import { ACTIVE_LANGUAGES, languageName } from './languages.ts';
@@ -73,83 +72,52 @@ export async function describeStringSettings(
   };
 }
 
+/** POST strings/settings's validated arguments (args.ts SETTINGS_POST_ARGS): an omitted setting is its default 0. */
 export interface StringSettingsUpdate {
-  autoregisterType?: unknown;
-  shouldRegisterBackendStrings?: unknown;
-  setNoticeThatCachePluginCanBlockAutoregisterAsDismissed?: unknown;
-  setDetectStringsInJS?: unknown;
-  visibleColumns?: unknown;
+  autoregisterType: number;
+  shouldRegisterBackendStrings: number;
+  setNoticeThatCachePluginCanBlockAutoregisterAsDismissed: number;
+  setDetectStringsInJS: number;
+  /** Columns shown or not; other keys are ignored. Not sent: the columns stay. */
+  visibleColumns?: Record<string, unknown>;
 }
 
-function intIn(value: unknown, name: string, allowed: number[], lang: Lang = 'en'): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || !allowed.includes(n)) {
-    throw new RestError('rest_invalid_param', fill(MSG.invalidParams[lang], name), 400, {
-      params: { [name]: ST_MSG.mustBeOneOf(name, allowed)[lang] },
-    });
-  }
-  return n;
+/** The values a setting may take. */
+function allowedValues(name: string): number[] {
+  return name === 'autoregisterType' ? [0, 1, 2] : [0, 1];
 }
 
 /** Message for an invalid settings value, or true (the args' validate callbacks). */
 export function checkSettingValue(name: string, value: unknown, lang: Lang = 'en'): true | string {
-  const allowed = name === 'autoregisterType' ? [0, 1, 2] : [0, 1];
-  try {
-    intIn(value, name, allowed, lang);
-    return true;
-  } catch (err) {
-    return ((err as RestError).data.params as Record<string, string>)[name]!;
-  }
+  const allowed = allowedValues(name);
+  return allowed.includes(value as number) ? true : ST_MSG.mustBeOneOf(name, allowed)[lang];
+}
+
+/** Message for a visibleColumns value that is not an object, or true (its validate callback). */
+export function checkVisibleColumns(value: unknown, lang: Lang = 'en'): true | string {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? true
+    : ST_MSG.visibleColumnsNotObject[lang];
 }
 
 /**
- * POST strings/settings. Only the fields supplied change (a missing field keeps its stored
- * value). Returns the names of the settings that changed.
+ * POST strings/settings: stores the settings and records the change in the activity log.
+ * Returns the names of the settings that changed.
  */
-export async function updateStringSettings(
-  app: Pick<AppServices, 'db'>,
-  update: StringSettingsUpdate,
-  lang: Lang = 'en',
-): Promise<string[]> {
+export async function updateStringSettings(caller: Caller, update: StringSettingsUpdate): Promise<string[]> {
+  const { app } = caller;
   const current = await getStringSettings(app);
-  const next: StoredStringSettings = { ...current, visibleColumns: { ...current.visibleColumns } };
-  if (update.autoregisterType !== undefined && update.autoregisterType !== null) {
-    next.autoregisterType = intIn(update.autoregisterType, 'autoregisterType', [0, 1, 2], lang);
-  }
-  if (update.shouldRegisterBackendStrings !== undefined && update.shouldRegisterBackendStrings !== null) {
-    next.shouldRegisterBackendStrings = intIn(
-      update.shouldRegisterBackendStrings,
-      'shouldRegisterBackendStrings',
-      [0, 1],
-      lang,
-    );
-  }
-  if (
-    update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== undefined &&
-    update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed !== null
-  ) {
-    const v = intIn(
-      update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed,
-      'setNoticeThatCachePluginCanBlockAutoregisterAsDismissed',
-      [0, 1],
-      lang,
-    );
-    if (v === 1) next.cachePluginNoticeDismissed = 1;
-  }
-  if (update.setDetectStringsInJS !== undefined && update.setDetectStringsInJS !== null) {
-    next.detectStringsInJS = intIn(update.setDetectStringsInJS, 'setDetectStringsInJS', [0, 1], lang);
-  }
-  if (update.visibleColumns !== undefined && update.visibleColumns !== null) {
-    const cols = update.visibleColumns;
-    if (typeof cols !== 'object' || Array.isArray(cols)) {
-      throw new RestError('rest_invalid_param', fill(MSG.invalidParams[lang], 'visibleColumns'), 400, {
-        params: { visibleColumns: ST_MSG.visibleColumnsNotObject[lang] },
-      });
-    }
-    for (const [k, v] of Object.entries(cols as Record<string, unknown>)) {
-      if (!(VISIBLE_COLUMNS as readonly string[]).includes(k)) continue;
-      next.visibleColumns[k as keyof VisibleColumns] = v === true || v === 1 || v === '1' || v === 'true';
-    }
+  const next: StoredStringSettings = {
+    ...current,
+    autoregisterType: update.autoregisterType,
+    shouldRegisterBackendStrings: update.shouldRegisterBackendStrings,
+    detectStringsInJS: update.setDetectStringsInJS,
+    visibleColumns: { ...current.visibleColumns },
+  };
+  if (update.setNoticeThatCachePluginCanBlockAutoregisterAsDismissed === 1) next.cachePluginNoticeDismissed = 1;
+  for (const [k, v] of Object.entries(update.visibleColumns ?? {})) {
+    if (!(VISIBLE_COLUMNS as readonly string[]).includes(k)) continue;
+    next.visibleColumns[k as keyof VisibleColumns] = v === true || v === 1 || v === '1' || v === 'true';
   }
   const changed = (Object.keys(next) as (keyof StoredStringSettings)[]).filter(
     (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
@@ -158,5 +126,8 @@ export async function updateStringSettings(
     await kvSet(app, KEY, JSON.stringify(next));
     cache.set(app.db, { at: Date.now(), value: next });
   }
+  await recordStringWrite(caller, 'string_settings_updated', {
+    settings: changed.length ? changed.join(', ') : 'none',
+  });
   return changed;
 }

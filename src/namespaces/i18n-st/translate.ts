@@ -9,10 +9,10 @@ import type { AuthUser } from '../../auth/types.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';
 import { l, restError } from '../../rest/define.ts';
 import type { Lang } from '../../rest/types.ts';
-import { recordWrite } from '../../site/activity.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
-import { I18N_ST_LOGGER_SLUG } from './logger.ts';
+import { i18nStLogger } from './logger.ts';
 import { STATUS, recomputeStringStatus } from './registry.ts';
 import { assignedLanguages, isManager } from './translator-assignments.ts';
 
@@ -91,13 +91,23 @@ function checkTarget(caller: Caller, s: TargetString, language: string): void {
   }
 }
 
-/** Records a committed write (recordWrite: a failed log write goes to the process log, never to the caller). */
-function record(caller: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
-  return recordWrite(
-    caller.app,
-    { logger: I18N_ST_LOGGER_SLUG, messageKey, context },
-    { user: caller.user, ip: caller.ip, rest: true },
-  );
+/** The message keys of i18n/st/v1's logger. */
+type StMessageKey = keyof typeof i18nStLogger.messages;
+
+/**
+ * Records a committed write of a REST request in the activity log (recordWrite: a failed log
+ * write goes to the process log, never to the caller).
+ */
+export function recordStringWrite(
+  caller: Caller,
+  messageKey: StMessageKey,
+  context: Record<string, unknown>,
+): Promise<void> {
+  return recordWrite(caller.app, loggerEntry(i18nStLogger, messageKey, context), {
+    user: caller.user,
+    ip: caller.ip,
+    rest: true,
+  });
 }
 
 /** The first characters of a text, for the activity log's message. */
@@ -105,7 +115,7 @@ function excerpt(text: string): string {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
-const SAVED_MESSAGE: Record<EditableStatus, string> = {
+const SAVED_MESSAGE: Record<EditableStatus, StMessageKey> = {
   [STATUS.COMPLETE]: 'string_translated',
   [STATUS.NEEDS_UPDATE]: 'string_translation_needs_update',
   [STATUS.NOT_TRANSLATED]: 'string_translation_unfinished',
@@ -169,7 +179,7 @@ export async function saveTranslation(
       .execute();
     return recomputeStringStatus(tx, s.id);
   });
-  await record(caller, SAVED_MESSAGE[input.status], {
+  await recordStringWrite(caller, SAVED_MESSAGE[input.status], {
     string_id: s.id,
     domain: s.domain,
     string_context: s.context,
@@ -182,7 +192,7 @@ export async function saveTranslation(
   return { id: s.id, language: input.language, value, status: input.status, stringStatus };
 }
 
-const BULK_MESSAGE: Record<EditableStatus | 'delete', string> = {
+const BULK_MESSAGE: Record<EditableStatus | 'delete', StMessageKey> = {
   [STATUS.COMPLETE]: 'string_translations_completed',
   [STATUS.NEEDS_UPDATE]: 'string_translations_need_update',
   [STATUS.NOT_TRANSLATED]: 'string_translations_unfinished',
@@ -269,7 +279,7 @@ export async function bulkTranslations(
     return { updated: changed.length, skipped };
   });
   if (result.updated) {
-    await record(caller, BULK_MESSAGE[input.action === 'delete' ? 'delete' : status], {
+    await recordStringWrite(caller, BULK_MESSAGE[input.action === 'delete' ? 'delete' : status], {
       count: result.updated,
       string_ids: ids.join(', '),
       language: input.language ?? 'all',
