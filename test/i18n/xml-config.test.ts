@@ -11,7 +11,7 @@ import {
   getCustomXml,
   isAdminText,
   postTypeMode,
-  saveCustomXml,
+  applyCustomXml,
   syncAdminTexts,
   taxonomyMode,
   translateOption,
@@ -213,7 +213,7 @@ for (const target of dbTargets()) {
     });
 
     test('storing applies the configuration; admin texts become registered strings', async () => {
-      const { content, config } = await saveCustomXml(t.app, VALID_CONFIG);
+      const { content, config } = await applyCustomXml(t.app, VALID_CONFIG);
       assert.equal(content, VALID_CONFIG);
       assert.equal(await getCustomXml(t.app), VALID_CONFIG);
       const applied = await getAppliedConfig(t.app);
@@ -293,32 +293,32 @@ for (const target of dbTargets()) {
     });
 
     test('invalid, DOCTYPE and oversized content is refused and nothing changes', async () => {
-      await assert.rejects(saveCustomXml(t.app, '<wpml-config><custom-types>'), (e: RestError) => {
+      await assert.rejects(applyCustomXml(t.app, '<wpml-config><custom-types>'), (e: RestError) => {
         assert.equal(e.status, 400);
         assert.equal(e.code, 'i18n_xml_invalid');
         assert.ok(Array.isArray(e.data.errors) && (e.data.errors as XmlIssue[]).length >= 1);
         return true;
       });
       await assert.rejects(
-        saveCustomXml(
+        applyCustomXml(
           t.app,
           '<wpml-config><custom-types><custom-type translate="9">x</custom-type></custom-types></wpml-config>',
         ),
         (e: RestError) => e.status === 400 && e.code === 'i18n_xml_invalid',
       );
       await assert.rejects(
-        saveCustomXml(t.app, '<!DOCTYPE wpml-config [<!ENTITY a "aaaa">]><wpml-config/>'),
+        applyCustomXml(t.app, '<!DOCTYPE wpml-config [<!ENTITY a "aaaa">]><wpml-config/>'),
         (e: RestError) => e.status === 400 && e.code === 'i18n_xml_doctype_forbidden',
       );
       await assert.rejects(
-        saveCustomXml(t.app, `<wpml-config>${' '.repeat(MAX_XML_BYTES)}</wpml-config>`),
+        applyCustomXml(t.app, `<wpml-config>${' '.repeat(MAX_XML_BYTES)}</wpml-config>`),
         (e: RestError) => e.status === 413,
       );
       assert.equal(await getCustomXml(t.app), VALID_CONFIG);
     });
 
     test('empty content clears the configuration', async () => {
-      const { config } = await saveCustomXml(t.app, '');
+      const { config } = await applyCustomXml(t.app, '');
       assert.deepEqual(config.customTypes, []);
       assert.equal(await getCustomXml(t.app), '');
       assert.equal(postTypeMode(await getAppliedConfig(t.app), 'partner_offer'), null);

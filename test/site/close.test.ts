@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { openApp } from '../../src/app.ts';
 import { createPgSchema, dropPgSchema } from '../../src/db/index.ts';
-import { adminTextKey, saveCustomXml } from '../../src/namespaces/i18n/xml-config.ts';
+import { adminTextKey, applyCustomXml } from '../../src/namespaces/i18n/xml-config.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { dbTargets, PG_URL } from '../support/db.ts';
 
@@ -32,7 +32,7 @@ for (const target of dbTargets()) {
       const open = () => openApp(config, { logger, ...(target.name === 'postgres' ? { pgSchema: schema } : {}) });
       try {
         const first = await open();
-        await saveCustomXml(first, '<wpml-config><admin-texts><key name="blogname"/></admin-texts></wpml-config>');
+        await applyCustomXml(first, '<wpml-config><admin-texts><key name="blogname"/></admin-texts></wpml-config>');
         await first.close();
         for (let i = 0; i < 5; i++) {
           const app = await open();

@@ -17,6 +17,10 @@ export const MSG = {
       `Die XML-Konfiguration hat mehr als ${max} ${what.de}; mehr sind nicht erlaubt.`,
     ),
   contentNotString: l('content is not of type string.', 'content ist nicht vom Typ string.'),
+  xmlMissingContent: l(
+    'Send the XML configuration in the "content" field.',
+    'Senden Sie die XML-Konfiguration im Feld „content“.',
+  ),
   xmlDoctypeForbidden: l(
     'The XML configuration may not contain a DOCTYPE or entity declarations.',
     'Die XML-Konfiguration darf keine DOCTYPE- oder ENTITY-Deklarationen enthalten.',

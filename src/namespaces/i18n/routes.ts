@@ -1,10 +1,9 @@
 // i18n/v1: the custom XML translation configuration (contract §4.5, reference plugins §3).
 import { cap, endpoint, l, namespace, restError, route } from '../../rest/define.ts';
 import type { NamespaceDef, ParamsOf, RestRequest } from '../../rest/types.ts';
-import { I18N_LOGGER_SLUG } from './logger.ts';
+import { MSG } from './messages.ts';
 import { checkContentParam, validateCustomXml } from './xml-check.ts';
 import { getCustomXml, saveCustomXml } from './xml-config.ts';
-import { recordWrite } from '../../site/activity.ts';
 
 const MANAGE = cap('manage_options');
 
@@ -15,12 +14,7 @@ const CONTENT_ARGS = {
 
 function contentOf(req: RestRequest<ParamsOf<typeof CONTENT_ARGS>>): string {
   if (!req.has('content')) {
-    throw restError(
-      req,
-      'i18n_xml_missing_content',
-      l('Send the XML configuration in the "content" field.', 'Senden Sie die XML-Konfiguration im Feld „content“.'),
-      400,
-    );
+    throw restError(req, 'i18n_xml_missing_content', MSG.xmlMissingContent, 400);
   }
   return checkContentParam(req.params.content, req.lang);
 }
@@ -34,27 +28,7 @@ export const i18nNamespace: NamespaceDef = namespace('i18n/v1', [
     endpoint('POST', {
       args: CONTENT_ARGS,
       permission: MANAGE,
-      handler: async (req) => {
-        const { content, config } = await saveCustomXml(req.app, contentOf(req), req.lang);
-        const cleared = !/\w/.test(content);
-        await recordWrite(
-          req.app,
-          {
-            logger: I18N_LOGGER_SLUG,
-            messageKey: cleared ? 'custom_xml_config_cleared' : 'custom_xml_config_updated',
-            context: {
-              bytes: Buffer.byteLength(content, 'utf8'),
-              custom_types: config.customTypes.length,
-              taxonomies: config.taxonomies.length,
-              custom_fields: config.customFields.length,
-              admin_texts: config.adminTexts.length,
-              registered_strings: config.registeredStrings.length,
-            },
-          },
-          req,
-        );
-        return content;
-      },
+      handler: async (req) => (await saveCustomXml(req, contentOf(req))).content,
     }),
   ]),
   route('/custom-xml-config/validate', [

@@ -4,6 +4,8 @@
 import type { AppServices } from '../../site/services.ts';
 import { RestError, type Lang } from '../../rest/types.ts';
 import { kvGet, kvGetJson, kvSet, registerString, translateString } from '../i18n-st/api.ts';
+import { loggerEntry, recordWrite, type ActivityOrigin } from '../../site/activity.ts';
+import { i18nLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import { checkContentParam, CODE, parseTree, type XNode } from './xml-check.ts';
 import { WIDGET_SECTIONS } from './xml-rules.ts';
@@ -200,10 +202,38 @@ export interface SaveResult {
 }
 
 /**
- * POST custom-xml-config: stores the text and applies it. Refuses (400) content that does not
- * validate; empty content (no word characters) clears the configuration.
+ * POST custom-xml-config: applies the configuration (applyCustomXml) and records the change in
+ * the activity log.
  */
-export async function saveCustomXml(
+export async function saveCustomXml(caller: XmlCaller, content: string): Promise<SaveResult> {
+  const saved = await applyCustomXml(caller.app, content, caller.lang);
+  const { config } = saved;
+  await recordWrite(
+    caller.app,
+    loggerEntry(i18nLogger, /\w/.test(content) ? 'custom_xml_config_updated' : 'custom_xml_config_cleared', {
+      bytes: Buffer.byteLength(content, 'utf8'),
+      custom_types: config.customTypes.length,
+      taxonomies: config.taxonomies.length,
+      custom_fields: config.customFields.length,
+      admin_texts: config.adminTexts.length,
+      registered_strings: config.registeredStrings.length,
+    }),
+    caller,
+  );
+  return saved;
+}
+
+/** Who saves a configuration, and where from: a RestRequest satisfies it. */
+export interface XmlCaller extends ActivityOrigin {
+  app: Pick<AppServices, 'db' | 'options' | 'activity' | 'log'>;
+  lang: Lang;
+}
+
+/**
+ * Stores the text and applies it, registering its admin texts. Refuses (400) content that does
+ * not validate; empty content (no word characters) clears the configuration.
+ */
+export async function applyCustomXml(
   app: Pick<AppServices, 'db' | 'options'>,
   content: string,
   lang: Lang = 'en',
