@@ -1,5 +1,5 @@
-// The filters of GET /jobs (reference plugins §5.2): each parameter's check, used both by the
-// route's `validate` callbacks and by parseJobQuery, and the parsed filters.
+// The filters of GET /jobs (reference plugins §5.2): each parameter's check (the route's
+// `validate` callbacks), and the filters parsed from the checked parameters.
 import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
 import {
   MAX_ID,
@@ -43,7 +43,7 @@ const integerCheck = (name: string) => (v: unknown) =>
 const dateCheck = (name: string) => (v: unknown) =>
   v === '' || parseDate(v) !== null ? true : `${name} must be a date YYYY-MM-DD.`;
 
-// Per-parameter checks, used both by the route's `validate` callbacks and by parseJobQuery.
+// Per-parameter checks: the route's `validate` callbacks (args.ts); parseJobQuery trusts them.
 export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string> = {
   local_job_ids: (v) => {
     const ids = parseJobIdList(v);
@@ -85,14 +85,11 @@ export const JOB_FILTER_CHECKS: Record<string, (value: unknown) => true | string
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** Parses the `GET /jobs` parameters; throws 400 rest_invalid_param for bad values. */
+/**
+ * The filters of `GET /jobs` from its validated parameters (each passed JOB_FILTER_CHECKS);
+ * throws 400 rest_invalid_param for a date range that ends before it starts.
+ */
 export function parseJobQuery(params: Record<string, unknown>): JobFilters {
-  for (const [name, check] of Object.entries(JOB_FILTER_CHECKS)) {
-    const value = params[name];
-    if (value === undefined || value === null) continue;
-    const verdict = check(value);
-    if (verdict !== true) throw invalidParam(name, verdict);
-  }
   const f: JobFilters = { sorting: [] };
   if (present(params.local_job_ids)) {
     const ids = parseJobIdList(params.local_job_ids)!;
