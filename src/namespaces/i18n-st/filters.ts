@@ -3,7 +3,6 @@
 // and the argument checks of those routes.
 import { MAX_DB_INT } from '../../db/limits.ts';
 import type { Lang, Localized } from '../../rest/types.ts';
-import { l } from '../../rest/define.ts';
 import { MSG, fill } from '../../rest/messages.ts';
 import { RestError } from '../../rest/types.ts';
 import { ACTIVE_LANGUAGES, isActiveLanguage } from './languages.ts';
@@ -97,39 +96,21 @@ function parseComponentType(v: unknown): number | null {
   const s = typeof v === 'string' || typeof v === 'number' ? String(v).trim().toLowerCase() : '';
   if (/^[0-3]$/.test(s)) return Number(s);
   if (Object.hasOwn(COMPONENT_TYPES, s)) return COMPONENT_TYPES[s as keyof typeof COMPONENT_TYPES];
-  throw new FilterError(
-    'type',
-    l(
-      'type must be 0 (unknown), 1 (plugin), 2 (theme) or 3 (core).',
-      'type muss 0 (unbekannt), 1 (Plugin), 2 (Theme) oder 3 (Kern) sein.',
-    ),
-  );
+  throw new FilterError('type', ST_MSG.componentTypeInvalid);
 }
 
 function parseText(v: unknown, name: string, max = 191): string | null {
   if (absent(v)) return null;
-  if (typeof v !== 'string' && typeof v !== 'number')
-    throw new FilterError(name, l(`${name} is not of type string.`, `${name} ist nicht vom Typ string.`));
+  if (typeof v !== 'string' && typeof v !== 'number') throw new FilterError(name, ST_MSG.notOfType(name, 'string'));
   const s = String(v);
-  if (s.length > max)
-    throw new FilterError(
-      name,
-      l(`${name} must be at most ${max} characters long.`, `${name} darf höchstens ${max} Zeichen lang sein.`),
-    );
+  if (s.length > max) throw new FilterError(name, ST_MSG.tooLong(name, max));
   return s;
 }
 
 function parseLanguage(v: unknown, name: string): string | null {
   const s = parseText(v, name, 10);
   if (s === null) return null;
-  if (!isActiveLanguage(s))
-    throw new FilterError(
-      name,
-      l(
-        `${name} is not one of ${ACTIVE_LANGUAGES.join(', ')}.`,
-        `${name} ist keiner der Werte ${ACTIVE_LANGUAGES.join(', ')}.`,
-      ),
-    );
+  if (!isActiveLanguage(s)) throw new FilterError(name, ST_MSG.notOneOf(name, ACTIVE_LANGUAGES));
   return s;
 }
 
@@ -148,13 +129,7 @@ export function parseStatuses(v: unknown): number[] {
   for (const item of items) {
     const n = typeof item === 'string' ? Number(item.trim()) : item;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 1000) {
-      throw new FilterError(
-        'translationStatuses',
-        l(
-          'translationStatuses must be a list of status codes (integers such as 0, 1, 2, 3, 10).',
-          'translationStatuses muss eine Liste von Statuscodes sein (ganze Zahlen wie 0, 1, 2, 3, 10).',
-        ),
-      );
+      throw new FilterError('translationStatuses', ST_MSG.statusesInvalid);
     }
     if (!out.includes(n)) out.push(n);
   }
@@ -164,16 +139,8 @@ export function parseStatuses(v: unknown): number[] {
 function parseBound(v: unknown, name: string, def: number, min: number, max: number): number {
   if (absent(v)) return def;
   const n = typeof v === 'string' ? Number(v.trim()) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n))
-    throw new FilterError(name, l(`${name} is not of type integer.`, `${name} ist nicht vom Typ integer.`));
-  if (n < min || n > max)
-    throw new FilterError(
-      name,
-      l(
-        `${name} must be between ${min} (inclusive) and ${max} (inclusive)`,
-        `${name} muss zwischen ${min} (inklusive) und ${max} (inklusive) liegen`,
-      ),
-    );
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw new FilterError(name, ST_MSG.notOfType(name, 'integer'));
+  if (n < min || n > max) throw new FilterError(name, ST_MSG.outOfRange(name, min, max));
   return n;
 }
 
@@ -187,14 +154,7 @@ export function parseSorting(v: unknown, columns: readonly string[]): Sorting | 
   let order: unknown = 'asc';
   if (typeof v === 'string') {
     const m = /^\s*([A-Za-z]+)(?:[\s:]+([A-Za-z]+))?\s*$/.exec(v);
-    if (!m)
-      throw new FilterError(
-        'sorting',
-        l(
-          `sorting must name a column (${columns.join(', ')}) and a direction (asc, desc).`,
-          `sorting muss eine Spalte (${columns.join(', ')}) und eine Richtung (asc, desc) nennen.`,
-        ),
-      );
+    if (!m) throw new FilterError('sorting', ST_MSG.sortingUnreadable(columns));
     by = m[1];
     order = m[2] ?? 'asc';
   } else if (typeof v === 'object' && !Array.isArray(v)) {
@@ -204,31 +164,17 @@ export function parseSorting(v: unknown, columns: readonly string[]): Sorting | 
       order = o.order ?? 'asc';
     } else {
       const entries = Object.entries(o);
-      if (entries.length !== 1)
-        throw new FilterError(
-          'sorting',
-          l('sorting must hold exactly one column.', 'sorting muss genau eine Spalte enthalten.'),
-        );
+      if (entries.length !== 1) throw new FilterError('sorting', ST_MSG.sortingOneColumn);
       [by, order] = entries[0]!;
     }
   } else {
-    throw new FilterError('sorting', l('sorting is not of type object.', 'sorting ist nicht vom Typ object.'));
+    throw new FilterError('sorting', ST_MSG.notOfType('sorting', 'object'));
   }
   if (typeof by !== 'string' || !columns.includes(by)) {
-    throw new FilterError(
-      'sorting',
-      l(
-        `sorting column must be one of ${columns.join(', ')}.`,
-        `Die Spalte von sorting muss eine der Spalten ${columns.join(', ')} sein.`,
-      ),
-    );
+    throw new FilterError('sorting', ST_MSG.sortingColumn(columns));
   }
   const dir = typeof order === 'string' ? order.toLowerCase() : '';
-  if (dir !== 'asc' && dir !== 'desc')
-    throw new FilterError(
-      'sorting',
-      l('sorting order must be asc or desc.', 'Die Richtung von sorting muss asc oder desc sein.'),
-    );
+  if (dir !== 'asc' && dir !== 'desc') throw new FilterError('sorting', ST_MSG.sortingOrder);
   return { by, order: dir };
 }
 

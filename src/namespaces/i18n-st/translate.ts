@@ -7,12 +7,13 @@
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
 import { MAX_DB_INT } from '../../db/limits.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
 import type { Lang } from '../../rest/types.ts';
 import { loggerEntry, recordWrite } from '../../site/activity.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
 import { i18nStLogger } from './logger.ts';
+import { ST_MSG } from './messages.ts';
 import { STATUS, recomputeStringStatus } from './registry.ts';
 import { assignedLanguages, isManager } from './translator-assignments.ts';
 
@@ -63,16 +64,7 @@ async function checkAssigned(caller: Caller, wanted: Map<number, string[]>): Pro
     .filter(([id, languages]) => languages.some((language) => !assigned.get(id)?.has(language)))
     .map(([id]) => id);
   if (refused.length) {
-    throw restError(
-      caller,
-      'i18n_st_not_assigned',
-      l(
-        'You may only translate strings assigned to you, into the language of your assignment.',
-        'Du darfst nur Strings übersetzen, die dir zugewiesen sind, und nur in die Sprache deiner Zuweisung.',
-      ),
-      403,
-      { ids: refused },
-    );
+    throw restError(caller, 'i18n_st_not_assigned', ST_MSG.notAssigned, 403, { ids: refused });
   }
 }
 
@@ -81,10 +73,7 @@ function checkTarget(caller: Caller, s: TargetString, language: string): void {
     throw restError(
       caller,
       'i18n_st_invalid_language',
-      l(
-        `String ${s.id} is written in ${s.language}: it is translated into ${targetLanguages(s.language).join(', ')}, not ${language}.`,
-        `String ${s.id} ist auf ${s.language} verfasst: er wird nach ${targetLanguages(s.language).join(', ')} übersetzt, nicht nach ${language}.`,
-      ),
+      ST_MSG.notATarget(s.id, s.language, targetLanguages(s.language), language),
       400,
       { params: { language } },
     );
@@ -140,27 +129,12 @@ export async function saveTranslation(
   input: { stringId: number; language: string; value: string | undefined; status: EditableStatus },
 ): Promise<SavedTranslation> {
   const s = (await findStrings(caller, [input.stringId])).get(input.stringId);
-  if (!s)
-    throw restError(
-      caller,
-      'i18n_st_string_not_found',
-      l(`There is no string with the ID ${input.stringId}.`, `Es gibt keinen String mit der ID ${input.stringId}.`),
-      404,
-    );
+  if (!s) throw restError(caller, 'i18n_st_string_not_found', ST_MSG.noString(input.stringId), 404);
   checkTarget(caller, s, input.language);
   await checkAssigned(caller, new Map([[s.id, [input.language]]]));
   const value = input.value === undefined || input.value.trim() === '' ? null : input.value;
   if (value === null && input.status !== STATUS.NOT_TRANSLATED) {
-    throw restError(
-      caller,
-      'i18n_st_empty_translation',
-      l(
-        'A complete translation, or one that needs an update, needs a text.',
-        'Eine fertige Übersetzung, oder eine, die aktualisiert werden muss, braucht einen Text.',
-      ),
-      400,
-      { params: { value: 'empty' } },
-    );
+    throw restError(caller, 'i18n_st_empty_translation', ST_MSG.textNeeded, 400, { params: { value: 'empty' } });
   }
   const now = utcNow();
   const set = {
@@ -218,27 +192,12 @@ export async function bulkTranslations(
 ): Promise<BulkResult> {
   const ids = [...new Set(input.ids)];
   if (input.action === 'set_status' && input.status === undefined) {
-    throw restError(
-      caller,
-      'rest_missing_callback_param',
-      l('Missing parameter(s): status', 'Fehlende(r) Parameter: status'),
-      400,
-      { params: ['status'] },
-    );
+    throw restError(caller, 'rest_missing_callback_param', ST_MSG.missingParam('status'), 400, { params: ['status'] });
   }
   const strings = await findStrings(caller, ids);
   const missing = ids.filter((id) => !strings.has(id));
   if (missing.length) {
-    throw restError(
-      caller,
-      'i18n_st_string_not_found',
-      l(
-        `There are no strings with the IDs ${missing.join(', ')}.`,
-        `Es gibt keine Strings mit den IDs ${missing.join(', ')}.`,
-      ),
-      404,
-      { ids: missing },
-    );
+    throw restError(caller, 'i18n_st_string_not_found', ST_MSG.noStrings(missing), 404, { ids: missing });
   }
   const wanted = new Map<number, string[]>();
   for (const s of strings.values()) {
