@@ -1,9 +1,9 @@
 // The activity-log logger of sched/v1: every successful write of this namespace is recorded.
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
 export const SCHED_LOGGER = 'SchedLogger';
 
-export const schedLogger: LoggerDef = {
+export const schedLogger = defineLogger({
   slug: SCHED_LOGGER,
   name: { en: 'Scheduling Logger', de: 'Terminplanungs-Protokoll' },
   via: { en: 'Using the scheduling module', de: 'Über das Terminplanungsmodul' },
@@ -53,4 +53,4 @@ export const schedLogger: LoggerDef = {
       },
     ],
   },
-};
+});

@@ -1,7 +1,8 @@
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
 /** Logins, failed logins, users and application passwords. Written by the auth code. */
-export const userLogger = logger({
+export const userLogger = defineLogger({
   slug: 'SimpleUserLogger',
   name: t('User Logger', 'Benutzer-Protokoll'),
   via: null,
