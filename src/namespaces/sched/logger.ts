@@ -1,10 +1,8 @@
 // The activity-log logger of sched/v1: every successful write of this namespace is recorded.
 import { defineLogger } from '../../site/activity.ts';
 
-export const SCHED_LOGGER = 'SchedLogger';
-
 export const schedLogger = defineLogger({
-  slug: SCHED_LOGGER,
+  slug: 'SchedLogger',
   name: { en: 'Scheduling Logger', de: 'Terminplanungs-Protokoll' },
   via: { en: 'Using the scheduling module', de: 'Über das Terminplanungsmodul' },
   capability: 'manage_options',
