@@ -12,10 +12,10 @@ import type { Selectable } from 'kysely';
 import type { AppServices } from '../site/services.ts';
 import type { AppPasswordsTable } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../site/activity.ts';
 import { formatUtc, utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
-import { USER_LOGGER } from './logger.ts';
+import { userLogger } from './logger.ts';
 import { verifyWordPressAppPassword } from './wordpress-hashes.ts';
 import { findUserById, type UserRow } from './user-rows.ts';
 
@@ -168,11 +168,11 @@ export async function createAppPassword(
   }
   if (origin) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_application_password_created',
-        context: { edited_user_id: user.id, edited_user_login: user.login, application_password_name: name },
-      },
+      loggerEntry(userLogger, 'user_application_password_created', {
+        edited_user_id: user.id,
+        edited_user_login: user.login,
+        application_password_name: name,
+      }),
       origin,
     );
   }
@@ -255,11 +255,11 @@ export async function revokeAllAppPasswords(
 
 async function logRevoked(app: AppServices, user: UserRow, row: AppPasswordRow, origin: ActivityOrigin): Promise<void> {
   await app.activity.log(
-    {
-      logger: USER_LOGGER,
-      messageKey: 'user_application_password_revoked',
-      context: { edited_user_id: user.id, edited_user_login: user.login, application_password_name: row.name },
-    },
+    loggerEntry(userLogger, 'user_application_password_revoked', {
+      edited_user_id: user.id,
+      edited_user_login: user.login,
+      application_password_name: row.name,
+    }),
     origin,
   );
 }

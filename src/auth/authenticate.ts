@@ -5,7 +5,8 @@ import type { AppServices } from '../site/services.ts';
 import { RestError } from '../rest/types.ts';
 import { matchAppPassword, recordAppPasswordUse } from './app-passwords.ts';
 import { credentialCache } from './credential-cache.ts';
-import { failedLoginEntry, USER_LOGGER } from './logger.ts';
+import { failedLoginEntry, userLogger } from './logger.ts';
+import { loggerEntry } from '../site/activity.ts';
 import { reserveLoginAttempt } from './throttle.ts';
 import type { AuthUser } from './types.ts';
 import { isEmail } from '../rest/schema/formats.ts';
@@ -102,10 +103,11 @@ async function verify(
   // A "login" is the first use of a password in 24 hours: logging every request would
   // drown the activity log, logging never would hide who uses the API.
   if (await recordAppPasswordUse(app, match, ip)) {
-    await app.activity.log(
-      { logger: USER_LOGGER, messageKey: 'user_logged_in', context: { application_password_name: match.name } },
-      { user, ip, rest: true },
-    );
+    await app.activity.log(loggerEntry(userLogger, 'user_logged_in', { application_password_name: match.name }), {
+      user,
+      ip,
+      rest: true,
+    });
   }
   cache.set(header, user, match.uuid, generation);
   return { user, appPasswordUuid: match.uuid };

@@ -6,9 +6,9 @@
 import crypto from 'node:crypto';
 import type { AppServices } from '../site/services.ts';
 import { RestError } from '../rest/types.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../site/activity.ts';
 import { formatUtc } from '../site/time.ts';
-import { USER_LOGGER } from './logger.ts';
+import { userLogger } from './logger.ts';
 import { isTokenShaped, randomToken, tokenHash } from './tokens.ts';
 import { setUserPassword } from './users.ts';
 import { validatePassword } from './user-fields.ts';
@@ -49,11 +49,7 @@ export async function createPasswordResetKey(
   });
   if (origin) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_requested_password_reset_link',
-        context: { user_login: user.login, user_email: user.email },
-      },
+      loggerEntry(userLogger, 'user_requested_password_reset_link', { user_login: user.login, user_email: user.email }),
       origin,
     );
   }
@@ -102,10 +98,7 @@ export async function resetPasswordWithKey(
     .executeTakeFirst();
   if (Number(used.numDeletedRows) !== 1) throw invalidResetKey();
   const after = await setUserPassword(app, user.id, password);
-  await app.activity.log(
-    { logger: USER_LOGGER, messageKey: 'user_password_reseted', context: {} },
-    { user: toAuthUser(after), ip },
-  );
+  await app.activity.log(loggerEntry(userLogger, 'user_password_reseted'), { user: toAuthUser(after), ip });
   return after;
 }
 

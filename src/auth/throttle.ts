@@ -17,7 +17,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { AppServices } from '../site/services.ts';
 import type { Database } from '../db/schema.ts';
-import { FAILED_LOGIN_OCCASION, USER_LOGGER } from './logger.ts';
+import { FAILED_LOGIN_OCCASION, userLogger } from './logger.ts';
+import { loggerEntry } from '../site/activity.ts';
 
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 60_000;
@@ -111,12 +112,12 @@ export async function sweepLoginThrottle(
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) continue;
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_login_attempts_refused',
-        level: 'warning',
-        context: { refused_attempts: refused, _occasionsID: FAILED_LOGIN_OCCASION },
-      },
+      loggerEntry(
+        userLogger,
+        'user_login_attempts_refused',
+        { refused_attempts: refused, _occasionsID: FAILED_LOGIN_OCCASION },
+        { level: 'warning' },
+      ),
       { user: null, ip, initiator: 'web_user' },
     );
     logged.push({ ip, refused });

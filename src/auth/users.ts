@@ -6,10 +6,10 @@ import type { Transaction } from 'kysely';
 import type { AppServices } from '../site/services.ts';
 import type { Database } from '../db/schema.ts';
 import { RestError } from '../rest/types.ts';
-import type { ActivityOrigin } from '../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../site/activity.ts';
 import { utcNow } from '../site/time.ts';
 import { credentialCache, markCredentialsChanged } from './credential-cache.ts';
-import { USER_LOGGER } from './logger.ts';
+import { userLogger } from './logger.ts';
 import { hashPassword } from './passwords.ts';
 import {
   assertDisplayName,
@@ -71,16 +71,12 @@ export async function createUser(app: AppServices, input: NewUser, origin?: Acti
   });
   if (origin) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_created',
-        context: {
-          created_user_id: row.id,
-          created_user_login: row.login,
-          created_user_email: row.email,
-          created_user_role: row.role,
-        },
-      },
+      loggerEntry(userLogger, 'user_created', {
+        created_user_id: row.id,
+        created_user_login: row.login,
+        created_user_email: row.email,
+        created_user_role: row.role,
+      }),
       origin,
     );
   }
@@ -125,16 +121,12 @@ export async function setUserRole(
   const { before, after } = await updateUser(app, userId, { role: newRole });
   if (origin && before.role !== after.role) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_role_updated',
-        context: {
-          edited_user_id: after.id,
-          edited_user_login: after.login,
-          new_role: after.role,
-          old_role: before.role,
-        },
-      },
+      loggerEntry(userLogger, 'user_role_updated', {
+        edited_user_id: after.id,
+        edited_user_login: after.login,
+        new_role: after.role,
+        old_role: before.role,
+      }),
       origin,
     );
   }
@@ -151,18 +143,14 @@ export async function setUserStatus(
   const { before, after } = await updateUser(app, userId, { status });
   if (origin && before.status !== after.status) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        // Their own messages, not "Edited the profile": disabling someone is not a profile edit.
-        messageKey: after.status === 'disabled' ? 'user_disabled' : 'user_enabled',
-        context: {
-          edited_user_id: after.id,
-          edited_user_login: after.login,
-          edited_user_email: after.email,
-          user_prev_status: before.status,
-          user_new_status: after.status,
-        },
-      },
+      // Their own messages, not "Edited the profile": disabling someone is not a profile edit.
+      loggerEntry(userLogger, after.status === 'disabled' ? 'user_disabled' : 'user_enabled', {
+        edited_user_id: after.id,
+        edited_user_login: after.login,
+        edited_user_email: after.email,
+        user_prev_status: before.status,
+        user_new_status: after.status,
+      }),
       origin,
     );
   }
@@ -272,11 +260,12 @@ async function logProfileEdit(
   origin: ActivityOrigin,
 ): Promise<void> {
   await app.activity.log(
-    {
-      logger: USER_LOGGER,
-      messageKey: 'user_updated_profile',
-      context: { edited_user_id: user.id, edited_user_login: user.login, edited_user_email: user.email, ...details },
-    },
+    loggerEntry(userLogger, 'user_updated_profile', {
+      edited_user_id: user.id,
+      edited_user_login: user.login,
+      edited_user_email: user.email,
+      ...details,
+    }),
     origin,
   );
 }
@@ -294,11 +283,11 @@ export async function deleteUser(app: AppServices, userId: number, origin?: Acti
   credentialCache(app).forgetUser(userId);
   if (origin) {
     await app.activity.log(
-      {
-        logger: USER_LOGGER,
-        messageKey: 'user_deleted',
-        context: { deleted_user_id: row.id, deleted_user_login: row.login, deleted_user_email: row.email },
-      },
+      loggerEntry(userLogger, 'user_deleted', {
+        deleted_user_id: row.id,
+        deleted_user_login: row.login,
+        deleted_user_email: row.email,
+      }),
       origin,
     );
   }

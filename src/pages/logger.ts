@@ -1,7 +1,7 @@
 // Activity-log logger of the site content (pages and posts).
-import type { LoggerDef } from '../site/activity.ts';
+import { defineLogger } from '../site/activity.ts';
 
-export const contentLogger: LoggerDef = {
+export const contentLogger = defineLogger({
   slug: 'ContentLogger',
   name: { en: 'Content Logger', de: 'Inhalts-Logger' },
   via: null,
@@ -47,4 +47,4 @@ export const contentLogger: LoggerDef = {
       { label: { en: 'Front page changes', de: 'Änderungen der Startseite' }, messageKeys: ['front_page_set'] },
     ],
   },
-};
+});

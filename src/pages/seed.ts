@@ -1,7 +1,7 @@
 // Demo content: home, about, partners, contact (en + de, linked as translations) and a news
 // post; sets the front page and the posts page. Safe to run again (existing slugs are kept).
 import type { AppServices } from '../site/services.ts';
-import { CLI_ORIGIN, type ActivityOrigin } from '../site/activity.ts';
+import { CLI_ORIGIN, loggerEntry, type ActivityOrigin } from '../site/activity.ts';
 import type { Lang } from '../rest/types.ts';
 import { getContentBySlug } from './store.ts';
 import type { ContentInput, ContentItem } from './content-item.ts';
@@ -185,11 +185,11 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_OR
   ) {
     await app.options.setMany({ show_on_front: 'page', page_on_front: home.id, page_for_posts: news.id });
     await app.activity.log(
-      {
-        logger: contentLogger.slug,
-        messageKey: 'front_page_set',
-        context: { content_id: home.id, content_title: home.title, page_for_posts: news.id },
-      },
+      loggerEntry(contentLogger, 'front_page_set', {
+        content_id: home.id,
+        content_title: home.title,
+        page_for_posts: news.id,
+      }),
       origin,
     );
   }

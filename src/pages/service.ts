@@ -1,7 +1,7 @@
 // The writes of pages and posts: each performs the store's write, then records it in the
 // activity log (recordWrite: a failed log write after the committed write is not the caller's error).
 import type { AppServices } from '../site/services.ts';
-import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../site/activity.ts';
+import { CLI_ORIGIN, loggerEntry, recordWrite, type ActivityOrigin } from '../site/activity.ts';
 import { contentLogger } from './logger.ts';
 import { insertContent, markTrashed, patchContent, removeContent, type ContentPatch } from './store.ts';
 import type { ContentInput, ContentItem } from './content-item.ts';
@@ -24,11 +24,7 @@ export async function createContent(
   origin: ActivityOrigin = CLI_ORIGIN,
 ): Promise<ContentItem> {
   const item = await insertContent(app, input);
-  await recordWrite(
-    app,
-    { logger: contentLogger.slug, messageKey: 'content_created', context: logContext(item) },
-    origin,
-  );
+  await recordWrite(app, loggerEntry(contentLogger, 'content_created', logContext(item)), origin);
   return item;
 }
 
@@ -42,11 +38,10 @@ export async function updateContent(
   const item = await patchContent(app, id, patch);
   await recordWrite(
     app,
-    {
-      logger: contentLogger.slug,
-      messageKey: 'content_updated',
-      context: { ...logContext(item), changed_fields: Object.keys(patch).join(',') },
-    },
+    loggerEntry(contentLogger, 'content_updated', {
+      ...logContext(item),
+      changed_fields: Object.keys(patch).join(','),
+    }),
     origin,
   );
   return item;
@@ -55,20 +50,12 @@ export async function updateContent(
 /** Moves a page or post to the trash and records it. */
 export async function trashContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<ContentItem> {
   const trashed = await markTrashed(app, item);
-  await recordWrite(
-    app,
-    { logger: contentLogger.slug, messageKey: 'content_trashed', context: logContext(trashed) },
-    origin,
-  );
+  await recordWrite(app, loggerEntry(contentLogger, 'content_trashed', logContext(trashed)), origin);
   return trashed;
 }
 
 /** Deletes a page or post for good (children move up to its parent) and records it. */
 export async function deleteContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<void> {
   await removeContent(app, item);
-  await recordWrite(
-    app,
-    { logger: contentLogger.slug, messageKey: 'content_deleted', context: logContext(item) },
-    origin,
-  );
+  await recordWrite(app, loggerEntry(contentLogger, 'content_deleted', logContext(item)), origin);
 }

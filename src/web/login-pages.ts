@@ -2,7 +2,8 @@
 // wp-login.php?action=rp).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppServices } from '../site/services.ts';
-import { failedLoginEntry, USER_LOGGER } from '../auth/logger.ts';
+import { failedLoginEntry, userLogger } from '../auth/logger.ts';
+import { loggerEntry } from '../site/activity.ts';
 import { checkPasswordResetKey, resetPasswordWithKey } from '../auth/password-reset.ts';
 import { reserveLoginAttempt } from '../auth/throttle.ts';
 import { isEmail } from '../rest/schema/formats.ts';
@@ -128,7 +129,7 @@ export function registerLoginPages(server: FastifyInstance, app: AppServices, si
       ctx.setCookies = ctx.setCookies.filter((c) => !c.startsWith(`${SESSION_COOKIE}=`));
       ctx.setCookies.push(cookie(SESSION_COOKIE, cookieValue), cookie(LOGIN_NONCE_COOKIE, '', 0));
       await app.activity.log(
-        { logger: USER_LOGGER, messageKey: 'user_logged_in', context: { user_login: session.user.login } },
+        loggerEntry(userLogger, 'user_logged_in', { user_login: session.user.login }),
         origin(ctx, session.user),
       );
       return redirect(ctx, 302, target ?? pageUrl(site, PATHS.dashboard));
@@ -215,7 +216,7 @@ export function registerLoginPages(server: FastifyInstance, app: AppServices, si
     await destroySession(app, ctx.session.idHash);
     ctx.setCookies.push(cookie(SESSION_COOKIE, '', 0));
     await app.activity.log(
-      { logger: USER_LOGGER, messageKey: 'user_logged_out', context: { user_login: ctx.session.user.login } },
+      loggerEntry(userLogger, 'user_logged_out', { user_login: ctx.session.user.login }),
       origin(ctx, ctx.session.user),
     );
     return redirect(ctx, 303, done);

@@ -496,7 +496,7 @@ for (const target of dbTargets()) {
         'translators_synchronized',
         'managers_synchronized',
         'engines_updated',
-      ]) {
+      ] as const) {
         assert.ok(i18nTmLogger.messages[key]?.en && i18nTmLogger.messages[key]?.de, key);
       }
     });

@@ -1,7 +1,7 @@
 // Activity-log logger of the importer: one event per finished run, with its report.
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
-export const importerLogger: LoggerDef = {
+export const importerLogger = defineLogger({
   slug: 'ImporterLogger',
   name: { en: 'Importer Logger', de: 'Import-Logger' },
   via: null,
@@ -24,4 +24,4 @@ export const importerLogger: LoggerDef = {
       { label: { en: 'Stopped imports', de: 'Abgebrochene Importe' }, messageKeys: ['import_failed'] },
     ],
   },
-};
+});

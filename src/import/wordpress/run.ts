@@ -3,7 +3,7 @@
 // and written as one event of the importer's logger. A failure stops the run with one line;
 // what the kinds committed until then stays, with its mappings, for the next run to finish.
 import type { AppServices } from '../../site/services.ts';
-import type { ActivityOrigin } from '../../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../../site/activity.ts';
 import { type ConflictRule, type ImportContext, type ImportKind } from './context.ts';
 import { ImportError } from './errors.ts';
 import { historyKind } from './kinds/history.ts';
@@ -103,17 +103,17 @@ export async function importWordPress(app: AppServices, opts: ImportOptions): Pr
 async function logRun(app: AppServices, report: ImportReport, origin: ActivityOrigin): Promise<void> {
   const failed = report.error !== null;
   await app.activity.log(
-    {
-      logger: importerLogger.slug,
-      messageKey: failed ? 'import_failed' : 'import_finished',
-      level: failed ? 'error' : 'info',
-      context: {
+    loggerEntry(
+      importerLogger,
+      failed ? 'import_failed' : 'import_finished',
+      {
         source_url: report.source,
         import_summary: report.summary(),
         ...(failed ? { import_error: report.error } : {}),
         import_report: JSON.stringify(report),
       },
-    },
+      { level: failed ? 'error' : 'info' },
+    ),
     origin,
   );
 }

@@ -7,7 +7,7 @@ import { createActivityLog } from './write/append.ts';
 import { eventsCommands } from './commands.ts';
 import { seedDemo } from './seed.ts';
 import { customEntryLogger, simpleLogger } from './loggers/custom-entry.ts';
-import { userLogger } from './loggers/user.ts';
+import { userLogger } from '../../auth/logger.ts';
 import { historyLogger } from './loggers/history.ts';
 import {
   categoriesLogger,

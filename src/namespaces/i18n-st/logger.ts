@@ -1,9 +1,9 @@
 // The activity-log logger of i18n/st/v1 (string translation).
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
 export const I18N_ST_LOGGER_SLUG = 'I18nStringsLogger';
 
-export const i18nStLogger: LoggerDef = {
+export const i18nStLogger = defineLogger({
   slug: I18N_ST_LOGGER_SLUG,
   name: { en: 'String translation', de: 'String-Übersetzung' },
   via: null,
@@ -70,4 +70,4 @@ export const i18nStLogger: LoggerDef = {
       },
     ],
   },
-};
+});

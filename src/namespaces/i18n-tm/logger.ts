@@ -1,9 +1,9 @@
 // The activity-log logger of translation management (i18n/tm/v1).
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
 export const I18N_TM_LOGGER_SLUG = 'I18nTmLogger';
 
-export const i18nTmLogger: LoggerDef = {
+export const i18nTmLogger = defineLogger({
   slug: I18N_TM_LOGGER_SLUG,
   name: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
   via: null,
@@ -71,4 +71,4 @@ export const i18nTmLogger: LoggerDef = {
       },
     ],
   },
-};
+});

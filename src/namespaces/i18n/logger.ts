@@ -1,9 +1,9 @@
 // The activity-log logger of i18n/v1 (translation configuration).
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
 export const I18N_LOGGER_SLUG = 'I18nConfigLogger';
 
-export const i18nLogger: LoggerDef = {
+export const i18nLogger = defineLogger({
   slug: I18N_LOGGER_SLUG,
   name: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
   via: null,
@@ -32,4 +32,4 @@ export const i18nLogger: LoggerDef = {
       },
     ],
   },
-};
+});

@@ -1,10 +1,8 @@
 // The activity-log logger of sched/v1: every successful write of this namespace is recorded.
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
-export const SCHED_LOGGER = 'SchedLogger';
-
-export const schedLogger: LoggerDef = {
-  slug: SCHED_LOGGER,
+export const schedLogger = defineLogger({
+  slug: 'SchedLogger',
   name: { en: 'Scheduling Logger', de: 'Terminplanungs-Protokoll' },
   via: { en: 'Using the scheduling module', de: 'Über das Terminplanungsmodul' },
   capability: 'manage_options',
@@ -53,4 +51,4 @@ export const schedLogger: LoggerDef = {
       },
     ],
   },
-};
+});

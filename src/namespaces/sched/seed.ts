@@ -1,7 +1,7 @@
 // Demo data of sched/v1: business details, styles and two notification templates.
 import type { AppServices } from '../../site/services.ts';
-import { CLI_ORIGIN, type ActivityOrigin } from '../../site/activity.ts';
-import { SCHED_LOGGER } from './logger.ts';
+import { CLI_ORIGIN, loggerEntry, type ActivityOrigin } from '../../site/activity.ts';
+import { schedLogger } from './logger.ts';
 import { updateSection } from './settings.ts';
 import { loadSections } from './store.ts';
 
@@ -76,7 +76,7 @@ export async function seedDemo(app: AppServices, origin: ActivityOrigin = CLI_OR
   }
   if (written.length)
     await app.activity.log(
-      { logger: SCHED_LOGGER, messageKey: 'settings_updated', context: { sections: written.join(', '), seeded: true } },
+      loggerEntry(schedLogger, 'settings_updated', { sections: written.join(', '), seeded: true }),
       origin,
     );
   return written;

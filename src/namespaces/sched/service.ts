@@ -6,7 +6,7 @@ import { l, restError } from '../../rest/define.ts';
 import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest/types.ts';
 import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
-import { SCHED_LOGGER } from './logger.ts';
+import { schedLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import {
   getAllSettings,
@@ -29,7 +29,7 @@ import { applyImport, buildExport, ImportError, parseExportFlags, storeBackup } 
 import { fetchGuides, parseGuideQuery } from './guides.ts';
 import { embedScript } from './embed.ts';
 import type { CheckHooks } from './checks.ts';
-import { recordWrite } from '../../site/activity.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
 
 /** What the operations need to know about the caller. */
 export interface Caller {
@@ -59,8 +59,12 @@ export function truthy(v: unknown): boolean | null {
 }
 
 /** Records a committed write in the activity log (recordWrite: a failed log write is not the caller's error). */
-function log(c: Caller, messageKey: string, context: Record<string, unknown>): Promise<void> {
-  return recordWrite(c.app, { logger: SCHED_LOGGER, messageKey, context }, { user: c.user, ip: c.ip, rest: true });
+function log(
+  c: Caller,
+  messageKey: keyof typeof schedLogger.messages,
+  context: Record<string, unknown>,
+): Promise<void> {
+  return recordWrite(c.app, loggerEntry(schedLogger, messageKey, context), { user: c.user, ip: c.ip, rest: true });
 }
 
 const LIMIT_TEXT: Record<TemplateLimit, [string, string]> = {

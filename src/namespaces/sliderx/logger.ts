@@ -1,7 +1,7 @@
 // Activity-log logger of the sliders.
-import type { LoggerDef } from '../../site/activity.ts';
+import { defineLogger } from '../../site/activity.ts';
 
-export const sliderxLogger: LoggerDef = {
+export const sliderxLogger = defineLogger({
   slug: 'SliderxLogger',
   name: { en: 'Slider Logger', de: 'Slider-Logger' },
   via: { en: 'Using plugin sliderx', de: 'Mit dem Plugin sliderx' },
@@ -27,4 +27,4 @@ export const sliderxLogger: LoggerDef = {
       },
     ],
   },
-};
+});

@@ -33,7 +33,7 @@ import {
 } from './store.ts';
 import type { SliderData } from './model.ts';
 import { sliderxLogger } from './logger.ts';
-import { CLI_ORIGIN, recordWrite, type ActivityOrigin } from '../../site/activity.ts';
+import { CLI_ORIGIN, loggerEntry, recordWrite, type ActivityOrigin } from '../../site/activity.ts';
 
 export class SliderError extends RestError {}
 
@@ -227,16 +227,12 @@ export async function importSliders(
   for (const [i, r] of results.entries()) {
     await recordWrite(
       app,
-      {
-        logger: sliderxLogger.slug,
-        messageKey: r.action === 'created' ? 'slider_created' : 'slider_updated',
-        context: {
-          slider_id: r.id,
-          slider_alias: r.alias,
-          slider_title: localize(sliders[i]!.title, 'en'),
-          slide_count: r.slides,
-        },
-      },
+      loggerEntry(sliderxLogger, r.action === 'created' ? 'slider_created' : 'slider_updated', {
+        slider_id: r.id,
+        slider_alias: r.alias,
+        slider_title: localize(sliders[i]!.title, 'en'),
+        slide_count: r.slides,
+      }),
       origin,
     );
   }

@@ -1,8 +1,9 @@
 // The loggers of the site's administration: settings, roles and capabilities, privacy requests,
 // exports and site health. (The software itself — core, plugins, themes: software.ts.)
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
-export const exportLogger = logger({
+export const exportLogger = defineLogger({
   slug: 'SimpleExportLogger',
   name: t('Export Logger', 'Export-Protokoll'),
   via: null,
@@ -14,7 +15,7 @@ export const exportLogger = logger({
   },
 });
 
-export const optionsLogger = logger({
+export const optionsLogger = defineLogger({
   slug: 'SimpleOptionsLogger',
   name: t('Options Logger', 'Einstellungs-Protokoll'),
   via: null,
@@ -31,7 +32,7 @@ export const optionsLogger = logger({
   },
 });
 
-export const privacyLogger = logger({
+export const privacyLogger = defineLogger({
   slug: 'SH_Privacy_Logger',
   name: t('Privacy Logger', 'Datenschutz-Protokoll'),
   via: null,
@@ -116,7 +117,7 @@ export const privacyLogger = logger({
   },
 });
 
-export const roleCapabilityLogger = logger({
+export const roleCapabilityLogger = defineLogger({
   slug: 'SimpleRoleCapabilityLogger',
   name: t('Role & Capability Logger', 'Rollen- und Rechte-Protokoll'),
   via: null,
@@ -152,7 +153,7 @@ export const roleCapabilityLogger = logger({
   },
 });
 
-export const siteHealthLogger = logger({
+export const siteHealthLogger = defineLogger({
   slug: 'SiteHealthLogger',
   name: t('Site Health Logger', 'Website-Zustand-Protokoll'),
   via: null,

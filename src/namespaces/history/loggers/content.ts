@@ -1,6 +1,7 @@
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t, type Text } from './define.ts';
 
-export const postLogger = logger({
+export const postLogger = defineLogger({
   slug: 'SimplePostLogger',
   name: t('Post Logger', 'Beitrags-Protokoll'),
   via: null,
@@ -53,7 +54,7 @@ export const postLogger = logger({
   },
 });
 
-export const mediaLogger = logger({
+export const mediaLogger = defineLogger({
   slug: 'SimpleMediaLogger',
   name: t('Media/Attachments Logger', 'Medien-Protokoll'),
   via: null,
@@ -78,46 +79,53 @@ export const mediaLogger = logger({
   },
 });
 
-const comment = (what: string, was: string) => ({
-  [`anon_${what}_added`]: t(
-    `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
-    `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
-  ),
-  [`user_${what}_added`]: t(
-    `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
-    `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
-  ),
-  [`${what}_status_approve`]: t(
-    `Approved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
-    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) freigegeben`,
-  ),
-  [`${what}_status_hold`]: t(
-    `Unapproved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
-    `Freigabe für ${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) zurückgenommen`,
-  ),
-  [`${what}_status_spam`]: t(
-    `Marked a ${what} to post "{comment_post_title}" as spam`,
-    `${was} zu „{comment_post_title}“ als Spam markiert`,
-  ),
-  [`${what}_status_trash`]: t(
-    `Trashed a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
-    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) in den Papierkorb verschoben`,
-  ),
-  [`${what}_untrashed`]: t(
-    `Restored a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email}) from the trash`,
-    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) aus dem Papierkorb wiederhergestellt`,
-  ),
-  [`${what}_deleted`]: t(
-    `Deleted a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
-    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) gelöscht`,
-  ),
-  [`${what}_edited`]: t(
-    `Edited a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
-    `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) bearbeitet`,
-  ),
-});
+/** The message keys of one kind of comment (`comment`, `trackback`, `pingback`). */
+type CommentKey<What extends string> =
+  | `${'anon' | 'user'}_${What}_added`
+  | `${What}_${'status_approve' | 'status_hold' | 'status_spam' | 'status_trash' | 'untrashed' | 'deleted' | 'edited'}`;
 
-export const commentsLogger = logger({
+// Computed keys lose their names in the type, hence the assertion that they are the CommentKeys.
+const comment = <What extends string>(what: What, was: string) =>
+  ({
+    [`anon_${what}_added`]: t(
+      `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
+      `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
+    ),
+    [`user_${what}_added`]: t(
+      `Added a ${what} to {comment_post_type} "{comment_post_title}"`,
+      `${was} zu {comment_post_type} „{comment_post_title}“ hinzugefügt`,
+    ),
+    [`${what}_status_approve`]: t(
+      `Approved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+      `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) freigegeben`,
+    ),
+    [`${what}_status_hold`]: t(
+      `Unapproved a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+      `Freigabe für ${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) zurückgenommen`,
+    ),
+    [`${what}_status_spam`]: t(
+      `Marked a ${what} to post "{comment_post_title}" as spam`,
+      `${was} zu „{comment_post_title}“ als Spam markiert`,
+    ),
+    [`${what}_status_trash`]: t(
+      `Trashed a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+      `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) in den Papierkorb verschoben`,
+    ),
+    [`${what}_untrashed`]: t(
+      `Restored a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email}) from the trash`,
+      `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) aus dem Papierkorb wiederhergestellt`,
+    ),
+    [`${what}_deleted`]: t(
+      `Deleted a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+      `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) gelöscht`,
+    ),
+    [`${what}_edited`]: t(
+      `Edited a ${what} to "{comment_post_title}" by {comment_author} ({comment_author_email})`,
+      `${was} zu „{comment_post_title}“ von {comment_author} ({comment_author_email}) bearbeitet`,
+    ),
+  }) as Record<CommentKey<What>, Text>;
+
+export const commentsLogger = defineLogger({
   slug: 'SimpleCommentsLogger',
   name: t('Comments Logger', 'Kommentar-Protokoll'),
   via: null,
@@ -185,7 +193,7 @@ export const commentsLogger = logger({
   },
 });
 
-export const categoriesLogger = logger({
+export const categoriesLogger = defineLogger({
   slug: 'SimpleCategoriesLogger',
   name: t('Categories Logger', 'Kategorien-Protokoll'),
   via: null,
@@ -215,7 +223,7 @@ export const categoriesLogger = logger({
   },
 });
 
-export const menuLogger = logger({
+export const menuLogger = defineLogger({
   slug: 'SimpleMenuLogger',
   name: t('Menu Logger', 'Menü-Protokoll'),
   via: null,
@@ -238,7 +246,7 @@ export const menuLogger = logger({
   },
 });
 
-export const notesLogger = logger({
+export const notesLogger = defineLogger({
   slug: 'NotesLogger',
   name: t('Notes Logger', 'Notizen-Protokoll'),
   via: null,

@@ -1,7 +1,8 @@
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
 /** Events posted through POST /history/v1/events. */
-export const customEntryLogger = logger({
+export const customEntryLogger = defineLogger({
   slug: 'CustomEntryLogger',
   name: t('Custom Entry Logger', 'Protokoll für eigene Einträge'),
   via: null,
@@ -16,7 +17,7 @@ export const customEntryLogger = logger({
 });
 
 /** Free-text messages without message keys. */
-export const simpleLogger = logger({
+export const simpleLogger = defineLogger({
   slug: 'SimpleLogger',
   name: t('SimpleLogger', 'SimpleLogger'),
   via: null,

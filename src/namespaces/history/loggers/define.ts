@@ -1,17 +1,14 @@
 // Tiny helpers that keep the logger catalogue readable as data.
-import type { LoggerDef } from '../../../site/activity.ts';
-
 export type Text = { en: string; de: string };
 
 export function t(en: string, de: string): Text {
   return { en, de };
 }
 
-/** A search option of a logger: a label for these message keys. */
-export function option(label: Text, ...messageKeys: string[]): { label: Text; messageKeys: string[] } {
+/** A search option of a logger: a label for these message keys (the logger's, as defineLogger checks). */
+export function option<const Key extends string>(
+  label: Text,
+  ...messageKeys: Key[]
+): { label: Text; messageKeys: Key[] } {
   return { label, messageKeys };
-}
-
-export function logger(def: LoggerDef): LoggerDef {
-  return def;
 }

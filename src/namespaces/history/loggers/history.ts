@@ -1,7 +1,8 @@
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
 /** The activity log's own operations (backfill, settings, purges). */
-export const historyLogger = logger({
+export const historyLogger = defineLogger({
   slug: 'SimpleHistoryLogger',
   name: t('History Logger', 'Verlaufs-Protokoll'),
   via: t('Using the activity log', 'Über das Aktivitätsprotokoll'),

@@ -1,8 +1,9 @@
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
 const via = (name: string) => t(`Using plugin ${name}`, `Über das Plugin ${name}`);
 
-export const acfLogger = logger({
+export const acfLogger = defineLogger({
   slug: 'Plugin_ACF',
   name: t('Plugin: Advanced Custom Fields Logger', 'Plugin: Advanced-Custom-Fields-Protokoll'),
   via: via('ACF'),
@@ -10,7 +11,7 @@ export const acfLogger = logger({
   messages: {},
 });
 
-export const beaverBuilderLogger = logger({
+export const beaverBuilderLogger = defineLogger({
   slug: 'Plugin_BeaverBuilder',
   name: t('Plugin: Beaver Builder Logger', 'Plugin: Beaver-Builder-Protokoll'),
   via: via('Beaver Builder'),
@@ -33,7 +34,7 @@ export const beaverBuilderLogger = logger({
   },
 });
 
-export const duplicatePostLogger = logger({
+export const duplicatePostLogger = defineLogger({
   slug: 'Plugin_DuplicatePost',
   name: t('Plugin: Duplicate Posts Logger', 'Plugin: Beitrag-duplizieren-Protokoll'),
   via: via('Duplicate Post'),
@@ -50,7 +51,7 @@ export const duplicatePostLogger = logger({
   },
 });
 
-export const enableMediaReplaceLogger = logger({
+export const enableMediaReplaceLogger = defineLogger({
   slug: 'PluginEnableMediaReplaceLogger',
   name: t('Plugin: Enable Media Replace Logger', 'Plugin: Medien-ersetzen-Protokoll'),
   via: via('Enable Media Replace'),
@@ -67,7 +68,7 @@ export const enableMediaReplaceLogger = logger({
   },
 });
 
-export const jetpackLogger = logger({
+export const jetpackLogger = defineLogger({
   slug: 'SH_Jetpack_Logger',
   name: t('Plugin: Jetpack Logger', 'Plugin: Jetpack-Protokoll'),
   via: via('Jetpack'),
@@ -86,7 +87,7 @@ export const jetpackLogger = logger({
   },
 });
 
-export const limitLoginAttemptsLogger = logger({
+export const limitLoginAttemptsLogger = defineLogger({
   slug: 'Plugin_LimitLoginAttempts',
   name: t('Plugin: Limit Login Attempts Logger', 'Plugin: Anmeldeversuche-begrenzen-Protokoll'),
   via: via('Limit Login Attempts'),
@@ -121,7 +122,7 @@ export const limitLoginAttemptsLogger = logger({
   },
 });
 
-export const redirectionLogger = logger({
+export const redirectionLogger = defineLogger({
   slug: 'Plugin_Redirection',
   name: t('Plugin: Redirection Logger', 'Plugin: Weiterleitungs-Protokoll'),
   via: t('In plugin Redirection', 'Im Plugin Redirection'),
@@ -202,7 +203,7 @@ export const redirectionLogger = logger({
   },
 });
 
-export const userSwitchingLogger = logger({
+export const userSwitchingLogger = defineLogger({
   slug: 'PluginUserSwitchingLogger',
   name: t('Plugin: User Switching Logger', 'Plugin: Benutzerwechsel-Protokoll'),
   via: via('User Switching'),
@@ -237,7 +238,7 @@ export const userSwitchingLogger = logger({
   },
 });
 
-export const cronControlLogger = logger({
+export const cronControlLogger = defineLogger({
   slug: 'PluginWPCrontrolLogger',
   name: t('Plugin: Cron Control Logger', 'Plugin: Cron-Steuerungs-Protokoll'),
   via: via('Cron Control'),

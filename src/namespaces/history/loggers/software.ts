@@ -1,9 +1,10 @@
 // The loggers of the software the site runs: the CMS core, plugins, themes and widgets, and
 // their updates, installs, file edits, integrity checks and translations. (Settings, roles,
 // privacy, exports and site health: administration.ts.)
-import { logger, option, t } from './define.ts';
+import { defineLogger } from '../../../site/activity.ts';
+import { option, t } from './define.ts';
 
-export const availableUpdatesLogger = logger({
+export const availableUpdatesLogger = defineLogger({
   slug: 'AvailableUpdatesLogger',
   name: t('Available Updates Logger', 'Protokoll verfügbarer Updates'),
   via: null,
@@ -27,7 +28,7 @@ export const availableUpdatesLogger = logger({
   },
 });
 
-export const coreFilesLogger = logger({
+export const coreFilesLogger = defineLogger({
   slug: 'CoreFilesLogger',
   name: t('Core Files Logger', 'Kerndateien-Protokoll'),
   via: null,
@@ -57,7 +58,7 @@ export const coreFilesLogger = logger({
   },
 });
 
-export const coreUpdatesLogger = logger({
+export const coreUpdatesLogger = defineLogger({
   slug: 'SimpleCoreUpdatesLogger',
   name: t('Core Updates Logger', 'Kern-Update-Protokoll'),
   via: null,
@@ -93,7 +94,7 @@ export const coreUpdatesLogger = logger({
   },
 });
 
-export const fileEditsLogger = logger({
+export const fileEditsLogger = defineLogger({
   slug: 'FileEditsLogger',
   name: t('File edits Logger', 'Dateibearbeitungs-Protokoll'),
   via: null,
@@ -118,7 +119,7 @@ export const fileEditsLogger = logger({
   },
 });
 
-export const pluginLogger = logger({
+export const pluginLogger = defineLogger({
   slug: 'SimplePluginLogger',
   name: t('Plugin Logger', 'Plugin-Protokoll'),
   via: null,
@@ -184,7 +185,7 @@ export const pluginLogger = logger({
   },
 });
 
-export const themeLogger = logger({
+export const themeLogger = defineLogger({
   slug: 'SimpleThemeLogger',
   name: t('Theme Logger', 'Theme-Protokoll'),
   via: null,
@@ -247,7 +248,7 @@ export const themeLogger = logger({
   },
 });
 
-export const translationsLogger = logger({
+export const translationsLogger = defineLogger({
   slug: 'SH_Translations_Logger',
   name: t('Translation Logger', 'Übersetzungs-Protokoll'),
   via: null,

@@ -7,13 +7,15 @@ import type { Lang } from '../../../rest/types.ts';
 import { MSG } from '../messages.ts';
 import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
 import { contextPairs } from '../model/context.ts';
+import { historyLogger } from '../loggers/history.ts';
+import { userLogger } from '../../../auth/logger.ts';
+import { loggerEntry, type LoggerDef } from '../../../site/activity.ts';
+import { contentLogger } from '../../../pages/api.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';
 export const BACKFILL_DAYS = 60;
 const BACKFILL_LIMIT = 100;
 const CONTENT_TYPES = ['post', 'page'] as const;
-/** The site content's logger (src/pages/logger.ts). */
-const CONTENT_LOGGER = 'ContentLogger';
 
 interface TypeStats {
   available: number;
@@ -27,10 +29,10 @@ interface StoredStatus {
 const running = new WeakMap<AppServices, Promise<StoredStatus>>();
 
 /** The values of one context key in the logged events of one logger and message key. */
-async function loggedValues(
+async function loggedValues<Key extends string>(
   app: AppServices,
-  logger: string,
-  messageKey: string,
+  logger: LoggerDef<Key>,
+  messageKey: NoInfer<Key>,
   key: string,
 ): Promise<Set<string | null>> {
   const rows = await app.db
@@ -38,7 +40,7 @@ async function loggedValues(
     .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
     .innerJoin(contextPairs(app.dialect, 'x.context').as('c'), (join) => join.onTrue())
     .select('c.value')
-    .where('e.logger', '=', logger)
+    .where('e.logger', '=', logger.slug)
     .where('e.message_key', '=', messageKey)
     .where('c.key', '=', key)
     .execute();
@@ -55,24 +57,24 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
     .orderBy('id', 'desc')
     .execute();
   const candidates = users.filter((u) => u.created_at >= since).slice(0, BACKFILL_LIMIT);
-  const logged = await loggedValues(app, 'SimpleUserLogger', 'user_created', 'created_user_login');
+  const logged = await loggedValues(app, userLogger, 'user_created', 'created_user_login');
   const origin = { user: null, ip: '', rest: false, initiator: 'cms' as const };
   let imported = 0;
   for (const user of [...candidates].reverse()) {
     if (logged.has(user.login)) continue;
     await app.activity.log(
-      {
-        logger: 'SimpleUserLogger',
-        messageKey: 'user_created',
-        date: user.created_at,
-        context: {
+      loggerEntry(
+        userLogger,
+        'user_created',
+        {
           created_user_id: user.id,
           created_user_login: user.login,
           created_user_email: user.email,
           created_user_role: user.role,
           _backfilled_event: '1',
         },
-      },
+        { date: user.created_at },
+      ),
       origin,
     );
     imported++;
@@ -88,15 +90,14 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
       .orderBy('id', 'desc')
       .execute();
     const recent = items.filter((p) => p.created_at >= since).slice(0, BACKFILL_LIMIT);
-    const known = await loggedValues(app, CONTENT_LOGGER, 'content_created', 'content_id');
+    const known = await loggedValues(app, contentLogger, 'content_created', 'content_id');
     for (const item of [...recent].reverse()) {
       if (known.has(String(item.id))) continue;
       await app.activity.log(
-        {
-          logger: CONTENT_LOGGER,
-          messageKey: 'content_created',
-          date: item.created_at,
-          context: {
+        loggerEntry(
+          contentLogger,
+          'content_created',
+          {
             content_id: item.id,
             content_type: item.type,
             content_title: item.title,
@@ -105,7 +106,8 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
             content_status: item.status,
             _backfilled_event: '1',
           },
-        },
+          { date: item.created_at },
+        ),
         origin,
       );
       postsImported++;
@@ -113,11 +115,11 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
     typeStats[type] = { available: items.length, imported: recent.length };
   }
   await app.activity.log(
-    {
-      logger: 'SimpleHistoryLogger',
-      messageKey: 'auto_backfill_completed',
-      context: { posts_imported: postsImported, users_imported: imported, days_back: BACKFILL_DAYS },
-    },
+    loggerEntry(historyLogger, 'auto_backfill_completed', {
+      posts_imported: postsImported,
+      users_imported: imported,
+      days_back: BACKFILL_DAYS,
+    }),
     origin,
   );
   typeStats.user = { available: users.length, imported: candidates.length };

@@ -1,6 +1,7 @@
 // POST /events: a custom entry, written through the activity log like every other event.
 import type { AppServices } from '../../../site/services.ts';
-import type { ActivityOrigin, LogLevel } from '../../../site/activity.ts';
+import { loggerEntry, type ActivityOrigin, type LogLevel } from '../../../site/activity.ts';
+import { customEntryLogger } from '../loggers/custom-entry.ts';
 
 export interface CustomEntryInput {
   message: string;
@@ -18,13 +19,10 @@ export async function createCustomEntry(
   const context: Record<string, unknown> = { message: input.message };
   if (input.note) context.note = input.note;
   return app.activity.log(
-    {
-      logger: 'CustomEntryLogger',
-      messageKey: 'custom_entry_added',
+    loggerEntry(customEntryLogger, 'custom_entry_added', context, {
       level: input.level,
-      context,
       ...(input.date ? { date: input.date } : {}),
-    },
+    }),
     origin,
   );
 }

@@ -10,10 +10,11 @@ import { sql, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { likeContains } from '../../../db/like.ts';
-import type { ActivityOrigin } from '../../../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../../../site/activity.ts';
 import { removingEvents } from '../index/search.ts';
 import { clearContextIndex } from '../index/build.ts';
 import { GENERATED_KEY } from '../bulk/scenarios.ts';
+import { historyLogger } from '../loggers/history.ts';
 import { COUNTER_RUN_HEADS } from '../model/runs.ts';
 import { lockRuns, rebuildRuns } from './runs.ts';
 import { contextPairs } from '../model/context.ts';
@@ -24,8 +25,6 @@ import {
   COUNTER_SUPPRESSED_FAILED_LOGINS,
   COUNTER_TOTAL,
 } from '../model/counters.ts';
-
-const HISTORY_LOGGER = 'SimpleHistoryLogger';
 
 /** The event (a row of history_events) was generated: its context has GENERATED_KEY. */
 function generated(dialect: DialectName) {
@@ -121,13 +120,13 @@ export async function purgeAndLog(app: AppServices, filter: PurgeFilter, origin:
   const removed = await purgeEvents(app, filter);
   const entry =
     !filter.generated && !filter.before
-      ? { messageKey: 'cleared_log', context: { num_rows_deleted: removed } }
+      ? loggerEntry(historyLogger, 'cleared_log', { num_rows_deleted: removed })
       : filter.generated
-        ? {
-            messageKey: 'purged_generated_events',
-            context: { num_rows: removed, ...(filter.before ? { before_date: filter.before } : {}) },
-          }
-        : { messageKey: 'purged_events_before', context: { num_rows: removed, before_date: filter.before } };
-  await app.activity.log({ logger: HISTORY_LOGGER, ...entry }, origin);
+        ? loggerEntry(historyLogger, 'purged_generated_events', {
+            num_rows: removed,
+            ...(filter.before ? { before_date: filter.before } : {}),
+          })
+        : loggerEntry(historyLogger, 'purged_events_before', { num_rows: removed, before_date: filter.before });
+  await app.activity.log(entry, origin);
   return removed;
 }

@@ -6,9 +6,10 @@ import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { restError } from '../../../rest/define.ts';
 import { MSG } from '../messages.ts';
-import type { ActivityOrigin } from '../../../site/activity.ts';
+import { loggerEntry, type ActivityOrigin } from '../../../site/activity.ts';
 import type { EventItem, Viewer } from '../read/render.ts';
 import { indexChangedContext } from '../index/build.ts';
+import { historyLogger } from '../loggers/history.ts';
 import { addToCounter, COUNTER_CHANGES } from '../model/counters.ts';
 import { contextJson, contextMap } from '../model/context.ts';
 import { invalidEventId, renderSingle } from '../read/single.ts';
@@ -60,11 +61,7 @@ export async function stickEvent(
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
-  if (origin)
-    await app.activity.log(
-      { logger: 'SimpleHistoryLogger', messageKey: 'event_stuck', context: { event_id: id } },
-      origin,
-    );
+  if (origin) await app.activity.log(loggerEntry(historyLogger, 'event_stuck', { event_id: id }), origin);
   return renderSingle(app, id, viewer);
 }
 
@@ -84,10 +81,6 @@ export async function unstickEvent(
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
-  if (origin)
-    await app.activity.log(
-      { logger: 'SimpleHistoryLogger', messageKey: 'event_unstuck', context: { event_id: id } },
-      origin,
-    );
+  if (origin) await app.activity.log(loggerEntry(historyLogger, 'event_unstuck', { event_id: id }), origin);
   return renderSingle(app, id, viewer);
 }
