@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
-import { i18nStLogger, I18N_ST_LOGGER_SLUG } from '../../src/namespaces/i18n-st/logger.ts';
+import { i18nStLogger } from '../../src/namespaces/i18n-st/logger.ts';
 import { seedDemo } from '../../src/namespaces/i18n-st/seed.ts';
 import { queueAutoregisteredString } from '../../src/namespaces/i18n-st/capture.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
@@ -298,7 +298,7 @@ for (const target of dbTargets()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, []);
       assert.equal(logged.length, 1);
-      assert.equal(logged[0]!.logger, I18N_ST_LOGGER_SLUG);
+      assert.equal(logged[0]!.logger, i18nStLogger.slug);
       assert.equal(logged[0]!.messageKey, 'string_settings_updated');
       assert.ok(logged[0]!.messageKey in i18nStLogger.messages);
       assert.equal(logged[0]!.context!.settings, 'autoregisterType, detectStringsInJS, visibleColumns');

@@ -10,7 +10,7 @@ import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
-import { I18N_ST_LOGGER_SLUG } from '../../src/namespaces/i18n-st/logger.ts';
+import { i18nStLogger } from '../../src/namespaces/i18n-st/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { utcNow } from '../../src/site/time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
@@ -30,7 +30,7 @@ for (const target of dbTargets()) {
     /** The string translation logger's entries (others, e.g. logins, are left out). */
     const logged = {
       get entries() {
-        return all.filter((e) => e.logger === I18N_ST_LOGGER_SLUG);
+        return all.filter((e) => e.logger === i18nStLogger.slug);
       },
       clear: () => void (all.length = 0),
     };

@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/http.ts';
-import { i18nLogger, I18N_LOGGER_SLUG } from '../../src/namespaces/i18n/logger.ts';
+import { i18nLogger } from '../../src/namespaces/i18n/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
@@ -86,7 +86,7 @@ for (const target of dbTargets()) {
       assert.equal(saved.body, VALID_CONFIG);
       assert.equal((await call('GET', '/custom-xml-config')).body, VALID_CONFIG);
       assert.equal(logged.length, 1);
-      assert.equal(logged[0]!.logger, I18N_LOGGER_SLUG);
+      assert.equal(logged[0]!.logger, i18nLogger.slug);
       assert.equal(logged[0]!.messageKey, 'custom_xml_config_updated');
       assert.ok(logged[0]!.messageKey in i18nLogger.messages);
       assert.equal(logged[0]!.context!.custom_types, 2);
@@ -130,7 +130,7 @@ for (const target of dbTargets()) {
       assert.equal(errors.length, 1);
       assert.deepEqual(
         { ...(errors[0] as object), err: undefined },
-        { err: undefined, logger: I18N_LOGGER_SLUG, messageKey: 'custom_xml_config_updated' },
+        { err: undefined, logger: i18nLogger.slug, messageKey: 'custom_xml_config_updated' },
       );
     });
 

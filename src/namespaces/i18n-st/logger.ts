@@ -1,10 +1,8 @@
 // The activity-log logger of i18n/st/v1 (string translation).
 import { defineLogger } from '../../site/activity.ts';
 
-export const I18N_ST_LOGGER_SLUG = 'I18nStringsLogger';
-
 export const i18nStLogger = defineLogger({
-  slug: I18N_ST_LOGGER_SLUG,
+  slug: 'I18nStringsLogger',
   name: { en: 'String translation', de: 'String-Übersetzung' },
   via: null,
   capability: 'manage_translations',

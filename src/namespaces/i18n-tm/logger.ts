@@ -1,10 +1,8 @@
 // The activity-log logger of translation management (i18n/tm/v1).
 import { defineLogger } from '../../site/activity.ts';
 
-export const I18N_TM_LOGGER_SLUG = 'I18nTmLogger';
-
 export const i18nTmLogger = defineLogger({
-  slug: I18N_TM_LOGGER_SLUG,
+  slug: 'I18nTmLogger',
   name: { en: 'Translation management', de: 'Übersetzungsverwaltung' },
   via: null,
   capability: 'manage_translations',

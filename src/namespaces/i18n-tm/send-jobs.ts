@@ -2,13 +2,13 @@
 // DECISIONS.md): checks what is sent, then creates a batch with a job per page or post and one
 // job for the strings, waiting for their translator. The write is recorded in the activity log
 // here, once it has committed.
-import { recordWrite } from '../../site/activity.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
 import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { getContent, permalink, type ContentItem } from '../../pages/api.ts';
 import { userHolds } from './assign.ts';
 import { toJobObjects, type Caller, type JobObject } from './jobs.ts';
-import { I18N_TM_LOGGER_SLUG } from './logger.ts';
+import { i18nTmLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import { STATUS } from './model.ts';
 
@@ -198,18 +198,14 @@ export async function sendToTranslation(caller: Caller, input: SendInput): Promi
   });
   await recordWrite(
     app,
-    {
-      logger: I18N_TM_LOGGER_SLUG,
-      messageKey: 'jobs_sent',
-      context: {
-        count: ids.length,
-        job_ids: ids.join(','),
-        target_language: lang,
-        translator_id: input.translatorId ?? '',
-        content_ids: items.map((i) => i.id).join(','),
-        string_ids: strings.map((s) => s.id).join(','),
-      },
-    },
+    loggerEntry(i18nTmLogger, 'jobs_sent', {
+      count: ids.length,
+      job_ids: ids.join(','),
+      target_language: lang,
+      translator_id: input.translatorId ?? '',
+      content_ids: items.map((i) => i.id).join(','),
+      string_ids: strings.map((s) => s.id).join(','),
+    }),
     caller,
   );
   const rows = await app.db

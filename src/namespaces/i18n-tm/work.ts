@@ -4,12 +4,12 @@
 // Managers (manage_translations) work on every job; translators on the jobs assigned to them.
 // Every write is recorded in the activity log here, once it has committed.
 import type { AppServices } from '../../site/services.ts';
-import { recordWrite } from '../../site/activity.ts';
+import { loggerEntry, recordWrite } from '../../site/activity.ts';
 import { restError } from '../../rest/define.ts';
 import { utcNow } from '../../site/time.ts';
 import { applyJob, type AppliedTexts } from './apply-job.ts';
 import { findJob, isManager, jobNotFound, toJobObjects, type Caller, type JobObject, type JobRow } from './jobs.ts';
-import { I18N_TM_LOGGER_SLUG } from './logger.ts';
+import { i18nTmLogger } from './logger.ts';
 import { MSG } from './messages.ts';
 import { STATUS } from './model.ts';
 import { readXliffTargets } from './xliff-import.ts';
@@ -162,21 +162,17 @@ export async function saveJobTranslations(
   const applied = input.complete ? await applyJob(caller, job, targets) : { content_id: null, string_ids: [] };
   await recordWrite(
     caller.app,
-    {
-      logger: I18N_TM_LOGGER_SLUG,
-      messageKey: input.complete ? 'job_completed' : 'job_translation_saved',
-      context: {
-        job_id: job.id,
-        job_type: job.type,
-        job_title: job.title,
-        source_language: job.source_language,
-        target_language: job.target_language,
-        via,
-        fields: Object.keys(input.fields).join(','),
-        content_id: applied.content_id ?? '',
-        string_ids: applied.string_ids.join(','),
-      },
-    },
+    loggerEntry(i18nTmLogger, input.complete ? 'job_completed' : 'job_translation_saved', {
+      job_id: job.id,
+      job_type: job.type,
+      job_title: job.title,
+      source_language: job.source_language,
+      target_language: job.target_language,
+      via,
+      fields: Object.keys(input.fields).join(','),
+      content_id: applied.content_id ?? '',
+      string_ids: applied.string_ids.join(','),
+    }),
     caller,
   );
   return { job: await getJobDetail(caller, job.id), applied };

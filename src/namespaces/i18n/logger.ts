@@ -1,10 +1,8 @@
 // The activity-log logger of i18n/v1 (translation configuration).
 import { defineLogger } from '../../site/activity.ts';
 
-export const I18N_LOGGER_SLUG = 'I18nConfigLogger';
-
 export const i18nLogger = defineLogger({
-  slug: I18N_LOGGER_SLUG,
+  slug: 'I18nConfigLogger',
   name: { en: 'Translation configuration', de: 'Übersetzungskonfiguration' },
   via: null,
   capability: 'manage_options',
