@@ -2,6 +2,7 @@
 // JSON check, required → validation/sanitisation → permission → handler, then Allow,
 // `_fields` and `_envelope`. It knows nothing about HTTP servers: the adapter and the
 // batch route both feed it plain inputs, so a batch item runs exactly like a request.
+import { invalidParamsError } from './param-errors.ts';
 import type { AppServices } from '../site/services.ts';
 import type { Authenticated } from '../auth/authenticate.ts';
 import type { EndpointDef, HttpMethod, Lang, RestRequest } from './types.ts';
@@ -241,17 +242,7 @@ export class RestPipeline {
         params: missing,
       });
     }
-    if (invalid) {
-      return new RestError(
-        'rest_invalid_param',
-        fill(MSG.invalidParams[req.lang], Object.keys(invalid.messages).join(', ')),
-        400,
-        {
-          params: invalid.messages,
-          details: Object.keys(invalid.details).length ? invalid.details : [],
-        },
-      );
-    }
+    if (invalid) return invalidParamsError(req, invalid.messages, invalid.details);
     if (endpoint.undeclaredParams) collectUndeclared(endpoint, layers, req.undeclared);
     return null;
   }

@@ -8,7 +8,7 @@ import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './write/backfill.ts';
 import { emailReportHtml, sendEmailReportPreview } from './reports/email-report.ts';
 import { countNewEvents, listEvents } from './read/list.ts';
-import { invalidParam } from './read/query.ts';
+import { invalidParamsError } from '../../rest/param-errors.ts';
 import { eventItemSchema, type Viewer } from './read/render.ts';
 import { initiatorCard, searchUsers, userCard } from './reports/cards.ts';
 import { isStrictUtcDate } from '../../site/zone-time.ts';
@@ -169,7 +169,14 @@ function searchUserHandler(req: RestRequest<ParamsOf<typeof SEARCH_USER_ARGS>>) 
 
 function initiatorCardHandler(req: RestRequest) {
   const type = req.urlParams.initiator_type as Initiator;
-  if (!CARD_INITIATORS.includes(type)) throw invalidParam('type', `type is not one of ${CARD_INITIATORS.join(', ')}.`);
+  if (!CARD_INITIATORS.includes(type)) {
+    const reason = `type is not one of ${CARD_INITIATORS.join(', ')}.`;
+    throw invalidParamsError(
+      req,
+      { type: reason },
+      { type: { code: 'rest_invalid_param', message: reason, data: null } },
+    );
+  }
   return initiatorCard(req.app, type, req.user!, req.lang);
 }
 

@@ -1,11 +1,12 @@
 // The filters of GET /jobs (reference plugins §5.2): each parameter's check (the route's
 // `validate` callbacks), and the filters parsed from the checked parameters.
 import { MAX_ALTERNATIVES, MAX_LIST_ITEMS } from '../../db/limits.ts';
+import { invalidParamsError } from '../../rest/param-errors.ts';
+import type { Lang } from '../../rest/types.ts';
 import {
   MAX_ID,
   NEEDS_UPDATE_VALUES,
   SCOPES,
-  invalidParam,
   parseDate,
   parseJobIdList,
   parsePositiveInt,
@@ -89,7 +90,7 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '';
  * The filters of `GET /jobs` from its validated parameters (each passed JOB_FILTER_CHECKS);
  * throws 400 rest_invalid_param for a date range that ends before it starts.
  */
-export function parseJobQuery(params: Record<string, unknown>): JobFilters {
+export function parseJobQuery(params: Record<string, unknown>, lang: Lang = 'en'): JobFilters {
   const f: JobFilters = { sorting: [] };
   if (present(params.local_job_ids)) {
     const ids = parseJobIdList(params.local_job_ids)!;
@@ -120,19 +121,24 @@ export function parseJobQuery(params: Record<string, unknown>): JobFilters {
   }
   f.sorting = present(params.sorting) ? (parseSorting(params.sorting) as Sorting[]) : [];
   if (present(params.translated_by)) f.translatedBy = parsePositiveInt(params.translated_by)!;
-  const [sentFrom, sentTo] = dateRange(params, 'sent_from', 'sent_to');
+  const [sentFrom, sentTo] = dateRange(params, 'sent_from', 'sent_to', lang);
   if (sentFrom) f.sentFrom = sentFrom;
   if (sentTo) f.sentTo = sentTo;
-  const [deadlineFrom, deadlineTo] = dateRange(params, 'deadline_from', 'deadline_to');
+  const [deadlineFrom, deadlineTo] = dateRange(params, 'deadline_from', 'deadline_to', lang);
   if (deadlineFrom) f.deadlineFrom = deadlineFrom;
   if (deadlineTo) f.deadlineTo = deadlineTo;
   return f;
 }
 
 /** The dates of a from/to pair (already checked), refusing a range that ends before it starts. */
-function dateRange(params: Record<string, unknown>, from: string, to: string): [string | null, string | null] {
+function dateRange(
+  params: Record<string, unknown>,
+  from: string,
+  to: string,
+  lang: Lang,
+): [string | null, string | null] {
   const a = present(params[from]) ? parseDate(params[from]) : null;
   const b = present(params[to]) ? parseDate(params[to]) : null;
-  if (a && b && a > b) throw invalidParam(to, `${to} must not be before ${from}.`);
+  if (a && b && a > b) throw invalidParamsError({ lang }, { [to]: `${to} must not be before ${from}.` });
   return [a, b];
 }

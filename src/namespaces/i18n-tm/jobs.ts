@@ -116,7 +116,7 @@ export async function listJobs(
   viewer: Viewer | null,
   lang: Lang,
 ): Promise<JobList> {
-  const f = parseJobQuery(params);
+  const f = parseJobQuery(params, lang);
   const db = app.db as unknown as Kysely<Database & { j: TmJobsTable }>;
   const base = db
     .selectFrom('tm_jobs as j')

@@ -2,7 +2,6 @@
 // scopes, review statuses, ATE statuses and sortable columns, plus small value parsers shared
 // by the argument validators and the service functions.
 import type { Lang } from '../../rest/types.ts';
-import { RestError } from '../../rest/types.ts';
 import { parseIdList } from '../../rest/id-list.ts';
 import { isFilterTime, parseYmd } from '../../site/zone-time.ts';
 
@@ -196,11 +195,4 @@ export function parseSorting(value: unknown): Sorting[] | string {
     out.push({ column: column as SortColumn, direction: d });
   }
   return out;
-}
-
-export function invalidParam(name: string, message: string): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, {
-    params: { [name]: message },
-    details: {},
-  });
 }

@@ -1,6 +1,8 @@
 // Messages and labels of the appointment scheduler in both languages. A message with values is
 // a function returning its texts; read one as `MSG.key[lang]`, or pass it to restError().
 import { l } from '../../rest/define.ts';
+import type { Localized } from '../../rest/types.ts';
+import type { TemplateLimit } from './twig-errors.ts';
 
 export const MSG = {
   debugLogCleared: l('The debug log has been cleared.', 'Das Debug-Protokoll wurde geleert.'),
@@ -36,5 +38,36 @@ export const MSG = {
   debugLoggingOn: l(
     'Debug logging is on. Turn it off again when you have finished troubleshooting.',
     'Die Debug-Protokollierung ist eingeschaltet. Schalten Sie sie nach der Fehlersuche wieder aus.',
+  ),
+  unknownSections: (names: string[]) =>
+    l(`Unknown settings section(s): ${names.join(', ')}`, `Unbekannte Einstellungsbereiche: ${names.join(', ')}`),
+  settingsNotTrashable: l(
+    'Settings cannot be trashed. Set "force" to true to reset the section to its defaults.',
+    'Einstellungen können nicht in den Papierkorb. Setzen Sie „force“ auf true, um den Bereich auf die Standardwerte zurückzusetzen.',
+  ),
+  logFileMissing: l('The log file does not exist.', 'Die Protokolldatei existiert nicht.'),
+  importRefused: l(
+    'The import was refused; nothing was changed.',
+    'Der Import wurde abgelehnt; nichts wurde geändert.',
+  ),
+  /** A template past one of a render's limits, with the limit's own detail. */
+  templateLimit: (limit: TemplateLimit, detail: string) =>
+    l(`${TEMPLATE_LIMIT_TEXT[limit].en} ${detail}`, `${TEMPLATE_LIMIT_TEXT[limit].de} ${detail}`),
+};
+
+/** What each of a render's limits means (twig-errors.ts TemplateLimit). */
+const TEMPLATE_LIMIT_TEXT: Record<TemplateLimit, Localized> = {
+  work: l(
+    'The template needs more work than a render may do.',
+    'Die Vorlage braucht mehr Rechenschritte, als eine Darstellung darf.',
+  ),
+  size: l(
+    'The template produces more text than a render may.',
+    'Die Vorlage erzeugt mehr Text, als eine Darstellung darf.',
+  ),
+  time: l('The template takes longer than a render may.', 'Die Vorlage braucht länger, als eine Darstellung darf.'),
+  memory: l(
+    'The template needs more memory than a render may use.',
+    'Die Vorlage braucht mehr Speicher, als eine Darstellung darf.',
   ),
 };

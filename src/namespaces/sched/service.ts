@@ -2,7 +2,8 @@
 // response body, so handlers stay one line and tests can call these directly.
 import type { AppServices } from '../../site/services.ts';
 import type { AuthUser } from '../../auth/types.ts';
-import { l, restError } from '../../rest/define.ts';
+import { restError } from '../../rest/define.ts';
+import { invalidParamsError } from '../../rest/param-errors.ts';
 import { RestError, RestResponse, type Lang, type RestRequest } from '../../rest/types.ts';
 import { setOwn } from '../../util.ts';
 import { envelope, sendEnvelope } from './envelope.ts';
@@ -20,7 +21,7 @@ import { SECTION_BY_SLUG } from './settings-sections.ts';
 import { dismissNotice, getNotice, listNotices, pinNotice, restoreNotice, unpinNotice } from './notices.ts';
 import { NOTICE_BY_ID } from './notice-catalogue.ts';
 import { errorNotices } from './errors.ts';
-import { TemplateLimitError, type TemplateLimit } from './twig-errors.ts';
+import { TemplateLimitError } from './twig-errors.ts';
 import { validateInBox } from './template-box.ts';
 import { renderPreview } from './preview.ts';
 import { createTicket, supportStatus, validateTicket } from './support.ts';
@@ -67,27 +68,10 @@ function log(
   return recordWrite(c.app, loggerEntry(schedLogger, messageKey, context), { user: c.user, ip: c.ip, rest: true });
 }
 
-const LIMIT_TEXT: Record<TemplateLimit, [string, string]> = {
-  work: [
-    'The template needs more work than a render may do.',
-    'Die Vorlage braucht mehr Rechenschritte, als eine Darstellung darf.',
-  ],
-  size: [
-    'The template produces more text than a render may.',
-    'Die Vorlage erzeugt mehr Text, als eine Darstellung darf.',
-  ],
-  time: ['The template takes longer than a render may.', 'Die Vorlage braucht länger, als eine Darstellung darf.'],
-  memory: [
-    'The template needs more memory than a render may use.',
-    'Die Vorlage braucht mehr Speicher, als eine Darstellung darf.',
-  ],
-};
-
 /** A template beyond the template box's limits becomes 422 `sched_template_limit`; other errors pass unchanged. */
 function templateLimitError(c: Caller, err: unknown): unknown {
   if (!(err instanceof TemplateLimitError)) return err;
-  const [en, de] = LIMIT_TEXT[err.limit];
-  return restError(c, 'sched_template_limit', l(`${en} ${err.message}`, `${de} ${err.message}`), 422, {
+  return restError(c, 'sched_template_limit', MSG.templateLimit(err.limit, err.message), 422, {
     limit: err.limit,
     line: err.line,
     ...(err.param ? { params: { [err.param]: err.message } } : {}),
@@ -95,16 +79,9 @@ function templateLimitError(c: Caller, err: unknown): unknown {
 }
 
 function invalidParams(c: Caller, problems: Record<string, string[] | string>): RestError {
-  const params = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, Array.isArray(v) ? v.join('; ') : v]));
-  return restError(
+  return invalidParamsError(
     c,
-    'rest_invalid_param',
-    l(
-      `Invalid parameter(s): ${Object.keys(params).join(', ')}`,
-      `Ungültige(r) Parameter: ${Object.keys(params).join(', ')}`,
-    ),
-    400,
-    { params },
+    Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, Array.isArray(v) ? v.join('; ') : v])),
   );
 }
 
@@ -120,15 +97,9 @@ export async function getSettingsOp(c: Caller): Promise<unknown> {
 export async function postSettingsOp(c: Caller, input: Record<string, unknown>): Promise<unknown> {
   const unknown = Object.keys(input).filter((k) => !SECTION_BY_SLUG.has(k) && k !== 'last_updated');
   if (unknown.length) {
-    throw restError(
-      c,
-      'sched_unknown_settings',
-      l(`Unknown settings section(s): ${unknown.join(', ')}`, `Unbekannte Einstellungsbereiche: ${unknown.join(', ')}`),
-      400,
-      {
-        params: Object.fromEntries(unknown.map((k) => [k, `unknown settings section "${k}"`])),
-      },
-    );
+    throw restError(c, 'sched_unknown_settings', MSG.unknownSections(unknown), 400, {
+      params: Object.fromEntries(unknown.map((k) => [k, `unknown settings section "${k}"`])),
+    });
   }
   if (!Object.keys(input).some((k) => k !== 'last_updated')) return envelope(await getAllSettings(c));
   try {
@@ -166,15 +137,7 @@ export async function updateSettingOp(c: Caller, id: string, input: Record<strin
 export async function deleteSettingOp(c: Caller, id: string, force: unknown): Promise<unknown> {
   if (!SECTION_BY_SLUG.has(id.toLowerCase())) return sectionMissing();
   if (truthy(force) !== true) {
-    throw restError(
-      c,
-      'rest_trash_not_supported',
-      l(
-        'Settings cannot be trashed. Set "force" to true to reset the section to its defaults.',
-        'Einstellungen können nicht in den Papierkorb. Setzen Sie „force“ auf true, um den Bereich auf die Standardwerte zurückzusetzen.',
-      ),
-      400,
-    );
+    throw restError(c, 'rest_trash_not_supported', MSG.settingsNotTrashable, 400);
   }
   if (SECTION_BY_SLUG.get(id.toLowerCase())!.readOnlySection)
     throw invalidParams(c, { [id]: 'this section is read-only' });
@@ -281,13 +244,7 @@ export async function supportTicketOp(c: Caller, input: Record<string, unknown>)
 export async function readDebugOp(c: Caller, kind: LogKind, download: unknown): Promise<unknown> {
   if (truthy(download) === true) {
     const content = await readWholeLog(c.app, kind);
-    if (!content)
-      throw restError(
-        c,
-        'sched_log_not_found',
-        l('The log file does not exist.', 'Die Protokolldatei existiert nicht.'),
-        404,
-      );
+    if (!content) throw restError(c, 'sched_log_not_found', MSG.logFileMissing, 404);
     const name = kind === 'wp' ? 'server.log' : 'sched-debug.log';
     return RestResponse.raw(content, 'text/plain; charset=UTF-8', 200, {
       'Content-Disposition': `attachment; filename="${name}"`,
@@ -339,13 +296,7 @@ export async function importOp(c: Caller, content: unknown): Promise<unknown> {
     return MSG.importDone[c.lang];
   } catch (err) {
     if (err instanceof ImportError) {
-      throw restError(
-        c,
-        'sched_import_invalid',
-        l('The import was refused; nothing was changed.', 'Der Import wurde abgelehnt; nichts wurde geändert.'),
-        400,
-        { problems: err.problems },
-      );
+      throw restError(c, 'sched_import_invalid', MSG.importRefused, 400, { problems: err.problems });
     }
     throw templateLimitError(c, err);
   }

@@ -79,12 +79,8 @@ export function validLastdays(value: unknown): true | string {
 }
 
 export function validMessages(value: unknown, _req: RestRequest, name: string): true | string {
-  try {
-    parseMessagePairs(list(value), name);
-    return true;
-  } catch (err) {
-    return err instanceof RestError ? String((err.data.params as Record<string, string>)[name]) : 'Invalid parameter.';
-  }
+  const pairs = parseMessagePairs(list(value), name);
+  return typeof pairs === 'string' ? pairs : true;
 }
 
 /** The reference's plain refusal: "Invalid parameter." and no details. */
