@@ -149,6 +149,21 @@ for (const target of dbTargets()) {
       assert.equal(other.body.profile_url, `${site}/cms-admin/user-edit.php?user_id=${users.editor!.id}`);
     });
 
+    test('an initiator card of a type there is none of: 400 rest_invalid_param naming type, in the language asked', async () => {
+      for (const [root, message] of [
+        ['/en/cms-json', 'Invalid parameter(s): type'],
+        ['/de/cms-json', 'Ungültige(r) Parameter: type'],
+      ] as const) {
+        const res = await callRoute(t.app, 'GET', `${root}/history/v1/initiators/robot/card`, {
+          user: users.administrator,
+        });
+        assert.equal(res.status, 400);
+        const body = res.body as { code: string; message: string; data: { params: Record<string, string> } };
+        assert.deepEqual([body.code, body.message], ['rest_invalid_param', message]);
+        assert.match(body.data.params.type!, /^type is not one of /);
+      }
+    });
+
     test('7. the context of a REST write: _rest_api_request "true", no _user_role', async () => {
       await call('POST', '/events', 'administrator', { message: 'context' });
       const [item] = await customEntries('administrator');
