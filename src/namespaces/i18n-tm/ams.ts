@@ -115,14 +115,7 @@ export async function registerManager(
 export async function synchronizeTranslators(caller: Caller): Promise<{ result: { translators: AmsUser[] } }> {
   const translators = await listTranslators(caller.app);
   await saveAms(caller.app, { translators_synced_at: utcNow(), activated_translators: translators.map((t) => t.id) });
-  await recordWrite(
-    caller.app,
-    loggerEntry(i18nTmLogger, 'translators_synchronized', {
-      count: translators.length,
-      translator_ids: translators.map((t) => t.id).join(','),
-    }),
-    caller,
-  );
+  await recordSynchronized(caller, 'translators_synchronized', 'translator_ids', translators);
   return { result: { translators } };
 }
 
@@ -130,15 +123,22 @@ export async function synchronizeTranslators(caller: Caller): Promise<{ result: 
 export async function synchronizeManagers(caller: Caller): Promise<{ result: { managers: AmsUser[] } }> {
   const managers = await listManagers(caller.app);
   await saveAms(caller.app, { managers_synced_at: utcNow() });
-  await recordWrite(
+  await recordSynchronized(caller, 'managers_synchronized', 'manager_ids', managers);
+  return { result: { managers } };
+}
+
+/** The activity-log entry of a synchronisation: how many users, and their ids. */
+function recordSynchronized(
+  caller: Caller,
+  messageKey: 'translators_synchronized' | 'managers_synchronized',
+  idsKey: string,
+  users: AmsUser[],
+): Promise<void> {
+  return recordWrite(
     caller.app,
-    loggerEntry(i18nTmLogger, 'managers_synchronized', {
-      count: managers.length,
-      manager_ids: managers.map((t) => t.id).join(','),
-    }),
+    loggerEntry(i18nTmLogger, messageKey, { count: users.length, [idsKey]: users.map((u) => u.id).join(',') }),
     caller,
   );
-  return { result: { managers } };
 }
 
 export async function amsStatus(app: AppServices): Promise<Record<string, unknown>> {
