@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { missingServerFlags, SERVER_V8_FLAGS } from '../../src/server/v8-flags.ts';
+import { missingServerEnv, missingServerFlags, SERVER_ENV, SERVER_V8_FLAGS } from '../../src/server/v8-flags.ts';
 import { killChild, seededDb, startChild } from './child-server.ts';
 
 test('missingServerFlags: only the flags the process was not started with', () => {
@@ -14,6 +14,22 @@ test('missingServerFlags: only the flags the process was not started with', () =
   assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SERVER_V8_FLAGS);
 });
 
+test('missingServerEnv: only the allocator settings the environment does not give', () => {
+  assert.deepEqual(missingServerEnv({}), { MALLOC_ARENA_MAX: '2' });
+  assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8' }), {});
+});
+
+/** The environment of a running process, from /proc. */
+function environmentOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+}
+
 test('the serving process runs with the server V8 flags, under the pid it was started as', {
   skip: process.platform !== 'linux',
 }, async () => {
@@ -23,6 +39,8 @@ test('the serving process runs with the server V8 flags, under the pid it was st
     const argv = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
     for (const flag of SERVER_V8_FLAGS) assert.ok(argv.includes(flag), `${flag} in ${argv.join(' ')}`);
     assert.ok(argv.includes('serve'));
+    const env = environmentOf(server.pid);
+    for (const [name, value] of Object.entries(SERVER_ENV)) assert.equal(env[name], value, name);
     const res = await fetch(`${server.url}/en/cms-json/`);
     assert.equal(res.status, 200);
   } finally {
@@ -33,11 +51,12 @@ test('the serving process runs with the server V8 flags, under the pid it was st
 
 test('a value given by the user is kept', { skip: process.platform !== 'linux' }, async () => {
   const { t } = await seededDb({ name: 'sqlite' });
-  const server = await startChild(t, { NODE_OPTIONS: '--max-semi-space-size=2' });
+  const server = await startChild(t, { NODE_OPTIONS: '--max-semi-space-size=2', MALLOC_ARENA_MAX: '4' });
   try {
     const argv = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
     assert.ok(!argv.some((a) => a.startsWith('--max-semi-space-size')), argv.join(' '));
     assert.ok(argv.includes('--max-old-space-size=160'), argv.join(' '));
+    assert.equal(environmentOf(server.pid).MALLOC_ARENA_MAX, '4');
   } finally {
     await killChild(server);
     await t.close();
