@@ -4,7 +4,7 @@ import type { CompiledRoute } from './registry.ts';
 import { pick } from './define.ts';
 
 /** The only arg keys the index exposes, as the reference lists them; `required` is appended. */
-const EXPOSED_KEYWORDS = new Set([
+export const EXPOSED_KEYWORDS = new Set([
   'title',
   'description',
   'default',

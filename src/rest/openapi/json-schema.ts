@@ -1,34 +1,17 @@
 // The registry's arg schemas and route schemas as JSON Schema 2020-12, the dialect of OpenAPI 3.1.
 import type { ArgSchema, Lang } from '../types.ts';
 import { pick } from '../define.ts';
+import { EXPOSED_KEYWORDS } from '../describe.ts';
 
 export type Json = Record<string, unknown>;
 
-/** The keys of the registry's arg schemas that are JSON Schema too (the rest are the server's own). */
-const SCHEMA_KEYWORDS = new Set([
-  'title',
-  'default',
-  'type',
-  'format',
-  'enum',
-  'items',
-  'properties',
-  'additionalProperties',
-  'patternProperties',
-  'minProperties',
-  'maxProperties',
-  'minimum',
-  'maximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'anyOf',
-  'oneOf',
-]);
+/**
+ * The keys of the registry's arg schemas copied as they are: those the index exposes, but the
+ * description (localized) and the draft-4 boolean exclusive bounds (turned into 2020-12's numbers).
+ */
+const SCHEMA_KEYWORDS = new Set(
+  [...EXPOSED_KEYWORDS].filter((key) => !['description', 'exclusiveMinimum', 'exclusiveMaximum'].includes(key)),
+);
 
 /**
  * An arg schema as JSON Schema 2020-12: description localized; draft-3/4 forms modernized
