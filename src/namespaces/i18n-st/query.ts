@@ -122,6 +122,18 @@ interface TranslationRow {
   ate_job_id: number | null;
 }
 
+/** The columns of a string's or a package's translation that its detail shows (both tables have them). */
+const TRANSLATION_STATE_COLUMNS = [
+  'language',
+  'status',
+  'review_status',
+  'job_id',
+  'method',
+  'editor',
+  'translator_id',
+  'ate_job_id',
+] as const;
+
 /** Translation rows of a page of strings or packages, grouped by owner id and language. */
 function translationsByOwner<T extends Parameters<typeof detail>[0] & { language: string }>(
   rows: T[],
@@ -195,17 +207,7 @@ export async function listStrings(
   if (!rows.length) return [];
   let tq = app.db
     .selectFrom('i18n_st_translations')
-    .select([
-      'string_id',
-      'language',
-      'status',
-      'review_status',
-      'job_id',
-      'method',
-      'editor',
-      'translator_id',
-      'ate_job_id',
-    ])
+    .select(['string_id', ...TRANSLATION_STATE_COLUMNS])
     .where(
       'string_id',
       'in',
@@ -344,17 +346,7 @@ export async function listPackages(
   if (!rows.length) return [];
   let tq = app.db
     .selectFrom('i18n_st_package_translations')
-    .select([
-      'package_id',
-      'language',
-      'status',
-      'review_status',
-      'job_id',
-      'method',
-      'editor',
-      'translator_id',
-      'ate_job_id',
-    ])
+    .select(['package_id', ...TRANSLATION_STATE_COLUMNS])
     .where(
       'package_id',
       'in',
