@@ -6,6 +6,7 @@ export { paragraphs, renderNotFound, renderPublicPath } from './public.ts';
 export {
   CONTENT_STATUSES,
   RESERVED_SLUGS,
+  slugify,
   type ContentItem,
   type ContentStatus,
   type ContentType,

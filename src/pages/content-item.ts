@@ -60,6 +60,22 @@ export interface Author {
   displayName: string;
 }
 
+/** The reference's sanitize_title for slugs: lower case, German letters spelled out, accents dropped, hyphens. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 190)
+    .replace(/-+$/, '');
+}
+
 /** Path segments the public site uses itself; they cannot be slugs. */
 export const RESERVED_SLUGS = new Set(['cms-json', 'cms-admin', 'embed', 'author', 'feed', 'page']);
 const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

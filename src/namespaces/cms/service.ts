@@ -14,6 +14,7 @@ import {
   getTranslations,
   queryContent,
   RESERVED_SLUGS,
+  slugify,
   trashContent,
   updateContent,
   type ContentItem,
@@ -146,22 +147,6 @@ export async function listItems(req: RestRequest, type: ContentType, p: ListPara
 /** GET cms/v2/pages|posts/<id> (its permission check has found it readable). */
 export async function getItem(req: RestRequest, type: ContentType, context: Context): Promise<Record<string, unknown>> {
   return presentItem(req, await requestItem(req, type), context, embedRequest(req));
-}
-
-/** The reference's sanitize_title for slugs: lower case, German letters spelled out, accents dropped, hyphens. */
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/ä/g, 'ae')
-    .replace(/ö/g, 'oe')
-    .replace(/ü/g, 'ue')
-    .replace(/ß/g, 'ss')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 190)
-    .replace(/-+$/, '');
 }
 
 /** A slug free in the language: the wanted one, else with -2, -3… (the reference's wp_unique_post_slug). */

@@ -9,6 +9,7 @@ import {
   getContentBySlug,
   getTranslations,
   RESERVED_SLUGS,
+  slugify,
   updateContent,
 } from '../../pages/api.ts';
 import { isActiveLanguage, saveStringTranslation } from '../i18n-st/api.ts';
@@ -72,19 +73,7 @@ async function applyToContent(caller: Caller, job: JobRow, targets: Map<string, 
 
 /** A slug made from the translated title that no item of the language uses yet. */
 async function freeSlug(app: AppServices, lang: 'en' | 'de', title: string, fallback: string): Promise<string> {
-  const base =
-    title
-      .toLowerCase()
-      .replace(/ä/g, 'ae')
-      .replace(/ö/g, 'oe')
-      .replace(/ü/g, 'ue')
-      .replace(/ß/g, 'ss')
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 180)
-      .replace(/-+$/, '') || fallback;
+  const base = slugify(title) || fallback;
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;
     if (!RESERVED_SLUGS.has(slug) && !(await getContentBySlug(app, lang, slug))) return slug;
