@@ -13,6 +13,6 @@ export {
 } from './content-item.ts';
 export { getAuthor, getContent, getContentBySlug, getTranslations, listContent, type ContentPatch } from './store.ts';
 export { queryContent, type ContentOrderBy, type ContentQuery } from './content-query.ts';
-export { createContent, deleteContent, trashContent, updateContent } from './service.ts';
+export { contentLogContext, createContent, deleteContent, trashContent, updateContent } from './service.ts';
 export { contentLogger } from './logger.ts';
 export { authorUrl, embedUrl, homeUrl, isLocalUrl, isViewable, permalink, resolveContentUrl, siteUrl } from './urls.ts';

@@ -6,7 +6,15 @@ import { contentLogger } from './logger.ts';
 import { insertContent, markTrashed, patchContent, removeContent, type ContentPatch } from './store.ts';
 import type { ContentInput, ContentItem } from './content-item.ts';
 
-function logContext(item: ContentItem): Record<string, unknown> {
+/** The context of a page's or post's activity-log entry (the activity log's backfill writes it too). */
+export function contentLogContext(item: {
+  id: number;
+  type: string;
+  title: string;
+  lang: string;
+  slug: string;
+  status: string;
+}): Record<string, unknown> {
   return {
     content_id: item.id,
     content_type: item.type,
@@ -24,7 +32,7 @@ export async function createContent(
   origin: ActivityOrigin = CLI_ORIGIN,
 ): Promise<ContentItem> {
   const item = await insertContent(app, input);
-  await recordWrite(app, loggerEntry(contentLogger, 'content_created', logContext(item)), origin);
+  await recordWrite(app, loggerEntry(contentLogger, 'content_created', contentLogContext(item)), origin);
   return item;
 }
 
@@ -39,7 +47,7 @@ export async function updateContent(
   await recordWrite(
     app,
     loggerEntry(contentLogger, 'content_updated', {
-      ...logContext(item),
+      ...contentLogContext(item),
       changed_fields: Object.keys(patch).join(','),
     }),
     origin,
@@ -50,12 +58,12 @@ export async function updateContent(
 /** Moves a page or post to the trash and records it. */
 export async function trashContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<ContentItem> {
   const trashed = await markTrashed(app, item);
-  await recordWrite(app, loggerEntry(contentLogger, 'content_trashed', logContext(trashed)), origin);
+  await recordWrite(app, loggerEntry(contentLogger, 'content_trashed', contentLogContext(trashed)), origin);
   return trashed;
 }
 
 /** Deletes a page or post for good (children move up to its parent) and records it. */
 export async function deleteContent(app: AppServices, item: ContentItem, origin: ActivityOrigin): Promise<void> {
   await removeContent(app, item);
-  await recordWrite(app, loggerEntry(contentLogger, 'content_deleted', logContext(item)), origin);
+  await recordWrite(app, loggerEntry(contentLogger, 'content_deleted', contentLogContext(item)), origin);
 }

@@ -10,7 +10,7 @@ import { contextPairs } from '../model/context.ts';
 import { historyLogger } from '../loggers/history.ts';
 import { userLogger } from '../../../auth/logger.ts';
 import { loggerEntry, type LoggerDef } from '../../../site/activity.ts';
-import { contentLogger } from '../../../pages/api.ts';
+import { contentLogContext, contentLogger } from '../../../pages/api.ts';
 
 export const BACKFILL_OPTION = 'history_auto_backfill_status';
 export const BACKFILL_DAYS = 60;
@@ -97,15 +97,7 @@ export async function runBackfill(app: AppServices, now: Date = new Date()): Pro
         loggerEntry(
           contentLogger,
           'content_created',
-          {
-            content_id: item.id,
-            content_type: item.type,
-            content_title: item.title,
-            content_lang: item.lang,
-            content_slug: item.slug,
-            content_status: item.status,
-            _backfilled_event: '1',
-          },
+          { ...contentLogContext(item), _backfilled_event: '1' },
           { date: item.created_at },
         ),
         origin,
