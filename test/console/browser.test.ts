@@ -21,7 +21,8 @@ import { buildServer } from '../../src/server/http.ts';
 import { listArgs, readLogQuery } from '../../src/console/history/query.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp } from '../web/support.ts';
-import { JOBS, PASSWORD, STRINGS, assignStringJob, seedConsoleSite, type SiteUser } from './support.ts';
+import { JOBS, PASSWORD, STRINGS, seedConsoleSite, type SiteUser } from './support.ts';
+import { insertStringJob } from '../i18n-tm/fixtures.ts';
 import { seedDemo as seedPages } from '../../src/pages/seed.ts';
 import { LABELS_DOMAIN } from '../../src/pages/labels.ts';
 import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
@@ -539,7 +540,7 @@ for (const [index, target] of dbTargets().entries()) {
       await seedPages(t.app);
       await seedStrings(t.app);
       const menuId = (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'menu' }))!;
-      await assignStringJob(t.app, users.tom!.id, menuId);
+      await insertStringJob(t.app, users.tom!.id, { type: 'string', stringId: menuId });
       const context = await newContext();
       const page = await context.newPage();
       await signIn(page, 'tom', STRINGS);

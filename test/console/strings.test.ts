@@ -12,7 +12,8 @@ import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { dbTargets, type TestApp } from '../support/db.ts';
 import { createWebTestApp, csrfOf, decodeEntities, type WebClient } from '../web/support.ts';
-import { STRINGS, api, assignStringJob, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
+import { STRINGS, api, consoleClient, seedConsoleSite, textOf, type SiteUser } from './support.ts';
+import { insertStringJob } from '../i18n-tm/fixtures.ts';
 
 /** Ids of the strings a page lists, in order. */
 function listedStrings(html: string): number[] {
@@ -138,7 +139,7 @@ for (const target of dbTargets()) {
     });
 
     test('a translator sees and saves only the strings assigned to them', async () => {
-      await assignStringJob(t.app, users.tom!.id, menuId);
+      await insertStringJob(t.app, users.tom!.id, { type: 'string', stringId: menuId });
       const page = await tom.get(STRINGS);
       assert.deepEqual(listedStrings(page.body), [menuId]);
       const ok = await tom.post(STRINGS, {

@@ -9,7 +9,6 @@ import type { Role } from '../../src/auth/roles.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { toAuthUser } from '../../src/auth/user-rows.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
-import { utcNow } from '../../src/site/time.ts';
 import { buildServer } from '../../src/server/http.ts';
 import type { DbTarget, TestApp } from '../support/db.ts';
 import { basicAuth } from '../support/http.ts';
@@ -128,39 +127,6 @@ export function textOf(html: string): string {
 
 export const STRINGS = '/cms-admin/admin.php?page=i18n-st/menu/string-translation.php';
 export const JOBS = '/cms-admin/admin.php?page=i18n-tm/menu/translations-queue.php';
-
-/** Gives `translator` a string job (i18n/tm/v1) for `stringId` into German. */
-export async function assignStringJob(app: AppServices, translator: number, stringId: number): Promise<void> {
-  const now = utcNow();
-  await app.db
-    .insertInto('tm_jobs')
-    .values({
-      type: 'string',
-      element_id: stringId,
-      element_type: 'string',
-      title: 'String',
-      element_url: null,
-      source_language: 'en',
-      target_language: 'de',
-      status: 1,
-      needs_update: 0,
-      review_status: null,
-      translator_id: translator,
-      batch_id: null,
-      translation_service: 'local',
-      tp_id: null,
-      ts_status: null,
-      editor: 'classic',
-      editor_job_id: null,
-      automatic: 0,
-      note: null,
-      sent_date: now,
-      deadline_date: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-}
 
 export interface ConsoleSite {
   t: TestApp;

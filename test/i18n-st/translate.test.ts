@@ -12,8 +12,8 @@ import { seedDemo as seedStrings } from '../../src/namespaces/i18n-st/seed.ts';
 import { findStringId } from '../../src/namespaces/i18n-st/string-lookup.ts';
 import { i18nStLogger } from '../../src/namespaces/i18n-st/logger.ts';
 import type { ActivityEntry } from '../../src/site/activity.ts';
-import { utcNow } from '../../src/site/time.ts';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { insertStringJob } from '../i18n-tm/fixtures.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 
@@ -74,61 +74,6 @@ for (const target of dbTargets()) {
     ) => callRoute(t.app, method, `${root}${path}`, { user: who ? users[who] : null, body: payload });
     const germanNav = async () =>
       /<nav aria-label="([^"]*)">/.exec((await server.inject({ method: 'GET', url: '/de/neuigkeiten/' })).body)?.[1];
-    const assignJob = async (
-      translator: number,
-      fields: { type: 'string'; stringId: number } | { type: 'st-batch_strings'; stringIds: number[] },
-      status = 1,
-    ) => {
-      const now = utcNow();
-      const job = await t.app.db
-        .insertInto('tm_jobs')
-        .values({
-          type: fields.type,
-          element_id: fields.type === 'string' ? fields.stringId : 1,
-          element_type: fields.type,
-          title: 'Strings',
-          element_url: null,
-          source_language: 'en',
-          target_language: 'de',
-          status,
-          needs_update: 0,
-          review_status: null,
-          translator_id: translator,
-          batch_id: null,
-          translation_service: 'local',
-          tp_id: null,
-          ts_status: null,
-          editor: 'classic',
-          editor_job_id: null,
-          automatic: 0,
-          note: null,
-          sent_date: now,
-          deadline_date: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (fields.type === 'st-batch_strings') {
-        await t.app.db
-          .insertInto('tm_job_fields')
-          .values(
-            fields.stringIds.map((id, position) => ({
-              job_id: job.id,
-              position,
-              field_id: `string-${id}`,
-              label: null,
-              source: 'x',
-              target: null,
-              tm_suggestion: 0,
-              finished: 0,
-              wrap_tag: null,
-            })),
-          )
-          .execute();
-      }
-      return job.id;
-    };
 
     test('the index declares the new routes with typed arguments in English and German', async () => {
       const en = (await call('GET', '', null)).body.routes;
@@ -260,9 +205,10 @@ for (const target of dbTargets()) {
       // A string job for the label, and a batch job with two more strings.
       const posts = (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'posts' }))!;
       const by = (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'by' }))!;
-      await assignJob(ids.translator!, { type: 'string', stringId: menuId });
-      await assignJob(ids.translator!, { type: 'st-batch_strings', stringIds: [posts, by] });
-      await assignJob(
+      await insertStringJob(t.app, ids.translator!, { type: 'string', stringId: menuId });
+      await insertStringJob(t.app, ids.translator!, { type: 'st-batch_strings', stringIds: [posts, by] });
+      await insertStringJob(
+        t.app,
         ids.translator!,
         { type: 'string', stringId: (await findStringId(t.app, { domain: LABELS_DOMAIN, name: 'languages' }))! },
         0,

@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import { XMLParser } from 'fast-xml-parser';
 import type { AppServices } from '../../src/site/services.ts';
+import { utcNow } from '../../src/site/time.ts';
 import { createUser, setUserStatus } from '../../src/auth/users.ts';
 import { toAuthUser } from '../../src/auth/user-rows.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
@@ -253,4 +254,62 @@ export function parseXliff(base64: string): Record<string, any> {
 /** The caller of a write by `user`, as a REST request is (a Caller). */
 export function callerOf(app: AppServices, user: AuthUser): Caller {
   return { app, user, lang: 'en', ip: '' };
+}
+
+/** Inserts a string job (one string, or a batch of them) assigned to `translator`, into German; its id. */
+export async function insertStringJob(
+  app: AppServices,
+  translator: number,
+  fields: { type: 'string'; stringId: number } | { type: 'st-batch_strings'; stringIds: number[] },
+  status = 1,
+): Promise<number> {
+  const now = utcNow();
+  const job = await app.db
+    .insertInto('tm_jobs')
+    .values({
+      type: fields.type,
+      element_id: fields.type === 'string' ? fields.stringId : 1,
+      element_type: fields.type,
+      title: 'Strings',
+      element_url: null,
+      source_language: 'en',
+      target_language: 'de',
+      status,
+      needs_update: 0,
+      review_status: null,
+      translator_id: translator,
+      batch_id: null,
+      translation_service: 'local',
+      tp_id: null,
+      ts_status: null,
+      editor: 'classic',
+      editor_job_id: null,
+      automatic: 0,
+      note: null,
+      sent_date: now,
+      deadline_date: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (fields.type === 'st-batch_strings') {
+    await app.db
+      .insertInto('tm_job_fields')
+      .values(
+        fields.stringIds.map((id, position) => ({
+          job_id: job.id,
+          position,
+          field_id: `string-${id}`,
+          label: null,
+          source: 'x',
+          target: null,
+          tm_suggestion: 0,
+          finished: 0,
+          wrap_tag: null,
+        })),
+      )
+      .execute();
+  }
+  return job.id;
 }
