@@ -277,6 +277,17 @@ for (const target of dbTargets()) {
       await refused({ sent_from: '2026-02-30' });
       await refused({ deadline_to: 'tomorrow' });
       const err = await refused({ sent_from: '2026-03-05', sent_to: '2026-03-01' });
+      // A range that ends before it starts, in the language asked, in the pipeline's shape.
+      const de = await callRoute(t.app, 'GET', '/de/cms-json/i18n/tm/v1/jobs', {
+        query: { deadline_from: '2026-03-05', deadline_to: '2026-03-01' },
+        user: fx.admin,
+      });
+      const body = de.body as { code: string; message: string; data: { params: object; details: unknown } };
+      assert.deepEqual(
+        [de.status, body.code, body.message],
+        [400, 'rest_invalid_param', 'Ungültige(r) Parameter: deadline_to'],
+      );
+      assert.deepEqual(body.data.details, []);
       assert.ok((err.params as Record<string, string>).sent_to);
     });
 

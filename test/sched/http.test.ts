@@ -147,6 +147,25 @@ for (const target of dbTargets()) {
       }
     });
 
+    test("the service's refusals in German: their texts, and invalid settings in the pipeline's shape", async () => {
+      const de = '/de/cms-json/sched/v1';
+      const zone = (await call('POST', '/settings/global', admin, { timezone_string: 'Nowhere/Zone' }, de)).json();
+      assert.equal(zone.code, 'rest_invalid_param');
+      assert.equal(zone.message, 'Ungültige(r) Parameter: global.timezone_string');
+      assert.ok(zone.data.params['global.timezone_string']);
+      assert.deepEqual(zone.data.details, []);
+      const cases: [M, string, unknown, string][] = [
+        ['POST', '/settings', { bogus: {} }, 'Unbekannte Einstellungsbereiche: bogus'],
+        ['DELETE', '/settings/styles', undefined, 'Einstellungen können nicht in den Papierkorb.'],
+        ['POST', '/support/import', {}, 'Der Import wurde abgelehnt; nichts wurde geändert.'],
+        ['GET', '/support_debug/ssa?download=true', undefined, 'Die Protokolldatei existiert nicht.'],
+      ];
+      for (const [method, path, body, message] of cases) {
+        const json = (await call(method, path, admin, body, de)).json();
+        assert.ok(json.message.startsWith(message), `${method} ${path}: ${json.message}`);
+      }
+    });
+
     test('templates/validate and preview over HTTP', async () => {
       assert.deepEqual((await call('POST', '/templates/validate', admin, { message: '{{ x }}' })).json(), {
         success: true,
