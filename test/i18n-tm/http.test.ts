@@ -247,6 +247,13 @@ for (const target of dbTargets()) {
     });
 
     test('POST jobs/assign: success, state conflicts, bad translators, missing params, permissions', async () => {
+      // An empty type is the default, post (the arguments' sanitizer: no type).
+      const emptyType = await call('POST', '/jobs/assign', 'admin', {
+        jobId: fx.jobs.waiting,
+        translatorId: fx.anna.id,
+        type: '',
+      });
+      assert.deepEqual([emptyType.status, emptyType.body], [200, { assigned: fx.anna.id }]);
       logged.length = 0;
       const ok = await call('POST', '/jobs/assign', 'admin', { jobId: fx.jobs.waiting, translatorId: fx.anna.id });
       assert.equal(ok.status, 200);
