@@ -136,24 +136,31 @@ for (const target of dbTargets()) {
             ms: fc.constantFrom(0.001, 10),
           }),
           fc.integer({ min: 0, max: 15 }),
-          async (events, level, indexed, start, limit, few, slices, offset) => {
+          fc.option(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 4 }))),
+          async (events, level, indexed, start, limit, few, slices, offset, days) => {
             const rows = (await freshLog(events)).sort((a, b) =>
               a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1,
             );
-            const cond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
+            // A range of days, with the walk told its dates.
+            const dates = days ? { from: date(days[0], 0), to: date(Math.min(5, days[0] + days[1]), 2) } : {};
+            const inDays = (r: { date: string }) => !days || (r.date >= dates.from! && r.date <= dates.to!);
+            const levelCond = indexed && level ? sql<SqlBool>`${sql.ref('level')} = ${level}` : unindexed(level);
+            const cond = days
+              ? sql<SqlBool>`${levelCond} and ${sql.ref('date')} >= ${dates.from} and ${sql.ref('date')} <= ${dates.to}`
+              : levelCond;
             // Any row of the log is a position to read from, matching or not.
             const from: Position | null =
               start && rows.length ? { ...pick(rows[start.at % rows.length]!), inclusive: start.inclusive } : null;
-            const matching = rows.filter((r) => !level || r.level === level);
+            const matching = rows.filter((r) => (!level || r.level === level) && inDays(r));
             const below = matching.filter(
               (r) =>
                 !from ||
                 r.date < from.date ||
                 (r.date === from.date && (from.inclusive ? r.id <= from.id : r.id < from.id)),
             );
-            const read = await newestFirst(t.app, cond, from, limit, { slices, few });
+            const read = await newestFirst(t.app, cond, from, limit, { slices, few, dates });
             assert.deepEqual(read.map(pick), below.slice(0, limit).map(pick), `slices ${JSON.stringify(slices)}`);
-            const skipped = await newestFirst(t.app, cond, from, limit, { slices, few, offset });
+            const skipped = await newestFirst(t.app, cond, from, limit, { slices, few, offset, dates });
             assert.deepEqual(
               skipped.map(pick),
               below.slice(offset, offset + limit).map(pick),
@@ -162,7 +169,26 @@ for (const target of dbTargets()) {
             assert.equal(await countRows(t.app, cond, slices), matching.length);
           },
         ),
-        { numRuns: target.name === 'postgres' ? 25 : 80 },
+        {
+          numRuns: target.name === 'postgres' ? 25 : 80,
+          // A slice ending at the range's first date, with another row of that date below it.
+          examples: [
+            [
+              [
+                { day: 5, minute: 0, kind: 0, warning: false },
+                { day: 5, minute: 0, kind: 0, warning: false },
+              ],
+              null,
+              false,
+              null,
+              2,
+              false,
+              { walkFirst: 1, walkMost: 1, countFirst: 1, countMost: 1, ms: 0.001 },
+              0,
+              [5, 0],
+            ],
+          ],
+        },
       );
     });
 
@@ -188,6 +214,31 @@ for (const target of dbTargets()) {
         'few rows: one statement',
       );
       assert.ok((await withTurns(() => countRows(t.app, indexed, slices))).turns <= 1);
+    });
+
+    test('a walk of a date range reads the log between its dates only', onlySqlite, async () => {
+      // Five days of 12 events; slices of two rows: a walk from the log's top to its end takes 30.
+      await freshLog(
+        Array.from({ length: 60 }, (_, i) => ({ day: 1 + (i % 5), minute: i % 3, kind: i % 3, warning: i % 2 === 0 })),
+      );
+      const slices = { walkFirst: 2, walkMost: 2, countFirst: 2, countMost: 2, ms: 10 };
+      const days = (from: number, to: number) => ({ from: `2025-01-0${from} 00:00:00`, to: `2025-01-0${to} 23:59:59` });
+      const between = ({ from, to }: { from: string; to: string }) =>
+        sql<SqlBool>`${unindexed('warning')} and ${sql.ref('date')} >= ${from} and ${sql.ref('date')} <= ${to}`;
+      for (const [name, dates] of [
+        ['the oldest day', days(1, 1)],
+        ['the newest day', days(5, 5)],
+        ['a middle day', days(3, 3)],
+      ] as const) {
+        const unbounded = await newestFirst(t.app, between(dates), null, 100, { slices });
+        const walked = await withTurns(() => newestFirst(t.app, between(dates), null, 100, { slices, dates }));
+        assert.deepEqual(walked.value.map(pick), unbounded.map(pick), name);
+        assert.equal(walked.value.length, 6, name);
+        assert.ok(walked.turns <= 9, `${name}: ${walked.turns} slices for a day of 12 events`);
+        const counted = await withTurns(() => countMatching(t.app, between(dates), 'groups', { slices, dates }));
+        assert.equal(counted.value, await countMatching(t.app, between(dates), 'groups'), name);
+        assert.ok(counted.turns <= 12, `${name}: ${counted.turns} turns counting a day of 12 events`);
+      }
     });
 
     test('the plan line of the log itself decides', () => {

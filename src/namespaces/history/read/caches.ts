@@ -7,6 +7,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
 import { countMatching, loadRows, type CountMode, type PageResult } from './paging.ts';
+import type { DateWindow } from './slices.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 
@@ -108,6 +109,7 @@ export async function cachedTotal(
   key: string,
   cond: Expression<SqlBool>,
   mode: CountMode,
+  dates: DateWindow = {},
 ): Promise<number> {
   const { totals, counting } = cachesOf(app);
   const cacheKey = `${mode}:${key}`;
@@ -127,7 +129,7 @@ export async function cachedTotal(
     const after = await fromCache();
     if (after !== null) return after;
   }
-  const fresh = countTotal(app, state, cond, mode).then((total) => remember(totals, cacheKey, total));
+  const fresh = countTotal(app, state, cond, mode, dates).then((total) => remember(totals, cacheKey, total));
   counting.set(cacheKey, fresh);
   try {
     return (await fresh).value;
@@ -186,11 +188,12 @@ async function countTotal(
   state: LogState,
   cond: Expression<SqlBool>,
   mode: CountMode,
+  dates: DateWindow,
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const [value, newest] = await Promise.all([
-    countMatching(app, upTo, mode),
+    countMatching(app, upTo, mode, { dates }),
     mode === 'groups'
       ? app.readDb
           .selectFrom('history_events')

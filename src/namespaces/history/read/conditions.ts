@@ -9,6 +9,7 @@ import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
 import type { QueryPlan, SearchMatches } from './plan.ts';
 import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
+import type { DateWindow } from './slices.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { ftsFindsExactly } from '../index/search.ts';
 
@@ -152,6 +153,24 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
   ]);
   if (!terms.templateMatches.size) return anyField;
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref)]);
+}
+
+/** The dates the filter's rows lie within, as far as its date conditions say (a walk by date reads no further). */
+export function dateWindow(f: EventFilter): DateWindow {
+  const lower = [f.dateFrom, f.lastdaysFrom, f.sinceId !== undefined ? f.sinceDate : undefined];
+  const upper = [f.dateTo];
+  if (f.ranges?.length) {
+    lower.push(f.ranges.map(([start]) => start).sort()[0]);
+    if (f.ranges.every(([, end]) => end !== null))
+      upper.push(
+        f.ranges
+          .map(([, end]) => end!)
+          .sort()
+          .at(-1),
+      );
+  }
+  const known = (dates: (string | undefined)[]) => dates.filter((d): d is string => d !== undefined).sort();
+  return { from: known(lower).at(-1), to: known(upper)[0] };
 }
 
 /** The WHERE condition of an EventFilter, read as `plan` says (planQuery); `null` when nothing can match. */

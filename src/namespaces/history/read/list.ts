@@ -9,7 +9,7 @@ import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
 import { candidateCount, pagePlan, planQuery } from './plan.ts';
-import { filterCondition } from './conditions.ts';
+import { dateWindow, filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
 export interface ListResult {
@@ -74,11 +74,18 @@ export async function listEvents(
           : plan.searchIndex?.alone
             ? plan.searchIndex.matches
             : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
+      // The cut aside, both filters have the same dates.
+      const dates = dateWindow(filter);
       const count = (mode: CountMode) =>
         alone !== undefined && mode === 'rows'
           ? Promise.resolve(alone)
-          : cachedTotal(app, state, totalKey, totalCond, mode);
-      return selectEventPage(app, cond, { ...pageRequest, count, rowsAtMost: candidateCount(forPage, state.maxId) });
+          : cachedTotal(app, state, totalKey, totalCond, mode, dates);
+      return selectEventPage(app, cond, {
+        ...pageRequest,
+        count,
+        rowsAtMost: candidateCount(forPage, state.maxId),
+        dates,
+      });
     });
   }
 

@@ -5,7 +5,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
-import { countRows, newestFirst, tallyRows, type MatchRow, type Position, type Slices } from './slices.ts';
+import {
+  countRows,
+  newestFirst,
+  tallyRows,
+  type DateWindow,
+  type MatchRow,
+  type Position,
+  type Slices,
+} from './slices.ts';
 import type { EventRow } from './render.ts';
 import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
 import { headBelow, pos } from '../model/runs.ts';
@@ -24,6 +32,8 @@ interface PageRequest {
   longGroup?: number;
   /** Slices of SQLite's reads that test row after row (default SLICES). */
   slices?: Slices;
+  /** The dates the matching rows lie within (conditions.ts dateWindow). */
+  dates?: DateWindow;
 }
 
 export interface PageResult {
@@ -54,11 +64,18 @@ export async function selectEventPage(
   const offset = (req.page - 1) * req.perPage;
   const totalOf = async (mode: CountMode) =>
     req.countTotal
-      ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices })))(mode)
+      ? await (req.count ?? ((m: CountMode) => countMatching(app, cond, m, { slices: req.slices, dates: req.dates })))(
+          mode,
+        )
       : null;
   if (!req.grouped) {
     const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
-    const matching = await newestFirst(app, cond, null, req.perPage, { slices: req.slices, few, offset });
+    const matching = await newestFirst(app, cond, null, req.perPage, {
+      slices: req.slices,
+      few,
+      offset,
+      dates: req.dates,
+    });
     return {
       rows: await loadRows(
         app,
@@ -118,7 +135,8 @@ async function walkGroups(
     rowsAtMost = Infinity,
     longGroup = LONG_GROUP_ROWS,
     slices,
-  }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices'>,
+    dates,
+  }: Pick<PageRequest, 'rowsAtMost' | 'longGroup' | 'slices' | 'dates'>,
 ): Promise<Occasion[]> {
   const wanted = offset + limit;
   // The groups from the tie (of equal first dates) before the page on: sorting moves a group
@@ -138,7 +156,7 @@ async function walkGroups(
   const first = oneRead ? rowsAtMost + 1 : Math.min(Math.max(2 * wanted, 50), 5000);
   const skipAfter = oneRead ? Infinity : longGroup;
   for (let chunk = first; ; chunk = Math.min(4 * chunk, 50_000)) {
-    const rows = await newestFirst(app, cond, after, chunk, { slices });
+    const rows = await newestFirst(app, cond, after, chunk, { slices, dates });
     let skipped = false;
     for (const row of rows) {
       if (row.occasions_id !== current?.occasions_id) {
@@ -194,14 +212,14 @@ export async function countMatching(
   app: AppServices,
   cond: Expression<SqlBool>,
   mode: CountMode,
-  { chunkRows = COUNT_CHUNK_ROWS, slices }: { chunkRows?: number; slices?: Slices } = {},
+  { chunkRows = COUNT_CHUNK_ROWS, slices, dates }: { chunkRows?: number; slices?: Slices; dates?: DateWindow } = {},
 ): Promise<number> {
   if (mode === 'rows') return countRows(app, cond, slices);
   if (app.dialect === 'postgres') return countGroups(app, cond);
   let n = 0;
   let newer: MatchRow | null = null;
   for (;;) {
-    const rows = await newestFirst(app, cond, newer, chunkRows, { slices });
+    const rows = await newestFirst(app, cond, newer, chunkRows, { slices, dates });
     for (const row of rows) {
       if (row.occasions_id !== newer?.occasions_id) n++;
       newer = row;
