@@ -29,6 +29,11 @@ export interface DatabaseHandle {
    * here sees only committed data. An in-memory SQLite database reads on `db`.
    */
   readDb: Kysely<Database>;
+  /**
+   * SQLite: `readDb` runs in worker threads, where a long statement holds one worker instead of
+   * the server, and the connections have read-worker.ts's functions (`count_runs`).
+   */
+  readsInWorkers: boolean;
   dialect: DialectName;
   /** The SQLite file path, or the PostgreSQL URL without password. */
   location: string;
@@ -137,6 +142,7 @@ function openSqlite(location: string, mustExist: boolean, reads: ReadOptions): D
   return {
     db,
     readDb,
+    readsInWorkers: readDb !== db,
     dialect: 'sqlite',
     location,
     destroy: async () => {
@@ -224,6 +230,7 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   return {
     db,
     readDb,
+    readsInWorkers: false,
     dialect: 'postgres',
     location: u.toString(),
     pgPool: pool,

@@ -17,19 +17,28 @@ const pick = (r: { id: number; date: string }) => ({ id: r.id, date: r.date });
 for (const target of dbTargets()) {
   describe(`reads in chunks and slices (${target.name})`, () => {
     let t: TestApp;
+    /** With read workers (SQLite: grouped totals in one statement of a worker). */
+    let tw: TestApp;
     before(async () => {
       // Slices share the main connection's event loop with other requests; read workers take
       // the statements off it, and the turns counted here with them: the main connection reads.
       t = await createTestApp(target, { DB_READ_WORKERS: '0' });
+      tw = await createTestApp(target, { DB_READ_WORKERS: '1' });
     });
-    after(() => t.close());
+    after(async () => {
+      await t.close();
+      await tw.close();
+    });
 
-    async function freshLog(events: { day: number; minute: number; kind: number; warning: boolean }[]) {
-      await t.app.db.deleteFrom('history_events').execute();
-      await t.app.db.deleteFrom('history_counters').execute();
+    async function freshLog(
+      events: { day: number; minute: number; kind: number; warning: boolean }[],
+      app: TestApp['app'] = t.app,
+    ) {
+      await app.db.deleteFrom('history_events').execute();
+      await app.db.deleteFrom('history_counters').execute();
       // Arrival order is random: back-dated events and equal dates, so that (date, id) order differs from id order.
       for (const e of events) {
-        await t.app.activity.log(
+        await app.activity.log(
           {
             logger: 'SimpleOptionsLogger',
             messageKey: 'option_updated',
@@ -40,7 +49,7 @@ for (const target of dbTargets()) {
           { user: null, ip: '' },
         );
       }
-      return t.app.db.selectFrom('history_events').select(['id', 'date', 'level', 'occasions_id']).execute();
+      return app.db.selectFrom('history_events').select(['id', 'date', 'level', 'occasions_id']).execute();
     }
 
     test('groups counted in chunks equal groups made from all rows', async () => {
@@ -60,6 +69,7 @@ for (const target of dbTargets()) {
           fc.integer({ min: 1, max: 7 }),
           async (events, level, notDay, chunkRows) => {
             const rows = await freshLog(events);
+            await freshLog(events, tw.app);
             // Levels keep or drop whole runs; a day cuts into them.
             const cond = sql<SqlBool>`${sql.ref('level')} like ${level ?? '%'} and ${sql.ref('date')} not like ${`2025-01-0${notDay ?? 0} %`}`;
             const matching = rows
@@ -72,6 +82,7 @@ for (const target of dbTargets()) {
               `in chunks of ${chunkRows}`,
             );
             assert.equal(await countMatching(t.app, cond, 'groups'), groups, 'in one chunk');
+            assert.equal(await countMatching(tw.app, cond, 'groups'), groups, 'with a read worker');
             assert.equal(await countMatching(t.app, cond, 'rows'), matching.length);
           },
         ),
