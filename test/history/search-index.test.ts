@@ -91,6 +91,35 @@ for (const target of dbTargets()) {
       assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1, 'an append is indexed at once');
     });
 
+    test('exclude_search of words no event holds excludes nothing: grouped pages and totals as without it', async () => {
+      const plan = async (exclude_search: string, more: Record<string, unknown> = {}) =>
+        indexPlan(
+          t.app.db,
+          eventFilterFromParams(
+            { exclude_search, ...more },
+            { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+          ),
+          1e9,
+        );
+      assert.equal((await plan('xyzzy-nowhere contact')).excludesNothing, true);
+      assert.equal((await plan('xyzzy-nowhere', { loglevels: ['info'] })).excludesNothing, true);
+      assert.notEqual((await plan('contact')).excludesNothing, true);
+      const page = async (query: Record<string, unknown>) => {
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { per_page: 25, page: 3, ...query },
+          user: admin,
+        });
+        assert.equal(res.status, 200);
+        const items = res.body as { id: number; subitem_count?: number }[];
+        return { total: res.headers['x-wp-total'], items: items.map((e) => [e.id, e.subitem_count]) };
+      };
+      for (const more of [{}, { loglevels: 'info' }, { lastdays: 7 }]) {
+        const whole = await page(more);
+        assert.ok(Number(whole.total) > 75);
+        assert.deepEqual(await page({ ...more, exclude_search: 'xyzzy-nowhere Contact' }), whole, JSON.stringify(more));
+      }
+    });
+
     test('a word longer than the index looks for is found by its start and tested whole, with the exact total', async () => {
       const stem = 'Lorem'.repeat(2 * FTS_WORD_MAX);
       for (const title of [`${stem} Alpha`, `${stem} Beta`, `${stem} Beta`])

@@ -63,9 +63,13 @@ export async function listEvents(
       // Only a page computed anew reads the log: the size of an ip range and the context index's
       // candidates matter then, not on a cache hit. They change the plan, not the rows.
       const plan = await planQuery(app.readDb, filter, state.maxId);
+      // exclude_search words no event holds exclude nothing: the filter reads as if without them
+      // (alone, the whole log: its pages and total come from the runs maintained on write).
+      const effective = plan.excludesNothing ? { ...filter, excludeSearch: undefined } : filter;
+      const effectiveTotal = plan.excludesNothing ? { ...totalFilter, excludeSearch: undefined } : totalFilter;
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
-      const cond = filterCondition(filter, forPage)!;
-      const totalCond = filterCondition(totalFilter, plan)!;
+      const cond = filterCondition(effective, forPage)!;
+      const totalCond = filterCondition(effectiveTotal, plan)!;
       // A search alone: its total is the search index's count of matches; an ungrouped
       // exclude_search alone, the log's rows less them (the rows' count, through the narrowest index).
       const alone =
@@ -82,6 +86,7 @@ export async function listEvents(
           : cachedTotal(app, state, totalKey, totalCond, mode, dates);
       return selectEventPage(app, cond, {
         ...pageRequest,
+        unfiltered: isUnfiltered({ ...effective, maxId: undefined }),
         count,
         rowsAtMost: candidateCount(forPage, state.maxId),
         dates,

@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
+import { filterCondition } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
 import { countFtsMatches, ftsFindsExactly, ftsQuery, searchIndexComplete } from '../index/search.ts';
@@ -25,6 +26,8 @@ export interface QueryPlan {
   searchIndex?: SearchMatches;
   /** SQLite: the same of the exclude_search words, when they are all the filter asks (its total is the log's less them). */
   excludeIndex?: SearchMatches;
+  /** No event holds the exclude_search words: they exclude nothing, and the filter reads as if without them. */
+  excludesNothing?: boolean;
 }
 
 /** The events whose search texts hold the words of three characters or more (index/search.ts). */
@@ -105,11 +108,20 @@ export async function indexPlan(
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
   if (f.search && dialect === 'sqlite')
     plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
-  if (f.excludeSearch && dialect === 'sqlite' && isUnfiltered({ ...f, excludeSearch: undefined })) {
+  if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true);
-    if (exclude?.alone) plan.excludeIndex = exclude;
+    if (exclude?.alone && exclude.matches === 0) plan.excludesNothing = true;
+    else if (exclude?.alone && isUnfiltered({ ...f, excludeSearch: undefined })) plan.excludeIndex = exclude;
   }
+  // PostgreSQL's trigram index finds a row holding the words at once, or that none does.
+  if (f.excludeSearch && dialect === 'postgres') plan.excludesNothing = !(await anyEventHolds(db, f.excludeSearch));
   return plan;
+}
+
+/** Whether some event matches the search terms (its words, or a template holding them). */
+async function anyEventHolds(db: Kysely<Database>, search: SearchTerms): Promise<boolean> {
+  const cond = filterCondition({ scope: { all: true }, search, dialect: 'postgres' })!;
+  return (await db.selectFrom('history_events').select('id').where(cond).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** SQLite: the search index's matches of the words, once every event is indexed and some word has three characters. */
