@@ -10,16 +10,20 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
+import { catchUpSearchIndex } from '../../src/namespaces/history/index/search.ts';
 import {
-  catchUpSearchIndex,
+  catchUpFtsIndex,
+  CONTEXT_FTS,
   countFtsMatches,
+  FTS_INDEXES,
   FTS_WORD_MAX,
   ftsQuery,
-  SEARCH_INDEX_PENDING,
-} from '../../src/namespaces/history/index/search.ts';
+} from '../../src/namespaces/history/index/fts.ts';
+import { asciiLower } from '../../src/util.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
+const META_WORDS = ['contact', 'EXAMPLE.com', 'demo-editor page', 'Produktübersicht', 'xyzzy-nowhere', '100'];
 
 for (const target of dbTargets()) {
   describe(`search index (${target.name})`, () => {
@@ -52,6 +56,31 @@ for (const target of dbTargets()) {
       const hits = rows.filter((r) => words.every((w) => r.search_text.includes(w)) !== exclude);
       return { total: hits.length, ids: hits.slice(100, 200).map((r) => r.id) };
     };
+    /** The same for metadata_search, from the stored contexts: every word in some value, ASCII case folded. */
+    const metaTruth = async (search: string) => {
+      const words = asciiLower(search).split(' ');
+      const rows = await t.app.db
+        .selectFrom('history_events as e')
+        .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+        .select(['e.id', 'x.context'])
+        .orderBy('e.date', 'desc')
+        .orderBy('e.id', 'desc')
+        .execute();
+      const hits = rows.filter((r) => {
+        const values = Object.values(JSON.parse(r.context ?? '{}') as Record<string, string | null>);
+        return words.every((w) => values.some((v) => v !== null && asciiLower(v).includes(w)));
+      });
+      return { total: hits.length, ids: hits.slice(100, 200).map((r) => r.id) };
+    };
+    const metaPlan = async (metadata_search: string) =>
+      indexPlan(
+        t.app.db,
+        eventFilterFromParams(
+          { metadata_search },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+        ),
+        1e9,
+      );
     const usesIndex = async (search: string) => {
       const f = eventFilterFromParams(
         { search },
@@ -120,6 +149,37 @@ for (const target of dbTargets()) {
       }
     });
 
+    test("SQLite: the context values' index names exactly the events whose values hold the words, kept by every write", {
+      skip: target.name !== 'sqlite' && 'PostgreSQL reads the contexts',
+    }, async () => {
+      for (const search of META_WORDS) {
+        assert.ok((await metaPlan(search)).metadataSearch, search);
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata_search=${search}`);
+      }
+      // A key is not a value; a word of two characters, or with a line break, is tested on the contexts.
+      assert.equal((await metaPlan('post_title')).metadataSearch?.matches, 0);
+      assert.equal((await metaPlan('ab')).metadataSearch, undefined);
+      assert.equal((await metaPlan('a\nb')).metadataSearch, undefined);
+      const quokkas = async () => (await metaPlan('Quokka-Corner')).metadataSearch?.matches;
+      assert.equal(await quokkas(), 0);
+      await t.app.activity.log(
+        {
+          logger: 'SimplePostLogger',
+          messageKey: 'post_updated',
+          context: { post_type: 'page', post_title: 'QUOKKA-corner' },
+        },
+        { user: null, ip: '' },
+      );
+      assert.equal(await quokkas(), 1, 'an append is indexed at once');
+      const oldest = (await t.app.db.selectFrom('history_events').select('id').orderBy('id').executeTakeFirstOrThrow())
+        .id;
+      await callRoute(t.app, 'POST', `/history/v1/events/${oldest}/stick`, { user: admin });
+      assert.equal((await metaPlan('_sticky')).metadataSearch?.matches, 0, 'a key, still');
+      assert.ok((await answer('1', 'metadata_search')).total > 0);
+      await callRoute(t.app, 'POST', `/history/v1/events/${oldest}/unstick`, { user: admin });
+      assert.deepEqual(await answer('quokka', 'metadata_search'), await metaTruth('quokka'));
+    });
+
     test('a word longer than the index looks for is found by its start and tested whole, with the exact total', async () => {
       const stem = 'Lorem'.repeat(2 * FTS_WORD_MAX);
       for (const title of [`${stem} Alpha`, `${stem} Beta`, `${stem} Beta`])
@@ -145,24 +205,32 @@ for (const target of dbTargets()) {
       const newest = Number(
         (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
       );
-      // As migration 0023 leaves a big log: nothing indexed below the ids written since.
-      await sql`delete from history_search`.execute(t.app.db);
-      await t.app.db
-        .updateTable('history_counters')
-        .set({ value: newest + 1 })
-        .where('name', '=', SEARCH_INDEX_PENDING)
-        .execute();
+      // As migrations 0023 and 0024 leave a big log: nothing indexed below the ids written since.
+      for (const index of FTS_INDEXES) {
+        await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);
+        await t.app.db
+          .updateTable('history_counters')
+          .set({ value: newest + 1 })
+          .where('name', '=', index.pending)
+          .execute();
+      }
       assert.equal(await usesIndex('contact'), false, 'not used while incomplete');
+      assert.equal((await metaPlan('contact')).metadataSearch, undefined, 'not used while incomplete');
       let pending = newest + 1;
       for (let step = 0; pending > 0; step++) {
         if (step % 2 === 0)
-          for (const search of WORDS)
+          for (const search of WORDS) {
             assert.deepEqual(await answer(search), await truth(search), `${search}, ${pending} pending`);
+            assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
+          }
         pending = await catchUpSearchIndex(t.app.db, 700);
+        assert.equal(await catchUpFtsIndex(t.app.db, CONTEXT_FTS, 700), pending, 'the same ids to go');
       }
       for (const search of WORDS) {
         assert.ok(await usesIndex(search), search);
+        assert.ok((await metaPlan(search)).metadataSearch, search);
         assert.deepEqual(await answer(search), await truth(search), search);
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
       }
     });
 
@@ -180,12 +248,21 @@ for (const target of dbTargets()) {
       ).date;
       await purgeEvents(t.app, { before: cutoff });
       assert.equal(await countFtsMatches(t.app.db, '"contact"'), 0, 'emptied');
-      for (const search of WORDS)
+      assert.equal(await countFtsMatches(t.app.db, '"contact"', CONTEXT_FTS), 0, 'emptied');
+      for (const search of WORDS) {
         assert.deepEqual(await answer(search), await truth(search), `${search}, after the purge`);
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
+      }
       while ((await catchUpSearchIndex(t.app.db, 5000)) > 0);
+      while ((await catchUpFtsIndex(t.app.db, CONTEXT_FTS, 5000)) > 0);
       for (const search of WORDS) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), `${search}, caught up`);
+        assert.deepEqual(
+          await answer(search, 'metadata_search'),
+          await metaTruth(search),
+          `metadata ${search}, caught up`,
+        );
       }
       // Single removals (an import replacing events) still leave the index through the trigger.
       const one =

@@ -53,6 +53,7 @@ import { historyContextTermsMigration } from './migrations/0013_history_context_
 import { historySearchTrigramsMigration } from './migrations/0014_history_search_trigrams.ts';
 import { historyStatsRollupsMigration } from './migrations/0022_history_stats_rollups.ts';
 import { historySearchIndexMigration } from './migrations/0023_history_search_index.ts';
+import { historyContextSearchMigration } from './migrations/0024_history_context_search.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexCatchUp } from './index/search.ts';
 
@@ -103,6 +104,7 @@ export const historyModule: SiteModule = {
     historySearchTrigramsMigration,
     historyStatsRollupsMigration,
     historySearchIndexMigration,
+    historyContextSearchMigration,
   ],
   seed: seedDemo,
   background: (app) => {

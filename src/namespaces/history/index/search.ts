@@ -1,24 +1,22 @@
-// The search index of the events' search texts (migration 0023), which serves `search` and
-// `exclude_search`: the databases' own substring indexes, kept current by every write.
+// The search indexes of the log: `search` and `exclude_search` read the databases' own
+// substring indexes of the events' search texts (migration 0023), `metadata_search` SQLite's of
+// their contexts' values (migration 0024).
 //
-// SQLite: `history_search`, a contentless FTS5 table with the trigram tokenizer (case-sensitive:
-// the search texts and the words are lower-cased alike, so a phrase of a word's trigrams
-// matches exactly where `search_text LIKE %word%` does), keyed by the event id and kept by
-// triggers on history_events. A trigger reaches every writer (appends, group commits, batches,
-// custom entries, the bulk sinks, the WordPress import) without each having to remember it.
+// SQLite: contentless FTS5 tables kept by triggers (index/fts.ts).
 // PostgreSQL: a pg_trgm GIN index on search_text, which its planner uses for the LIKE itself.
 //
-// A log written before the index existed is caught up by the serving process, newest ids
-// first, a slice at a time whether it is busy or not, saying how far it is; until then reads
-// test the rows as before (history_counters SEARCH_INDEX_PENDING: ids below it are not indexed).
+// A log written before an index existed is caught up by the serving process, newest ids first,
+// a slice at a time whether it is busy or not, saying how far it is; until then reads test the
+// rows as before (the index's counter in history_counters: ids below it are not indexed).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { readCounter } from '../model/counters.ts';
+import { catchUpFtsIndex, createFtsIndex, FTS_INDEXES, SEARCH_FTS, type FtsIndex } from './fts.ts';
 
 /** The counter (history_counters) below which event ids are not yet in the search index; 0 once all are. */
-export const SEARCH_INDEX_PENDING = 'search_index_pending_below';
+export const SEARCH_INDEX_PENDING = SEARCH_FTS.pending;
 /** PostgreSQL's index of the search texts. */
 const PG_INDEX = 'history_events_search_trgm';
 
@@ -39,19 +37,7 @@ export async function createSearchIndex(db: Kysely<any>, dialect: DialectName, f
     if (fill) await createPgIndex(db, false);
     return;
   }
-  // The date too, unindexed but stored (contentless_unindexed), so that a search's page is
-  // found in the index without reading an event row for each match.
-  await sql`create virtual table history_search using fts5(search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1')`.execute(
-    db,
-  );
-  await sql`create trigger history_search_insert after insert on history_events begin
-    insert into history_search (rowid, search_text, date) values (new.id, new.search_text, new.date); end`.execute(db);
-  await sql`create trigger history_search_delete after delete on history_events begin
-    delete from history_search where rowid = old.id; end`.execute(db);
-  if (fill)
-    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events`.execute(
-      db,
-    );
+  await createFtsIndex(db, SEARCH_FTS, fill);
 }
 
 /** The schema of the pg_trgm extension, when it is installed. */
@@ -80,31 +66,9 @@ async function createPgIndex(db: Kysely<any>, concurrently: boolean): Promise<bo
   return true;
 }
 
-/** Whether every event is in the search index (SQLite reads it only then). */
-export async function searchIndexComplete(db: Kysely<Database>): Promise<boolean> {
-  return (await readCounter(db, SEARCH_INDEX_PENDING)) === 0;
-}
-
-/**
- * SQLite: runs a bulk removal of events (`remove`, in the transaction `tx`) without the delete
- * trigger, which costs about a millisecond per event (FTS5 deletes row by row), and starts the
- * index over instead: emptied at once, and the events left are caught up by the serving process
- * (searches read the rows meanwhile).
- */
-export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Promise<T>): Promise<T> {
-  await sql`drop trigger history_search_delete`.execute(tx);
-  const result = await remove();
-  await sql`create trigger history_search_delete after delete on history_events begin
-    delete from history_search where rowid = old.id; end`.execute(tx);
-  await sql`insert into history_search (history_search) values ('delete-all')`.execute(tx);
-  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(tx);
-  const newest = Number(rows[0]?.n ?? 0);
-  await tx
-    .updateTable('history_counters')
-    .set({ value: newest ? newest + 1 : 0 })
-    .where('name', '=', SEARCH_INDEX_PENDING)
-    .execute();
-  return result;
+/** Whether every event is in the index (SQLite reads it only then). */
+export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex = SEARCH_FTS): Promise<boolean> {
+  return (await readCounter(db, index.pending)) === 0;
 }
 
 /** Events indexed per slice of a catch-up (about 25 ms each on SQLite). */
@@ -116,21 +80,9 @@ const LOOK_AGAIN_MS = 10_000;
 /** How often the catch-up says how far it is. */
 const PROGRESS_EVERY_MS = 10_000;
 
-/**
- * SQLite: indexes the `events` newest of the ids still pending, in one transaction; returns the
- * ids still pending below them (0: done).
- */
-export async function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP_EVENTS): Promise<number> {
-  return db.transaction().execute(async (tx) => {
-    const below = await readCounter(tx, SEARCH_INDEX_PENDING);
-    if (below === 0) return 0;
-    const from = Math.max(0, below - events);
-    await sql`insert into history_search (rowid, search_text, date) select id, search_text, date from history_events where id >= ${from} and id < ${below}`.execute(
-      tx,
-    );
-    await tx.updateTable('history_counters').set({ value: from }).where('name', '=', SEARCH_INDEX_PENDING).execute();
-    return from;
-  });
+/** SQLite: indexes the `events` newest of the search texts still pending (catchUpFtsIndex). */
+export function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP_EVENTS): Promise<number> {
+  return catchUpFtsIndex(db, SEARCH_FTS, events);
 }
 
 /**
@@ -159,25 +111,30 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
     }
     // SQLite: also after a purge in another process (removingEvents), looked for now and then.
     while (!stopped) {
-      const pending = await readCounter(app.db, SEARCH_INDEX_PENDING);
-      if (pending === 0) {
-        await pause(LOOK_AGAIN_MS);
-        continue;
-      }
-      app.log.info({ events: pending }, 'search index: catching up');
-      let said = Date.now();
-      for (let below = pending; below > 0 && !stopped; ) {
-        below = await catchUpSearchIndex(app.db);
-        if (Date.now() - said >= PROGRESS_EVERY_MS || below === 0) {
-          said = Date.now();
-          app.log.info(
-            { indexed: pending - below, of: pending, percent: Math.floor((100 * (pending - below)) / pending) },
-            'search index: catching up',
-          );
-        }
-        await pause(CATCH_UP_PAUSE_MS);
-      }
+      let caughtUp = true;
+      for (const index of FTS_INDEXES) if (!stopped) caughtUp = (await catchUp(index)) && caughtUp;
+      if (caughtUp) await pause(LOOK_AGAIN_MS);
     }
+  };
+  /** One index's catch-up, to the end or until stopped; false when there was something to do. */
+  const catchUp = async (index: FtsIndex): Promise<boolean> => {
+    const pending = await readCounter(app.db, index.pending);
+    if (pending === 0) return true;
+    const name = `search index (${index.table})`;
+    app.log.info({ events: pending }, `${name}: catching up`);
+    let said = Date.now();
+    for (let below = pending; below > 0 && !stopped; ) {
+      below = await catchUpFtsIndex(app.db, index, CATCH_UP_EVENTS);
+      if (Date.now() - said >= PROGRESS_EVERY_MS || below === 0) {
+        said = Date.now();
+        app.log.info(
+          { indexed: pending - below, of: pending, percent: Math.floor((100 * (pending - below)) / pending) },
+          `${name}: catching up`,
+        );
+      }
+      await pause(CATCH_UP_PAUSE_MS);
+    }
+    return false;
   };
   running = run().catch((err: unknown) => {
     app.log.warn({ err }, 'search index: catching up failed (searches read the rows until the next start)');
@@ -220,35 +177,4 @@ async function buildPgIndex(app: AppServices, stopped: () => boolean): Promise<v
   } finally {
     clearInterval(progress);
   }
-}
-
-/**
- * Characters of a word the index looks for. A phrase of 60,000 characters took FTS5 37 s on a
- * log of a few events; a longer word is looked for by its start and tested whole on the rows.
- */
-export const FTS_WORD_MAX = 64;
-
-/** Whether the index's phrase of `word` matches exactly where LIKE does (not too short, not cut). */
-export function ftsFindsExactly(word: string): boolean {
-  const length = [...word].length;
-  return length >= 3 && length <= FTS_WORD_MAX;
-}
-
-/**
- * The FTS5 query of the words of three characters or more (a phrase each: their trigrams in a
- * row, of the first FTS_WORD_MAX characters); null: none.
- */
-export function ftsQuery(words: readonly string[]): string | null {
-  const long = words.map((w) => [...w]).filter((chars) => chars.length >= 3);
-  return long.length
-    ? long.map((chars) => `"${chars.slice(0, FTS_WORD_MAX).join('').replaceAll('"', '""')}"`).join(' ')
-    : null;
-}
-
-/** SQLite: the events whose search texts hold every word of three characters or more (ftsQuery). */
-export async function countFtsMatches(db: Kysely<Database>, query: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`select count(*) as n from history_search where history_search match ${query}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
 }

@@ -7,11 +7,44 @@ import { likeContains } from '../../../db/like.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
-import type { QueryPlan, SearchMatches } from './plan.ts';
 import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
 import type { DateWindow } from './slices.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
-import { ftsFindsExactly } from '../index/search.ts';
+import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
+
+/** How a filter's rows are read, found by planQuery (read/plan.ts) and applied here. */
+export interface QueryPlan {
+  /** The `ip_address` prefix's range holds few rows (isNarrowIpRange): read it through the address index. */
+  ipNarrow?: boolean;
+  /** What the context index knows of the context_filters pairs (indexPlan). */
+  contextIndex?: ContextCandidates;
+  /** The blocks the context index names for the metadata_search words (indexPlan). */
+  metadataIndex?: BlockCandidates;
+  /** SQLite: the search index's query of the search words and the events it names (indexPlan). */
+  searchIndex?: SearchMatches;
+  /** SQLite: the context values' index's query of the metadata_search words and the events it names, exactly (indexPlan). */
+  metadataSearch?: SearchMatches;
+  /** SQLite: the same of the exclude_search words, when they are all the filter asks (its total is the log's less them). */
+  excludeIndex?: SearchMatches;
+  /** No event holds the exclude_search words: they exclude nothing, and the filter reads as if without them. */
+  excludesNothing?: boolean;
+}
+
+/** The events whose search texts hold the words of three characters or more (index/search.ts). */
+export interface SearchMatches {
+  /** The FTS5 query (ftsQuery). */
+  query: string;
+  /** How many events it names. */
+  matches: number;
+  /** No template matches the words: the events named, tested for the words it cannot find exactly, are all that match. */
+  exact: boolean;
+  /** Exact, and the filter has no other condition: the events named are its rows. */
+  alone: boolean;
+  /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
+  top?: number;
+  /** Too many to lead a page: the rows read by date are tested against them (pagePlan). */
+  tested?: boolean;
+}
 
 const eb = expressionBuilder<Database, 'history_events'>();
 type Cond = Expression<SqlBool>;
@@ -141,14 +174,8 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
  */
 function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: SearchMatches): Cond {
   const liked = fts ? terms.words.filter((w) => !ftsFindsExactly(w)) : terms.words;
-  // A page of a search alone: its rows are the index's newest matches (top), by the date it stores.
-  const newest = fts?.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
   const anyField = eb.and([
-    ...(fts
-      ? [
-          sql<SqlBool>`${sql.ref('history_events.id')} in (select rowid from history_search where history_search match ${fts.query}${newest})`,
-        ]
-      : []),
+    ...(fts ? [namedByIndex(SEARCH_FTS, fts)] : []),
     ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
   if (!terms.templateMatches.size) return anyField;
@@ -173,6 +200,19 @@ export function dateWindow(f: EventFilter): DateWindow {
   return { from: known(lower).at(-1), to: known(upper)[0] };
 }
 
+/**
+ * The event is one an FTS index names for the query. `tested`: too many to lead, so the id is
+ * written so that no index serves it (`+id`): SQLite reads the rows by date and tests each
+ * against the matches, gathered once. A page of a search alone: its rows are the index's newest
+ * matches (`top`), by the date it stores.
+ */
+function namedByIndex(index: FtsIndex, fts: SearchMatches): Cond {
+  const id = fts.tested ? sql`+${sql.ref('history_events.id')}` : sql.ref('history_events.id');
+  const table = sql.table(index.table);
+  const newest = fts.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
+  return sql<SqlBool>`${id} in (select rowid from ${table} where ${table} match ${fts.query}${newest})`;
+}
+
 /** The WHERE condition of an EventFilter, read as `plan` says (planQuery); `null` when nothing can match. */
 export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | null {
   const c: Cond[] = [];
@@ -181,7 +221,11 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
   const ref =
-    (plan.contextIndex || plan.metadataIndex || plan.searchIndex?.exact) && dialect === 'sqlite'
+    (plan.contextIndex ||
+      plan.metadataIndex ||
+      plan.searchIndex?.exact ||
+      (plan.metadataSearch && !plan.metadataSearch.tested)) &&
+    dialect === 'sqlite'
       ? (name: string) => sql`+${sql.ref(name)}`
       : (name: string) => sql.ref(name);
   if (!f.scope.all) {
@@ -224,9 +268,11 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   } else if (f.ip) c.push(eb(ref('remote_addr'), '=', f.ip.pattern));
   if (plan.contextIndex) c.push(contextCandidateCondition(dialect, plan.contextIndex));
   if (plan.metadataIndex) c.push(blocksCondition(plan.metadataIndex));
+  // The context values' index names exactly the events whose values hold the words.
+  if (plan.metadataSearch) c.push(namedByIndex(CONTEXT_FTS, plan.metadataSearch));
   const contextTests = [
     ...(f.contextFilters ?? []).map(([key, value]) => contextEquals(dialect, key, value)),
-    ...(f.metadataWords ?? []).map((w) => contextContains(dialect, w)),
+    ...(plan.metadataSearch ? [] : (f.metadataWords ?? []).map((w) => contextContains(dialect, w))),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
   if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex));

@@ -70,14 +70,16 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(effective, forPage)!;
       const totalCond = filterCondition(effectiveTotal, plan)!;
-      // A search alone: its total is the search index's count of matches; an ungrouped
+      // A search or metadata_search alone: its total is its index's count of matches; an ungrouped
       // exclude_search alone, the log's rows less them (the rows' count, through the narrowest index).
       const alone =
         totalFilter !== filter
           ? undefined
           : plan.searchIndex?.alone
             ? plan.searchIndex.matches
-            : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
+            : plan.metadataSearch?.alone
+              ? plan.metadataSearch.matches
+              : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
       // The cut aside, both filters have the same dates.
       const dates = dateWindow(filter);
       const count = (mode: CountMode) =>
@@ -90,6 +92,7 @@ export async function listEvents(
         count,
         rowsAtMost: candidateCount(forPage, state.maxId),
         dates,
+        oneStatement: forPage.metadataSearch?.tested,
       });
     });
   }

@@ -34,6 +34,8 @@ interface PageRequest {
   slices?: Slices;
   /** The dates the matching rows lie within (conditions.ts dateWindow). */
   dates?: DateWindow;
+  /** An ungrouped page reads in one statement (newestFirst's `oneStatement`). */
+  oneStatement?: boolean;
 }
 
 export interface PageResult {
@@ -75,6 +77,7 @@ export async function selectEventPage(
       few,
       offset,
       dates: req.dates,
+      oneStatement: req.oneStatement,
     });
     return {
       rows: await loadRows(

@@ -11,7 +11,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { likeContains } from '../../../db/like.ts';
 import { loggerEntry, type ActivityOrigin } from '../../../site/activity.ts';
-import { removingEvents } from '../index/search.ts';
+import { removingEvents } from '../index/fts.ts';
 import { clearContextIndex } from '../index/build.ts';
 import { GENERATED_KEY } from '../bulk/scenarios.ts';
 import { historyLogger } from '../loggers/history.ts';
@@ -69,25 +69,27 @@ export async function purgeEvents(app: AppServices, filter: PurgeFilter): Promis
     let events = tx.deleteFrom('history_events');
     if (filter.generated) events = events.where(generated(dialect));
     if (filter.before) events = events.where('date', '<', filter.before);
-    const remove = async () => Number((await events.executeTakeFirst()).numDeletedRows);
-    // SQLite's search index starts over rather than deleting entry by entry (index/search.ts).
-    const removed = dialect === 'sqlite' ? await removingEvents(tx, remove) : await remove();
-    // Then their contexts (the test above needed them); an event without context has no row.
-    if (removed) {
-      await tx
-        .deleteFrom('history_event_contexts')
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('history_events')
-                .select('id')
-                .whereRef('history_events.id', '=', 'history_event_contexts.event_id'),
+    const remove = async () => {
+      const removed = Number((await events.executeTakeFirst()).numDeletedRows);
+      // Then their contexts (the test above needed them); an event without context has no row.
+      if (removed)
+        await tx
+          .deleteFrom('history_event_contexts')
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('history_events')
+                  .select('id')
+                  .whereRef('history_events.id', '=', 'history_event_contexts.event_id'),
+              ),
             ),
-          ),
-        )
-        .execute();
-    }
+          )
+          .execute();
+      return removed;
+    };
+    // SQLite's search indexes start over rather than deleting entry by entry (index/fts.ts).
+    const removed = dialect === 'sqlite' ? await removingEvents(tx, remove) : await remove();
     const left = Number(
       (await tx.selectFrom('history_events').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n,
     );
