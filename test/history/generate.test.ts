@@ -8,6 +8,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { generateEvents, type GenerateOptions } from '../../src/namespaces/history/bulk/generate.ts';
 import { utcFormatter } from '../../src/site/time.ts';
 import { formatUtc } from '../../src/site/time.ts';
+import { FTS_INDEXES } from '../../src/namespaces/history/index/fts.ts';
 
 async function snapshot(t: TestApp) {
   const db = t.app.db;
@@ -19,16 +20,32 @@ async function snapshot(t: TestApp) {
     .where('name', 'in', ['total_logged_events', 'run_heads'])
     .orderBy('name')
     .execute();
-  return { events, contexts, counters: counters.map((c) => [c.name, Number(c.value)]) };
+  // SQLite's search indexes (index/fts.ts): the events each names for some words.
+  const fts: [string, string, number[]][] = [];
+  if (t.app.dialect === 'sqlite')
+    for (const index of FTS_INDEXES)
+      for (const word of ['page', 'example', 'logged', 'plugin'])
+        fts.push([
+          index.table,
+          word,
+          (
+            await sql<{
+              id: number;
+            }>`select rowid as id from ${sql.table(index.table)} where ${sql.table(index.table)} match ${`"${word}"`} order by rowid`.execute(
+              db,
+            )
+          ).rows.map((r) => Number(r.id)),
+        ]);
+  return { events, contexts, counters: counters.map((c) => [c.name, Number(c.value)]), fts };
 }
 
-/** The indexes of history_events and history_event_contexts as the database defines them (schema names left out). */
+/** The indexes (and SQLite's triggers) of history_events and history_event_contexts as the database defines them (schema names left out). */
 async function indexes(t: TestApp): Promise<string[]> {
   if (t.app.dialect === 'sqlite') {
     const { rows } = await sql<{
       name: string;
       sql: string | null;
-    }>`select name, sql from sqlite_master where type = 'index' and tbl_name in ('history_events', 'history_event_contexts') order by name`.execute(
+    }>`select name, sql from sqlite_master where type in ('index', 'trigger') and tbl_name in ('history_events', 'history_event_contexts') order by name`.execute(
       t.app.db,
     );
     return rows.map((r) => `${r.name}: ${r.sql}`);

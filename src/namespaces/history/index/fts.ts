@@ -58,32 +58,51 @@ function createDeleteTrigger(index: FtsIndex): RawBuilder<unknown> {
     delete from ${index.table} where rowid = old.${index.source.id}; end`);
 }
 
+/** The trigger that indexes each inserted source row. */
+function insertTrigger(index: FtsIndex): string {
+  const { table, source } = index;
+  return `create trigger ${table}_insert after insert on ${source.table} begin
+    insert into ${table} (rowid, ${index.fields}) values (new.${source.id}, ${index.values('new.')}); end`;
+}
+
+/** Indexes the source rows with ids from `from` (and below `below`), or all of them. */
+function fillSql(index: FtsIndex, from?: number, below?: number): string {
+  const { table, source } = index;
+  const bounds = [
+    ...(from !== undefined ? [`${source.id} >= ${from}`] : []),
+    ...(below !== undefined ? [`${source.id} < ${below}`] : []),
+  ];
+  const where = bounds.length ? ` where ${bounds.join(' and ')}` : '';
+  return `insert into ${table} (rowid, ${index.fields}) select ${source.id}, ${index.values('')} from ${source.table}${where}`;
+}
+
 /** Creates the FTS5 table and its triggers, indexing the rows already there when `fill`. */
 export async function createFtsIndex(db: Kysely<any>, index: FtsIndex, fill: boolean): Promise<void> {
   const { table, source } = index;
   await sql.raw(`create virtual table ${table} using fts5(${index.columns})`).execute(db);
-  const insert = (row: string) =>
-    `insert into ${table} (rowid, ${index.fields}) values (${row}${source.id}, ${index.values(row)})`;
-  await sql
-    .raw(`create trigger ${table}_insert after insert on ${source.table} begin ${insert('new.')}; end`)
-    .execute(db);
+  await sql.raw(insertTrigger(index)).execute(db);
   await createDeleteTrigger(index).execute(db);
   // Contexts change in place (sticking an event adds to its context).
   if (source.table === 'history_event_contexts')
     await sql
       .raw(`create trigger ${table}_update after update on ${source.table} begin
-        delete from ${table} where rowid = old.${source.id}; ${insert('new.')}; end`)
+        delete from ${table} where rowid = old.${source.id};
+        insert into ${table} (rowid, ${index.fields}) values (new.${source.id}, ${index.values('new.')}); end`)
       .execute(db);
-  if (fill) await fillFrom(db, index, null).execute(db);
+  if (fill) await sql.raw(fillSql(index)).execute(db);
 }
 
-/** Indexes the source rows with ids in [from, below), or all of them. */
-function fillFrom(db: Kysely<any>, index: FtsIndex, range: [number, number] | null) {
-  const { table, source } = index;
-  const where = range ? ` where ${source.id} >= ${range[0]} and ${source.id} < ${range[1]}` : '';
-  return sql.raw(
-    `insert into ${table} (rowid, ${index.fields}) select ${source.id}, ${index.values('')} from ${source.table}${where}`,
-  );
+/**
+ * For a bulk load of new events, ids from `firstId` on (bulk/generate.ts): the index's insert
+ * trigger is dropped for the load and created again afterwards, the loaded rows indexed in one
+ * statement (1,000,000 contexts: 13 s, against about twice that row by row in the trigger).
+ */
+export function deferredFtsIndex(index: FtsIndex, firstId: number): { name: string; drop: string; sql: string } {
+  return {
+    name: `${index.table}_insert`,
+    drop: `drop trigger ${index.table}_insert`,
+    sql: `${insertTrigger(index)};\n${fillSql(index, firstId)}`,
+  };
 }
 
 /**
@@ -123,7 +142,7 @@ export async function catchUpFtsIndex(db: Kysely<Database>, index: FtsIndex, eve
     const below = Number(row?.value ?? 0);
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
-    await fillFrom(tx, index, [from, below]).execute(tx);
+    await sql.raw(fillSql(index, from, below)).execute(tx);
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', index.pending).execute();
     return from;
   });
