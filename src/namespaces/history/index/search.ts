@@ -13,12 +13,40 @@ import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { readCounter } from '../model/counters.ts';
-import { catchUpFtsIndex, createFtsIndex, FTS_INDEXES, SEARCH_FTS, type FtsIndex } from './fts.ts';
+import { catchUpFtsIndex, CONTEXT_FTS, createFtsIndex, FTS_INDEXES, SEARCH_FTS, type FtsIndex } from './fts.ts';
 
 /** The counter (history_counters) below which event ids are not yet in the search index; 0 once all are. */
 export const SEARCH_INDEX_PENDING = SEARCH_FTS.pending;
-/** PostgreSQL's index of the search texts. */
-const PG_INDEX = 'history_events_search_trgm';
+/** A PostgreSQL trigram index (pg_trgm, GIN), which the planner uses for LIKE and ILIKE by itself. */
+interface PgTrigramIndex {
+  name: string;
+  table: 'history_events' | 'history_event_contexts';
+  /** The indexed column, as the conditions test it. */
+  column: string;
+  /** Its counter: while not 0, the serving process builds it (concurrently). */
+  pending: string;
+}
+
+/** The search texts, for `search` and `exclude_search` (migration 0023). */
+const PG_SEARCH: PgTrigramIndex = {
+  name: 'history_events_search_trgm',
+  table: 'history_events',
+  column: 'search_text',
+  pending: SEARCH_FTS.pending,
+};
+
+/**
+ * The contexts' JSON text, for `metadata_search` (migration 0024): the conditions test it with
+ * ILIKE under collation "C" before reading the values (read/conditions.ts contextContains), so
+ * that the matching contexts are found through the index, the values still deciding.
+ */
+export const PG_CONTEXTS: PgTrigramIndex = {
+  name: 'history_event_contexts_trgm',
+  table: 'history_event_contexts',
+  column: 'context collate "C"',
+  pending: CONTEXT_FTS.pending,
+};
+const PG_INDEXES = [PG_SEARCH, PG_CONTEXTS];
 
 /**
  * Creates the search index (SQLite: the FTS5 table and its triggers; PostgreSQL: the pg_trgm
@@ -34,7 +62,7 @@ export async function createSearchIndex(db: Kysely<any>, dialect: DialectName, f
         begin create extension if not exists pg_trgm schema public;
         exception when others then create extension if not exists pg_trgm; end;
       exception when others then raise notice 'pg_trgm not available: %', sqlerrm; end $$`.execute(db);
-    if (fill) await createPgIndex(db, false);
+    if (fill) await createPgIndex(db, PG_SEARCH, false);
     return;
   }
   await createFtsIndex(db, SEARCH_FTS, fill);
@@ -49,8 +77,8 @@ async function trigramSchema(db: Kysely<any>): Promise<string | undefined> {
   return rows[0]?.schema;
 }
 
-/** Creates PostgreSQL's trigram index (`concurrently`: without blocking writers); false without pg_trgm. */
-async function createPgIndex(db: Kysely<any>, concurrently: boolean): Promise<boolean> {
+/** Creates a PostgreSQL trigram index (`concurrently`: without blocking writers); false without pg_trgm. */
+export async function createPgIndex(db: Kysely<any>, index: PgTrigramIndex, concurrently: boolean): Promise<boolean> {
   const schema = await trigramSchema(db);
   if (!schema) return false;
   if (concurrently) {
@@ -58,11 +86,11 @@ async function createPgIndex(db: Kysely<any>, concurrently: boolean): Promise<bo
     const { rows } = await sql<{
       valid: boolean;
     }>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
-      where c.relname = ${PG_INDEX} and c.relnamespace = current_schema()::regnamespace`.execute(db);
-    if (rows[0] && !rows[0].valid) await sql`drop index concurrently if exists ${sql.id(PG_INDEX)}`.execute(db);
+      where c.relname = ${index.name} and c.relnamespace = current_schema()::regnamespace`.execute(db);
+    if (rows[0] && !rows[0].valid) await sql`drop index concurrently if exists ${sql.id(index.name)}`.execute(db);
   }
-  await sql`create index ${concurrently ? sql`concurrently` : sql``} if not exists ${sql.id(PG_INDEX)}
-    on history_events using gin (search_text ${sql.id(schema)}.gin_trgm_ops)`.execute(db);
+  await sql`create index ${concurrently ? sql`concurrently` : sql``} if not exists ${sql.id(index.name)}
+    on ${sql.table(index.table)} using gin (${sql.raw(index.column)} ${sql.id(schema)}.gin_trgm_ops)`.execute(db);
   return true;
 }
 
@@ -104,9 +132,11 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
     });
   const run = async () => {
     if (app.dialect === 'postgres') {
-      if ((await readCounter(app.db, SEARCH_INDEX_PENDING)) === 0) return;
-      app.log.info('search index: building it for the events logged before it');
-      await buildPgIndex(app, () => stopped);
+      for (const index of PG_INDEXES) {
+        if (stopped || (await readCounter(app.db, index.pending)) === 0) continue;
+        app.log.info(`search index (${index.name}): building it for the events logged before it`);
+        await buildPgIndex(app, index, () => stopped);
+      }
       return;
     }
     // SQLite: also after a purge in another process (removingEvents), looked for now and then.
@@ -150,17 +180,18 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
 }
 
 /** PostgreSQL: builds the index without blocking writers, logging PostgreSQL's own progress report. */
-async function buildPgIndex(app: AppServices, stopped: () => boolean): Promise<void> {
+async function buildPgIndex(app: AppServices, index: PgTrigramIndex, stopped: () => boolean): Promise<void> {
+  const name = `search index (${index.name})`;
   const progress = setInterval(() => {
     sql<{ phase: string; done: number; total: number }>`select phase, blocks_done as done, blocks_total as total
-      from pg_stat_progress_create_index where relid = 'history_events'::regclass`
+      from pg_stat_progress_create_index where relid = ${index.table}::regclass`
       .execute(app.db)
       .then(
         ({ rows }) => {
           if (rows[0] && !stopped())
             app.log.info(
               { phase: rows[0].phase, blocks: Number(rows[0].done), of: Number(rows[0].total) },
-              'search index: building',
+              `${name}: building`,
             );
         },
         () => undefined,
@@ -168,12 +199,12 @@ async function buildPgIndex(app: AppServices, stopped: () => boolean): Promise<v
   }, PROGRESS_EVERY_MS);
   progress.unref();
   try {
-    if (!(await createPgIndex(app.db, true))) {
-      app.log.warn('search index: pg_trgm is not installed; searches read the rows');
+    if (!(await createPgIndex(app.db, index, true))) {
+      app.log.warn(`${name}: pg_trgm is not installed; searches read the rows`);
       return;
     }
-    await app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', SEARCH_INDEX_PENDING).execute();
-    app.log.info('search index: built');
+    await app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', index.pending).execute();
+    app.log.info(`${name}: built`);
   } finally {
     clearInterval(progress);
   }

@@ -1,20 +1,22 @@
 import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
 import { CONTEXT_FTS, createFtsIndex } from '../index/fts.ts';
+import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
 
-// `metadata_search` by SQLite's own substring index of the contexts' values
-// (src/namespaces/history/index/fts.ts): an FTS5 table with the trigram tokenizer, kept by
-// triggers on history_event_contexts. Contexts already logged are indexed here when they are
-// few; a big log is caught up by the serving process, which answers from the rows meanwhile.
-// PostgreSQL keeps reading the contexts (and the context index's blocks).
+// `metadata_search` by the databases' own substring indexes of the contexts: SQLite an FTS5
+// table of their values with the trigram tokenizer, kept by triggers on history_event_contexts
+// (src/namespaces/history/index/fts.ts); PostgreSQL a pg_trgm GIN index of their JSON text
+// (index/search.ts), found by the planner for the ILIKE the conditions test first. Contexts
+// already logged are indexed here when they are few; for a big log the serving process catches
+// up (SQLite) or builds the index concurrently (PostgreSQL), answering from the rows meanwhile.
 export const historyContextSearchMigration: SiteMigration = {
   name: '0024_history_context_search',
   async up(db, dialect) {
-    if (dialect !== 'sqlite') return;
     const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
     const newest = Number(rows[0]?.n ?? 0);
     const small = newest < 50_000;
-    await createFtsIndex(db, CONTEXT_FTS, small);
+    if (dialect === 'sqlite') await createFtsIndex(db, CONTEXT_FTS, small);
+    else if (small) await createPgIndex(db, PG_CONTEXTS, false);
     await db
       .insertInto('history_counters')
       .values({ name: CONTEXT_FTS.pending, value: small ? 0 : newest + 1 })
