@@ -3,16 +3,21 @@
 // Node 24) and lets the old generation reach four times the live data (~30 MiB here) before
 // collecting it; either alone breaks the server's 250 MB RSS budget. With these caps the
 // collector works a little more often and RSS stays near 200 MB under sustained load
-// (RELIABILITY.md). The young generation gets 16 MB, not 8: a request waiting for a
-// PostgreSQL group commit (a 25-item batch 10–40 ms) outlived a scavenge at 8 MB (one every
-// ≈ 25 ms under batch load), so its objects were copied and then promoted (≈ 20 MB/s, a
+// (RELIABILITY.md). On PostgreSQL the young generation gets 16 MB, not 8: a request waiting
+// for a PostgreSQL group commit (a 25-item batch 10–40 ms) outlived a scavenge at 8 MB (one
+// every ≈ 25 ms under batch load), so its objects were copied and then promoted (≈ 20 MB/s, a
 // mark-compact every ≈ 200 ms): up to a third of the main thread's busy time was the collector.
 // At 16 MB half as much is promoted, a third as many mark-compacts run and the server's CPU per
-// batch event nearly halves, for ≈ 15–20 MB more RSS (bench/profiling.md, row 26). `serve`
-// re-executes itself once with them through process.execve: the same process id, so
-// supervisors, signals and `kill` still reach the server. A value given in NODE_OPTIONS or on
-// the node command line wins.
-export const SERVER_V8_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=160'];
+// batch event nearly halves, for ≈ 15–20 MB more RSS (bench/profiling.md, row 26). SQLite's
+// writes do not wait so, and its read workers hold more memory of their own: it keeps 8 MB
+// (eight clients of the cold mixed workload: peak RSS 268 → 244 MB). `serve` re-executes
+// itself once with them through process.execve: the same process id, so supervisors, signals
+// and `kill` still reach the server. A value given in NODE_OPTIONS or on the node command line
+// wins.
+export function serverV8Flags(databaseUrl: string | undefined): string[] {
+  const youngMb = /^postgres(ql)?:/.test(databaseUrl ?? '') ? 16 : 8;
+  return [`--max-semi-space-size=${youngMb}`, '--max-old-space-size=160'];
+}
 
 /**
  * The C allocator's setting, read only when the process starts: glibc gives every thread that
@@ -30,16 +35,16 @@ export function missingServerEnv(env: NodeJS.ProcessEnv): Record<string, string>
 
 const APPLIED = 'CONTENT_SITE_V8_FLAGS_APPLIED';
 
-/** Flags of SERVER_V8_FLAGS the process was not started with (the user's own values win). */
-export function missingServerFlags(execArgv: string[], nodeOptions: string): string[] {
+/** Flags of serverV8Flags the process was not started with (the user's own values win). */
+export function missingServerFlags(execArgv: string[], nodeOptions: string, databaseUrl?: string): string[] {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((f) => f.split('=')[0].replace(/_/g, '-'));
-  return SERVER_V8_FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
+  return serverV8Flags(databaseUrl).filter((flag) => !given.includes(flag.split('=')[0]));
 }
 
 /** Replaces this process with one started with the server's V8 flags and allocator setting (no-op when set or unsupported). */
 export function reexecWithServerFlags(): void {
   if (process.env[APPLIED] || typeof process.execve !== 'function') return;
-  const flags = missingServerFlags(process.execArgv, process.env.NODE_OPTIONS ?? '');
+  const flags = missingServerFlags(process.execArgv, process.env.NODE_OPTIONS ?? '', process.env.DATABASE_URL);
   const env = missingServerEnv(process.env);
   if (!flags.length && !Object.keys(env).length) return;
   process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {

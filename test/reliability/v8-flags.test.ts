@@ -3,15 +3,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { missingServerEnv, missingServerFlags, SERVER_ENV, SERVER_V8_FLAGS } from '../../src/server/v8-flags.ts';
+import { missingServerEnv, missingServerFlags, SERVER_ENV, serverV8Flags } from '../../src/server/v8-flags.ts';
 import { killChild, seededDb, startChild } from './child-server.ts';
 
+const SQLITE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=160'];
+
 test('missingServerFlags: only the flags the process was not started with', () => {
-  assert.deepEqual(missingServerFlags([], ''), SERVER_V8_FLAGS);
+  assert.deepEqual(missingServerFlags([], ''), SQLITE_FLAGS);
   assert.deepEqual(missingServerFlags(['--max-semi-space-size=32', '--max-old-space-size=1024'], ''), []);
   assert.deepEqual(missingServerFlags([], '--max_semi_space_size=2 --enable-source-maps --max-old-space-size=300'), []);
-  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=16']);
-  assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SERVER_V8_FLAGS);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=8']);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SQLITE_FLAGS);
+});
+
+test('serverV8Flags: a young generation of 16 MB on PostgreSQL, 8 MB on SQLite', () => {
+  assert.deepEqual(serverV8Flags('postgres://db/site'), ['--max-semi-space-size=16', '--max-old-space-size=160']);
+  assert.deepEqual(serverV8Flags('postgresql://db/site'), ['--max-semi-space-size=16', '--max-old-space-size=160']);
+  assert.deepEqual(serverV8Flags('sqlite:data/site.db'), SQLITE_FLAGS);
+  assert.deepEqual(serverV8Flags(undefined), SQLITE_FLAGS);
+  assert.deepEqual(missingServerFlags([], '--max-old-space-size=512', 'postgres://db/site'), [
+    '--max-semi-space-size=16',
+  ]);
 });
 
 test('missingServerEnv: only the allocator settings the environment does not give', () => {
@@ -37,7 +49,7 @@ test('the serving process runs with the server V8 flags, under the pid it was st
   const server = await startChild(t);
   try {
     const argv = fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
-    for (const flag of SERVER_V8_FLAGS) assert.ok(argv.includes(flag), `${flag} in ${argv.join(' ')}`);
+    for (const flag of SQLITE_FLAGS) assert.ok(argv.includes(flag), `${flag} in ${argv.join(' ')}`);
     assert.ok(argv.includes('serve'));
     const env = environmentOf(server.pid);
     for (const [name, value] of Object.entries(SERVER_ENV)) assert.equal(env[name], value, name);
