@@ -135,6 +135,42 @@ for (const target of dbTargets()) {
       assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1, 'an append is indexed at once');
     });
 
+    test("a word a message template holds: the total is the index's matches and the templates' other events", {
+      skip: target.name !== 'sqlite' && 'PostgreSQL counts the rows',
+    }, async () => {
+      // In German the templates' words are not in the (English) search texts: their events lie beside the index's matches.
+      for (const [search, lang] of [
+        ['logged', 'en'],
+        ['Logged out', 'en'],
+        ['angemeldet', 'de'],
+      ] as const) {
+        const f = eventFilterFromParams(
+          { search },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang, dialect: t.app.dialect },
+        );
+        const templates = f.search!.templateMatches;
+        assert.ok(templates.size > 0, `${search}: a template holds it`);
+        const plan = await indexPlan(t.app.db, f, 1e9);
+        assert.ok(plan.searchIndex?.templatedTotal !== undefined, search);
+        const words = search.toLowerCase().split(' ');
+        const rows = await t.app.db
+          .selectFrom('history_events')
+          .select(['search_text', 'logger', 'message_key'])
+          .execute();
+        const inText = (r: (typeof rows)[number]) => words.every((w) => r.search_text.includes(w));
+        const total = rows.filter(
+          (r) => inText(r) || (templates.get(r.logger) ?? []).includes(r.message_key ?? ''),
+        ).length;
+        if (lang === 'de') assert.ok(total > rows.filter(inText).length, 'events beside the matches');
+        assert.equal(plan.searchIndex.templatedTotal, total, search);
+        const res = await callRoute(t.app, 'GET', `/${lang}/cms-json/history/v1/events`, {
+          query: { search, per_page: 5, ungrouped: true },
+          user: admin,
+        });
+        assert.equal(Number(res.headers['x-wp-total']), total, `${search} over HTTP`);
+      }
+    });
+
     test('exclude_search of words no event holds excludes nothing: grouped pages and totals as without it', async () => {
       const plan = async (exclude_search: string, more: Record<string, unknown> = {}) =>
         indexPlan(

@@ -42,6 +42,11 @@ export interface SearchMatches {
   alone: boolean;
   /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
   top?: number;
+  /**
+   * Not exact only because message templates hold the words, and else alone: the filter's total,
+   * the events named and the templates' events beside them.
+   */
+  templatedTotal?: number;
   /** Too many to lead a page: the rows read by date are tested against them (pagePlan). */
   tested?: boolean;
 }

@@ -8,7 +8,7 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
-import { candidateCount, pagePlan, planQuery } from './plan.ts';
+import { candidateCount, pagePlan, planQuery, type QueryPlan } from './plan.ts';
 import { dateWindow, filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
@@ -70,16 +70,7 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(effective, forPage)!;
       const totalCond = filterCondition(effectiveTotal, plan)!;
-      // A search or metadata_search alone: its total is its index's count of matches; an ungrouped
-      // exclude_search alone, the log's rows less them (the rows' count, through the narrowest index).
-      const alone =
-        totalFilter !== filter
-          ? undefined
-          : plan.searchIndex?.alone
-            ? plan.searchIndex.matches
-            : plan.metadataSearch?.alone
-              ? plan.metadataSearch.matches
-              : plan.excludeIndex && (await countAllRows(app)) - plan.excludeIndex.matches;
+      const alone = totalFilter !== filter ? undefined : await totalFromIndexes(app, plan);
       // The cut aside, both filters have the same dates.
       const dates = dateWindow(filter);
       const count = (mode: CountMode) =>
@@ -118,6 +109,20 @@ export async function listEvents(
     if (links.length) headers.Link = links.join(', ');
   }
   return { items: [...sticky, ...items], headers };
+}
+
+/**
+ * The rows' total the indexes give, when they give it: a search or metadata_search alone, its
+ * index's count of matches (a search whose words message templates hold: and the templates'
+ * other events); an ungrouped exclude_search alone, the log's rows less them (the rows' count,
+ * through the narrowest index).
+ */
+async function totalFromIndexes(app: AppServices, plan: QueryPlan): Promise<number | undefined> {
+  if (plan.searchIndex?.alone) return plan.searchIndex.matches;
+  if (plan.searchIndex?.templatedTotal !== undefined) return plan.searchIndex.templatedTotal;
+  if (plan.metadataSearch?.alone) return plan.metadataSearch.matches;
+  if (plan.excludeIndex) return (await countAllRows(app)) - plan.excludeIndex.matches;
+  return undefined;
 }
 
 /** The log's rows. */

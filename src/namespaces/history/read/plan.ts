@@ -1,7 +1,7 @@
 // Planning a read of the log (planQuery): how narrow an ip range is, what the context index
 // knows of a filter's pairs and words, and which of them lead a page. A QueryPlan changes how
 // rows are found, never which; the filter itself is left as the request made it.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
@@ -111,8 +111,34 @@ async function searchMatches(
   if (!query || !(await ftsIndexComplete(db))) return undefined;
   const exact = !search.templateMatches.size;
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
-  const alone = exact && nothingElse && search.words.every(ftsFindsExactly);
-  return { query, matches: await countFtsMatches(db, query), exact, alone };
+  const named = nothingElse && search.words.every(ftsFindsExactly);
+  const matches = await countFtsMatches(db, query);
+  if (exact || !named) return { query, matches, exact, alone: exact && named };
+  return {
+    query,
+    matches,
+    exact,
+    alone: false,
+    templatedTotal: matches + (await templateEventsBeside(db, search, query)),
+  };
+}
+
+/**
+ * The events of the message templates holding the search words that the search index does not
+ * name: counted through the (logger, message key) index, each tested against the index's matches
+ * gathered once (`username` in 1,000,000 events: the rows read whole took 280 ms).
+ */
+async function templateEventsBeside(db: Kysely<Database>, search: SearchTerms, query: string): Promise<number> {
+  const templates = filterCondition({ scope: { all: true }, messages: search.templateMatches })!;
+  const row = await db
+    .selectFrom('history_events')
+    .select(sql<number>`count(*)`.as('n'))
+    .where(templates)
+    .where(
+      sql<SqlBool>`${sql.ref('history_events.id')} not in (select rowid from history_search where history_search match ${query})`,
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
