@@ -10,7 +10,7 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
-import { catchUpSearchIndex, startSearchIndexCatchUp } from '../../src/namespaces/history/index/search.ts';
+import { startSearchIndexCatchUp } from '../../src/namespaces/history/index/search.ts';
 import {
   catchUpFtsIndex,
   CONTEXT_FTS,
@@ -325,7 +325,7 @@ for (const target of dbTargets()) {
             assert.deepEqual(await answer(search), await truth(search), `${search}, ${pending} pending`);
             assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
           }
-        pending = await catchUpSearchIndex(t.app.db, 700);
+        pending = await catchUpFtsIndex(t.app.db, SEARCH_FTS, 700);
         assert.equal(await catchUpFtsIndex(t.app.db, CONTEXT_FTS, 700), pending, 'the same ids to go');
       }
       for (const search of WORDS) {
@@ -355,7 +355,7 @@ for (const target of dbTargets()) {
         assert.deepEqual(await answer(search), await truth(search), `${search}, after the purge`);
         assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
       }
-      while ((await catchUpSearchIndex(t.app.db, 5000)) > 0);
+      while ((await catchUpFtsIndex(t.app.db, SEARCH_FTS, 5000)) > 0);
       while ((await catchUpFtsIndex(t.app.db, CONTEXT_FTS, 5000)) > 0);
       for (const search of WORDS) {
         assert.ok(await usesIndex(search), search);

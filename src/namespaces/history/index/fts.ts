@@ -13,6 +13,7 @@
 // ids below the index's counter in history_counters are not yet in it.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { readCounter } from '../model/counters.ts';
 
 export interface FtsIndex {
   table: string;
@@ -134,18 +135,32 @@ export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Prom
  */
 export async function catchUpFtsIndex(db: Kysely<Database>, index: FtsIndex, events: number): Promise<number> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('history_counters')
-      .select('value')
-      .where('name', '=', index.pending)
-      .executeTakeFirst();
-    const below = Number(row?.value ?? 0);
+    const below = await readCounter(tx, index.pending);
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
     await sql.raw(fillSql(index, from, below)).execute(tx);
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', index.pending).execute();
     return from;
   });
+}
+
+/** Events up to which a migration adding an index fills it at once; a bigger log is caught up by the serving process. */
+const FILLED_BY_MIGRATION = 50_000;
+
+/**
+ * For a migration adding an index to the log: whether it fills the index now, and the value of
+ * the index's counter (history_counters) it starts with: 0, or the ids still to index lie below it.
+ */
+export async function indexingByMigration(db: Kysely<any>): Promise<{ fill: boolean; pendingBelow: number }> {
+  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
+  const newest = Number(rows[0]?.n ?? 0);
+  const fill = newest < FILLED_BY_MIGRATION;
+  return { fill, pendingBelow: fill ? 0 : newest + 1 };
+}
+
+/** Whether every event is in the index (reads use it only then). */
+export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex): Promise<boolean> {
+  return (await readCounter(db, index.pending)) === 0;
 }
 
 /**

@@ -9,14 +9,11 @@
 // a slice at a time whether it is busy or not, saying how far it is; until then reads test the
 // rows as before (the index's counter in history_counters: ids below it are not indexed).
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { readCounter } from '../model/counters.ts';
 import { catchUpFtsIndex, CONTEXT_FTS, createFtsIndex, FTS_INDEXES, SEARCH_FTS, type FtsIndex } from './fts.ts';
 
-/** The counter (history_counters) below which event ids are not yet in the search index; 0 once all are. */
-export const SEARCH_INDEX_PENDING = SEARCH_FTS.pending;
 /** A PostgreSQL trigram index (pg_trgm, GIN), which the planner uses for LIKE and ILIKE by itself. */
 interface PgTrigramIndex {
   name: string;
@@ -94,11 +91,6 @@ export async function createPgIndex(db: Kysely<any>, index: PgTrigramIndex, conc
   return true;
 }
 
-/** Whether every event is in the index (SQLite reads it only then). */
-export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex = SEARCH_FTS): Promise<boolean> {
-  return (await readCounter(db, index.pending)) === 0;
-}
-
 /** Events indexed per slice of a catch-up (about 25 ms each on SQLite). */
 const CATCH_UP_EVENTS = 1000;
 /** Pause between two slices: other requests go first, and the catch-up still ends within minutes. */
@@ -107,11 +99,6 @@ const CATCH_UP_PAUSE_MS = 20;
 const LOOK_AGAIN_MS = 10_000;
 /** How often the catch-up says how far it is. */
 const PROGRESS_EVERY_MS = 10_000;
-
-/** SQLite: indexes the `events` newest of the search texts still pending (catchUpFtsIndex). */
-export function catchUpSearchIndex(db: Kysely<Database>, events = CATCH_UP_EVENTS): Promise<number> {
-  return catchUpFtsIndex(db, SEARCH_FTS, events);
-}
 
 /**
  * Brings the search index of a log indexed by an older version up to date in the background,

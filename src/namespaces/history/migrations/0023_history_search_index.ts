@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
-import { createSearchIndex, SEARCH_INDEX_PENDING } from '../index/search.ts';
+import { createSearchIndex } from '../index/search.ts';
+import { indexingByMigration, SEARCH_FTS } from '../index/fts.ts';
 
 // `search` and `exclude_search` by the databases' own substring indexes of the search texts
 // (src/namespaces/history/index/search.ts): SQLite an FTS5 table with the trigram tokenizer, kept
@@ -11,14 +11,9 @@ import { createSearchIndex, SEARCH_INDEX_PENDING } from '../index/search.ts';
 export const historySearchIndexMigration: SiteMigration = {
   name: '0023_history_search_index',
   async up(db, dialect) {
-    const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
-    const newest = Number(rows[0]?.n ?? 0);
-    const small = newest < 50_000;
-    // Events up to `newest` are indexed here only when there are few of them.
-    await createSearchIndex(db, dialect, small);
-    await db
-      .insertInto('history_counters')
-      .values({ name: SEARCH_INDEX_PENDING, value: small ? 0 : newest + 1 })
-      .execute();
+    // The events already logged are indexed here only when there are few of them.
+    const { fill, pendingBelow } = await indexingByMigration(db);
+    await createSearchIndex(db, dialect, fill);
+    await db.insertInto('history_counters').values({ name: SEARCH_FTS.pending, value: pendingBelow }).execute();
   },
 };

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
-import { CONTEXT_FTS, createFtsIndex } from '../index/fts.ts';
+import { CONTEXT_FTS, createFtsIndex, indexingByMigration } from '../index/fts.ts';
 import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
 
 // `metadata_search` by the databases' own substring indexes of the contexts: SQLite an FTS5
@@ -12,14 +11,9 @@ import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
 export const historyContextSearchMigration: SiteMigration = {
   name: '0024_history_context_search',
   async up(db, dialect) {
-    const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
-    const newest = Number(rows[0]?.n ?? 0);
-    const small = newest < 50_000;
-    if (dialect === 'sqlite') await createFtsIndex(db, CONTEXT_FTS, small);
-    else if (small) await createPgIndex(db, PG_CONTEXTS, false);
-    await db
-      .insertInto('history_counters')
-      .values({ name: CONTEXT_FTS.pending, value: small ? 0 : newest + 1 })
-      .execute();
+    const { fill, pendingBelow } = await indexingByMigration(db);
+    if (dialect === 'sqlite') await createFtsIndex(db, CONTEXT_FTS, fill);
+    else if (fill) await createPgIndex(db, PG_CONTEXTS, false);
+    await db.insertInto('history_counters').values({ name: CONTEXT_FTS.pending, value: pendingBelow }).execute();
   },
 };

@@ -8,8 +8,7 @@ import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import { filterCondition, type QueryPlan, type SearchMatches } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
-import { ftsIndexComplete } from '../index/search.ts';
-import { CONTEXT_FTS, countFtsMatches, ftsFindsExactly, ftsQuery } from '../index/fts.ts';
+import { CONTEXT_FTS, countFtsMatches, ftsFindsExactly, ftsIndexComplete, ftsQuery, SEARCH_FTS } from '../index/fts.ts';
 import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
@@ -108,7 +107,7 @@ async function searchMatches(
   nothingElse: boolean,
 ): Promise<SearchMatches | undefined> {
   const query = ftsQuery(search.words);
-  if (!query || !(await ftsIndexComplete(db))) return undefined;
+  if (!query || !(await ftsIndexComplete(db, SEARCH_FTS))) return undefined;
   const exact = !search.templateMatches.size;
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
   const named = nothingElse && search.words.every(ftsFindsExactly);
