@@ -43,10 +43,10 @@ export interface SearchMatches {
   /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
   top?: number;
   /**
-   * Not exact only because message templates hold the words, and else alone: the filter's total,
-   * the events named and the templates' events beside them.
+   * Not exact only because message templates hold the words, and else alone: the filter's total
+   * is the events named and the templates' events beside them (plan.ts countTemplateEventsBeside).
    */
-  templatedTotal?: number;
+  templated?: boolean;
   /** Too many to lead a page: the rows read by date are tested against them (pagePlan). */
   tested?: boolean;
 }
@@ -211,7 +211,7 @@ export function dateWindow(f: EventFilter): DateWindow {
  * against the matches, gathered once. A page of a search alone: its rows are the index's newest
  * matches (`top`), by the date it stores.
  */
-function namedByIndex(index: FtsIndex, fts: SearchMatches): Cond {
+export function namedByIndex(index: FtsIndex, fts: Pick<SearchMatches, 'query' | 'top' | 'tested'>): Cond {
   const id = fts.tested ? sql`+${sql.ref('history_events.id')}` : sql.ref('history_events.id');
   const table = sql.table(index.table);
   const newest = fts.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;

@@ -8,7 +8,7 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
-import { candidateCount, pagePlan, planQuery, type QueryPlan } from './plan.ts';
+import { candidateCount, countTemplateEventsBeside, pagePlan, planQuery, type QueryPlan } from './plan.ts';
 import { dateWindow, filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
@@ -70,13 +70,12 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(effective, forPage)!;
       const totalCond = filterCondition(effectiveTotal, plan)!;
-      const alone = totalFilter !== filter ? undefined : await totalFromIndexes(app, plan);
       // The cut aside, both filters have the same dates.
       const dates = dateWindow(filter);
-      const count = (mode: CountMode) =>
-        alone !== undefined && mode === 'rows'
-          ? Promise.resolve(alone)
-          : cachedTotal(app, state, totalKey, totalCond, mode, dates);
+      // Asked only when the total is counted (not for skip_count_query).
+      const count = async (mode: CountMode) =>
+        (mode === 'rows' && totalFilter === filter ? await totalFromIndexes(app, plan, filter) : undefined) ??
+        cachedTotal(app, state, totalKey, totalCond, mode, dates);
       return selectEventPage(app, cond, {
         ...pageRequest,
         unfiltered: isUnfiltered({ ...effective, maxId: undefined }),
@@ -117,9 +116,10 @@ export async function listEvents(
  * other events); an ungrouped exclude_search alone, the log's rows less them (the rows' count,
  * through the narrowest index).
  */
-async function totalFromIndexes(app: AppServices, plan: QueryPlan): Promise<number | undefined> {
-  if (plan.searchIndex?.alone) return plan.searchIndex.matches;
-  if (plan.searchIndex?.templatedTotal !== undefined) return plan.searchIndex.templatedTotal;
+async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: EventFilter): Promise<number | undefined> {
+  const search = plan.searchIndex;
+  if (search?.alone) return search.matches;
+  if (search?.templated) return search.matches + (await countTemplateEventsBeside(app.readDb, filter.search!, search));
   if (plan.metadataSearch?.alone) return plan.metadataSearch.matches;
   if (plan.excludeIndex) return (await countAllRows(app)) - plan.excludeIndex.matches;
   return undefined;
