@@ -246,6 +246,7 @@ async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
 /**
  * SQLite with read workers: groups of matching rows in one statement, which holds a worker, not
  * the server; the worker's `count_runs` counts them as the sub-query hands them over in order
