@@ -1,5 +1,5 @@
-// The search index (index/search.ts, migration 0023): kept by every write, caught up for a log
-// written before it, and answering exactly as the rows do meanwhile.
+// The search indexes (index/search.ts, index/fts.ts, migrations 0023–0025): new events indexed
+// behind the writes, a log written before them caught up, and answers exact as the rows' meanwhile.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -18,6 +18,9 @@ import {
   FTS_INDEXES,
   FTS_WORD_MAX,
   ftsQuery,
+  indexNewEvents,
+  newestId,
+  newEvents,
   SEARCH_FTS,
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
@@ -80,14 +83,14 @@ for (const target of dbTargets()) {
           { metadata_search },
           { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
         ),
-        1e9,
+        await newestId(t.app.db),
       );
     const usesIndex = async (search: string) => {
       const f = eventFilterFromParams(
         { search },
         { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
       );
-      return (await indexPlan(t.app.db, f, 1e9)).searchIndex !== undefined;
+      return (await indexPlan(t.app.db, f, await newestId(t.app.db))).searchIndex !== undefined;
     };
 
     test('PostgreSQL: trigram indexes of the search texts and of the contexts', {
@@ -132,7 +135,12 @@ for (const target of dbTargets()) {
         },
         { user: null, ip: '' },
       );
-      assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1, 'an append is indexed at once');
+      assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before, 'indexed behind the write');
+      assert.equal(await usesIndex('wombat'), false, 'not used while an event is new to it');
+      // A read that would use the index indexes the few new events first.
+      assert.deepEqual(await answer('wombat'), await truth('wombat'));
+      assert.equal(await countFtsMatches(t.app.db, '"wombat-sighting"'), before + 1);
+      assert.ok(await usesIndex('wombat'));
     });
 
     test("a word a message template holds: the total is the index's matches and the templates' other events", {
@@ -150,7 +158,7 @@ for (const target of dbTargets()) {
         );
         const templates = f.search!.templateMatches;
         assert.ok(templates.size > 0, `${search}: a template holds it`);
-        const plan = await indexPlan(t.app.db, f, 1e9);
+        const plan = await indexPlan(t.app.db, f, await newestId(t.app.db));
         assert.ok(plan.searchIndex?.templated, search);
         const words = search.toLowerCase().split(' ');
         const rows = await t.app.db
@@ -190,7 +198,7 @@ for (const target of dbTargets()) {
             { exclude_search, ...more },
             { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
           ),
-          1e9,
+          await newestId(t.app.db),
         );
       assert.equal((await plan('xyzzy-nowhere contact')).excludesNothing, true);
       assert.equal((await plan('xyzzy-nowhere', { loglevels: ['info'] })).excludesNothing, true);
@@ -215,8 +223,9 @@ for (const target of dbTargets()) {
       skip: target.name !== 'sqlite' && 'PostgreSQL reads the contexts',
     }, async () => {
       for (const search of META_WORDS) {
-        assert.ok((await metaPlan(search)).metadataSearch, search);
+        // (The read indexes the events new to the index first: the earlier tests logged some.)
         assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata_search=${search}`);
+        assert.ok((await metaPlan(search)).metadataSearch, search);
       }
       // A key is not a value; a word of two characters, or with a line break, is tested on the contexts.
       assert.equal((await metaPlan('post_title')).metadataSearch?.matches, 0);
@@ -232,10 +241,13 @@ for (const target of dbTargets()) {
         },
         { user: null, ip: '' },
       );
-      assert.equal(await quokkas(), 1, 'an append is indexed at once');
+      assert.equal(await quokkas(), undefined, 'not used while an event is new to it');
+      assert.equal((await answer('quokka', 'metadata_search')).total, 1, 'the read indexes it first');
+      assert.equal(await quokkas(), 1);
       const oldest = (await t.app.db.selectFrom('history_events').select('id').orderBy('id').executeTakeFirstOrThrow())
         .id;
       await callRoute(t.app, 'POST', `/history/v1/events/${oldest}/stick`, { user: admin });
+      await indexNewEvents(t.app.db, CONTEXT_FTS); // (sticking logs an event)
       assert.equal((await metaPlan('_sticky')).metadataSearch?.matches, 0, 'a key, still');
       assert.ok((await answer('1', 'metadata_search')).total > 0);
       await callRoute(t.app, 'POST', `/history/v1/events/${oldest}/unstick`, { user: admin });
@@ -247,7 +259,7 @@ for (const target of dbTargets()) {
         (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
       );
       const pending = [SEARCH_FTS.pending, CONTEXT_FTS.pending];
-      // As migrations 0023 and 0024 leave a big log.
+      // As migrations 0023 to 0025 leave a big log: nothing indexed, no event new.
       if (t.app.dialect === 'sqlite')
         for (const index of FTS_INDEXES) await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);
       else
@@ -256,7 +268,7 @@ for (const target of dbTargets()) {
       await t.app.db
         .updateTable('history_counters')
         .set({ value: newest + 1 })
-        .where('name', 'in', pending)
+        .where('name', 'in', [...pending, SEARCH_FTS.tailFrom, CONTEXT_FTS.tailFrom])
         .execute();
       const catchUp = startSearchIndexCatchUp(t.app);
       try {
@@ -312,19 +324,105 @@ for (const target of dbTargets()) {
       assert.equal(res.headers['x-wp-total'], '2');
     });
 
+    test('SQLite: new events are indexed behind the writes, by the serving process or a read, never twice', {
+      skip: target.name !== 'sqlite' && 'PostgreSQL keeps its indexes itself',
+    }, async () => {
+      const db = t.app.db;
+      for (const index of FTS_INDEXES) await indexNewEvents(db, index);
+      // Another process's bulk write, too many for a read to index: the reads test the rows.
+      const columns = sql.raw(
+        'date, logger, level, message, message_key, occasions_id, initiator, user_id, remote_addr, sticky, backfilled, run_head, run_size, search_text, meta_text',
+      );
+      const first = (await newestId(db)) + 1;
+      await sql`insert into history_events (${columns}) select ${columns} from history_events order by id limit 2500`.execute(
+        db,
+      );
+      await sql`insert into history_event_contexts (event_id, context)
+        select e.id, x.context from history_events e join history_event_contexts x on x.event_id = e.id - ${first - 1}
+        where e.id >= ${first}`.execute(db);
+      assert.equal(await newEvents(db, SEARCH_FTS), 2500);
+      for (const search of WORDS.slice(0, 3)) {
+        assert.deepEqual(await answer(search), await truth(search), search);
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata ${search}`);
+      }
+      assert.equal(await usesIndex('contact'), false, 'rows tested while 2,500 events are new');
+      assert.equal(await newEvents(db, CONTEXT_FTS), 2500, 'left to the serving process');
+      const serving = startSearchIndexCatchUp(t.app);
+      try {
+        for (let waited = 0; (await newEvents(db, SEARCH_FTS)) + (await newEvents(db, CONTEXT_FTS)) > 0; waited += 20) {
+          assert.ok(waited < 10_000, 'indexed within 10 s');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // An append is indexed a moment after it is committed.
+        await t.app.activity.log(
+          {
+            logger: 'SimplePostLogger',
+            messageKey: 'post_updated',
+            context: { post_type: 'page', post_title: 'Numbat' },
+          },
+          { user: null, ip: '' },
+        );
+        for (let waited = 0; (await countFtsMatches(db, '"numbat"')) === 0; waited += 20) {
+          assert.ok(waited < 5000, 'an append indexed within 5 s');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        await serving.stop();
+      }
+      assert.ok(await usesIndex('contact'));
+      for (const search of WORDS.slice(0, 3)) assert.deepEqual(await answer(search), await truth(search), search);
+
+      // A new event's context changed before it is indexed (stuck) is indexed once: deleted, it
+      // leaves nothing behind (an entry indexed twice would outlive the delete).
+      await t.app.activity.log(
+        { logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_type: 'page', post_title: 'Bilby' } },
+        { user: null, ip: '' },
+      );
+      const bilby = await newestId(db);
+      await callRoute(t.app, 'POST', `/history/v1/events/${bilby}/stick`, { user: admin });
+      for (const index of FTS_INDEXES) await indexNewEvents(db, index);
+      await callRoute(t.app, 'POST', `/history/v1/events/${bilby}/unstick`, { user: admin });
+      assert.equal(await countFtsMatches(db, '"bilby"', CONTEXT_FTS), 1);
+      await db.deleteFrom('history_event_contexts').where('event_id', '=', bilby).execute();
+      await db.deleteFrom('history_events').where('id', '=', bilby).execute();
+      assert.equal(await countFtsMatches(db, '"bilby"', CONTEXT_FTS), 0);
+      assert.equal(await countFtsMatches(db, '"bilby"'), 0);
+
+      // An event written among the indexed ids (an import keeping its source's id) is indexed at once.
+      const row = await db.selectFrom('history_events').selectAll().where('id', '=', first).executeTakeFirstOrThrow();
+      const context = await db
+        .selectFrom('history_event_contexts')
+        .select('context')
+        .where('event_id', '=', first)
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('history_event_contexts').where('event_id', '=', first).execute();
+      await db.deleteFrom('history_events').where('id', '=', first).execute();
+      const marker = 'quoll-import';
+      await db
+        .insertInto('history_events')
+        .values({ ...row, search_text: `${row.search_text} ${marker}` })
+        .execute();
+      await db
+        .insertInto('history_event_contexts')
+        .values({ event_id: first, context: JSON.stringify({ ...JSON.parse(context.context), source: marker }) })
+        .execute();
+      assert.equal(await countFtsMatches(db, `"${marker}"`), 1);
+      assert.equal(await countFtsMatches(db, `"${marker}"`, CONTEXT_FTS), 1);
+    });
+
     test('SQLite: a log indexed by an older version is caught up, answering from the rows meanwhile', {
       skip: target.name !== 'sqlite' && 'PostgreSQL builds its index concurrently',
     }, async () => {
       const newest = Number(
         (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
       );
-      // As migrations 0023 and 0024 leave a big log: nothing indexed below the ids written since.
+      // As migrations 0023 to 0025 leave a big log: nothing indexed below the ids written since.
       for (const index of FTS_INDEXES) {
         await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);
         await t.app.db
           .updateTable('history_counters')
           .set({ value: newest + 1 })
-          .where('name', '=', index.pending)
+          .where('name', 'in', [index.pending, index.tailFrom])
           .execute();
       }
       assert.equal(await usesIndex('contact'), false, 'not used while incomplete');

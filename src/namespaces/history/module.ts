@@ -54,6 +54,7 @@ import { historySearchTrigramsMigration } from './migrations/0014_history_search
 import { historyStatsRollupsMigration } from './migrations/0022_history_stats_rollups.ts';
 import { historySearchIndexMigration } from './migrations/0023_history_search_index.ts';
 import { historyContextSearchMigration } from './migrations/0024_history_context_search.ts';
+import { historySearchWriteBehindMigration } from './migrations/0025_history_search_write_behind.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexCatchUp } from './index/search.ts';
 
@@ -105,6 +106,7 @@ export const historyModule: SiteModule = {
     historyStatsRollupsMigration,
     historySearchIndexMigration,
     historyContextSearchMigration,
+    historySearchWriteBehindMigration,
   ],
   seed: seedDemo,
   background: (app) => {

@@ -153,6 +153,7 @@ export const historyKind: ImportKind = {
             await sink.insert(prepared, ids);
             if (!defer) {
               await sink.addToCounter(COUNTER_TOTAL, prepared.length);
+              await sink.indexNewEvents();
               await sink.commit();
             }
           } catch (err) {
@@ -172,6 +173,7 @@ export const historyKind: ImportKind = {
       if (defer && sink) {
         await sink.beforeCreateIndexes();
         for (const index of indexes) await sink.createIndex(index);
+        await sink.indexNewEvents();
         await sink.addToCounter(COUNTER_TOTAL, inserted);
         await sink.commit();
         if (seen) await state.setMark(app.db, 'history', maxId);

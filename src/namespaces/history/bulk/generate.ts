@@ -93,6 +93,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
         }
         await sink.insert(batch);
         await sink.addToCounter(COUNTER_TOTAL, batch.length);
+        await sink.indexNewEvents();
         await sink.commit();
       } catch (err) {
         await sink.rollback();
@@ -149,6 +150,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
           // The rows are in (the bar is full); the indexes take a few seconds more.
           await sink.beforeCreateIndexes();
           for (const index of indexes) await sink.createIndex(index);
+          await sink.indexNewEvents();
           if (!outOfOrder) await sink.addToCounter(COUNTER_RUN_HEADS, heads);
           await sink.addToCounter(COUNTER_TOTAL, total);
           await sink.commit();

@@ -30,6 +30,11 @@ export interface EventSink {
   /** Before creating the indexes again. */
   beforeCreateIndexes(): Promise<void>;
   createIndex(index: IndexDefinition): Promise<void>;
+  /**
+   * Indexes the events written so far where indexes are kept behind the writes (SQLite's search
+   * indexes, index/fts.ts): in the transaction under way.
+   */
+  indexNewEvents(): Promise<void>;
   /** Inserts the events (new ids, ascending in batch order, unless given); returns the last id. */
   insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number>;
   close(): Promise<void>;

@@ -10,7 +10,7 @@ import type { EventSink, IndexDefinition } from './sink.ts';
 import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, sqliteMultiInsert } from '../write/insert.ts';
 import { forEachCount, SQLITE_ADD_COUNTS, statsCounts } from '../write/stats-counts.ts';
-import { deferredFtsIndex, FTS_INDEXES } from '../index/fts.ts';
+import { FTS_INDEXES, newEventsStatements } from '../index/fts.ts';
 
 const EVENT_ROWS = 500;
 
@@ -70,22 +70,19 @@ export class SqliteBulkWriter {
     return Number(row.id);
   }
 
-  /**
-   * The secondary indexes of history_events as they are defined in the database, and the search
-   * indexes' insert triggers: a load of new events (ids from the next one on) fills those in one
-   * statement each afterwards.
-   */
+  /** The secondary indexes of history_events as they are defined in the database. */
   secondaryIndexes(): IndexDefinition[] {
     const rows = this.db
       .prepare(
         "select name, sql from sqlite_master where type = 'index' and tbl_name = 'history_events' and sql is not null order by name",
       )
       .all() as { name: string; sql: string }[];
-    const firstId = this.nextId();
-    return [
-      ...rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.name)}`, sql: r.sql })),
-      ...FTS_INDEXES.map((index) => deferredFtsIndex(index, firstId)),
-    ];
+    return rows.map((r) => ({ name: r.name, drop: `drop index ${quoteIdentifier(r.name)}`, sql: r.sql }));
+  }
+
+  /** The search indexes take the new events (index/fts.ts), in one statement each (inside a transaction). */
+  indexNewEvents(): void {
+    for (const statement of FTS_INDEXES.flatMap((index) => newEventsStatements(index))) this.db.exec(statement);
   }
 
   dropIndex(index: IndexDefinition): void {
@@ -201,6 +198,10 @@ export class SqliteSink implements EventSink {
   }
 
   async beforeCreateIndexes(): Promise<void> {}
+
+  async indexNewEvents(): Promise<void> {
+    this.writer.indexNewEvents();
+  }
 
   async createIndex(index: IndexDefinition): Promise<void> {
     this.writer.createIndex(index);

@@ -1,7 +1,5 @@
 // SQLite's substring indexes of the log: contentless FTS5 tables with the trigram tokenizer, each
-// keyed by the event id and kept by triggers, so that every writer (appends, group commits,
-// batches, custom entries, the bulk sinks, the WordPress import) keeps them current without
-// having to remember them. Case-sensitive: the texts and the words are lower-cased alike (ASCII
+// keyed by the event id. Case-sensitive: the texts and the words are lower-cased alike (ASCII
 // only, as SQLite's lower() and the log's LIKE tests do), so a phrase of a word's trigrams
 // matches exactly where the rows' test does.
 // - `history_search`: the events' search texts (migration 0023), for `search`/`exclude_search`;
@@ -9,8 +7,17 @@
 // - `history_context_search`: the values of each event's context (migration 0024), one per
 //   line, for `metadata_search`: a word without a line break is in the text exactly when it is
 //   in one of the values (never in a key).
-// A log written before an index existed is caught up by the serving process (index/search.ts);
-// ids below the index's counter in history_counters are not yet in it.
+//
+// Which ids an index holds, by two counters in history_counters (migration 0025):
+// - new events, ids from `tailFrom` on, are indexed behind the writes (indexNewEvents), by the
+//   serving process a moment after they are committed and by a read that needs the index. A
+//   trigger indexing each row cost a write of 25 events about a third of its throughput (FTS5
+//   writes a segment per transaction); a thousand rows at once cost a tenth as much per row.
+// - a log written before an index existed is caught up by the serving process (index/search.ts),
+//   newest first: ids below `pending` are not yet in it.
+// Rows written between the two (an import keeping its source's ids, a stuck event's context) are
+// indexed by triggers, so that every writer keeps them without having to remember it; the
+// triggers leave the other rows to whoever indexes them, which would otherwise index them twice.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { readCounter } from '../model/counters.ts';
@@ -19,6 +26,8 @@ export interface FtsIndex {
   table: string;
   /** The counter (history_counters) below which event ids are not yet in the index; 0 once all are. */
   pending: string;
+  /** The counter from which event ids are new: indexed behind the writes (indexNewEvents). */
+  tailFrom: string;
   /** The FTS5 table's columns and options. */
   columns: string;
   /** The table the triggers are on, and its event id column. */
@@ -35,6 +44,7 @@ const contextValues = (row: string) => `(select group_concat(lower(value), char(
 export const SEARCH_FTS: FtsIndex = {
   table: 'history_search',
   pending: 'search_index_pending_below',
+  tailFrom: 'search_index_new_from',
   columns: `search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1'`,
   source: { table: 'history_events', id: 'id' },
   fields: 'search_text, date',
@@ -44,6 +54,7 @@ export const SEARCH_FTS: FtsIndex = {
 export const CONTEXT_FTS: FtsIndex = {
   table: 'history_context_search',
   pending: 'context_search_pending_below',
+  tailFrom: 'context_search_new_from',
   columns: `context_values, content='', contentless_delete=1, tokenize='trigram case_sensitive 1'`,
   source: { table: 'history_event_contexts', id: 'event_id' },
   fields: 'context_values',
@@ -59,15 +70,46 @@ function createDeleteTrigger(index: FtsIndex): RawBuilder<unknown> {
     delete from ${index.table} where rowid = old.${index.source.id}; end`);
 }
 
-/** The trigger that indexes each inserted source row. */
-function insertTrigger(index: FtsIndex): string {
-  const { table, source } = index;
-  return `create trigger ${table}_insert after insert on ${source.table} begin
-    insert into ${table} (rowid, ${index.fields}) values (new.${source.id}, ${index.values('new.')}); end`;
+/** Whether the source row's id (`id`: `new.event_id`, say) is one the triggers index: neither pending nor new. */
+function keptByTriggers(index: FtsIndex, id: string): string {
+  const counter = (name: string) => `(select value from history_counters where name = '${name}')`;
+  // Without its counter (a log between migrations 0023 and 0025) nothing is new.
+  return `${id} >= coalesce(${counter(index.pending)}, 0) and ${id} < coalesce(${counter(index.tailFrom)}, ${id} + 1)`;
 }
 
-/** Indexes the source rows with ids from `from` (and below `below`), or all of them. */
-function fillSql(index: FtsIndex, from?: number, below?: number): string {
+/**
+ * The triggers that index the rows written among the indexed ids (keptByTriggers): inserted,
+ * and for contexts also changed in place (sticking an event adds to its context).
+ */
+function keepingTriggers(index: FtsIndex): { name: string; sql: string }[] {
+  const { table, source } = index;
+  const insert = (row: string) =>
+    `insert into ${table} (rowid, ${index.fields}) values (${row}${source.id}, ${index.values(row)});`;
+  const triggers = [
+    {
+      name: `${table}_insert`,
+      sql: `after insert on ${source.table} when ${keptByTriggers(index, `new.${source.id}`)} begin ${insert('new.')} end`,
+    },
+  ];
+  if (source.table === 'history_event_contexts')
+    triggers.push({
+      name: `${table}_update`,
+      sql: `after update on ${source.table} when ${keptByTriggers(index, `old.${source.id}`)} begin
+        delete from ${table} where rowid = old.${source.id}; ${insert('new.')} end`,
+    });
+  return triggers;
+}
+
+/** Creates the index's keeping triggers (keepingTriggers), replacing those of an older version. */
+export async function createKeepingTriggers(db: Kysely<any>, index: FtsIndex): Promise<void> {
+  for (const trigger of keepingTriggers(index)) {
+    await sql.raw(`drop trigger if exists ${trigger.name}`).execute(db);
+    await sql.raw(`create trigger ${trigger.name} ${trigger.sql}`).execute(db);
+  }
+}
+
+/** Indexes the source rows with ids from `from` (and below `below`; numbers or SQL expressions), or all of them. */
+function fillSql(index: FtsIndex, from?: number | string, below?: number | string): string {
   const { table, source } = index;
   const bounds = [
     ...(from !== undefined ? [`${source.id} >= ${from}`] : []),
@@ -79,31 +121,63 @@ function fillSql(index: FtsIndex, from?: number, below?: number): string {
 
 /** Creates the FTS5 table and its triggers, indexing the rows already there when `fill`. */
 export async function createFtsIndex(db: Kysely<any>, index: FtsIndex, fill: boolean): Promise<void> {
-  const { table, source } = index;
-  await sql.raw(`create virtual table ${table} using fts5(${index.columns})`).execute(db);
-  await sql.raw(insertTrigger(index)).execute(db);
+  await sql.raw(`create virtual table ${index.table} using fts5(${index.columns})`).execute(db);
+  await createKeepingTriggers(db, index);
   await createDeleteTrigger(index).execute(db);
-  // Contexts change in place (sticking an event adds to its context).
-  if (source.table === 'history_event_contexts')
-    await sql
-      .raw(`create trigger ${table}_update after update on ${source.table} begin
-        delete from ${table} where rowid = old.${source.id};
-        insert into ${table} (rowid, ${index.fields}) values (new.${source.id}, ${index.values('new.')}); end`)
-      .execute(db);
   if (fill) await sql.raw(fillSql(index)).execute(db);
 }
 
 /**
- * For a bulk load of new events, ids from `firstId` on (bulk/generate.ts): the index's insert
- * trigger is dropped for the load and created again afterwards, the loaded rows indexed in one
- * statement (1,000,000 contexts: 13 s, against about twice that row by row in the trigger).
+ * The statements that index the new events (ids from the index's `tailFrom` on), at most
+ * `limit` ids of them, to be run in one transaction (the bulk writers run them on connections of
+ * their own). The first is a write, so that the transaction holds SQLite's write lock before it
+ * reads the counter: two processes never index the same ids.
  */
-export function deferredFtsIndex(index: FtsIndex, firstId: number): { name: string; drop: string; sql: string } {
-  return {
-    name: `${index.table}_insert`,
-    drop: `drop trigger ${index.table}_insert`,
-    sql: `${insertTrigger(index)};\n${fillSql(index, firstId)}`,
-  };
+export function newEventsStatements(index: FtsIndex, limit?: number): string[] {
+  const from = `(select value from history_counters where name = '${index.tailFrom}')`;
+  const newestBelow = '(select coalesce(max(id), 0) + 1 from history_events)';
+  const below = limit === undefined ? newestBelow : `min(${newestBelow}, ${from} + ${limit})`;
+  return [
+    fillSql(index, from, below),
+    `update history_counters set value = max(value, ${below}) where name = '${index.tailFrom}'`,
+  ];
+}
+
+/**
+ * Indexes the new events, at most `limit` ids of them, in one transaction; returns how many ids
+ * are still new after them (0: none).
+ */
+export async function indexNewEvents(db: Kysely<Database>, index: FtsIndex, limit?: number): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    for (const statement of newEventsStatements(index, limit)) await sql.raw(statement).execute(tx);
+    return newEvents(tx, index);
+  });
+}
+
+/**
+ * New events up to which a read that would use the index indexes them itself first (about 25
+ * ms): new events wait for the serving process about 100 ms, so more are rare (a bulk load by
+ * another process); the read then tests the rows.
+ */
+const INDEXED_BY_READS = 2000;
+
+/** Before a read that would use the index: indexes the new events when they are few (INDEXED_BY_READS). */
+export async function indexNewEventsBeforeRead(db: Kysely<Database>, index: FtsIndex): Promise<void> {
+  const waiting = await newEvents(db, index);
+  if (waiting > 0 && waiting <= INDEXED_BY_READS) await indexNewEvents(db, index);
+}
+
+/** The ids that are new to the index (indexNewEvents has yet to index them). */
+export async function newEvents(db: Kysely<Database>, index: FtsIndex): Promise<number> {
+  const newest = await newestId(db);
+  const from = await readCounter(db, index.tailFrom);
+  return Math.max(0, newest - from + 1);
+}
+
+/** The log's newest event id (0: none). */
+export async function newestId(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -115,8 +189,7 @@ export function deferredFtsIndex(index: FtsIndex, firstId: number): { name: stri
 export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Promise<T>): Promise<T> {
   for (const index of FTS_INDEXES) await sql.raw(`drop trigger ${deleteTrigger(index)}`).execute(tx);
   const result = await remove();
-  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(tx);
-  const newest = Number(rows[0]?.n ?? 0);
+  const newest = await newestId(tx);
   for (const index of FTS_INDEXES) {
     await createDeleteTrigger(index).execute(tx);
     await sql.raw(`insert into ${index.table} (${index.table}) values ('delete-all')`).execute(tx);
@@ -124,6 +197,11 @@ export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Prom
       .updateTable('history_counters')
       .set({ value: newest ? newest + 1 : 0 })
       .where('name', '=', index.pending)
+      .execute();
+    await tx
+      .updateTable('history_counters')
+      .set({ value: newest + 1 })
+      .where('name', '=', index.tailFrom)
       .execute();
   }
   return result;
@@ -138,7 +216,8 @@ export async function catchUpFtsIndex(db: Kysely<Database>, index: FtsIndex, eve
     const below = await readCounter(tx, index.pending);
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
-    await sql.raw(fillSql(index, from, below)).execute(tx);
+    // Never the new ids (indexNewEvents takes them): indexed twice, an FTS5 row would outlive its delete.
+    await sql.raw(fillSql(index, from, Math.min(below, await readCounter(tx, index.tailFrom)))).execute(tx);
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', index.pending).execute();
     return from;
   });
@@ -152,15 +231,14 @@ const FILLED_BY_MIGRATION = 50_000;
  * the index's counter (history_counters) it starts with: 0, or the ids still to index lie below it.
  */
 export async function indexingByMigration(db: Kysely<any>): Promise<{ fill: boolean; pendingBelow: number }> {
-  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
-  const newest = Number(rows[0]?.n ?? 0);
+  const newest = await newestId(db);
   const fill = newest < FILLED_BY_MIGRATION;
   return { fill, pendingBelow: fill ? 0 : newest + 1 };
 }
 
-/** Whether every event is in the index (reads use it only then). */
-export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex): Promise<boolean> {
-  return (await readCounter(db, index.pending)) === 0;
+/** Whether every event up to `newestId` is in the index (reads use it only then). */
+export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex, newestId: number): Promise<boolean> {
+  return (await readCounter(db, index.pending)) === 0 && (await readCounter(db, index.tailFrom)) > newestId;
 }
 
 /**

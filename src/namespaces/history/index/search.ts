@@ -5,14 +5,24 @@
 // SQLite: contentless FTS5 tables kept by triggers (index/fts.ts).
 // PostgreSQL: a pg_trgm GIN index on search_text, which its planner uses for the LIKE itself.
 //
-// A log written before an index existed is caught up by the serving process, newest ids first,
-// a slice at a time whether it is busy or not, saying how far it is; until then reads test the
-// rows as before (the index's counter in history_counters: ids below it are not indexed).
+// SQLite: the serving process indexes new events a moment after they are committed (a read that
+// needs an index indexes the few still new itself), and catches up a log written before an index
+// existed, newest ids first, a slice at a time whether it is busy or not, saying how far it is;
+// until then reads test the rows as before (the index's counters in history_counters).
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { readCounter } from '../model/counters.ts';
-import { catchUpFtsIndex, CONTEXT_FTS, createFtsIndex, FTS_INDEXES, SEARCH_FTS, type FtsIndex } from './fts.ts';
+import {
+  catchUpFtsIndex,
+  CONTEXT_FTS,
+  createFtsIndex,
+  FTS_INDEXES,
+  indexNewEvents,
+  newEvents,
+  SEARCH_FTS,
+  type FtsIndex,
+} from './fts.ts';
 
 /** A PostgreSQL trigram index (pg_trgm, GIN), which the planner uses for LIKE and ILIKE by itself. */
 interface PgTrigramIndex {
@@ -95,15 +105,22 @@ export async function createPgIndex(db: Kysely<any>, index: PgTrigramIndex, conc
 const CATCH_UP_EVENTS = 1000;
 /** Pause between two slices: other requests go first, and the catch-up still ends within minutes. */
 const CATCH_UP_PAUSE_MS = 20;
-/** How often a serving process on SQLite looks whether the index must be caught up (after a purge). */
-const LOOK_AGAIN_MS = 10_000;
+/** New event ids indexed per transaction behind the writes. */
+const NEW_EVENTS_SLICE = 5000;
+/**
+ * How often a serving process on SQLite indexes the new events, and looks whether an index must
+ * be caught up (after a purge in another process, say): new events wait about this long.
+ */
+const INDEX_EVERY_MS = 100;
+/** Pause after a slice that failed. */
+const FAILED_PAUSE_MS = 5000;
 /** How often the catch-up says how far it is. */
 const PROGRESS_EVERY_MS = 10_000;
 
 /**
- * Brings the search index of a log indexed by an older version up to date in the background,
- * under load too, logging its progress; stop() waits for the slice under way. Nothing to do on
- * a log indexed from the start.
+ * Keeps the search indexes current in the background: on SQLite indexes the new events and
+ * catches up a log indexed by an older version, under load too, logging its progress; on
+ * PostgreSQL builds an index a migration left to it. stop() waits for the slice under way.
  */
 export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<void> } {
   let stopped = false;
@@ -126,35 +143,59 @@ export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<voi
       }
       return;
     }
-    // SQLite: also after a purge in another process (removingEvents), looked for now and then.
     while (!stopped) {
-      let caughtUp = true;
-      for (const index of FTS_INDEXES) if (!stopped) caughtUp = (await catchUp(index)) && caughtUp;
-      if (caughtUp) await pause(LOOK_AGAIN_MS);
+      let more = false;
+      try {
+        for (const index of FTS_INDEXES) {
+          if (stopped) break;
+          more = (await indexNew(index)) || more;
+          more = (await catchUp(index)) || more;
+        }
+      } catch (err) {
+        // Another process holding the database's write lock too long, say: searches test the
+        // rows meanwhile, and the next round tries again.
+        app.log.warn({ err }, 'search index: a slice was not indexed');
+        await pause(FAILED_PAUSE_MS);
+      }
+      await pause(more ? CATCH_UP_PAUSE_MS : INDEX_EVERY_MS);
     }
   };
-  /** One index's catch-up, to the end or until stopped; false when there was something to do. */
+  const said = new Map<string, number>();
+  /** Logs the progress of `work` on an index at most every PROGRESS_EVERY_MS, and when it ends. */
+  const report = (index: FtsIndex, work: string, fields: Record<string, number>, done: boolean) => {
+    const key = `${index.table} ${work}`;
+    if (done || Date.now() - (said.get(key) ?? 0) >= PROGRESS_EVERY_MS) {
+      said.set(key, Date.now());
+      app.log.info(fields, `search index (${index.table}): ${work}`);
+    }
+  };
+  /** Indexes a slice of the new events; true when more are left. */
+  const indexNew = async (index: FtsIndex): Promise<boolean> => {
+    if ((await newEvents(app.db, index)) === 0) return false;
+    const left = await indexNewEvents(app.db, index, NEW_EVENTS_SLICE);
+    // Only a backlog is worth a line: a bulk load by another process, say.
+    if (left > NEW_EVENTS_SLICE) report(index, 'indexing new events', { left }, false);
+    return left > 0;
+  };
+  const catchUps = new Map<FtsIndex, number>();
+  /** Catches up a slice of the events logged before the index; true when more are left. */
   const catchUp = async (index: FtsIndex): Promise<boolean> => {
     const pending = await readCounter(app.db, index.pending);
-    if (pending === 0) return true;
-    const name = `search index (${index.table})`;
-    app.log.info({ events: pending }, `${name}: catching up`);
-    let said = Date.now();
-    for (let below = pending; below > 0 && !stopped; ) {
-      below = await catchUpFtsIndex(app.db, index, CATCH_UP_EVENTS);
-      if (Date.now() - said >= PROGRESS_EVERY_MS || below === 0) {
-        said = Date.now();
-        app.log.info(
-          { indexed: pending - below, of: pending, percent: Math.floor((100 * (pending - below)) / pending) },
-          `${name}: catching up`,
-        );
-      }
-      await pause(CATCH_UP_PAUSE_MS);
+    if (pending === 0) return false;
+    // A purge meanwhile starts the catch-up over, from a higher id.
+    if ((catchUps.get(index) ?? 0) < pending) {
+      catchUps.set(index, pending);
+      app.log.info({ events: pending }, `search index (${index.table}): catching up`);
     }
-    return false;
+    const of = catchUps.get(index)!;
+    const below = await catchUpFtsIndex(app.db, index, CATCH_UP_EVENTS);
+    const fields = { indexed: of - below, of, percent: Math.floor((100 * (of - below)) / of) };
+    report(index, 'catching up', fields, below === 0);
+    if (below === 0) catchUps.delete(index);
+    return below > 0;
   };
   running = run().catch((err: unknown) => {
-    app.log.warn({ err }, 'search index: catching up failed (searches read the rows until the next start)');
+    app.log.warn({ err }, 'search index: keeping it current failed (searches read the rows until the next start)');
   });
   return {
     async stop() {

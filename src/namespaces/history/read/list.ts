@@ -8,7 +8,14 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
-import { candidateCount, countTemplateEventsBeside, pagePlan, planQuery, type QueryPlan } from './plan.ts';
+import {
+  candidateCount,
+  countTemplateEventsBeside,
+  indexNewEventsFor,
+  pagePlan,
+  planQuery,
+  type QueryPlan,
+} from './plan.ts';
 import { dateWindow, filterCondition } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
@@ -62,10 +69,14 @@ export async function listEvents(
     result = await cachedPage(app, state, JSON.stringify([filter, pageRequest], jsonMaps), async () => {
       // Only a page computed anew reads the log: the size of an ip range and the context index's
       // candidates matter then, not on a cache hit. They change the plan, not the rows.
+      await indexNewEventsFor(app.db, filter);
       const plan = await planQuery(app.readDb, filter, state.maxId);
-      // exclude_search words no event holds exclude nothing: the filter reads as if without them
-      // (alone, the whole log: its pages and total come from the runs maintained on write).
-      const effective = plan.excludesNothing ? { ...filter, excludeSearch: undefined } : filter;
+      // exclude_search words no event up to the newest id holds exclude nothing: the filter reads
+      // as if without them, cut there (alone, the whole log: its pages and total come from the
+      // runs maintained on write); an event logged since may hold them.
+      const effective = plan.excludesNothing
+        ? { ...filter, excludeSearch: undefined, maxId: Math.min(filter.maxId ?? state.maxId, state.maxId) }
+        : filter;
       const effectiveTotal = plan.excludesNothing ? { ...totalFilter, excludeSearch: undefined } : totalFilter;
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(effective, forPage)!;

@@ -8,7 +8,15 @@ import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import { filterCondition, namedByIndex, type QueryPlan, type SearchMatches } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
-import { CONTEXT_FTS, countFtsMatches, ftsFindsExactly, ftsIndexComplete, ftsQuery, SEARCH_FTS } from '../index/fts.ts';
+import {
+  CONTEXT_FTS,
+  countFtsMatches,
+  ftsFindsExactly,
+  ftsIndexComplete,
+  ftsQuery,
+  indexNewEventsBeforeRead,
+  SEARCH_FTS,
+} from '../index/fts.ts';
 import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 
@@ -78,14 +86,19 @@ export async function indexPlan(
   // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
   const blocksBound = Math.max(limit === undefined ? Math.floor(newestId / 3) : 4 * limit, 4 * BLOCK_EVENTS);
   if (f.metadataWords && dialect === 'sqlite')
-    plan.metadataSearch = await contextMatches(db, f.metadataWords, isUnfiltered({ ...f, metadataWords: undefined }));
+    plan.metadataSearch = await contextMatches(
+      db,
+      f.metadataWords,
+      isUnfiltered({ ...f, metadataWords: undefined }),
+      newestId,
+    );
   if (f.metadataWords && !plan.metadataSearch)
     plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
   if (f.search && dialect === 'sqlite')
-    plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }));
+    plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }), newestId);
   if (f.excludeSearch && dialect === 'sqlite') {
-    const exclude = await searchMatches(db, f.excludeSearch, true);
+    const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
     if (exclude?.alone && exclude.matches === 0) plan.excludesNothing = true;
     else if (exclude?.alone && isUnfiltered({ ...f, excludeSearch: undefined })) plan.excludeIndex = exclude;
   }
@@ -100,14 +113,28 @@ async function anyEventHolds(db: Kysely<Database>, search: SearchTerms): Promise
   return (await db.selectFrom('history_events').select('id').where(cond).limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** SQLite: the search index's matches of the words, once every event is indexed and some word has three characters. */
+/**
+ * SQLite, before planning a read under `f` on the connection that writes (`writer`): the new
+ * events of the search indexes the filter would use, indexed when few (indexNewEventsBeforeRead).
+ */
+export async function indexNewEventsFor(writer: Kysely<Database>, f: EventFilter): Promise<void> {
+  if ((f.dialect ?? 'sqlite') !== 'sqlite') return;
+  if (f.search || f.excludeSearch) await indexNewEventsBeforeRead(writer, SEARCH_FTS);
+  if (f.metadataWords) await indexNewEventsBeforeRead(writer, CONTEXT_FTS);
+}
+
+/**
+ * SQLite: the search index's matches of the words, once every event up to `newestId` is indexed
+ * and some word has three characters.
+ */
 async function searchMatches(
   db: Kysely<Database>,
   search: SearchTerms,
   nothingElse: boolean,
+  newestId: number,
 ): Promise<SearchMatches | undefined> {
   const query = ftsQuery(search.words);
-  if (!query || !(await ftsIndexComplete(db, SEARCH_FTS))) return undefined;
+  if (!query || !(await ftsIndexComplete(db, SEARCH_FTS, newestId))) return undefined;
   const exact = !search.templateMatches.size;
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
   const named = nothingElse && search.words.every(ftsFindsExactly);
@@ -137,18 +164,19 @@ export async function countTemplateEventsBeside(
 }
 
 /**
- * SQLite: the context values' index's matches of the metadata_search words, once every context is
- * indexed and each word is one it finds exactly (three to FTS_WORD_MAX characters, no line
+ * SQLite: the context values' index's matches of the metadata_search words, once every context up
+ * to `newestId` is indexed and each word is one it finds exactly (three to FTS_WORD_MAX characters, no line
  * break, which separates the values in the index); otherwise the contexts are tested.
  */
 async function contextMatches(
   db: Kysely<Database>,
   words: readonly string[],
   nothingElse: boolean,
+  newestId: number,
 ): Promise<SearchMatches | undefined> {
   const lowered = words.map(asciiLower);
   if (!lowered.every((w) => ftsFindsExactly(w) && !w.includes('\n'))) return undefined;
-  if (!(await ftsIndexComplete(db, CONTEXT_FTS))) return undefined;
+  if (!(await ftsIndexComplete(db, CONTEXT_FTS, newestId))) return undefined;
   const query = ftsQuery(lowered)!;
   return { query, matches: await countFtsMatches(db, query, CONTEXT_FTS), exact: true, alone: nothingElse };
 }
