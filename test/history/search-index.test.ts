@@ -24,6 +24,7 @@ import {
   SEARCH_FTS,
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
+import { referenceOverview } from './occasions-model.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
@@ -125,6 +126,20 @@ for (const target of dbTargets()) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), search);
         assert.deepEqual(await answer(search, 'exclude_search'), await truth(search, true), `exclude_search=${search}`);
+        // Grouped: alone, its total is counted around the matches (read/heads.ts groupsWithout).
+        const grouped = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { exclude_search: search, per_page: 5 },
+          user: admin,
+        });
+        const words = search.toLowerCase().split(' ');
+        const kept = (
+          await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id', 'search_text']).execute()
+        ).filter((r) => !words.every((w) => r.search_text.includes(w)));
+        assert.equal(
+          Number(grouped.headers['x-wp-total']),
+          referenceOverview(kept, 1, 5).total,
+          `grouped exclude_search=${search}`,
+        );
       }
       const before = await countFtsMatches(t.app.db, '"wombat-sighting"');
       await t.app.activity.log(

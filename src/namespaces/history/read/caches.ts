@@ -97,11 +97,18 @@ export async function cachedPage(
 }
 
 /**
+ * A faster way to count a filter's total than reading its rows (read/heads.ts groupsWithout):
+ * the total and the newest id it counted up to.
+ */
+export type TotalShortcut = () => Promise<{ value: number; maxId: number }>;
+
+/**
  * The total for a filter, from the cache when only appends happened since it was counted: the
  * appended rows that match are counted (as groups: continuing the newest counted group or
  * starting new ones). Counted afresh when anything else changed, when appended rows land
  * before the newest counted one, or when the ids appended since do not account for every
- * insert (a transaction with a lower id committed late).
+ * insert (a transaction with a lower id committed late); by the `shortcut` when it counted up
+ * to the state's newest id.
  */
 export async function cachedTotal(
   app: AppServices,
@@ -110,6 +117,7 @@ export async function cachedTotal(
   cond: Expression<SqlBool>,
   mode: CountMode,
   dates: DateWindow = {},
+  shortcut?: TotalShortcut,
 ): Promise<number> {
   const { totals, counting } = cachesOf(app);
   const cacheKey = `${mode}:${key}`;
@@ -129,7 +137,7 @@ export async function cachedTotal(
     const after = await fromCache();
     if (after !== null) return after;
   }
-  const fresh = countTotal(app, state, cond, mode, dates).then((total) => remember(totals, cacheKey, total));
+  const fresh = countTotal(app, state, cond, mode, dates, shortcut).then((total) => remember(totals, cacheKey, total));
   counting.set(cacheKey, fresh);
   try {
     return (await fresh).value;
@@ -189,11 +197,17 @@ async function countTotal(
   cond: Expression<SqlBool>,
   mode: CountMode,
   dates: DateWindow,
+  shortcut?: TotalShortcut,
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
+  const counted = async () => {
+    const quick = await shortcut?.();
+    // Events logged since the state was read: the rows up to it are counted instead.
+    return quick && quick.maxId === state.maxId ? quick.value : countMatching(app, upTo, mode, { dates });
+  };
   const [value, newest] = await Promise.all([
-    countMatching(app, upTo, mode, { dates }),
+    counted(),
     mode === 'groups'
       ? app.readDb
           .selectFrom('history_events')

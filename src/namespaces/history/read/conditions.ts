@@ -213,9 +213,14 @@ export function dateWindow(f: EventFilter): DateWindow {
  */
 export function namedByIndex(index: FtsIndex, fts: Pick<SearchMatches, 'query' | 'top' | 'tested'>): Cond {
   const id = fts.tested ? sql`+${sql.ref('history_events.id')}` : sql.ref('history_events.id');
+  return sql<SqlBool>`${id} in (${indexMatches(index, fts)})`;
+}
+
+/** The ids of the events an FTS index names for the query (the newest `top` of them, by the date it stores). */
+export function indexMatches(index: FtsIndex, fts: Pick<SearchMatches, 'query' | 'top'>): RawBuilder<unknown> {
   const table = sql.table(index.table);
   const newest = fts.top !== undefined ? sql` order by date desc, rowid desc limit ${fts.top}` : sql``;
-  return sql<SqlBool>`${id} in (select rowid from ${table} where ${table} match ${fts.query}${newest})`;
+  return sql`select rowid from ${table} where ${table} match ${fts.query}${newest}`;
 }
 
 /** The WHERE condition of an EventFilter, read as `plan` says (planQuery); `null` when nothing can match. */

@@ -1,6 +1,6 @@
 // The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the
-// count of groups under max_id_first_page's cut.
-import { sql } from 'kysely';
+// count of groups under max_id_first_page's cut or without some rows.
+import { sql, type RawBuilder } from 'kysely';
 import {
   COLUMNS,
   COUNTER_RUN_HEADS,
@@ -280,4 +280,57 @@ async function boundariesAround(db: Db, removed: (Pos & { occasions_id: string }
     if (above && below && above.occasions_id !== below.occasions_id) lost -= 1;
   }
   return lost;
+}
+
+/**
+ * The number of groups of the log without the rows `removed` names (SQL selecting their ids),
+ * and the newest id it counted up to: the maintained run heads, less those removed and those
+ * right below a block of consecutive removed rows, plus those that start a group once the
+ * block is gone (the kept rows around it differ). One statement, so that it reads one state of
+ * the log; its cost grows with the removed rows (two neighbours looked up each), not with the
+ * log: `exclude_search` of a word in 43,000 of 1,000,000 events, about 0.5 s against 1.2 s
+ * reading every kept row in order.
+ */
+export async function groupsWithout(db: Db, removed: RawBuilder<unknown>): Promise<{ groups: number; maxId: number }> {
+  const { rows } = await sql<{
+    heads: number;
+    removedHeads: number;
+    lostHeads: number;
+    newHeads: number;
+    maxId: number | null;
+  }>`
+    with m as materialized (
+      select e.id, e.date, e.run_head from history_events e where e.id in (${removed})
+    ),
+    edges as (
+      select m.id, m.date,
+        (select n.id from history_events n where (n.date, n.id) < (m.date, m.id) order by n.date desc, n.id desc limit 1) as older,
+        (select n.id from history_events n where (n.date, n.id) > (m.date, m.id) order by n.date, n.id limit 1) as newer
+      from m
+    ),
+    tops as (
+      select newer, row_number() over (order by date desc, id desc) as k from edges
+      where newer is null or newer not in (select id from m)
+    ),
+    bottoms as (
+      select older, row_number() over (order by date desc, id desc) as k from edges
+      where older is null or older not in (select id from m)
+    ),
+    blocks as (
+      select below.run_head as below_head, below.occasions_id as below_occasions, above.occasions_id as above_occasions
+      from tops t join bottoms b on b.k = t.k
+      join history_events below on below.id = b.older
+      left join history_events above on above.id = t.newer
+    )
+    select
+      (select count(*) from history_events where run_head = 1) as heads,
+      (select coalesce(sum(run_head), 0) from m) as "removedHeads",
+      (select coalesce(sum(below_head), 0) from blocks) as "lostHeads",
+      (select count(*) from blocks where above_occasions is null or above_occasions <> below_occasions) as "newHeads",
+      (select max(id) from history_events) as "maxId"`.execute(db);
+  const r = rows[0]!;
+  return {
+    groups: Number(r.heads) - Number(r.removedHeads) - Number(r.lostHeads) + Number(r.newHeads),
+    maxId: Number(r.maxId ?? 0),
+  };
 }

@@ -7,7 +7,9 @@ import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.t
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
-import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
+import { cachedPage, cachedTotal, jsonMaps, logState, type TotalShortcut } from './caches.ts';
+import { groupsWithout } from './heads.ts';
+import { SEARCH_FTS } from '../index/fts.ts';
 import {
   candidateCount,
   countTemplateEventsBeside,
@@ -16,7 +18,7 @@ import {
   planQuery,
   type QueryPlan,
 } from './plan.ts';
-import { dateWindow, filterCondition } from './conditions.ts';
+import { dateWindow, filterCondition, indexMatches, type SearchMatches } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
 export interface ListResult {
@@ -86,7 +88,17 @@ export async function listEvents(
       // Asked only when the total is counted (not for skip_count_query).
       const count = async (mode: CountMode) =>
         (mode === 'rows' && totalFilter === filter ? await totalFromIndexes(app, plan, filter) : undefined) ??
-        cachedTotal(app, state, totalKey, totalCond, mode, dates);
+        cachedTotal(
+          app,
+          state,
+          totalKey,
+          totalCond,
+          mode,
+          dates,
+          mode === 'groups' && plan.excludeIndex && totalFilter === filter
+            ? groupsBesideMatches(app, plan.excludeIndex, state.maxId)
+            : undefined,
+        );
       return selectEventPage(app, cond, {
         ...pageRequest,
         unfiltered: isUnfiltered({ ...effective, maxId: undefined }),
@@ -137,6 +149,26 @@ async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: Event
 }
 
 /** The log's rows. */
+/**
+ * Matches per event of the log up to which groups are counted around them: two look-ups per
+ * match cost about what reading ten rows in order does (43,000 matches in 1,000,000 events:
+ * 0.56 s, against 1.2 s reading the other rows).
+ */
+const AROUND_MATCHES_SHARE = 1 / 16;
+
+/**
+ * The groups of the log without the events an index names: an `exclude_search` alone, grouped
+ * (SQLite), counted around the matches instead of over every other row, when they are few
+ * enough (AROUND_MATCHES_SHARE of the log up to `newestId`).
+ */
+function groupsBesideMatches(app: AppServices, matches: SearchMatches, newestId: number): TotalShortcut | undefined {
+  if (matches.matches > newestId * AROUND_MATCHES_SHARE) return undefined;
+  return async () => {
+    const { groups, maxId } = await groupsWithout(app.readDb, indexMatches(SEARCH_FTS, matches));
+    return { value: groups, maxId };
+  };
+}
+
 async function countAllRows(app: AppServices): Promise<number> {
   const row = await app.readDb
     .selectFrom('history_events')
