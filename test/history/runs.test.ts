@@ -44,6 +44,25 @@ async function groupedBothWays(t: TestApp, perPage: number, maxId?: number) {
   return { fast, slow };
 }
 
+interface Arrival {
+  day: number;
+  minute: number;
+  kind: number;
+}
+
+/** Events arriving in random order, of three kinds (occasions), with equal dates and back-dated days; some marked `removed`. */
+function arrivals(maxLength: number): fc.Arbitrary<(Arrival & { removed: boolean })[]> {
+  return fc.array(
+    fc.record({
+      day: fc.integer({ min: 1, max: 4 }),
+      minute: fc.integer({ min: 0, max: 3 }),
+      kind: fc.integer({ min: 0, max: 2 }),
+      removed: fc.boolean(),
+    }),
+    { minLength: 1, maxLength },
+  );
+}
+
 for (const target of dbTargets()) {
   describe(`occasions maintained on write (${target.name})`, () => {
     let t: TestApp;
@@ -52,94 +71,62 @@ for (const target of dbTargets()) {
     });
     after(() => t.close());
 
+    /** Logs an option change of the arrival's kind at its date (equal dates and back-dated days: runs split and joined on write). */
+    const logArrival = (e: Arrival) =>
+      t.app.activity.log(
+        {
+          logger: 'SimpleOptionsLogger',
+          messageKey: 'option_updated',
+          date: `2025-01-0${e.day} 10:0${e.minute}:00`,
+          context: { option: `o${e.kind}`, option_page: 'p' },
+        },
+        { user: null, ip: '' },
+      );
+
     test('random arrival orders group like the window query', async () => {
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(
-            fc.record({
-              day: fc.integer({ min: 1, max: 4 }),
-              minute: fc.integer({ min: 0, max: 3 }),
-              kind: fc.integer({ min: 0, max: 2 }),
-            }),
-            { minLength: 1, maxLength: 25 },
-          ),
-          async (events) => {
-            await t.app.db.deleteFrom('history_events').execute();
-            await t.app.db.deleteFrom('history_counters').execute();
-            for (const e of events) {
-              await t.app.activity.log(
-                {
-                  logger: 'SimpleOptionsLogger',
-                  messageKey: 'option_updated',
-                  date: `2025-01-0${e.day} 10:0${e.minute}:00`,
-                  context: { option: `o${e.kind}`, option_page: 'p' },
-                },
-                { user: null, ip: '' },
-              );
+        fc.asyncProperty(arrivals(25), async (events) => {
+          await t.app.db.deleteFrom('history_events').execute();
+          await t.app.db.deleteFrom('history_counters').execute();
+          for (const e of events) await logArrival(e);
+          const { fast, slow } = await groupedBothWays(t, 3);
+          assert.deepEqual(fast, slow);
+          // Cut at every id (max_id_first_page), including ids whose later rows were back-dated.
+          const ids = (await t.app.db.selectFrom('history_events').select('id').execute()).map((r) => r.id);
+          for (const maxId of [...ids, 0, Math.max(...ids) + 5]) {
+            const cut = await groupedBothWays(t, 2, maxId);
+            assert.deepEqual(cut.fast, cut.slow, `max id ${maxId}`);
+            // Both ways of counting the groups of a cut log: neighbours of few cut-off rows, or a walk.
+            const expected = (cut.slow[0] as [unknown, number])[1];
+            if (expected > 0) {
+              assert.equal(await cutRunCount(t.app.db, maxId, { few: 1000 }), expected, `neighbours, max id ${maxId}`);
+              assert.equal(await cutRunCount(t.app.db, maxId, { few: 0 }), expected, `walk, max id ${maxId}`);
             }
-            const { fast, slow } = await groupedBothWays(t, 3);
-            assert.deepEqual(fast, slow);
-            // Cut at every id (max_id_first_page), including ids whose later rows were back-dated.
-            const ids = (await t.app.db.selectFrom('history_events').select('id').execute()).map((r) => r.id);
-            for (const maxId of [...ids, 0, Math.max(...ids) + 5]) {
-              const cut = await groupedBothWays(t, 2, maxId);
-              assert.deepEqual(cut.fast, cut.slow, `max id ${maxId}`);
-              // Both ways of counting the groups of a cut log: neighbours of few cut-off rows, or a walk.
-              const expected = (cut.slow[0] as [unknown, number])[1];
-              if (expected > 0) {
-                assert.equal(
-                  await cutRunCount(t.app.db, maxId, { few: 1000 }),
-                  expected,
-                  `neighbours, max id ${maxId}`,
-                );
-                assert.equal(await cutRunCount(t.app.db, maxId, { few: 0 }), expected, `walk, max id ${maxId}`);
-              }
-            }
-          },
-        ),
+          }
+        }),
         { numRuns: 30 },
       );
     });
 
     test('the groups of the log without some rows, counted around them, are those of the rows kept', async () => {
       await fc.assert(
-        fc.asyncProperty(
-          fc.array(
-            fc.record({
-              day: fc.integer({ min: 1, max: 4 }),
-              minute: fc.integer({ min: 0, max: 2 }),
-              kind: fc.integer({ min: 0, max: 2 }),
-              removed: fc.boolean(),
-            }),
-            { minLength: 1, maxLength: 30 },
-          ),
-          async (events) => {
-            await t.app.db.deleteFrom('history_events').execute();
-            await t.app.db.deleteFrom('history_counters').execute();
-            const removed = new Set<number>();
-            for (const e of events) {
-              // Equal dates and back-dated days: runs split and joined on write.
-              const id = await t.app.activity.log(
-                {
-                  logger: 'SimpleOptionsLogger',
-                  messageKey: 'option_updated',
-                  date: `2025-01-0${e.day} 10:0${e.minute}:00`,
-                  context: { option: `o${e.kind}`, option_page: 'p' },
-                },
-                { user: null, ip: '' },
-              );
-              if (e.removed) removed.add(id);
-            }
-            const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute();
-            const kept = rows.filter((r) => !removed.has(r.id));
-            const got = await groupsWithout(
-              t.app.db,
-              sql`select id from history_events where id in (${sql.join([0, ...removed])})`,
-            );
-            assert.equal(got.groups, referenceOverview(kept, 1, 1).total);
-            assert.equal(got.maxId, Math.max(...rows.map((r) => r.id)));
-          },
-        ),
+        fc.asyncProperty(arrivals(30), async (events) => {
+          await t.app.db.deleteFrom('history_events').execute();
+          await t.app.db.deleteFrom('history_counters').execute();
+          const removed = new Set<number>();
+          for (const e of events) {
+            const id = await logArrival(e);
+            if (e.removed) removed.add(id);
+          }
+          const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute();
+          const kept = rows.filter((r) => !removed.has(r.id));
+          const got = await groupsWithout(
+            t.app.db,
+            sql`select id from history_events where id in (${sql.join([0, ...removed])})`,
+          );
+          assert.equal(got.groups, referenceOverview(kept, 1, 1).total);
+          assert.equal(got.maxId, Math.max(...rows.map((r) => r.id)));
+        }),
         { numRuns: target.name === 'postgres' ? 40 : 100 },
       );
     });
