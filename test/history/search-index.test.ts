@@ -19,11 +19,11 @@ import {
   FTS_WORD_MAX,
   ftsQuery,
   indexNewEvents,
-  newestId,
   newEvents,
   SEARCH_FTS,
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
+import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { referenceOverview } from './occasions-model.ts';
 
 const ALL = { all: true, slugs: [] };
@@ -84,14 +84,14 @@ for (const target of dbTargets()) {
           { metadata_search },
           { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
         ),
-        await newestId(t.app.db),
+        await newestEventId(t.app.db),
       );
     const usesIndex = async (search: string) => {
       const f = eventFilterFromParams(
         { search },
         { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
       );
-      return (await indexPlan(t.app.db, f, await newestId(t.app.db))).searchIndex !== undefined;
+      return (await indexPlan(t.app.db, f, await newestEventId(t.app.db))).searchIndex !== undefined;
     };
 
     test('PostgreSQL: trigram indexes of the search texts and of the contexts', {
@@ -173,7 +173,7 @@ for (const target of dbTargets()) {
         );
         const templates = f.search!.templateMatches;
         assert.ok(templates.size > 0, `${search}: a template holds it`);
-        const plan = await indexPlan(t.app.db, f, await newestId(t.app.db));
+        const plan = await indexPlan(t.app.db, f, await newestEventId(t.app.db));
         assert.ok(plan.searchIndex?.templated, search);
         const words = search.toLowerCase().split(' ');
         const rows = await t.app.db
@@ -213,7 +213,7 @@ for (const target of dbTargets()) {
             { exclude_search, ...more },
             { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
           ),
-          await newestId(t.app.db),
+          await newestEventId(t.app.db),
         );
       assert.equal((await plan('xyzzy-nowhere contact')).excludesNothing, true);
       assert.equal((await plan('xyzzy-nowhere', { loglevels: ['info'] })).excludesNothing, true);
@@ -270,9 +270,7 @@ for (const target of dbTargets()) {
     });
 
     test('the serving process brings both indexes of a log written before them up to date', async () => {
-      const newest = Number(
-        (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
-      );
+      const newest = await newestEventId(t.app.db);
       const pending = [SEARCH_FTS.pending, CONTEXT_FTS.pending];
       // As migrations 0023 to 0025 leave a big log: nothing indexed, no event new.
       if (t.app.dialect === 'sqlite')
@@ -348,7 +346,7 @@ for (const target of dbTargets()) {
       const columns = sql.raw(
         'date, logger, level, message, message_key, occasions_id, initiator, user_id, remote_addr, sticky, backfilled, run_head, run_size, search_text, meta_text',
       );
-      const first = (await newestId(db)) + 1;
+      const first = (await newestEventId(db)) + 1;
       await sql`insert into history_events (${columns}) select ${columns} from history_events order by id limit 2500`.execute(
         db,
       );
@@ -393,7 +391,7 @@ for (const target of dbTargets()) {
         { logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_type: 'page', post_title: 'Bilby' } },
         { user: null, ip: '' },
       );
-      const bilby = await newestId(db);
+      const bilby = await newestEventId(db);
       await callRoute(t.app, 'POST', `/history/v1/events/${bilby}/stick`, { user: admin });
       for (const index of FTS_INDEXES) await indexNewEvents(db, index);
       await callRoute(t.app, 'POST', `/history/v1/events/${bilby}/unstick`, { user: admin });
@@ -428,9 +426,7 @@ for (const target of dbTargets()) {
     test('SQLite: a log indexed by an older version is caught up, answering from the rows meanwhile', {
       skip: target.name !== 'sqlite' && 'PostgreSQL builds its index concurrently',
     }, async () => {
-      const newest = Number(
-        (await t.app.db.selectFrom('history_events').select(sql<number>`max(id)`.as('m')).executeTakeFirstOrThrow()).m,
-      );
+      const newest = await newestEventId(t.app.db);
       // As migrations 0023 to 0025 leave a big log: nothing indexed below the ids written since.
       for (const index of FTS_INDEXES) {
         await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);

@@ -13,7 +13,7 @@ import { newestRow, type RunRow } from '../model/runs.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, insertEvents } from '../write/insert.ts';
 import { addStatsCounts, statsCounts } from '../write/stats-counts.ts';
 import { addToCounter } from '../model/counters.ts';
-import { FTS_INDEXES, newEventsStatements } from '../index/fts.ts';
+import { allNewEventsStatements } from '../index/fts.ts';
 
 /** Query-builder sink: one transaction at a time on a connection of the pool. */
 export class KyselySink implements EventSink {
@@ -85,8 +85,7 @@ export class KyselySink implements EventSink {
 
   async indexNewEvents(): Promise<void> {
     if (this.dialect !== 'sqlite') return;
-    for (const statement of FTS_INDEXES.flatMap((index) => newEventsStatements(index)))
-      await sql.raw(statement).execute(this.trx);
+    for (const statement of allNewEventsStatements()) await sql.raw(statement).execute(this.trx);
   }
 
   async insert(batch: PreparedEvent[], ids?: readonly number[]): Promise<number> {

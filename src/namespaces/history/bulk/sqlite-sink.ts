@@ -10,7 +10,7 @@ import type { EventSink, IndexDefinition } from './sink.ts';
 import { NEWEST_ROW_SQL, type RunRow } from '../model/runs.ts';
 import { CONTEXT_COLUMNS, EVENT_COLUMNS, sqliteMultiInsert } from '../write/insert.ts';
 import { forEachCount, SQLITE_ADD_COUNTS, statsCounts } from '../write/stats-counts.ts';
-import { FTS_INDEXES, newEventsStatements } from '../index/fts.ts';
+import { allNewEventsStatements } from '../index/fts.ts';
 
 const EVENT_ROWS = 500;
 
@@ -82,7 +82,7 @@ export class SqliteBulkWriter {
 
   /** The search indexes take the new events (index/fts.ts), in one statement each (inside a transaction). */
   indexNewEvents(): void {
-    for (const statement of FTS_INDEXES.flatMap((index) => newEventsStatements(index))) this.db.exec(statement);
+    for (const statement of allNewEventsStatements()) this.db.exec(statement);
   }
 
   dropIndex(index: IndexDefinition): void {

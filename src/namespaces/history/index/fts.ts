@@ -20,7 +20,7 @@
 // triggers leave the other rows to whoever indexes them, which would otherwise index them twice.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { readCounter } from '../model/counters.ts';
+import { newestEventId, readCounter } from '../model/counters.ts';
 
 export interface FtsIndex {
   table: string;
@@ -70,11 +70,13 @@ function createDeleteTrigger(index: FtsIndex): RawBuilder<unknown> {
     delete from ${index.table} where rowid = old.${index.source.id}; end`);
 }
 
+/** A counter's value, as an SQL expression (null when it is not there). */
+const counterSql = (name: string) => `(select value from history_counters where name = '${name}')`;
+
 /** Whether the source row's id (`id`: `new.event_id`, say) is one the triggers index: neither pending nor new. */
 function keptByTriggers(index: FtsIndex, id: string): string {
-  const counter = (name: string) => `(select value from history_counters where name = '${name}')`;
   // Without its counter (a log between migrations 0023 and 0025) nothing is new.
-  return `${id} >= coalesce(${counter(index.pending)}, 0) and ${id} < coalesce(${counter(index.tailFrom)}, ${id} + 1)`;
+  return `${id} >= coalesce(${counterSql(index.pending)}, 0) and ${id} < coalesce(${counterSql(index.tailFrom)}, ${id} + 1)`;
 }
 
 /**
@@ -134,13 +136,18 @@ export async function createFtsIndex(db: Kysely<any>, index: FtsIndex, fill: boo
  * reads the counter: two processes never index the same ids.
  */
 export function newEventsStatements(index: FtsIndex, limit?: number): string[] {
-  const from = `(select value from history_counters where name = '${index.tailFrom}')`;
+  const from = counterSql(index.tailFrom);
   const newestBelow = '(select coalesce(max(id), 0) + 1 from history_events)';
   const below = limit === undefined ? newestBelow : `min(${newestBelow}, ${from} + ${limit})`;
   return [
     fillSql(index, from, below),
     `update history_counters set value = max(value, ${below}) where name = '${index.tailFrom}'`,
   ];
+}
+
+/** newEventsStatements of every index, all new events: what a bulk load runs before it commits. */
+export function allNewEventsStatements(): string[] {
+  return FTS_INDEXES.flatMap((index) => newEventsStatements(index));
 }
 
 /**
@@ -161,23 +168,21 @@ export async function indexNewEvents(db: Kysely<Database>, index: FtsIndex, limi
  */
 const INDEXED_BY_READS = 2000;
 
-/** Before a read that would use the index: indexes the new events when they are few (INDEXED_BY_READS). */
-export async function indexNewEventsBeforeRead(db: Kysely<Database>, index: FtsIndex): Promise<void> {
-  const waiting = await newEvents(db, index);
+/**
+ * Before a read that would use the index, the log's newest id being `newestId`: indexes the new
+ * events when they are few (INDEXED_BY_READS).
+ */
+export async function indexNewEventsBeforeRead(db: Kysely<Database>, index: FtsIndex, newestId: number): Promise<void> {
+  const waiting = newestId - (await readCounter(db, index.tailFrom)) + 1;
   if (waiting > 0 && waiting <= INDEXED_BY_READS) await indexNewEvents(db, index);
 }
 
 /** The ids that are new to the index (indexNewEvents has yet to index them). */
 export async function newEvents(db: Kysely<Database>, index: FtsIndex): Promise<number> {
-  const newest = await newestId(db);
-  const from = await readCounter(db, index.tailFrom);
-  return Math.max(0, newest - from + 1);
-}
-
-/** The log's newest event id (0: none). */
-export async function newestId(db: Kysely<any>): Promise<number> {
-  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  const { rows } = await sql<{
+    n: number | null;
+  }>`select max(id) - ${sql.raw(counterSql(index.tailFrom))} + 1 as n from history_events`.execute(db);
+  return Math.max(0, Number(rows[0]?.n ?? 0));
 }
 
 /**
@@ -189,7 +194,7 @@ export async function newestId(db: Kysely<any>): Promise<number> {
 export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Promise<T>): Promise<T> {
   for (const index of FTS_INDEXES) await sql.raw(`drop trigger ${deleteTrigger(index)}`).execute(tx);
   const result = await remove();
-  const newest = await newestId(tx);
+  const newest = await newestEventId(tx);
   for (const index of FTS_INDEXES) {
     await createDeleteTrigger(index).execute(tx);
     await sql.raw(`insert into ${index.table} (${index.table}) values ('delete-all')`).execute(tx);
@@ -231,14 +236,16 @@ const FILLED_BY_MIGRATION = 50_000;
  * the index's counter (history_counters) it starts with: 0, or the ids still to index lie below it.
  */
 export async function indexingByMigration(db: Kysely<any>): Promise<{ fill: boolean; pendingBelow: number }> {
-  const newest = await newestId(db);
+  const newest = await newestEventId(db);
   const fill = newest < FILLED_BY_MIGRATION;
   return { fill, pendingBelow: fill ? 0 : newest + 1 };
 }
 
 /** Whether every event up to `newestId` is in the index (reads use it only then). */
 export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex, newestId: number): Promise<boolean> {
-  return (await readCounter(db, index.pending)) === 0 && (await readCounter(db, index.tailFrom)) > newestId;
+  const { rows } = await sql<{ pending: number | null; tailFrom: number | null }>`select
+    ${sql.raw(counterSql(index.pending))} as pending, ${sql.raw(counterSql(index.tailFrom))} as "tailFrom"`.execute(db);
+  return Number(rows[0]?.pending ?? 0) === 0 && Number(rows[0]?.tailFrom ?? 0) > newestId;
 }
 
 /**

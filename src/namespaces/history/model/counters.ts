@@ -13,6 +13,12 @@ export async function addToCounter(db: Db, name: string, delta: number): Promise
     .execute();
 }
 
+/** The log's newest event id (0: none). */
+export async function newestEventId(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 export async function readCounter(db: Db, name: string): Promise<number> {
   const row = await db.selectFrom('history_counters').select('value').where('name', '=', name).executeTakeFirst();
   return row ? Number(row.value) : 0;

@@ -10,7 +10,7 @@ import {
   pos,
   type Pos,
 } from '../model/runs.ts';
-import { readCounter, type Db } from '../model/counters.ts';
+import { newestEventId, readCounter, type Db } from '../model/counters.ts';
 
 /** A group of the overview: its first row in walk order (the newest), its highest id and its size. */
 export interface Occasion {
@@ -50,12 +50,7 @@ const RANGE_READ_ROWS = 2000;
  */
 async function runMaxIds(db: Db, ranges: RunRange[]): Promise<number[]> {
   if (!ranges.length) return [];
-  const newestId = ranges.some((r) => r.size > RANGE_READ_ROWS)
-    ? Number(
-        (await db.selectFrom('history_events').select(sql<number | null>`max(id)`.as('m')).executeTakeFirstOrThrow())
-          .m ?? 0,
-      )
-    : 0;
+  const newestId = ranges.some((r) => r.size > RANGE_READ_ROWS) ? await newestEventId(db) : 0;
   const columns = ranges.map((r, i) => {
     if (r.size > RANGE_READ_ROWS && newestId - r.first.id < r.size) {
       // Expressions on date/id keep the planner on the id range above the first row.

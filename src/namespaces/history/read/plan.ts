@@ -114,13 +114,14 @@ async function anyEventHolds(db: Kysely<Database>, search: SearchTerms): Promise
 }
 
 /**
- * SQLite, before planning a read under `f` on the connection that writes (`writer`): the new
- * events of the search indexes the filter would use, indexed when few (indexNewEventsBeforeRead).
+ * SQLite, before planning a read under `f` on the connection that writes (`writer`), the log's
+ * newest id being `newestId`: the new events of the search indexes the filter would use, indexed
+ * when few (indexNewEventsBeforeRead).
  */
-export async function indexNewEventsFor(writer: Kysely<Database>, f: EventFilter): Promise<void> {
+export async function indexNewEventsFor(writer: Kysely<Database>, f: EventFilter, newestId: number): Promise<void> {
   if ((f.dialect ?? 'sqlite') !== 'sqlite') return;
-  if (f.search || f.excludeSearch) await indexNewEventsBeforeRead(writer, SEARCH_FTS);
-  if (f.metadataWords) await indexNewEventsBeforeRead(writer, CONTEXT_FTS);
+  if (f.search || f.excludeSearch) await indexNewEventsBeforeRead(writer, SEARCH_FTS, newestId);
+  if (f.metadataWords) await indexNewEventsBeforeRead(writer, CONTEXT_FTS, newestId);
 }
 
 /**

@@ -24,6 +24,7 @@ import { CompiledQuery, expressionBuilder, sql, type Compilable, type Expression
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import { pos } from '../model/runs.ts';
+import { newestEventId } from '../model/counters.ts';
 
 /** Slice sizes: rows of the date index for walks, ids for counts. */
 export interface Slices {
@@ -194,14 +195,10 @@ export async function tallyRows(
   };
   const whole = tally(cond);
   if (app.dialect !== 'sqlite' || !(await accessOf(app, whole)).testsEveryRow) return read(cond);
-  const newest = await app.readDb
-    .selectFrom('history_events')
-    .select(sql<number | null>`max(id)`.as('id'))
-    .executeTakeFirstOrThrow();
   const total = { n: 0, maxId: 0 };
   const first = Math.min(slices.countFirst, slices.countMost);
   let size = first;
-  for (let below = Number(newest.id ?? 0); below > 0; ) {
+  for (let below = await newestEventId(app.readDb); below > 0; ) {
     const started = performance.now();
     const above = Math.max(0, below - size);
     // Bare `id` bounds: SQLite reads just that range of the table.
