@@ -10,7 +10,7 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { countTemplateEventsBeside, indexPlan } from '../../src/namespaces/history/read/plan.ts';
-import { startSearchIndexCatchUp } from '../../src/namespaces/history/index/search.ts';
+import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
 import {
   catchUpFtsIndex,
   CONTEXT_FTS,
@@ -283,7 +283,7 @@ for (const target of dbTargets()) {
         .set({ value: newest + 1 })
         .where('name', 'in', [...pending, SEARCH_FTS.tailFrom, CONTEXT_FTS.tailFrom])
         .execute();
-      const catchUp = startSearchIndexCatchUp(t.app);
+      const catchUp = startSearchIndexing(t.app);
       try {
         for (let waited = 0; ; waited += 50) {
           const rows = await t.app.db
@@ -360,7 +360,7 @@ for (const target of dbTargets()) {
       }
       assert.equal(await usesIndex('contact'), false, 'rows tested while 2,500 events are new');
       assert.equal(await newEvents(db, CONTEXT_FTS), 2500, 'left to the serving process');
-      const serving = startSearchIndexCatchUp(t.app);
+      const serving = startSearchIndexing(t.app);
       try {
         for (let waited = 0; (await newEvents(db, SEARCH_FTS)) + (await newEvents(db, CONTEXT_FTS)) > 0; waited += 20) {
           assert.ok(waited < 10_000, 'indexed within 10 s');

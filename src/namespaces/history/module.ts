@@ -56,7 +56,7 @@ import { historySearchIndexMigration } from './migrations/0023_history_search_in
 import { historyContextSearchMigration } from './migrations/0024_history_context_search.ts';
 import { historySearchWriteBehindMigration } from './migrations/0025_history_search_write_behind.ts';
 import { startContextIndexer } from './index/indexer.ts';
-import { startSearchIndexCatchUp } from './index/search.ts';
+import { startSearchIndexing } from './index/search.ts';
 
 export const historyModule: SiteModule = {
   name: 'history',
@@ -110,7 +110,7 @@ export const historyModule: SiteModule = {
   ],
   seed: seedDemo,
   background: (app) => {
-    const work = [startContextIndexer(app), startSearchIndexCatchUp(app)];
+    const work = [startContextIndexer(app), startSearchIndexing(app)];
     return { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };
   },
   activityLog: createActivityLog,

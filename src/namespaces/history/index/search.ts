@@ -2,7 +2,7 @@
 // substring indexes of the events' search texts (migration 0023), `metadata_search` SQLite's of
 // their contexts' values (migration 0024).
 //
-// SQLite: contentless FTS5 tables kept by triggers (index/fts.ts).
+// SQLite: contentless FTS5 tables (index/fts.ts).
 // PostgreSQL: a pg_trgm GIN index on search_text, which its planner uses for the LIKE itself.
 //
 // SQLite: the serving process indexes new events a moment after they are committed (a read that
@@ -122,7 +122,7 @@ const PROGRESS_EVERY_MS = 10_000;
  * catches up a log indexed by an older version, under load too, logging its progress; on
  * PostgreSQL builds an index a migration left to it. stop() waits for the slice under way.
  */
-export function startSearchIndexCatchUp(app: AppServices): { stop(): Promise<void> } {
+export function startSearchIndexing(app: AppServices): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   /** Ends the pause under way at once (stop() must not wait for it, nor leave it pending). */

@@ -18,7 +18,7 @@ import {
   planQuery,
   type QueryPlan,
 } from './plan.ts';
-import { dateWindow, filterCondition, indexMatches, type SearchMatches } from './conditions.ts';
+import { dateWindow, filterCondition, indexMatches } from './conditions.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
 export interface ListResult {
@@ -85,9 +85,11 @@ export async function listEvents(
       const totalCond = filterCondition(effectiveTotal, plan)!;
       // The cut aside, both filters have the same dates.
       const dates = dateWindow(filter);
-      // Asked only when the total is counted (not for skip_count_query).
+      // Asked only when the total is counted (not for skip_count_query). The indexes know the
+      // total of the filter itself, not of one cut at max_id_first_page.
+      const indexed = totalFilter === filter;
       const count = async (mode: CountMode) =>
-        (mode === 'rows' && totalFilter === filter ? await totalFromIndexes(app, plan, filter) : undefined) ??
+        (mode === 'rows' && indexed ? await totalFromIndexes(app, plan, filter) : undefined) ??
         cachedTotal(
           app,
           state,
@@ -95,9 +97,7 @@ export async function listEvents(
           totalCond,
           mode,
           dates,
-          mode === 'groups' && plan.excludeIndex && totalFilter === filter
-            ? groupsBesideMatches(app, plan.excludeIndex, state.maxId)
-            : undefined,
+          mode === 'groups' && indexed ? groupsBesideMatches(app, plan, state.maxId) : undefined,
         );
       return selectEventPage(app, cond, {
         ...pageRequest,
@@ -148,7 +148,6 @@ async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: Event
   return undefined;
 }
 
-/** The log's rows. */
 /**
  * Matches per event of the log up to which groups are counted around them: two look-ups per
  * match cost about what reading ten rows in order does (43,000 matches in 1,000,000 events:
@@ -161,14 +160,16 @@ const AROUND_MATCHES_SHARE = 1 / 16;
  * (SQLite), counted around the matches instead of over every other row, when they are few
  * enough (AROUND_MATCHES_SHARE of the log up to `newestId`).
  */
-function groupsBesideMatches(app: AppServices, matches: SearchMatches, newestId: number): TotalShortcut | undefined {
-  if (matches.matches > newestId * AROUND_MATCHES_SHARE) return undefined;
+function groupsBesideMatches(app: AppServices, plan: QueryPlan, newestId: number): TotalShortcut | undefined {
+  const matches = plan.excludeIndex;
+  if (!matches || matches.matches > newestId * AROUND_MATCHES_SHARE) return undefined;
   return async () => {
     const { groups, maxId } = await groupsWithout(app.readDb, indexMatches(SEARCH_FTS, matches));
     return { value: groups, maxId };
   };
 }
 
+/** The log's rows. */
 async function countAllRows(app: AppServices): Promise<number> {
   const row = await app.readDb
     .selectFrom('history_events')
