@@ -3,6 +3,7 @@
 // from deep inside the server.
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { isPostgresUrl } from './util.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -102,7 +103,7 @@ export function maskPassword(url: string): string {
 
 function checkDatabaseUrl(value: string): string {
   if (value.startsWith('sqlite:') && value.length > 'sqlite:'.length) return value;
-  if (/^postgres(ql)?:\/\//.test(value) && URL.canParse(value)) return value;
+  if (isPostgresUrl(value) && URL.canParse(value)) return value;
   throw new ConfigError(
     `DATABASE_URL must be sqlite:<file> (e.g. sqlite:data/site.db) or postgres://<user>@<host>:<port>/<database> (got "${maskPassword(value)}")`,
   );

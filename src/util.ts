@@ -26,3 +26,8 @@ export function errorCode(err: unknown): string {
 export function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
+
+/** Whether a DATABASE_URL names a PostgreSQL database (`postgres://` or `postgresql://`). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}

@@ -14,7 +14,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import type { Database } from './schema.ts';
-import { errorCode } from '../util.ts';
+import { errorCode, isPostgresUrl } from '../util.ts';
 import { ReadPool, ReadPoolDialect } from './read-pool.ts';
 import { PgReadDialect, readPoolConfig } from './pg-read.ts';
 
@@ -87,7 +87,7 @@ export function sqliteFile(url: string): string | null {
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:'))
     return openSqlite(sqliteFile(url) ?? ':memory:', options.mustExist ?? false, options.reads ?? DEFAULT_READS);
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  if (isPostgresUrl(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${url}"`);
 }
 

@@ -1,3 +1,5 @@
+import { isPostgresUrl } from '../util.ts';
+
 // The server's V8 memory settings (and the C allocator's), which can only be set when the process starts. On a machine with
 // plenty of memory V8 lets the young generation grow past 130 MiB under load (measured on
 // Node 24) and lets the old generation reach four times the live data (~30 MiB here) before
@@ -15,7 +17,7 @@
 // and `kill` still reach the server. A value given in NODE_OPTIONS or on the node command line
 // wins.
 export function serverV8Flags(databaseUrl: string | undefined): string[] {
-  const youngMb = /^postgres(ql)?:/.test(databaseUrl ?? '') ? 16 : 8;
+  const youngMb = isPostgresUrl(databaseUrl ?? '') ? 16 : 8;
   return [`--max-semi-space-size=${youngMb}`, '--max-old-space-size=160'];
 }
 
