@@ -279,9 +279,9 @@ async function boundariesAround(db: Db, removed: (Pos & { occasions_id: string }
 
 /**
  * The number of groups of the log without the rows `removed` names (SQL selecting their ids),
- * and the newest id it counted up to: the maintained run heads, less those removed and those
- * right below a block of consecutive removed rows, plus those that start a group once the
- * block is gone (the kept rows around it differ). One statement, so that it reads one state of
+ * and the newest id it counted up to: the maintained run heads (their counter, as cutRunCount
+ * reads it), less those removed and those right below a block of consecutive removed rows, plus
+ * those that start a group once the block is gone (the kept rows around it differ). One statement, so that it reads one state of
  * the log; its cost grows with the removed rows (two neighbours looked up each), not with the
  * log: `exclude_search` of a word in 43,000 of 1,000,000 events, about 0.5 s against 1.2 s
  * reading every kept row in order.
@@ -318,7 +318,7 @@ export async function groupsWithout(db: Db, removed: RawBuilder<unknown>): Promi
       left join history_events above on above.id = t.newer
     )
     select
-      (select count(*) from history_events where run_head = 1) as heads,
+      (select value from history_counters where name = ${COUNTER_RUN_HEADS}) as heads,
       (select coalesce(sum(run_head), 0) from m) as "removedHeads",
       (select coalesce(sum(below_head), 0) from blocks) as "lostHeads",
       (select count(*) from blocks where above_occasions is null or above_occasions <> below_occasions) as "newHeads",
