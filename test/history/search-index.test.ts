@@ -24,6 +24,7 @@ import {
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
+import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
 
 const ALL = { all: true, slugs: [] };
@@ -343,9 +344,7 @@ for (const target of dbTargets()) {
       const db = t.app.db;
       for (const index of FTS_INDEXES) await indexNewEvents(db, index);
       // Another process's bulk write, too many for a read to index: the reads test the rows.
-      const columns = sql.raw(
-        'date, logger, level, message, message_key, occasions_id, initiator, user_id, remote_addr, sticky, backfilled, run_head, run_size, search_text, meta_text',
-      );
+      const columns = sql.raw(EVENT_COLUMNS.join(', '));
       const first = (await newestEventId(db)) + 1;
       await sql`insert into history_events (${columns}) select ${columns} from history_events order by id limit 2500`.execute(
         db,
