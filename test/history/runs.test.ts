@@ -5,11 +5,14 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
 import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { referenceOverview } from './occasions-model.ts';
 import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
-import { cutRunCount, groupsWithout } from '../../src/namespaces/history/read/heads.ts';
+import { cutRunCount, groupsInDateRanges, groupsWithout } from '../../src/namespaces/history/read/heads.ts';
+import { groupTotalShortcut, onlyDateRanges, rowsOutside } from '../../src/namespaces/history/read/totals.ts';
+import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 
@@ -129,6 +132,180 @@ for (const target of dbTargets()) {
         }),
         { numRuns: target.name === 'postgres' ? 40 : 100 },
       );
+    });
+
+    test('the groups of rows in date ranges, counted from the run heads, are those of the rows in them', async () => {
+      const at = (day: number, minute: number) => `2025-01-0${day} 10:0${minute}:00`;
+      const point = fc.record({ day: fc.integer({ min: 1, max: 4 }), minute: fc.integer({ min: 0, max: 3 }) });
+      const bound = fc.option(point, { nil: undefined });
+      const dateFilter = fc.record({
+        from: bound,
+        to: bound,
+        // Mostly closed ranges, so that several stay apart (their groups may join across a gap).
+        ranges: fc.option(fc.array(fc.tuple(point, fc.option(point, { freq: 5 })), { minLength: 1, maxLength: 3 }), {
+          nil: undefined,
+        }),
+      });
+      await fc.assert(
+        fc.asyncProperty(arrivals(30), dateFilter, async (events, d) => {
+          await t.app.db.deleteFrom('history_events').execute();
+          await t.app.db.deleteFrom('history_counters').execute();
+          for (const e of events) await logArrival(e);
+          const date = (b: { day: number; minute: number } | undefined) => b && at(b.day, b.minute);
+          const filter: EventFilter = {
+            scope: { all: true },
+            dateFrom: date(d.from),
+            dateTo: date(d.to),
+            ranges: d.ranges?.map(([from, to]) => [date(from)!, date(to ?? undefined) ?? null]),
+          };
+          const ranges = onlyDateRanges(filter);
+          if (!ranges) return; // no date at all: not a filter of dates
+          const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute();
+          const inRange = (r: { date: string }) =>
+            (!filter.dateFrom || r.date >= filter.dateFrom) &&
+            (!filter.dateTo || r.date <= filter.dateTo) &&
+            (!filter.ranges || filter.ranges.some(([from, to]) => r.date >= from && (to === null || r.date <= to)));
+          const got = await groupsInDateRanges(t.app.db, ranges);
+          assert.equal(got.groups, referenceOverview(rows.filter(inRange), 1, 1).total, JSON.stringify(ranges));
+          assert.equal(got.maxId, Math.max(...rows.map((r) => r.id)));
+        }),
+        { numRuns: target.name === 'postgres' ? 40 : 150 },
+      );
+    });
+
+    test('the groups of a filter of levels, loggers, initiators, users or messages are those of the log without the rows it leaves out', async () => {
+      const LEVELS = ['info', 'notice', 'warning'];
+      const LOGGERS = ['SimpleOptionsLogger', 'SimplePluginLogger', 'SimpleUserLogger'];
+      const INITIATORS = ['cms_user', 'web_user', 'cms'];
+      const KEYS = ['a', 'b'];
+      const some = <T>(values: T[]) => fc.option(fc.subarray(values, { minLength: 1 }), { nil: undefined });
+      const columns = fc.record({
+        level: fc.constantFrom(...LEVELS),
+        logger: fc.constantFrom(...LOGGERS),
+        initiator: fc.constantFrom(...INITIATORS),
+        user: fc.constantFrom(null, 1, 2),
+        key: fc.constantFrom(...KEYS),
+      });
+      const setFilter = fc.record({
+        loglevels: some(LEVELS),
+        loggers: some(LOGGERS),
+        initiators: some(INITIATORS),
+        excludeLoglevels: some(LEVELS),
+        excludeLoggers: some(LOGGERS),
+        excludeInitiators: some(INITIATORS),
+        excludeUsers: some([1, 2, 3]),
+        excludeMessages: fc.option(
+          fc
+            .subarray(LOGGERS, { minLength: 1 })
+            .chain((loggers) =>
+              fc.tuple(...loggers.map((l) => fc.tuple(fc.constant(l), fc.subarray(KEYS, { minLength: 1 })))),
+            ),
+          { nil: undefined },
+        ),
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          arrivals(30),
+          fc.array(columns, { minLength: 30, maxLength: 30 }),
+          setFilter,
+          async (events, cols, f) => {
+            await t.app.db.deleteFrom('history_events').execute();
+            await t.app.db.deleteFrom('history_counters').execute();
+            const ids: number[] = [];
+            for (const e of events) ids.push(await logArrival(e));
+            // The columns a filter reads, set apart from the occasions (which alone make the runs).
+            for (const [i, id] of ids.entries()) {
+              const c = cols[i]!;
+              await t.app.db
+                .updateTable('history_events')
+                .set({ level: c.level, logger: c.logger, initiator: c.initiator, user_id: c.user, message_key: c.key })
+                .where('id', '=', id)
+                .execute();
+            }
+            const filter: EventFilter = {
+              scope: { all: true },
+              ...f,
+              excludeMessages: f.excludeMessages && new Map(f.excludeMessages),
+            };
+            const removed = rowsOutside(filter);
+            if (!removed) return; // no condition at all
+            const rows = await t.app.db.selectFrom('history_events').selectAll().execute();
+            const kept = rows.filter(
+              (r) =>
+                (!f.loglevels || f.loglevels.includes(r.level)) &&
+                (!f.loggers || f.loggers.includes(r.logger)) &&
+                (!f.initiators || f.initiators.includes(r.initiator)) &&
+                !f.excludeLoglevels?.includes(r.level) &&
+                !f.excludeLoggers?.includes(r.logger) &&
+                !f.excludeInitiators?.includes(r.initiator) &&
+                !(r.user_id !== null && f.excludeUsers?.includes(r.user_id)) &&
+                !f.excludeMessages?.some(([l, keys]) => r.logger === l && keys.includes(r.message_key!)),
+            );
+            const got = await groupsWithout(t.app.db, removed);
+            assert.equal(got.groups, referenceOverview(kept, 1, 1).total, JSON.stringify(f));
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 30 : 100 },
+      );
+    });
+
+    test('a grouped first total is counted from the runs for dates alone, and (SQLite) around a few rows left out', async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      const ids: number[] = [];
+      for (let i = 0; i < 48; i++) ids.push(await logArrival({ day: 1 + (i % 4), minute: i % 3, kind: i % 2 }));
+      // Three rows of another logger, one of them amid rows of its occasions.
+      await t.app.db
+        .updateTable('history_events')
+        .set({ logger: 'SimplePluginLogger' })
+        .where('id', 'in', ids.slice(5, 8))
+        .execute();
+      const rows = await t.app.db.selectFrom('history_events').selectAll().execute();
+      const newestId = Math.max(...ids);
+      const total = async (filter: EventFilter) => {
+        const shortcut = groupTotalShortcut(t.app, filter, {}, rows.length);
+        return shortcut && (await shortcut());
+      };
+      const scope = { all: true } as const;
+      const groupsOf = (keep: (r: (typeof rows)[number]) => boolean) =>
+        referenceOverview(rows.filter(keep), 1, 1).total;
+
+      const days = {
+        scope,
+        ranges: [
+          ['2025-01-02 00:00:00', '2025-01-02 23:59:59'],
+          ['2025-01-04 00:00:00', null],
+        ],
+      } as EventFilter;
+      const inDays = (r: { date: string }) => r.date.startsWith('2025-01-02') || r.date >= '2025-01-04';
+      assert.deepEqual(await total(days), { value: groupsOf(inDays), maxId: newestId });
+
+      const withoutPlugins: EventFilter = { scope, excludeLoggers: ['SimplePluginLogger'] };
+      const kept = (r: { logger: string }) => r.logger !== 'SimplePluginLogger';
+      const options: EventFilter = { scope, loggers: ['SimpleOptionsLogger'] };
+      if (target.name === 'sqlite') {
+        assert.deepEqual(await total(withoutPlugins), { value: groupsOf(kept), maxId: newestId });
+        assert.deepEqual(await total(options), { value: groupsOf(kept), maxId: newestId });
+        // More rows left out than a sixteenth of the log: their rows are read instead.
+        assert.equal(await total({ scope, loggers: ['SimplePluginLogger'] }), null);
+      } else assert.equal(groupTotalShortcut(t.app, withoutPlugins, {}, rows.length), undefined);
+      // Another condition beside them: no shortcut.
+      assert.equal(groupTotalShortcut(t.app, { ...options, ...days, users: [1] }, {}, rows.length), undefined);
+      assert.equal(groupTotalShortcut(t.app, { ...days, excludeLoggers: ['x'] }, {}, rows.length), undefined);
+      // And over HTTP, the same totals.
+      const admin = (await userWithRole(t.app, 'administrator')).user;
+      const events = async (query: Record<string, string>) => {
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { ...query, per_page: 5 },
+          user: admin,
+        });
+        assert.equal(res.status, 200);
+        return Number(res.headers['x-wp-total']);
+      };
+      assert.equal(await events({ exclude_loggers: 'SimplePluginLogger' }), groupsOf(kept));
+      assert.equal(await events({ loggers: 'SimpleOptionsLogger' }), groupsOf(kept));
+      const twoDays = (r: { date: string }) => r.date >= '2025-01-02' && r.date < '2025-01-04';
+      assert.equal(await events({ date_from: '2025-01-02', date_to: '2025-01-03' }), groupsOf(twoDays));
     });
 
     test('a walk that skips long groups through the maintained runs groups like one computed from all rows', async () => {

