@@ -55,6 +55,7 @@ import { historyStatsRollupsMigration } from './migrations/0022_history_stats_ro
 import { historySearchIndexMigration } from './migrations/0023_history_search_index.ts';
 import { historyContextSearchMigration } from './migrations/0024_history_context_search.ts';
 import { historySearchWriteBehindMigration } from './migrations/0025_history_search_write_behind.ts';
+import { historyFiltersInOrderMigration } from './migrations/0026_history_filters_in_order.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 
@@ -107,6 +108,7 @@ export const historyModule: SiteModule = {
     historySearchIndexMigration,
     historyContextSearchMigration,
     historySearchWriteBehindMigration,
+    historyFiltersInOrderMigration,
   ],
   seed: seedDemo,
   background: (app) => {

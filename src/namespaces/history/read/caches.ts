@@ -102,6 +102,15 @@ export async function cachedPage(
  */
 export type TotalShortcut = () => Promise<{ value: number; maxId: number } | null>;
 
+/** How a total is counted afresh. */
+export interface CountOptions {
+  /** The dates the matching rows lie within (conditions.ts dateWindow). */
+  dates?: DateWindow;
+  shortcut?: TotalShortcut;
+  /** When at least this many rows match, groups are counted in the log's order (countMatching's `inOrderFrom`). */
+  inOrderFrom?: number;
+}
+
 /**
  * The total for a filter, from the cache when only appends happened since it was counted: the
  * appended rows that match are counted (as groups: continuing the newest counted group or
@@ -116,8 +125,7 @@ export async function cachedTotal(
   key: string,
   cond: Expression<SqlBool>,
   mode: CountMode,
-  dates: DateWindow = {},
-  shortcut?: TotalShortcut,
+  how: CountOptions = {},
 ): Promise<number> {
   const { totals, counting } = cachesOf(app);
   const cacheKey = `${mode}:${key}`;
@@ -137,7 +145,7 @@ export async function cachedTotal(
     const after = await fromCache();
     if (after !== null) return after;
   }
-  const fresh = countTotal(app, state, cond, mode, dates, shortcut).then((total) => remember(totals, cacheKey, total));
+  const fresh = countTotal(app, state, cond, mode, how).then((total) => remember(totals, cacheKey, total));
   counting.set(cacheKey, fresh);
   try {
     return (await fresh).value;
@@ -196,15 +204,14 @@ async function countTotal(
   state: LogState,
   cond: Expression<SqlBool>,
   mode: CountMode,
-  dates: DateWindow,
-  shortcut?: TotalShortcut,
+  { dates, shortcut, inOrderFrom }: CountOptions,
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
   const counted = async () => {
     const quick = await shortcut?.();
     // Events logged since the state was read: the rows up to it are counted instead.
-    return quick && quick.maxId === state.maxId ? quick.value : countMatching(app, upTo, mode, { dates });
+    return quick && quick.maxId === state.maxId ? quick.value : countMatching(app, upTo, mode, { dates, inOrderFrom });
   };
   const [value, newest] = await Promise.all([
     counted(),

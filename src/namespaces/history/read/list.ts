@@ -8,7 +8,7 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
-import { groupTotalShortcut } from './totals.ts';
+import { groupTotalShortcut, inOrderCountFrom } from './totals.ts';
 import {
   candidateCount,
   countTemplateEventsBeside,
@@ -89,15 +89,12 @@ export async function listEvents(
       const indexed = totalFilter === filter;
       const count = async (mode: CountMode) =>
         (mode === 'rows' && indexed ? await totalFromIndexes(app, plan, filter) : undefined) ??
-        cachedTotal(
-          app,
-          state,
-          totalKey,
-          totalCond,
-          mode,
+        cachedTotal(app, state, totalKey, totalCond, mode, {
           dates,
-          mode === 'groups' && indexed ? groupTotalShortcut(app, effectiveTotal, plan, state.maxId) : undefined,
-        );
+          shortcut:
+            mode === 'groups' && indexed ? groupTotalShortcut(app, effectiveTotal, plan, state.maxId) : undefined,
+          inOrderFrom: inOrderCountFrom(app, effectiveTotal, plan, state.maxId),
+        });
       return selectEventPage(app, cond, {
         ...pageRequest,
         unfiltered: isUnfiltered({ ...effective, maxId: undefined }),

@@ -18,6 +18,7 @@ import type { EventRow } from './render.ts';
 import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
 import { headBelow, pos } from '../model/runs.ts';
 import { FEW_CANDIDATES } from './plan.ts';
+import { FILTERS_IN_ORDER_INDEX } from '../migrations/0026_history_filters_in_order.ts';
 
 interface PageRequest {
   grouped: boolean;
@@ -72,20 +73,24 @@ export async function selectEventPage(
       : null;
   if (!req.grouped) {
     const few = (req.rowsAtMost ?? Infinity) <= FEW_CANDIDATES;
-    const matching = await newestFirst(app, cond, null, req.perPage, {
-      slices: req.slices,
-      few,
-      offset,
-      dates: req.dates,
-      oneStatement: req.oneStatement,
-    });
+    // The total is counted beside the page's read: each holds its own read worker or connection.
+    const [matching, total] = await Promise.all([
+      newestFirst(app, cond, null, req.perPage, {
+        slices: req.slices,
+        few,
+        offset,
+        dates: req.dates,
+        oneStatement: req.oneStatement,
+      }),
+      totalOf('rows'),
+    ]);
     return {
       rows: await loadRows(
         app,
         matching.map((r) => r.id),
       ),
       counts: new Map(),
-      total: await totalOf('rows'),
+      total,
     };
   }
   let cutTotal: number | null = null;
@@ -96,7 +101,10 @@ export async function selectEventPage(
     // the total taken from the maintained runs when few rows lie above the cut.
     if (req.maxId !== undefined && req.countTotal) cutTotal = await cutRunCount(app.readDb, req.maxId);
   }
-  const groups = await walkGroups(app, cond, offset, req.perPage, req);
+  const [groups, total] = await Promise.all([
+    walkGroups(app, cond, offset, req.perPage, req),
+    cutTotal ?? totalOf('groups'),
+  ]);
   return {
     rows: newestFirstRows(
       await loadRows(
@@ -105,7 +113,7 @@ export async function selectEventPage(
       ),
     ),
     counts: new Map(groups.map((g) => [g.maxId, g.size])),
-    total: cutTotal ?? (await totalOf('groups')),
+    total,
   };
 }
 
@@ -215,11 +223,16 @@ export async function countMatching(
   app: AppServices,
   cond: Expression<SqlBool>,
   mode: CountMode,
-  { chunkRows = COUNT_CHUNK_ROWS, slices, dates }: { chunkRows?: number; slices?: Slices; dates?: DateWindow } = {},
+  {
+    chunkRows = COUNT_CHUNK_ROWS,
+    slices,
+    dates,
+    inOrderFrom,
+  }: { chunkRows?: number; slices?: Slices; dates?: DateWindow; inOrderFrom?: number } = {},
 ): Promise<number> {
   if (mode === 'rows') return countRows(app, cond, slices);
   if (app.dialect === 'postgres') return countGroups(app, cond);
-  if (app.dbHandle.readsInWorkers) return countRunsInWorker(app, cond);
+  if (app.dbHandle.readsInWorkers) return countRunsInWorker(app, cond, inOrderFrom);
   let n = 0;
   let newer: MatchRow | null = null;
   for (;;) {
@@ -250,9 +263,20 @@ async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise
 /**
  * SQLite with read workers: groups of matching rows in one statement, which holds a worker, not
  * the server; the worker's `count_runs` counts them as the sub-query hands them over in order
- * (1,000,000 rows: about half the time of reading them here in chunks).
+ * (1,000,000 rows: about half the time of reading them here in chunks). When `inOrderFrom` rows
+ * or more match (a condition on the columns FILTERS_IN_ORDER_INDEX holds, read/totals.ts
+ * inOrderCountFrom), they are read from that index in the log's order, without a sort or a
+ * look-up in the table; SQLite, without statistics, would read them through the filter column's
+ * index and sort them.
  */
-async function countRunsInWorker(app: AppServices, cond: Expression<SqlBool>): Promise<number> {
+async function countRunsInWorker(app: AppServices, cond: Expression<SqlBool>, inOrderFrom?: number): Promise<number> {
+  if (inOrderFrom !== undefined && (await countRowsUpTo(app, cond, inOrderFrom)) >= inOrderFrom) {
+    const { rows } = await sql<{ n: number }>`select count_runs(o) as n from (
+        select occasions_id as o from history_events indexed by ${sql.ref(FILTERS_IN_ORDER_INDEX)}
+        where ${cond} ${ORDER}
+      )`.execute(app.readDb);
+    return Number(rows[0]!.n);
+  }
   const inOrder = app.readDb
     .selectFrom('history_events')
     .select('occasions_id')
@@ -263,6 +287,13 @@ async function countRunsInWorker(app: AppServices, cond: Expression<SqlBool>): P
     .selectFrom(inOrder.as('m'))
     .select(sql<number>`count_runs(${sql.ref('m.occasions_id')})`.as('n'))
     .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The rows matching `cond`, counted up to `most`. */
+async function countRowsUpTo(app: AppServices, cond: Expression<SqlBool>, most: number): Promise<number> {
+  const upTo = app.readDb.selectFrom('history_events').select(sql<number>`1`.as('one')).where(cond).limit(most);
+  const row = await app.readDb.selectFrom(upTo.as('r')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

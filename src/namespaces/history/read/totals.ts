@@ -156,3 +156,31 @@ async function countUpTo(app: AppServices, ids: RawBuilder<unknown>, most: numbe
   const { rows } = await sql<{ n: number }>`select count(*) as n from (${ids} limit ${most}) as r`.execute(app.readDb);
   return Number(rows[0]!.n);
 }
+
+/**
+ * The filter's conditions that FILTERS_IN_ORDER_INDEX holds the columns of (migration 0026):
+ * with only these, its groups can be counted from that index in the log's order.
+ */
+const IN_ORDER_CONDITIONS = new Set([...DATE_CONDITIONS, ...SET_CONDITIONS, 'messages', 'users', 'ip', 'maxId']);
+
+/**
+ * Matching rows from which SQLite counts a filter's groups by reading FILTERS_IN_ORDER_INDEX
+ * in the log's order rather than through the filter column's index and a sort (read/paging.ts
+ * countRunsInWorker): the filter tests only columns that index holds and its rows are a fifth
+ * of the log or more. Undefined: the filter tests other things (words, context values), or
+ * PostgreSQL, which chooses by its statistics.
+ */
+export function inOrderCountFrom(
+  app: AppServices,
+  filter: EventFilter,
+  plan: QueryPlan,
+  logSize: number,
+): number | undefined {
+  if (app.dialect !== 'sqlite' || Object.values(plan).some((v) => v !== undefined && v !== false)) return undefined;
+  // The scope is a condition on the logger, which the index holds too.
+  const conditions = Object.entries(filter)
+    .filter(([k, v]) => !NOT_CONDITIONS.has(k) && v !== undefined && v !== false)
+    .map(([k]) => k);
+  if (!conditions.every((c) => IN_ORDER_CONDITIONS.has(c))) return undefined;
+  return Math.max(1, Math.floor(logSize / 5));
+}
