@@ -24,7 +24,10 @@ export interface QueryPlan {
   searchIndex?: SearchMatches;
   /** SQLite: the context values' index's query of the metadata_search words and the events it names, exactly (indexPlan). */
   metadataSearch?: SearchMatches;
-  /** SQLite: the same of the exclude_search words, when they are all the filter asks (its total is the log's less them). */
+  /**
+   * SQLite: the same of the exclude_search words, when they are all the filter asks (its total is
+   * the log's less them, and less the events of templates holding them when `templated`).
+   */
   excludeIndex?: SearchMatches;
   /** No event holds the exclude_search words: they exclude nothing, and the filter reads as if without them. */
   excludesNothing?: boolean;

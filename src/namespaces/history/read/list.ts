@@ -132,7 +132,7 @@ export async function listEvents(
 /**
  * The rows' total the indexes give, when they give it: a search or metadata_search alone, its
  * index's count of matches (a search whose words message templates hold: and the templates'
- * other events); an ungrouped exclude_search alone, the log's rows less them (the rows' count,
+ * other events); an ungrouped exclude_search alone, the log's rows less those (the rows' count,
  * through the narrowest index).
  */
 async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: EventFilter): Promise<number | undefined> {
@@ -140,7 +140,13 @@ async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: Event
   if (search?.alone) return search.matches;
   if (search?.templated) return search.matches + (await countTemplateEventsBeside(app.readDb, filter.search!, search));
   if (plan.metadataSearch?.alone) return plan.metadataSearch.matches;
-  if (plan.excludeIndex) return (await countAllRows(app)) - plan.excludeIndex.matches;
+  const excluded = plan.excludeIndex;
+  if (excluded)
+    return (
+      (await countAllRows(app)) -
+      excluded.matches -
+      (excluded.templated ? await countTemplateEventsBeside(app.readDb, filter.excludeSearch!, excluded) : 0)
+    );
   return undefined;
 }
 

@@ -100,7 +100,8 @@ export async function indexPlan(
   if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
     if (exclude?.alone && exclude.matches === 0) plan.excludesNothing = true;
-    else if (exclude?.alone && isUnfiltered({ ...f, excludeSearch: undefined })) plan.excludeIndex = exclude;
+    else if ((exclude?.alone || exclude?.templated) && isUnfiltered({ ...f, excludeSearch: undefined }))
+      plan.excludeIndex = exclude;
   }
   // PostgreSQL's trigram index finds a row holding the words at once, or that none does.
   if (f.excludeSearch && dialect === 'postgres') plan.excludesNothing = !(await anyEventHolds(db, f.excludeSearch));

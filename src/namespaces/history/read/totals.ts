@@ -6,7 +6,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from './query.ts';
 import type { TotalShortcut } from './caches.ts';
 import { groupsInDateRanges, groupsWithout, type DateRange } from './heads.ts';
-import { indexMatches } from './conditions.ts';
+import { filterCondition, indexMatches, type SearchMatches } from './conditions.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
 import type { QueryPlan } from './conditions.ts';
 
@@ -38,15 +38,28 @@ export function groupTotalShortcut(
     };
   }
   if (app.dialect !== 'sqlite') return undefined;
-  const removed = plan.excludeIndex ? indexMatches(SEARCH_FTS, plan.excludeIndex) : rowsOutside(filter);
+  const excluded = plan.excludeIndex;
+  const removed = excluded ? rowsExcludedBySearch(filter, excluded) : rowsOutside(filter);
   if (!removed) return undefined;
   const most = Math.floor(logSize * AROUND_REMOVED_SHARE);
-  if (plan.excludeIndex && plan.excludeIndex.matches > most) return undefined;
+  if (excluded && excluded.matches > most) return undefined;
   return async () => {
-    if (!plan.excludeIndex && (await countUpTo(app, removed, most + 1)) > most) return null;
+    // The index counted its matches; the other rows left out are counted here, up to `most`.
+    if ((!excluded || excluded.templated) && (await countUpTo(app, removed, most + 1)) > most) return null;
     const { groups, maxId } = await groupsWithout(app.readDb, removed);
     return { value: groups, maxId };
   };
+}
+
+/**
+ * SQL selecting the ids of the rows an `exclude_search` alone leaves out: those the search index
+ * names, and the events of the message templates holding the words (`templated`).
+ */
+function rowsExcludedBySearch(filter: EventFilter, matches: SearchMatches): RawBuilder<unknown> {
+  const named = indexMatches(SEARCH_FTS, matches);
+  if (!matches.templated) return named;
+  const templates = filterCondition({ scope: { all: true }, messages: filter.excludeSearch!.templateMatches })!;
+  return sql`${named} union all select id from history_events where ${templates}`;
 }
 
 /** The filter's keys that say nothing about which rows match. */
