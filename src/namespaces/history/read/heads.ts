@@ -80,23 +80,35 @@ export interface HeadsPage {
 
 type HeadRow = Pos & { run_size: number };
 
+/** Where the log is cut for headsPage: at an id (max_id_first_page), or to a range of dates. */
+export interface LogCut {
+  maxId?: number;
+  dates?: DateRange;
+}
+
 /**
- * The unfiltered overview from the maintained runs: groups `offset … offset + limit` in the
- * reference's order (inReferenceOrder), each shown by its highest id. With `maxId`
- * (max_id_first_page) the log is cut to rows with id ≤ maxId; that only shortens the newest
- * run, as long as every later row is also newer. Returns null when later rows were back-dated
- * between older ones (the caller then groups at read time).
+ * The groups of the log, or of a slice of it (`cut`), from the maintained runs: groups
+ * `offset … offset + limit` in the reference's order (inReferenceOrder), each shown by its
+ * highest id. A cut keeps the rows up to its newest row kept: only the group of that row is
+ * shortened (its run may begin above it), as long as every later row is also newer (so for a
+ * cut at an id; a cut by date always is). A range's first date cuts the oldest group kept the
+ * same way. Returns null when rows above an id cut were back-dated between older ones (the
+ * caller then groups at read time). The total is counted only for the whole log or an id cut.
  */
 export async function headsPage(
   db: Db,
-  maxId: number | undefined,
+  cut: LogCut,
   offset: number,
   limit: number,
   countTotal: boolean,
 ): Promise<HeadsPage | null> {
+  const { maxId, dates } = cut;
+  // Rows at or after the range's first date lie above this position (no id is 0).
+  const floor: Pos | null = dates?.from ? { date: dates.from, id: 0 } : null;
   const heads = async (below: Pos | null, skip: number, take: number): Promise<Occasion[]> => {
     let q = db.selectFrom('history_events').select(['id', 'date', 'run_size']).where('run_head', '=', 1);
     if (below) q = q.where(pos('<', below));
+    if (floor) q = q.where(pos('>', floor));
     const rows: HeadRow[] = await q.orderBy('date', 'desc').orderBy('id', 'desc').limit(take).offset(skip).execute();
     return rows.map((r) => ({ first: { id: r.id, date: r.date }, maxId: r.id, size: r.run_size }));
   };
@@ -104,41 +116,40 @@ export async function headsPage(
   // row kept and the run heads below it.
   let top: Occasion | null = null;
   let total: number | null = null;
-  if (maxId === undefined) {
+  if (maxId === undefined && !dates) {
     if (countTotal) total = await readCounter(db, COUNTER_RUN_HEADS);
   } else {
     // `id + 0` keeps the planner on the date index (see read/conditions.ts).
-    const newest = await db
-      .selectFrom('history_events')
-      .select(COLUMNS)
-      .where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`)
-      .orderBy('date', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    let kept = db.selectFrom('history_events').select(COLUMNS);
+    if (maxId !== undefined) kept = kept.where(sql<boolean>`${sql.ref('id')} + 0 <= ${maxId}`);
+    if (dates?.to) kept = kept.where('date', '<=', dates.to);
+    if (dates?.from) kept = kept.where('date', '>=', dates.from);
+    const newest = await kept.orderBy('date', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     if (!newest) return { ids: [], counts: new Map(), total: countTotal ? 0 : null };
-    // Expressions on date/id keep the planner on the id range (the few rows after maxId).
-    const interleaved = await db
-      .selectFrom('history_events')
-      .select('id')
-      .where('id', '>', maxId)
-      .where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${newest.date}, ${newest.id})`)
-      .limit(1)
-      .executeTakeFirst();
-    if (interleaved) return null;
+    if (maxId !== undefined) {
+      // Expressions on date/id keep the planner on the id range (the few rows after maxId).
+      const interleaved = await db
+        .selectFrom('history_events')
+        .select('id')
+        .where('id', '>', maxId)
+        .where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) < (${newest.date}, ${newest.id})`)
+        .limit(1)
+        .executeTakeFirst();
+      if (interleaved) return null;
+    }
     const head = await headAtOrAbove(db, newest);
-    let cut = 0;
+    let above = 0;
     if (head.id !== newest.id) {
-      const above = await db
+      const row = await db
         .selectFrom('history_events')
         .select(sql<number>`count(*)`.as('n'))
         .where(pos('>', newest))
         .where(pos('<=', head))
         .executeTakeFirstOrThrow();
-      cut = Number(above.n);
+      above = Number(row.n);
     }
-    top = { first: { id: newest.id, date: newest.date }, maxId: newest.id, size: head.run_size - cut };
-    if (countTotal) {
+    top = { first: { id: newest.id, date: newest.date }, maxId: newest.id, size: head.run_size - above };
+    if (countTotal && !dates) {
       const newer = await db
         .selectFrom('history_events')
         .select(sql<number>`count(*)`.as('n'))
@@ -193,15 +204,31 @@ export async function headsPage(
   const bound =
     groups.length > pageEnd && groups[groups.length - 1]!.first.date !== lastDate ? groups.pop() : undefined;
 
+  const next = (i: number) => (i + 1 < groups.length ? groups[i + 1] : bound);
+  // The oldest group of a range (no group after it) ends at the range's first date, which may
+  // cut its run: its rows down to there are counted.
+  const last = groups.length - 1;
+  if (floor && !next(last)) {
+    const row = await db
+      .selectFrom('history_events')
+      .select(sql<number>`count(*)`.as('n'))
+      .where(pos('<=', groups[last]!.first))
+      .where(pos('>', floor))
+      .executeTakeFirstOrThrow();
+    groups[last]!.size = Number(row.n);
+  }
   // A group followed by one of the same first date holds rows of that date only: its highest
   // id is its first row's. The others' are read where they can be on the page.
-  const next = (i: number) => (i + 1 < groups.length ? groups[i + 1] : bound);
   const unknown = groups
     .map((_, i) => i)
     .filter((i) => i >= offset - from && groups[i]!.size > 1 && next(i)?.first.date !== groups[i]!.first.date);
   const maxIds = await runMaxIds(
     db,
-    unknown.map((i) => ({ first: groups[i]!.first, below: next(i)?.first, size: groups[i]!.size })),
+    unknown.map((i) => ({
+      first: groups[i]!.first,
+      below: next(i)?.first ?? floor ?? undefined,
+      size: groups[i]!.size,
+    })),
   );
   unknown.forEach((i, k) => (groups[i]!.maxId = maxIds[k]!));
 

@@ -8,7 +8,7 @@ import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
-import { groupTotalShortcut, inOrderCountFrom } from './totals.ts';
+import { groupTotalShortcut, inOrderCountFrom, oneDateRange } from './totals.ts';
 import {
   candidateCount,
   countTemplateEventsBeside,
@@ -98,6 +98,7 @@ export async function listEvents(
       return selectEventPage(app, cond, {
         ...pageRequest,
         unfiltered: isUnfiltered({ ...effective, maxId: undefined }),
+        dateSlice: grouped ? oneDateRange(effective) : undefined,
         count,
         rowsAtMost: candidateCount(forPage, state.maxId),
         dates,

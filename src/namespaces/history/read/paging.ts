@@ -15,7 +15,7 @@ import {
   type Slices,
 } from './slices.ts';
 import type { EventRow } from './render.ts';
-import { cutRunCount, headsPage, inReferenceOrder, type Occasion } from './heads.ts';
+import { cutRunCount, headsPage, inReferenceOrder, type DateRange, type Occasion } from './heads.ts';
 import { headBelow, pos } from '../model/runs.ts';
 import { FEW_CANDIDATES } from './plan.ts';
 import { FILTERS_IN_ORDER_INDEX } from '../migrations/0026_history_filters_in_order.ts';
@@ -37,6 +37,8 @@ interface PageRequest {
   dates?: DateWindow;
   /** An ungrouped page reads in one statement (newestFirst's `oneStatement`). */
   oneStatement?: boolean;
+  /** The filter asks for one range of dates and nothing else: its groups are paged through the run heads. */
+  dateSlice?: DateRange;
 }
 
 export interface PageResult {
@@ -55,8 +57,8 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  * A group is a maximal run of consecutive rows (date desc, id desc) with equal occasions id;
  * as in the reference, groups are ordered by their newest date, then their highest id, and
  * each is shown by its highest-id row, the page's rows ordered by date, then id.
- * `unfiltered` requests (every row readable, no filter) page through the run heads maintained
- * on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
+ * `unfiltered` requests (every row readable, no filter) and those of one range of dates page
+ * through the run heads maintained on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
  * complete, so a page costs what it shows, not the log's size.
  */
 export async function selectEventPage(
@@ -93,9 +95,17 @@ export async function selectEventPage(
       total,
     };
   }
+  if (req.dateSlice) {
+    // A slice of the log: its groups are its run heads, as the whole log's; the total is counted beside.
+    const [page, total] = await Promise.all([
+      headsPage(app.readDb, { dates: req.dateSlice }, offset, req.perPage, false),
+      totalOf('groups'),
+    ]);
+    return { rows: newestFirstRows(await loadRows(app, page!.ids)), counts: page!.counts, total };
+  }
   let cutTotal: number | null = null;
   if (req.unfiltered) {
-    const page = await headsPage(app.readDb, req.maxId, offset, req.perPage, req.countTotal);
+    const page = await headsPage(app.readDb, { maxId: req.maxId }, offset, req.perPage, req.countTotal);
     if (page) return { rows: newestFirstRows(await loadRows(app, page.ids)), counts: page.counts, total: page.total };
     // Events newer than the cut were back-dated between older ones: the page is walked below,
     // the total taken from the maintained runs when few rows lie above the cut.

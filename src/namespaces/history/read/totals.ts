@@ -105,6 +105,12 @@ export function onlyDateRanges(f: EventFilter): DateRange[] | null {
   return joined;
 }
 
+/** When the filter asks for one range of dates and nothing else: that range. */
+export function oneDateRange(f: EventFilter): DateRange | undefined {
+  const ranges = onlyDateRanges(f);
+  return ranges?.length === 1 ? ranges[0] : undefined;
+}
+
 type SetCondition =
   | 'loglevels'
   | 'loggers'
