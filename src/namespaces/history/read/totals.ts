@@ -6,9 +6,8 @@ import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from './query.ts';
 import type { TotalShortcut } from './caches.ts';
 import { groupsInDateRanges, groupsWithout, type DateRange } from './heads.ts';
-import { filterCondition, indexMatches, type SearchMatches } from './conditions.ts';
+import { filterCondition, indexMatches, type QueryPlan, type SearchMatches } from './conditions.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
-import type { QueryPlan } from './conditions.ts';
 
 /**
  * Rows left out per event of the log up to which groups are counted around them: two look-ups
@@ -65,12 +64,16 @@ function rowsExcludedBySearch(filter: EventFilter, matches: SearchMatches): RawB
 /** The filter's keys that say nothing about which rows match. */
 const NOT_CONDITIONS = new Set(['scope', 'dialect']);
 
-/** The filter's conditions: its keys set, but for the scope when the viewer may read every logger. */
-function conditionsOf(f: EventFilter): string[] {
-  if (!f.scope.all) return ['scope'];
+/** The filter's keys that are set and say which rows match (the scope aside). */
+function keysSet(f: EventFilter): string[] {
   return Object.entries(f)
     .filter(([k, v]) => !NOT_CONDITIONS.has(k) && v !== undefined && v !== false)
     .map(([k]) => k);
+}
+
+/** The filter's conditions: its keys set, and the scope when the viewer may not read every logger. */
+function conditionsOf(f: EventFilter): string[] {
+  return f.scope.all ? keysSet(f) : ['scope'];
 }
 
 const DATE_CONDITIONS = new Set(['dateFrom', 'dateTo', 'lastdaysFrom', 'ranges']);
@@ -111,22 +114,18 @@ export function oneDateRange(f: EventFilter): DateRange | undefined {
   return ranges?.length === 1 ? ranges[0] : undefined;
 }
 
-type SetCondition =
-  | 'loglevels'
-  | 'loggers'
-  | 'initiators'
-  | 'excludeLoglevels'
-  | 'excludeLoggers'
-  | 'excludeInitiators'
-  | 'excludeUsers'
-  | 'excludeMessages';
-const COLUMN_OF = { loglevels: 'level', loggers: 'logger', initiators: 'initiator' } as const;
+/** Lists of values to keep, and the column they are of. */
+const KEPT_COLUMN = { loglevels: 'level', loggers: 'logger', initiators: 'initiator' } as const;
+/** Lists of values to leave out, and the column they are of. */
+const LEFT_OUT_COLUMN = {
+  excludeLoglevels: 'level',
+  excludeLoggers: 'logger',
+  excludeInitiators: 'initiator',
+  excludeUsers: 'user_id',
+} as const;
 const SET_CONDITIONS = new Set<string>([
-  ...Object.keys(COLUMN_OF),
-  'excludeLoglevels',
-  'excludeLoggers',
-  'excludeInitiators',
-  'excludeUsers',
+  ...Object.keys(KEPT_COLUMN),
+  ...Object.keys(LEFT_OUT_COLUMN),
   'excludeMessages',
 ]);
 
@@ -140,29 +139,28 @@ const SET_CONDITIONS = new Set<string>([
 export function rowsOutside(f: EventFilter): RawBuilder<unknown> | null {
   const conditions = conditionsOf(f);
   if (!conditions.length || !conditions.every((c) => SET_CONDITIONS.has(c))) return null;
-  const lists = conditions.map((c) => f[c as SetCondition]!);
-  if (lists.some((l) => (l instanceof Map ? [...l.values()].some((keys) => !keys.length) : !l.length))) return null;
-  const parts: RawBuilder<unknown>[] = [];
   const inList = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
-  for (const c of conditions as SetCondition[]) {
-    if (c === 'loglevels' || c === 'loggers' || c === 'initiators') {
-      const column = sql.ref(COLUMN_OF[c]);
+  const parts: RawBuilder<unknown>[] = [];
+  for (const c of conditions) {
+    if (c in KEPT_COLUMN) {
+      const kept = f[c as keyof typeof KEPT_COLUMN]!;
+      if (!kept.length) return null;
+      const column = sql.ref(KEPT_COLUMN[c as keyof typeof KEPT_COLUMN]);
       const others = sql`with recursive v(x) as (
           select min(${column}) from history_events
           union all select (select min(${column}) from history_events where ${column} > v.x) from v where v.x is not null
-        ) select x from v where x is not null and x not in (${inList(f[c]!)})`;
+        ) select x from v where x is not null and x not in (${inList(kept)})`;
       parts.push(sql`select id from history_events where ${column} in (${others})`);
-    } else if (c === 'excludeLoglevels') {
-      parts.push(sql`select id from history_events where level in (${inList(f.excludeLoglevels!)})`);
-    } else if (c === 'excludeLoggers') {
-      parts.push(sql`select id from history_events where logger in (${inList(f.excludeLoggers!)})`);
-    } else if (c === 'excludeInitiators') {
-      parts.push(sql`select id from history_events where initiator in (${inList(f.excludeInitiators!)})`);
-    } else if (c === 'excludeUsers') {
-      parts.push(sql`select id from history_events where user_id in (${inList(f.excludeUsers!)})`);
+    } else if (c in LEFT_OUT_COLUMN) {
+      const leftOut = f[c as keyof typeof LEFT_OUT_COLUMN]!;
+      if (!leftOut.length) return null;
+      const column = sql.ref(LEFT_OUT_COLUMN[c as keyof typeof LEFT_OUT_COLUMN]);
+      parts.push(sql`select id from history_events where ${column} in (${inList(leftOut)})`);
     } else {
-      for (const [logger, keys] of f.excludeMessages!)
+      for (const [logger, keys] of f.excludeMessages!) {
+        if (!keys.length) return null;
         parts.push(sql`select id from history_events where logger = ${logger} and message_key in (${inList(keys)})`);
+      }
     }
   }
   // A row that two parts leave out is named twice: `id in (…)` takes it once (and countUpTo
@@ -197,9 +195,6 @@ export function inOrderCountFrom(
 ): number | undefined {
   if (app.dialect !== 'sqlite' || Object.values(plan).some((v) => v !== undefined && v !== false)) return undefined;
   // The scope is a condition on the logger, which the index holds too.
-  const conditions = Object.entries(filter)
-    .filter(([k, v]) => !NOT_CONDITIONS.has(k) && v !== undefined && v !== false)
-    .map(([k]) => k);
-  if (!conditions.every((c) => IN_ORDER_CONDITIONS.has(c))) return undefined;
+  if (!keysSet(filter).every((c) => IN_ORDER_CONDITIONS.has(c))) return undefined;
   return Math.max(1, Math.floor(logSize / 5));
 }
