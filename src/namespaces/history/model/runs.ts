@@ -29,6 +29,17 @@ export function pos(op: '<' | '<=' | '>' | '>=', p: Pos) {
   return sql<boolean>`(${sql.ref('date')}, ${sql.ref('id')}) ${sql.raw(op)} (${p.date}, ${p.id})`;
 }
 
+/**
+ * `pos`, and the bare date bound it implies. PostgreSQL misjudges how many rows a comparison of
+ * (date, id) pairs keeps, and read a short range of an old part of the log by walking the
+ * primary key down from the newest id (180 ms, 1,000,000 events) or through a bitmap (7 ms);
+ * with the date bound it reads the date index (0.3 ms).
+ */
+export function posAndDate(op: '<' | '<=' | '>' | '>=', p: Pos) {
+  const dateOp = op.startsWith('<') ? '<=' : '>=';
+  return sql<boolean>`${pos(op, p)} and ${sql.ref('date')} ${sql.raw(dateOp)} ${p.date}`;
+}
+
 export async function newerNeighbour(db: Db, p: Pos): Promise<RunRow | undefined> {
   return db
     .selectFrom('history_events')

@@ -8,6 +8,7 @@ import {
   newerNeighbour,
   olderNeighbour,
   pos,
+  posAndDate,
   type Pos,
 } from '../model/runs.ts';
 import { newestEventId, readCounter, type Db } from '../model/counters.ts';
@@ -60,11 +61,12 @@ async function runMaxIds(db: Db, ranges: RunRange[]): Promise<number[]> {
         q = q.where(sql<boolean>`(${sql.ref('date')} || '', ${sql.ref('id')} + 0) > (${r.below.date}, ${r.below.id})`);
       return q.orderBy('id', 'desc').limit(1).as(`m${i}`);
     }
+    // `id + 0`: no walk of the primary key down from the newest id (PostgreSQL).
     let q = db
       .selectFrom('history_events')
-      .select(sql<number>`max(${sql.ref('id')})`.as('id'))
-      .where(pos('<=', r.first));
-    if (r.below) q = q.where(pos('>', r.below));
+      .select(sql<number>`max(${sql.ref('id')} + 0)`.as('id'))
+      .where(posAndDate('<=', r.first));
+    if (r.below) q = q.where(posAndDate('>', r.below));
     return q.as(`m${i}`);
   });
   const row = (await db.selectNoFrom(columns).executeTakeFirstOrThrow()) as Record<string, number | null>;
@@ -143,8 +145,8 @@ export async function headsPage(
       const row = await db
         .selectFrom('history_events')
         .select(sql<number>`count(*)`.as('n'))
-        .where(pos('>', newest))
-        .where(pos('<=', head))
+        .where(posAndDate('>', newest))
+        .where(posAndDate('<=', head))
         .executeTakeFirstOrThrow();
       above = Number(row.n);
     }
@@ -212,8 +214,8 @@ export async function headsPage(
     const row = await db
       .selectFrom('history_events')
       .select(sql<number>`count(*)`.as('n'))
-      .where(pos('<=', groups[last]!.first))
-      .where(pos('>', floor))
+      .where(posAndDate('<=', groups[last]!.first))
+      .where(posAndDate('>', floor))
       .executeTakeFirstOrThrow();
     groups[last]!.size = Number(row.n);
   }
