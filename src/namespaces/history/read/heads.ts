@@ -381,11 +381,21 @@ export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{
       sql` and `,
     );
   };
+  const headsIn = (where: RawBuilder<unknown>) =>
+    sql`(select count(*) from history_events h where h.run_head = 1 and ${where})`;
+  // A range over most of the log's time: its heads are all of them less those outside it, fewer
+  // to count (PostgreSQL counts them from the table: a year of 1,000,000 events, 180 ms).
+  const span = await dateSpan(db);
   const columns = ranges.map((r, i) => {
     const end = (dir: RawBuilder<unknown>, column: string) =>
       sql`(select ${sql.ref(`e.${column}`)} from history_events e where ${within(r, 'e')} order by e.date ${dir}, e.id ${dir} limit 1)`;
+    const heads =
+      span && share(r, span) > 0.5
+        ? sql`(select value from history_counters where name = ${COUNTER_RUN_HEADS})
+            - ${r.to ? headsIn(sql`h.date > ${r.to}`) : sql`0`} - ${r.from ? headsIn(sql`h.date < ${r.from}`) : sql`0`}`
+        : headsIn(within(r, 'h'));
     return sql.join([
-      sql`(select count(*) from history_events h where h.run_head = 1 and ${within(r, 'h')}) as ${sql.ref(`heads${i}`)}`,
+      sql`${heads} as ${sql.ref(`heads${i}`)}`,
       sql`${end(sql`desc`, 'run_head')} as ${sql.ref(`topHead${i}`)}`,
       sql`${end(sql`desc`, 'occasions_id')} as ${sql.ref(`top${i}`)}`,
       sql`${end(sql`asc`, 'occasions_id')} as ${sql.ref(`bottom${i}`)}`,
@@ -406,4 +416,23 @@ export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{
     newerBottom = row[`bottom${i}`] as string;
   });
   return { groups, maxId: Number(row.maxId ?? 0) };
+}
+
+/** The dates of the log's oldest and newest rows (null: an empty log). */
+async function dateSpan(db: Db): Promise<{ from: string; to: string } | null> {
+  const { rows } = await sql<{ from: string | null; to: string | null }>`select
+    (select date from history_events order by date asc limit 1) as "from",
+    (select date from history_events order by date desc limit 1) as "to"`.execute(db);
+  const r = rows[0];
+  return r?.from && r.to ? { from: r.from, to: r.to } : null;
+}
+
+/** The share of the log's time `span` that the range covers (0 to 1). */
+function share(r: DateRange, span: { from: string; to: string }): number {
+  const ms = (date: string) => Date.parse(`${date.replace(' ', 'T')}Z`);
+  const whole = ms(span.to) - ms(span.from);
+  if (whole <= 0) return 1;
+  const from = Math.max(ms(span.from), r.from ? ms(r.from) : -Infinity);
+  const to = Math.min(ms(span.to), r.to ? ms(r.to) : Infinity);
+  return Math.max(0, to - from) / whole;
 }
