@@ -1,5 +1,6 @@
-// The unfiltered overview's pages from the runs maintained on write (model/runs.ts), and the
-// count of groups under max_id_first_page's cut or without some rows.
+// The pages of the unfiltered overview and of a range of dates from the runs maintained on
+// write (model/runs.ts), and the count of groups under max_id_first_page's cut, in ranges of
+// dates, or without some rows.
 import { sql, type RawBuilder } from 'kysely';
 import {
   COLUMNS,

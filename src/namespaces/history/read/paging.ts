@@ -58,8 +58,9 @@ const ORDER = sql`order by ${sql.ref('date')} desc, ${sql.ref('id')} desc`;
  * as in the reference, groups are ordered by their newest date, then their highest id, and
  * each is shown by its highest-id row, the page's rows ordered by date, then id.
  * `unfiltered` requests (every row readable, no filter) and those of one range of dates page
- * through the run heads maintained on write (model/runs.ts); others walk the matching rows newest first and stop once the page is
- * complete, so a page costs what it shows, not the log's size.
+ * through the run heads maintained on write (model/runs.ts); others walk the matching rows
+ * newest first and stop once the page is complete, so a page costs what it shows, not the
+ * log's size.
  */
 export async function selectEventPage(
   app: AppServices,
@@ -101,6 +102,7 @@ export async function selectEventPage(
       headsPage(app.readDb, { dates: req.dateSlice }, offset, req.perPage, false),
       totalOf('groups'),
     ]);
+    // (headsPage gives up only on a cut by id.)
     return { rows: newestFirstRows(await loadRows(app, page!.ids)), counts: page!.counts, total };
   }
   let cutTotal: number | null = null;
