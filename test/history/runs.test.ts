@@ -10,7 +10,7 @@ import { rebuildRuns } from '../../src/namespaces/history/write/runs.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { referenceOverview } from './occasions-model.ts';
 import { COUNTER_RUN_HEADS } from '../../src/namespaces/history/model/runs.ts';
-import { cutRunCount, groupsInDateRanges, groupsWithout } from '../../src/namespaces/history/read/heads.ts';
+import { cutRunCount, groupsInDateRanges, groupsWithout } from '../../src/namespaces/history/read/run-counts.ts';
 import { groupTotalShortcut, onlyDateRanges, rowsOutside } from '../../src/namespaces/history/read/totals.ts';
 import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { readCounter } from '../../src/namespaces/history/model/counters.ts';

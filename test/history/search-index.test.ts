@@ -156,7 +156,7 @@ for (const target of dbTargets()) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), search);
         assert.deepEqual(await answer(search, 'exclude_search'), await truth(search, true), `exclude_search=${search}`);
-        // Grouped: alone, its total is counted around the matches (read/heads.ts groupsWithout).
+        // Grouped: alone, its total is counted around the matches (read/run-counts.ts groupsWithout).
         const grouped = await callRoute(t.app, 'GET', '/history/v1/events', {
           query: { exclude_search: search, per_page: 5 },
           user: admin,

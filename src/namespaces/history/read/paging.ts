@@ -15,7 +15,8 @@ import {
   type Slices,
 } from './slices.ts';
 import type { EventRow } from './render.ts';
-import { cutRunCount, headsPage, inReferenceOrder, type DateRange, type Occasion } from './heads.ts';
+import { headsPage, inReferenceOrder, type DateRange, type Occasion } from './heads.ts';
+import { cutRunCount } from './run-counts.ts';
 import { headBelow, pos } from '../model/runs.ts';
 import { FEW_CANDIDATES } from './plan.ts';
 import { FILTERS_IN_ORDER_INDEX } from '../migrations/0026_history_filters_in_order.ts';

@@ -1,11 +1,12 @@
-// First grouped totals counted from the runs maintained on write (read/heads.ts) instead of
+// First grouped totals counted from the runs maintained on write (read/run-counts.ts) instead of
 // reading every matching row in order, for the filters whose rows the runs describe: a slice of
 // dates, or the log without a few rows that an index names.
 import { sql, type RawBuilder } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from './query.ts';
 import type { TotalShortcut } from './caches.ts';
-import { groupsInDateRanges, groupsWithout, type DateRange } from './heads.ts';
+import type { DateRange } from './heads.ts';
+import { groupsInDateRanges, groupsWithout } from './run-counts.ts';
 import { filterCondition, indexMatches, type QueryPlan, type SearchMatches } from './conditions.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
 
