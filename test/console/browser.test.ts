@@ -105,13 +105,16 @@ for (const [index, target] of dbTargets().entries()) {
     }
 
     /** Signs in through the login form the console sends an anonymous visitor to. */
-    async function signIn(page: Page, login: string, path = '/cms-admin/'): Promise<void> {
+    async function signIn(page: Page, login: string, path = '/cms-admin/', { script = true } = {}): Promise<void> {
       await page.goto(site + path);
       assert.match(page.url(), /\/cms-login\.php\?redirect_to=/);
       await page.locator('#user_login').fill(login);
       await page.locator('#user_pass').fill(PASSWORD);
       await page.locator('#user_pass').press('Enter');
       await page.waitForURL((url) => url.pathname.startsWith('/cms-admin/'));
+      // The page's own module loads after `load`: a key pressed before it listens is the
+      // browser's (Enter submitted the settings form natively on a busy machine).
+      if (script) await page.waitForFunction(() => performance.getEntriesByName('console-ready').length > 0);
     }
 
     async function apiIds(user: SiteUser, args: Record<string, unknown>): Promise<number[]> {
@@ -604,7 +607,7 @@ for (const [index, target] of dbTargets().entries()) {
       await de.close();
       const noScript = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
       const plain = await noScript.newPage();
-      await signIn(plain, 'ada', `${STRINGS}&search=Menu`);
+      await signIn(plain, 'ada', `${STRINGS}&search=Menu`, { script: false });
       await plain.getByLabel('Übersetzung nach Deutsch', { exact: true }).fill('Menü');
       await plain.getByRole('button', { name: /^Die Übersetzung nach Deutsch von „Menu“ speichern/ }).click();
       await plain.waitForURL(/done=saved/);
