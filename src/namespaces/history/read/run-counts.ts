@@ -1,7 +1,7 @@
 // The number of groups of the log under max_id_first_page's cut, in ranges of dates, or without
 // some rows, from the runs maintained on write (model/runs.ts) instead of the rows themselves.
 import { sql, type RawBuilder } from 'kysely';
-import { COUNTER_RUN_HEADS, newerNeighbour, olderNeighbour, pos, type Pos } from '../model/runs.ts';
+import { COUNTER_RUN_HEADS, olderNeighbour, pos } from '../model/runs.ts';
 import { readCounter, type Db } from '../model/counters.ts';
 import type { DateRange } from './heads.ts';
 
@@ -9,7 +9,7 @@ import type { DateRange } from './heads.ts';
  * The number of groups of the log cut to ids ≤ `maxId`, from the maintained run count: a
  * group is one more than the boundaries (neighbours with different occasions ids) of a
  * sequence, and removing the cut-off rows only changes the boundaries around them. A few
- * cut-off rows: their neighbours are looked up; more: the rows from the oldest cut-off row
+ * cut-off rows: counted around them (groupsWithout); more: the rows from the oldest cut-off row
  * up (plus the row below it, which both sequences share with everything older) are read and
  * their runs counted with and without the cut-off rows. Null when that would read more than
  * `limit` rows.
@@ -23,11 +23,11 @@ export async function cutRunCount(db: Db, maxId: number, { few = 100, limit = 20
     .limit(limit + 1)
     .execute();
   if (cutOff.length > limit) return null;
+  if (!cutOff.length) return readCounter(db, COUNTER_RUN_HEADS);
+  if (cutOff.length <= few)
+    return (await groupsWithout(db, sql`select id from history_events where id > ${maxId}`)).groups;
   const total = await readCounter(db, COUNTER_RUN_HEADS);
-  if (!cutOff.length) return total;
-  const newestFirst = cutOff.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
-  if (cutOff.length <= few) return total - (await boundariesAround(db, newestFirst));
-  const oldest = newestFirst[newestFirst.length - 1];
+  const oldest = cutOff.reduce((a, b) => (a.date === b.date ? (a.id < b.id ? a : b) : a.date < b.date ? a : b));
   const rows = await db
     .selectFrom('history_events')
     .select(['id', 'occasions_id'])
@@ -44,33 +44,6 @@ export async function cutRunCount(db: Db, maxId: number, { few = 100, limit = 20
 
 function boundaries(list: { occasions_id: string }[]): number {
   return list.filter((r, i) => i > 0 && r.occasions_id !== list[i - 1].occasions_id).length;
-}
-
-/**
- * How many boundaries the log loses when `removed` (newest first) leave it: per block of
- * consecutive removed rows, those among the block and its kept neighbours, less the one its
- * neighbours may form once adjacent.
- */
-async function boundariesAround(db: Db, removed: (Pos & { occasions_id: string })[]): Promise<number> {
-  const ids = new Set(removed.map((r) => r.id));
-  const seen = new Set<number>();
-  let lost = 0;
-  for (const first of removed) {
-    if (seen.has(first.id)) continue;
-    const block: { occasions_id: string }[] = [first];
-    seen.add(first.id);
-    let below = await olderNeighbour(db, first);
-    while (below && ids.has(below.id)) {
-      block.push(below);
-      seen.add(below.id);
-      below = await olderNeighbour(db, below);
-    }
-    // Kept: a removed row above `first` would have taken `first` into its own block.
-    const above = await newerNeighbour(db, first);
-    lost += boundaries([...(above ? [above] : []), ...block, ...(below ? [below] : [])]);
-    if (above && below && above.occasions_id !== below.occasions_id) lost -= 1;
-  }
-  return lost;
 }
 
 /**
