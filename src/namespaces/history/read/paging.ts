@@ -7,6 +7,7 @@ import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import {
   countRows,
+  countUpTo,
   newestFirst,
   tallyRows,
   type DateWindow,
@@ -283,31 +284,14 @@ async function countGroups(app: AppServices, cond: Expression<SqlBool>): Promise
  * index and sort them.
  */
 async function countRunsInWorker(app: AppServices, cond: Expression<SqlBool>, inOrderFrom?: number): Promise<number> {
-  if (inOrderFrom !== undefined && (await countRowsUpTo(app, cond, inOrderFrom)) >= inOrderFrom) {
-    const { rows } = await sql<{ n: number }>`select count_runs(o) as n from (
-        select occasions_id as o from history_events indexed by ${sql.ref(FILTERS_IN_ORDER_INDEX)}
-        where ${cond} ${ORDER}
-      )`.execute(app.readDb);
-    return Number(rows[0]!.n);
-  }
-  const inOrder = app.readDb
-    .selectFrom('history_events')
-    .select('occasions_id')
-    .where(cond)
-    .orderBy('date', 'desc')
-    .orderBy('id', 'desc');
-  const row = await app.readDb
-    .selectFrom(inOrder.as('m'))
-    .select(sql<number>`count_runs(${sql.ref('m.occasions_id')})`.as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** The rows matching `cond`, counted up to `most`. */
-async function countRowsUpTo(app: AppServices, cond: Expression<SqlBool>, most: number): Promise<number> {
-  const upTo = app.readDb.selectFrom('history_events').select(sql<number>`1`.as('one')).where(cond).limit(most);
-  const row = await app.readDb.selectFrom(upTo.as('r')).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const inOrder =
+    inOrderFrom !== undefined &&
+    (await countUpTo(app, sql`select 1 from history_events where ${cond}`, inOrderFrom)) >= inOrderFrom;
+  const index = inOrder ? sql`indexed by ${sql.ref(FILTERS_IN_ORDER_INDEX)}` : sql``;
+  const { rows } = await sql<{ n: number }>`select count_runs(o) as n from (
+      select occasions_id as o from history_events ${index} where ${cond} ${ORDER}
+    )`.execute(app.readDb);
+  return Number(rows[0]!.n);
 }
 
 /** Rows by id, in the order of the ids given. */

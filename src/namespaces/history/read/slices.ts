@@ -20,7 +20,15 @@
 // that searches another index is left alone: the index bounds it. PostgreSQL runs a statement
 // on its own connection and holds nobody: one statement each.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CompiledQuery, expressionBuilder, sql, type Compilable, type Expression, type SqlBool } from 'kysely';
+import {
+  CompiledQuery,
+  expressionBuilder,
+  sql,
+  type Compilable,
+  type Expression,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import { pos } from '../model/runs.ts';
@@ -170,6 +178,14 @@ async function nthRow(app: AppServices, from: Position | null, n: number): Promi
     .limit(1)
     .offset(n - 1)
     .executeTakeFirst();
+}
+
+/** The rows `rows` (SQL selecting them) selects, counted up to `most`: whether there are that many, at that cost at most. */
+export async function countUpTo(app: AppServices, rows: RawBuilder<unknown>, most: number): Promise<number> {
+  const { rows: counted } = await sql<{ n: number }>`select count(*) as n from (${rows} limit ${most}) as r`.execute(
+    app.readDb,
+  );
+  return Number(counted[0]!.n);
 }
 
 /** Rows matching `cond`. */

@@ -8,6 +8,7 @@ import type { TotalShortcut } from './caches.ts';
 import type { DateRange } from './heads.ts';
 import { groupsInDateRanges, groupsWithout } from './run-counts.ts';
 import { filterCondition, indexMatches, type QueryPlan, type SearchMatches } from './conditions.ts';
+import { countUpTo } from './slices.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
 
 /**
@@ -167,12 +168,6 @@ export function rowsOutside(f: EventFilter): RawBuilder<unknown> | null {
   // A row that two parts leave out is named twice: `id in (…)` takes it once (and countUpTo
   // may count it twice, which only errs towards reading the rows).
   return sql.join(parts, sql` union all `);
-}
-
-/** The rows `ids` selects, counted up to `most`. */
-async function countUpTo(app: AppServices, ids: RawBuilder<unknown>, most: number): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (${ids} limit ${most}) as r`.execute(app.readDb);
-  return Number(rows[0]!.n);
 }
 
 /**
