@@ -13,9 +13,15 @@ export async function addToCounter(db: Db, name: string, delta: number): Promise
     .execute();
 }
 
+/** A counter's value, as an SQL expression: read in the same statement (one state of the log) as the rows. */
+export const counterValue = (name: string) => sql<number>`(select value from history_counters where name = ${name})`;
+
+/** The log's newest event id, as an SQL expression (null: none). */
+export const NEWEST_EVENT_ID = sql<number | null>`(select max(id) from history_events)`;
+
 /** The log's newest event id (0: none). */
 export async function newestEventId(db: Kysely<any>): Promise<number> {
-  const { rows } = await sql<{ n: number | null }>`select max(id) as n from history_events`.execute(db);
+  const { rows } = await sql<{ n: number | null }>`select ${NEWEST_EVENT_ID} as n`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -2,7 +2,7 @@
 // some rows, from the runs maintained on write (model/runs.ts) instead of the rows themselves.
 import { sql, type RawBuilder } from 'kysely';
 import { COUNTER_RUN_HEADS, olderNeighbour, pos } from '../model/runs.ts';
-import { readCounter, type Db } from '../model/counters.ts';
+import { counterValue, NEWEST_EVENT_ID, readCounter, type Db } from '../model/counters.ts';
 import type { DateRange } from './heads.ts';
 
 /**
@@ -87,11 +87,11 @@ export async function groupsWithout(db: Db, removed: RawBuilder<unknown>): Promi
       left join history_events above on above.id = t.newer
     )
     select
-      (select value from history_counters where name = ${COUNTER_RUN_HEADS}) as heads,
+      ${counterValue(COUNTER_RUN_HEADS)} as heads,
       (select coalesce(sum(run_head), 0) from m) as "removedHeads",
       (select coalesce(sum(below_head), 0) from blocks) as "lostHeads",
       (select count(*) from blocks where above_occasions is null or above_occasions <> below_occasions) as "newHeads",
-      (select max(id) from history_events) as "maxId"`.execute(db);
+      ${NEWEST_EVENT_ID} as "maxId"`.execute(db);
   const r = rows[0]!;
   return {
     groups: Number(r.heads) - Number(r.removedHeads) - Number(r.lostHeads) + Number(r.newHeads),
@@ -125,7 +125,7 @@ export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{
       sql`(select ${sql.ref(`e.${column}`)} from history_events e where ${within(r, 'e')} order by e.date ${dir}, e.id ${dir} limit 1)`;
     const heads =
       span && share(r, span) > 0.5
-        ? sql`(select value from history_counters where name = ${COUNTER_RUN_HEADS})
+        ? sql`${counterValue(COUNTER_RUN_HEADS)}
             - ${r.to ? headsIn(sql`h.date > ${r.to}`) : sql`0`} - ${r.from ? headsIn(sql`h.date < ${r.from}`) : sql`0`}`
         : headsIn(within(r, 'h'));
     return sql.join([
@@ -135,7 +135,7 @@ export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{
       sql`${end(sql`asc`, 'occasions_id')} as ${sql.ref(`bottom${i}`)}`,
     ]);
   });
-  const newest = sql`(select max(id) from history_events) as ${sql.ref('maxId')}`;
+  const newest = sql`${NEWEST_EVENT_ID} as ${sql.ref('maxId')}`;
   const { rows } = await sql<Record<string, string | number | null>>`select ${sql.join([...columns, newest])}`.execute(
     db,
   );
