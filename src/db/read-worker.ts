@@ -27,18 +27,24 @@ const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true })
 sqlite.pragma('busy_timeout = 5000');
 sqlite.pragma(`cache_size = ${-cacheKib}`);
 
-// The number of runs of equal consecutive values, in the order the rows arrive (a sub-query's
-// ORDER BY): the activity log's groups of a filter counted in one statement in this thread,
-// rather than every matching row sent to the server's thread and counted there.
-sqlite.aggregate('count_runs', {
-  start: () => ({ runs: 0, started: false, last: undefined as unknown }),
-  step: (state, value: unknown) => {
-    if (!state.started || value !== state.last) state.runs++;
-    state.started = true;
+// The runs of equal consecutive values, in the order the rows arrive (a sub-query's ORDER BY),
+// as JSON: [runs, first row, last value], a row being [value, ...the rest of its arguments].
+// The activity log's groups of a filter counted in one statement in this thread, rather than
+// every matching row sent to the server's thread and counted there; the ends let the counts of
+// consecutive stretches be joined (a group may span the seam), and the first row is the newest
+// the count saw, which the total's cache keeps.
+sqlite.aggregate('run_edges', {
+  varargs: true,
+  start: () => ({ runs: 0, first: null as unknown[] | null, last: null as unknown }),
+  step: (state, value: unknown, ...rest: unknown[]) => {
+    if (state.runs === 0) {
+      state.first = [value, ...rest];
+      state.runs = 1;
+    } else if (value !== state.last) state.runs++;
     state.last = value;
     return state;
   },
-  result: (state) => state.runs,
+  result: (state) => JSON.stringify([state.runs, state.first, state.last]),
 });
 
 // Prepared statements by SQL text: preparing costs as much as running a short query.

@@ -19,7 +19,7 @@ import {
 } from '../../src/namespaces/history/read/totals.ts';
 import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { readCounter } from '../../src/namespaces/history/model/counters.ts';
-import { countMatching, selectEventPage } from '../../src/namespaces/history/read/paging.ts';
+import { countMatching, countRunsInWorker, selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 
 const ALL = sql<boolean>`1 = 1`;
@@ -276,6 +276,32 @@ for (const target of dbTargets()) {
         ),
         { numRuns: target.name === 'postgres' ? 30 : 100 },
       );
+    });
+
+    test("a count in the log's order, split at the middle of its time, counts a group across the seam once and reports the newest row", async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      // Kind 0 from day 1 to day 4 (the middle of the log's time is day 2, 22:00), then kind 1.
+      const ids: number[] = [];
+      for (const [day, kind] of [
+        [1, 0],
+        [2, 0],
+        [3, 0],
+        [4, 0],
+        [4, 1],
+      ] as const)
+        ids.push(await logArrival({ day, minute: kind, kind }));
+      const rows = await t.app.db.selectFrom('history_events').select(['id', 'date', 'occasions_id']).execute();
+      const expected = referenceOverview(rows, 1, 1).total;
+      assert.equal(expected, 2);
+      assert.equal(await countMatching(t.app, ALL, 'groups', { inOrderFrom: 1 }), expected);
+      if (t.app.dbHandle.readsInWorkers) {
+        const counted = await countRunsInWorker(t.app, ALL, { inOrderFrom: 1 });
+        assert.deepEqual(counted, { groups: 2, newest: rows.find((r) => r.id === ids[4]) });
+        // Nothing matches: no group, no newest row.
+        const none = sql<boolean>`${sql.ref('level')} = 'nonexistent'`;
+        assert.deepEqual(await countRunsInWorker(t.app, none, { inOrderFrom: 1 }), { groups: 0, newest: null });
+      }
     });
 
     test('a grouped first total is counted from the runs for dates alone, and (SQLite) around a few rows left out', async () => {

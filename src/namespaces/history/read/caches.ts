@@ -6,8 +6,8 @@ import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
-import { countMatching, loadRows, type CountMode, type PageResult } from './paging.ts';
-import type { DateWindow } from './slices.ts';
+import { countMatching, countRunsInWorker, loadRows, type CountMode, type PageResult } from './paging.ts';
+import type { DateWindow, MatchRow } from './slices.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 
@@ -208,23 +208,32 @@ async function countTotal(
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
-  const counted = async () => {
+  if (mode === 'rows') return { ...state, value: await countMatching(app, upTo, mode, { dates }), newest: null };
+  // SQLite's worker count reports the newest row it counted; otherwise that row is read beside.
+  const newestRow = async () =>
+    (await app.readDb
+      .selectFrom('history_events')
+      .select(['id', 'date', 'occasions_id'])
+      .where(upTo)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()) ?? null;
+  const counted = async (): Promise<{ value: number; newest?: MatchRow | null }> => {
     const quick = await shortcut?.();
     // Events logged since the state was read: the rows up to it are counted instead.
-    return quick && quick.maxId === state.maxId ? quick.value : countMatching(app, upTo, mode, { dates, inOrderFrom });
+    if (quick && quick.maxId === state.maxId) return { value: quick.value };
+    if (!app.dbHandle.readsInWorkers) return { value: await countMatching(app, upTo, mode, { dates, inOrderFrom }) };
+    const { groups, newest } = await countRunsInWorker(app, upTo, { dates, inOrderFrom });
+    return { value: groups, newest };
   };
-  const [value, newest] = await Promise.all([
-    counted(),
-    mode === 'groups'
-      ? app.readDb
-          .selectFrom('history_events')
-          .select(['id', 'date', 'occasions_id'])
-          .where(upTo)
-          .orderBy('date', 'desc')
-          .orderBy('id', 'desc')
-          .limit(1)
-          .executeTakeFirst()
-      : undefined,
-  ]);
-  return { ...state, value, newest: newest ?? null };
+  const beside = shortcut || !app.dbHandle.readsInWorkers ? newestRow() : undefined;
+  // Not awaited when the count reports the newest row: its failure must not go unhandled.
+  beside?.catch(() => undefined);
+  const result = await counted();
+  return {
+    ...state,
+    value: result.value,
+    newest: result.newest !== undefined ? result.newest : await (beside ?? newestRow()),
+  };
 }

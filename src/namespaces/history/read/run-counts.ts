@@ -153,7 +153,7 @@ export async function groupsInDateRanges(db: Db, ranges: DateRange[]): Promise<{
 }
 
 /** The dates of the log's oldest and newest rows (null: an empty log). */
-async function dateSpan(db: Db): Promise<{ from: string; to: string } | null> {
+export async function dateSpan(db: Db): Promise<{ from: string; to: string } | null> {
   const { rows } = await sql<{ from: string | null; to: string | null }>`select
     (select date from history_events order by date asc limit 1) as "from",
     (select date from history_events order by date desc limit 1) as "to"`.execute(db);
