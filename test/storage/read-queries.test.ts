@@ -12,11 +12,15 @@ import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
 import type { AppServices } from '../../src/site/services.ts';
 import { dbTargets, createTestApp } from '../support/db.ts';
 
-/** A read that takes about `seconds` or more: SQLite counts a long recursive sequence, PostgreSQL sleeps. */
+/**
+ * A read that takes about `seconds` or more: SQLite counts a long recursive sequence (ten million
+ * steps a second, more than a fast machine takes: at two million, one counted 8 million steps
+ * within the tests' 1 s limit), PostgreSQL sleeps.
+ */
 function slowRead(app: AppServices, seconds: number, db = app.readDb) {
   return app.dialect === 'postgres'
     ? sql`select pg_sleep(${seconds})`.execute(db)
-    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 2_000_000}) select count(*) from c`.execute(
+    : sql`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${seconds * 10_000_000}) select count(*) from c`.execute(
         db,
       );
 }
