@@ -1,5 +1,5 @@
 // The activity log (history/v1): its routes, the built-in loggers of the original plugin, the
-// `events …` commands, its tables, demo events, the background context indexer and the
+// `events …` commands, its tables, demo events, the background indexers, the log's columns and the
 // activity-log store every module writes through.
 import type { SiteModule } from '../../site/module.ts';
 import { historyNamespace } from './routes.ts';
@@ -58,6 +58,7 @@ import { historySearchWriteBehindMigration } from './migrations/0025_history_sea
 import { historyFiltersInOrderMigration } from './migrations/0026_history_filters_in_order.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
+import { startLogColumns } from './columns/sync.ts';
 
 export const historyModule: SiteModule = {
   name: 'history',
@@ -112,7 +113,7 @@ export const historyModule: SiteModule = {
   ],
   seed: seedDemo,
   background: (app) => {
-    const work = [startContextIndexer(app), startSearchIndexing(app)];
+    const work = [startContextIndexer(app), startSearchIndexing(app), startLogColumns(app)];
     return { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };
   },
   activityLog: createActivityLog,

@@ -97,10 +97,24 @@ export async function cachedPage(
 }
 
 /**
- * A faster way to count a filter's total than reading its rows (read/totals.ts): the total and
- * the newest id it counted up to, or null when it finds itself no faster after all.
+ * A faster way to count a filter's total than reading its rows (read/totals.ts, the log's
+ * columns): the total and the newest id it counted up to (and the newest matching row, when it
+ * knows it), or null when it finds itself no faster after all.
  */
-export type TotalShortcut = () => Promise<{ value: number; maxId: number } | null>;
+export type TotalShortcut = () => Promise<{ value: number; maxId: number; newest?: MatchRow | null } | null>;
+
+/** The first of the shortcuts that counts (each tried when those before it decline). */
+export function firstShortcut(...shortcuts: (TotalShortcut | undefined)[]): TotalShortcut | undefined {
+  const given = shortcuts.filter((s): s is TotalShortcut => s !== undefined);
+  if (!given.length) return undefined;
+  return async () => {
+    for (const shortcut of given) {
+      const quick = await shortcut();
+      if (quick) return quick;
+    }
+    return null;
+  };
+}
 
 /** How a total is counted afresh. */
 export interface CountOptions {
@@ -208,7 +222,11 @@ async function countTotal(
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
-  if (mode === 'rows') return { ...state, value: await countMatching(app, upTo, mode, { dates }), newest: null };
+  if (mode === 'rows') {
+    const quick = await shortcut?.();
+    const value = quick?.maxId === state.maxId ? quick.value : await countMatching(app, upTo, mode, { dates });
+    return { ...state, value, newest: null };
+  }
   // SQLite's worker count reports the newest row it counted; otherwise that row is read beside.
   const newestRow = async () =>
     (await app.readDb
@@ -222,12 +240,12 @@ async function countTotal(
   const counted = async (): Promise<{ value: number; newest?: MatchRow | null }> => {
     const quick = await shortcut?.();
     // Events logged since the state was read: the rows up to it are counted instead.
-    if (quick && quick.maxId === state.maxId) return { value: quick.value };
+    if (quick && quick.maxId === state.maxId) return { value: quick.value, newest: quick.newest };
     if (!app.dbHandle.readsInWorkers) return { value: await countMatching(app, upTo, mode, { dates, inOrderFrom }) };
     const { groups, newest } = await countRunsInWorker(app, upTo, { dates, inOrderFrom });
     return { value: groups, newest };
   };
-  const beside = shortcut || !app.dbHandle.readsInWorkers ? newestRow() : undefined;
+  const beside = !app.dbHandle.readsInWorkers ? newestRow() : undefined;
   // Not awaited when the count reports the newest row: its failure must not go unhandled.
   beside?.catch(() => undefined);
   const result = await counted();

@@ -7,7 +7,8 @@ import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.t
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
-import { cachedPage, cachedTotal, jsonMaps, logState } from './caches.ts';
+import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
+import { columnsShortcut } from '../columns/total.ts';
 import { groupTotalShortcut, inOrderCountFrom, oneDateRange } from './totals.ts';
 import {
   candidateCount,
@@ -91,8 +92,11 @@ export async function listEvents(
         (mode === 'rows' && indexed ? await totalFromIndexes(app, plan, filter) : undefined) ??
         cachedTotal(app, state, totalKey, totalCond, mode, {
           dates,
-          shortcut:
+          // The log's columns first; while they are read, the runs maintained on write.
+          shortcut: firstShortcut(
+            columnsShortcut(app, effectiveTotal, plan, state, mode),
             mode === 'groups' && indexed ? groupTotalShortcut(app, effectiveTotal, plan, state.maxId) : undefined,
+          ),
           inOrderFrom: inOrderCountFrom(app, effectiveTotal, plan, state.maxId),
         });
       return selectEventPage(app, cond, {

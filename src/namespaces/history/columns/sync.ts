@@ -1,0 +1,179 @@
+// Keeping the log's columns (columns/store.ts) at the log's state. A count asks for them at the
+// state its request read (read/caches.ts logState): events appended since are read and added
+// (as the cached totals add them); anything else — a purge, a stick, an event dated before the
+// newest, a late insert — makes them be read again, in chunks in the log's order. A small log is
+// read at once; a large one in the background while the counts read the rows as before, and the
+// server says in its log how far it is. Each process keeps its own, so on PostgreSQL several
+// processes may share the log.
+import type { AppServices } from '../../../site/services.ts';
+import { posAndDate } from '../model/runs.ts';
+import { logState } from '../read/caches.ts';
+import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsState, type ColumnsView } from './store.ts';
+
+/** Rows read per statement while building (a few tens of ms each on 1,000,000 events). */
+const BUILD_CHUNK = 50_000;
+/** Logs up to which a request builds the columns itself rather than in the background. */
+const BUILD_INLINE_ROWS = 50_000;
+/** Appended rows up to which they are added; beyond, the columns are built again. */
+const MAX_APPEND = 5_000;
+/**
+ * Events up to which the columns are kept (about 24 bytes each; 48 MB at this bound): a larger
+ * log is read as before, within the server's memory budget.
+ */
+export const MAX_COLUMN_ROWS = 2_000_000;
+const PROGRESS_EVERY_MS = 5_000;
+
+const COLUMNS = ['id', 'date', 'occasions_id', 'level', 'logger', 'message_key', 'initiator', 'user_id'] as const;
+
+interface Holder {
+  columns: LogColumns | null;
+  /** A build under way. */
+  building: Promise<void> | null;
+  /**
+   * The log's changes counter when the columns could not hold it (too many events, a value
+   * beyond them): not tried again until something other than an append changes the log.
+   */
+  unfitAt: number | null;
+  /** One catch-up at a time. */
+  catchingUp: Promise<unknown>;
+  /** When a build last failed (a database error): none is started again for a while. */
+  failedAt: number;
+  stopped: boolean;
+}
+
+const holders = new WeakMap<AppServices, Holder>();
+
+function holderOf(app: AppServices): Holder {
+  let h = holders.get(app);
+  if (!h) {
+    h = { columns: null, building: null, unfitAt: null, catchingUp: Promise.resolve(), failedAt: 0, stopped: false };
+    holders.set(app, h);
+  }
+  return h;
+}
+
+const same = (a: ColumnsState, b: ColumnsState) =>
+  a.maxId === b.maxId && a.total === b.total && a.changes === b.changes;
+
+/**
+ * The columns at `state`, or null while they are being built or cannot be (the log is too
+ * large, holds values beyond them, or reading them failed); the caller then reads the log.
+ */
+export async function columnsAt(app: AppServices, state: ColumnsState): Promise<ColumnsView | null> {
+  const h = holderOf(app);
+  if (h.stopped || h.unfitAt === state.changes) return null;
+  try {
+    const view = await caughtUp(app, h, state);
+    if (view) return view;
+    if (state.total > MAX_COLUMN_ROWS) {
+      h.unfitAt = state.changes;
+      return null;
+    }
+    const building = build(app, h);
+    if (state.total > BUILD_INLINE_ROWS) return null;
+    await building;
+    return await caughtUp(app, h, state);
+  } catch (err) {
+    app.log.warn({ err }, 'log columns: not brought up to date (this count reads the rows)');
+    return null;
+  }
+}
+
+/** The columns at `state` once the events appended since are added (one catch-up at a time). */
+function caughtUp(app: AppServices, h: Holder, state: ColumnsState): Promise<ColumnsView | null> {
+  const next = h.catchingUp.then(() => catchUp(app, h, state));
+  h.catchingUp = next.catch(() => undefined);
+  return next;
+}
+
+async function catchUp(app: AppServices, h: Holder, state: ColumnsState): Promise<ColumnsView | null> {
+  const cols = h.columns;
+  if (!cols) return null;
+  if (same(cols.state, state)) return { cols, length: cols.length };
+  const added = state.total - cols.state.total;
+  if (cols.state.changes !== state.changes || added <= 0 || added > MAX_APPEND || state.maxId <= cols.state.maxId)
+    return null;
+  const rows = await app.readDb
+    .selectFrom('history_events')
+    .select(COLUMNS)
+    .where('id', '>', cols.state.maxId)
+    .where('id', '<=', state.maxId)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+  // Every insert accounted for, each after the newest row held.
+  if (rows.length !== added || !cols.follows(rows[0]!)) return null;
+  try {
+    cols.append(rows);
+  } catch (err) {
+    if (!(err instanceof ColumnsUnfit)) throw err;
+    h.columns = null;
+    return null;
+  }
+  cols.state = state;
+  return { cols, length: cols.length };
+}
+
+/** Reads the columns afresh, in chunks in the log's order, up to the newest id when it starts. */
+async function buildColumns(app: AppServices, h: Holder): Promise<void> {
+  let state: ColumnsState = { maxId: 0, total: 0, changes: -1 };
+  const cols = new LogColumns();
+  let said = Date.now();
+  try {
+    state = await logState(app);
+    if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total + MAX_APPEND);
+    for (let after: ColumnRow | undefined; !h.stopped; ) {
+      let q = app.readDb.selectFrom('history_events').select(COLUMNS).where('id', '<=', state.maxId);
+      if (after) q = q.where(posAndDate('>', after));
+      const rows = await q.orderBy('date').orderBy('id').limit(BUILD_CHUNK).execute();
+      cols.append(rows);
+      if (cols.length > MAX_COLUMN_ROWS) throw new ColumnsUnfit(`more than ${MAX_COLUMN_ROWS} events`);
+      if (rows.length < BUILD_CHUNK) {
+        cols.state = state;
+        h.columns = cols;
+        if (state.total > BUILD_INLINE_ROWS)
+          app.log.info({ events: cols.length, mb: Math.round(cols.bytes / 2 ** 20) }, 'log columns: ready');
+        return;
+      }
+      after = rows.at(-1);
+      if (Date.now() - said >= PROGRESS_EVERY_MS) {
+        said = Date.now();
+        app.log.info({ read: cols.length, of: state.total }, 'log columns: reading the log');
+      }
+    }
+  } catch (err) {
+    if (err instanceof ColumnsUnfit) {
+      app.log.info({ reason: err.message }, 'log columns: not kept (lists count the rows instead)');
+      h.unfitAt = state.changes;
+    } else {
+      h.failedAt = Date.now();
+      app.log.warn({ err }, 'log columns: reading the log failed (lists count the rows until they are read again)');
+    }
+    h.columns = null;
+  }
+}
+
+/** A build failed this recently: the next waits. */
+const RETRY_AFTER_MS = 60_000;
+
+/** The build under way, or a new one (it never fails: a failure is logged, and the columns stay unread). */
+function build(app: AppServices, h: Holder): Promise<void> {
+  if (!h.building && Date.now() - h.failedAt < RETRY_AFTER_MS) return Promise.resolve();
+  return (h.building ??= buildColumns(app, h).finally(() => (h.building = null)));
+}
+
+/** Background work: the columns are read when the server starts, not on its first count. */
+export function startLogColumns(app: AppServices): { stop(): Promise<void> } {
+  const h = holderOf(app);
+  const started = (async () => {
+    const state = await logState(app);
+    if (state.total === 0 || state.total > MAX_COLUMN_ROWS) return;
+    await build(app, h);
+  })().catch((err: unknown) => app.log.warn({ err }, 'log columns: reading the log failed (lists count the rows)'));
+  return {
+    stop: async () => {
+      h.stopped = true;
+      await started;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+// The log's columns (src/namespaces/history/columns) must count every filter they take exactly
+// as the SQL condition does: rows, groups and the newest matching row, after events arrive in
+// any order (back-dated, equal dates), are appended or purged.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
+import { countMatching } from '../../src/namespaces/history/read/paging.ts';
+import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { logState } from '../../src/namespaces/history/read/caches.ts';
+import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
+import { countFromColumns, idBits } from '../../src/namespaces/history/columns/count.ts';
+import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
+
+const LEVELS = ['info', 'notice', 'warning'];
+const LOGGERS = ['SimpleOptionsLogger', 'SimplePluginLogger', 'SimpleUserLogger'];
+const KEYS = ['option_updated', 'plugin_activated', 'user_logged_in'];
+const INITIATORS = ['cms_user', 'cms', 'web_user'];
+
+const day = (d: number, minute: number) => `2025-01-0${d} 10:0${minute}:00`;
+
+const row = fc.record({
+  day: fc.integer({ min: 1, max: 4 }),
+  minute: fc.integer({ min: 0, max: 3 }),
+  kind: fc.integer({ min: 0, max: 2 }),
+  level: fc.constantFrom(...LEVELS),
+  logger: fc.constantFrom(...LOGGERS),
+  key: fc.option(fc.constantFrom(...KEYS), { nil: null }),
+  initiator: fc.constantFrom(...INITIATORS),
+  user: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+});
+type Row = typeof row extends fc.Arbitrary<infer T> ? T : never;
+
+const list = <T>(values: readonly T[]) => fc.option(fc.subarray([...values], { minLength: 1 }), { nil: undefined });
+const bound = fc.option(
+  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 })).map(([d, m]) => day(d, m)),
+  { nil: undefined },
+);
+const CONDITIONS = {
+  loglevels: list(LEVELS),
+  loggers: list(LOGGERS),
+  initiators: list(INITIATORS),
+  users: list([1, 2, 3, 4]),
+  excludeLoglevels: list(LEVELS),
+  excludeLoggers: list(LOGGERS),
+  excludeInitiators: list(INITIATORS),
+  excludeUsers: list([1, 2, 3]),
+  messages: fc.option(fc.subarray(LOGGERS.map((l, i) => [l, [KEYS[i]!]] as [string, string[]])), { nil: undefined }),
+  excludeMessages: fc.option(fc.subarray(LOGGERS.map((l, i) => [l, [KEYS[(i + 1) % 3]!]] as [string, string[]])), {
+    nil: undefined,
+  }),
+  dateFrom: bound,
+  dateTo: bound,
+  lastdaysFrom: bound,
+  ranges: fc.option(
+    fc.array(
+      fc.tuple(
+        bound.map((b) => b ?? day(1, 0)),
+        bound.map((b) => b ?? null),
+      ),
+      { maxLength: 2 },
+    ),
+    {
+      nil: undefined,
+    },
+  ),
+  maxIdBack: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+  slugs: fc.option(fc.subarray(LOGGERS), { nil: undefined }),
+  excludedIds: fc.option(fc.array(fc.integer({ min: 1, max: 40 })), { nil: undefined }),
+};
+/** One to three of the conditions: more would match nothing, mostly. */
+const filterArb = fc
+  .tuple(fc.record(CONDITIONS), fc.shuffledSubarray(Object.keys(CONDITIONS), { minLength: 1, maxLength: 3 }))
+  .map(([all, keys]) => Object.fromEntries(keys.map((k) => [k, all[k as keyof typeof all]])) as Partial<typeof all>);
+
+for (const target of dbTargets()) {
+  describe(`the log's columns (${target.name})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(target);
+    });
+    after(() => t.close());
+
+    const log = async (r: Row) => {
+      const id = await t.app.activity.log(
+        {
+          logger: 'SimpleOptionsLogger',
+          messageKey: 'option_updated',
+          date: day(r.day, r.minute),
+          context: { option: `o${r.kind}`, option_page: 'p' },
+        },
+        { user: null, ip: '' },
+      );
+      // The columns a filter reads, set apart from the occasions (which alone make the runs).
+      await t.app.db
+        .updateTable('history_events')
+        .set({ level: r.level, logger: r.logger, message_key: r.key, initiator: r.initiator, user_id: r.user })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    };
+
+    /** Columns and SQL agree on rows, groups and the newest row of `f`. */
+    const agree = async (f: EventFilter, excludedIds: number[] | undefined, label: string) => {
+      const state = await logState(t.app);
+      const view = await columnsAt(t.app, state);
+      assert.ok(view, 'a small log has its columns at once');
+      const cond = filterCondition(f);
+      if (!cond) return;
+      const excluded = excludedIds && idBits(excludedIds, state.maxId);
+      const where = excludedIds?.length
+        ? sql<boolean>`${cond} and ${sql.ref('id')} not in (${sql.join(excludedIds)})`
+        : cond;
+      for (const mode of ['rows', 'groups'] as const) {
+        const got = countFromColumns(view, f, mode, excluded);
+        assert.ok(got, 'the columns count this filter');
+        assert.equal(got.value, await countMatching(t.app, where, mode), `${label} ${mode} ${JSON.stringify(f)}`);
+        const newest = await t.app.db
+          .selectFrom('history_events')
+          .select(['id', 'date', 'occasions_id'])
+          .where(where)
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        assert.deepEqual(got.newest, newest ?? null, `${label} newest`);
+      }
+    };
+
+    test('count every filter of their columns as the SQL condition does, while events are appended, back-dated and purged', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(row, { minLength: 1, maxLength: 25 }),
+          fc.array(row, { maxLength: 5 }),
+          filterArb,
+          async (rows, later, g) => {
+            await t.app.db.deleteFrom('history_events').execute();
+            await t.app.db.deleteFrom('history_counters').execute();
+            const ids: number[] = [];
+            for (const r of rows) ids.push(await log(r));
+            const { maxIdBack, slugs, excludedIds, messages, excludeMessages, ranges, ...rest } = g;
+            const f: EventFilter = {
+              ...rest,
+              scope: slugs ? { all: false, slugs } : { all: true },
+              messages: messages && new Map(messages),
+              excludeMessages: excludeMessages && new Map(excludeMessages),
+              ranges: ranges as [string, string | null][] | undefined,
+              maxId: maxIdBack === undefined ? undefined : Math.max(...ids) - maxIdBack,
+              dialect: target.name,
+            };
+            await agree(f, excludedIds, 'built');
+            // Appended (and, when dated before the newest, back-dated: read again).
+            for (const r of later) ids.push(await log({ ...r, day: 4 }));
+            await agree(f, excludedIds, 'appended');
+            for (const r of later) await log(r);
+            await agree(f, excludedIds, 'back-dated');
+            await purgeEvents(t.app, { before: day(2, 0) });
+            await agree(f, excludedIds, 'purged');
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 25 : 80 },
+      );
+    });
+  });
+}
