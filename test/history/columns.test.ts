@@ -1,5 +1,5 @@
 // The log's columns (src/namespaces/history/columns) must count every filter they take exactly
-// as the SQL condition does: rows, groups and the newest matching row, after events arrive in
+// as the SQL condition does: rows, groups, the newest matching row and pages, after events arrive in
 // any order (back-dated, equal dates), are appended or purged.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
-import { countMatching } from '../../src/namespaces/history/read/paging.ts';
+import { countMatching, loadRows, newestFirstRows, selectEventPage } from '../../src/namespaces/history/read/paging.ts';
+import { pageFromColumns, type ColumnsPage } from '../../src/namespaces/history/columns/page.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
@@ -126,6 +127,35 @@ for (const target of dbTargets()) {
           .executeTakeFirst();
         assert.deepEqual(got.newest, newest ?? null, `${label} newest`);
       }
+      // Pages, grouped and not, as the walk of the rows finds them.
+      if (excludedIds?.length) return;
+      for (const grouped of [true, false])
+        for (const [page, perPage] of [
+          [1, 3],
+          [2, 3],
+          [3, 2],
+          [2, 1],
+          [3, 1],
+          [5, 1],
+          [1, 50],
+        ] as const) {
+          const walked = await selectEventPage(t.app, cond, { grouped, page, perPage, countTotal: true });
+          const served: ColumnsPage = pageFromColumns(view, f, {
+            grouped,
+            offset: (page - 1) * perPage,
+            limit: perPage,
+          })!;
+          const what = `${label} page ${page}×${perPage}${grouped ? ' grouped' : ''} ${JSON.stringify(f)}`;
+          // A grouped page's rows are shown by date, then id (list.ts sorts them as paging.ts does).
+          const rows = await loadRows(t.app, served.ids);
+          assert.deepEqual(
+            (grouped ? newestFirstRows(rows) : rows).map((r) => r.id),
+            walked.rows.map((r) => r.id),
+            what,
+          );
+          assert.deepEqual([...served.counts], grouped ? [...walked.counts] : [], what);
+          assert.equal(served.total, walked.total, what);
+        }
     };
 
     test('count every filter of their columns as the SQL condition does, while events are appended, back-dated and purged', async () => {

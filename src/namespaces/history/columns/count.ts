@@ -43,17 +43,17 @@ export function idBits(ids: Iterable<number>, maxId: number): IdBits {
   return bits;
 }
 
+/** The positions of the rows a filter keeps, visited newest first (date desc, id desc). */
+export interface Matcher {
+  forEachNewestFirst(visit: (position: number) => void): void;
+}
+
 /**
- * The filter's rows (`mode` rows) or groups among the columns' rows, or null when it tests
- * something the columns do not hold. `excluded`: the events `exclude_search` leaves out beside
- * its templates' (required when the filter has `exclude_search`).
+ * The rows of `f` among the columns' rows, or null when it tests something the columns do not
+ * hold. `excluded`: the events `exclude_search` leaves out beside its templates' (required
+ * when the filter has `exclude_search`).
  */
-export function countFromColumns(
-  { cols, length }: ColumnsView,
-  f: EventFilter,
-  mode: 'rows' | 'groups',
-  excluded?: IdBits,
-): ColumnsTotal | null {
+export function matcher({ cols, length }: ColumnsView, f: EventFilter, excluded?: IdBits): Matcher | null {
   for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== false && !COUNTED.has(k)) return null;
   if (f.excludeSearch && !excluded) return null;
   const spans = positionSpans(cols, length, f);
@@ -64,38 +64,53 @@ export function countFromColumns(
   const users = f.users && new Set(f.users);
   const notUsers = f.excludeUsers && new Set(f.excludeUsers);
   const maxId = f.maxId ?? Infinity;
-  const { ids, occasions, levels, keys, initiators } = cols;
+  const { ids, levels, keys, initiators } = cols;
+  return {
+    forEachNewestFirst(visit) {
+      // Spans newest first: the rows of consecutive spans follow each other.
+      for (const [from, below] of spans) {
+        for (let i = below - 1; i >= from; i--) {
+          if (!keyOk[keys[i]!] || !levelOk[levels[i]!] || !initiatorOk[initiators[i]!]) continue;
+          const id = ids[i]!;
+          if (id > maxId || (excluded && (excluded[id >>> 3]! >> (id & 7)) & 1)) continue;
+          if (users || notUsers) {
+            const user = cols.users[i]!;
+            if (users && (user === LogColumns.NO_USER || !users.has(user))) continue;
+            if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) continue;
+          }
+          visit(i);
+        }
+      }
+    },
+  };
+}
+
+/** The filter's rows (`mode` rows) or groups among the columns' rows, and the newest of them (null: see matcher). */
+export function countFromColumns(
+  view: ColumnsView,
+  f: EventFilter,
+  mode: 'rows' | 'groups',
+  excluded?: IdBits,
+): ColumnsTotal | null {
+  const match = matcher(view, f, excluded);
+  if (!match) return null;
+  const { ids, dates, occasions, occasionCodes } = view.cols;
   let rows = 0;
   let groups = 0;
   let last = -1;
   let newest = -1;
-  // Newest first: the first row that matches is the newest, and runs continue across spans.
-  for (const [from, below] of spans) {
-    for (let i = below - 1; i >= from; i--) {
-      if (!keyOk[keys[i]!] || !levelOk[levels[i]!] || !initiatorOk[initiators[i]!]) continue;
-      const id = ids[i]!;
-      if (id > maxId || (excluded && (excluded[id >>> 3]! >> (id & 7)) & 1)) continue;
-      if (users || notUsers) {
-        const user = cols.users[i]!;
-        if (users && (user === LogColumns.NO_USER || !users.has(user))) continue;
-        if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) continue;
-      }
-      if (newest < 0) newest = i;
-      rows++;
-      if (occasions[i] !== last) groups++;
-      last = occasions[i]!;
-    }
-  }
+  match.forEachNewestFirst((i) => {
+    if (newest < 0) newest = i;
+    rows++;
+    if (occasions[i] !== last) groups++;
+    last = occasions[i]!;
+  });
   return {
     value: mode === 'rows' ? rows : groups,
     newest:
       newest < 0
         ? null
-        : {
-            id: ids[newest]!,
-            date: dateText(cols.dates[newest]!),
-            occasions_id: cols.occasionCodes.values[occasions[newest]!]!,
-          },
+        : { id: ids[newest]!, date: dateText(dates[newest]!), occasions_id: occasionCodes.values[occasions[newest]!]! },
   };
 }
 

@@ -1,6 +1,6 @@
-// A list's first total from the log's columns (columns/count.ts), as a shortcut of the cached
-// totals (read/caches.ts): the filter's rows or groups at the request's state of the log, and the
-// newest of them, or null while the columns are not ready (the rows are counted instead).
+// A list's page and first total from the log's columns (columns/count.ts, columns/page.ts): at
+// the request's state of the log, or null while the columns are not ready (the rows are read
+// instead). The total is a shortcut of the cached totals (read/caches.ts).
 import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from '../read/query.ts';
@@ -9,14 +9,39 @@ import type { TotalShortcut } from '../read/caches.ts';
 import type { CountMode } from '../read/paging.ts';
 import { indexMatches } from '../read/conditions.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
-import { countFromColumns, COUNTED, idBits } from './count.ts';
+import { countFromColumns, COUNTED, idBits, type IdBits } from './count.ts';
+import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
-import type { ColumnsState } from './store.ts';
+import type { ColumnsState, ColumnsView } from './store.ts';
 
 /**
- * The shortcut counting `filter` from the columns, when they hold every column it tests
- * (`exclude_search` only with the search index's exact matches, SQLite: plan.excludeIndex).
+ * Whether the columns hold every column `filter` tests (`exclude_search` only with the search
+ * index's exact matches, SQLite: plan.excludeIndex).
  */
+function fits(filter: EventFilter, plan: QueryPlan): boolean {
+  return (
+    Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k)) &&
+    (!filter.excludeSearch || !!plan.excludeIndex)
+  );
+}
+
+/** The columns at `state`, and the events the search index names for `exclude_search`. */
+async function columnsFor(
+  app: AppServices,
+  plan: QueryPlan,
+  state: ColumnsState,
+): Promise<{ view: ColumnsView; excluded?: IdBits } | null> {
+  const view = await columnsAt(app, state);
+  if (!view || !plan.excludeIndex) return view && { view };
+  // One row: the ids as text, parsed here (a row per match costs more to hand over).
+  const { rows } = await sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${indexMatches(
+    SEARCH_FTS,
+    plan.excludeIndex,
+  )})`.execute(app.readDb);
+  return { view, excluded: idBits((rows[0]?.ids ?? '').split(',').filter(Boolean).map(Number), state.maxId) };
+}
+
+/** The shortcut counting `filter`'s total from the columns, when they hold what it tests. */
 export function columnsShortcut(
   app: AppServices,
   filter: EventFilter,
@@ -24,22 +49,27 @@ export function columnsShortcut(
   state: ColumnsState,
   mode: CountMode,
 ): TotalShortcut | undefined {
-  if (!Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k))) return undefined;
-  const excludeIndex = plan.excludeIndex;
-  if (filter.excludeSearch && !excludeIndex) return undefined;
+  if (!fits(filter, plan)) return undefined;
   return async () => {
-    const view = await columnsAt(app, state);
-    if (!view) return null;
-    let excluded: Uint8Array | undefined;
-    if (excludeIndex) {
-      // One row: the ids as text, parsed here (a row per match costs more to hand over).
-      const { rows } = await sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${indexMatches(
-        SEARCH_FTS,
-        excludeIndex,
-      )})`.execute(app.readDb);
-      excluded = idBits((rows[0]?.ids ?? '').split(',').filter(Boolean).map(Number), state.maxId);
-    }
-    const counted = countFromColumns(view, filter, mode, excluded);
+    const columns = await columnsFor(app, plan, state);
+    const counted = columns && countFromColumns(columns.view, filter, mode, columns.excluded);
     return counted && { value: counted.value, maxId: state.maxId, newest: counted.newest };
   };
+}
+
+/**
+ * A page of `filter` and its total from the columns, when they hold what it tests; not for
+ * `exclude_search`, whose matches would be gathered for every page (its total is counted once
+ * and kept, and its page found within a few rows read by date).
+ */
+export async function columnsPage(
+  app: AppServices,
+  filter: EventFilter,
+  plan: QueryPlan,
+  state: ColumnsState,
+  page: { grouped: boolean; offset: number; limit: number },
+): Promise<ColumnsPage | null> {
+  if (filter.excludeSearch || !fits(filter, plan)) return null;
+  const columns = await columnsFor(app, plan, state);
+  return columns && pageFromColumns(columns.view, filter, page);
 }

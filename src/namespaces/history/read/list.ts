@@ -6,9 +6,9 @@ import { MSG } from '../messages.ts';
 import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
-import { selectEventPage, type CountMode, type PageResult } from './paging.ts';
+import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
-import { columnsShortcut } from '../columns/total.ts';
+import { columnsPage, columnsShortcut } from '../columns/total.ts';
 import { groupTotalShortcut, inOrderCountFrom, oneDateRange } from './totals.ts';
 import {
   candidateCount,
@@ -99,10 +99,26 @@ export async function listEvents(
           ),
           inOrderFrom: inOrderCountFrom(app, effectiveTotal, plan, state.maxId),
         });
+      // A filter the log's columns hold (but one range of dates, or none, whose pages come from
+      // the runs maintained on write): page and total in one pass over them.
+      const unfiltered = isUnfiltered({ ...effective, maxId: undefined });
+      const dateSlice = grouped ? oneDateRange(effective) : undefined;
+      const served =
+        unfiltered || dateSlice
+          ? null
+          : await columnsPage(app, effective, plan, state, { grouped, offset: (page - 1) * perPage, limit: perPage });
+      if (served) {
+        const rows = await loadRows(app, served.ids);
+        return {
+          rows: grouped ? newestFirstRows(rows) : rows,
+          counts: served.counts,
+          total: countTotal ? served.total : null,
+        };
+      }
       return selectEventPage(app, cond, {
         ...pageRequest,
-        unfiltered: isUnfiltered({ ...effective, maxId: undefined }),
-        dateSlice: grouped ? oneDateRange(effective) : undefined,
+        unfiltered,
+        dateSlice,
         count,
         rowsAtMost: candidateCount(forPage, state.maxId),
         dates,

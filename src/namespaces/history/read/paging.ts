@@ -132,7 +132,7 @@ export async function selectEventPage(
 }
 
 /** Rows by date, then id, newest first: the order of a page's rows in the reference. */
-function newestFirstRows(rows: EventRow[]): EventRow[] {
+export function newestFirstRows(rows: EventRow[]): EventRow[] {
   return rows.sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
 }
 
