@@ -10,8 +10,11 @@ import { posAndDate } from '../model/runs.ts';
 import { logState } from '../read/caches.ts';
 import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsState, type ColumnsView } from './store.ts';
 
-/** Rows read per statement while building (a few tens of ms each on 1,000,000 events). */
-const BUILD_CHUNK = 50_000;
+/**
+ * Rows read per statement while building: few, so that few are in flight (1,000,000 events:
+ * 2.2 s in all; the server's RSS after it 299 MB reading 50,000 at a time, 233 MB at this).
+ */
+const BUILD_CHUNK = 5_000;
 /** Logs up to which a request builds the columns itself rather than in the background. */
 const BUILD_INLINE_ROWS = 50_000;
 /** Appended rows up to which they are added; beyond, the columns are built again. */

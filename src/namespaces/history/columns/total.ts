@@ -8,36 +8,50 @@ import type { QueryPlan } from '../read/conditions.ts';
 import type { TotalShortcut } from '../read/caches.ts';
 import type { CountMode } from '../read/paging.ts';
 import { indexMatches } from '../read/conditions.ts';
-import { SEARCH_FTS } from '../index/fts.ts';
+import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
+import { likeContains } from '../../../db/like.ts';
 import { countFromColumns, COUNTED, idBits, type IdBits } from './count.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
 import type { ColumnsState, ColumnsView } from './store.ts';
 
 /**
- * Whether the columns hold every column `filter` tests (`exclude_search` only with the search
- * index's exact matches, SQLite: plan.excludeIndex).
+ * Whether the columns hold every column `filter` tests (`exclude_search` only when the search
+ * index has the events of its words, SQLite: plan.excludeWords).
  */
 function fits(filter: EventFilter, plan: QueryPlan): boolean {
   return (
     Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k)) &&
-    (!filter.excludeSearch || !!plan.excludeIndex)
+    (!filter.excludeSearch || !!plan.excludeWords)
   );
 }
 
-/** The columns at `state`, and the events the search index names for `exclude_search`. */
+/**
+ * The columns at `state`, and the events that hold every `exclude_search` word: those the
+ * search index names for the words it finds exactly, tested for the shorter ones (LIKE, as the
+ * rows' condition does; conditions.ts searchCondition).
+ */
 async function columnsFor(
   app: AppServices,
+  filter: EventFilter,
   plan: QueryPlan,
   state: ColumnsState,
 ): Promise<{ view: ColumnsView; excluded?: IdBits } | null> {
   const view = await columnsAt(app, state);
-  if (!view || !plan.excludeIndex) return view && { view };
+  const words = filter.excludeSearch?.words;
+  if (!view || !words || !plan.excludeWords) return view && { view };
+  const named = indexMatches(SEARCH_FTS, plan.excludeWords);
+  const untested = words.filter((w) => !ftsFindsExactly(w));
+  const holding = untested.length
+    ? sql`select id as rowid from history_events where +id in (${named}) and ${sql.join(
+        untested.map((w) => likeContains(app.dialect, sql.ref('search_text'), w)),
+        sql` and `,
+      )}`
+    : named;
   // One row: the ids as text, parsed here (a row per match costs more to hand over).
-  const { rows } = await sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${indexMatches(
-    SEARCH_FTS,
-    plan.excludeIndex,
-  )})`.execute(app.readDb);
+  const { rows } = await sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${holding})`.execute(
+    app.readDb,
+  );
   return { view, excluded: idBits((rows[0]?.ids ?? '').split(',').filter(Boolean).map(Number), state.maxId) };
 }
 
@@ -51,7 +65,7 @@ export function columnsShortcut(
 ): TotalShortcut | undefined {
   if (!fits(filter, plan)) return undefined;
   return async () => {
-    const columns = await columnsFor(app, plan, state);
+    const columns = await columnsFor(app, filter, plan, state);
     const counted = columns && countFromColumns(columns.view, filter, mode, columns.excluded);
     return counted && { value: counted.value, maxId: state.maxId, newest: counted.newest };
   };
@@ -70,6 +84,6 @@ export async function columnsPage(
   page: { grouped: boolean; offset: number; limit: number },
 ): Promise<ColumnsPage | null> {
   if (filter.excludeSearch || !fits(filter, plan)) return null;
-  const columns = await columnsFor(app, plan, state);
+  const columns = await columnsFor(app, filter, plan, state);
   return columns && pageFromColumns(columns.view, filter, page);
 }

@@ -29,6 +29,12 @@ export interface QueryPlan {
    * the log's less them, and less the events of templates holding them when `templated`).
    */
   excludeIndex?: SearchMatches;
+  /**
+   * SQLite: the search index's matches of the exclude_search words of three characters or more,
+   * whatever else the filter asks (the log's columns take the events holding every word from
+   * them, columns/total.ts).
+   */
+  excludeWords?: SearchMatches;
   /** No event holds the exclude_search words: they exclude nothing, and the filter reads as if without them. */
   excludesNothing?: boolean;
 }

@@ -99,6 +99,7 @@ export async function indexPlan(
     plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }), newestId);
   if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
+    plan.excludeWords = exclude;
     if (exclude?.alone && exclude.matches === 0) plan.excludesNothing = true;
     else if ((exclude?.alone || exclude?.templated) && isUnfiltered({ ...f, excludeSearch: undefined }))
       plan.excludeIndex = exclude;
