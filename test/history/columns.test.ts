@@ -14,6 +14,7 @@ import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns, idBits } from '../../src/namespaces/history/columns/count.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
+import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 
 const LEVELS = ['info', 'notice', 'warning'];
 const LOGGERS = ['SimpleOptionsLogger', 'SimplePluginLogger', 'SimpleUserLogger'];
@@ -31,6 +32,17 @@ const row = fc.record({
   key: fc.option(fc.constantFrom(...KEYS), { nil: null }),
   initiator: fc.constantFrom(...INITIATORS),
   user: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+  addr: fc.constantFrom(
+    '10.0.1.x',
+    '10.0.2.x',
+    '10.1.0.x',
+    '10.0.1.0',
+    '010.0.1.x',
+    '2001:db8::',
+    '2001:db8::1',
+    '',
+    null,
+  ),
 });
 type Row = typeof row extends fc.Arbitrary<infer T> ? T : never;
 
@@ -70,6 +82,9 @@ const CONDITIONS = {
   maxIdBack: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   slugs: fc.option(fc.subarray(LOGGERS), { nil: undefined }),
   excludedIds: fc.option(fc.array(fc.integer({ min: 1, max: 40 })), { nil: undefined }),
+  ip: fc.option(fc.constantFrom('10.0.x.x', '10.0.1.x', '10.0.1.5', '2001:db8::', '10.1.x.x').map(ipFilterCondition), {
+    nil: undefined,
+  }),
 };
 /** One to three of the conditions: more would match nothing, mostly. */
 const filterArb = fc
@@ -97,7 +112,14 @@ for (const target of dbTargets()) {
       // The columns a filter reads, set apart from the occasions (which alone make the runs).
       await t.app.db
         .updateTable('history_events')
-        .set({ level: r.level, logger: r.logger, message_key: r.key, initiator: r.initiator, user_id: r.user })
+        .set({
+          level: r.level,
+          logger: r.logger,
+          message_key: r.key,
+          initiator: r.initiator,
+          user_id: r.user,
+          remote_addr: r.addr,
+        })
         .where('id', '=', id)
         .execute();
       return id;
@@ -189,7 +211,7 @@ for (const target of dbTargets()) {
             await agree(f, excludedIds, 'purged');
           },
         ),
-        { numRuns: target.name === 'postgres' ? 25 : 80 },
+        { numRuns: target.name === 'postgres' ? 25 : 150 },
       );
     });
   });

@@ -5,7 +5,8 @@
 // `exclude_search` when the search index names the excluded events (`excluded`).
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
-import { dateSeconds, dateText, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
+import type { IpFilter } from '../model/ip.ts';
+import { dateSeconds, dateText, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
 export const COUNTED = new Set([
@@ -27,6 +28,7 @@ export const COUNTED = new Set([
   'excludeUsers',
   'excludeInitiators',
   'excludeSearch',
+  'ip',
 ]);
 
 export interface ColumnsTotal {
@@ -64,7 +66,8 @@ export function matcher({ cols, length }: ColumnsView, f: EventFilter, excluded?
   const users = f.users && new Set(f.users);
   const notUsers = f.excludeUsers && new Set(f.excludeUsers);
   const maxId = f.maxId ?? Infinity;
-  const { ids, levels, keys, initiators } = cols;
+  const addrOk = f.ip && addressTest(cols, f.ip);
+  const { ids, levels, keys, initiators, addrs } = cols;
   return {
     forEachNewestFirst(visit) {
       // Spans newest first: the rows of consecutive spans follow each other.
@@ -73,6 +76,7 @@ export function matcher({ cols, length }: ColumnsView, f: EventFilter, excluded?
           if (!keyOk[keys[i]!] || !levelOk[levels[i]!] || !initiatorOk[initiators[i]!]) continue;
           const id = ids[i]!;
           if (id > maxId || (excluded && (excluded[id >>> 3]! >> (id & 7)) & 1)) continue;
+          if (addrOk && !addrOk(addrs[i]!)) continue;
           if (users || notUsers) {
             const user = cols.users[i]!;
             if (users && (user === LogColumns.NO_USER || !users.has(user))) continue;
@@ -171,4 +175,43 @@ function keyTable(cols: LogColumns, f: EventFilter): Uint8Array {
 /** Per code of a column: whether the value is kept (in `keep` when given, not in `leave`). */
 function valueTable(codes: Dictionary, keep: string[] | undefined, leave: string[] | undefined): Uint8Array {
   return Uint8Array.from(codes.values, (v) => ((!keep || keep.includes(v)) && !leave?.includes(v) ? 1 : 0));
+}
+
+/**
+ * Whether a row's address (its code in the columns) passes the `ip_address` filter, as SQL
+ * compares it: an exact address byte for byte; a pattern (`a.b.%.%`, `a.b.c.%`) by LIKE, whose
+ * literal parts are digits and dots. A stored IPv4 address `a.b.c.x` passes a pattern when its
+ * octets spell the pattern's (no exact address ends in `x`: `a.b.c.x` is a pattern); other
+ * addresses are tested as text, once each; none passes when there is none.
+ */
+function addressTest(cols: LogColumns, ip: IpFilter): (code: number) => boolean {
+  const test = ip.like
+    ? (() => {
+        const re = new RegExp(
+          `^${ip.pattern
+            .split('%')
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+          's',
+        );
+        return (addr: string) => re.test(addr);
+      })()
+    : (addr: string) => addr === ip.pattern;
+  const others = Uint8Array.from(cols.addrCodes.values, (addr) => (test(addr) ? 1 : 0));
+  // Stored IPv4 codes passing: a range of them (`a.b.%.%`: every c; `a.b.c.%`: one), or none.
+  const [lo, hi] = ipv4Range(ip);
+  return (code) => (code >= 0 ? code >= lo && code <= hi : code <= -2 && others[-2 - code] === 1);
+}
+
+/** The codes (ipv4Code) of the stored IPv4 addresses an `ip_address` filter passes, as [lo, hi] (empty: lo > hi). */
+function ipv4Range(ip: IpFilter): [number, number] {
+  const octets = ip.pattern.split('.');
+  if (!ip.like || octets.length !== 4 || octets[3] !== '%') return [1, 0];
+  const prefix = (c: string) => ipv4Code(`${octets[0]}.${octets[1]}.${c}.x`);
+  if (octets[2] === '%') {
+    const first = prefix('0');
+    return first === null ? [1, 0] : [first, first + 255];
+  }
+  const one = prefix(octets[2]!);
+  return one === null ? [1, 0] : [one, one];
 }

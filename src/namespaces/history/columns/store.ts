@@ -1,8 +1,8 @@
 // The log's filter columns in memory, in the log's order (date, id): each event's id, date,
-// occasions id, level, logger and message key, initiator and user, as typed arrays, the strings
+// occasions id, level, logger and message key, initiator, user and address, as typed arrays, the strings
 // as codes of small dictionaries. A filter of those columns is then one pass over arrays
 // (columns/count.ts): its total over a million events takes milliseconds, where reading its
-// rows in order took 0.1–0.6 s. About 24 bytes an event (columns/sync.ts keeps them current).
+// rows in order took 0.1–0.6 s. About 28 bytes an event (columns/sync.ts keeps them current).
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -14,6 +14,7 @@ export interface ColumnRow {
   message_key: string | null;
   initiator: string;
   user_id: number | null;
+  remote_addr: string | null;
 }
 
 /** The log's state the columns hold (read/caches.ts logState). */
@@ -69,6 +70,21 @@ export class Dictionary {
 }
 
 const NO_USER = -1;
+const NO_ADDR = -1;
+/** An address as stored for IPv4 (model/ip.ts anonymizeIp: the last octet `x`). */
+const IPV4_STORED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.x$/;
+
+/**
+ * An IPv4 address as stored, `a.b.c.x` in canonical decimals, as the number a·2¹⁶ + b·2⁸ + c;
+ * null for anything else.
+ */
+export function ipv4Code(addr: string): number | null {
+  const m = IPV4_STORED.exec(addr);
+  if (!m) return null;
+  const octets = m.slice(1, 4).map(Number);
+  if (octets.some((o, i) => o > 255 || String(o) !== m[i + 1])) return null;
+  return (octets[0]! << 16) | (octets[1]! << 8) | octets[2]!;
+}
 const MAX_INT32 = 2 ** 31 - 1;
 
 /** A logger and message key as one value (a key may be absent). */
@@ -85,15 +101,20 @@ export class LogColumns {
   initiators = new Uint8Array(1024);
   /** User ids; NO_USER for none. */
   users = new Int32Array(1024);
+  /** Addresses: IPv4 as ipv4Code, NO_ADDR for none, others as −2 − their code in addrCodes. */
+  addrs = new Int32Array(1024);
   readonly occasionCodes = new Dictionary(MAX_INT32);
   readonly levelCodes = new Dictionary(255);
   readonly keyCodes = new Dictionary(65_535);
   /** Per key code: its logger and message key. */
   readonly keyParts: { logger: string; key: string | null }[] = [];
   readonly initiatorCodes = new Dictionary(255);
+  /** Addresses other than stored IPv4 ones (IPv6 prefixes, imported values). */
+  readonly addrCodes = new Dictionary(MAX_INT32 - 2);
   state: ColumnsState = { maxId: 0, total: 0, changes: 0 };
 
   static readonly NO_USER = NO_USER;
+  static readonly NO_ADDR = NO_ADDR;
 
   /** Room for `size` rows at once (a build knows the log's size: no copies while growing). */
   reserve(size: number): void {
@@ -130,6 +151,8 @@ export class LogColumns {
       this.keys[i] = key;
       this.initiators[i] = this.initiatorCodes.code(row.initiator);
       this.users[i] = row.user_id ?? NO_USER;
+      this.addrs[i] =
+        row.remote_addr === null ? NO_ADDR : (ipv4Code(row.remote_addr) ?? -2 - this.addrCodes.code(row.remote_addr));
       this.length++;
     }
   }
@@ -148,13 +171,19 @@ export class LogColumns {
 
   /** Bytes the arrays hold. */
   get bytes(): number {
-    return [this.ids, this.dates, this.occasions, this.levels, this.keys, this.initiators, this.users].reduce(
-      (sum, a) => sum + a.byteLength,
-      0,
-    );
+    return [
+      this.ids,
+      this.dates,
+      this.occasions,
+      this.levels,
+      this.keys,
+      this.initiators,
+      this.users,
+      this.addrs,
+    ].reduce((sum, a) => sum + a.byteLength, 0);
   }
 
-  /** Room for `size` rows, growing by half again (not doubling: a million rows hold 24 MB). */
+  /** Room for `size` rows, growing by half again (not doubling: a million rows hold 28 MB). */
   #reserve(size: number): void {
     if (size <= this.ids.length) return;
     const capacity = Math.max(size, Math.ceil(this.ids.length * 1.5));
@@ -170,5 +199,6 @@ export class LogColumns {
     this.keys = grow(this.keys, (n) => new Uint16Array(n));
     this.initiators = grow(this.initiators, (n) => new Uint8Array(n));
     this.users = grow(this.users, (n) => new Int32Array(n));
+    this.addrs = grow(this.addrs, (n) => new Int32Array(n));
   }
 }

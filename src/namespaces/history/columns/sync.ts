@@ -20,13 +20,23 @@ const BUILD_INLINE_ROWS = 50_000;
 /** Appended rows up to which they are added; beyond, the columns are built again. */
 const MAX_APPEND = 5_000;
 /**
- * Events up to which the columns are kept (about 24 bytes each; 48 MB at this bound): a larger
+ * Events up to which the columns are kept (about 28 bytes each; 56 MB at this bound): a larger
  * log is read as before, within the server's memory budget.
  */
 export const MAX_COLUMN_ROWS = 2_000_000;
 const PROGRESS_EVERY_MS = 5_000;
 
-const COLUMNS = ['id', 'date', 'occasions_id', 'level', 'logger', 'message_key', 'initiator', 'user_id'] as const;
+const COLUMNS = [
+  'id',
+  'date',
+  'occasions_id',
+  'level',
+  'logger',
+  'message_key',
+  'initiator',
+  'user_id',
+  'remote_addr',
+] as const;
 
 interface Holder {
   columns: LogColumns | null;
