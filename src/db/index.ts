@@ -7,6 +7,7 @@ import {
   Kysely,
   PostgresDialect,
   SqliteDialect,
+  CompiledQuery,
   SqliteDriver,
   sql,
   type DatabaseConnection,
@@ -169,6 +170,12 @@ class SiteSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const sqlite = this.#sqlite;
     return new (class extends SqliteDriver {
+      // A transaction takes the write lock when it begins, waiting for it (busy_timeout): a
+      // deferred one that read first and then wrote failed at once with SQLITE_BUSY when another
+      // process (a CLI command, a second server) had written in between.
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
       override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
         if (sqlite.inTransaction) await super.rollbackTransaction(connection);
       }
