@@ -81,7 +81,11 @@ const CONDITIONS = {
   ),
   maxIdBack: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   slugs: fc.option(fc.subarray(LOGGERS), { nil: undefined }),
-  excludedIds: fc.option(fc.array(fc.integer({ min: 1, max: 40 })), { nil: undefined }),
+  /** exclude_search's and search's events holding their words, as offsets from the first id logged. */
+  excludedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
+  includedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
+  /** Templates holding search's words. */
+  searchTemplates: fc.subarray(LOGGERS.map((l, i) => [l, [KEYS[i]!]] as [string, string[]])),
   ip: fc.option(fc.constantFrom('10.0.x.x', '10.0.1.x', '10.0.1.5', '2001:db8::', '10.1.x.x').map(ipFilterCondition), {
     nil: undefined,
   }),
@@ -125,19 +129,31 @@ for (const target of dbTargets()) {
       return id;
     };
 
-    /** Columns and SQL agree on rows, groups and the newest row of `f`. */
-    const agree = async (f: EventFilter, excludedIds: number[] | undefined, label: string) => {
+    /**
+     * Columns and SQL agree on rows, groups and the newest row of `f`, whose `search` and
+     * `exclude_search` stand for the events given as holding their words.
+     */
+    const agree = async (f: EventFilter, words: { included?: number[]; excluded?: number[] }, label: string) => {
       const state = await logState(t.app);
       const view = await columnsAt(t.app, state);
       assert.ok(view, 'a small log has its columns at once');
-      const cond = filterCondition(f);
+      const { search, excludeSearch, ...plain } = f;
+      const cond = filterCondition(plain);
       if (!cond) return;
-      const excluded = excludedIds && idBits(excludedIds, state.maxId);
-      const where = excludedIds?.length
-        ? sql<boolean>`${cond} and ${sql.ref('id')} not in (${sql.join(excludedIds)})`
-        : cond;
+      const id = sql.ref('id');
+      const inList = (ids: number[]) => (ids.length ? sql<boolean>`${id} in (${sql.join(ids)})` : sql<boolean>`1 = 0`);
+      const templates = search?.templateMatches.size
+        ? filterCondition({ scope: { all: true }, messages: search.templateMatches })!
+        : sql<boolean>`1 = 0`;
+      const where = sql<boolean>`${cond}
+        and ${words.excluded ? sql`not ${inList(words.excluded)}` : sql`1 = 1`}
+        and ${words.included ? sql`(${inList(words.included)} or ${templates})` : sql`1 = 1`}`;
+      const matches = {
+        included: words.included && idBits(words.included.join(','), state.maxId),
+        excluded: words.excluded && idBits(words.excluded.join(','), state.maxId),
+      };
       for (const mode of ['rows', 'groups'] as const) {
-        const got = countFromColumns(view, f, mode, excluded);
+        const got = countFromColumns(view, f, mode, matches);
         assert.ok(got, 'the columns count this filter');
         assert.equal(got.value, await countMatching(t.app, where, mode), `${label} ${mode} ${JSON.stringify(f)}`);
         const newest = await t.app.db
@@ -150,7 +166,7 @@ for (const target of dbTargets()) {
         assert.deepEqual(got.newest, newest ?? null, `${label} newest`);
       }
       // Pages, grouped and not, as the walk of the rows finds them.
-      if (excludedIds?.length) return;
+      if (search || excludeSearch) return;
       for (const grouped of [true, false])
         for (const [page, perPage] of [
           [1, 3],
@@ -191,7 +207,17 @@ for (const target of dbTargets()) {
             await t.app.db.deleteFrom('history_counters').execute();
             const ids: number[] = [];
             for (const r of rows) ids.push(await log(r));
-            const { maxIdBack, slugs, excludedIds, messages, excludeMessages, ranges, ...rest } = g;
+            const {
+              maxIdBack,
+              slugs,
+              excludedOffsets,
+              includedOffsets,
+              searchTemplates,
+              messages,
+              excludeMessages,
+              ranges,
+              ...rest
+            } = g;
             const f: EventFilter = {
               ...rest,
               scope: slugs ? { all: false, slugs } : { all: true },
@@ -199,16 +225,22 @@ for (const target of dbTargets()) {
               excludeMessages: excludeMessages && new Map(excludeMessages),
               ranges: ranges as [string, string | null][] | undefined,
               maxId: maxIdBack === undefined ? undefined : Math.max(...ids) - maxIdBack,
+              search: includedOffsets && { words: ['w'], templateMatches: new Map(searchTemplates) },
+              excludeSearch: excludedOffsets && { words: ['w'], templateMatches: new Map() },
               dialect: target.name,
             };
-            await agree(f, excludedIds, 'built');
+            const words = {
+              included: includedOffsets?.map((k) => ids[0]! + k),
+              excluded: excludedOffsets?.map((k) => ids[0]! + k),
+            };
+            await agree(f, words, 'built');
             // Appended (and, when dated before the newest, back-dated: read again).
             for (const r of later) ids.push(await log({ ...r, day: 4 }));
-            await agree(f, excludedIds, 'appended');
+            await agree(f, words, 'appended');
             for (const r of later) await log(r);
-            await agree(f, excludedIds, 'back-dated');
+            await agree(f, words, 'back-dated');
             await purgeEvents(t.app, { before: day(2, 0) });
-            await agree(f, excludedIds, 'purged');
+            await agree(f, words, 'purged');
           },
         ),
         { numRuns: target.name === 'postgres' ? 25 : 150 },

@@ -2,7 +2,7 @@
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
 // the reference's order, read/heads.ts inReferenceOrder), read from the database afterwards.
 import type { EventFilter } from '../read/query.ts';
-import { matcher, type IdBits } from './count.ts';
+import { matcher, type WordMatches } from './count.ts';
 import type { ColumnsView } from './store.ts';
 
 export interface ColumnsPage {
@@ -27,9 +27,9 @@ export function pageFromColumns(
   view: ColumnsView,
   f: EventFilter,
   { grouped, offset, limit }: { grouped: boolean; offset: number; limit: number },
-  excluded?: IdBits,
+  words?: WordMatches,
 ): ColumnsPage | null {
-  const match = matcher(view, f, excluded);
+  const match = matcher(view, f, words);
   if (!match) return null;
   const { ids, dates, occasions } = view.cols;
   const wanted = offset + limit;

@@ -10,49 +10,69 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { countFromColumns, COUNTED, idBits, type IdBits } from './count.ts';
+import { countFromColumns, COUNTED, idBits, type IdBits, type WordMatches } from './count.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
 import type { ColumnsState, ColumnsView } from './store.ts';
 
+/** Matches of `search` up to which its index's own paths serve it (plan.ts FEW_CANDIDATES). */
+const FEW_SEARCH_MATCHES = 20_000;
+
 /**
- * Whether the columns hold every column `filter` tests (`exclude_search` on SQLite only when its
- * search index has the events of the words: plan.excludeWords).
+ * Whether the columns hold every column `filter` tests. On SQLite `search` and
+ * `exclude_search` only when its search index has the events of the words (plan.searchIndex,
+ * plan.excludeWords), and `search` only for words in many events: fewer are read through the
+ * index at once.
  */
 function fits(app: AppServices, filter: EventFilter, plan: QueryPlan): boolean {
+  const pg = app.dialect === 'postgres';
   return (
     Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k)) &&
-    (!filter.excludeSearch || app.dialect === 'postgres' || !!plan.excludeWords)
+    (!filter.excludeSearch || pg || !!plan.excludeWords) &&
+    (!filter.search || pg || (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES)
   );
 }
 
-/**
- * The columns at `state`, and the events that hold every `exclude_search` word. SQLite: those
- * its search index names for the words it finds exactly, tested for the shorter ones (LIKE, as
- * the rows' condition does; conditions.ts searchCondition). PostgreSQL: the rows' condition
- * itself, which its trigram index serves.
- */
+/** The columns at `state`, and the events holding the words of `search` and `exclude_search`. */
 async function columnsFor(
   app: AppServices,
   filter: EventFilter,
   plan: QueryPlan,
   state: ColumnsState,
-): Promise<{ view: ColumnsView; excluded?: IdBits } | null> {
+): Promise<{ view: ColumnsView; words: WordMatches } | null> {
   const view = await columnsAt(app, state);
-  const words = filter.excludeSearch?.words;
-  if (!view || !words) return view && { view };
-  // One row: the ids as text, parsed here (a row per match costs more to hand over).
+  if (!view) return null;
+  const holding = (words: string[] | undefined, matches: SearchMatches | undefined) =>
+    words && eventsHolding(app, words, matches, state.maxId);
+  const [included, excluded] = await Promise.all([
+    holding(filter.search?.words, plan.searchIndex),
+    holding(filter.excludeSearch?.words, plan.excludeWords),
+  ]);
+  return { view, words: { included, excluded } };
+}
+
+/**
+ * The events up to `maxId` holding every word. SQLite: those its search index names (`matches`)
+ * for the words it finds exactly, tested for the shorter ones (LIKE, as the rows' condition
+ * does; conditions.ts searchCondition). PostgreSQL: the rows' condition itself, which its
+ * trigram index serves. One row: the ids as text, parsed here (a row per match costs more to
+ * hand over).
+ */
+async function eventsHolding(
+  app: AppServices,
+  words: string[],
+  matches: SearchMatches | undefined,
+  maxId: number,
+): Promise<IdBits> {
   const { rows } = await (app.dialect === 'postgres'
     ? sql<{ ids: string | null }>`select string_agg(id::text, ',') as ids from history_events where ${filterCondition({
         scope: { all: true },
         search: { words, templateMatches: new Map() },
         dialect: 'postgres',
       })!}`
-    : sql<{
-        ids: string | null;
-      }>`select group_concat(rowid) as ids from (${sqliteHolding(app, words, plan.excludeWords!)})`
+    : sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches!)})`
   ).execute(app.readDb);
-  return { view, excluded: idBits((rows[0]?.ids ?? '').split(',').filter(Boolean).map(Number), state.maxId) };
+  return idBits(rows[0]?.ids ?? '', maxId);
 }
 
 /** SQLite: the events (as `rowid`) holding every word, from the search index's matches. */
@@ -75,7 +95,7 @@ export function columnsShortcut(
   if (!fits(app, filter, plan)) return undefined;
   return async () => {
     const columns = await columnsFor(app, filter, plan, state);
-    const counted = columns && countFromColumns(columns.view, filter, mode, columns.excluded);
+    const counted = columns && countFromColumns(columns.view, filter, mode, columns.words);
     return counted && { value: counted.value, maxId: state.maxId, newest: counted.newest };
   };
 }
@@ -95,5 +115,5 @@ export async function columnsPage(
 ): Promise<ColumnsPage | null> {
   if ((filter.excludeSearch && app.dialect === 'sqlite') || !fits(app, filter, plan)) return null;
   const columns = await columnsFor(app, filter, plan, state);
-  return columns && pageFromColumns(columns.view, filter, page, columns.excluded);
+  return columns && pageFromColumns(columns.view, filter, page, columns.words);
 }
