@@ -19,7 +19,9 @@ import type { ColumnsState, ColumnsView } from './store.ts';
 const FEW_SEARCH_MATCHES = 20_000;
 
 /**
- * Whether the columns hold every column `filter` tests. On SQLite `search` and
+ * Whether the columns hold every column `filter` tests. `search` not on PostgreSQL, which
+ * finds a page's matches through its trigram index sooner than it gathers them all (100 one-word
+ * searches: p50 34 → 48 ms). On SQLite `search` and
  * `exclude_search` only when its search index has the events of the words (plan.searchIndex,
  * plan.excludeWords), and `search` only for words it finds exactly, in many events: fewer are
  * read through the index at once, and a page of a word shorter than its trigrams is found
@@ -33,8 +35,7 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan): boolean {
     Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k)) &&
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
     (!searchWords ||
-      pg ||
-      ((plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
+      (!pg && (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
   );
 }
 
