@@ -4,6 +4,8 @@
 // (columns/count.ts): its total over a million events takes milliseconds, where reading its
 // rows in order took 0.1–0.6 s. About 28 bytes an event (columns/sync.ts keeps them current).
 
+import type { LogState } from '../read/caches.ts';
+
 /** A row as the columns take it. */
 export interface ColumnRow {
   id: number;
@@ -15,13 +17,6 @@ export interface ColumnRow {
   initiator: string;
   user_id: number | null;
   remote_addr: string | null;
-}
-
-/** The log's state the columns hold (read/caches.ts logState). */
-export interface ColumnsState {
-  maxId: number;
-  total: number;
-  changes: number;
 }
 
 /**
@@ -111,7 +106,8 @@ export class LogColumns {
   readonly initiatorCodes = new Dictionary(255);
   /** Addresses other than stored IPv4 ones (IPv6 prefixes, imported values). */
   readonly addrCodes = new Dictionary(MAX_INT32 - 2);
-  state: ColumnsState = { maxId: 0, total: 0, changes: 0 };
+  /** The log's state the columns hold (read/caches.ts logState). */
+  state: LogState = { maxId: 0, total: 0, changes: 0 };
 
   static readonly NO_USER = NO_USER;
   static readonly NO_ADDR = NO_ADDR;

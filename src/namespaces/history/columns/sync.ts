@@ -7,8 +7,8 @@
 // processes may share the log.
 import type { AppServices } from '../../../site/services.ts';
 import { posAndDate } from '../model/runs.ts';
-import { logState } from '../read/caches.ts';
-import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsState, type ColumnsView } from './store.ts';
+import { appendedSince, logState, sameState, type LogState } from '../read/caches.ts';
+import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsView } from './store.ts';
 
 /**
  * Rows read per statement while building: few, so that few are in flight (1,000,000 events:
@@ -17,8 +17,6 @@ import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsState, type Colum
 const BUILD_CHUNK = 5_000;
 /** Logs up to which a request builds the columns itself rather than in the background. */
 const BUILD_INLINE_ROWS = 50_000;
-/** Appended rows up to which they are added; beyond, the columns are built again. */
-const MAX_APPEND = 5_000;
 /**
  * Events up to which the columns are kept (about 28 bytes each; 56 MB at this bound): a larger
  * log is read as before, within the server's memory budget.
@@ -65,14 +63,11 @@ function holderOf(app: AppServices): Holder {
   return h;
 }
 
-const same = (a: ColumnsState, b: ColumnsState) =>
-  a.maxId === b.maxId && a.total === b.total && a.changes === b.changes;
-
 /**
  * The columns at `state`, or null while they are being built or cannot be (the log is too
  * large, holds values beyond them, or reading them failed); the caller then reads the log.
  */
-export async function columnsAt(app: AppServices, state: ColumnsState): Promise<ColumnsView | null> {
+export async function columnsAt(app: AppServices, state: LogState): Promise<ColumnsView | null> {
   const h = holderOf(app);
   if (h.stopped || h.unfitAt === state.changes) return null;
   try {
@@ -93,19 +88,18 @@ export async function columnsAt(app: AppServices, state: ColumnsState): Promise<
 }
 
 /** The columns at `state` once the events appended since are added (one catch-up at a time). */
-function caughtUp(app: AppServices, h: Holder, state: ColumnsState): Promise<ColumnsView | null> {
+function caughtUp(app: AppServices, h: Holder, state: LogState): Promise<ColumnsView | null> {
   const next = h.catchingUp.then(() => catchUp(app, h, state));
   h.catchingUp = next.catch(() => undefined);
   return next;
 }
 
-async function catchUp(app: AppServices, h: Holder, state: ColumnsState): Promise<ColumnsView | null> {
+async function catchUp(app: AppServices, h: Holder, state: LogState): Promise<ColumnsView | null> {
   const cols = h.columns;
   if (!cols) return null;
-  if (same(cols.state, state)) return { cols, length: cols.length };
-  const added = state.total - cols.state.total;
-  if (cols.state.changes !== state.changes || added <= 0 || added > MAX_APPEND || state.maxId <= cols.state.maxId)
-    return null;
+  if (sameState(cols.state, state)) return { cols, length: cols.length };
+  const added = appendedSince(cols.state, state);
+  if (added === null) return null;
   const rows = await app.readDb
     .selectFrom('history_events')
     .select(COLUMNS)
@@ -129,12 +123,12 @@ async function catchUp(app: AppServices, h: Holder, state: ColumnsState): Promis
 
 /** Reads the columns afresh, in chunks in the log's order, up to the newest id when it starts. */
 async function buildColumns(app: AppServices, h: Holder): Promise<void> {
-  let state: ColumnsState = { maxId: 0, total: 0, changes: -1 };
+  let state: LogState = { maxId: 0, total: 0, changes: -1 };
   const cols = new LogColumns();
   let said = Date.now();
   try {
     state = await logState(app);
-    if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total + MAX_APPEND);
+    if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total);
     for (let after: ColumnRow | undefined; !h.stopped; ) {
       let q = app.readDb.selectFrom('history_events').select(COLUMNS).where('id', '<=', state.maxId);
       if (after) q = q.where(posAndDate('>', after));

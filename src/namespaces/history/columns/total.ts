@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from '../read/query.ts';
 import type { QueryPlan, SearchMatches } from '../read/conditions.ts';
-import type { TotalShortcut } from '../read/caches.ts';
+import type { LogState, TotalShortcut } from '../read/caches.ts';
 import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
@@ -13,7 +13,7 @@ import { likeContains } from '../../../db/like.ts';
 import { countFromColumns, COUNTED, idBits, type IdBits, type WordMatches } from './count.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
-import type { ColumnsState, ColumnsView } from './store.ts';
+import type { ColumnsView } from './store.ts';
 
 /** Matches of `search` up to which its index's own paths serve it (plan.ts FEW_CANDIDATES). */
 const FEW_SEARCH_MATCHES = 20_000;
@@ -44,7 +44,7 @@ async function columnsFor(
   app: AppServices,
   filter: EventFilter,
   plan: QueryPlan,
-  state: ColumnsState,
+  state: LogState,
 ): Promise<{ view: ColumnsView; words: WordMatches } | null> {
   const view = await columnsAt(app, state);
   if (!view) return null;
@@ -95,7 +95,7 @@ export function columnsShortcut(
   app: AppServices,
   filter: EventFilter,
   plan: QueryPlan,
-  state: ColumnsState,
+  state: LogState,
   mode: CountMode,
 ): TotalShortcut | undefined {
   if (!fits(app, filter, plan)) return undefined;
@@ -116,7 +116,7 @@ export async function columnsPage(
   app: AppServices,
   filter: EventFilter,
   plan: QueryPlan,
-  state: ColumnsState,
+  state: LogState,
   page: { grouped: boolean; offset: number; limit: number },
 ): Promise<ColumnsPage | null> {
   if ((filter.excludeSearch && app.dialect === 'sqlite') || !fits(app, filter, plan)) return null;

@@ -12,12 +12,28 @@ import type { DateWindow, MatchRow } from './slices.ts';
 const eb = expressionBuilder<Database, 'history_events'>();
 
 const CACHE_SIZE = 500;
+/** Appended rows up to which a count made before them is brought up to date; beyond, it is made afresh. */
 const MAX_INCREMENT = 5000;
 
-interface LogState {
+/** The log's newest id and its insert and change counters: what a count made at a time is valid for. */
+export interface LogState {
   maxId: number;
   total: number;
   changes: number;
+}
+
+export const sameState = (a: LogState, b: LogState) =>
+  a.maxId === b.maxId && a.total === b.total && a.changes === b.changes;
+
+/**
+ * How many rows were appended from `from` to `to`, when that is all that happened (nothing else
+ * changed, the newest id grew) and they are few enough to add one by one; null otherwise. The
+ * caller still checks that the ids above `from.maxId` account for every insert (a transaction
+ * with a lower id may commit late) and that they follow the rows counted.
+ */
+export function appendedSince(from: LogState, to: LogState): number | null {
+  const added = to.total - from.total;
+  return from.changes === to.changes && added > 0 && added <= MAX_INCREMENT && to.maxId > from.maxId ? added : null;
 }
 
 interface CachedTotal extends LogState {
@@ -176,10 +192,9 @@ async function bringUpToDate(
   cond: Expression<SqlBool>,
   mode: CountMode,
 ): Promise<CachedTotal | null> {
-  if (hit.changes !== state.changes) return null;
-  if (hit.maxId === state.maxId && hit.total === state.total) return hit;
-  const added = state.total - hit.total;
-  if (added <= 0 || added > MAX_INCREMENT || state.maxId <= hit.maxId) return null;
+  if (sameState(hit, state)) return hit;
+  const added = appendedSince(hit, state);
+  if (added === null) return null;
   const ids = (
     await app.readDb
       .selectFrom('history_events')
