@@ -237,12 +237,11 @@ async function countTotal(
 ): Promise<CachedTotal> {
   // `id + 0`: a bare `id <=` lures SQLite into reading the table by id (see read/conditions.ts).
   const upTo = eb.and([cond, sql<SqlBool>`${sql.ref('id')} + 0 <= ${state.maxId}`]);
-  if (mode === 'rows') {
-    const quick = await shortcut?.();
-    const value = quick?.maxId === state.maxId ? quick.value : await countMatching(app, upTo, mode, { dates });
-    return { ...state, value, newest: null };
-  }
-  // SQLite's worker count reports the newest row it counted; otherwise that row is read beside.
+  const quick = await shortcut?.();
+  // Events logged since the state was read: the rows up to it are counted instead.
+  const counted = quick && quick.maxId === state.maxId ? quick : null;
+  if (mode === 'rows')
+    return { ...state, value: counted?.value ?? (await countMatching(app, upTo, mode, { dates })), newest: null };
   const newestRow = async () =>
     (await app.readDb
       .selectFrom('history_events')
@@ -252,21 +251,18 @@ async function countTotal(
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst()) ?? null;
-  const counted = async (): Promise<{ value: number; newest?: MatchRow | null }> => {
-    const quick = await shortcut?.();
-    // Events logged since the state was read: the rows up to it are counted instead.
-    if (quick && quick.maxId === state.maxId) return { value: quick.value, newest: quick.newest };
-    if (!app.dbHandle.readsInWorkers) return { value: await countMatching(app, upTo, mode, { dates, inOrderFrom }) };
+  // A shortcut that knows the newest row (null: none matches) spares reading it.
+  if (counted)
+    return {
+      ...state,
+      value: counted.value,
+      newest: counted.newest !== undefined ? counted.newest : await newestRow(),
+    };
+  // SQLite's worker count reports the newest row it counted; otherwise that row is read beside.
+  if (app.dbHandle.readsInWorkers) {
     const { groups, newest } = await countRunsInWorker(app, upTo, { dates, inOrderFrom });
-    return { value: groups, newest };
-  };
-  const beside = !app.dbHandle.readsInWorkers ? newestRow() : undefined;
-  // Not awaited when the count reports the newest row: its failure must not go unhandled.
-  beside?.catch(() => undefined);
-  const result = await counted();
-  return {
-    ...state,
-    value: result.value,
-    newest: result.newest !== undefined ? result.newest : await (beside ?? newestRow()),
-  };
+    return { ...state, value: groups, newest };
+  }
+  const [value, newest] = await Promise.all([countMatching(app, upTo, mode, { dates, inOrderFrom }), newestRow()]);
+  return { ...state, value, newest };
 }
