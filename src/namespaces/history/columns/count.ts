@@ -9,7 +9,7 @@ import type { IpFilter } from '../model/ip.ts';
 import { dateSeconds, dateText, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
-export const COUNTED = new Set([
+const COUNTED = new Set([
   'scope',
   'dialect',
   'maxId',
@@ -35,6 +35,11 @@ export const COUNTED = new Set([
 export interface ColumnsTotal {
   value: number;
   newest: MatchRow | null;
+}
+
+/** Whether the filter tests only what the columns hold (the words of `search` and `exclude_search` given apart). */
+export function testsOnlyColumns(f: EventFilter): boolean {
+  return Object.entries(f).every(([k, v]) => v === undefined || v === false || COUNTED.has(k));
 }
 
 /** Ids of events, as a set of bits by id. */
@@ -80,7 +85,7 @@ export interface Matcher {
  * each the filter has); a template holding them keeps (or leaves out) its events as well.
  */
 export function matcher({ cols, length }: ColumnsView, f: EventFilter, words: WordMatches = {}): Matcher | null {
-  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== false && !COUNTED.has(k)) return null;
+  if (!testsOnlyColumns(f)) return null;
   const { included, excluded } = words;
   if ((f.excludeSearch && !excluded) || (f.search && !included)) return null;
   const spans = positionSpans(cols, length, f);

@@ -1,8 +1,9 @@
 // A page of a filter the log's columns hold (columns/count.ts), and its total, in one pass
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
-// the reference's order, read/heads.ts inReferenceOrder), read from the database afterwards.
+// the reference's order), read from the database afterwards.
 import type { EventFilter } from '../read/query.ts';
 import { matcher, type WordMatches } from './count.ts';
+import { inReferenceOrder } from '../read/heads.ts';
 import type { ColumnsView } from './store.ts';
 
 export interface ColumnsPage {
@@ -12,16 +13,19 @@ export interface ColumnsPage {
   total: number;
 }
 
+/** A group as the walk meets it: its first row's date (seconds), highest id and size. */
 interface Group {
-  firstDate: number;
+  first: { date: number };
   maxId: number;
   size: number;
-  walk: number;
 }
 
 /**
  * Rows `offset … offset + limit` of the filter's (grouped: groups), newest first, and the
- * total; null when the filter tests something the columns do not hold.
+ * total; null when the filter tests something the columns do not hold. A grouped page keeps
+ * the groups from the tie (of equal first dates) that holds its first group on, until one starts
+ * past it at another date, as read/paging.ts walkGroups does: sorting moves groups within a tie
+ * only.
  */
 export function pageFromColumns(
   view: ColumnsView,
@@ -37,9 +41,8 @@ export function pageFromColumns(
   let rows = 0;
   let groups = 0;
   let last = -1;
-  // Grouped: the groups from the tie (of equal first dates) that holds the page's first group on,
-  // until one starts past the page at another date (sorting moves groups within a tie only).
   let kept: Group[] = [];
+  let from = 0; // walk index of kept[0]
   let current: Group | null = null;
   let collecting = grouped;
   match.forEachNewestFirst((i) => {
@@ -49,16 +52,18 @@ export function pageFromColumns(
       return;
     }
     if (occasions[i] !== last) {
-      groups++;
+      const walk = groups++;
       last = occasions[i]!;
       if (!collecting) return;
-      const walk = groups - 1;
-      if (walk >= wanted && dates[i] !== kept[wanted - 1 - kept[0]!.walk]!.firstDate) {
+      if (walk >= wanted && dates[i] !== kept[wanted - 1 - from]!.first.date) {
         collecting = false;
         return;
       }
-      if (walk < offset && current && dates[i] !== current.firstDate) kept = [];
-      current = { firstDate: dates[i]!, maxId: ids[i]!, size: 0, walk };
+      if (walk < offset && current && dates[i] !== current.first.date) {
+        kept = [];
+        from = walk;
+      }
+      current = { first: { date: dates[i]! }, maxId: ids[i]!, size: 0 };
       kept.push(current);
     }
     if (!collecting) return;
@@ -66,9 +71,6 @@ export function pageFromColumns(
     if (ids[i]! > current!.maxId) current!.maxId = ids[i]!;
   });
   if (!grouped) return { ids: page, counts: new Map(), total: rows };
-  const from = kept[0]?.walk ?? 0;
-  const ordered = kept
-    .sort((a, b) => (a.firstDate === b.firstDate ? b.maxId - a.maxId : a.walk - b.walk))
-    .slice(offset - from, wanted - from);
-  return { ids: ordered.map((g) => g.maxId), counts: new Map(ordered.map((g) => [g.maxId, g.size])), total: groups };
+  const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
+  return { ids: shown.map((g) => g.maxId), counts: new Map(shown.map((g) => [g.maxId, g.size])), total: groups };
 }

@@ -10,7 +10,7 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { countFromColumns, COUNTED, idBits, type IdBits, type WordMatches } from './count.ts';
+import { countFromColumns, idBits, testsOnlyColumns, type IdBits, type WordMatches } from './count.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
 import type { ColumnsView } from './store.ts';
@@ -32,7 +32,7 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan): boolean {
   const pg = app.dialect === 'postgres';
   const searchWords = filter.search?.words;
   return (
-    Object.entries(filter).every(([k, v]) => v === undefined || v === false || COUNTED.has(k)) &&
+    testsOnlyColumns(filter) &&
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
     (!searchWords ||
       (!pg && (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))

@@ -18,7 +18,7 @@ export interface Occasion {
  * so its highest id is its first row's; the last may hold older rows with higher ids (rows
  * back-dated into it) and then goes before the others.
  */
-export function inReferenceOrder<G extends Occasion>(groups: G[]): G[] {
+export function inReferenceOrder<G extends { first: { date: string | number }; maxId: number }>(groups: G[]): G[] {
   return groups
     .map((group, walk) => ({ group, walk }))
     .sort((a, b) => (a.group.first.date === b.group.first.date ? b.group.maxId - a.group.maxId : a.walk - b.walk))
