@@ -13,6 +13,7 @@ import { filterCondition } from '../../src/namespaces/history/read/conditions.ts
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns, idBits } from '../../src/namespaces/history/columns/count.ts';
+import { dateSeconds } from '../../src/namespaces/history/columns/store.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 
@@ -248,3 +249,13 @@ for (const target of dbTargets()) {
     });
   });
 }
+
+test('the columns take dates that SQL compares as text, and no other', () => {
+  assert.equal(dateSeconds('2024-02-29 01:00:00'), Date.UTC(2024, 1, 29, 1) / 1000);
+  assert.equal(dateSeconds('2025-01-31 23:59:59'), Date.UTC(2025, 0, 31, 23, 59, 59) / 1000);
+  // Times no calendar has (Date.parse rolls them over) and other forms.
+  for (const date of ['2025-02-30 10:00:00', '2025-04-31 00:00:00', '2025-02-28 24:00:00', '2025-13-01 00:00:00'])
+    assert.equal(dateSeconds(date), null, date);
+  for (const date of ['2025-01-01', '2025-1-01 00:00:00', '2025-01-01T00:00:00', '2025-01-01 00:60:00'])
+    assert.equal(dateSeconds(date), null, date);
+});

@@ -6,7 +6,8 @@
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
-import { dateSeconds, dateText, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
+import { unixToUtc } from '../../../site/zone-time.ts';
+import { dateSeconds, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
 const COUNTED = new Set([
@@ -149,7 +150,11 @@ export function countFromColumns(
     newest:
       newest < 0
         ? null
-        : { id: ids[newest]!, date: dateText(dates[newest]!), occasions_id: occasionCodes.values[occasions[newest]!]! },
+        : {
+            id: ids[newest]!,
+            date: unixToUtc(dates[newest]!),
+            occasions_id: occasionCodes.values[occasions[newest]!]!,
+          },
   };
 }
 

@@ -21,7 +21,7 @@ import { cutRunCount, dateSpan } from './run-counts.ts';
 import { headBelow, pos } from '../model/runs.ts';
 import { FEW_CANDIDATES } from './plan.ts';
 import { FILTERS_IN_ORDER_INDEX } from '../migrations/0026_history_filters_in_order.ts';
-import { dateSeconds, dateText } from '../columns/store.ts';
+import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
 
 interface PageRequest {
   grouped: boolean;
@@ -343,11 +343,10 @@ export function joinRuns(stretches: Stretch[]): number {
 async function middleDate(app: AppServices, dates: DateWindow = {}): Promise<string | null> {
   const span = await dateSpan(app.readDb);
   if (!span) return null;
-  // A date of another form: no seam (the count is one statement).
-  const seconds = (d: string) => dateSeconds(d) ?? NaN;
-  const from = Math.max(seconds(span.from), dates.from ? seconds(dates.from) : -Infinity);
-  const to = Math.min(seconds(span.to), dates.to ? seconds(dates.to) : Infinity);
-  return to > from ? dateText(Math.floor((from + to) / 2)) : null;
+  const from = Math.max(utcToUnix(span.from), dates.from ? utcToUnix(dates.from) : -Infinity);
+  const to = Math.min(utcToUnix(span.to), dates.to ? utcToUnix(dates.to) : Infinity);
+  // (NaN, a date of another form: no seam, the count is one statement.)
+  return to > from ? unixToUtc(Math.floor((from + to) / 2)) : null;
 }
 
 /** Rows by id, in the order of the ids given. */

@@ -4,6 +4,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { COUNTER_RUN_HEADS, olderNeighbour, pos } from '../model/runs.ts';
 import { counterValue, NEWEST_EVENT_ID, readCounter, type Db } from '../model/counters.ts';
 import type { DateRange } from './heads.ts';
+import { utcToUnix } from '../../../site/zone-time.ts';
 
 /**
  * The number of groups of the log cut to ids ≤ `maxId`, from the maintained run count: a
@@ -163,10 +164,9 @@ export async function dateSpan(db: Db): Promise<{ from: string; to: string } | n
 
 /** The share of the log's time `span` that the range covers (0 to 1). */
 function share(r: DateRange, span: { from: string; to: string }): number {
-  const ms = (date: string) => Date.parse(`${date.replace(' ', 'T')}Z`);
-  const whole = ms(span.to) - ms(span.from);
+  const whole = utcToUnix(span.to) - utcToUnix(span.from);
   if (whole <= 0) return 1;
-  const from = Math.max(ms(span.from), r.from ? ms(r.from) : -Infinity);
-  const to = Math.min(ms(span.to), r.to ? ms(r.to) : Infinity);
+  const from = Math.max(utcToUnix(span.from), r.from ? utcToUnix(r.from) : -Infinity);
+  const to = Math.min(utcToUnix(span.to), r.to ? utcToUnix(r.to) : Infinity);
   return Math.max(0, to - from) / whole;
 }
