@@ -15,6 +15,14 @@ import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns, idBits } from '../../src/namespaces/history/columns/count.ts';
 import { dateSeconds } from '../../src/namespaces/history/columns/store.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
+import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
+import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
+
+const ALL = { all: true, slugs: [] };
 import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 
 const LEVELS = ['info', 'notice', 'warning'];
@@ -258,4 +266,48 @@ test('the columns take dates that SQL compares as text, and no other', () => {
     assert.equal(dateSeconds(date), null, date);
   for (const date of ['2025-01-01', '2025-1-01 00:00:00', '2025-01-01T00:00:00', '2025-01-01 00:60:00'])
     assert.equal(dateSeconds(date), null, date);
+});
+
+describe("the log's columns over HTTP (sqlite)", () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  before(async () => {
+    t = await createTestApp({ name: 'sqlite' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    await generateEvents(t.app, { count: 60_000, days: 60, seed: 5 });
+  });
+  after(() => t.close());
+
+  test('search of a word in more than 20,000 events (pages and total from the columns), as the rows walked say', async () => {
+    const opts = { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en' as const, dialect: t.app.dialect };
+    for (const search of ['ser', 'User']) {
+      const filter = eventFilterFromParams({ search }, opts);
+      const plan = await indexPlan(t.app.db, filter, await newestEventId(t.app.db));
+      assert.ok((plan.searchIndex?.matches ?? 0) > 20_000, `${search}: ${plan.searchIndex?.matches} matches`);
+      for (const [page, perPage] of [
+        [1, 10],
+        [7, 25],
+        [400, 50],
+      ] as const) {
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { search, page, per_page: perPage },
+          user: admin,
+        });
+        assert.equal(res.status, 200);
+        const walked = await selectEventPage(t.app, filterCondition(filter)!, {
+          grouped: false,
+          page,
+          perPage,
+          countTotal: true,
+        });
+        const what = `search=${search} page ${page}×${perPage}`;
+        assert.deepEqual(
+          (res.body as { id: number }[]).map((e) => e.id),
+          walked.rows.map((r) => r.id),
+          what,
+        );
+        assert.equal(Number(res.headers['x-wp-total']), walked.total, what);
+      }
+    }
+  });
 });
