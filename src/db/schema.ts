@@ -68,6 +68,8 @@ export interface HistoryContextTermsTable {
   block: number;
   term: number;
   ids: string;
+  /** The pair's check (index/terms.ts pairCheck); null for trigram terms and shared terms. */
+  pair_check: number | null;
 }
 
 export interface HistoryCountersTable {

@@ -93,6 +93,8 @@ const CONDITIONS = {
   /** exclude_search's and search's events holding their words, as offsets from the first id logged. */
   excludedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
   includedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
+  /** context_filters' events holding its pairs, likewise. */
+  contextOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
   /** Templates holding search's words. */
   searchTemplates: fc.subarray(LOGGERS.map((l, i) => [l, [KEYS[i]!]] as [string, string[]])),
   ip: fc.option(fc.constantFrom('10.0.x.x', '10.0.1.x', '10.0.1.5', '2001:db8::', '10.1.x.x').map(ipFilterCondition), {
@@ -139,28 +141,33 @@ for (const target of dbTargets()) {
     };
 
     /**
-     * Columns and SQL agree on rows, groups and the newest row of `f`, whose `search` and
-     * `exclude_search` stand for the events given as holding their words.
+     * Columns and SQL agree on rows, groups and the newest row of `f`, whose `search`,
+     * `exclude_search` and `context_filters` stand for the events given as holding their words
+     * and pairs.
      */
-    const agree = async (f: EventFilter, words: { included?: number[]; excluded?: number[] }, label: string) => {
+    const agree = async (
+      f: EventFilter,
+      words: { included?: number[]; excluded?: number[]; context?: number[] },
+      label: string,
+    ) => {
       const state = await logState(t.app);
       const view = await columnsAt(t.app, state);
       assert.ok(view, 'a small log has its columns at once');
-      const { search, excludeSearch, ...plain } = f;
-      const cond = filterCondition(plain);
-      if (!cond) return;
+      const { search, excludeSearch, contextFilters, ...plain } = f;
+      const plainCond = filterCondition(plain);
+      if (!plainCond) return;
       const id = sql.ref('id');
       const inList = (ids: number[]) => (ids.length ? sql<boolean>`${id} in (${sql.join(ids)})` : sql<boolean>`1 = 0`);
       const templates = search?.templateMatches.size
         ? filterCondition({ scope: { all: true }, messages: search.templateMatches })!
         : sql<boolean>`1 = 0`;
+      const cond = words.context ? sql<boolean>`${plainCond} and ${inList(words.context)}` : plainCond;
       const where = sql<boolean>`${cond}
         and ${words.excluded ? sql`not ${inList(words.excluded)}` : sql`1 = 1`}
         and ${words.included ? sql`(${inList(words.included)} or ${templates})` : sql`1 = 1`}`;
-      const matches = {
-        included: words.included && idBits(words.included.join(','), state.maxId),
-        excluded: words.excluded && idBits(words.excluded.join(','), state.maxId),
-      };
+      const bits = (ids: number[] | undefined) => ids && idBits(ids.join(','), state.maxId);
+      const matches = { included: bits(words.included), excluded: bits(words.excluded), context: bits(words.context) };
+      assert.equal(!!contextFilters, !!words.context);
       for (const mode of ['rows', 'groups'] as const) {
         const got = countFromColumns(view, f, mode, matches);
         assert.ok(got, 'the columns count this filter');
@@ -187,11 +194,12 @@ for (const target of dbTargets()) {
           [1, 50],
         ] as const) {
           const walked = await selectEventPage(t.app, cond, { grouped, page, perPage, countTotal: true });
-          const served: ColumnsPage = pageFromColumns(view, f, {
-            grouped,
-            offset: (page - 1) * perPage,
-            limit: perPage,
-          })!;
+          const served: ColumnsPage = pageFromColumns(
+            view,
+            f,
+            { grouped, offset: (page - 1) * perPage, limit: perPage },
+            matches,
+          )!;
           const what = `${label} page ${page}×${perPage}${grouped ? ' grouped' : ''} ${JSON.stringify(f)}`;
           // A grouped page's rows are shown by date, then id (list.ts sorts them as paging.ts does).
           const rows = await loadRows(t.app, served.ids);
@@ -221,6 +229,7 @@ for (const target of dbTargets()) {
               slugs,
               excludedOffsets,
               includedOffsets,
+              contextOffsets,
               searchTemplates,
               messages,
               excludeMessages,
@@ -236,11 +245,13 @@ for (const target of dbTargets()) {
               maxId: maxIdBack === undefined ? undefined : Math.max(...ids) - maxIdBack,
               search: includedOffsets && { words: ['w'], templateMatches: new Map(searchTemplates) },
               excludeSearch: excludedOffsets && { words: ['w'], templateMatches: new Map() },
+              contextFilters: contextOffsets && [['k', 'v']],
               dialect: target.name,
             };
             const words = {
               included: includedOffsets?.map((k) => ids[0]! + k),
               excluded: excludedOffsets?.map((k) => ids[0]! + k),
+              context: contextOffsets?.map((k) => ids[0]! + k),
             };
             await agree(f, words, 'built');
             // Appended (and, when dated before the newest, back-dated: read again).

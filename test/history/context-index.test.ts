@@ -25,8 +25,14 @@ import {
   type QueryPlan,
 } from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
-import { addTrigramTerms, BLOCK_EVENTS, blockRows, contextTerm } from '../../src/namespaces/history/index/terms.ts';
-import { contextCandidates, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
+import {
+  addTrigramTerms,
+  BLOCK_EVENTS,
+  blockRows,
+  contextTerm,
+  pairCheck,
+} from '../../src/namespaces/history/index/terms.ts';
+import { contextCandidates, pairListing, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 import { CONTEXT_FTS, FTS_INDEXES, indexNewEvents } from '../../src/namespaces/history/index/fts.ts';
 
@@ -158,11 +164,11 @@ for (const target of dbTargets()) {
       (
         await t.app.db
           .selectFrom('history_context_terms')
-          .select(['term', 'ids'])
+          .select(['term', 'ids', 'pair_check'])
           .where('block', '=', block)
           .orderBy('term')
           .execute()
-      ).map((r) => ({ term: Number(r.term), ids: r.ids }));
+      ).map((r) => ({ term: Number(r.term), ids: r.ids, check: r.pair_check === null ? null : Number(r.pair_check) }));
 
     /** What a serving process does a moment after a write (or a read that needs them): SQLite's search indexes take the new events. */
     const indexNewEventsNow = async () => {
@@ -567,6 +573,47 @@ for (const target of dbTargets()) {
       }
     });
 
+    test('the listing of pairs is their events exactly: a pair sharing the term is told apart by its check', async () => {
+      const newest = await newestId();
+      const through = (await indexed()) * BLOCK_EVENTS - 1;
+      const listed = async (pairs: [string, string][]) => {
+        const listing = (await pairListing(t.app.db, t.app.dialect, pairs, newest, 100_000))!;
+        return { exact: listing.exact, ids: contextCandidates(listing, newest, Infinity)!.ids };
+      };
+      for (const [name, pairs] of CASES) {
+        const expected = (await truth(pairs)).filter((id) => id <= through);
+        assert.deepEqual(await listed(pairs), { exact: true, ids: expected }, name);
+      }
+      // Another pair's events under the term of k=v, as a shared hash would list them.
+      const term = contextTerm('k', 'v');
+      const stranger = BLOCK_EVENTS + 7;
+      const expected = (await truth([['k', 'v']])).filter((id) => id <= through);
+      assert.ok(!expected.includes(stranger));
+      const own = { block: 1, term };
+      try {
+        await t.app.db
+          .insertInto('history_context_terms')
+          .values({ ...own, ids: '7', pair_check: pairCheck('k', 'v') + 1 })
+          .execute();
+        assert.deepEqual(await listed([['k', 'v']]), { exact: true, ids: expected }, 'another check: left out');
+        // A row of two pairs (no check): candidates, not the pair's events.
+        await t.app.db
+          .updateTable('history_context_terms')
+          .set({ pair_check: null })
+          .where('block', '=', 1)
+          .where('term', '=', term)
+          .execute();
+        assert.deepEqual(await listed([['k', 'v']]), {
+          exact: false,
+          ids: [...expected, stranger].sort((a, b) => a - b),
+        });
+      } finally {
+        await t.app.db.deleteFrom('history_context_terms').where('block', '=', 1).where('term', '=', term).execute();
+      }
+      // An unstick leaves its event listed under _sticky.
+      assert.equal((await listed([['_sticky', '{}']])).exact, false);
+    });
+
     test('stick lists an indexed event under _sticky; unstick leaves an entry the exact test drops', async () => {
       const viewer = { user: admin.user, lang: 'en' as const };
       const event = special.rare;
@@ -587,14 +634,14 @@ for (const target of dbTargets()) {
 
     test('not used when more events than the limit lie above the index or match', async () => {
       const newest = await newestId();
-      assert.ok(await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 10_000));
+      const candidates = async (pairs: [string, string][], limit: number) => {
+        const listing = await pairListing(t.app.db, t.app.dialect, pairs, newest, limit);
+        return listing && contextCandidates(listing, newest, limit);
+      };
+      assert.ok(await candidates([['k', 'v']], 10_000));
+      assert.equal(await candidates([['k', 'v']], 100), undefined, 'more than 100 events above the index');
       assert.equal(
-        await contextCandidates(t.app.db, t.app.dialect, [['k', 'v']], newest, 100),
-        undefined,
-        'more than 100 events above the index',
-      );
-      assert.equal(
-        await contextCandidates(t.app.db, t.app.dialect, [['_rest_api_request', 'true']], newest, 2000),
+        await candidates([['_rest_api_request', 'true']], 2000),
         undefined,
         'the pair lists more than 2,000 events',
       );

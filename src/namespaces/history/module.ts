@@ -56,6 +56,7 @@ import { historySearchIndexMigration } from './migrations/0023_history_search_in
 import { historyContextSearchMigration } from './migrations/0024_history_context_search.ts';
 import { historySearchWriteBehindMigration } from './migrations/0025_history_search_write_behind.ts';
 import { historyFiltersInOrderMigration } from './migrations/0026_history_filters_in_order.ts';
+import { historyContextPairChecksMigration } from './migrations/0027_history_context_pair_checks.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -110,6 +111,7 @@ export const historyModule: SiteModule = {
     historyContextSearchMigration,
     historySearchWriteBehindMigration,
     historyFiltersInOrderMigration,
+    historyContextPairChecksMigration,
   ],
   seed: seedDemo,
   background: (app) => {

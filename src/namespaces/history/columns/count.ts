@@ -2,7 +2,8 @@
 // equal occasions ids among them, date desc, id desc), and the newest of them, in one pass over
 // the positions its dates allow. Only filters of the columns' values are counted here: levels,
 // loggers, messages, users, initiators, dates, a cut at an id, the viewer's loggers, and
-// `search` and `exclude_search` when the events holding their words are given (WordMatches).
+// `search`, `exclude_search` and `context_filters` when the events holding their words or
+// pairs are given (EventSets).
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
@@ -30,6 +31,7 @@ const COUNTED = new Set([
   'excludeInitiators',
   'excludeSearch',
   'search',
+  'contextFilters',
   'ip',
 ]);
 
@@ -38,7 +40,7 @@ export interface ColumnsTotal {
   newest: MatchRow | null;
 }
 
-/** Whether the filter tests only what the columns hold (the words of `search` and `exclude_search` given apart). */
+/** Whether the filter tests only what the columns hold (the events of `search`, `exclude_search` and `context_filters` given apart). */
 export function testsOnlyColumns(f: EventFilter): boolean {
   return Object.entries(f).every(([k, v]) => v === undefined || v === false || COUNTED.has(k));
 }
@@ -46,21 +48,21 @@ export function testsOnlyColumns(f: EventFilter): boolean {
 /** Ids of events, as a set of bits by id. */
 export type IdBits = Uint8Array;
 
-/** The events holding every word of `search` and of `exclude_search` (their templates aside). */
-export interface WordMatches {
+/** The events holding every word of `search` and of `exclude_search` (their templates aside), and every pair of `context_filters`. */
+export interface EventSets {
   included?: IdBits;
   excluded?: IdBits;
+  context?: IdBits;
 }
 
 const has = (bits: IdBits, id: number) => ((bits[id >>> 3]! >> (id & 7)) & 1) === 1;
 
 /**
  * The ids of a comma-separated list (as the databases' string aggregates give them) up to
- * `maxId`, read digit by digit: splitting 300,000 ids into strings and numbers took longer
+ * `maxId`, into `bits` (new ones by default), read digit by digit: splitting 300,000 ids into strings and numbers took longer
  * than the query.
  */
-export function idBits(list: string, maxId: number): IdBits {
-  const bits = new Uint8Array((maxId >>> 3) + 1);
+export function idBits(list: string, maxId: number, bits: IdBits = new Uint8Array((maxId >>> 3) + 1)): IdBits {
   let id = -1;
   const mark = () => {
     if (id >= 0 && id <= maxId) bits[id >>> 3]! |= 1 << (id & 7);
@@ -82,13 +84,14 @@ export interface Matcher {
 
 /**
  * The rows of `f` among the columns' rows, or null when it tests something the columns do not
- * hold. `words`: the events holding the words of `search` and `exclude_search` (required for
- * each the filter has); a template holding them keeps (or leaves out) its events as well.
+ * hold. `sets`: the events holding the words of `search` and `exclude_search` and the pairs of
+ * `context_filters` (required for each the filter has); a template holding the words keeps (or
+ * leaves out) its events as well.
  */
-export function matcher({ cols, length }: ColumnsView, f: EventFilter, words: WordMatches = {}): Matcher | null {
+export function matcher({ cols, length }: ColumnsView, f: EventFilter, sets: EventSets = {}): Matcher | null {
   if (!testsOnlyColumns(f)) return null;
-  const { included, excluded } = words;
-  if ((f.excludeSearch && !excluded) || (f.search && !included)) return null;
+  const { included, excluded, context } = sets;
+  if ((f.excludeSearch && !excluded) || (f.search && !included) || (f.contextFilters && !context)) return null;
   const spans = positionSpans(cols, length, f);
   if (!spans) return null;
   const keyOk = keyTable(cols, f);
@@ -110,7 +113,7 @@ export function matcher({ cols, length }: ColumnsView, f: EventFilter, words: Wo
         for (let i = below - 1; i >= from; i--) {
           if (!keyOk[keys[i]!] || !levelOk[levels[i]!] || !initiatorOk[initiators[i]!]) continue;
           const id = ids[i]!;
-          if (id > maxId || (excluded && has(excluded, id))) continue;
+          if (id > maxId || (excluded && has(excluded, id)) || (context && !has(context, id))) continue;
           if (included && !has(included, id) && !searchTemplate[keys[i]!]) continue;
           if (addrOk && !addrOk(addrs[i]!)) continue;
           if (users || notUsers) {
@@ -130,9 +133,9 @@ export function countFromColumns(
   view: ColumnsView,
   f: EventFilter,
   mode: 'rows' | 'groups',
-  words?: WordMatches,
+  sets?: EventSets,
 ): ColumnsTotal | null {
-  const match = matcher(view, f, words);
+  const match = matcher(view, f, sets);
   if (!match) return null;
   const { ids, dates, occasions, occasionCodes } = view.cols;
   let rows = 0;

@@ -2,7 +2,7 @@
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
 // the reference's order), read from the database afterwards.
 import type { EventFilter } from '../read/query.ts';
-import { matcher, type WordMatches } from './count.ts';
+import { matcher, type EventSets } from './count.ts';
 import { inReferenceOrder } from '../read/heads.ts';
 import type { ColumnsView } from './store.ts';
 
@@ -31,9 +31,9 @@ export function pageFromColumns(
   view: ColumnsView,
   f: EventFilter,
   { grouped, offset, limit }: { grouped: boolean; offset: number; limit: number },
-  words?: WordMatches,
+  sets?: EventSets,
 ): ColumnsPage | null {
-  const match = matcher(view, f, words);
+  const match = matcher(view, f, sets);
   if (!match) return null;
   const { ids, dates, occasions } = view.cols;
   const wanted = offset + limit;

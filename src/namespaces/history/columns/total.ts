@@ -1,7 +1,7 @@
 // A list's page and first total from the log's columns (columns/count.ts, columns/page.ts): at
 // the request's state of the log, or null while the columns are not ready (the rows are read
 // instead). The total is a shortcut of the cached totals (read/caches.ts).
-import { sql } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from '../read/query.ts';
 import type { QueryPlan, SearchMatches } from '../read/conditions.ts';
@@ -10,13 +10,21 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { countFromColumns, idBits, testsOnlyColumns, type IdBits, type WordMatches } from './count.ts';
+import { countFromColumns, idBits, testsOnlyColumns, type EventSets, type IdBits } from './count.ts';
+import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
+import { BLOCK_EVENTS } from '../index/terms.ts';
 import type { ColumnsView } from './store.ts';
 
 /** Matches of `search` up to which its index's own paths serve it (plan.ts FEW_CANDIDATES). */
 const FEW_SEARCH_MATCHES = 20_000;
+/**
+ * Events above the context index's blocks up to which `context_filters` is counted from the
+ * columns: those events' contexts are tested as the rows' condition does (a block and a bit
+ * more is a few ms; a log the indexer has not caught up with is read by date instead).
+ */
+const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
 
 /**
  * Whether the columns hold every column `filter` tests. `search` not on PostgreSQL, which
@@ -26,35 +34,67 @@ const FEW_SEARCH_MATCHES = 20_000;
  * plan.excludeWords), and `search` only for words it finds exactly, in many events: fewer are
  * read through the index at once, and a page of a word shorter than its trigrams is found
  * within a few rows read by date, where testing it on every event the other words' matches
- * name took longer (`logged in`, 124,000 of them: 193 → 235 ms).
+ * name took longer (`logged in`, 124,000 of them: 193 → 235 ms). `context_filters` when the
+ * context index lists the events of its pairs exactly (plan.contextListing) and few events
+ * lie above its blocks.
  */
-function fits(app: AppServices, filter: EventFilter, plan: QueryPlan): boolean {
+function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: number): boolean {
   const pg = app.dialect === 'postgres';
   const searchWords = filter.search?.words;
+  const listing = plan.contextListing;
   return (
     testsOnlyColumns(filter) &&
+    (!filter.contextFilters || (!!listing && maxId - listing.through <= TESTED_ABOVE_LISTING)) &&
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
     (!searchWords ||
       (!pg && (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
   );
 }
 
-/** The columns at `state`, and the events holding the words of `search` and `exclude_search`. */
+/** The columns at `state`, and the events holding the words of `search` and `exclude_search` and the pairs of `context_filters`. */
 async function columnsFor(
   app: AppServices,
   filter: EventFilter,
   plan: QueryPlan,
   state: LogState,
-): Promise<{ view: ColumnsView; words: WordMatches } | null> {
+): Promise<{ view: ColumnsView; sets: EventSets } | null> {
   const view = await columnsAt(app, state);
   if (!view) return null;
   const holding = (words: string[] | undefined, matches: SearchMatches | undefined) =>
     words && eventsHolding(app, words, matches, state.maxId);
-  const [included, excluded] = await Promise.all([
+  const pairs = filter.contextFilters;
+  const [included, excluded, context] = await Promise.all([
     holding(filter.search?.words, plan.searchIndex),
     holding(filter.excludeSearch?.words, plan.excludeWords),
+    pairs && eventsWithPairs(app, pairs, plan.contextListing!, state.maxId),
   ]);
-  return { view, words: { included, excluded } };
+  return { view, sets: { included, excluded, context } };
+}
+
+/** The ids of the events meeting a condition, as one row of text (a row per event costs more to hand over). */
+async function idsWhere(app: AppServices, condition: Expression<SqlBool>): Promise<string> {
+  const ids = app.dialect === 'postgres' ? sql`string_agg(id::text, ',')` : sql`group_concat(id)`;
+  const { rows } = await sql<{
+    ids: string | null;
+  }>`select ${ids} as ids from history_events where ${condition}`.execute(app.readDb);
+  return rows[0]?.ids ?? '';
+}
+
+/**
+ * The events up to `maxId` holding every context pair: those the context index lists under
+ * them, exactly theirs (`listing`), and those above its blocks, tested as the rows' condition
+ * does.
+ */
+async function eventsWithPairs(
+  app: AppServices,
+  pairs: [string, string][],
+  listing: PairListing,
+  maxId: number,
+): Promise<IdBits> {
+  const bits = new Uint8Array((maxId >>> 3) + 1);
+  bits.set(listing.bits.subarray(0, bits.length));
+  const tested = filterCondition({ scope: { all: true }, contextFilters: pairs, dialect: app.dialect })!;
+  return idBits(await idsWhere(app, sql<SqlBool>`id > ${listing.through} and ${tested}`), maxId, bits);
 }
 
 /**
@@ -70,14 +110,16 @@ async function eventsHolding(
   matches: SearchMatches | undefined,
   maxId: number,
 ): Promise<IdBits> {
-  const { rows } = await (app.dialect === 'postgres'
-    ? sql<{ ids: string | null }>`select string_agg(id::text, ',') as ids from history_events where ${filterCondition({
-        scope: { all: true },
-        search: { words, templateMatches: new Map() },
-        dialect: 'postgres',
-      })!}`
-    : sql<{ ids: string | null }>`select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches!)})`
-  ).execute(app.readDb);
+  if (app.dialect === 'postgres')
+    return idBits(
+      await idsWhere(
+        app,
+        filterCondition({ scope: { all: true }, search: { words, templateMatches: new Map() }, dialect: 'postgres' })!,
+      ),
+      maxId,
+    );
+  const { rows } = await sql<{ ids: string | null }>`
+    select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches!)})`.execute(app.readDb);
   return idBits(rows[0]?.ids ?? '', maxId);
 }
 
@@ -98,10 +140,10 @@ export function columnsShortcut(
   state: LogState,
   mode: CountMode,
 ): TotalShortcut | undefined {
-  if (!fits(app, filter, plan)) return undefined;
+  if (!fits(app, filter, plan, state.maxId)) return undefined;
   return async () => {
     const columns = await columnsFor(app, filter, plan, state);
-    const counted = columns && countFromColumns(columns.view, filter, mode, columns.words);
+    const counted = columns && countFromColumns(columns.view, filter, mode, columns.sets);
     return counted && { value: counted.value, maxId: state.maxId, newest: counted.newest };
   };
 }
@@ -119,7 +161,7 @@ export async function columnsPage(
   state: LogState,
   page: { grouped: boolean; offset: number; limit: number },
 ): Promise<ColumnsPage | null> {
-  if ((filter.excludeSearch && app.dialect === 'sqlite') || !fits(app, filter, plan)) return null;
+  if ((filter.excludeSearch && app.dialect === 'sqlite') || !fits(app, filter, plan, state.maxId)) return null;
   const columns = await columnsFor(app, filter, plan, state);
-  return columns && pageFromColumns(columns.view, filter, page, columns.words);
+  return columns && pageFromColumns(columns.view, filter, page, columns.sets);
 }

@@ -23,11 +23,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
-import { BLOCK_EVENTS, blockRows, termsOf, type IndexedEvent } from './terms.ts';
+import { BLOCK_EVENTS, blockRows, termsOf, type IndexedEvent, type TermRow } from './terms.ts';
 
 /** The counter (history_counters) holding how many blocks, from block 0 on, are indexed. */
 export const COUNTER_INDEXED_BLOCKS = 'context_index_blocks';
-/** Rows per INSERT statement (three parameters each). */
+/** Rows per INSERT statement (four parameters each). */
 const INSERT_ROWS = 2000;
 
 /**
@@ -125,20 +125,23 @@ async function insertRows(
   tx: Transaction<Database>,
   dialect: DialectName,
   block: number,
-  rows: { term: number; ids: string }[],
+  rows: TermRow[],
   keepExisting = false,
 ): Promise<void> {
   if (dialect === 'postgres') {
-    // Two array parameters instead of three per row: half the time.
-    await sql`insert into history_context_terms (block, term, ids)
-      select ${block}, unnest(${rows.map((r) => r.term)}::bigint[]), unnest(${rows.map((r) => r.ids)}::text[])
+    // Array parameters instead of four per row: half the time.
+    await sql`insert into history_context_terms (block, term, ids, pair_check)
+      select ${block}, unnest(${rows.map((r) => r.term)}::bigint[]), unnest(${rows.map((r) => r.ids)}::text[]),
+        unnest(${rows.map((r) => r.check)}::bigint[])
       ${keepExisting ? sql`on conflict (block, term) do nothing` : sql``}`.execute(tx);
     return;
   }
   for (let at = 0; at < rows.length; at += INSERT_ROWS) {
     const insert = tx
       .insertInto('history_context_terms')
-      .values(rows.slice(at, at + INSERT_ROWS).map(({ term, ids }) => ({ block, term, ids })));
+      .values(
+        rows.slice(at, at + INSERT_ROWS).map(({ term, ids, check }) => ({ block, term, ids, pair_check: check })),
+      );
     await (keepExisting ? insert.onConflict((oc) => oc.columns(['block', 'term']).doNothing()) : insert).execute();
   }
 }
@@ -164,29 +167,33 @@ export async function indexChangedContext(
       tx,
       dialect,
       block,
-      [...terms.trigrams].map((term) => ({ term, ids: '' })),
+      [...terms.trigrams].map((term) => ({ term, ids: '', check: null })),
       true,
     );
-  for (const term of new Set(terms.pairs)) {
+  for (const [i, term] of terms.pairs.entries()) {
+    const check = terms.checks[i]!;
     const row = await tx
       .selectFrom('history_context_terms')
-      .select('ids')
+      .select(['ids', 'pair_check'])
       .where('block', '=', block)
       .where('term', '=', term)
       .executeTakeFirst();
     if (!row) {
       await tx
         .insertInto('history_context_terms')
-        .values({ block, term, ids: String(offset) })
+        .values({ block, term, ids: String(offset), pair_check: check })
         .execute();
       continue;
     }
     const offsets = row.ids.split(',').map(Number);
-    if (offsets.includes(offset)) continue;
-    const ids = [...offsets, offset].sort((a, b) => a - b).join(',');
+    // Another pair of the block under the same term: the row lists both, and has no check.
+    const stored = row.pair_check === null ? null : Number(row.pair_check);
+    const pairCheck = stored === check ? check : null;
+    if (offsets.includes(offset) && pairCheck === stored) continue;
+    const ids = [...new Set([...offsets, offset])].sort((a, b) => a - b).join(',');
     await tx
       .updateTable('history_context_terms')
-      .set({ ids })
+      .set({ ids, pair_check: pairCheck })
       .where('block', '=', block)
       .where('term', '=', term)
       .execute();

@@ -5,7 +5,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
 import { COUNTER_INDEXED_BLOCKS } from './build.ts';
-import { addTrigramTerms, BLOCK_EVENTS, contextTerm } from './terms.ts';
+import { addTrigramTerms, BLOCK_EVENTS, contextTerm, pairCheck } from './terms.ts';
 
 /** Events that may have a context pair, as far as the index knows them. */
 export interface ContextCandidates {
@@ -26,42 +26,100 @@ async function usableIndex(
   return blocks === 0 || newestId - through > limit ? undefined : { blocks, through };
 }
 
-/** A pair listed for more events than this is not read (another pair or the log's order does better). */
-const READ_LIMIT = 250_000;
+/** The events the index lists under all of a filter's context pairs. */
+export interface PairListing {
+  /** Every event with an id at most this has all the pairs only if listed. */
+  through: number;
+  /** The listed events, bit `id & 7` of byte `id >>> 3` (ids up to the newest when read). */
+  bits: Uint8Array;
+  /** How many are listed. */
+  listed: number;
+  /**
+   * Whether every listed event has all the pairs. It has when each row read carries its pair's
+   * check (a pair sharing the term is told apart by it) and no pair's key is one whose rows an
+   * unstick leaves behind (build.ts); otherwise the listed events are candidates.
+   */
+  exact: boolean;
+}
+
+/** Keys whose index rows may name events that no longer have the pair (write/sticky.ts). */
+const CHANGING_KEYS = new Set(['_sticky']);
 
 /**
- * The candidates for all the context pairs (the events listed under each of them), if there are
- * at most `limit` and at most `limit` events lie above the indexed blocks (the newest id is
- * `newestId`); otherwise undefined: reading the log by date is as good then.
+ * The events listed under all the context pairs in the indexed blocks, for a log whose newest id
+ * is `newestId`; undefined when no block is indexed, or more than `aboveLimit` events lie above
+ * them (reading the log by date is as good then).
  */
-export async function contextCandidates(
+export async function pairListing(
   db: Kysely<Database>,
   dialect: DialectName,
   pairs: [string, string][],
   newestId: number,
-  limit: number,
-): Promise<ContextCandidates | undefined> {
-  const index = await usableIndex(db, newestId, limit);
+  aboveLimit: number,
+): Promise<PairListing | undefined> {
+  const index = await usableIndex(db, newestId, aboveLimit);
   if (!index) return undefined;
-  const { blocks, through } = index;
-  const inBlocks = blocksCondition(dialect, firstBlocks(blocks));
-  let candidates: Set<number> | undefined;
+  const inBlocks = blocksCondition(dialect, firstBlocks(index.blocks));
+  let exact = pairs.every(([key]) => !CHANGING_KEYS.has(key));
+  let bits: Uint8Array | undefined;
   for (const [key, value] of pairs) {
-    const { rows } = await sql<{ block: number; ids: string }>`
-      select block, ids from history_context_terms where ${inBlocks} and term = ${contextTerm(key, value)}`.execute(db);
-    const listed = new Set<number>();
+    const { rows } = await sql<{ block: number; ids: string; pair_check: number | string | null }>`
+      select block, ids, pair_check from history_context_terms
+      where ${inBlocks} and term = ${contextTerm(key, value)}`.execute(db);
+    const check = pairCheck(key, value);
+    const own = new Uint8Array((newestId >>> 3) + 1);
     for (const row of rows) {
-      const start = Number(row.block) * BLOCK_EVENTS;
-      for (const offset of row.ids.split(',')) {
-        const id = start + Number(offset);
-        if (!candidates || candidates.has(id)) listed.add(id);
-      }
-      if (listed.size > READ_LIMIT) break;
+      if (row.pair_check === null) exact = false;
+      // Another pair's events, under the same term.
+      else if (Number(row.pair_check) !== check) continue;
+      markOffsets(own, Number(row.block) * BLOCK_EVENTS, row.ids);
     }
-    if (listed.size <= READ_LIMIT) candidates = listed;
+    if (bits) for (let i = 0; i < bits.length; i++) bits[i]! &= own[i]!;
+    else bits = own;
   }
-  if (!candidates || candidates.size > limit) return undefined;
-  return { through, ids: [...candidates].sort((a, b) => a - b) };
+  if (!bits) return undefined;
+  let listed = 0;
+  for (const byte of bits) listed += BITS_SET[byte]!;
+  return { through: index.through, bits, listed, exact };
+}
+
+/** Bits set per byte value. */
+const BITS_SET = Uint8Array.from({ length: 256 }, (_, b) => {
+  let n = 0;
+  for (let v = b; v; v >>= 1) n += v & 1;
+  return n;
+});
+
+/** Marks `start` plus each offset of a row's comma-separated list, read digit by digit. */
+function markOffsets(bits: Uint8Array, start: number, offsets: string): void {
+  let offset = -1;
+  for (let i = 0; i <= offsets.length; i++) {
+    const digit = i < offsets.length ? offsets.charCodeAt(i) - 48 : -1;
+    if (digit >= 0 && digit <= 9) offset = (offset < 0 ? 0 : offset * 10) + digit;
+    else if (offset >= 0) {
+      const id = start + offset;
+      bits[id >>> 3]! |= 1 << (id & 7);
+      offset = -1;
+    }
+  }
+}
+
+/**
+ * The candidates of a listing (the events listed under all the pairs), if there are at most
+ * `limit` and at most `limit` events lie above the indexed blocks (the newest id is
+ * `newestId`); otherwise undefined: reading the log by date is as good then.
+ */
+export function contextCandidates(
+  listing: PairListing,
+  newestId: number,
+  limit: number,
+): ContextCandidates | undefined {
+  if (listing.listed > limit || newestId - listing.through > limit) return undefined;
+  const ids: number[] = [];
+  listing.bits.forEach((byte, at) => {
+    for (let bit = 0; byte; bit++, byte >>= 1) if (byte & 1) ids.push(at * 8 + bit);
+  });
+  return { through: listing.through, ids };
 }
 
 /** Blocks that may hold events with every word of a metadata_search in some context value. */

@@ -8,9 +8,18 @@ export const BLOCK_EVENTS = 4096;
  * The index term of a context pair: a 53-bit hash (cyrb53, public domain) of key, a separator
  * and value, computed in JavaScript so that both databases hold the same terms.
  */
-export function contextTerm(key: string, value: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+export const contextTerm = (key: string, value: string): number => cyrb53(key, value, 0);
+
+/**
+ * The pair's check, kept beside its term: the same hash with another seed. Two pairs sharing
+ * the term are told apart by it, so that the events listed under a term and its check are the
+ * pair's, not merely candidates (index/lookup.ts pairListing).
+ */
+export const pairCheck = (key: string, value: string): number => cyrb53(key, value, 0x9e3779b9);
+
+function cyrb53(key: string, value: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
   // The two strings in turn, without concatenating them (a tenth of an indexed block's time).
   for (let i = 0; i <= key.length + value.length; i++) {
     const ch = i < key.length ? key.charCodeAt(i) : i === key.length ? 1 : value.charCodeAt(i - key.length - 1);
@@ -44,18 +53,23 @@ export function addTrigramTerms(text: string, terms: Set<number>): void {
   }
 }
 
-/** The terms of a stored context (JSON text): one per key with a value, and its values' trigrams. */
-export function termsOf(context: string): { pairs: number[]; trigrams: Set<number> } {
+/**
+ * The terms of a stored context (JSON text): one per key with a value, with its check at the
+ * same place of `checks`, and its values' trigrams.
+ */
+export function termsOf(context: string): { pairs: number[]; checks: number[]; trigrams: Set<number> } {
   const object = JSON.parse(context) as Record<string, string | null>;
   const pairs: number[] = [];
+  const checks: number[] = [];
   const trigrams = new Set<number>();
   for (const key in object) {
     const value = object[key];
     if (typeof value !== 'string') continue;
     pairs.push(contextTerm(key, value));
+    checks.push(pairCheck(key, value));
     addTrigramTerms(value, trigrams);
   }
-  return { pairs, trigrams };
+  return { pairs, checks, trigrams };
 }
 
 /** An event's stored context as the index reads it. */
@@ -64,24 +78,40 @@ export interface IndexedEvent {
   context: string;
 }
 
+/** A row of the index: a block's events under a term, and the pair's check (null: none, or several pairs share the term). */
+export interface TermRow {
+  term: number;
+  ids: string;
+  check: number | null;
+}
+
 /**
- * One block's rows, terms ascending: per pair term the offsets of its events, ascending; per
- * trigram term none ('').
+ * One block's rows, terms ascending: per pair term the offsets of its events, ascending, and
+ * the pair's check; per trigram term no offsets ('') and no check.
  */
-export function blockRows(block: number, events: IndexedEvent[]): { term: number; ids: string }[] {
-  const byTerm = new Map<number, number[]>();
+export function blockRows(block: number, events: IndexedEvent[]): TermRow[] {
+  const byTerm = new Map<number, { offsets: number[]; check: number | null }>();
   const trigrams = new Set<number>();
   const start = block * BLOCK_EVENTS;
   for (const { event_id, context } of [...events].sort((a, b) => a.event_id - b.event_id)) {
     const offset = event_id - start;
     const terms = termsOf(context);
-    for (const term of terms.pairs) {
-      const offsets = byTerm.get(term);
-      if (!offsets) byTerm.set(term, [offset]);
-      else if (offsets[offsets.length - 1] !== offset) offsets.push(offset);
-    }
+    terms.pairs.forEach((term, i) => {
+      const check = terms.checks[i]!;
+      const listed = byTerm.get(term);
+      if (!listed) byTerm.set(term, { offsets: [offset], check });
+      else {
+        if (listed.offsets[listed.offsets.length - 1] !== offset) listed.offsets.push(offset);
+        if (listed.check !== check) listed.check = null;
+      }
+    });
     for (const term of terms.trigrams) trigrams.add(term);
   }
-  for (const term of trigrams) byTerm.set(term, []);
-  return [...byTerm.keys()].sort((a, b) => a - b).map((term) => ({ term, ids: byTerm.get(term)!.join(',') }));
+  for (const term of trigrams) byTerm.set(term, { offsets: [], check: null });
+  return [...byTerm.keys()]
+    .sort((a, b) => a - b)
+    .map((term) => {
+      const { offsets, check } = byTerm.get(term)!;
+      return { term, ids: offsets.join(','), check };
+    });
 }

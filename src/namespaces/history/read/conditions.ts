@@ -7,7 +7,7 @@ import { likeContains } from '../../../db/like.ts';
 import { asciiLower } from '../../../util.ts';
 import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
-import type { BlockCandidates, ContextCandidates } from '../index/lookup.ts';
+import type { BlockCandidates, ContextCandidates, PairListing } from '../index/lookup.ts';
 import type { DateWindow } from './slices.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
@@ -18,6 +18,8 @@ export interface QueryPlan {
   ipNarrow?: boolean;
   /** What the context index knows of the context_filters pairs (indexPlan). */
   contextIndex?: ContextCandidates;
+  /** The events the context index lists under all the context_filters pairs, when exactly theirs (indexPlan; the log's columns count from it). */
+  contextListing?: PairListing;
   /** The blocks the context index names for the metadata_search words (indexPlan). */
   metadataIndex?: BlockCandidates;
   /** SQLite: the search index's query of the search words and the events it names (indexPlan). */

@@ -7,7 +7,13 @@ import type { DialectName } from '../../../db/index.ts';
 import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
 import { filterCondition, namedByIndex, type QueryPlan, type SearchMatches } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
-import { contextCandidates, wordBlocks, type BlockCandidates, type ContextCandidates } from '../index/lookup.ts';
+import {
+  contextCandidates,
+  pairListing,
+  wordBlocks,
+  type BlockCandidates,
+  type ContextCandidates,
+} from '../index/lookup.ts';
 import {
   CONTEXT_FTS,
   countFtsMatches,
@@ -80,7 +86,11 @@ export async function indexPlan(
   const plan: QueryPlan = {};
   const dialect = f.dialect ?? 'sqlite';
   const bound = limit ?? narrowContextLimit(dialect, newestId);
-  if (f.contextFilters) plan.contextIndex = await contextCandidates(db, dialect, f.contextFilters, newestId, bound);
+  const listing = f.contextFilters && (await pairListing(db, dialect, f.contextFilters, newestId, bound));
+  if (listing) {
+    plan.contextIndex = contextCandidates(listing, newestId, bound);
+    if (listing.exact) plan.contextListing = listing;
+  }
   // Blocks lead a page only when they hold few events (pagePlan); beyond, they narrow the
   // total, whose count reads their events in id order on both databases: up to a third of the
   // log (where the candidates' bound on PostgreSQL is a fortieth, for look-ups one by one).
