@@ -1,7 +1,7 @@
 // A page of a filter the log's columns hold (columns/count.ts), and its total, in one pass
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
 // the reference's order), read from the database afterwards.
-import type { EventFilter } from '../read/query.ts';
+import { isUnfiltered, type EventFilter } from '../read/query.ts';
 import { matcher, type EventSets } from './count.ts';
 import { inReferenceOrder } from '../read/heads.ts';
 import type { ColumnsView } from './store.ts';
@@ -33,6 +33,9 @@ export function pageFromColumns(
   { grouped, offset, limit }: { grouped: boolean; offset: number; limit: number },
   sets?: EventSets,
 ): ColumnsPage | null {
+  // A cut at or above every id held cuts nothing.
+  if (!grouped && isUnfiltered({ ...f, maxId: undefined }) && !(f.maxId! < view.cols.state.maxId))
+    return wholeLogPage(view, offset, limit);
   const match = matcher(view, f, sets);
   if (!match) return null;
   const { ids, dates, occasions } = view.cols;
@@ -73,4 +76,11 @@ export function pageFromColumns(
   if (!grouped) return { ids: page, counts: new Map(), total: rows };
   const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
   return { ids: shown.map((g) => g.maxId), counts: new Map(shown.map((g) => [g.maxId, g.size])), total: groups };
+}
+
+/** Rows `offset … offset + limit` of the whole log, newest first: those at these positions from the end. */
+function wholeLogPage({ cols, length }: ColumnsView, offset: number, limit: number): ColumnsPage {
+  const ids: number[] = [];
+  for (let i = length - 1 - offset; i >= 0 && ids.length < limit; i--) ids.push(cols.ids[i]!);
+  return { ids, counts: new Map(), total: length };
 }

@@ -104,7 +104,7 @@ export async function listEvents(
       const unfiltered = isUnfiltered({ ...effective, maxId: undefined });
       const dateSlice = grouped ? oneDateRange(effective) : undefined;
       const served =
-        unfiltered || dateSlice
+        (unfiltered && grouped) || dateSlice
           ? null
           : await columnsPage(app, effective, plan, state, { grouped, offset: (page - 1) * perPage, limit: perPage });
       if (served) {
