@@ -357,6 +357,9 @@ for (const target of dbTargets()) {
       ['example.test'],
       ['xyzzy-nowhere'],
       ['quokka', 'xyzzy-nowhere'],
+      // A word shorter than a trigram beside a longer one: tested on the events the longer one names.
+      ['quokka', '42'],
+      ['quokka', 'GA'],
     ];
     /** Some value of the context contains each word, ignoring ASCII case. */
     const lower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -184,6 +184,12 @@ function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Con
 }
 
 /**
+ * A metadata_search word the context values' index finds exactly (three to FTS_WORD_MAX
+ * characters, no line break, which separates the values in the index).
+ */
+export const contextIndexFinds = (word: string): boolean => ftsFindsExactly(word) && !word.includes('\n');
+
+/**
  * Every word is in the search text, or a template holds them all. With the search index's
  * query (`fts`), the events it names stand for the words of three characters or more (its
  * trigram phrases match exactly where LIKE does); shorter and cut words are still tested by LIKE.
@@ -289,11 +295,13 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   } else if (f.ip) c.push(eb(ref('remote_addr'), '=', f.ip.pattern));
   if (plan.contextIndex) c.push(contextCandidateCondition(dialect, plan.contextIndex));
   if (plan.metadataIndex) c.push(blocksCondition(plan.metadataIndex));
-  // The context values' index names exactly the events whose values hold the words.
+  // The context values' index names exactly the events whose values hold the words it finds; the others are tested.
   if (plan.metadataSearch) c.push(namedByIndex(CONTEXT_FTS, plan.metadataSearch));
   const contextTests = [
     ...(f.contextFilters ?? []).map(([key, value]) => contextEquals(dialect, key, value)),
-    ...(plan.metadataSearch ? [] : (f.metadataWords ?? []).map((w) => contextContains(dialect, w))),
+    ...(f.metadataWords ?? [])
+      .filter((w) => !plan.metadataSearch || !contextIndexFinds(w))
+      .map((w) => contextContains(dialect, w)),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
   if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex));

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { isUnfiltered, type EventFilter, type SearchTerms } from './query.ts';
-import { filterCondition, namedByIndex, type QueryPlan, type SearchMatches } from './conditions.ts';
+import { contextIndexFinds, filterCondition, namedByIndex, type QueryPlan, type SearchMatches } from './conditions.ts';
 import type { IpFilter } from '../model/ip.ts';
 import {
   contextCandidates,
@@ -185,9 +185,10 @@ export async function countTemplateEventsBeside(
 }
 
 /**
- * SQLite: the context values' index's matches of the metadata_search words, once every context up
- * to `newestId` is indexed and each word is one it finds exactly (three to FTS_WORD_MAX characters, no line
- * break, which separates the values in the index); otherwise the contexts are tested.
+ * SQLite: the context values' index's matches of the metadata_search words it finds exactly
+ * (contextIndexFinds), once every context up to `newestId` is indexed; the other words are
+ * tested on the events it names (a word of one or two characters beside a longer one). None
+ * when it finds no word: the contexts are tested.
  */
 async function contextMatches(
   db: Kysely<Database>,
@@ -195,11 +196,16 @@ async function contextMatches(
   nothingElse: boolean,
   newestId: number,
 ): Promise<SearchMatches | undefined> {
-  const lowered = words.map(asciiLower);
-  if (!lowered.every((w) => ftsFindsExactly(w) && !w.includes('\n'))) return undefined;
+  const found = words.map(asciiLower).filter(contextIndexFinds);
+  if (!found.length) return undefined;
   if (!(await ftsIndexComplete(db, CONTEXT_FTS, newestId))) return undefined;
-  const query = ftsQuery(lowered)!;
-  return { query, matches: await countFtsMatches(db, query, CONTEXT_FTS), exact: true, alone: nothingElse };
+  const query = ftsQuery(found)!;
+  return {
+    query,
+    matches: await countFtsMatches(db, query, CONTEXT_FTS),
+    exact: true,
+    alone: nothingElse && found.length === words.length,
+  };
 }
 
 /** Candidates up to which a grouped page is always read through them. */
