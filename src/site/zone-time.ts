@@ -93,6 +93,50 @@ export function utcToUnix(utc: string): number {
   return Math.floor(Date.parse(utc.replace(' ', 'T') + 'Z') / 1000);
 }
 
+/**
+ * Seconds since 1970 of a strictly `YYYY-MM-DD HH:MM:SS` UTC time that a calendar has; null for
+ * any other text (`02-30` and `24:00:00` too, which Date.parse rolls over). Read character by
+ * character, without allocating: the log's columns read a million of them when a server starts
+ * (Date.parse and a check of the days that may roll over: 2.2 s of the 3.5 s).
+ */
+export function strictUtcSeconds(text: string): number | null {
+  if (text.length !== 19) return null;
+  const at = (i: number) => {
+    const d = text.charCodeAt(i) - 48;
+    return d >= 0 && d <= 9 ? d : NaN;
+  };
+  const two = (i: number) => at(i) * 10 + at(i + 1);
+  if (text[4] !== '-' || text[7] !== '-' || text[10] !== ' ' || text[13] !== ':' || text[16] !== ':') return null;
+  const y = two(0) * 100 + two(2);
+  const m = two(5);
+  const d = two(8);
+  const hh = two(11);
+  const mm = two(14);
+  const ss = two(17);
+  // NaN (a character not a digit) fails every comparison.
+  if (!(m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m) && hh < 24 && mm < 60 && ss < 60)) return null;
+  return daysFromCivil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
+}
+
+const daysInMonth = (y: number, m: number) =>
+  m === 2
+    ? y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+      ? 29
+      : 28
+    : m === 4 || m === 6 || m === 9 || m === 11
+      ? 30
+      : 31;
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const year = m <= 2 ? y - 1 : y;
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
+}
+
 /** Strictly `YYYY-MM-DD HH:MM:SS` and a real calendar time. */
 export function isStrictUtcDate(text: string): boolean {
   const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);

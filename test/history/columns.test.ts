@@ -277,6 +277,36 @@ test('the columns take dates that SQL compares as text, and no other', () => {
     assert.equal(dateSeconds(date), null, date);
   for (const date of ['2025-01-01', '2025-1-01 00:00:00', '2025-01-01T00:00:00', '2025-01-01 00:60:00'])
     assert.equal(dateSeconds(date), null, date);
+  // Any text of the form, read as Date.parse reads it when it does not roll the time over.
+  assert.equal(dateSeconds('2000-02-29 00:00:00'), Date.UTC(2000, 1, 29) / 1000);
+  for (const date of ['1900-02-29 00:00:00', '2100-02-29 00:00:00', '2025-02-29 00:00:00'])
+    assert.equal(dateSeconds(date), null, date);
+  const digits = (n: number, lo = 0, hi = 10 ** n - 1) =>
+    fc.integer({ min: lo, max: hi }).map((x) => String(x).padStart(n, '0'));
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2)),
+        // Near the ends of months and days, across leap-year rules.
+        fc.tuple(
+          digits(4, 1596, 2404),
+          digits(2, 1, 12),
+          digits(2, 27, 32),
+          digits(2, 22, 24),
+          digits(2, 58, 60),
+          digits(2, 58, 60),
+        ),
+      ),
+      ([y, m, d, hh, mm, ss]) => {
+        const text = `${y}-${m}-${d} ${hh}:${mm}:${ss}`;
+        const ms = Date.parse(`${y}-${m}-${d}T${hh}:${mm}:${ss}Z`);
+        const rolled =
+          Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== `${y}-${m}-${d}T${hh}:${mm}:${ss}`;
+        assert.equal(dateSeconds(text), rolled ? null : ms / 1000, text);
+      },
+    ),
+    { numRuns: 20_000 },
+  );
 });
 
 describe("the log's columns over HTTP (sqlite)", () => {

@@ -5,7 +5,7 @@
 // rows in order took 0.1–0.6 s. About 28 bytes an event (columns/sync.ts keeps them current).
 
 import type { LogState } from '../read/caches.ts';
-import { unixToUtc, utcToUnix } from '../../../site/zone-time.ts';
+import { strictUtcSeconds } from '../../../site/zone-time.ts';
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -32,22 +32,12 @@ export interface ColumnsView {
 /** Why the columns cannot hold a row: the caller reads the log as before. */
 export class ColumnsUnfit extends Error {}
 
-const DATE_TEXT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
-
 /**
  * Seconds since 1970 of a `YYYY-MM-DD HH:MM:SS` date; null for another form or a time no
- * calendar has (`02-30`, `24:00:00`, which Date.parse rolls over), which the columns could not
- * compare as SQL compares the text. Only days from the 29th and hour 24 can roll over, so only
- * they are written back and compared: checking every date (isStrictUtcDate, or writing each
- * back) took 1.3–1.5 s more to read 1,000,000 events.
+ * calendar has (`02-30`, `24:00:00`), which the columns could not compare as SQL compares the
+ * text.
  */
-export function dateSeconds(date: string): number | null {
-  if (!DATE_TEXT.test(date)) return null;
-  const seconds = utcToUnix(date);
-  const mayRollOver = date[8]! >= '3' || (date[8] === '2' && date[9] === '9') || date.startsWith('24', 11);
-  if (Number.isNaN(seconds)) return null;
-  return !mayRollOver || unixToUtc(seconds) === date ? seconds : null;
-}
+export const dateSeconds = strictUtcSeconds;
 
 /** Codes of a column's distinct values, at most `size` of them. */
 export class Dictionary {
@@ -125,12 +115,13 @@ export class LogColumns {
 
   /** Whether `row` comes after the columns' last row in the log's order. */
   follows(row: ColumnRow): boolean {
-    if (!this.length) return true;
     const seconds = dateSeconds(row.date);
+    return seconds !== null && this.#follows(seconds, row.id);
+  }
+
+  #follows(seconds: number, id: number): boolean {
     const last = this.length - 1;
-    return (
-      seconds !== null && (seconds > this.dates[last]! || (seconds === this.dates[last] && row.id > this.ids[last]!))
-    );
+    return last < 0 || seconds > this.dates[last]! || (seconds === this.dates[last] && id > this.ids[last]!);
   }
 
   /** Appends rows that follow the last one, in order (ColumnsUnfit when one does not fit). */
@@ -139,7 +130,7 @@ export class LogColumns {
     for (const row of rows) {
       const seconds = dateSeconds(row.date);
       if (seconds === null) throw new ColumnsUnfit(`a date of another form: ${row.date}`);
-      if (!this.follows(row)) throw new ColumnsUnfit('rows out of the log order');
+      if (!this.#follows(seconds, row.id)) throw new ColumnsUnfit('rows out of the log order');
       if (row.id > MAX_INT32 || (row.user_id !== null && (row.user_id < 0 || row.user_id > MAX_INT32)))
         throw new ColumnsUnfit('an id beyond 32 bits');
       const i = this.length;
