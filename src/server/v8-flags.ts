@@ -11,24 +11,32 @@ import { isPostgresUrl } from '../util.ts';
 // mark-compact every ≈ 200 ms): up to a third of the main thread's busy time was the collector.
 // At 16 MB half as much is promoted, a third as many mark-compacts run and the server's CPU per
 // batch event nearly halves, for ≈ 15–20 MB more RSS (bench/profiling.md, row 26). SQLite's
-// writes do not wait so, and its read workers hold more memory of their own: it keeps 8 MB
-// (eight clients of the cold mixed workload: peak RSS 268 → 244 MB). `serve` re-executes
+// writes do not wait so, and its read workers and the log's columns hold more memory of their
+// own: it keeps 4 MB (eight clients of the cold mixed workload: peak RSS 268 → 244 MB at 8 MB
+// against 16; 298 → 287 MB at 4 against 8, each scenario 10–20 MB lower, the same latencies,
+// RELIABILITY.md). `serve` re-executes
 // itself once with them through process.execve: the same process id, so supervisors, signals
 // and `kill` still reach the server. A value given in NODE_OPTIONS or on the node command line
 // wins.
 export function serverV8Flags(databaseUrl: string | undefined): string[] {
-  const youngMb = isPostgresUrl(databaseUrl ?? '') ? 16 : 8;
+  const youngMb = isPostgresUrl(databaseUrl ?? '') ? 16 : 4;
   return [`--max-semi-space-size=${youngMb}`, '--max-old-space-size=160'];
 }
 
 /**
- * The C allocator's setting, read only when the process starts: glibc gives every thread that
+ * The C allocator's settings, read only when the process starts. glibc gives every thread that
  * allocates its own arena, and the SQLite read workers' queries (FTS5 doclists, sorters) left
- * them holding memory it does not hand back. With two arenas the cold benchmark's peak RSS on
+ * them holding memory it does not hand back: with two arenas the cold benchmark's peak RSS on
  * SQLite fell from 323 to 277 MB at the same latencies (bench/cold.ts, 1,000,000 events, side by
- * side on one log). A value in the environment wins.
+ * side on one log). And glibc raises its threshold for serving a large block by mmap each time
+ * such a block is freed (up to 32 MB), after which large blocks come from the arenas and stay
+ * there: a fixed threshold of 128 KiB hands every large block back when it is freed (each cold
+ * scenario's peak 10–20 MB lower, the same latencies). A value in the environment wins.
  */
-export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const SERVER_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};
 
 /** Variables of SERVER_ENV the environment does not set. */
 export function missingServerEnv(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -6,17 +6,17 @@ import fs from 'node:fs';
 import { missingServerEnv, missingServerFlags, SERVER_ENV, serverV8Flags } from '../../src/server/v8-flags.ts';
 import { killChild, seededDb, startChild } from './child-server.ts';
 
-const SQLITE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=160'];
+const SQLITE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=160'];
 
 test('missingServerFlags: only the flags the process was not started with', () => {
   assert.deepEqual(missingServerFlags([], ''), SQLITE_FLAGS);
   assert.deepEqual(missingServerFlags(['--max-semi-space-size=32', '--max-old-space-size=1024'], ''), []);
   assert.deepEqual(missingServerFlags([], '--max_semi_space_size=2 --enable-source-maps --max-old-space-size=300'), []);
-  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=8']);
+  assert.deepEqual(missingServerFlags(['--cpu-prof'], '--max-old-space-size=512'), ['--max-semi-space-size=4']);
   assert.deepEqual(missingServerFlags(['--cpu-prof'], ''), SQLITE_FLAGS);
 });
 
-test('serverV8Flags: a young generation of 16 MB on PostgreSQL, 8 MB on SQLite', () => {
+test('serverV8Flags: a young generation of 16 MB on PostgreSQL, 4 MB on SQLite', () => {
   assert.deepEqual(serverV8Flags('postgres://db/site'), ['--max-semi-space-size=16', '--max-old-space-size=160']);
   assert.deepEqual(serverV8Flags('postgresql://db/site'), ['--max-semi-space-size=16', '--max-old-space-size=160']);
   assert.deepEqual(serverV8Flags('sqlite:data/site.db'), SQLITE_FLAGS);
@@ -27,8 +27,9 @@ test('serverV8Flags: a young generation of 16 MB on PostgreSQL, 8 MB on SQLite',
 });
 
 test('missingServerEnv: only the allocator settings the environment does not give', () => {
-  assert.deepEqual(missingServerEnv({}), { MALLOC_ARENA_MAX: '2' });
-  assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8' }), {});
+  assert.deepEqual(missingServerEnv({}), { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
+  assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8' }), { MALLOC_MMAP_THRESHOLD_: '131072' });
+  assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '0' }), {});
 });
 
 /** The environment of a running process, from /proc. */
