@@ -123,13 +123,18 @@ async function eventsHolding(
   return idBits(rows[0]?.ids ?? '', maxId);
 }
 
-/** SQLite: the events (as `rowid`) holding every word, from the search index's matches. */
+/**
+ * SQLite: the events (as `rowid`) holding every word, from the search index's matches: each
+ * match looked up by id and tested for the shorter words (with the id's index kept from it by
+ * `+id`, SQLite read every row of the log instead: 124,000 matches of `logged` tested for `in`,
+ * 355–369 → 225–254 ms; 471,000, 418 → 321–430 ms).
+ */
 function sqliteHolding(app: AppServices, words: string[], matches: SearchMatches) {
   const named = indexMatches(SEARCH_FTS, matches);
   const untested = words.filter((w) => !ftsFindsExactly(w));
   if (!untested.length) return named;
   const likes = untested.map((w) => likeContains(app.dialect, sql.ref('search_text'), w));
-  return sql`select id as rowid from history_events where +id in (${named}) and ${sql.join(likes, sql` and `)}`;
+  return sql`select id as rowid from history_events where id in (${named}) and ${sql.join(likes, sql` and `)}`;
 }
 
 /** The shortcut counting `filter`'s total from the columns, when they hold what it tests. */
