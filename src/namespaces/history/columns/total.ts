@@ -118,6 +118,8 @@ async function eventsHolding(
       ),
       maxId,
     );
+  // Gathered with the plan when the index finds every word.
+  if (matches!.ids !== undefined) return idBits(matches!.ids, maxId);
   const { rows } = await sql<{ ids: string | null }>`
     select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches!)})`.execute(app.readDb);
   return idBits(rows[0]?.ids ?? '', maxId);

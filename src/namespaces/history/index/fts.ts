@@ -272,6 +272,18 @@ export function ftsQuery(words: readonly string[]): string | null {
 }
 
 /** The events the index names for the FTS5 query (ftsQuery): those holding every word of three characters or more. */
+/** The events an FTS index names for the query: how many, and their ids as one comma-separated text (one row; a row per event costs more to hand over). */
+export async function ftsMatchIds(
+  db: Kysely<Database>,
+  query: string,
+  index: FtsIndex = SEARCH_FTS,
+): Promise<{ matches: number; ids: string }> {
+  const table = sql.table(index.table);
+  const { rows } = await sql<{ n: number; ids: string | null }>`
+    select count(*) as n, group_concat(rowid) as ids from ${table} where ${table} match ${query}`.execute(db);
+  return { matches: Number(rows[0]?.n ?? 0), ids: rows[0]?.ids ?? '' };
+}
+
 export async function countFtsMatches(
   db: Kysely<Database>,
   query: string,

@@ -60,6 +60,11 @@ export interface SearchMatches {
   templated?: boolean;
   /** Too many to lead a page: the rows read by date are tested against them (pagePlan). */
   tested?: boolean;
+  /**
+   * The ids of the events named, comma-separated, when the index finds every word exactly: the
+   * events holding them, which the log's columns take without asking the index again.
+   */
+  ids?: string;
 }
 
 const eb = expressionBuilder<Database, 'history_events'>();

@@ -18,6 +18,7 @@ import {
   CONTEXT_FTS,
   countFtsMatches,
   ftsFindsExactly,
+  ftsMatchIds,
   ftsIndexComplete,
   ftsQuery,
   indexNewEventsBeforeRead,
@@ -158,9 +159,14 @@ async function searchMatches(
   if (!query || !(await ftsIndexComplete(db, SEARCH_FTS, newestId))) return undefined;
   const exact = !search.templateMatches.size;
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
-  const named = nothingElse && search.words.every(ftsFindsExactly);
-  const matches = await countFtsMatches(db, query);
-  return { query, matches, exact, alone: exact && named, templated: !exact && named };
+  const everyWord = search.words.every(ftsFindsExactly);
+  const named = nothingElse && everyWord;
+  // The events holding every word, gathered with their count when the index finds them all: the
+  // log's columns take them (columns/total.ts), and counting alone read the index as long.
+  const { matches, ids } = everyWord
+    ? await ftsMatchIds(db, query)
+    : { matches: await countFtsMatches(db, query), ids: undefined };
+  return { query, matches, exact, alone: exact && named, templated: !exact && named, ids };
 }
 
 /**
