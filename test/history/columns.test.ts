@@ -12,7 +12,8 @@ import { pageFromColumns, type ColumnsPage } from '../../src/namespaces/history/
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
-import { countFromColumns, idBits } from '../../src/namespaces/history/columns/count.ts';
+import { countFromColumns } from '../../src/namespaces/history/columns/count.ts';
+import { idBits } from '../../src/namespaces/history/model/id-bits.ts';
 import { dateSeconds } from '../../src/namespaces/history/columns/store.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { callRoute, userWithRole } from '../support/http.ts';

@@ -8,6 +8,7 @@ import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { unixToUtc } from '../../../site/zone-time.ts';
+import { hasId as has, type IdBits } from '../model/id-bits.ts';
 import { dateSeconds, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
@@ -45,36 +46,11 @@ export function testsOnlyColumns(f: EventFilter): boolean {
   return Object.entries(f).every(([k, v]) => v === undefined || v === false || COUNTED.has(k));
 }
 
-/** Ids of events, as a set of bits by id. */
-export type IdBits = Uint8Array;
-
 /** The events holding every word of `search` and of `exclude_search` (their templates aside), and every pair of `context_filters`. */
 export interface EventSets {
   included?: IdBits;
   excluded?: IdBits;
   context?: IdBits;
-}
-
-const has = (bits: IdBits, id: number) => ((bits[id >>> 3]! >> (id & 7)) & 1) === 1;
-
-/**
- * The ids of a comma-separated list (as the databases' string aggregates give them) up to
- * `maxId`, into `bits` (new ones by default), read digit by digit: splitting 300,000 ids into strings and numbers took longer
- * than the query.
- */
-export function idBits(list: string, maxId: number, bits: IdBits = new Uint8Array((maxId >>> 3) + 1)): IdBits {
-  let id = -1;
-  const mark = () => {
-    if (id >= 0 && id <= maxId) bits[id >>> 3]! |= 1 << (id & 7);
-    id = -1;
-  };
-  for (let i = 0; i < list.length; i++) {
-    const digit = list.charCodeAt(i) - 48;
-    if (digit >= 0 && digit <= 9) id = (id < 0 ? 0 : id * 10) + digit;
-    else mark();
-  }
-  mark();
-  return bits;
 }
 
 /** The positions of the rows a filter keeps, visited newest first (date desc, id desc). */

@@ -10,7 +10,8 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { countFromColumns, idBits, testsOnlyColumns, type EventSets, type IdBits } from './count.ts';
+import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
+import { idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
@@ -91,7 +92,7 @@ async function eventsWithPairs(
   listing: PairListing,
   maxId: number,
 ): Promise<IdBits> {
-  const bits = new Uint8Array((maxId >>> 3) + 1);
+  const bits = idBitsUpTo(maxId);
   bits.set(listing.bits.subarray(0, bits.length));
   const tested = filterCondition({ scope: { all: true }, contextFilters: pairs, dialect: app.dialect })!;
   return idBits(await idsWhere(app, sql<SqlBool>`id > ${listing.through} and ${tested}`), maxId, bits);

@@ -6,6 +6,7 @@ import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
 import { COUNTER_INDEXED_BLOCKS } from './build.ts';
 import { addTrigramTerms, BLOCK_EVENTS, contextTerm, pairCheck } from './terms.ts';
+import { countIds, idBitsUpTo, idsOf, markIds, type IdBits } from '../model/id-bits.ts';
 
 /** Events that may have a context pair, as far as the index knows them. */
 export interface ContextCandidates {
@@ -30,8 +31,8 @@ async function usableIndex(
 export interface PairListing {
   /** Every event with an id at most this has all the pairs only if listed. */
   through: number;
-  /** The listed events, bit `id & 7` of byte `id >>> 3` (ids up to the newest when read). */
-  bits: Uint8Array;
+  /** The listed events (ids up to the newest when read). */
+  bits: IdBits;
   /** How many are listed. */
   listed: number;
   /**
@@ -61,47 +62,24 @@ export async function pairListing(
   if (!index) return undefined;
   const inBlocks = blocksCondition(dialect, firstBlocks(index.blocks));
   let exact = pairs.every(([key]) => !CHANGING_KEYS.has(key));
-  let bits: Uint8Array | undefined;
+  let bits: IdBits | undefined;
   for (const [key, value] of pairs) {
     const { rows } = await sql<{ block: number; ids: string; pair_check: number | string | null }>`
       select block, ids, pair_check from history_context_terms
       where ${inBlocks} and term = ${contextTerm(key, value)}`.execute(db);
     const check = pairCheck(key, value);
-    const own = new Uint8Array((newestId >>> 3) + 1);
+    const own = idBitsUpTo(newestId);
     for (const row of rows) {
       if (row.pair_check === null) exact = false;
       // Another pair's events, under the same term.
       else if (Number(row.pair_check) !== check) continue;
-      markOffsets(own, Number(row.block) * BLOCK_EVENTS, row.ids);
+      markIds(own, row.ids, Number(row.block) * BLOCK_EVENTS);
     }
     if (bits) for (let i = 0; i < bits.length; i++) bits[i]! &= own[i]!;
     else bits = own;
   }
   if (!bits) return undefined;
-  let listed = 0;
-  for (const byte of bits) listed += BITS_SET[byte]!;
-  return { through: index.through, bits, listed, exact };
-}
-
-/** Bits set per byte value. */
-const BITS_SET = Uint8Array.from({ length: 256 }, (_, b) => {
-  let n = 0;
-  for (let v = b; v; v >>= 1) n += v & 1;
-  return n;
-});
-
-/** Marks `start` plus each offset of a row's comma-separated list, read digit by digit. */
-function markOffsets(bits: Uint8Array, start: number, offsets: string): void {
-  let offset = -1;
-  for (let i = 0; i <= offsets.length; i++) {
-    const digit = i < offsets.length ? offsets.charCodeAt(i) - 48 : -1;
-    if (digit >= 0 && digit <= 9) offset = (offset < 0 ? 0 : offset * 10) + digit;
-    else if (offset >= 0) {
-      const id = start + offset;
-      bits[id >>> 3]! |= 1 << (id & 7);
-      offset = -1;
-    }
-  }
+  return { through: index.through, bits, listed: countIds(bits), exact };
 }
 
 /**
@@ -115,11 +93,7 @@ export function contextCandidates(
   limit: number,
 ): ContextCandidates | undefined {
   if (listing.listed > limit || newestId - listing.through > limit) return undefined;
-  const ids: number[] = [];
-  listing.bits.forEach((byte, at) => {
-    for (let bit = 0; byte; bit++, byte >>= 1) if (byte & 1) ids.push(at * 8 + bit);
-  });
-  return { through: listing.through, ids };
+  return { through: listing.through, ids: idsOf(listing.bits) };
 }
 
 /** Blocks that may hold events with every word of a metadata_search in some context value. */
