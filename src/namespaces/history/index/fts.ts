@@ -271,7 +271,6 @@ export function ftsQuery(words: readonly string[]): string | null {
     : null;
 }
 
-/** The events the index names for the FTS5 query (ftsQuery): those holding every word of three characters or more. */
 /** The events an FTS index names for the query: how many, and their ids as one comma-separated text (one row; a row per event costs more to hand over). */
 export async function ftsMatchIds(
   db: Kysely<Database>,
@@ -284,6 +283,7 @@ export async function ftsMatchIds(
   return { matches: Number(rows[0]?.n ?? 0), ids: rows[0]?.ids ?? '' };
 }
 
+/** The events the index names for the FTS5 query (ftsQuery): those holding every word of three characters or more. */
 export async function countFtsMatches(
   db: Kysely<Database>,
   query: string,
