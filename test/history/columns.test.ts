@@ -214,6 +214,34 @@ for (const target of dbTargets()) {
         }
     };
 
+    test('a request at a state the columns have moved past gets the rows of its state, without their being read again', async () => {
+      await t.app.db.deleteFrom('history_events').execute();
+      await t.app.db.deleteFrom('history_counters').execute();
+      const r: Row = {
+        day: 2,
+        minute: 0,
+        kind: 0,
+        level: 'info',
+        logger: LOGGERS[0]!,
+        key: KEYS[0]!,
+        initiator: 'cms',
+        user: 1,
+        addr: null,
+      };
+      for (let i = 0; i < 3; i++) await log(r);
+      const before = await logState(t.app);
+      const first = (await columnsAt(t.app, before))!;
+      await log({ ...r, day: 4, minute: 3 });
+      const after = await logState(t.app);
+      const moved = (await columnsAt(t.app, after))!;
+      assert.equal(moved.cols, first.cols, 'the appended event is added');
+      assert.equal(moved.length, first.length + 1);
+      const again = await columnsAt(t.app, before);
+      assert.equal(again?.cols, moved.cols, 'not read again');
+      assert.equal(again?.length, first.length);
+      assert.equal(countFromColumns(again!, { scope: { all: true } }, 'rows')?.value, 3);
+    });
+
     test('count every filter of their columns as the SQL condition does, while events are appended, back-dated and purged', async () => {
       await fc.assert(
         fc.asyncProperty(

@@ -104,6 +104,11 @@ export class LogColumns {
   readonly addrCodes = new Dictionary(MAX_INT32 - 2);
   /** The log's state the columns hold (read/caches.ts logState). */
   state: LogState = { maxId: 0, total: 0, changes: 0 };
+  /**
+   * States the columns held before events were appended (oldest first, a few): a request that
+   * read the log at one of them counts the rows then held, the first `length`.
+   */
+  readonly earlier: { state: LogState; length: number }[] = [];
 
   static readonly NO_USER = NO_USER;
   static readonly NO_ADDR = NO_ADDR;
