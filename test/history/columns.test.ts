@@ -14,7 +14,7 @@ import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns } from '../../src/namespaces/history/columns/count.ts';
 import { idBits } from '../../src/namespaces/history/model/id-bits.ts';
-import { dateSeconds } from '../../src/namespaces/history/columns/store.ts';
+import { strictUtcSeconds } from '../../src/site/zone-time.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
@@ -299,17 +299,17 @@ for (const target of dbTargets()) {
 }
 
 test('the columns take dates that SQL compares as text, and no other', () => {
-  assert.equal(dateSeconds('2024-02-29 01:00:00'), Date.UTC(2024, 1, 29, 1) / 1000);
-  assert.equal(dateSeconds('2025-01-31 23:59:59'), Date.UTC(2025, 0, 31, 23, 59, 59) / 1000);
+  assert.equal(strictUtcSeconds('2024-02-29 01:00:00'), Date.UTC(2024, 1, 29, 1) / 1000);
+  assert.equal(strictUtcSeconds('2025-01-31 23:59:59'), Date.UTC(2025, 0, 31, 23, 59, 59) / 1000);
   // Times no calendar has (Date.parse rolls them over) and other forms.
   for (const date of ['2025-02-30 10:00:00', '2025-04-31 00:00:00', '2025-02-28 24:00:00', '2025-13-01 00:00:00'])
-    assert.equal(dateSeconds(date), null, date);
+    assert.equal(strictUtcSeconds(date), null, date);
   for (const date of ['2025-01-01', '2025-1-01 00:00:00', '2025-01-01T00:00:00', '2025-01-01 00:60:00'])
-    assert.equal(dateSeconds(date), null, date);
+    assert.equal(strictUtcSeconds(date), null, date);
   // Any text of the form, read as Date.parse reads it when it does not roll the time over.
-  assert.equal(dateSeconds('2000-02-29 00:00:00'), Date.UTC(2000, 1, 29) / 1000);
+  assert.equal(strictUtcSeconds('2000-02-29 00:00:00'), Date.UTC(2000, 1, 29) / 1000);
   for (const date of ['1900-02-29 00:00:00', '2100-02-29 00:00:00', '2025-02-29 00:00:00'])
-    assert.equal(dateSeconds(date), null, date);
+    assert.equal(strictUtcSeconds(date), null, date);
   const digits = (n: number, lo = 0, hi = 10 ** n - 1) =>
     fc.integer({ min: lo, max: hi }).map((x) => String(x).padStart(n, '0'));
   fc.assert(
@@ -331,7 +331,7 @@ test('the columns take dates that SQL compares as text, and no other', () => {
         const ms = Date.parse(`${y}-${m}-${d}T${hh}:${mm}:${ss}Z`);
         const rolled =
           Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== `${y}-${m}-${d}T${hh}:${mm}:${ss}`;
-        assert.equal(dateSeconds(text), rolled ? null : ms / 1000, text);
+        assert.equal(strictUtcSeconds(text), rolled ? null : ms / 1000, text);
       },
     ),
     { numRuns: 20_000 },

@@ -7,9 +7,9 @@
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
-import { unixToUtc } from '../../../site/zone-time.ts';
+import { strictUtcSeconds, unixToUtc } from '../../../site/zone-time.ts';
 import { hasId as has, type IdBits } from '../model/id-bits.ts';
-import { dateSeconds, ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
+import { ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
 const COUNTED = new Set([
@@ -142,7 +142,7 @@ export function countFromColumns(
  * bound has a form the columns do not compare.
  */
 function positionSpans(cols: LogColumns, length: number, f: EventFilter): [number, number][] | null {
-  const seconds = (d: string | undefined) => (d === undefined ? undefined : dateSeconds(d));
+  const seconds = (d: string | undefined) => (d === undefined ? undefined : strictUtcSeconds(d));
   const bounds = [seconds(f.dateFrom), seconds(f.lastdaysFrom), seconds(f.dateTo)];
   const ranges = (f.ranges ?? []).map(([from, to]) => [seconds(from), to === null ? undefined : seconds(to)]);
   if ([...bounds, ...ranges.flat()].some((s) => s === null)) return null;

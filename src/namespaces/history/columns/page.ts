@@ -34,8 +34,8 @@ export function pageFromColumns(
   sets?: EventSets,
 ): ColumnsPage | null {
   // A cut at or above every id held cuts nothing.
-  if (!grouped && isUnfiltered({ ...f, maxId: undefined }) && !(f.maxId! < view.cols.state.maxId))
-    return wholeLogPage(view, offset, limit);
+  const cutsNothing = f.maxId === undefined || f.maxId >= view.cols.state.maxId;
+  if (!grouped && cutsNothing && isUnfiltered({ ...f, maxId: undefined })) return wholeLogPage(view, offset, limit);
   const match = matcher(view, f, sets);
   if (!match) return null;
   const { ids, dates, occasions } = view.cols;

@@ -32,13 +32,6 @@ export interface ColumnsView {
 /** Why the columns cannot hold a row: the caller reads the log as before. */
 export class ColumnsUnfit extends Error {}
 
-/**
- * Seconds since 1970 of a `YYYY-MM-DD HH:MM:SS` date; null for another form or a time no
- * calendar has (`02-30`, `24:00:00`), which the columns could not compare as SQL compares the
- * text.
- */
-export const dateSeconds = strictUtcSeconds;
-
 /** Codes of a column's distinct values, at most `size` of them. */
 export class Dictionary {
   readonly values: string[] = [];
@@ -120,7 +113,7 @@ export class LogColumns {
 
   /** Whether `row` comes after the columns' last row in the log's order. */
   follows(row: ColumnRow): boolean {
-    const seconds = dateSeconds(row.date);
+    const seconds = strictUtcSeconds(row.date);
     return seconds !== null && this.#follows(seconds, row.id);
   }
 
@@ -129,11 +122,15 @@ export class LogColumns {
     return last < 0 || seconds > this.dates[last]! || (seconds === this.dates[last] && id > this.ids[last]!);
   }
 
-  /** Appends rows that follow the last one, in order (ColumnsUnfit when one does not fit). */
+  /**
+   * Appends rows that follow the last one, in order (ColumnsUnfit when one does not fit: a date
+   * of another form or one no calendar has, which the columns could not compare as SQL compares
+   * the text).
+   */
   append(rows: readonly ColumnRow[]): void {
     this.#reserve(this.length + rows.length);
     for (const row of rows) {
-      const seconds = dateSeconds(row.date);
+      const seconds = strictUtcSeconds(row.date);
       if (seconds === null) throw new ColumnsUnfit(`a date of another form: ${row.date}`);
       if (!this.#follows(seconds, row.id)) throw new ColumnsUnfit('rows out of the log order');
       if (row.id > MAX_INT32 || (row.user_id !== null && (row.user_id < 0 || row.user_id > MAX_INT32)))
