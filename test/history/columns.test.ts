@@ -348,7 +348,55 @@ describe("the log's columns over HTTP (sqlite)", () => {
   });
   after(() => t.close());
 
+  /** The columns at the log's state, once read (a log this size is read in the background). */
+  const columnsReady = async () => {
+    for (;;) {
+      const view = await columnsAt(t.app, await logState(t.app));
+      if (view) return view;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  test('ungrouped pages of the whole log (read at their positions in the columns), with and without a cut, as the rows walked say', async () => {
+    const view = await columnsReady();
+    const opts = { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en' as const, dialect: t.app.dialect };
+    const newest = await newestEventId(t.app.db);
+    // No cut, a cut at the newest id (cuts nothing), and one below it (the rows are tested).
+    for (const cut of [undefined, newest, newest - 100]) {
+      const params = cut === undefined ? {} : { max_id_first_page: cut };
+      const filter = eventFilterFromParams(params, opts);
+      for (const [page, perPage] of [
+        [1, 10],
+        [2000, 25],
+        [5999, 10],
+        // Past the last page: no rows, the same total.
+        [6001, 10],
+      ] as const) {
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { ...params, ungrouped: 1, page, per_page: perPage },
+          user: admin,
+        });
+        const what = `max_id_first_page=${cut} page ${page}×${perPage}`;
+        const walked = await selectEventPage(t.app, filterCondition(filter)!, {
+          grouped: false,
+          page,
+          perPage,
+          countTotal: true,
+        });
+        assert.equal(res.status, 200, what);
+        assert.deepEqual(
+          (res.body as { id: number }[]).map((e) => e.id),
+          walked.rows.map((r) => r.id),
+          what,
+        );
+        assert.equal(Number(res.headers['x-wp-total']), walked.total, what);
+      }
+    }
+    assert.equal(view.length, 60_000);
+  });
+
   test('search of a word in more than 20,000 events (pages and total from the columns), as the rows walked say', async () => {
+    await columnsReady();
     const opts = { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en' as const, dialect: t.app.dialect };
     for (const search of ['ser', 'User']) {
       const filter = eventFilterFromParams({ search }, opts);
