@@ -16,6 +16,7 @@ import {
 } from '../../src/namespaces/history/stats/details.ts';
 import { statsSummary } from '../../src/namespaces/history/stats/summary.ts';
 import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
+import { callRoute } from '../support/http.ts';
 
 // 2025-01-01 00:00:00 UTC … 2025-03-31 23:59:59 UTC: every fixed-date fixture event.
 const RANGE = { date_from: 1735689600, date_to: 1743465599 };
@@ -109,6 +110,47 @@ for (const target of dbTargets()) {
         total: 0,
       });
       assert.deepEqual((await statsNotes(t.app, statsParams(RANGE))).summary, { added: 0, resolved: 0, total: 0 });
+    });
+
+    test('GET /stats/media with details: every media event of the range, whole, with its stored context', async () => {
+      const res = await callRoute(t.app, 'GET', '/history/v1/stats/media', {
+        query: { ...RANGE, include_details: 1 },
+        user: fx.users.admin,
+      });
+      assert.equal(res.status, 200);
+      const details = (res.body as { details: Record<string, unknown[]> }).details;
+      const stored = async (key: string) =>
+        (
+          await t.app.db
+            .selectFrom('history_events as e')
+            .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+            .select([
+              'e.id',
+              'e.date',
+              'e.logger',
+              'e.level',
+              'e.message',
+              'e.occasions_id',
+              'e.initiator',
+              'x.context',
+            ])
+            .where('e.logger', '=', 'SimpleMediaLogger')
+            .where('e.message_key', '=', key)
+            .where('e.date', '>=', '2025-01-01 00:00:00')
+            .where('e.date', '<=', '2025-03-31 23:59:59')
+            .orderBy('e.date', 'desc')
+            .orderBy('e.id', 'desc')
+            .execute()
+        ).map(({ occasions_id, context, ...row }) => ({
+          ...row,
+          occasionsID: occasions_id,
+          context: JSON.parse(context),
+        }));
+      const uploads = await stored('attachment_created');
+      assert.ok(uploads.length > 0);
+      assert.deepEqual(details.uploads, uploads);
+      assert.deepEqual(details.edits, await stored('attachment_updated'));
+      assert.deepEqual(details.deletions, await stored('attachment_deleted'));
     });
 
     test('peak days, peak times and the daily overview in site time', async () => {
