@@ -33,6 +33,7 @@ import {
   pairCheck,
 } from '../../src/namespaces/history/index/terms.ts';
 import { contextCandidates, pairListing, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
+import { idsOf } from '../../src/namespaces/history/model/id-bits.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 import { CONTEXT_FTS, FTS_INDEXES, indexNewEvents } from '../../src/namespaces/history/index/fts.ts';
 
@@ -534,7 +535,7 @@ for (const target of dbTargets()) {
       const context = JSON.stringify({ ...JSON.parse(original), note: 'platypus' });
       await t.app.db.transaction().execute(async (tx) => {
         await tx.updateTable('history_event_contexts').set({ context }).where('event_id', '=', event).execute();
-        await indexChangedContext(tx, t.app.dialect, event, context);
+        await indexChangedContext(tx, t.app.dialect, event, context, original);
       });
       const f: EventFilter = { scope: ALL, metadataWords: ['platypus'], dialect: t.app.dialect };
       await withBlocksOnly(async () => {
@@ -549,12 +550,19 @@ for (const target of dbTargets()) {
         assert.equal(plan.metadataSearch?.matches, 1);
         assert.deepEqual(await ids(f, plan), [event]);
       }
-      // Back as it was, for the tests that follow.
-      await t.app.db
-        .updateTable('history_event_contexts')
-        .set({ context: original })
-        .where('event_id', '=', event)
-        .execute();
+      // Back as it was, for the tests that follow: no longer listed under the pair it lost.
+      await t.app.db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('history_event_contexts')
+          .set({ context: original })
+          .where('event_id', '=', event)
+          .execute();
+        await indexChangedContext(tx, t.app.dialect, event, original, context);
+      });
+      const gone = (await storedRows(Math.floor(event / BLOCK_EVENTS))).find(
+        (r) => r.term === contextTerm('note', 'platypus'),
+      );
+      assert.equal(gone, undefined, 'the row that listed only it is gone');
     });
 
     test('GET /events with metadata_search answers as the stored contexts', async () => {
@@ -613,11 +621,9 @@ for (const target of dbTargets()) {
       } finally {
         await t.app.db.deleteFrom('history_context_terms').where('block', '=', 1).where('term', '=', term).execute();
       }
-      // An unstick leaves its event listed under _sticky.
-      assert.equal((await listed([['_sticky', '{}']])).exact, false);
     });
 
-    test('stick lists an indexed event under _sticky; unstick leaves an entry the exact test drops', async () => {
+    test('stick lists an indexed event under _sticky; unstick takes it off again', async () => {
       const viewer = { user: admin.user, lang: 'en' as const };
       const event = special.rare;
       const sticky = async () => {
@@ -631,8 +637,30 @@ for (const target of dbTargets()) {
       assert.deepEqual(await sticky(), [event]);
       const row = (await storedRows(0)).find((r) => r.term === contextTerm('_sticky', '{}'));
       assert.equal(row?.ids, String(event));
+      const listing = async () =>
+        (await pairListing(t.app.db, t.app.dialect, [['_sticky', '{}']], await newestId(), 100_000))!;
+      assert.deepEqual((await listing()).exact, true);
+      assert.deepEqual(idsOf((await listing()).bits), [event]);
+      // Over HTTP, where the log's columns count the listing.
+      const listed = async () => {
+        const res = await server.inject({
+          method: 'GET',
+          url: `${BASE}/events?context_filters[_sticky]=${encodeURIComponent('{}')}&ungrouped=1`,
+          headers: { authorization: admin.authorization },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        return { ids: (res.json() as { id: number }[]).map((e) => e.id), total: res.headers['x-wp-total'] };
+      };
+      assert.deepEqual(await listed(), { ids: [event], total: '1' });
       await unstickEvent(t.app, event, viewer);
       assert.deepEqual(await sticky(), []);
+      // Its only event unstuck, the row goes; the listing is exactly the sticky events: none.
+      assert.equal(
+        (await storedRows(0)).find((r) => r.term === contextTerm('_sticky', '{}')),
+        undefined,
+      );
+      assert.deepEqual(await listing(), { ...(await listing()), exact: true, listed: 0 });
+      assert.deepEqual(await listed(), { ids: [], total: '0' });
     });
 
     test('not used when more events than the limit lie above the index or match', async () => {

@@ -13,12 +13,13 @@
 // trigrams name the blocks that may hold it. Trigram terms are negative, pair terms not.
 // (`search` has the databases' own index, index/search.ts.)
 //
-// The index is a filter, not an answer: a hash may be shared by several pairs, and the exact
-// condition on the stored context still decides. What it guarantees: every event of an indexed
-// block is listed under every pair of its current context (stick adds `_sticky` to indexed
-// events; stale entries, of an unstuck or deleted event, only cost a wasted look-up). Ids above
-// the indexed blocks (the block being filled, and blocks the indexer has not reached) are tested
-// row by row.
+// What it guarantees: every event of an indexed block is listed under every pair of its current
+// context and under no other pair (stick adds `_sticky` to indexed events, unstick takes it off;
+// a deleted event's entries stay, naming an event that is no longer there). A pair's row carries
+// the pair's check, a second hash, so that its events are told from those of another pair of the
+// same term; a block where two pairs share the term keeps no check, and its candidates are tested
+// on the stored context. Ids above the indexed blocks (the block being filled, and blocks the
+// indexer has not reached) are tested row by row.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
@@ -148,14 +149,16 @@ async function insertRows(
 
 /**
  * Keeps the index of an event whose context changed (stick, unstick) true: an event of an
- * indexed block is listed under each pair of its new context, and its block under each of
- * the new values' trigrams. Call inside the transaction that writes the context.
+ * indexed block is listed under each pair of its new context and under none of the pairs of
+ * its `previous` context it no longer has, and its block under each of the new values'
+ * trigrams. Call inside the transaction that writes the context.
  */
 export async function indexChangedContext(
   tx: Transaction<Database>,
   dialect: DialectName,
   eventId: number,
   context: string,
+  previous: string,
 ): Promise<void> {
   const block = Math.floor(eventId / BLOCK_EVENTS);
   const indexed = await indexedBlocks(tx, dialect, 'share');
@@ -197,5 +200,26 @@ export async function indexChangedContext(
       .where('block', '=', block)
       .where('term', '=', term)
       .execute();
+  }
+  // The pairs it no longer has (a row that lists no event left goes).
+  const kept = new Set(terms.pairs);
+  for (const term of new Set(termsOf(previous).pairs)) {
+    if (kept.has(term)) continue;
+    const row = await tx
+      .selectFrom('history_context_terms')
+      .select('ids')
+      .where('block', '=', block)
+      .where('term', '=', term)
+      .executeTakeFirst();
+    if (!row) continue;
+    const ids = row.ids.split(',').filter((o) => Number(o) !== offset);
+    if (ids.length)
+      await tx
+        .updateTable('history_context_terms')
+        .set({ ids: ids.join(',') })
+        .where('block', '=', block)
+        .where('term', '=', term)
+        .execute();
+    else await tx.deleteFrom('history_context_terms').where('block', '=', block).where('term', '=', term).execute();
   }
 }

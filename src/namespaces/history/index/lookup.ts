@@ -36,15 +36,11 @@ export interface PairListing {
   /** How many are listed. */
   listed: number;
   /**
-   * Whether every listed event has all the pairs. It has when each row read carries its pair's
-   * check (a pair sharing the term is told apart by it) and no pair's key is one whose rows an
-   * unstick leaves behind (build.ts); otherwise the listed events are candidates.
+   * Whether every listed event has all the pairs: each row read carries its pair's check (a pair
+   * sharing the term is told apart by it). Otherwise the listed events are candidates.
    */
   exact: boolean;
 }
-
-/** Keys whose index rows may name events that no longer have the pair (write/sticky.ts). */
-const CHANGING_KEYS = new Set(['_sticky']);
 
 /**
  * The events listed under all the context pairs in the indexed blocks, for a log whose newest id
@@ -61,7 +57,7 @@ export async function pairListing(
   const index = await usableIndex(db, newestId, aboveLimit);
   if (!index) return undefined;
   const inBlocks = blocksCondition(dialect, firstBlocks(index.blocks));
-  let exact = pairs.every(([key]) => !CHANGING_KEYS.has(key));
+  let exact = true;
   let bits: IdBits | undefined;
   for (const [key, value] of pairs) {
     const { rows } = await sql<{ block: number; ids: string; pair_check: number | string | null }>`

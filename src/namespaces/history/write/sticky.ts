@@ -14,12 +14,8 @@ import { addToCounter, COUNTER_CHANGES } from '../model/counters.ts';
 import { contextJson, contextMap } from '../model/context.ts';
 import { invalidEventId, renderSingle } from '../read/single.ts';
 
-/** The context of an existing event; 404 rest_event_invalid_id when there is no such event. */
-async function eventContext(
-  tx: Transaction<Database>,
-  id: number,
-  viewer: Viewer,
-): Promise<Map<string, string | null>> {
+/** The context of an existing event as stored (JSON text); 404 rest_event_invalid_id when there is no such event. */
+async function storedContext(tx: Transaction<Database>, id: number, viewer: Viewer): Promise<string> {
   const row = await tx
     .selectFrom('history_events as e')
     .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
@@ -27,7 +23,7 @@ async function eventContext(
     .where('e.id', '=', id)
     .executeTakeFirst();
   if (!row) throw invalidEventId(viewer.lang);
-  return row.context === null ? new Map() : contextMap(row.context);
+  return row.context ?? '{}';
 }
 
 async function setEventContext(
@@ -35,6 +31,7 @@ async function setEventContext(
   dialect: DialectName,
   id: number,
   context: Map<string, string | null>,
+  previous: string,
 ): Promise<void> {
   const json = contextJson(context);
   await tx
@@ -42,7 +39,7 @@ async function setEventContext(
     .values({ event_id: id, context: json })
     .onConflict((oc) => oc.column('event_id').doUpdateSet({ context: json }))
     .execute();
-  await indexChangedContext(tx, dialect, id, json);
+  await indexChangedContext(tx, dialect, id, json, previous);
 }
 
 /** POST /events/<id>/stick: idempotent. Recorded in the log when `origin` is given. */
@@ -53,11 +50,12 @@ export async function stickEvent(
   origin?: ActivityOrigin,
 ): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
-    const context = await eventContext(tx, id, viewer);
+    const previous = await storedContext(tx, id, viewer);
+    const context = contextMap(previous);
     // Stuck again: `_sticky` moves to the end, as the reference writes it anew.
     context.delete('_sticky');
     context.set('_sticky', '{}');
-    await setEventContext(tx, app.dialect, id, context);
+    await setEventContext(tx, app.dialect, id, context, previous);
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
@@ -73,11 +71,12 @@ export async function unstickEvent(
   origin?: ActivityOrigin,
 ): Promise<EventItem> {
   await app.db.transaction().execute(async (tx) => {
-    const context = await eventContext(tx, id, viewer);
+    const previous = await storedContext(tx, id, viewer);
+    const context = contextMap(previous);
     if (!context.delete('_sticky')) {
       throw restError(viewer, 'rest_event_not_sticky', MSG.eventNotSticky, 409);
     }
-    await setEventContext(tx, app.dialect, id, context);
+    await setEventContext(tx, app.dialect, id, context, previous);
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
     await addToCounter(tx, COUNTER_CHANGES, 1);
   });
