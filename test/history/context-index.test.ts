@@ -35,6 +35,7 @@ import {
 import { contextCandidates, pairListing, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
 import { idsOf } from '../../src/namespaces/history/model/id-bits.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
+import { CONTEXT_VALUES_PENDING } from '../../src/namespaces/history/index/context-values.ts';
 import { CONTEXT_FTS, FTS_INDEXES, indexNewEvents } from '../../src/namespaces/history/index/fts.ts';
 
 const ALL: LoggerScope = { all: true };
@@ -374,16 +375,18 @@ for (const target of dbTargets()) {
         .map((r) => r.id);
 
     /**
-     * `fn` while SQLite's index of the context values is not caught up: metadata_search then
-     * reads the blocks, as on PostgreSQL (the index itself: test/history/search-index.test.ts).
+     * `fn` while the index of the context values (SQLite's FTS table, PostgreSQL's values table)
+     * is not caught up: metadata_search then reads the blocks (the indexes themselves:
+     * test/history/search-index.test.ts).
      */
     async function withBlocksOnly(fn: () => Promise<void>): Promise<void> {
-      const pending = () => t.app.db.updateTable('history_counters').where('name', '=', CONTEXT_FTS.pending);
-      if (t.app.dialect === 'sqlite') await pending().set({ value: 1 }).execute();
+      const counter = t.app.dialect === 'sqlite' ? CONTEXT_FTS.pending : CONTEXT_VALUES_PENDING;
+      const pending = () => t.app.db.updateTable('history_counters').where('name', '=', counter);
+      await pending().set({ value: 1 }).execute();
       try {
         await fn();
       } finally {
-        if (t.app.dialect === 'sqlite') await pending().set({ value: 0 }).execute();
+        await pending().set({ value: 0 }).execute();
       }
     }
 
@@ -548,6 +551,11 @@ for (const target of dbTargets()) {
         await indexNewEventsNow();
         const plan = await indexPlan(t.app.db, f, await newestId());
         assert.equal(plan.metadataSearch?.matches, 1);
+        assert.deepEqual(await ids(f, plan), [event]);
+      } else {
+        // So does the values table (its triggers).
+        const plan = await indexPlan(t.app.db, f, await newestId());
+        assert.ok(plan.metadataValues);
         assert.deepEqual(await ids(f, plan), [event]);
       }
       // Back as it was, for the tests that follow: no longer listed under the pair it lost.

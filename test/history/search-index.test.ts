@@ -24,6 +24,7 @@ import {
   SEARCH_FTS,
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
+import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
@@ -96,6 +97,21 @@ for (const target of dbTargets()) {
       return (await indexPlan(t.app.db, f, await newestEventId(t.app.db))).searchIndex !== undefined;
     };
 
+    /** PostgreSQL: the contexts' values table (index/context-values.ts) against the stored contexts; how many hold values. */
+    const valuesAsStored = async () => {
+      const { rows } = await sql<{ event_id: number; context_values: string; context: string }>`
+        select x.event_id, v.context_values, x.context from history_event_contexts x
+        left join history_context_values v on v.event_id = x.event_id`.execute(t.app.db);
+      const { rows: orphans } = await sql`select event_id from history_context_values v
+        where not exists (select 1 from history_event_contexts x where x.event_id = v.event_id)`.execute(t.app.db);
+      assert.equal(orphans.length, 0, 'no values without their context');
+      for (const r of rows) {
+        const values = Object.values(JSON.parse(r.context) as Record<string, string | null>).filter((v) => v !== null);
+        assert.equal(r.context_values ?? null, values.length ? values.join('\n') : null, `event ${r.event_id}`);
+      }
+      return rows.filter((r) => r.context_values !== null).length;
+    };
+
     test('PostgreSQL: trigram indexes of the search texts and of the contexts', {
       skip: target.name !== 'postgres' && 'SQLite has its FTS5 table',
     }, async () => {
@@ -107,18 +123,97 @@ for (const target of dbTargets()) {
       assert.match(rows[0]?.def ?? '', /gin \(search_text .*gin_trgm_ops\)/);
       const contexts = await sql<{
         def: string;
-      }>`select indexdef as def from pg_indexes where tablename = 'history_event_contexts' and schemaname = current_schema() and indexname = 'history_event_contexts_trgm'`.execute(
+      }>`select indexdef as def from pg_indexes where tablename = 'history_context_values' and schemaname = current_schema() and indexname = 'history_context_values_trgm'`.execute(
         t.app.db,
       );
-      assert.match(contexts.rows[0]?.def ?? '', /gin \(context COLLATE "C" .*gin_trgm_ops\)/);
-      // The planner can find the contexts holding a word through it (on a log this small it
+      assert.match(contexts.rows[0]?.def ?? '', /gin \(context_values .*gin_trgm_ops\)/);
+      const old =
+        await sql`select 1 from pg_indexes where schemaname = current_schema() and indexname = 'history_event_contexts_trgm'`.execute(
+          t.app.db,
+        );
+      assert.equal(old.rows.length, 0, 'the index of the contexts JSON text is replaced');
+      // The planner can find the values holding a word through it (on a log this small it
       // would read them all, unless told not to).
       const plan = await t.app.db.transaction().execute(async (tx) => {
         await sql`set local enable_seqscan = off`.execute(tx);
-        return sql<{ 'QUERY PLAN': string }>`explain select event_id from history_event_contexts
-          where context collate "C" ilike '%quokka-xyz%'`.execute(tx);
+        return sql<{ 'QUERY PLAN': string }>`explain select event_id from history_context_values
+          where context_values ilike '%quokka-xyz%'`.execute(tx);
       });
-      assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /history_event_contexts_trgm/);
+      assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /history_context_values_trgm/);
+    });
+
+    test("PostgreSQL: the contexts' values table holds every event's values, kept by every write", {
+      skip: target.name !== 'postgres' && 'SQLite has its FTS5 table of the values',
+    }, async () => {
+      assert.ok((await valuesAsStored()) > 1000, 'written by the bulk load');
+      for (const search of [...META_WORDS, 'ab', 'post_title', 'EXAMPLE.com 1']) {
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata_search=${search}`);
+        assert.ok((await metaPlan(search)).metadataValues, search);
+      }
+      assert.equal((await metaPlan('contact')).metadataValues?.alone, true);
+      await t.app.activity.log(
+        {
+          logger: 'SimplePostLogger',
+          messageKey: 'post_updated',
+          context: { post_type: 'page', post_title: 'QUOKKA-corner', note: null },
+        },
+        { user: null, ip: '' },
+      );
+      assert.equal((await answer('quokka', 'metadata_search')).total, 1, 'an append');
+      const oldest = (await t.app.db.selectFrom('history_events').select('id').orderBy('id').executeTakeFirstOrThrow())
+        .id;
+      for (const change of ['stick', 'unstick']) {
+        const res = await callRoute(t.app, 'POST', `/history/v1/events/${oldest}/${change}`, { user: admin });
+        assert.equal(res.status, 200, `${change}: ${JSON.stringify(res.body)}`);
+        await valuesAsStored();
+      }
+      await purgeEvents(t.app, {
+        before: (
+          await t.app.db
+            .selectFrom('history_events')
+            .select('date')
+            .where('id', '=', oldest + 50)
+            .executeTakeFirstOrThrow()
+        ).date,
+      });
+      await valuesAsStored();
+      assert.deepEqual(await answer('quokka', 'metadata_search'), await metaTruth('quokka'));
+      assert.deepEqual(await answer('contact', 'metadata_search'), await metaTruth('contact'));
+    });
+
+    test('PostgreSQL: a log written before the values table is filled in slices, newest first; a truncate empties it', {
+      skip: target.name !== 'postgres' && 'SQLite has its FTS5 table of the values',
+    }, async () => {
+      const held = await valuesAsStored();
+      const newest = await newestEventId(t.app.db);
+      await sql`delete from history_context_values`.execute(t.app.db);
+      await t.app.db
+        .updateTable('history_counters')
+        .set({ value: newest + 1 })
+        .where('name', '=', CONTEXT_VALUES_PENDING)
+        .execute();
+      const left: number[] = [];
+      for (let below = newest + 1; below > 0; ) left.push((below = await fillContextValues(t.app.db, 700)));
+      assert.ok(left.length >= Math.floor(newest / 700), `${left.length} slices`);
+      assert.deepEqual(
+        left,
+        [...left].sort((a, b) => b - a),
+        'newest first',
+      );
+      assert.equal(await valuesAsStored(), held);
+      assert.equal(await fillContextValues(t.app.db, 700), 0, 'nothing left');
+      await t.app.db.transaction().execute(async (tx) => {
+        await sql`create temporary table saved_contexts on commit drop as select * from history_event_contexts`.execute(
+          tx,
+        );
+        await sql`truncate history_event_contexts`.execute(tx);
+        assert.equal(
+          Number((await sql<{ n: string }>`select count(*) as n from history_context_values`.execute(tx)).rows[0]!.n),
+          0,
+        );
+        await sql`insert into history_event_contexts select * from saved_contexts`.execute(tx);
+      });
+      assert.equal(await valuesAsStored(), held, 'and the contexts written again fill it');
     });
 
     test('SQLite: an exclude_search alone of a word a template holds: its totals from the index and the templates, as the rows say', {
@@ -157,12 +252,6 @@ for (const target of dbTargets()) {
         assert.ok(await usesIndex(search), search);
         assert.deepEqual(await answer(search), await truth(search), search);
         assert.deepEqual(await answer(search, 'exclude_search'), await truth(search, true), `exclude_search=${search}`);
-        console.log(
-          'DBG',
-          search,
-          JSON.stringify(await truth(search)).slice(0, 80),
-          JSON.stringify(await truth(search, true)).slice(0, 50),
-        );
         // Grouped: alone, its total is counted around the matches (read/run-counts.ts groupsWithout).
         const grouped = await callRoute(t.app, 'GET', '/history/v1/events', {
           query: { exclude_search: search, per_page: 5 },
@@ -312,14 +401,24 @@ for (const target of dbTargets()) {
       // As migrations 0023 to 0025 leave a big log: nothing indexed, no event new.
       if (t.app.dialect === 'sqlite')
         for (const index of FTS_INDEXES) await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);
-      else
-        for (const name of ['history_events_search_trgm', 'history_event_contexts_trgm'])
+      else {
+        // As migration 0028 leaves one: the values table empty, the old index of the contexts' JSON.
+        for (const name of ['history_events_search_trgm', 'history_context_values_trgm'])
           await sql`drop index ${sql.id(name)}`.execute(t.app.db);
+        await sql`create index history_event_contexts_trgm on history_event_contexts using gin (context collate "C" public.gin_trgm_ops)`.execute(
+          t.app.db,
+        );
+        await sql`delete from history_context_values`.execute(t.app.db);
+        pending.push(CONTEXT_VALUES_PENDING);
+      }
       await t.app.db
         .updateTable('history_counters')
         .set({ value: newest + 1 })
         .where('name', 'in', [...pending, SEARCH_FTS.tailFrom, CONTEXT_FTS.tailFrom])
         .execute();
+      for (const search of META_WORDS)
+        assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `meanwhile ${search}`);
+      assert.equal((await metaPlan('contact')).metadataValues, undefined, 'the contexts tested meanwhile');
       const catchUp = startSearchIndexing(t.app);
       try {
         for (let waited = 0; ; waited += 50) {
@@ -343,8 +442,9 @@ for (const target of dbTargets()) {
         );
         assert.deepEqual(
           rows.map((r) => r.name),
-          ['history_event_contexts_trgm', 'history_events_search_trgm'],
+          ['history_context_values_trgm', 'history_events_search_trgm'],
         );
+        assert.equal((await metaPlan('contact')).metadataValues?.alone, true);
       } else {
         assert.ok(await usesIndex('contact'));
         assert.ok((await metaPlan('contact')).metadataSearch);

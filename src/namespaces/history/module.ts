@@ -57,6 +57,7 @@ import { historyContextSearchMigration } from './migrations/0024_history_context
 import { historySearchWriteBehindMigration } from './migrations/0025_history_search_write_behind.ts';
 import { historyFiltersInOrderMigration } from './migrations/0026_history_filters_in_order.ts';
 import { historyContextPairChecksMigration } from './migrations/0027_history_context_pair_checks.ts';
+import { historyContextValuesMigration } from './migrations/0028_history_context_values.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -112,6 +113,7 @@ export const historyModule: SiteModule = {
     historySearchWriteBehindMigration,
     historyFiltersInOrderMigration,
     historyContextPairChecksMigration,
+    historyContextValuesMigration,
   ],
   seed: seedDemo,
   background: (app) => {

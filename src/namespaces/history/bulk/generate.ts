@@ -170,6 +170,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
     await analyzeAfterBulkLoad(app.db, app.dialect, [
       'history_events',
       'history_event_contexts',
+      ...(app.dialect === 'postgres' ? ['history_context_values'] : []),
       ...STATS_COUNT_TABLES,
     ]);
   return written;

@@ -195,13 +195,15 @@ export class PostgresSink extends KyselySink {
   }
 
   override async secondaryIndexes(): Promise<IndexDefinition[]> {
-    // Every index of history_events and history_event_contexts but the primary keys.
+    // Every index of history_events, history_event_contexts and the contexts' values (which its
+    // triggers fill, index/context-values.ts) but the primary keys.
     const { rows } = await sql<{ schema: string; name: string; sql: string }>`
       select n.nspname as schema, c.relname as name, pg_get_indexdef(i.indexrelid) as sql
       from pg_index i
       join pg_class c on c.oid = i.indexrelid
       join pg_namespace n on n.oid = c.relnamespace
-      where i.indrelid in ('history_events'::regclass, 'history_event_contexts'::regclass)
+      where i.indrelid in ('history_events'::regclass, 'history_event_contexts'::regclass,
+          to_regclass('history_context_values'))
         and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
       order by c.relname`.execute(this.trx);
     return rows.map((r) => ({

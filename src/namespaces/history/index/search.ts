@@ -13,6 +13,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { readCounter } from '../model/counters.ts';
+import { CONTEXT_VALUES_PENDING, fillContextValues } from './context-values.ts';
 import {
   catchUpFtsIndex,
   CONTEXT_FTS,
@@ -25,13 +26,15 @@ import {
 } from './fts.ts';
 
 /** A PostgreSQL trigram index (pg_trgm, GIN), which the planner uses for LIKE and ILIKE by itself. */
-interface PgTrigramIndex {
+export interface PgTrigramIndex {
   name: string;
-  table: 'history_events' | 'history_event_contexts';
+  table: 'history_events' | 'history_event_contexts' | 'history_context_values';
   /** The indexed column, as the conditions test it. */
   column: string;
   /** Its counter: while not 0, the serving process builds it (concurrently). */
   pending: string;
+  /** An index this one replaces, dropped once it is built. */
+  replaces?: string;
 }
 
 /** The search texts, for `search` and `exclude_search` (migration 0023). */
@@ -43,15 +46,16 @@ const PG_SEARCH: PgTrigramIndex = {
 };
 
 /**
- * The contexts' JSON text, for `metadata_search` (migration 0024): the conditions test it with
- * ILIKE under collation "C" before reading the values (read/conditions.ts contextContains), so
- * that the matching contexts are found through the index, the values still deciding.
+ * The contexts' values, for `metadata_search` (migration 0028, index/context-values.ts): built
+ * once the serving process has filled the table for a log written before it; it replaces the
+ * index of the contexts' JSON text of migration 0024 (`replaces`).
  */
 export const PG_CONTEXTS: PgTrigramIndex = {
-  name: 'history_event_contexts_trgm',
-  table: 'history_event_contexts',
-  column: 'context collate "C"',
+  name: 'history_context_values_trgm',
+  table: 'history_context_values',
+  column: 'context_values',
   pending: CONTEXT_FTS.pending,
+  replaces: 'history_event_contexts_trgm',
 };
 const PG_INDEXES = [PG_SEARCH, PG_CONTEXTS];
 
@@ -105,6 +109,8 @@ export async function createPgIndex(db: Kysely<any>, index: PgTrigramIndex, conc
 const CATCH_UP_EVENTS = 1000;
 /** Pause between two slices: other requests go first, and the catch-up still ends within minutes. */
 const CATCH_UP_PAUSE_MS = 20;
+/** Contexts whose values one slice fills (PostgreSQL; about 20 ms, during which writers wait). */
+const FILL_VALUES_EVENTS = 10_000;
 /** New event ids indexed per transaction behind the writes. */
 const NEW_EVENTS_SLICE = 5000;
 /**
@@ -136,7 +142,10 @@ export function startSearchIndexing(app: AppServices): { stop(): Promise<void> }
     });
   const run = async () => {
     if (app.dialect === 'postgres') {
+      await fillValues();
       for (const index of PG_INDEXES) {
+        // The values' index is built on a full table only.
+        if (index === PG_CONTEXTS && (await readCounter(app.db, CONTEXT_VALUES_PENDING)) !== 0) continue;
         if (stopped || (await readCounter(app.db, index.pending)) === 0) continue;
         app.log.info(`search index (${index.name}): building it for the events logged before it`);
         await buildPgIndex(app, index, () => stopped);
@@ -158,6 +167,31 @@ export function startSearchIndexing(app: AppServices): { stop(): Promise<void> }
         await pause(FAILED_PAUSE_MS);
       }
       await pause(more ? CATCH_UP_PAUSE_MS : INDEX_EVERY_MS);
+    }
+  };
+  /** PostgreSQL: fills the contexts' values table of a log written before it, a slice at a time. */
+  const fillValues = async () => {
+    const of = await readCounter(app.db, CONTEXT_VALUES_PENDING);
+    if (of === 0) return;
+    const name = 'search index (history_context_values)';
+    app.log.info({ events: of }, `${name}: filling it for the events logged before it`);
+    let said = Date.now();
+    while (!stopped) {
+      let below: number;
+      try {
+        below = await fillContextValues(app.db, FILL_VALUES_EVENTS);
+      } catch (err) {
+        app.log.warn({ err }, `${name}: a slice was not filled`);
+        await pause(FAILED_PAUSE_MS);
+        continue;
+      }
+      if (below === 0 || Date.now() - said >= PROGRESS_EVERY_MS) {
+        said = Date.now();
+        const percent = Math.floor((100 * (of - below)) / of);
+        app.log.info({ filled: of - below, of, percent }, `${name}: ${below === 0 ? 'filled' : 'filling'}`);
+      }
+      if (below === 0) return;
+      await pause(CATCH_UP_PAUSE_MS);
     }
   };
   const said = new Map<string, number>();
@@ -232,6 +266,7 @@ async function buildPgIndex(app: AppServices, index: PgTrigramIndex, stopped: ()
       return;
     }
     await app.db.updateTable('history_counters').set({ value: 0 }).where('name', '=', index.pending).execute();
+    if (index.replaces) await sql`drop index concurrently if exists ${sql.id(index.replaces)}`.execute(app.db);
     app.log.info(`${name}: built`);
   } finally {
     clearInterval(progress);

@@ -11,6 +11,7 @@ import type { BlockCandidates, ContextCandidates, PairListing } from '../index/l
 import type { DateWindow } from './slices.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
+import { contextValuesHold } from '../index/context-values.ts';
 
 /** How a filter's rows are read, found by planQuery (read/plan.ts) and applied here. */
 export interface QueryPlan {
@@ -26,6 +27,12 @@ export interface QueryPlan {
   searchIndex?: SearchMatches;
   /** SQLite: the context values' index's query of the metadata_search words and the events it names, exactly (indexPlan). */
   metadataSearch?: SearchMatches;
+  /**
+   * PostgreSQL: the contexts' values table holds every event's (index/context-values.ts): the
+   * words it finds are tested there. `alone`: they are the filter's only condition, so its
+   * total is the table's rows that hold them.
+   */
+  metadataValues?: { alone: boolean };
   /**
    * SQLite: the same of the exclude_search words, when they are all the filter asks (its total is
    * the log's less them, and less the events of templates holding them when `templated`).
@@ -302,9 +309,10 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   if (plan.metadataIndex) c.push(blocksCondition(plan.metadataIndex));
   // The context values' index names exactly the events whose values hold the words it finds; the others are tested.
   if (plan.metadataSearch) c.push(namedByIndex(CONTEXT_FTS, plan.metadataSearch));
+  if (plan.metadataValues && f.metadataWords) c.push(contextValuesHold(f.metadataWords));
   const contextTests = [
     ...(f.contextFilters ?? []).map(([key, value]) => contextEquals(dialect, key, value)),
-    ...(f.metadataWords ?? [])
+    ...(plan.metadataValues ? [] : (f.metadataWords ?? []))
       .filter((w) => !plan.metadataSearch || !contextIndexFinds(w))
       .map((w) => contextContains(dialect, w)),
   ];

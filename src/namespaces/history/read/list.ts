@@ -19,6 +19,7 @@ import {
   type QueryPlan,
 } from './plan.ts';
 import { dateWindow, filterCondition } from './conditions.ts';
+import { countContextValues } from '../index/context-values.ts';
 import type { EventListParams, HasUpdatesParams } from '../args/events.ts';
 
 export interface ListResult {
@@ -153,14 +154,16 @@ export async function listEvents(
 /**
  * The rows' total the indexes give, when they give it: a search or metadata_search alone, its
  * index's count of matches (a search whose words message templates hold: and the templates'
- * other events); an ungrouped exclude_search alone, the log's rows less those (the rows' count,
- * through the narrowest index).
+ * other events; PostgreSQL's metadata_search: the rows of the values table holding the words);
+ * an ungrouped exclude_search alone, the log's rows less those (the rows' count, through the
+ * narrowest index).
  */
 async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: EventFilter): Promise<number | undefined> {
   const search = plan.searchIndex;
   if (search?.alone) return search.matches;
   if (search?.templated) return search.matches + (await countTemplateEventsBeside(app.readDb, filter.search!, search));
   if (plan.metadataSearch?.alone) return plan.metadataSearch.matches;
+  if (plan.metadataValues?.alone) return countContextValues(app.readDb, filter.metadataWords!);
   const excluded = plan.excludeIndex;
   if (excluded)
     return (

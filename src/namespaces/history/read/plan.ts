@@ -26,6 +26,7 @@ import {
 } from '../index/fts.ts';
 import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
+import { contextValuesComplete } from '../index/context-values.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
 const NARROW_IP_ROWS = 20_000;
@@ -103,7 +104,9 @@ export async function indexPlan(
       isUnfiltered({ ...f, metadataWords: undefined }),
       newestId,
     );
-  if (f.metadataWords && !plan.metadataSearch)
+  if (f.metadataWords && dialect === 'postgres' && (await contextValuesComplete(db)))
+    plan.metadataValues = { alone: isUnfiltered({ ...f, metadataWords: undefined }) };
+  else if (f.metadataWords && !plan.metadataSearch)
     plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
   // PostgreSQL's planner finds its trigram index for the LIKE by itself.
   if (f.search && dialect === 'sqlite')

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { SiteMigration } from '../../../db/migration.ts';
+import { CONTEXT_FTS, indexingByMigration } from '../index/fts.ts';
+import { CONTEXT_VALUES_PENDING, createContextValues } from '../index/context-values.ts';
+import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
+
+// PostgreSQL: `metadata_search` reads a table of the contexts' values with its own trigram index
+// (index/context-values.ts) instead of testing the contexts' JSON. A small log is filled here and
+// its index replaced at once; for a big one the serving process fills the table, then builds the
+// index concurrently and drops the old one, while reads test the contexts as before. SQLite's
+// index of the values (migration 0024) is unchanged.
+export const historyContextValuesMigration: SiteMigration = {
+  name: '0028_history_context_values',
+  async up(db, dialect) {
+    if (dialect !== 'postgres') return;
+    await createContextValues(db);
+    const { fill, pendingBelow } = await indexingByMigration(db);
+    if (fill) {
+      await sql`insert into history_context_values (event_id, context_values)
+        select event_id, v from (select event_id, history_context_values_of(context) as v from history_event_contexts) s
+        where v is not null`.execute(db);
+      if (await createPgIndex(db, PG_CONTEXTS, false))
+        await sql`drop index if exists history_event_contexts_trgm`.execute(db);
+    }
+    await db.insertInto('history_counters').values({ name: CONTEXT_VALUES_PENDING, value: pendingBelow }).execute();
+    // The values' index is built (concurrently) after the table is filled.
+    if (!fill)
+      await db
+        .insertInto('history_counters')
+        .values({ name: CONTEXT_FTS.pending, value: pendingBelow })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value: pendingBelow }))
+        .execute();
+  },
+};
