@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import type { I18nStStringsTable } from '../../db/schema.ts';
-import { analyzeAfterBulkLoad } from '../../db/index.ts';
+import { vacuumAfterBulkLoad } from '../../db/index.ts';
 import { utcNow } from '../../site/time.ts';
 import { targetLanguages } from './languages.ts';
 import {
@@ -96,6 +96,6 @@ export async function generateStrings(
     });
     done += n;
   }
-  if (done >= 1000) await analyzeAfterBulkLoad(app.db, app.dialect, ['i18n_st_strings', 'i18n_st_translations']);
+  if (done >= 1000) await vacuumAfterBulkLoad(app.db, app.dialect, ['i18n_st_strings', 'i18n_st_translations']);
   return done;
 }

@@ -3,7 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { AppServices } from '../../site/services.ts';
 import type { TmJobFieldsTable, TmJobsTable } from '../../db/schema.ts';
-import { analyzeAfterBulkLoad } from '../../db/index.ts';
+import { vacuumAfterBulkLoad } from '../../db/index.ts';
 import { utcNow } from '../../site/time.ts';
 import { STATUS } from './model.ts';
 import { daysAgo, dayFromNow, ensureDemoTranslators } from './seed.ts';
@@ -129,6 +129,6 @@ export async function generateJobs(app: AppServices, count: number): Promise<num
       await tx.insertInto('tm_job_fields').values(fields).execute();
     });
   }
-  if (count >= 1000) await analyzeAfterBulkLoad(app.db, app.dialect, ['tm_batches', 'tm_jobs', 'tm_job_fields']);
+  if (count >= 1000) await vacuumAfterBulkLoad(app.db, app.dialect, ['tm_batches', 'tm_jobs', 'tm_job_fields']);
   return count;
 }

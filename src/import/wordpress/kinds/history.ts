@@ -11,7 +11,7 @@
 //
 // Converting an event is history-events.ts; following stickiness changed at the source,
 // history-sticky.ts.
-import { analyzeAfterBulkLoad } from '../../../db/index.ts';
+import { vacuumAfterBulkLoad } from '../../../db/index.ts';
 import {
   clearContextIndex,
   BLOCK_EVENTS,
@@ -276,7 +276,7 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
   const indexed = await readCounter(app.db, COUNTER_INDEXED_BLOCKS);
   if (indexed > 0 && minId < indexed * BLOCK_EVENTS) await clearContextIndex(app.db, app.dialect);
   if (inserted >= 10_000)
-    await analyzeAfterBulkLoad(app.db, app.dialect, [
+    await vacuumAfterBulkLoad(app.db, app.dialect, [
       'history_events',
       'history_event_contexts',
       ...STATS_COUNT_TABLES,

@@ -9,7 +9,7 @@
 // exactly as they were: no list of indexes to keep in step with the migrations, nothing to
 // repair on the next start. Other writers wait for that transaction (on PostgreSQL, readers
 // of the table too: dropping an index locks its table).
-import { analyzeAfterBulkLoad } from '../../../db/index.ts';
+import { vacuumAfterBulkLoad } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import { rebuildRuns, setAppendRuns } from '../write/runs.ts';
@@ -167,7 +167,7 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
   if (total >= 10_000)
-    await analyzeAfterBulkLoad(app.db, app.dialect, [
+    await vacuumAfterBulkLoad(app.db, app.dialect, [
       'history_events',
       'history_event_contexts',
       ...(app.dialect === 'postgres' ? ['history_context_values'] : []),

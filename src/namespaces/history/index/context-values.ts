@@ -102,10 +102,14 @@ export function contextValuesHold(words: readonly string[]): RawBuilder<SqlBool>
     where v.event_id = ${sql.ref('history_events.id')} and ${valuesHold(words)})`;
 }
 
-/** The events whose values hold every word: the table's rows that do. */
-export async function countContextValues(db: Kysely<Database>, words: readonly string[]): Promise<number> {
+/** The events up to `maxId` whose values hold every word: the table's rows that do. */
+export async function countContextValues(
+  db: Kysely<Database>,
+  words: readonly string[],
+  maxId: number,
+): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from history_context_values as v
-    where ${valuesHold(words)}`.execute(db);
+    where v.event_id <= ${maxId} and ${valuesHold(words)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 

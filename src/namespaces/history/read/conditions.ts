@@ -29,8 +29,8 @@ export interface QueryPlan {
   metadataSearch?: SearchMatches;
   /**
    * PostgreSQL: the contexts' values table holds every event's (index/context-values.ts): the
-   * words it finds are tested there. `alone`: they are the filter's only condition, so its
-   * total is the table's rows that hold them.
+   * words are tested there. `alone`: they are the filter's only condition, so its total is
+   * the table's rows that hold them (counted once per filter and state: read/caches.ts).
    */
   metadataValues?: { alone: boolean };
   /**

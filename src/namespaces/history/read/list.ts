@@ -95,6 +95,12 @@ export async function listEvents(
           dates,
           // The log's columns first; while they are read, the runs maintained on write.
           shortcut: firstShortcut(
+            mode === 'rows' && indexed && plan.metadataValues?.alone
+              ? async () => ({
+                  value: await countContextValues(app.readDb, filter.metadataWords!, state.maxId),
+                  maxId: state.maxId,
+                })
+              : undefined,
             columnsShortcut(app, effectiveTotal, plan, state, mode),
             mode === 'groups' && indexed ? groupTotalShortcut(app, effectiveTotal, plan, state.maxId) : undefined,
           ),
@@ -154,16 +160,14 @@ export async function listEvents(
 /**
  * The rows' total the indexes give, when they give it: a search or metadata_search alone, its
  * index's count of matches (a search whose words message templates hold: and the templates'
- * other events; PostgreSQL's metadata_search: the rows of the values table holding the words);
- * an ungrouped exclude_search alone, the log's rows less those (the rows' count, through the
- * narrowest index).
+ * other events); an ungrouped exclude_search alone, the log's rows less those (the rows' count,
+ * through the narrowest index).
  */
 async function totalFromIndexes(app: AppServices, plan: QueryPlan, filter: EventFilter): Promise<number | undefined> {
   const search = plan.searchIndex;
   if (search?.alone) return search.matches;
   if (search?.templated) return search.matches + (await countTemplateEventsBeside(app.readDb, filter.search!, search));
   if (plan.metadataSearch?.alone) return plan.metadataSearch.matches;
-  if (plan.metadataValues?.alone) return countContextValues(app.readDb, filter.metadataWords!);
   const excluded = plan.excludeIndex;
   if (excluded)
     return (
