@@ -276,9 +276,5 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
   const indexed = await readCounter(app.db, COUNTER_INDEXED_BLOCKS);
   if (indexed > 0 && minId < indexed * BLOCK_EVENTS) await clearContextIndex(app.db, app.dialect);
   if (inserted >= 10_000)
-    await vacuumAfterBulkLoad(app.db, app.dialect, [
-      'history_events',
-      'history_event_contexts',
-      ...STATS_COUNT_TABLES,
-    ]);
+    await vacuumAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
 }
