@@ -428,4 +428,35 @@ describe("the log's columns over HTTP (sqlite)", () => {
       }
     }
   });
+
+  test('sticking and unsticking an event keeps the columns (none of theirs changes); the answers follow it', async () => {
+    // Last: sticking logs events, which the search index takes a moment to add.
+    const view = await columnsReady();
+    const id = (await newestEventId(t.app.db)) - 100;
+    /** context_filters[_sticky] (its count from the columns) and only_sticky, ungrouped. */
+    const stuck = async () => {
+      const answers = [];
+      for (const query of [{ context_filters: { _sticky: '{}' } }, { only_sticky: 1 }]) {
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { ...query, ungrouped: 1 },
+          user: admin,
+        });
+        assert.equal(res.status, 200);
+        answers.push({ ids: (res.body as { id: number }[]).map((e) => e.id), total: res.headers['x-wp-total'] });
+      }
+      return answers;
+    };
+    const none = { ids: [], total: '0' };
+    assert.deepEqual(await stuck(), [none, none]);
+    for (const [change, expected] of [
+      ['stick', { ids: [id], total: '1' }],
+      ['unstick', none],
+    ] as const) {
+      const res = await callRoute(t.app, 'POST', `/history/v1/events/${id}/${change}`, { user: admin });
+      assert.equal(res.status, 200, change);
+      const now = await columnsAt(t.app, await logState(t.app));
+      assert.equal(now?.cols, view.cols, `${change}: not read again`);
+      assert.deepEqual(await stuck(), [expected, expected], change);
+    }
+  });
 });

@@ -96,7 +96,7 @@ export class LogColumns {
   /** Addresses other than stored IPv4 ones (IPv6 prefixes, imported values). */
   readonly addrCodes = new Dictionary(MAX_INT32 - 2);
   /** The log's state the columns hold (read/caches.ts logState). */
-  state: LogState = { maxId: 0, total: 0, changes: 0 };
+  state: LogState = { maxId: 0, total: 0, changes: 0, sticks: 0 };
   /**
    * States the columns held before events were appended (oldest first, a few): a request that
    * read the log at one of them counts the rows then held, the first `length`.

@@ -1,7 +1,7 @@
 // Keeping the log's columns (columns/store.ts) at the log's state. A count asks for them at the
 // state its request read (read/caches.ts logState): events appended since are read and added
-// (as the cached totals add them); anything else — a purge, a stick, an event dated before the
-// newest, a late insert — makes them be read again, in chunks in the log's order. A small log is
+// (as the cached totals add them); anything else — a purge, an event dated before the newest, a
+// late insert — makes them be read again (a stick changes none of their columns), in chunks in the log's order. A small log is
 // read at once; a large one in the background while the counts read the rows as before, and the
 // server says in its log how far it is. Each process keeps its own, so on PostgreSQL several
 // processes may share the log.
@@ -102,7 +102,11 @@ function caughtUp(app: AppServices, h: Holder, state: LogState): Promise<Columns
   return next;
 }
 
-async function catchUp(app: AppServices, h: Holder, state: LogState): Promise<ColumnsView | null> {
+/** The log's state as the columns see it: sticking an event changes none of their columns. */
+const ofColumns = (state: LogState): LogState => ({ ...state, sticks: 0 });
+
+async function catchUp(app: AppServices, h: Holder, at: LogState): Promise<ColumnsView | null> {
+  const state = ofColumns(at);
   const cols = h.columns;
   if (!cols) return null;
   if (sameState(cols.state, state)) return { cols, length: cols.length };
@@ -137,12 +141,12 @@ async function catchUp(app: AppServices, h: Holder, state: LogState): Promise<Co
 
 /** Reads the columns afresh, in chunks in the log's order, up to the newest id when it starts. */
 async function buildColumns(app: AppServices, h: Holder): Promise<void> {
-  let state: LogState = { maxId: 0, total: 0, changes: -1 };
+  let state: LogState = { maxId: 0, total: 0, changes: -1, sticks: 0 };
   const cols = new LogColumns();
   let said = Date.now();
   const started = performance.now();
   try {
-    state = await logState(app);
+    state = ofColumns(await logState(app));
     if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total);
     for (let after: ColumnRow | undefined; !h.stopped; ) {
       let q = app.readDb.selectFrom('history_events').select(COLUMNS).where('id', '<=', state.maxId);

@@ -5,7 +5,7 @@
 import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { AppServices } from '../../../site/services.ts';
-import { COUNTER_CHANGES, COUNTER_TOTAL } from '../model/counters.ts';
+import { COUNTER_CHANGES, COUNTER_STICKS, COUNTER_TOTAL } from '../model/counters.ts';
 import { countMatching, countRunsInWorker, loadRows, type CountMode, type PageResult } from './paging.ts';
 import type { DateWindow, MatchRow } from './slices.ts';
 
@@ -15,15 +15,16 @@ const CACHE_SIZE = 500;
 /** Appended rows up to which a count made before them is brought up to date; beyond, it is made afresh. */
 const MAX_INCREMENT = 5000;
 
-/** The log's newest id and its insert and change counters: what a count made at a time is valid for. */
+/** The log's newest id and its insert, change and stick counters: what a count made at a time is valid for. */
 export interface LogState {
   maxId: number;
   total: number;
   changes: number;
+  sticks: number;
 }
 
 export const sameState = (a: LogState, b: LogState) =>
-  a.maxId === b.maxId && a.total === b.total && a.changes === b.changes;
+  a.maxId === b.maxId && a.total === b.total && a.changes === b.changes && a.sticks === b.sticks;
 
 /**
  * How many rows were appended from `from` to `to`, when that is all that happened (nothing else
@@ -33,7 +34,8 @@ export const sameState = (a: LogState, b: LogState) =>
  */
 export function appendedSince(from: LogState, to: LogState): number | null {
   const added = to.total - from.total;
-  return from.changes === to.changes && added > 0 && added <= MAX_INCREMENT && to.maxId > from.maxId ? added : null;
+  const unchanged = from.changes === to.changes && from.sticks === to.sticks;
+  return unchanged && added > 0 && added <= MAX_INCREMENT && to.maxId > from.maxId ? added : null;
 }
 
 interface CachedTotal extends LogState {
@@ -81,9 +83,15 @@ export async function logState(app: AppServices): Promise<LogState> {
         .as('max_id'),
       counter(COUNTER_TOTAL).as('total'),
       counter(COUNTER_CHANGES).as('changes'),
+      counter(COUNTER_STICKS).as('sticks'),
     ])
     .executeTakeFirstOrThrow();
-  return { maxId: Number(row.max_id ?? 0), total: Number(row.total ?? 0), changes: Number(row.changes ?? 0) };
+  return {
+    maxId: Number(row.max_id ?? 0),
+    total: Number(row.total ?? 0),
+    changes: Number(row.changes ?? 0),
+    sticks: Number(row.sticks ?? 0),
+  };
 }
 
 export async function cachedPage(
@@ -93,7 +101,7 @@ export async function cachedPage(
   compute: () => Promise<PageResult>,
 ): Promise<PageResult> {
   const { pages, computing } = cachesOf(app);
-  const version = `${state.total}/${state.changes}/${state.maxId}`;
+  const version = `${state.total}/${state.changes}/${state.sticks}/${state.maxId}`;
   const hit = pages.get(key);
   if (hit && hit.version === version) {
     remember(pages, key, hit);

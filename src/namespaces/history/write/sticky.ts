@@ -10,7 +10,7 @@ import { loggerEntry, type ActivityOrigin } from '../../../site/activity.ts';
 import type { EventItem, Viewer } from '../read/render.ts';
 import { indexChangedContext } from '../index/build.ts';
 import { historyLogger } from '../loggers/history.ts';
-import { addToCounter, COUNTER_CHANGES } from '../model/counters.ts';
+import { addToCounter, COUNTER_STICKS } from '../model/counters.ts';
 import { contextJson, contextMap } from '../model/context.ts';
 import { invalidEventId, renderSingle } from '../read/single.ts';
 
@@ -57,7 +57,7 @@ export async function stickEvent(
     context.set('_sticky', '{}');
     await setEventContext(tx, app.dialect, id, context, previous);
     await tx.updateTable('history_events').set({ sticky: 1 }).where('id', '=', id).execute();
-    await addToCounter(tx, COUNTER_CHANGES, 1);
+    await addToCounter(tx, COUNTER_STICKS, 1);
   });
   if (origin) await app.activity.log(loggerEntry(historyLogger, 'event_stuck', { event_id: id }), origin);
   return renderSingle(app, id, viewer);
@@ -78,7 +78,7 @@ export async function unstickEvent(
     }
     await setEventContext(tx, app.dialect, id, context, previous);
     await tx.updateTable('history_events').set({ sticky: 0 }).where('id', '=', id).execute();
-    await addToCounter(tx, COUNTER_CHANGES, 1);
+    await addToCounter(tx, COUNTER_STICKS, 1);
   });
   if (origin) await app.activity.log(loggerEntry(historyLogger, 'event_unstuck', { event_id: id }), origin);
   return renderSingle(app, id, viewer);
