@@ -3,7 +3,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { createTestApp, dbTargets, PG_URL, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
@@ -25,6 +25,7 @@ import {
 } from '../../src/namespaces/history/index/fts.ts';
 import { asciiLower } from '../../src/util.ts';
 import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
+import { historyContextValuesMigration } from '../../src/namespaces/history/migrations/0028_history_context_values.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
@@ -637,3 +638,98 @@ for (const target of dbTargets()) {
     });
   });
 }
+
+describe('migration 0028 on a big PostgreSQL log (postgres)', {
+  skip: !PG_URL && 'TEST_DATABASE_URL is not set',
+}, () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  before(async () => {
+    t = await createTestApp({ name: 'postgres' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    await generateEvents(t.app, { count: 1500, days: 10, deferIndexes: false });
+  });
+  after(() => t.close());
+
+  test('leaves the table to the serving process, which fills it and swaps the indexes; answers stay exact throughout', async () => {
+    const db = t.app.db;
+    // An event past the bound up to which the migration fills the table itself (an import's id).
+    const columns = sql.raw(EVENT_COLUMNS.join(', '));
+    await sql`insert into history_events (id, ${columns}) select 60000, ${columns} from history_events order by id desc limit 1`.execute(
+      db,
+    );
+    await sql`insert into history_event_contexts (event_id, context) values (60000, ${JSON.stringify({ note: 'Numbat-60000' })})`.execute(
+      db,
+    );
+    // Back to the state before migration 0028: its table, functions and triggers gone, the
+    // index of the contexts' JSON text in place.
+    await sql`drop table history_context_values`.execute(db);
+    for (const fn of ['added', 'changed', 'gone', 'cleared'])
+      await sql`drop function ${sql.id(`history_context_values_${fn}`)}() cascade`.execute(db);
+    await sql`drop function history_context_values_of(text)`.execute(db);
+    await sql`create index history_event_contexts_trgm on history_event_contexts using gin (context collate "C" public.gin_trgm_ops)`.execute(
+      db,
+    );
+    await db.deleteFrom('history_counters').where('name', '=', CONTEXT_VALUES_PENDING).execute();
+    await historyContextValuesMigration.up(db, 'postgres');
+
+    const counter = async (name: string) =>
+      Number(
+        (await db.selectFrom('history_counters').select('value').where('name', '=', name).executeTakeFirst())?.value,
+      );
+    assert.equal(await counter(CONTEXT_VALUES_PENDING), 60001);
+    assert.equal(await counter(CONTEXT_FTS.pending), 60001, 'the index is left to the serving process');
+    const held = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from history_context_values`.execute(db)).rows[0]!.n);
+    assert.equal(await held(), 0);
+    /** metadata_search's total and first page, against the stored contexts. */
+    const exact = async (search: string) => {
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { metadata_search: search, per_page: 50 },
+        user: admin,
+      });
+      assert.equal(res.status, 200);
+      const { rows } = await sql<{ id: number }>`select e.id from history_events e
+        join history_event_contexts x on x.event_id = e.id
+        where exists (select 1 from json_each_text(x.context::json) c where lower(c.value) like ${`%${search.toLowerCase()}%`})
+        order by e.date desc, e.id desc`.execute(db);
+      assert.equal(Number(res.headers['x-wp-total']), rows.length, search);
+      assert.deepEqual(
+        (res.body as { id: number }[]).map((e) => e.id),
+        rows.slice(0, 50).map((r) => r.id),
+        search,
+      );
+    };
+    for (const search of ['numbat', 'contact']) await exact(search);
+    // A write before the fill is kept by the triggers.
+    await t.app.activity.log(
+      { logger: 'SimplePostLogger', messageKey: 'post_updated', context: { post_type: 'page', post_title: 'Numbat' } },
+      { user: null, ip: '' },
+    );
+    assert.equal(await held(), 1);
+
+    const serving = startSearchIndexing(t.app);
+    try {
+      for (let waited = 0; (await counter(CONTEXT_FTS.pending)) !== 0; waited += 50) {
+        assert.ok(waited < 20_000, 'filled and indexed within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await serving.stop();
+    }
+    assert.equal(await counter(CONTEXT_VALUES_PENDING), 0);
+    const { rows: indexes } = await sql<{ name: string }>`select indexname as name from pg_indexes
+      where schemaname = current_schema() and tablename in ('history_event_contexts', 'history_context_values') and indexname like '%trgm'`.execute(
+      db,
+    );
+    assert.deepEqual(
+      indexes.map((r) => r.name),
+      ['history_context_values_trgm'],
+    );
+    const contexts = Number(
+      (await sql<{ n: string }>`select count(*) as n from history_event_contexts`.execute(db)).rows[0]!.n,
+    );
+    assert.ok((await held()) > contexts / 2, 'filled');
+    for (const search of ['numbat', 'contact', 'example.com']) await exact(search);
+  });
+});

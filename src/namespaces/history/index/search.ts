@@ -1,14 +1,17 @@
 // The search indexes of the log: `search` and `exclude_search` read the databases' own
-// substring indexes of the events' search texts (migration 0023), `metadata_search` SQLite's of
-// their contexts' values (migration 0024).
+// substring indexes of the events' search texts (migration 0023), `metadata_search` those of
+// their contexts' values (migrations 0024 and 0028).
 //
 // SQLite: contentless FTS5 tables (index/fts.ts).
-// PostgreSQL: a pg_trgm GIN index on search_text, which its planner uses for the LIKE itself.
+// PostgreSQL: pg_trgm GIN indexes on search_text and on the table of the context values
+// (index/context-values.ts), which its planner uses for LIKE and ILIKE itself.
 //
 // SQLite: the serving process indexes new events a moment after they are committed (a read that
 // needs an index indexes the few still new itself), and catches up a log written before an index
 // existed, newest ids first, a slice at a time whether it is busy or not, saying how far it is;
 // until then reads test the rows as before (the index's counters in history_counters).
+// PostgreSQL: the serving process fills the values table of a log written before it, then builds
+// the indexes a migration left to it, concurrently.
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
