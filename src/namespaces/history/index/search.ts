@@ -112,7 +112,7 @@ export async function createPgIndex(db: Kysely<any>, index: PgTrigramIndex, conc
 const CATCH_UP_EVENTS = 1000;
 /** Pause between two slices: other requests go first, and the catch-up still ends within minutes. */
 const CATCH_UP_PAUSE_MS = 20;
-/** Contexts whose values one slice fills (PostgreSQL; about 40 ms, during which writers wait). */
+/** Contexts whose values one slice fills (PostgreSQL; about 55 ms, during which writers wait). */
 const FILL_VALUES_EVENTS = 2_000;
 /** New event ids indexed per transaction behind the writes. */
 const NEW_EVENTS_SLICE = 5000;
