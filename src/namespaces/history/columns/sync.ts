@@ -1,9 +1,9 @@
 // Keeping the log's columns (columns/store.ts) at the log's state. A count asks for them at the
 // state its request read (read/caches.ts logState): events appended since are read and added
 // (as the cached totals add them); anything else — a purge, an event dated before the newest, a
-// late insert — makes them be read again (a stick changes none of their columns), in chunks in the log's order. A small log is
-// read at once; a large one in the background while the counts read the rows as before, and the
-// server says in its log how far it is. Each process keeps its own, so on PostgreSQL several
+// late insert — makes them be read again, in chunks in the log's order (a stick changes none of
+// their columns). A small log is read at once; a large one in the background while the counts
+// read the rows as before, and the server says in its log how far it is. Each process keeps its own, so on PostgreSQL several
 // processes may share the log.
 import type { AppServices } from '../../../site/services.ts';
 import { posAndDate } from '../model/runs.ts';

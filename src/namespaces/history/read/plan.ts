@@ -76,8 +76,9 @@ function narrowContextLimit(dialect: DialectName, newestId: number): number {
  * `contextIndex` when the context index lists few enough events under all of the filter's
  * context pairs and few enough events are newer than it (`newestId`): those candidates and the
  * newer events are all that can match. Likewise `metadataIndex` when the blocks holding the
- * metadata_search words' trigrams hold few enough events, and `searchIndex` for the search
- * words. Otherwise none, and the rows read by date are tested.
+ * metadata_search words' trigrams hold few enough events (PostgreSQL: `metadataValues` once
+ * the table of the context values is full), and `searchIndex` for the search words. Otherwise
+ * none, and the rows read by date are tested.
  */
 export async function indexPlan(
   db: Kysely<Database>,
