@@ -3,12 +3,11 @@
 export { PostgresSink } from './bulk/postgres-sink.ts';
 export { SqliteSink } from './bulk/sqlite-sink.ts';
 export { clearContextIndex, COUNTER_INDEXED_BLOCKS } from './index/build.ts';
-export { type EventSink, type IndexDefinition } from './bulk/sink.ts';
+export { bulkWrittenTables, type EventSink, type IndexDefinition } from './bulk/sink.ts';
 export { eventFilterFromParams, type EventFilterParams } from './read/query.ts';
 export { presetRunsForRebuild } from './bulk/generate.ts';
 export { purgeAndLog } from './write/maintenance.ts';
 export { rebuildRuns } from './write/runs.ts';
-export { STATS_COUNT_TABLES } from './write/stats-counts.ts';
 export { countInRange, countsByMessage, type StatsRange } from './stats/range.ts';
 export { LOG_LEVELS, type PreparedEvent, searchTextOf } from './model/event.ts';
 export { contextJson, storableText } from './model/context.ts';

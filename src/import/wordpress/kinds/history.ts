@@ -13,6 +13,7 @@
 // history-sticky.ts.
 import { vacuumAfterBulkLoad } from '../../../db/index.ts';
 import {
+  bulkWrittenTables,
   clearContextIndex,
   BLOCK_EVENTS,
   COUNTER_INDEXED_BLOCKS,
@@ -23,7 +24,6 @@ import {
   PostgresSink,
   rebuildRuns,
   COUNTER_TOTAL,
-  STATS_COUNT_TABLES,
   readCounter,
   type PreparedEvent,
 } from '../../../namespaces/history/api.ts';
@@ -275,6 +275,5 @@ async function afterLoad(ctx: ImportContext, minId: number, inserted: number): P
   // Blocks of the context index that the new ids fall into were indexed without them.
   const indexed = await readCounter(app.db, COUNTER_INDEXED_BLOCKS);
   if (indexed > 0 && minId < indexed * BLOCK_EVENTS) await clearContextIndex(app.db, app.dialect);
-  if (inserted >= 10_000)
-    await vacuumAfterBulkLoad(app.db, app.dialect, ['history_events', 'history_event_contexts', ...STATS_COUNT_TABLES]);
+  if (inserted >= 10_000) await vacuumAfterBulkLoad(app.db, app.dialect, bulkWrittenTables(app.dialect));
 }

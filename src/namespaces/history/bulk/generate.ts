@@ -13,10 +13,9 @@ import { vacuumAfterBulkLoad } from '../../../db/index.ts';
 import type { AppServices } from '../../../site/services.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import { rebuildRuns, setAppendRuns } from '../write/runs.ts';
-import { STATS_COUNT_TABLES } from '../write/stats-counts.ts';
 import { SqliteSink } from './sqlite-sink.ts';
 import { KyselySink, PostgresSink } from './postgres-sink.ts';
-import type { EventSink, IndexDefinition } from './sink.ts';
+import { bulkWrittenTables, type EventSink, type IndexDefinition } from './sink.ts';
 import { COUNTER_RUN_HEADS, type RunRow } from '../model/runs.ts';
 import { COUNTER_TOTAL } from '../model/counters.ts';
 import { actors, eventSource, type ScenarioOptions } from './scenarios.ts';
@@ -166,12 +165,6 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
   }
   if (outOfOrder) await rebuildRuns(app.db);
   // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
-  if (total >= 10_000)
-    await vacuumAfterBulkLoad(app.db, app.dialect, [
-      'history_events',
-      'history_event_contexts',
-      ...(app.dialect === 'postgres' ? ['history_context_values'] : []),
-      ...STATS_COUNT_TABLES,
-    ]);
+  if (total >= 10_000) await vacuumAfterBulkLoad(app.db, app.dialect, bulkWrittenTables(app.dialect));
   return written;
 }

@@ -1,7 +1,17 @@
 // Where a bulk write of events goes (generation, import): one implementation per way of
 // bulk writing (sqlite-sink.ts, postgres-sink.ts), chosen by generate.ts.
+import type { DialectName } from '../../../db/index.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import type { RunRow } from '../model/runs.ts';
+import { STATS_COUNT_TABLES } from '../write/stats-counts.ts';
+
+/** The tables a bulk write of events fills (PostgreSQL's triggers fill the context values' too), for vacuumAfterBulkLoad. */
+export const bulkWrittenTables = (dialect: DialectName): string[] => [
+  'history_events',
+  'history_event_contexts',
+  ...(dialect === 'postgres' ? ['history_context_values'] : []),
+  ...STATS_COUNT_TABLES,
+];
 
 /** An index as the database defines it: dropped and re-created by a deferred-index load. */
 export interface IndexDefinition {
