@@ -5,12 +5,15 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type net from 'node:net';
-import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
+import { CompiledQuery, Kysely, sql } from 'kysely';
 import { ReadPool } from '../../src/db/read-pool.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
 import type { AppServices } from '../../src/site/services.ts';
-import { dbTargets, createTestApp } from '../support/db.ts';
+import { dbTargets, createTestApp, PG_URL } from '../support/db.ts';
+import { PgReadDialect, readPoolConfig } from '../../src/db/pg-read.ts';
+import { withDeadline } from '../../src/db/deadline.ts';
 
 /**
  * A read that takes about `seconds` or more: SQLite counts a long recursive sequence (ten million
@@ -166,6 +169,43 @@ describe('SQLite read workers', () => {
       assert.equal(t.app.readDb, t.app.db);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('PostgreSQL read limits (pg-read.ts)', { skip: !PG_URL && 'TEST_DATABASE_URL is not set' }, () => {
+  test("a request's reads set statement_timeout only when what is left of its time moves away from the limit", async () => {
+    const timeoutMs = 10_000;
+    const pool = new pg.Pool({ ...readPoolConfig({ connectionString: PG_URL! }, timeoutMs), max: 1 });
+    const sets: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+        if (text?.startsWith('set statement_timeout')) sets.push(text);
+        return query(...args);
+      }) as typeof client.query;
+    });
+    const db = new Kysely<unknown>({ dialect: new PgReadDialect(pool, timeoutMs) });
+    try {
+      const limit = async () =>
+        (await sql<{ t: string }>`select current_setting('statement_timeout') as t`.execute(db)).rows[0]!.t;
+      await withDeadline(timeoutMs, async () => {
+        for (let i = 0; i < 20; i++) await sql`select 1`.execute(db);
+      });
+      assert.deepEqual(sets, [], 'far from the deadline, none');
+      // Near it, the limit is what is left, and the read is cancelled when that runs out.
+      const started = Date.now();
+      await assert.rejects(
+        withDeadline(300, () => sql`select pg_sleep(2)`.execute(db)),
+        (err: Error & { code?: string }) => err.code === '57014',
+      );
+      assert.ok(Date.now() - started < 1500, 'cancelled near the deadline');
+      assert.equal(sets.length, 1);
+      assert.equal(await limit(), '10s', 'raised again for a read without a deadline');
+      assert.equal(sets.length, 2);
+    } finally {
+      await db.destroy();
     }
   });
 });
