@@ -16,6 +16,7 @@ import {
   catchUpFtsIndex,
   CONTEXT_FTS,
   countFtsMatches,
+  fewFtsMatchIds,
   FTS_INDEXES,
   FTS_WORD_MAX,
   ftsQuery,
@@ -367,8 +368,17 @@ for (const target of dbTargets()) {
       for (const search of META_WORDS) {
         // (The read indexes the events new to the index first: the earlier tests logged some.)
         assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `metadata_search=${search}`);
-        assert.ok((await metaPlan(search)).metadataSearch, search);
+        const plan = (await metaPlan(search)).metadataSearch;
+        assert.ok(plan, search);
+        // Few: gathered, and a page lists them (the answers above).
+        assert.equal(plan.named?.split(',').filter(Boolean).length ?? -1, plan.matches, search);
       }
+      // More than asked for: not gathered, and the count says how many.
+      const query = ftsQuery(['page'])!;
+      const all = await countFtsMatches(t.app.db, query, CONTEXT_FTS);
+      assert.ok(all > 10);
+      assert.equal(await fewFtsMatchIds(t.app.db, query, CONTEXT_FTS, all - 1), undefined);
+      assert.equal((await fewFtsMatchIds(t.app.db, query, CONTEXT_FTS, all))?.matches, all);
       // A key is not a value; a word of two characters, or with a line break, is tested on the contexts.
       assert.equal((await metaPlan('post_title')).metadataSearch?.matches, 0);
       assert.equal((await metaPlan('ab')).metadataSearch, undefined);

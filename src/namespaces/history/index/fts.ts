@@ -283,6 +283,23 @@ export async function ftsMatchIds(
   return { matches: Number(rows[0]?.n ?? 0), ids: rows[0]?.ids ?? '' };
 }
 
+/**
+ * The events the index names for the query, with their count, when they are at most `most`
+ * (reading the index stops after one more); undefined when there are more.
+ */
+export async function fewFtsMatchIds(
+  db: Kysely<Database>,
+  query: string,
+  index: FtsIndex,
+  most: number,
+): Promise<{ matches: number; ids: string } | undefined> {
+  const table = sql.table(index.table);
+  const { rows } = await sql<{ n: number; ids: string | null }>`select count(*) as n, group_concat(rowid) as ids
+    from (select rowid from ${table} where ${table} match ${query} limit ${most + 1})`.execute(db);
+  const matches = Number(rows[0]?.n ?? 0);
+  return matches <= most ? { matches, ids: rows[0]?.ids ?? '' } : undefined;
+}
+
 /** The events the index names for the FTS5 query (ftsQuery): those holding every word of three characters or more. */
 export async function countFtsMatches(
   db: Kysely<Database>,

@@ -72,6 +72,12 @@ export interface SearchMatches {
    * events holding them, which the log's columns take without asking the index again.
    */
   ids?: string;
+  /**
+   * The same ids when they are few (plan.ts FEW_CANDIDATES): a condition lists them rather than
+   * asking the index again (a page of a 17-character word in 4,700 contexts: two FTS5 reads of
+   * about 50 ms, its count's and its page's).
+   */
+  named?: string;
 }
 
 const eb = expressionBuilder<Database, 'history_events'>();
@@ -240,9 +246,13 @@ export function dateWindow(f: EventFilter): DateWindow {
  * against the matches, gathered once. A page of a search alone: its rows are the index's newest
  * matches (`top`), by the date it stores.
  */
-export function namedByIndex(index: FtsIndex, fts: Pick<SearchMatches, 'query' | 'top' | 'tested'>): Cond {
+export function namedByIndex(index: FtsIndex, fts: Pick<SearchMatches, 'query' | 'top' | 'tested' | 'named'>): Cond {
   const id = fts.tested ? sql`+${sql.ref('history_events.id')}` : sql.ref('history_events.id');
-  return sql<SqlBool>`${id} in (${indexMatches(index, fts)})`;
+  const named =
+    fts.named !== undefined && fts.top === undefined && !fts.tested
+      ? sql`select value from json_each(${`[${fts.named}]`})`
+      : indexMatches(index, fts);
+  return sql<SqlBool>`${id} in (${named})`;
 }
 
 /** The ids of the events an FTS index names for the query (the newest `top` of them, by the date it stores). */

@@ -17,6 +17,7 @@ import {
 import {
   CONTEXT_FTS,
   countFtsMatches,
+  fewFtsMatchIds,
   ftsFindsExactly,
   ftsMatchIds,
   ftsIndexComplete,
@@ -170,7 +171,15 @@ async function searchMatches(
   const { matches, ids } = everyWord
     ? await ftsMatchIds(db, query)
     : { matches: await countFtsMatches(db, query), ids: undefined };
-  return { query, matches, exact, alone: exact && named, templated: !exact && named, ids };
+  return {
+    query,
+    matches,
+    exact,
+    alone: exact && named,
+    templated: !exact && named,
+    ids,
+    named: ids !== undefined && matches <= FEW_CANDIDATES ? ids : undefined,
+  };
 }
 
 /**
@@ -210,11 +219,14 @@ async function contextMatches(
   if (!found.length) return undefined;
   if (!(await ftsIndexComplete(db, CONTEXT_FTS, newestId))) return undefined;
   const query = ftsQuery(found)!;
+  // Gathered when few (a page then lists them), else counted.
+  const few = await fewFtsMatchIds(db, query, CONTEXT_FTS, FEW_CANDIDATES);
   return {
     query,
-    matches: await countFtsMatches(db, query, CONTEXT_FTS),
+    matches: few?.matches ?? (await countFtsMatches(db, query, CONTEXT_FTS)),
     exact: true,
     alone: nothingElse && found.length === words.length,
+    named: few?.ids,
   };
 }
 
