@@ -73,7 +73,7 @@ export interface SearchMatches {
    */
   ids?: string;
   /**
-   * The same ids when they are few (plan.ts FEW_CANDIDATES): a condition lists them rather than
+   * The same ids when they are few (plan.ts): a condition lists them rather than
    * asking the index again (a page of a 17-character word in 4,700 contexts: two FTS5 reads of
    * about 50 ms, its count's and its page's).
    */
