@@ -316,6 +316,18 @@ for (const target of dbTargets()) {
       // The German 404 page falls back to the English source of the deleted label.
       const missing = await server.inject({ method: 'GET', url: '/de/gibt-es-nicht/' });
       assert.match(missing.body, /<h1>Page not found<\/h1>/);
+      // The skipped translations come in the order asked for, whatever the rows' order.
+      const reversed = await server.inject({
+        method: 'POST',
+        url: '/en/cms-json/i18n/st/v1/strings/translations/bulk',
+        headers: { authorization: auth.administrator!, 'content-type': 'application/json' },
+        payload: JSON.stringify({ ids: [...stringIds].reverse(), action: 'set_status', status: 10, language: 'de' }),
+      });
+      assert.equal(reversed.statusCode, 200, reversed.body);
+      assert.deepEqual(
+        reversed.json().skipped.map((s: { id: number }) => s.id),
+        stringIds.slice(0, 2).reverse(),
+      );
     });
 
     test('strings/translations filters by context, package, status and text, and pages', async () => {

@@ -199,8 +199,10 @@ export async function bulkTranslations(
   if (missing.length) {
     throw restError(caller, 'i18n_st_string_not_found', ST_MSG.noStrings(missing), 404, { ids: missing });
   }
+  // In the order asked for, which the skipped translations keep (not the rows' order, which
+  // PostgreSQL changes as rows are updated).
   const wanted = new Map<number, string[]>();
-  for (const s of strings.values()) {
+  for (const s of ids.map((id) => strings.get(id)!)) {
     if (input.language !== undefined) checkTarget(caller, s, input.language);
     wanted.set(s.id, input.language !== undefined ? [input.language] : targetLanguages(s.language));
   }
