@@ -16,7 +16,7 @@ import {
   catchUpFtsIndex,
   CONTEXT_FTS,
   countFtsMatches,
-  fewFtsMatchIds,
+  ftsMatchIds,
   FTS_INDEXES,
   FTS_WORD_MAX,
   ftsQuery,
@@ -377,8 +377,8 @@ for (const target of dbTargets()) {
       const query = ftsQuery(['page'])!;
       const all = await countFtsMatches(t.app.db, query, CONTEXT_FTS);
       assert.ok(all > 10);
-      assert.equal(await fewFtsMatchIds(t.app.db, query, CONTEXT_FTS, all - 1), undefined);
-      assert.equal((await fewFtsMatchIds(t.app.db, query, CONTEXT_FTS, all))?.matches, all);
+      assert.equal(await ftsMatchIds(t.app.db, query, CONTEXT_FTS, all - 1), undefined);
+      assert.equal((await ftsMatchIds(t.app.db, query, CONTEXT_FTS, all))?.matches, all);
       // A key is not a value; a word of two characters, or with a line break, is tested on the contexts.
       assert.equal((await metaPlan('post_title')).metadataSearch?.matches, 0);
       assert.equal((await metaPlan('ab')).metadataSearch, undefined);

@@ -271,31 +271,21 @@ export function ftsQuery(words: readonly string[]): string | null {
     : null;
 }
 
-/** The events an FTS index names for the query: how many, and their ids as one comma-separated text (one row; a row per event costs more to hand over). */
+/**
+ * The events an FTS index names for the query: how many, and their ids as one comma-separated
+ * text (one row; a row per event costs more to hand over). With `most`, only when they are at
+ * most that many (reading the index stops after one more); undefined when there are more.
+ */
 export async function ftsMatchIds(
   db: Kysely<Database>,
   query: string,
-  index: FtsIndex = SEARCH_FTS,
-): Promise<{ matches: number; ids: string }> {
-  const table = sql.table(index.table);
-  const { rows } = await sql<{ n: number; ids: string | null }>`
-    select count(*) as n, group_concat(rowid) as ids from ${table} where ${table} match ${query}`.execute(db);
-  return { matches: Number(rows[0]?.n ?? 0), ids: rows[0]?.ids ?? '' };
-}
-
-/**
- * The events the index names for the query, with their count, when they are at most `most`
- * (reading the index stops after one more); undefined when there are more.
- */
-export async function fewFtsMatchIds(
-  db: Kysely<Database>,
-  query: string,
   index: FtsIndex,
-  most: number,
+  most = Infinity,
 ): Promise<{ matches: number; ids: string } | undefined> {
   const table = sql.table(index.table);
+  const limit = Number.isFinite(most) ? sql` limit ${most + 1}` : sql``;
   const { rows } = await sql<{ n: number; ids: string | null }>`select count(*) as n, group_concat(rowid) as ids
-    from (select rowid from ${table} where ${table} match ${query} limit ${most + 1})`.execute(db);
+    from (select rowid from ${table} where ${table} match ${query}${limit})`.execute(db);
   const matches = Number(rows[0]?.n ?? 0);
   return matches <= most ? { matches, ids: rows[0]?.ids ?? '' } : undefined;
 }

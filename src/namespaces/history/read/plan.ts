@@ -17,7 +17,6 @@ import {
 import {
   CONTEXT_FTS,
   countFtsMatches,
-  fewFtsMatchIds,
   ftsFindsExactly,
   ftsMatchIds,
   ftsIndexComplete,
@@ -169,7 +168,7 @@ async function searchMatches(
   // The events holding every word, gathered with their count when the index finds them all: the
   // log's columns take them (columns/total.ts), and counting alone read the index as long.
   const { matches, ids } = everyWord
-    ? await ftsMatchIds(db, query)
+    ? (await ftsMatchIds(db, query, SEARCH_FTS))!
     : { matches: await countFtsMatches(db, query), ids: undefined };
   return {
     query,
@@ -227,7 +226,7 @@ async function contextMatches(
   if (!(await ftsIndexComplete(db, CONTEXT_FTS, newestId))) return undefined;
   const query = ftsQuery(found)!;
   // Gathered when few (a page then lists them), else counted.
-  const few = await fewFtsMatchIds(db, query, CONTEXT_FTS, GATHERED_CONTEXT_MATCHES);
+  const few = await ftsMatchIds(db, query, CONTEXT_FTS, GATHERED_CONTEXT_MATCHES);
   return {
     query,
     matches: few?.matches ?? (await countFtsMatches(db, query, CONTEXT_FTS)),
