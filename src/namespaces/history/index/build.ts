@@ -20,7 +20,7 @@
 // same term; a block where two pairs share the term keeps no check, and its candidates are tested
 // on the stored context. Ids above the indexed blocks (the block being filled, and blocks the
 // indexer has not reached) are tested row by row.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { DialectName } from '../../../db/index.ts';
 import { readCounter } from '../model/counters.ts';
@@ -164,6 +164,9 @@ export async function indexChangedContext(
   const indexed = await indexedBlocks(tx, dialect, 'share');
   if (indexed === undefined || block >= indexed) return;
   const offset = eventId - block * BLOCK_EVENTS;
+  /** The row of `term` in the event's block. */
+  const ofTerm = (term: number) => (eb: ExpressionBuilder<Database, 'history_context_terms'>) =>
+    eb.and({ block, term });
   const terms = termsOf(context);
   if (terms.trigrams.size)
     await insertRows(
@@ -178,8 +181,7 @@ export async function indexChangedContext(
     const row = await tx
       .selectFrom('history_context_terms')
       .select(['ids', 'pair_check'])
-      .where('block', '=', block)
-      .where('term', '=', term)
+      .where(ofTerm(term))
       .executeTakeFirst();
     if (!row) {
       await tx
@@ -194,32 +196,21 @@ export async function indexChangedContext(
     const pairCheck = stored === check ? check : null;
     if (offsets.includes(offset) && pairCheck === stored) continue;
     const ids = [...new Set([...offsets, offset])].sort((a, b) => a - b).join(',');
-    await tx
-      .updateTable('history_context_terms')
-      .set({ ids, pair_check: pairCheck })
-      .where('block', '=', block)
-      .where('term', '=', term)
-      .execute();
+    await tx.updateTable('history_context_terms').set({ ids, pair_check: pairCheck }).where(ofTerm(term)).execute();
   }
   // The pairs it no longer has (a row that lists no event left goes).
   const kept = new Set(terms.pairs);
   for (const term of new Set(termsOf(previous).pairs)) {
     if (kept.has(term)) continue;
-    const row = await tx
-      .selectFrom('history_context_terms')
-      .select('ids')
-      .where('block', '=', block)
-      .where('term', '=', term)
-      .executeTakeFirst();
+    const row = await tx.selectFrom('history_context_terms').select('ids').where(ofTerm(term)).executeTakeFirst();
     if (!row) continue;
     const ids = row.ids.split(',').filter((o) => Number(o) !== offset);
     if (ids.length)
       await tx
         .updateTable('history_context_terms')
         .set({ ids: ids.join(',') })
-        .where('block', '=', block)
-        .where('term', '=', term)
+        .where(ofTerm(term))
         .execute();
-    else await tx.deleteFrom('history_context_terms').where('block', '=', block).where('term', '=', term).execute();
+    else await tx.deleteFrom('history_context_terms').where(ofTerm(term)).execute();
   }
 }
