@@ -164,7 +164,8 @@ export async function generateEvents(app: AppServices, opts: GenerateOptions): P
     await sink.close();
   }
   if (outOfOrder) await rebuildRuns(app.db);
-  // Fresh statistics after a bulk load, so the planner keeps using the right indexes.
+  // Fresh statistics and visibility map after a bulk load, so the planner keeps using the right
+  // indexes and index-only scans stay so.
   if (total >= 10_000) await vacuumAfterBulkLoad(app.db, app.dialect, bulkWrittenTables(app.dialect));
   return written;
 }

@@ -87,11 +87,7 @@ export async function fillContextValues(db: Kysely<Database>, slice: number): Pr
 
 /** Whether every context's values are in the table (reads use it only then). */
 export async function contextValuesComplete(db: Kysely<Database>): Promise<boolean> {
-  const { rows } = await sql<{ pending: number | null }>`select
-    (select value from history_counters where name = ${CONTEXT_VALUES_PENDING}) as pending`.execute(db);
-  // Without the counter (a log before migration 0028) there is no table.
-  const pending = rows[0]?.pending;
-  return pending !== null && pending !== undefined && Number(pending) === 0;
+  return (await readCounter(db, CONTEXT_VALUES_PENDING)) === 0;
 }
 
 /**
