@@ -11,6 +11,7 @@ import type { CompiledRoute, EndpointMatch, Registry } from './registry.ts';
 import { checkValue } from './schema/check-value.ts';
 import { describeRoute } from './describe.ts';
 import { filterFields, parseFieldsParam } from './fields.ts';
+import { ListedBody, materialized } from './json-list.ts';
 import { MSG, fill } from './messages.ts';
 import { restUrl } from './urls.ts';
 import {
@@ -45,6 +46,8 @@ export interface RestInput {
   ip: string;
   auth: Authenticated | null;
   inBatch?: boolean;
+  /** The caller sends a body's JsonLists as they are read (the HTTP adapter); else they come as arrays. */
+  streams?: boolean;
 }
 
 export interface RestOutput {
@@ -52,6 +55,8 @@ export interface RestOutput {
   /** JSON data; undefined for no body (HEAD, 204, null). */
   body?: unknown;
   raw?: { contentType: string; content: string | Buffer };
+  /** The body holds JsonLists (json-list.ts), left so only for a caller that streams them. */
+  listed?: boolean;
   /** Response-level headers (Allow, X-WP-Total, Location…), not the fixed ones. */
   headers: Record<string, string>;
   pretty: boolean;
@@ -253,6 +258,7 @@ export class RestPipeline {
     const permissions = await permissionsOf(match.route, req);
     const allow = allowFrom(match.route, permissions);
     let result: RestOutput;
+    const wanted = parseFieldsParam(fields);
     try {
       const own = permissions[match.route.endpoints.indexOf(match.endpoint)]!;
       if (own.status === 'rejected') throw own.reason;
@@ -262,14 +268,17 @@ export class RestPipeline {
       }
       const value = await withDeadline(this.app.config.reads.timeoutMs, () => match.endpoint.handler(req));
       result = toOutput(value, input);
+      // Lists left to be read as they are sent, unless the answer is used as a value.
+      if (result.listed && (!input.streams || wanted || result.pretty || '_envelope' in input.query)) {
+        result.body = await materialized(result.body);
+        result.listed = false;
+      }
     } catch (err) {
       result = endpointError(match.endpoint, this.asRestError(err, req), req, input);
     }
     Object.assign(result.headers, allow, result.headers);
-    if (result.status < 400 && result.body !== undefined && !result.raw) {
-      const wanted = parseFieldsParam(fields);
-      if (wanted) result.body = filterFields(result.body, wanted);
-    }
+    if (wanted && result.status < 400 && result.body !== undefined && !result.raw)
+      result.body = filterFields(result.body, wanted);
     if ('_envelope' in input.query && !result.raw) {
       result = {
         ...result,
@@ -356,6 +365,9 @@ function toOutput(value: unknown, input: RestInput): RestOutput {
     return out;
   }
   const out: RestOutput = { status: 200, headers: {}, ...base };
-  if (value !== null && value !== undefined) out.body = value;
+  if (value instanceof ListedBody) {
+    out.body = value.value;
+    out.listed = true;
+  } else if (value !== null && value !== undefined) out.body = value;
   return out;
 }

@@ -1,6 +1,7 @@
 // The HTTP adapter: Fastify receives requests on the two language roots and hands them to
 // the REST pipeline as plain inputs; it owns bodies, authentication and the fixed headers.
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -13,6 +14,7 @@ import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
 import { databaseError } from '../rest/database-errors.ts';
+import { jsonChunks } from '../rest/json-list.ts';
 import { errorOutput, requestLanguage, type BodyInput, type RestInput, type RestOutput } from '../rest/pipeline.ts';
 import { MSG } from '../rest/messages.ts';
 import { RestError, type Lang, type NamespaceDef } from '../rest/types.ts';
@@ -155,6 +157,9 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     if (request.method === 'HEAD') return reply.send();
     if (out.raw) return reply.send(out.raw.content);
     if (out.body === undefined) return reply.send();
+    // Lists read as they are sent (rest/json-list.ts); a read that fails midway ends the
+    // connection, the status being sent already.
+    if (out.listed) return reply.send(Readable.from(jsonChunks(out.body)));
     return reply.send(out.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
   }
 
@@ -175,6 +180,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
       rootLang: lang,
       ip: request.ip,
       auth: null,
+      streams: true,
     };
     if (routePath === null)
       return send(reply, lang, request, errorOutput(new RestError('rest_no_route', MSG.noRoute[lang], 404), input));

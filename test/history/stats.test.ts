@@ -9,11 +9,12 @@ import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/
 import {
   statsContent,
   statsCore,
-  statsMedia,
   statsNotes,
   statsPlugins,
   statsUsers,
 } from '../../src/namespaces/history/stats/details.ts';
+import { statsMedia } from '../../src/namespaces/history/stats/media.ts';
+import { ListedBody, materialized } from '../../src/rest/json-list.ts';
 import { statsSummary } from '../../src/namespaces/history/stats/summary.ts';
 import { searchOptions } from '../../src/namespaces/history/reports/search-options.ts';
 import { callRoute } from '../support/http.ts';
@@ -88,7 +89,9 @@ for (const target of dbTargets()) {
         },
       ]);
       assert.equal(content.details.content_items_updated_details.length, 2);
-      const media = (await statsMedia(t.app, statsParams({ ...RANGE, include_details: true }))) as {
+      const listed = await statsMedia(t.app, statsParams({ ...RANGE, include_details: true }));
+      assert.ok(listed instanceof ListedBody);
+      const media = (await materialized(listed.value)) as {
         details: { uploads: { context: Record<string, string> }[] };
       };
       assert.equal(media.details.uploads[0].context.attachment_filename, 'logo.png');

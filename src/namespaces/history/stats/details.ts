@@ -1,5 +1,5 @@
-// GET /stats/users, /content, /media, /plugins, /core and /notes: the events behind the summaries, per
-// user or per object.
+// GET /stats/users, /content, /plugins, /core and /notes: the events behind the summaries, per
+// user or per object (/media: stats/media.ts).
 import { sql } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { Selectable } from 'kysely';
@@ -15,8 +15,6 @@ import {
   coreSummary,
   FAILED_LOGIN_KEYS,
   LOGIN_KEYS,
-  M,
-  mediaSummary,
   notesSummary,
   P,
   PL,
@@ -35,13 +33,7 @@ type HistoryEventRow = Selectable<HistoryEventsTable>;
  * index, which SQLite is told to use: it walked the logger's index by date instead (a year of
  * user events for the few `user_created`: 1.3–2 s).
  */
-async function eventsWithContext(
-  app: AppServices,
-  r: StatsRange,
-  logger: string,
-  keys: string[],
-  limit: number | null,
-) {
+async function eventsWithContext(app: AppServices, r: StatsRange, logger: string, keys: string[], limit: number) {
   const byKey = app.dialect === 'sqlite' ? sql`indexed by history_events_message_key` : sql``;
   const perKey: (HistoryEventRow & { context: string | null })[][] = [];
   for (const key of keys) {
@@ -49,12 +41,11 @@ async function eventsWithContext(
       select e.*, x.context as context from history_events as e ${byKey}
       left join history_event_contexts as x on x.event_id = e.id
       where e.logger = ${logger} and e.message_key = ${key} and e.date >= ${r.fromUtc} and e.date <= ${r.toUtc}
-      order by e.date desc, e.id desc ${limit === null ? sql`` : sql`limit ${limit}`}`.execute(app.readDb);
+      order by e.date desc, e.id desc limit ${limit}`.execute(app.readDb);
     perKey.push(rows);
   }
   const merged = perKey.flat().sort((a, b) => (a.date === b.date ? b.id - a.id : a.date < b.date ? 1 : -1));
-  const rows = limit === null ? merged : merged.slice(0, limit);
-  return rows.map(({ context, ...row }) => ({
+  return merged.slice(0, limit).map(({ context, ...row }) => ({
     row,
     context: (context === null ? {} : JSON.parse(context)) as Record<string, string | null>,
   }));
@@ -228,32 +219,6 @@ export async function statsContent(app: AppServices, params: StatsParams) {
     }));
   }
   out.details = details;
-  return out;
-}
-
-export async function statsMedia(app: AppServices, params: StatsParams) {
-  const r = statsRange(app, params);
-  const out: Record<string, unknown> = {
-    date_range: dateRangeInfo(app, r),
-    summary: mediaSummary(await countsByMessage(app, r)),
-  };
-  if (!params.include_details) return out;
-  const full = async (key: string) =>
-    (await eventsWithContext(app, r, M, [key], null)).map(({ row, context }) => ({
-      id: row.id,
-      date: row.date,
-      logger: row.logger,
-      level: row.level,
-      message: row.message,
-      occasionsID: row.occasions_id,
-      initiator: row.initiator,
-      context,
-    }));
-  out.details = {
-    uploads: await full('attachment_created'),
-    edits: await full('attachment_updated'),
-    deletions: await full('attachment_deleted'),
-  };
   return out;
 }
 

@@ -1,0 +1,137 @@
+// GET /stats/media with details: every media event of the range, read a slice at a time and sent
+// as it is read (stats/media.ts, rest/json-list.ts), on every database.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { userWithRole } from '../support/http.ts';
+import { buildServer } from '../../src/server/http.ts';
+import { mediaEventSlices, statsMedia } from '../../src/namespaces/history/stats/media.ts';
+import { statsRange } from '../../src/namespaces/history/stats/range.ts';
+import { ListedBody, materialized } from '../../src/rest/json-list.ts';
+import { statsParams } from './fixture.ts';
+
+// 2025-01-01 00:00:00 UTC … 2025-12-31 23:59:59 UTC.
+const YEAR = { date_from: 1735689600, date_to: 1767225599 };
+const URL = `/en/cms-json/history/v1/stats/media?date_from=${YEAR.date_from}&date_to=${YEAR.date_to}&include_details=1`;
+
+for (const target of dbTargets()) {
+  describe(`stats/media details, sent as they are read (${target.name})`, () => {
+    let t: TestApp;
+    let server: FastifyInstance;
+    let authorization: string;
+    before(async () => {
+      t = await createTestApp(target);
+      server = await buildServer(t.app);
+      const admin = await userWithRole(t.app, 'administrator');
+      authorization = admin.authorization;
+      // Uploads on few dates, several on each (the slices must go on within a date), one
+      // without a context, an edit, and events outside the range or of other kinds.
+      for (let i = 0; i < 23; i++) {
+        await t.app.activity.log(
+          {
+            logger: 'SimpleMediaLogger',
+            messageKey: 'attachment_created',
+            date: `2025-0${1 + (i % 3)}-1${i % 2} 08:00:00`,
+            context: { attachment_title: `File ${i}`, attachment_filename: `f${i}.png`, note: 'ä "quoted"' },
+          },
+          { user: admin.user, ip: '10.0.0.1' },
+        );
+      }
+      await t.app.activity.log(
+        { logger: 'SimpleMediaLogger', messageKey: 'attachment_updated', date: '2025-05-01 10:00:00' },
+        { user: admin.user, ip: '10.0.0.1' },
+      );
+      await t.app.activity.log(
+        { logger: 'SimpleMediaLogger', messageKey: 'attachment_created', date: '2024-12-31 23:59:59' },
+        { user: admin.user, ip: '10.0.0.1' },
+      );
+      await t.app.activity.log(
+        {
+          logger: 'SimplePostLogger',
+          messageKey: 'post_created',
+          date: '2025-02-10 08:00:00',
+          context: { post_id: 1 },
+        },
+        { user: admin.user, ip: '10.0.0.1' },
+      );
+    });
+    after(async () => {
+      await server.close();
+      await t.close();
+    });
+
+    /** The stored media events of a key in the year, newest first, as the details show them. */
+    const stored = async (key: string) =>
+      (
+        await t.app.db
+          .selectFrom('history_events as e')
+          .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+          .select(['e.id', 'e.date', 'e.logger', 'e.level', 'e.message', 'e.occasions_id', 'e.initiator', 'x.context'])
+          .where('e.logger', '=', 'SimpleMediaLogger')
+          .where('e.message_key', '=', key)
+          .where('e.date', '>=', '2025-01-01 00:00:00')
+          .where('e.date', '<=', '2025-12-31 23:59:59')
+          .orderBy('e.date', 'desc')
+          .orderBy('e.id', 'desc')
+          .execute()
+      ).map(({ occasions_id, context, ...row }) => ({
+        ...row,
+        occasionsID: occasions_id,
+        context: context === null ? {} : JSON.parse(context),
+      }));
+
+    test('read in slices of any size, the events are those of one statement, in order', async () => {
+      const uploads = await stored('attachment_created');
+      assert.equal(uploads.length, 23);
+      const r = statsRange(t.app, statsParams(YEAR));
+      for (const size of [1, 2, 3, 5, 23, 24, 100]) {
+        const slices: unknown[][] = [];
+        for await (const slice of mediaEventSlices(t.app, r, 'attachment_created', size)) {
+          assert.ok(slice.length > 0 && slice.length <= size);
+          slices.push(slice.map((text) => JSON.parse(text)));
+        }
+        assert.deepEqual(slices.flat(), uploads, `slices of ${size}`);
+        assert.equal(slices.length, Math.ceil(23 / size), `slices of ${size}`);
+      }
+    });
+
+    test('the handler hands the lists over unread; read, they are the stored events', async () => {
+      const body = await statsMedia(t.app, statsParams({ ...YEAR, include_details: true }));
+      assert.ok(body instanceof ListedBody);
+      const read = (await materialized(body.value)) as { summary: unknown; details: Record<string, unknown[]> };
+      assert.deepEqual(read.details, {
+        uploads: await stored('attachment_created'),
+        edits: await stored('attachment_updated'),
+        deletions: [],
+      });
+      const summary = await statsMedia(t.app, statsParams(YEAR));
+      assert.ok(!(summary instanceof ListedBody));
+      assert.deepEqual(read.summary, (summary as { summary: unknown }).summary);
+    });
+
+    test('over HTTP the answer is streamed, and equals the answer of _envelope, _fields and _pretty', async () => {
+      const get = (url: string) => server.inject({ method: 'GET', url, headers: { authorization } });
+      const res = await get(URL);
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.equal(res.headers['transfer-encoding'], 'chunked', 'sent as it is read');
+      assert.equal(res.headers['content-length'], undefined);
+      const body = res.json() as { summary: { uploads: number }; details: Record<string, unknown[]> };
+      assert.deepEqual(body.details.uploads, await stored('attachment_created'));
+      assert.deepEqual(body.details.edits, await stored('attachment_updated'));
+      assert.deepEqual(body.details.deletions, []);
+      assert.equal(body.summary.uploads, 23);
+
+      const enveloped = await get(`${URL}&_envelope=1`);
+      assert.deepEqual((enveloped.json() as { body: unknown }).body, body);
+      const pretty = await get(`${URL}&_pretty=1`);
+      assert.equal(pretty.body, JSON.stringify(body, null, 4));
+      const fields = await get(`${URL}&_fields=details.uploads,summary.uploads`);
+      assert.deepEqual(fields.json(), { summary: { uploads: 23 }, details: { uploads: body.details.uploads } });
+      const head = await server.inject({ method: 'HEAD', url: URL, headers: { authorization } });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+    });
+  });
+}
