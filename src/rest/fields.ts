@@ -1,5 +1,6 @@
 // `_fields`: keep only the listed top-level keys and dot paths (reference rest-core §2.9).
 import { setOwn } from '../util.ts';
+import { JsonList } from './json-list.ts';
 
 /** Parses `_fields` from a comma/whitespace list or an array of such lists. */
 export function parseFieldsParam(value: unknown): string[] | null {
@@ -41,7 +42,8 @@ function buildTree(fields: string[]): FieldTree {
 
 /** The kept keys in the data's own order (the reference intersects the item with the fields). */
 function applyTree(data: unknown, tree: FieldTree): unknown {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  // Lists are kept whole, as the reference keeps them (a list sent as it is read too).
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof JsonList) return data;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (!Object.hasOwn(tree, key)) continue;
@@ -54,5 +56,6 @@ function applyTree(data: unknown, tree: FieldTree): unknown {
 /** Applies `_fields` to an object, or to each item of a list. */
 export function filterFields(data: unknown, fields: string[]): unknown {
   const tree = buildTree(fields);
+  if (data instanceof JsonList) return data.mapItems((item) => applyTree(item, tree));
   return Array.isArray(data) ? data.map((item) => applyTree(item, tree)) : applyTree(data, tree);
 }

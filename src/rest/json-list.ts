@@ -4,9 +4,9 @@
 // whole list as objects, then as text, then as bytes. Built whole, eight such answers at once
 // took the server past its heap limit and it died (issue 28).
 //
-// The HTTP adapter sends such a body as it is read (jsonChunks). Wherever the answer is used as a
-// value instead (a batch item, the console, `_fields`, `_envelope`, `_pretty`), the pipeline
-// reads the lists into arrays first (materialized): the answer is the same either way.
+// The HTTP adapter sends such a body as it is read (jsonChunks), `_fields`, `_envelope` and
+// `_pretty` too. Wherever the answer is used as a value instead (a batch item, the console), the
+// pipeline reads the lists into arrays first (materialized): the answer is the same either way.
 
 /** A list whose items come as JSON texts, a slice at a time, each time it is read. */
 export class JsonList {
@@ -17,6 +17,14 @@ export class JsonList {
 
   slices(): AsyncIterable<readonly string[]> {
     return this.#slices();
+  }
+
+  /** The same list with each item changed by `change` (`_fields` applied to each item, say). */
+  mapItems(change: (item: unknown) => unknown): JsonList {
+    const source = this;
+    return new JsonList(async function* () {
+      for await (const slice of source.slices()) yield slice.map((text) => JSON.stringify(change(JSON.parse(text))));
+    });
   }
 
   async toArray(): Promise<unknown[]> {
@@ -69,11 +77,12 @@ const CHUNK_CHARS = 64 * 1024;
 
 /**
  * The JSON text of `value` in chunks of about CHUNK_CHARS, its JsonLists' items as they are
- * read: the same text JSON.stringify gives of it materialized.
+ * read: the same text JSON.stringify gives of it materialized (with `indent`, as
+ * JSON.stringify(value, null, indent) does).
  */
-export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
+export async function* jsonChunks(value: unknown, indent = 0): AsyncGenerator<string> {
   let pending = '';
-  for await (const piece of jsonPieces(value)) {
+  for await (const piece of jsonPieces(value, indent, 0)) {
     pending += piece;
     if (pending.length >= CHUNK_CHARS) {
       yield pending;
@@ -83,35 +92,45 @@ export async function* jsonChunks(value: unknown): AsyncGenerator<string> {
   if (pending) yield pending;
 }
 
-async function* jsonPieces(value: unknown): AsyncGenerator<string> {
+/** Line breaks and indentation before an entry at `depth` (nothing when not indented). */
+const breakAt = (indent: number, depth: number) => (indent ? `\n${' '.repeat(indent * depth)}` : '');
+
+/** JSON.stringify of a value at `depth`, indented as it would be there. */
+const stringifyAt = (value: unknown, indent: number, depth: number) =>
+  indent ? JSON.stringify(value, null, indent).replaceAll('\n', breakAt(indent, depth)) : JSON.stringify(value);
+
+async function* jsonPieces(value: unknown, indent: number, depth: number): AsyncGenerator<string> {
+  const inner = breakAt(indent, depth + 1);
   if (value instanceof JsonList) {
     let first = true;
     yield '[';
     for await (const slice of value.slices()) {
       if (!slice.length) continue;
-      yield first ? slice.join(',') : `,${slice.join(',')}`;
+      const texts = indent ? slice.map((text) => stringifyAt(JSON.parse(text), indent, depth + 1)) : slice;
+      yield (first ? inner : `,${inner}`) + texts.join(`,${inner}`);
       first = false;
     }
-    yield ']';
+    yield first ? ']' : `${breakAt(indent, depth)}]`;
   } else if (Array.isArray(value)) {
+    if (!value.length) return yield '[]';
     yield '[';
     for (const [i, item] of value.entries()) {
-      if (i) yield ',';
+      yield i ? `,${inner}` : inner;
       if (unserializable(item)) yield 'null';
-      else yield* jsonPieces(item);
+      else yield* jsonPieces(item, indent, depth + 1);
     }
-    yield ']';
+    yield `${breakAt(indent, depth)}]`;
   } else if (isPlainObject(value)) {
     let first = true;
     yield '{';
     for (const [key, v] of Object.entries(value)) {
       if (unserializable(v)) continue;
-      yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+      yield `${first ? inner : `,${inner}`}${JSON.stringify(key)}:${indent ? ' ' : ''}`;
       first = false;
-      yield* jsonPieces(v);
+      yield* jsonPieces(v, indent, depth + 1);
     }
-    yield '}';
+    yield first ? '}' : `${breakAt(indent, depth)}}`;
   } else {
-    yield JSON.stringify(value);
+    yield stringifyAt(value, indent, depth);
   }
 }

@@ -269,7 +269,7 @@ export class RestPipeline {
       const value = await withDeadline(this.app.config.reads.timeoutMs, () => match.endpoint.handler(req));
       result = toOutput(value, input);
       // Lists left to be read as they are sent, unless the answer is used as a value.
-      if (result.listed && (!input.streams || wanted || result.pretty || '_envelope' in input.query)) {
+      if (result.listed && !input.streams) {
         result.body = await materialized(result.body);
         result.listed = false;
       }

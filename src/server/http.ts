@@ -159,7 +159,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
     if (out.body === undefined) return reply.send();
     // Lists read as they are sent (rest/json-list.ts); a read that fails midway ends the
     // connection, the status being sent already.
-    if (out.listed) return reply.send(Readable.from(jsonChunks(out.body)));
+    if (out.listed) return reply.send(Readable.from(jsonChunks(out.body, out.pretty ? 4 : 0)));
     return reply.send(out.pretty ? JSON.stringify(out.body, null, 4) : JSON.stringify(out.body));
   }
 

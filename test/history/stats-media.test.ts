@@ -110,7 +110,7 @@ for (const target of dbTargets()) {
       assert.deepEqual(read.summary, (summary as { summary: unknown }).summary);
     });
 
-    test('over HTTP the answer is streamed, and equals the answer of _envelope, _fields and _pretty', async () => {
+    test('over HTTP the answer is streamed, with _envelope, _fields and _pretty too, and equals the stored events', async () => {
       const get = (url: string) => server.inject({ method: 'GET', url, headers: { authorization } });
       const res = await get(URL);
       assert.equal(res.statusCode, 200);
@@ -129,6 +129,8 @@ for (const target of dbTargets()) {
       assert.equal(pretty.body, JSON.stringify(body, null, 4));
       const fields = await get(`${URL}&_fields=details.uploads,summary.uploads`);
       assert.deepEqual(fields.json(), { summary: { uploads: 23 }, details: { uploads: body.details.uploads } });
+      for (const answer of [enveloped, pretty, fields])
+        assert.equal(answer.headers['transfer-encoding'], 'chunked', 'sent as it is read too');
       const head = await server.inject({ method: 'HEAD', url: URL, headers: { authorization } });
       assert.equal(head.statusCode, 200);
       assert.equal(head.body, '');

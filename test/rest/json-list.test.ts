@@ -10,9 +10,9 @@ const listOf = (...slices: unknown[][]) =>
     for (const slice of slices) yield slice.map((item) => JSON.stringify(item));
   });
 
-async function text(value: unknown): Promise<string> {
+async function text(value: unknown, indent = 0): Promise<string> {
   let out = '';
-  for await (const chunk of jsonChunks(value)) out += chunk;
+  for await (const chunk of jsonChunks(value, indent)) out += chunk;
   return out;
 }
 
@@ -39,8 +39,25 @@ describe('JsonList bodies', () => {
     ]);
     assert.deepEqual((whole as { lists: unknown[] }).lists, [1, undefined, [true], { nested: ['z'] }]);
     assert.equal(await text(answer()), JSON.stringify(whole));
+    assert.equal(await text(answer(), 4), JSON.stringify(whole, null, 4), '_pretty');
+    assert.equal(await text(listOf([], [{ a: [] }], [{}, 2])), '[{"a":[]},{},2]');
+    assert.equal(await text(listOf([], []), 4), '[]');
     assert.ok(Object.hasOwn(whole as object, '__proto__'));
     assert.equal(Object.getPrototypeOf(whole), Object.prototype);
+  });
+
+  test('mapItems changes each item as it is read (`_fields` on a list sent as it is read)', async () => {
+    const list = listOf([{ id: 1, a: 'x', b: 'y' }], [{ id: 2, a: 'z' }]);
+    const picked = list.mapItems((item) => ({ id: (item as { id: number }).id }));
+    assert.deepEqual(await picked.toArray(), [{ id: 1 }, { id: 2 }]);
+    assert.deepEqual(
+      await list.toArray(),
+      [
+        { id: 1, a: 'x', b: 'y' },
+        { id: 2, a: 'z' },
+      ],
+      'the list itself unchanged',
+    );
   });
 
   test('a long list comes in several chunks, each read when it is asked for', async () => {
