@@ -7,7 +7,7 @@ import { RestResponse } from '../../rest/types.ts';
 import type { Initiator } from '../../site/activity.ts';
 import { backfillStatus } from './write/backfill.ts';
 import { emailReportHtml, sendEmailReportPreview } from './reports/email-report.ts';
-import { countNewEvents, listEvents } from './read/list.ts';
+import { asksOccasions, countNewEvents, listEvents, occasionEvents } from './read/list.ts';
 import { invalidParamsError } from '../../rest/param-errors.ts';
 import { eventItemSchema, type Viewer } from './read/render.ts';
 import { initiatorCard, searchUsers, userCard } from './reports/cards.ts';
@@ -21,6 +21,7 @@ import { stickEvent, unstickEvent } from './write/sticky.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from './stats/times.ts';
 import { statsContent, statsCore, statsNotes, statsPlugins, statsUsers } from './stats/details.ts';
 import { statsMedia } from './stats/media.ts';
+import { ListedBody } from '../../rest/json-list.ts';
 import { statsSummary } from './stats/summary.ts';
 import { searchOptions } from './reports/search-options.ts';
 import { EVENT_ID_ARG, EVENT_LIST_ARGS, HAS_UPDATES_ARGS, type EventListParams } from './args/events.ts';
@@ -101,7 +102,9 @@ function phpScalars(value: unknown): unknown {
   return value;
 }
 
-async function listEventsHandler(req: RestRequest<EventListParams>): Promise<RestResponse> {
+async function listEventsHandler(req: RestRequest<EventListParams>): Promise<RestResponse | ListedBody> {
+  // A group's occasions, as many as asked: sent as they are read.
+  if (asksOccasions(req.params)) return new ListedBody(occasionEvents(req.app, req.params, viewer(req)));
   // The Link header's query is rebuilt from the request's query parameters as the reference
   // rebuilds it: declared args as they were parsed (lists indexed, booleans as 1 or 0), the
   // others as given, in the order given.

@@ -2,10 +2,11 @@
 // GET /events/has-updates.
 import type { AppServices } from '../../../site/services.ts';
 import { restError } from '../../../rest/define.ts';
+import { JsonList } from '../../../rest/json-list.ts';
 import { MSG } from '../messages.ts';
 import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
-import { renderEvents, type EventItem, type Viewer } from './render.ts';
+import { renderEvents, type EventItem, type EventRow, type Viewer } from './render.ts';
 import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
 import { columnsPage, columnsShortcut } from '../columns/total.ts';
@@ -45,7 +46,9 @@ export async function listEvents(
   if (params.surrounding_event_id !== undefined) {
     return surroundingEvents(app, params.surrounding_event_id, params.surrounding_count, viewer);
   }
-  if (params.type === 'occasions') return { items: await occasionEvents(app, params, viewer), headers: {} };
+  // (the route sends them as they are read: occasionEvents)
+  if (asksOccasions(params))
+    return { items: (await occasionEvents(app, params, viewer).toArray()) as EventItem[], headers: {} };
 
   const scope = app.loggers.scope(viewer.user);
   const filter = eventFilterFromParams(params, {
@@ -201,27 +204,57 @@ async function stickyEvents(app: AppServices, filter: EventFilter, viewer: Viewe
   return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user, stickyAppended: true });
 }
 
-/** type=occasions (reference §3.3): the hidden members of a group; no other filter applies. */
-async function occasionEvents(app: AppServices, params: EventListParams, viewer: Viewer): Promise<EventItem[]> {
+/** Whether GET /events asks for the occasions of a group (the surrounding mode wins). */
+export const asksOccasions = (params: EventListParams) =>
+  params.surrounding_event_id === undefined && params.type === 'occasions';
+
+/** Occasions read and rendered per statement: a group can hold a hundred thousand events. */
+const OCCASIONS_SLICE = 500;
+
+/**
+ * type=occasions (reference §3.3): the hidden members of a group; no other filter applies. As
+ * many as asked, which the reference does not bound: read `size` a statement (each going on
+ * below the last event of the one before, by date and id) and sent as they are read.
+ */
+export function occasionEvents(
+  app: AppServices,
+  params: EventListParams,
+  viewer: Viewer,
+  size = OCCASIONS_SLICE,
+): JsonList {
   const { occasionsCount: count, occasionsCountMaxReturn: max, occasionsID, logRowID: below = 0 } = params;
-  if (count === undefined || occasionsID === undefined) return [];
-  const limit = max !== undefined && max < count ? max : count;
-  if (!(limit > 0)) return [];
+  const limit = count === undefined ? 0 : max !== undefined && max < count ? max : count;
   // Unlike the reference, the logger permissions apply here too (conventions: each logger's
   // events only to users holding its capability).
   const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
-  if (!scope) return [];
-  const rows = await app.readDb
-    .selectFrom('history_events')
-    .selectAll()
-    .where(scope)
-    .where('id', '<', below)
-    .where('occasions_id', '=', occasionsID)
-    .orderBy('date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
+  return new JsonList(async function* () {
+    if (occasionsID === undefined || !scope) return;
+    let last: EventRow | undefined;
+    for (let left = limit; left > 0; ) {
+      const wanted = Math.min(left, size);
+      const after = last;
+      const rows = await app.readDb
+        .selectFrom('history_events')
+        .selectAll()
+        .where(scope)
+        .where('id', '<', below)
+        .where('occasions_id', '=', occasionsID)
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb.or([eb('date', '<', after!.date), eb.and([eb('date', '=', after!.date), eb('id', '<', after!.id)])]),
+          ),
+        )
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(wanted)
+        .execute();
+      const items = await renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
+      if (items.length) yield items.map((item) => JSON.stringify(item));
+      if (rows.length < wanted) return;
+      left -= rows.length;
+      last = rows.at(-1);
+    }
+  });
 }
 
 /** Surrounding mode: events around one id, by id, ignoring every filter and logger permission. */
