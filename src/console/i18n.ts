@@ -41,6 +41,7 @@ const en = {
   similarEvents: '+{n} similar events',
   hideSimilar: 'Hide similar events',
   similarHeading: 'Similar events',
+  moreSimilar: 'The newest {shown} are shown; {n} more are not: narrow the log by date to see them.',
   loading: 'Loading…',
   stickyBadge: 'Sticky',
   details: 'Details',
@@ -709,6 +710,8 @@ const de: Record<ConsoleOnlyKey, string> = {
   similarEvents: '+{n} ähnliche Ereignisse',
   hideSimilar: 'Ähnliche Ereignisse ausblenden',
   similarHeading: 'Ähnliche Ereignisse',
+  moreSimilar:
+    'Die neuesten {shown} werden gezeigt, {n} weitere nicht: Grenze das Protokoll nach Datum ein, um sie zu sehen.',
   loading: 'Wird geladen …',
   stickyBadge: 'Angeheftet',
   details: 'Details',

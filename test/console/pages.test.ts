@@ -275,6 +275,42 @@ for (const target of dbTargets()) {
       assert.equal(ids.length, Number(m[4]));
       const full = await ada.get(url);
       assert.match(full.body, /<h1>Similar events<\/h1>/, 'without the script: a page of their own');
+
+      // A group larger than the console shows: the newest 200, and a notice of the others.
+      for (let i = 0; i < 203; i++)
+        await t.app.activity.log(
+          {
+            logger: 'SimpleOptionsLogger',
+            messageKey: 'option_updated',
+            date: '2025-06-01 10:00:00',
+            context: { option: 'blogdescription', option_page: 'general' },
+          },
+          { user: null, ip: '', initiator: 'cms_cli' },
+        );
+      const [headRow, ...others] = await t.app.db
+        .selectFrom('history_events')
+        .select(['id', 'occasions_id'])
+        .where('message_key', '=', 'option_updated')
+        .where('date', '=', '2025-06-01 10:00:00')
+        .orderBy('id', 'desc')
+        .execute();
+      assert.equal(others.length, 202);
+      const { id: head, occasions_id } = headRow!;
+      const large = new URL(url, 'http://localhost');
+      large.searchParams.set('occasions_id', occasions_id);
+      large.searchParams.set('below', String(head));
+      large.searchParams.set('count', '202');
+      const shown = await ada.get(`${large.pathname}${large.search}&partial=occasions`);
+      assert.equal(shown.status, 200);
+      const listed = [...shown.body.matchAll(/<li class="event[^"]*" id="event-\d+" data-event-id="(\d+)"/g)].map((x) =>
+        Number(x[1]),
+      );
+      assert.deepEqual(
+        listed,
+        others.slice(0, 200).map((r) => r.id),
+      );
+      assert.match(shown.body, /The newest 200 are shown; 2 more are not/);
+      assert.doesNotMatch(fragment.body, /are not: narrow the log/, 'a group shown whole has no notice');
     });
 
     test('stick and unstick: sticky events on top; a custom entry with a note', async () => {

@@ -145,22 +145,33 @@ async function showEvent(
 }
 
 /**
+ * Similar events the console shows at most (the reference's screen shows 15): a group can hold a
+ * hundred thousand, which as one page would take the server's memory and the browser's.
+ */
+const OCCASIONS_SHOWN = 200;
+
+/**
  * The hidden members of a group (type=occasions), below its head: a fragment the page's script
  * inserts under the group, or (without it) a page of their own.
  */
 async function showOccasions(ctx: ConsoleContext, fragment: boolean): Promise<FastifyReply> {
+  const count = Number(text(ctx.query.count)) || 0;
   const out = await ctx.api('GET', '/history/v1/events', {
     type: 'occasions',
     occasionsID: text(ctx.query.occasions_id),
     logRowID: Number(text(ctx.query.below)) || 0,
-    occasionsCount: Number(text(ctx.query.count)) || 0,
+    occasionsCount: count,
+    occasionsCountMaxReturn: OCCASIONS_SHOWN,
   });
   const error = out.status === 200 ? '' : String((out.body as { message?: string }).message ?? '');
   const options = await searchOptions(ctx);
   const back = ctx.returnTo(ctx.query.return_to, logUrl(ctx));
+  const events = error ? [] : (out.body as ApiEvent[]);
+  const hidden = events.length === OCCASIONS_SHOWN ? count - OCCASIONS_SHOWN : 0;
   const model = {
-    events: error ? [] : await eventViews(out.body as ApiEvent[], viewOptions(ctx, options)),
+    events: await eventViews(events, viewOptions(ctx, options)),
     error,
+    more: hidden > 0 ? fmt(ctx.t.moreSimilar, { shown: OCCASIONS_SHOWN, n: hidden }) : '',
     grouped: false,
     canStick: ctx.user.can('manage_options'),
     csrf: await ctx.csrf(),
