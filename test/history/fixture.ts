@@ -204,3 +204,26 @@ export function hasUpdatesParams(params: Record<string, unknown>): HasUpdatesPar
 export function statsParams(params: Record<string, unknown> = {}): StatsParams {
   return { ...declaredDefaults(STATS_ARGS), ...params } as StatsParams;
 }
+
+/**
+ * The stored media events of a message key in a range of UTC dates, newest first, as
+ * /stats/media details show them (an event without a context row: `{}`).
+ */
+export async function storedMediaEvents(app: AppServices, key: string, from: string, to: string) {
+  const rows = await app.db
+    .selectFrom('history_events as e')
+    .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
+    .select(['e.id', 'e.date', 'e.logger', 'e.level', 'e.message', 'e.occasions_id', 'e.initiator', 'x.context'])
+    .where('e.logger', '=', 'SimpleMediaLogger')
+    .where('e.message_key', '=', key)
+    .where('e.date', '>=', from)
+    .where('e.date', '<=', to)
+    .orderBy('e.date', 'desc')
+    .orderBy('e.id', 'desc')
+    .execute();
+  return rows.map(({ occasions_id, context, ...row }) => ({
+    ...row,
+    occasionsID: occasions_id,
+    context: context === null ? {} : JSON.parse(context),
+  }));
+}

@@ -9,7 +9,7 @@ import { buildServer } from '../../src/server/http.ts';
 import { mediaEventSlices, statsMedia } from '../../src/namespaces/history/stats/media.ts';
 import { statsRange } from '../../src/namespaces/history/stats/range.ts';
 import { ListedBody, materialized } from '../../src/rest/json-list.ts';
-import { statsParams } from './fixture.ts';
+import { statsParams, storedMediaEvents } from './fixture.ts';
 
 // 2025-01-01 00:00:00 UTC … 2025-12-31 23:59:59 UTC.
 const YEAR = { date_from: 1735689600, date_to: 1767225599 };
@@ -62,24 +62,7 @@ for (const target of dbTargets()) {
     });
 
     /** The stored media events of a key in the year, newest first, as the details show them. */
-    const stored = async (key: string) =>
-      (
-        await t.app.db
-          .selectFrom('history_events as e')
-          .leftJoin('history_event_contexts as x', 'x.event_id', 'e.id')
-          .select(['e.id', 'e.date', 'e.logger', 'e.level', 'e.message', 'e.occasions_id', 'e.initiator', 'x.context'])
-          .where('e.logger', '=', 'SimpleMediaLogger')
-          .where('e.message_key', '=', key)
-          .where('e.date', '>=', '2025-01-01 00:00:00')
-          .where('e.date', '<=', '2025-12-31 23:59:59')
-          .orderBy('e.date', 'desc')
-          .orderBy('e.id', 'desc')
-          .execute()
-      ).map(({ occasions_id, context, ...row }) => ({
-        ...row,
-        occasionsID: occasions_id,
-        context: context === null ? {} : JSON.parse(context),
-      }));
+    const stored = (key: string) => storedMediaEvents(t.app, key, '2025-01-01 00:00:00', '2025-12-31 23:59:59');
 
     test('read in slices of any size, the events are those of one statement, in order', async () => {
       const uploads = await stored('attachment_created');

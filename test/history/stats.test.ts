@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
-import { loadFixture, statsParams, type Fixture } from './fixture.ts';
+import { loadFixture, statsParams, storedMediaEvents, type Fixture } from './fixture.ts';
 import { initiatorCard, searchUsers, userCard } from '../../src/namespaces/history/reports/cards.ts';
 import { buildEmailReport } from '../../src/namespaces/history/reports/email-report.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
@@ -122,33 +122,7 @@ for (const target of dbTargets()) {
       });
       assert.equal(res.status, 200);
       const details = (res.body as { details: Record<string, unknown[]> }).details;
-      const stored = async (key: string) =>
-        (
-          await t.app.db
-            .selectFrom('history_events as e')
-            .innerJoin('history_event_contexts as x', 'x.event_id', 'e.id')
-            .select([
-              'e.id',
-              'e.date',
-              'e.logger',
-              'e.level',
-              'e.message',
-              'e.occasions_id',
-              'e.initiator',
-              'x.context',
-            ])
-            .where('e.logger', '=', 'SimpleMediaLogger')
-            .where('e.message_key', '=', key)
-            .where('e.date', '>=', '2025-01-01 00:00:00')
-            .where('e.date', '<=', '2025-03-31 23:59:59')
-            .orderBy('e.date', 'desc')
-            .orderBy('e.id', 'desc')
-            .execute()
-        ).map(({ occasions_id, context, ...row }) => ({
-          ...row,
-          occasionsID: occasions_id,
-          context: JSON.parse(context),
-        }));
+      const stored = (key: string) => storedMediaEvents(t.app, key, '2025-01-01 00:00:00', '2025-03-31 23:59:59');
       const uploads = await stored('attachment_created');
       assert.ok(uploads.length > 0);
       assert.deepEqual(details.uploads, uploads);
