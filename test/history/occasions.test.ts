@@ -84,7 +84,7 @@ for (const target of dbTargets()) {
       );
     });
 
-    test('over HTTP the members are streamed, and equal the answer of _envelope', async () => {
+    test('over HTTP the members are streamed, and equal the answers of _envelope, _fields, _pretty and occasionsCountMaxReturn', async () => {
       const url = `/en/cms-json/history/v1/events?type=occasions&occasionsID=${group.occasionsID}&logRowID=${group.head}&occasionsCount=100`;
       const res = await server.inject({ method: 'GET', url, headers: { authorization: admin.authorization } });
       assert.equal(res.statusCode, 200);
@@ -111,6 +111,13 @@ for (const target of dbTargets()) {
         fields.json(),
         items.map(({ id, message }) => ({ id, message })),
       );
+      const capped = await server.inject({
+        method: 'GET',
+        url: `${url}&occasionsCountMaxReturn=3&_pretty=1`,
+        headers: { authorization: admin.authorization },
+      });
+      assert.equal(capped.headers['transfer-encoding'], 'chunked');
+      assert.equal(capped.body, JSON.stringify(items.slice(0, 3), null, 4));
       const none = await server.inject({
         method: 'GET',
         url: `/en/cms-json/history/v1/events?type=occasions&logRowID=${group.head}&occasionsCount=5`,

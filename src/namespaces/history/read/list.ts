@@ -6,7 +6,8 @@ import { JsonList } from '../../../rest/json-list.ts';
 import { MSG } from '../messages.ts';
 import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
-import { renderEvents, type EventItem, type EventRow, type Viewer } from './render.ts';
+import { renderEvents, type EventItem, type Viewer } from './render.ts';
+import { belowPosition, newestFirstSlices, type LogPosition } from './newest-slices.ts';
 import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
 import { columnsPage, columnsShortcut } from '../columns/total.ts';
@@ -213,8 +214,8 @@ const OCCASIONS_SLICE = 500;
 
 /**
  * type=occasions (reference §3.3): the hidden members of a group; no other filter applies. As
- * many as asked, which the reference does not bound: read `size` a statement (each going on
- * below the last event of the one before, by date and id) and sent as they are read.
+ * many as asked, which the reference does not bound: read `size` a statement and sent as they
+ * are read (newest-slices.ts).
  */
 export function occasionEvents(
   app: AppServices,
@@ -222,37 +223,28 @@ export function occasionEvents(
   viewer: Viewer,
   size = OCCASIONS_SLICE,
 ): JsonList {
-  const { occasionsCount: count, occasionsCountMaxReturn: max, occasionsID, logRowID: below = 0 } = params;
+  const { occasionsCount: count, occasionsCountMaxReturn: max, occasionsID, logRowID = 0 } = params;
   const limit = count === undefined ? 0 : max !== undefined && max < count ? max : count;
   // Unlike the reference, the logger permissions apply here too (conventions: each logger's
   // events only to users holding its capability).
   const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
+  if (occasionsID === undefined || !scope) return new JsonList(async function* () {});
+  const read = (below: LogPosition | undefined, most: number) =>
+    app.readDb
+      .selectFrom('history_events')
+      .selectAll()
+      .where(scope)
+      .where('id', '<', logRowID)
+      .where('occasions_id', '=', occasionsID)
+      .$if(below !== undefined, (q) => q.where(belowPosition(below!, 'history_events')))
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(most)
+      .execute();
   return new JsonList(async function* () {
-    if (occasionsID === undefined || !scope) return;
-    let last: EventRow | undefined;
-    for (let left = limit; left > 0; ) {
-      const wanted = Math.min(left, size);
-      const after = last;
-      const rows = await app.readDb
-        .selectFrom('history_events')
-        .selectAll()
-        .where(scope)
-        .where('id', '<', below)
-        .where('occasions_id', '=', occasionsID)
-        .$if(after !== undefined, (q) =>
-          q.where((eb) =>
-            eb.or([eb('date', '<', after!.date), eb.and([eb('date', '=', after!.date), eb('id', '<', after!.id)])]),
-          ),
-        )
-        .orderBy('date', 'desc')
-        .orderBy('id', 'desc')
-        .limit(wanted)
-        .execute();
+    for await (const rows of newestFirstSlices(read, size, limit)) {
       const items = await renderEvents(app, rows, { lang: viewer.lang, viewer: viewer.user });
-      if (items.length) yield items.map((item) => JSON.stringify(item));
-      if (rows.length < wanted) return;
-      left -= rows.length;
-      last = rows.at(-1);
+      yield items.map((item) => JSON.stringify(item));
     }
   });
 }

@@ -7,6 +7,7 @@ import { JsonList, ListedBody } from '../../../rest/json-list.ts';
 import { countsByMessage, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
 import { M, mediaSummary } from './summary.ts';
 import type { StatsParams } from '../args/stats.ts';
+import { belowPosition, newestFirstSlices, type LogPosition } from '../read/newest-slices.ts';
 
 /** Events read per statement of a list (2,000: about 1.3 MB of JSON). */
 const SLICE_EVENTS = 2_000;
@@ -38,9 +39,8 @@ function eventText(row: MediaEventRow): string {
 
 /**
  * The media events of one message key in the range, newest first (date, then id), as JSON texts,
- * `size` events a statement: each statement goes on below the last event of the one before, in
- * the order of the (logger, message key, date, id) index, which SQLite is told to use (it took
- * the logger's index by date instead for a rare key).
+ * `size` events a statement, in the order of the (logger, message key, date, id) index, which
+ * SQLite is told to use (it took the logger's index by date instead for a rare key).
  */
 export async function* mediaEventSlices(
   app: AppServices,
@@ -49,19 +49,17 @@ export async function* mediaEventSlices(
   size = SLICE_EVENTS,
 ): AsyncGenerator<string[]> {
   const byKey = app.dialect === 'sqlite' ? sql`indexed by history_events_message_key` : sql``;
-  let last: MediaEventRow | undefined;
-  for (;;) {
-    const below = last ? sql`and (e.date < ${last.date} or e.id < ${last.id})` : sql``;
+  const read = async (below: LogPosition | undefined, most: number) => {
     const { rows } = await sql<MediaEventRow>`
       select e.id, e.date, e.logger, e.level, e.message, e.occasions_id, e.initiator, x.context as context
       from history_events as e ${byKey}
       left join history_event_contexts as x on x.event_id = e.id
-      where e.logger = ${M} and e.message_key = ${key} and e.date >= ${r.fromUtc} and e.date <= ${last?.date ?? r.toUtc} ${below}
-      order by e.date desc, e.id desc limit ${size}`.execute(app.readDb);
-    if (rows.length) yield rows.map(eventText);
-    if (rows.length < size) return;
-    last = rows.at(-1);
-  }
+      where e.logger = ${M} and e.message_key = ${key} and e.date >= ${r.fromUtc} and e.date <= ${r.toUtc}
+      ${below ? sql`and ${belowPosition(below, 'e')}` : sql``}
+      order by e.date desc, e.id desc limit ${most}`.execute(app.readDb);
+    return rows;
+  };
+  for await (const rows of newestFirstSlices(read, size)) yield rows.map(eventText);
 }
 
 export async function statsMedia(app: AppServices, params: StatsParams): Promise<Record<string, unknown> | ListedBody> {
