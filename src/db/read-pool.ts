@@ -19,7 +19,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
-import type { ReadAnswer, ReadJob, ReadWorkerData } from './read-worker.ts';
+import type { ReadAnswer, ReadJob, ReadStop, ReadWorkerData } from './read-worker.ts';
 import { QueryTimeoutError, queryBudget } from './deadline.ts';
 
 export interface ReadPoolConfig {
@@ -53,6 +53,8 @@ const WORKER_URL = new URL('./read-worker.ts', import.meta.url);
  * generation is bounded too: the server's --max-semi-space-size applies to every isolate.
  */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
+/** How long a closing pool waits for an idle thread to end by itself before terminating it. */
+const STOP_GRACE_MS = 5_000;
 
 export class ReadPool {
   readonly #config: ReadPoolConfig;
@@ -85,13 +87,14 @@ export class ReadPool {
     });
   }
 
-  /** Terminates the workers; queries still waiting fail. */
-  async close(): Promise<void> {
+  /** Ends the workers (saying how many had to be terminated); queries still waiting fail. */
+  async close(): Promise<{ terminated: number }> {
     this.#closed = true;
     for (const pending of this.#queue.splice(0)) this.#settle(pending, new Error('the read pool is closed'));
-    const threads = [...this.#workers].map((w) => w.thread);
+    const workers = [...this.#workers];
     this.#workers.clear();
-    await Promise.all(threads.map((t) => t.terminate()));
+    const ends = await Promise.all(workers.map(stopWorker));
+    return { terminated: ends.filter((end) => end === 'terminated').length };
   }
 
   #dispatch(): void {
@@ -181,6 +184,32 @@ export class ReadPool {
     if (err) pending.reject(err);
     else pending.resolve(result!);
   }
+}
+
+/**
+ * Terminating a thread while it is inside better-sqlite3 (opening its connection, running a
+ * pragma) can abort the whole process in the addon's error path. An idle or still starting
+ * thread is therefore asked to stop (the message waits until it listens) and ends by itself;
+ * only one running a statement, or one that does not end in time, is terminated.
+ */
+async function stopWorker(worker: ReadWorker): Promise<'stopped' | 'terminated'> {
+  const { thread } = worker;
+  if (worker.job) {
+    await thread.terminate();
+    return 'terminated';
+  }
+  // Not events.once: that rejects on 'error', and a thread that fails to start still exits.
+  const exited = new Promise((resolve) => thread.once('exit', resolve));
+  thread.ref();
+  thread.postMessage({ stop: true } satisfies ReadStop);
+  let end: 'stopped' | 'terminated' = 'stopped';
+  const timer = setTimeout(() => {
+    end = 'terminated';
+    void thread.terminate();
+  }, STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+  return end;
 }
 
 function rowObject(columns: string[], values: unknown[]): Record<string, unknown> {

@@ -16,6 +16,11 @@ export interface ReadJob {
   parameters: readonly unknown[];
 }
 
+/** Sent when the pool closes: the thread closes its connection and ends by itself. */
+export interface ReadStop {
+  stop: true;
+}
+
 /** Rows as arrays (cheaper to pass between threads than objects), with their column names. */
 export type ReadAnswer =
   | { ready: true }
@@ -75,7 +80,12 @@ function bindable(value: unknown): unknown {
 }
 
 parentPort!.postMessage({ ready: true } satisfies ReadAnswer);
-parentPort!.on('message', (job: ReadJob) => {
+parentPort!.on('message', (job: ReadJob | ReadStop) => {
+  if ('stop' in job) {
+    sqlite.close();
+    parentPort!.close();
+    return;
+  }
   let answer: ReadAnswer;
   try {
     const stmt = prepare(job.sql);

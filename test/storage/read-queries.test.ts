@@ -163,6 +163,22 @@ describe('SQLite read workers', () => {
     }
   });
 
+  test('closing stops idle and still starting threads without terminating them', async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '0' });
+    try {
+      const file = t.app.dbHandle.location;
+      const idle = new ReadPool({ file, size: 2, timeoutMs: 60_000, cacheKib: 1024 });
+      await Promise.all([idle.run(CompiledQuery.raw('select 1')), idle.run(CompiledQuery.raw('select 2'))]);
+      assert.deepEqual(await idle.close(), { terminated: 0 });
+      const starting = new ReadPool({ file, size: 2, timeoutMs: 60_000, cacheKib: 1024 });
+      const read = assert.rejects(starting.run(CompiledQuery.raw('select 1')), /closed/);
+      assert.deepEqual(await starting.close(), { terminated: 0 });
+      await read;
+    } finally {
+      await t.close();
+    }
+  });
+
   test('DB_READ_WORKERS=0 reads on the main connection', async () => {
     const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '0' });
     try {
