@@ -25,6 +25,8 @@ export interface QueryPlan {
   metadataIndex?: BlockCandidates;
   /** SQLite: the search index's query of the search words and the events it names (indexPlan). */
   searchIndex?: SearchMatches;
+  /** PostgreSQL: the few events holding every word of a search of several words (read/search-candidates.ts). */
+  searchCandidates?: ContextCandidates;
   /** SQLite: the context values' index's query of the metadata_search words and the events it names, exactly (indexPlan). */
   metadataSearch?: SearchMatches;
   /**
@@ -95,8 +97,11 @@ function blocksCondition({ through, blocks }: BlockCandidates): Cond {
   return eb.or(ranges);
 }
 
-/** The event is a candidate of the context index or newer than what it knows: one IN, so that the ids lead. */
-function contextCandidateCondition(dialect: DialectName, { through, ids }: ContextCandidates): Cond {
+/**
+ * The event is a candidate (of the context index, or of a search: plan.searchCandidates) or newer
+ * than the candidates' last id: one IN, so that the ids lead.
+ */
+function candidateCondition(dialect: DialectName, { through, ids }: ContextCandidates): Cond {
   const listed =
     dialect === 'postgres'
       ? sql`select unnest(${ids}::int[])`
@@ -315,7 +320,8 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
     if (plan.ipNarrow) c.push(eb(ref('remote_addr'), '>=', f.ip.from), eb(ref('remote_addr'), '<', f.ip.below));
     c.push(sql<SqlBool>`${ref('remote_addr')} like ${f.ip.pattern}`);
   } else if (f.ip) c.push(eb(ref('remote_addr'), '=', f.ip.pattern));
-  if (plan.contextIndex) c.push(contextCandidateCondition(dialect, plan.contextIndex));
+  if (plan.contextIndex) c.push(candidateCondition(dialect, plan.contextIndex));
+  if (plan.searchCandidates) c.push(candidateCondition(dialect, plan.searchCandidates));
   if (plan.metadataIndex) c.push(blocksCondition(plan.metadataIndex));
   // The context values' index names exactly the events whose values hold the words it finds; the others are tested.
   if (plan.metadataSearch) c.push(namedByIndex(CONTEXT_FTS, plan.metadataSearch));

@@ -27,6 +27,7 @@ import {
 import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
+import { rareSearchCandidates } from './search-candidates.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
 const NARROW_IP_ROWS = 20_000;
@@ -109,9 +110,12 @@ export async function indexPlan(
     plan.metadataValues = { alone: isUnfiltered({ ...f, metadataWords: undefined }) };
   else if (f.metadataWords && !plan.metadataSearch)
     plan.metadataIndex = await wordBlocks(db, dialect, f.metadataWords, newestId, blocksBound);
-  // PostgreSQL's planner finds its trigram index for the LIKE by itself.
+  // PostgreSQL's planner finds its trigram index for the LIKE by itself, but for several words
+  // it may expect many rows where there are few (search-candidates.ts).
   if (f.search && dialect === 'sqlite')
     plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }), newestId);
+  if (f.search && dialect === 'postgres')
+    plan.searchCandidates = await rareSearchCandidates(db, f.search, newestId, FEW_CANDIDATES);
   if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
     plan.excludeWords = exclude;
@@ -293,6 +297,7 @@ function blockEvents(index: BlockCandidates, newestId: number): number {
 export function candidateCount(plan: QueryPlan, newestId: number): number | undefined {
   const counts: number[] = [];
   if (plan.contextIndex) counts.push(candidateEvents(plan.contextIndex, newestId));
+  if (plan.searchCandidates) counts.push(candidateEvents(plan.searchCandidates, newestId));
   if (plan.metadataIndex) counts.push(blockEvents(plan.metadataIndex, newestId));
   if (plan.searchIndex?.exact) counts.push(plan.searchIndex.matches);
   if (plan.metadataSearch && !plan.metadataSearch.tested) counts.push(plan.metadataSearch.matches);
