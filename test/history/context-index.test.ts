@@ -263,7 +263,7 @@ for (const target of dbTargets()) {
         const expected = await truth(pairs);
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         assert.deepEqual(await ids(f), expected, `${name}: without the index`);
-        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        const plan = await indexPlan(t.app.db, f, newest, { limit: 100_000 });
         assert.ok(plan.contextIndex, `${name}: the index is used`);
         assert.deepEqual(await ids(f, plan), expected, `${name}: through the index`);
       }
@@ -331,7 +331,7 @@ for (const target of dbTargets()) {
       ][][]) {
         const f: EventFilter = { scope: ALL, contextFilters: pairs, dialect: t.app.dialect };
         const byDate = filterCondition(f)!;
-        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        const plan = await indexPlan(t.app.db, f, newest, { limit: 100_000 });
         const rowsAtMost = candidateCount(plan, newest);
         assert.ok(rowsAtMost !== undefined && rowsAtMost < 50_000);
         for (const page of [1, 2, 7]) {
@@ -397,7 +397,7 @@ for (const target of dbTargets()) {
           const expected = await wordsTruth(words);
           const f: EventFilter = { scope: ALL, metadataWords: words, dialect: t.app.dialect };
           assert.deepEqual(await ids(f), expected, `${words}: without the index`);
-          const plan = await indexPlan(t.app.db, f, newest, 100_000);
+          const plan = await indexPlan(t.app.db, f, newest, { limit: 100_000 });
           assert.ok(plan.metadataIndex, `${words}: the index is used`);
           assert.deepEqual(await ids(f, plan), expected, `${words}: through the index`);
         }
@@ -444,7 +444,7 @@ for (const target of dbTargets()) {
         );
         assert.equal(f.search?.templateMatches.size, 0, `${words}: no template holds the words`);
         assert.deepEqual(await ids(f), expected, `${words}: without the index`);
-        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        const plan = await indexPlan(t.app.db, f, newest, { limit: 100_000 });
         if (t.app.dialect === 'sqlite') assert.ok(plan.searchIndex, `${words}: the index is used`);
         assert.deepEqual(await ids(f, plan), expected, `${words}: through the index`);
       }
@@ -501,7 +501,7 @@ for (const target of dbTargets()) {
         );
         if (!f.search) continue;
         const expected = await ids(f);
-        const plan = await indexPlan(t.app.db, f, newest, 100_000);
+        const plan = await indexPlan(t.app.db, f, newest, { limit: 100_000 });
         if (plan.searchIndex) narrowed++;
         assert.deepEqual(await ids(f, plan), expected, `search=${JSON.stringify(search)}`);
       }

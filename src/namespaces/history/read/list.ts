@@ -77,7 +77,7 @@ export async function listEvents(
       // Only a page computed anew reads the log: the size of an ip range and the context index's
       // candidates matter then, not on a cache hit. They change the plan, not the rows.
       await indexNewEventsFor(app.db, filter, state.maxId);
-      const plan = await planQuery(app.readDb, filter, state.maxId);
+      const plan = await planQuery(app.readDb, filter, state, page * perPage);
       // exclude_search words no event up to the newest id holds exclude nothing: the filter reads
       // as if without them, cut there (alone, the whole log: its pages and total come from the
       // runs maintained on write); an event logged since may hold them.

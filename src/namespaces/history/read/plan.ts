@@ -28,16 +28,34 @@ import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
 import { rareSearchCandidates } from './search-candidates.ts';
+import { COUNTER_CHANGES, readCounter } from '../model/counters.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
 const NARROW_IP_ROWS = 20_000;
 
 export type { QueryPlan, SearchMatches };
 
-/** The plan of a read under `f` when the log's newest id is `newestId`. */
-export async function planQuery(db: Kysely<Database>, f: EventFilter, newestId: number): Promise<QueryPlan> {
+/**
+ * The plan of a read under `f` when the log's newest id and change counter are `state`'s, for a
+ * page ending at row `wanted`.
+ */
+export async function planQuery(
+  db: Kysely<Database>,
+  f: EventFilter,
+  state: { maxId: number; changes: number },
+  wanted: number,
+): Promise<QueryPlan> {
   const ipNarrow = await isNarrowIpRange(db, f.ip);
-  return { ipNarrow, ...(await indexPlan(db, f, newestId)) };
+  return { ipNarrow, ...(await indexPlan(db, f, state.maxId, { wanted, changes: state.changes })) };
+}
+
+export interface IndexPlanOptions {
+  /** Candidates up to which the context index leads (default narrowContextLimit). */
+  limit?: number;
+  /** The rows up to the end of the page to be read (PostgreSQL's search candidates weigh it; default 100). */
+  wanted?: number;
+  /** The log's change counter (log_changes), when known: read otherwise. */
+  changes?: number;
 }
 
 /**
@@ -85,7 +103,7 @@ export async function indexPlan(
   db: Kysely<Database>,
   f: EventFilter,
   newestId: number,
-  limit?: number,
+  { limit, wanted = 100, changes }: IndexPlanOptions = {},
 ): Promise<QueryPlan> {
   const plan: QueryPlan = {};
   const dialect = f.dialect ?? 'sqlite';
@@ -115,7 +133,11 @@ export async function indexPlan(
   if (f.search && dialect === 'sqlite')
     plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }), newestId);
   if (f.search && dialect === 'postgres')
-    plan.searchCandidates = await rareSearchCandidates(db, f.search, newestId, FEW_CANDIDATES);
+    plan.searchCandidates = await rareSearchCandidates(db, f.search, newestId, {
+      wanted,
+      most: FEW_CANDIDATES,
+      changes: changes ?? (await readCounter(db, COUNTER_CHANGES)),
+    });
   if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
     plan.excludeWords = exclude;

@@ -3,7 +3,7 @@
 // independent: for two common words seldom found together ("setting failed" on 1,000,000
 // events: 8,447 rows expected, none there) it walks the whole log by date looking for a page's
 // rows (1 s) where the index finds their few events in 15–70 ms.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { likeContains } from '../../../db/like.ts';
 import type { ContextCandidates } from '../index/lookup.ts';
@@ -12,41 +12,96 @@ import type { SearchTerms } from './query.ts';
 /** The newest events in which the words' density is sampled first. */
 const SAMPLE_EVENTS = 10_000;
 /**
- * Matches in the sample from which the words count as common: a page of the walk by date then
- * reads at most about a hundred rows per match it shows (and gathering the matches through the
- * index would build bitmaps of most of the log: 150–230 ms).
+ * The cost of gathering the events, in rows a walk by date reads meanwhile (about 1 µs each on
+ * 1,000,000 events): about 30 ms for the bitmaps of the words' trigrams, and 40 µs per event
+ * (read to be tested, then again by the page and by the total). Measured: none 35 ms, 6,492
+ * events 280 ms, 17,541 events 320 ms.
  */
-const COMMON_IN_SAMPLE = 100;
+const GATHERING_ROWS = 30_000;
+const GATHERING_ROWS_PER_EVENT = 40;
+
+/**
+ * What is known of a set of words: how many of the newest events hold them, and their events
+ * once gathered (null: more than the most gathered). Each page of a list plans its read, and the next pages of a search would ask
+ * again (the events gathered: 15–120 ms). Candidates stay valid as events are appended (those
+ * above `through` are read too); a change other than appends (a purge: log_changes) or many
+ * appends ask anew.
+ */
+interface Known {
+  changes: number;
+  through: number;
+  inSample: number;
+  gathered?: ContextCandidates | null;
+}
+const knownByDb = new WeakMap<Kysely<Database>, Map<string, Known>>();
+const KNOWN_KEPT = 200;
 
 /** A word the trigram index serves: one holding three letters or digits in a row. */
 const INDEXED_WORD = /[\p{L}\p{N}]{3}/u;
 
 /**
  * The events up to `newestId` holding every search word, when the search has several words the
- * trigram index serves, no message template holds them all (whose events would match too), the
- * newest events show them rarely, and they are at most `most`. Undefined otherwise: the rows are
- * read as before.
+ * trigram index serves, no message template holds them all (whose events would match too),
+ * PostgreSQL would walk the log by date to find them, and that walk would read more rows than
+ * gathering them costs (judged by their share of the newest events, for a page ending at row
+ * `wanted`), and they are at most `most`. Undefined otherwise: the rows are read as before.
+ * `changes`: the log's change counter (log_changes).
  */
 export async function rareSearchCandidates(
   db: Kysely<Database>,
   search: SearchTerms,
   newestId: number,
-  most: number,
+  { wanted, most, changes }: { wanted: number; most: number; changes: number },
 ): Promise<ContextCandidates | undefined> {
-  const words = search.words.filter((w) => INDEXED_WORD.test(w));
+  const words = [...new Set(search.words.filter((w) => INDEXED_WORD.test(w)))];
   if (words.length < 2 || search.templateMatches.size) return undefined;
+  let known = knownByDb.get(db);
+  if (!known) knownByDb.set(db, (known = new Map()));
+  const key = JSON.stringify(words);
   const holds = sql.join(
     words.map((w) => likeContains('postgres', sql.ref('search_text'), w)),
     sql` and `,
   );
-  const { rows: sampled } = await sql<{ n: string }>`select count(*) as n from (
+  // Most often PostgreSQL goes through the trigram index itself; only a walk by date may be
+  // long. Whether it walks depends on how far (a page deeper in the list: further).
+  const { rows: planned } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json)
+    select id from history_events where ${holds} order by date desc, id desc limit ${wanted}`.execute(db);
+  if (!JSON.stringify(planned[0]?.['QUERY PLAN']).includes('"Index Name":"history_events_date"')) return undefined;
+  let entry = known.get(key);
+  if (!entry || entry.changes !== changes || entry.through > newestId || newestId - entry.through > most) {
+    entry = { changes, through: newestId, inSample: await countInSample(db, holds, newestId) };
+    known.delete(key);
+    known.set(key, entry);
+    if (known.size > KNOWN_KEPT) known.delete(known.keys().next().value!);
+  }
+  // Their share of the newest events: how far the walk goes, and how many events there are.
+  const sampleSize = Math.min(newestId, SAMPLE_EVENTS);
+  const walkRows = entry.inSample ? (wanted * sampleSize) / entry.inSample : Infinity;
+  const events = (entry.inSample * newestId) / sampleSize;
+  if (walkRows <= GATHERING_ROWS + GATHERING_ROWS_PER_EVENT * events) return undefined;
+  if (entry.gathered === undefined) entry.gathered = (await gather(db, holds, entry.through, most)) ?? null;
+  return entry.gathered ?? undefined;
+}
+
+/** How many of the newest SAMPLE_EVENTS events hold the words. */
+async function countInSample(db: Kysely<Database>, holds: RawBuilder<unknown>, newestId: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from (
       select search_text from history_events where id + 0 <= ${newestId}
       order by date desc, id desc limit ${SAMPLE_EVENTS}) as newest where ${holds}`.execute(db);
-  if (Number(sampled[0]!.n) >= COMMON_IN_SAMPLE) return undefined;
+  return Number(rows[0]!.n);
+}
+
+/** The events up to `through` holding the words, when at most `most`. */
+async function gather(
+  db: Kysely<Database>,
+  holds: RawBuilder<unknown>,
+  through: number,
+  most: number,
+): Promise<ContextCandidates | undefined> {
   // Materialized: planned apart from the LIMIT, through the index (see plan.ts anyEventHolds).
   const { rows } = await sql<{ id: number }>`with m as materialized (
-      select id from history_events where ${holds} and id + 0 <= ${newestId})
+      select id from history_events where ${holds} and id + 0 <= ${through})
     select id from m limit ${most + 1}`.execute(db);
   if (rows.length > most) return undefined;
-  return { through: newestId, ids: rows.map((r) => Number(r.id)).sort((a, b) => a - b) };
+  return { through, ids: rows.map((r) => Number(r.id)).sort((a, b) => a - b) };
 }
