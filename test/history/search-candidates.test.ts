@@ -86,6 +86,21 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
     }
   });
 
+  test('exclude_search: words only old events hold still exclude them, words none holds exclude nothing', async () => {
+    const excluding = async (exclude_search: string) =>
+      indexPlan(
+        t.app.db,
+        eventFilterFromParams(
+          { exclude_search },
+          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
+        ),
+        await newestEventId(t.app.db),
+      );
+    assert.equal((await excluding('updated failed')).excludesNothing, false, 'held by three events of 2025');
+    assert.equal((await excluding('failed')).excludesNothing, false, 'held by many of the newest');
+    assert.equal((await excluding('xyzzy failed')).excludesNothing, true);
+  });
+
   test('events logged after the candidates were gathered are found too', async () => {
     const before = await plan('updated failed');
     const newer = await t.app.activity.log(
