@@ -34,7 +34,9 @@ interface Known {
   gathered?: ContextCandidates | null;
 }
 const knownByDb = new WeakMap<Kysely<Database>, Map<string, Known>>();
+/** Sets of words kept, and their gathered events in all (8 bytes each: 1.6 MB). */
 const KNOWN_KEPT = 200;
+const GATHERED_KEPT = 200_000;
 
 /** A word the trigram index serves: one holding three letters or digits in a row. */
 const INDEXED_WORD = /[\p{L}\p{N}]{3}/u;
@@ -70,10 +72,11 @@ export async function rareSearchCandidates(
   let entry = known.get(key);
   if (!entry || entry.changes !== changes || entry.through > newestId || newestId - entry.through > most) {
     entry = { changes, through: newestId, inSample: await countInSample(db, holds, newestId) };
-    known.delete(key);
-    known.set(key, entry);
-    if (known.size > KNOWN_KEPT) known.delete(known.keys().next().value!);
   }
+  // Most recently used last.
+  known.delete(key);
+  known.set(key, entry);
+  forgetOldest(known);
   // Their share of the newest events: how far the walk goes, and how many events there are.
   const sampleSize = Math.min(newestId, SAMPLE_EVENTS);
   const walkRows = entry.inSample ? (wanted * sampleSize) / entry.inSample : Infinity;
@@ -81,6 +84,17 @@ export async function rareSearchCandidates(
   if (walkRows <= GATHERING_ROWS + GATHERING_ROWS_PER_EVENT * events) return undefined;
   if (entry.gathered === undefined) entry.gathered = (await gather(db, holds, entry.through, most)) ?? null;
   return entry.gathered ?? undefined;
+}
+
+/** Least recently used first, until at most KNOWN_KEPT sets and GATHERED_KEPT events (and the set just asked for) are kept. */
+function forgetOldest(known: Map<string, Known>): void {
+  let gathered = 0;
+  for (const k of known.values()) gathered += k.gathered?.ids.length ?? 0;
+  for (const [key, k] of known) {
+    if (known.size <= KNOWN_KEPT && gathered <= GATHERED_KEPT) return;
+    gathered -= k.gathered?.ids.length ?? 0;
+    known.delete(key);
+  }
 }
 
 /** How many of the newest SAMPLE_EVENTS events hold the words. */
