@@ -38,13 +38,16 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
   });
   after(() => t.close());
 
-  const filter = (search: string) =>
-    eventFilterFromParams(
-      { search },
-      { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
-    );
+  const filter = (params: Record<string, unknown>) =>
+    eventFilterFromParams(params, {
+      loggers: t.app.loggers,
+      scope: ALL,
+      zone: 'UTC',
+      lang: 'en',
+      dialect: t.app.dialect,
+    });
   const plan = async (search: string, wanted?: number) =>
-    indexPlan(t.app.db, filter(search), await newestEventId(t.app.db), { wanted });
+    indexPlan(t.app.db, filter({ search }), await newestEventId(t.app.db), { wanted });
   const holding = async (...words: string[]) =>
     (
       await t.app.db
@@ -68,7 +71,7 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
     const read = t.app.db
       .selectFrom('history_events')
       .select('id')
-      .where(filterCondition(filter('updated failed'), found)!);
+      .where(filterCondition(filter({ search: 'updated failed' }), found)!);
     assert.match(read.compile().sql, /unnest\(/, 'the rows are read through the candidates');
     for (const [page, perPage] of [
       [1, 2],
@@ -88,14 +91,7 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
 
   test('exclude_search: words only old events hold still exclude them, words none holds exclude nothing', async () => {
     const excluding = async (exclude_search: string) =>
-      indexPlan(
-        t.app.db,
-        eventFilterFromParams(
-          { exclude_search },
-          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
-        ),
-        await newestEventId(t.app.db),
-      );
+      indexPlan(t.app.db, filter({ exclude_search }), await newestEventId(t.app.db));
     assert.equal((await excluding('updated failed')).excludesNothing, false, 'held by three events of 2025');
     assert.equal((await excluding('failed')).excludesNothing, false, 'held by many of the newest');
     assert.equal((await excluding('xyzzy failed')).excludesNothing, true);

@@ -22,10 +22,10 @@ const GATHERING_ROWS_PER_EVENT = 40;
 
 /**
  * What is known of a set of words: how many of the newest events hold them, and their events
- * once gathered (null: more than the most gathered). Each page of a list plans its read, and the next pages of a search would ask
- * again (the events gathered: 15–120 ms). Candidates stay valid as events are appended (those
- * above `through` are read too); a change other than appends (a purge: log_changes) or many
- * appends ask anew.
+ * once gathered (null: more than the most gathered). Each page of a list plans its read, and
+ * the next pages of a search would ask again (the events gathered: 15–120 ms). Candidates stay
+ * valid as events are appended (those above `through` are read too); a change other than
+ * appends (a purge: log_changes) or many appends ask anew.
  */
 interface Known {
   changes: number;
