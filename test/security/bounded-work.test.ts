@@ -4,7 +4,7 @@
 // language roots, anonymously: the largest body the server reads (BODY_LIMIT) in the worst
 // shapes (many items, many keys, deep nesting, long and regex-hostile strings, unclosed markup),
 // as JSON and as a form, and the longest query a client's headers carry; meanwhile an unrelated
-// anonymous request must be answered within 200 ms. Every answer is 2xx/4xx in the contract's
+// anonymous request must be answered within 200 ms (more on a slow machine: MEANWHILE_LIMIT_MS). Every answer is 2xx/4xx in the contract's
 // shape. The same shapes, doubled from 1 KB to 1 MiB, are the growth stage of `npm run soak`.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -99,7 +99,7 @@ for (const target of dbTargets()) {
   describe(`bounded work before permission, every route (${target.name})`, () => {
     const site = servedTestApp(target);
 
-    test('the largest bodies in the worst shapes, anonymously: other requests answered within 200 ms, never a 500', async (ctx) => {
+    test(`the largest bodies in the worst shapes, anonymously: other requests answered within ${Math.round(MEANWHILE_LIMIT_MS)} ms, never a 500`, async (ctx) => {
       const endpoints = site.server.restApi.registry.routes.flatMap((route) =>
         route.endpoints.map((endpoint) => ({ route, endpoint })),
       );

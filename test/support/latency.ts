@@ -1,12 +1,36 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { BODY_LIMIT } from '../../src/server/http.ts';
+import { BODY_SHAPES, bodyOf } from './shapes.ts';
 // "Meanwhile" checks (issue 25): while one heavy request runs, an unrelated anonymous request
 // is sent over and over; a heavy request that holds the event loop shows as the slowest of them.
 
 /** The unrelated request: a public list answered from the database. */
 export const UNRELATED: InjectOptions = { method: 'GET', url: '/en/cms-json/sliderx/sliders' };
 
-/** How long the unrelated request may wait while another request runs. */
-export const MEANWHILE_LIMIT_MS = 200;
+/**
+ * What parsing the largest body of nested objects takes in this process at best (the fastest of
+ * seven): the least any server pays for such a body, and so a measure of this machine's speed.
+ */
+function largestParseMs(): number {
+  const body = bodyOf(['x'], BODY_SHAPES.find((shape) => shape.name === 'deep objects')!, BODY_LIMIT);
+  let fastest = Infinity;
+  for (let i = 0; i < 7; i++) {
+    const started = performance.now();
+    JSON.parse(body);
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+/**
+ * How long the unrelated request may wait while another request runs: 200 ms, or eight parses of
+ * the largest body where the machine is so slow that eight take longer. On a shared machine in a
+ * busy hour a parse took 36–47 ms and the waits followed it (186–197 ms with this file's tests
+ * alone, 220 ms beside the rest of the suite: the harness's own garbage is collected meanwhile),
+ * which is the machine, not the server; work that grows faster than the body takes seconds, far
+ * past either.
+ */
+export const MEANWHILE_LIMIT_MS = Math.max(200, 8 * largestParseMs());
 
 export interface Meanwhile {
   res: LightMyRequestResponse;
