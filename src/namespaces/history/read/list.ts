@@ -7,7 +7,8 @@ import { MSG } from '../messages.ts';
 import { eventFilterFromParams, isUnfiltered, type EventFilter } from './query.ts';
 import { countRows } from './slices.ts';
 import { renderEvents, type EventItem, type Viewer } from './render.ts';
-import { belowPosition, newestFirstSlices, type LogPosition } from './newest-slices.ts';
+import { newestFirstSlices } from './newest-slices.ts';
+import { posAndDate, type Pos } from '../model/runs.ts';
 import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
 import { columnsPage, columnsShortcut } from '../columns/total.ts';
@@ -229,14 +230,14 @@ export function occasionEvents(
   // events only to users holding its capability).
   const scope = filterCondition({ scope: app.loggers.scope(viewer.user) });
   if (occasionsID === undefined || !scope) return new JsonList(async function* () {});
-  const read = (below: LogPosition | undefined, most: number) =>
+  const read = (below: Pos | undefined, most: number) =>
     app.readDb
       .selectFrom('history_events')
       .selectAll()
       .where(scope)
       .where('id', '<', logRowID)
       .where('occasions_id', '=', occasionsID)
-      .$if(below !== undefined, (q) => q.where(belowPosition(below!, 'history_events')))
+      .$if(below !== undefined, (q) => q.where(posAndDate('<', below!)))
       .orderBy('date', 'desc')
       .orderBy('id', 'desc')
       .limit(most)

@@ -7,7 +7,8 @@ import { JsonList, ListedBody } from '../../../rest/json-list.ts';
 import { countsByMessage, dateRangeInfo, statsRange, type StatsRange } from './range.ts';
 import { M, mediaSummary } from './summary.ts';
 import type { StatsParams } from '../args/stats.ts';
-import { belowPosition, newestFirstSlices, type LogPosition } from '../read/newest-slices.ts';
+import { newestFirstSlices } from '../read/newest-slices.ts';
+import { posAndDate, type Pos } from '../model/runs.ts';
 
 /** Events read per statement of a list (2,000: about 1.3 MB of JSON). */
 const SLICE_EVENTS = 2_000;
@@ -49,13 +50,13 @@ export async function* mediaEventSlices(
   size = SLICE_EVENTS,
 ): AsyncGenerator<string[]> {
   const byKey = app.dialect === 'sqlite' ? sql`indexed by history_events_message_key` : sql``;
-  const read = async (below: LogPosition | undefined, most: number) => {
+  const read = async (below: Pos | undefined, most: number) => {
     const { rows } = await sql<MediaEventRow>`
       select e.id, e.date, e.logger, e.level, e.message, e.occasions_id, e.initiator, x.context as context
       from history_events as e ${byKey}
       left join history_event_contexts as x on x.event_id = e.id
       where e.logger = ${M} and e.message_key = ${key} and e.date >= ${r.fromUtc} and e.date <= ${r.toUtc}
-      ${below ? sql`and ${belowPosition(below, 'e')}` : sql``}
+      ${below ? sql`and ${posAndDate('<', below)}` : sql``}
       order by e.date desc, e.id desc limit ${most}`.execute(app.readDb);
     return rows;
   };
