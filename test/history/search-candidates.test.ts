@@ -95,6 +95,13 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
     assert.equal((await excluding('updated failed')).excludesNothing, false, 'held by three events of 2025');
     assert.equal((await excluding('failed')).excludesNothing, false, 'held by many of the newest');
     assert.equal((await excluding('xyzzy failed')).excludesNothing, true);
+    const listed = await callRoute(t.app, 'GET', '/history/v1/events', {
+      query: { exclude_search: 'updated failed', ungrouped: true, per_page: 5 },
+      user: admin,
+    });
+    assert.equal(listed.status, 200);
+    const events = (await t.app.db.selectFrom('history_events').select('id').execute()).length;
+    assert.equal(Number(listed.headers['x-wp-total']), events - (await holding('updated', 'failed')).length);
   });
 
   test('events logged after the candidates were gathered are found too', async () => {
@@ -117,11 +124,13 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
     assert.equal(await purgeEvents(t.app, { before: '2025-06-01 00:00:00' }), 3);
     const left = await holding('updated', 'failed');
     assert.equal(left.length, 1);
-    assert.deepEqual((await plan('updated failed')).searchCandidates?.ids, left);
     // One of the newest 10,000 events holds them: the walk to a page's 2nd row reads about 20,000
     // rows, less than gathering them costs; to the 5th, about 50,000, more.
     assert.equal((await plan('updated failed', 2)).searchCandidates, undefined, 'a short walk by date');
+    assert.deepEqual((await plan('updated failed')).searchCandidates?.ids, left);
     assert.deepEqual((await plan('updated failed', 5)).searchCandidates?.ids, left, 'a longer one');
+    // Once gathered, they lead a short page too.
+    assert.deepEqual((await plan('updated failed', 2)).searchCandidates?.ids, left, 'gathered before');
   });
 
   test('words common together, one word, words PostgreSQL finds itself or a word the index cannot serve: read as before', async () => {

@@ -64,25 +64,30 @@ export async function rareSearchCandidates(
     words.map((w) => likeContains('postgres', sql.ref('search_text'), w)),
     sql` and `,
   );
-  // Most often PostgreSQL goes through the trigram index itself; only a walk by date may be
-  // long. Whether it walks depends on how far (a page deeper in the list: further).
-  const { rows: planned } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json)
-    select id from history_events where ${holds} order by date desc, id desc limit ${wanted}`.execute(db);
-  if (!JSON.stringify(planned[0]?.['QUERY PLAN']).includes('"Index Name":"history_events_date"')) return undefined;
   let entry = known.get(key);
-  if (!entry || entry.changes !== changes || entry.through > newestId || newestId - entry.through > most) {
-    entry = { changes, through: newestId, inSample: await countInSample(db, holds, newestId) };
+  if (entry && (entry.changes !== changes || entry.through > newestId || newestId - entry.through > most))
+    entry = undefined;
+  // Once gathered (or found too many), no page needs to ask how it would be read: the events lead
+  // any page at little cost.
+  if (entry?.gathered === undefined) {
+    // Most often PostgreSQL goes through the trigram index itself; only a walk by date may be
+    // long. Whether it walks depends on how far (a page deeper in the list: further).
+    const { rows: planned } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json)
+      select id from history_events where ${holds} order by date desc, id desc limit ${wanted}`.execute(db);
+    if (!JSON.stringify(planned[0]?.['QUERY PLAN']).includes('"Index Name":"history_events_date"')) return undefined;
   }
+  entry ??= { changes, through: newestId, inSample: await countInSample(db, holds, newestId) };
   // Most recently used last.
   known.delete(key);
   known.set(key, entry);
   forgetOldest(known);
+  if (entry.gathered !== undefined) return entry.gathered ?? undefined;
   // Their share of the newest events: how far the walk goes, and how many events there are.
   const sampleSize = Math.min(newestId, SAMPLE_EVENTS);
   const walkRows = entry.inSample ? (wanted * sampleSize) / entry.inSample : Infinity;
   const events = (entry.inSample * newestId) / sampleSize;
   if (walkRows <= GATHERING_ROWS + GATHERING_ROWS_PER_EVENT * events) return undefined;
-  if (entry.gathered === undefined) entry.gathered = (await gather(db, holds, entry.through, most)) ?? null;
+  entry.gathered = (await gather(db, holds, entry.through, most)) ?? null;
   return entry.gathered ?? undefined;
 }
 
