@@ -32,7 +32,7 @@ export interface DatabaseHandle {
   readDb: Kysely<Database>;
   /**
    * SQLite: `readDb` runs in worker threads, where a long statement holds one worker instead of
-   * the server, and the connections have read-worker.ts's functions (`run_edges`).
+   * the server, and the connections have read-worker.js's functions (`run_edges`).
    */
   readsInWorkers: boolean;
   dialect: DialectName;

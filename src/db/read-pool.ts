@@ -1,5 +1,5 @@
 // SQLite reads off the event loop: a Kysely dialect whose queries run on a small pool of
-// read-only connections, each in a worker thread (read-worker.ts). better-sqlite3 is
+// read-only connections, each in a worker thread (read-worker.js). better-sqlite3 is
 // synchronous and cannot be interrupted, so a long read on the main connection holds every
 // request; here it holds one worker, other readers use the others (WAL lets them read while
 // the main connection writes), and a query that outlives its time (deadline.ts) is answered
@@ -19,7 +19,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
-import type { ReadAnswer, ReadJob, ReadStop, ReadWorkerData } from './read-worker.ts';
+import type { ReadAnswer, ReadJob, ReadStop, ReadWorkerData } from './read-messages.ts';
 import { QueryTimeoutError, queryBudget } from './deadline.ts';
 
 export interface ReadPoolConfig {
@@ -47,7 +47,8 @@ interface ReadWorker {
   job: PendingJob | null;
 }
 
-const WORKER_URL = new URL('./read-worker.ts', import.meta.url);
+/** JavaScript, not TypeScript: a thread that loads TypeScript loads Node's type stripper too (read-worker.js). */
+export const READ_WORKER_URL = new URL('./read-worker.js', import.meta.url);
 /**
  * A worker's JavaScript heap: rows pass through it on their way out, nothing stays. The young
  * generation is bounded too: the server's --max-semi-space-size applies to every isolate.
@@ -125,7 +126,7 @@ export class ReadPool {
 
   #spawn(): void {
     const data: ReadWorkerData = { file: this.#config.file, cacheKib: this.#config.cacheKib };
-    const thread = new Worker(WORKER_URL, { workerData: data, resourceLimits: WORKER_HEAP });
+    const thread = new Worker(READ_WORKER_URL, { workerData: data, resourceLimits: WORKER_HEAP });
     const worker: ReadWorker = { thread, ready: false, job: null };
     thread.on('message', (answer: ReadAnswer) => {
       if ('ready' in answer) {

@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import pg from 'pg';
 import { CompiledQuery, Kysely, sql } from 'kysely';
-import { ReadPool } from '../../src/db/read-pool.ts';
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { READ_WORKER_URL, ReadPool } from '../../src/db/read-pool.ts';
+import type { ReadAnswer, ReadWorkerData } from '../../src/db/read-messages.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
 import type { AppServices } from '../../src/site/services.ts';
@@ -175,6 +178,22 @@ describe('SQLite read workers', () => {
       assert.deepEqual(await starting.close(), { terminated: 0 });
       await read;
     } finally {
+      await t.close();
+    }
+  });
+
+  test("a read thread runs without Node's type stripper (which costs each thread that loads TypeScript about 10 MB)", async () => {
+    const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '0' });
+    const workerData: ReadWorkerData = { file: t.app.dbHandle.location, cacheKib: 1024 };
+    const thread = new Worker(READ_WORKER_URL, { workerData, execArgv: ['--no-experimental-strip-types'] });
+    try {
+      const failed = once(thread, 'error').then(([err]) => assert.fail(`the read thread failed: ${err}`));
+      const answer = () => Promise.race([once(thread, 'message').then(([m]) => m as ReadAnswer), failed]);
+      assert.deepEqual(await answer(), { ready: true });
+      thread.postMessage({ id: 7, sql: 'select ? + 1 as n', parameters: [41] });
+      assert.deepEqual(await answer(), { id: 7, columns: ['n'], rows: [[42]] });
+    } finally {
+      await thread.terminate();
       await t.close();
     }
   });

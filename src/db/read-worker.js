@@ -1,36 +1,22 @@
 // One read connection of the SQLite read pool (read-pool.ts), in its own thread: it runs the
 // compiled read queries it is sent, one at a time, and answers each with its rows. Read-only,
 // so nothing here can change the database; WAL lets it read while the main connection writes.
+//
+// JavaScript checked by tsc through its JSDoc types, not TypeScript: a thread whose entry is a
+// .ts file loads Node's type stripper (swc compiled to WebAssembly: its source, compiled code
+// and memory), about 10 MB per thread that the server's 250 MB budget pays for every worker.
+// It imports nothing of the project for the same reason; read-messages.ts holds its messages' types.
+/** @import { ReadAnswer, ReadJob, ReadStop, ReadWorkerData } from './read-messages.ts' */
 import { parentPort, workerData } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 
-export interface ReadWorkerData {
-  file: string;
-  /** SQLite page cache of this connection, in KiB (each worker has its own). */
-  cacheKib: number;
-}
-
-export interface ReadJob {
-  id: number;
-  sql: string;
-  parameters: readonly unknown[];
-}
-
-/** Sent when the pool closes: the thread closes its connection and ends by itself. */
-export interface ReadStop {
-  stop: true;
-}
-
-/** Rows as arrays (cheaper to pass between threads than objects), with their column names. */
-export type ReadAnswer =
-  | { ready: true }
-  | { id: number; columns: string[]; rows: unknown[][] }
-  | { id: number; error: { message: string; code?: string } };
-
-const { file, cacheKib } = workerData as ReadWorkerData;
+const { file, cacheKib } = /** @type {ReadWorkerData} */ (workerData);
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const sqlite = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
 sqlite.pragma('busy_timeout = 5000');
 sqlite.pragma(`cache_size = ${-cacheKib}`);
+
+/** @typedef {{ runs: number, first: unknown[] | null, last: unknown }} RunEdges */
 
 // The runs of equal consecutive values, in the order the rows arrive (a sub-query's ORDER BY),
 // as JSON: [runs, first row, last value], a row being [value, ...the rest of its arguments].
@@ -40,8 +26,8 @@ sqlite.pragma(`cache_size = ${-cacheKib}`);
 // the count saw, which the total's cache keeps.
 sqlite.aggregate('run_edges', {
   varargs: true,
-  start: () => ({ runs: 0, first: null as unknown[] | null, last: null as unknown }),
-  step: (state, value: unknown, ...rest: unknown[]) => {
+  start: () => /** @type {RunEdges} */ ({ runs: 0, first: null, last: null }),
+  step: (/** @type {RunEdges} */ state, /** @type {unknown} */ value, /** @type {unknown[]} */ ...rest) => {
     if (state.runs === 0) {
       state.first = [value, ...rest];
       state.runs = 1;
@@ -49,14 +35,16 @@ sqlite.aggregate('run_edges', {
     state.last = value;
     return state;
   },
-  result: (state) => JSON.stringify([state.runs, state.first, state.last]),
+  result: (/** @type {RunEdges} */ state) => JSON.stringify([state.runs, state.first, state.last]),
 });
 
 // Prepared statements by SQL text: preparing costs as much as running a short query.
 const STATEMENT_CACHE_SIZE = 200;
-const statements = new Map<string, SqliteDatabase.Statement>();
+/** @type {Map<string, SqliteDatabase.Statement>} */
+const statements = new Map();
 
-function prepare(source: string): SqliteDatabase.Statement {
+/** @param {string} source */
+function prepare(source) {
   const hit = statements.get(source);
   if (hit) {
     statements.delete(source);
@@ -67,33 +55,38 @@ function prepare(source: string): SqliteDatabase.Statement {
   if (!stmt.reader)
     throw Object.assign(new Error('the read pool runs queries that return rows only'), { code: 'SQLITE_READONLY' });
   stmt.raw(true);
-  if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+  if (statements.size >= STATEMENT_CACHE_SIZE)
+    statements.delete(/** @type {string} */ (statements.keys().next().value));
   statements.set(source, stmt);
   return stmt;
 }
 
-/** Blobs arrive as plain Uint8Arrays; better-sqlite3 binds Buffers. */
-function bindable(value: unknown): unknown {
+/**
+ * Blobs arrive as plain Uint8Arrays; better-sqlite3 binds Buffers.
+ * @param {unknown} value
+ */
+function bindable(value) {
   return value instanceof Uint8Array && !Buffer.isBuffer(value)
     ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
     : value;
 }
 
-parentPort!.postMessage({ ready: true } satisfies ReadAnswer);
-parentPort!.on('message', (job: ReadJob | ReadStop) => {
+/** @param {ReadAnswer} answer */
+const answer = (answer) => port.postMessage(answer);
+
+answer({ ready: true });
+port.on('message', (/** @type {ReadJob | ReadStop} */ job) => {
   if ('stop' in job) {
     sqlite.close();
-    parentPort!.close();
+    port.close();
     return;
   }
-  let answer: ReadAnswer;
   try {
     const stmt = prepare(job.sql);
-    const rows = stmt.all(...job.parameters.map(bindable)) as unknown[][];
-    answer = { id: job.id, columns: stmt.columns().map((c) => c.name), rows };
+    const rows = /** @type {unknown[][]} */ (stmt.all(...job.parameters.map(bindable)));
+    answer({ id: job.id, columns: stmt.columns().map((c) => c.name), rows });
   } catch (err) {
-    const { message, code } = err as { message: string; code?: string };
-    answer = { id: job.id, error: { message, code } };
+    const { message, code } = /** @type {{ message: string, code?: string }} */ (err);
+    answer({ id: job.id, error: { message, code } });
   }
-  parentPort!.postMessage(answer);
 });
