@@ -9,6 +9,7 @@ import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
 import { MIGRATIONS, MODULE_COMMANDS } from '../modules.ts';
 import { reexecWithServerFlags } from '../server/v8-flags.ts';
+import module from 'node:module';
 
 const serve: CliCommand = {
   name: 'serve',
@@ -29,16 +30,20 @@ const serve: CliCommand = {
   ],
   async run(args, ctx) {
     parseCommandArgs(this, args);
+    // Loaded here so the other commands start fast and do not depend on the server code; before
+    // the re-execution, which then finds these modules in the compile cache (bin/content-site.js;
+    // Node writes it before it re-executes) and does not load the type stripper.
+    const { startServer } = await import('../server/start.ts');
     // Only when this process is the command itself (tests run commands in-process with their own io).
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
-    // Loaded here so the other commands start fast and do not depend on the server code.
-    const { startServer } = await import('../server/start.ts');
     const running = await startServer(ctx.config, {
       prepare: (app) => firstStart(app, ctx.stdout).then(() => {}),
       handleSignals: true,
     });
     // The address to open is the site's (SITE_URL): pages, links and the login live there.
     const site = ctx.config.siteUrl;
+    // Started without re-executing (the flags given): the next start finds this one's modules.
+    module.flushCompileCache();
     ctx.stdout.write(
       `Listening on ${running.address}\nSite: ${site}/en/ and ${site}/de/ · log in: ${site}/cms-login.php · health: ${site}/readyz\n`,
     );

@@ -1,10 +1,13 @@
 // `serve` re-executes itself with the server's V8 memory flags (src/server/v8-flags.ts):
-// the same process, now started with them; flags the user gave are kept, not overridden.
+// the same process, now started with them; flags the user gave are kept, not overridden. The
+// re-executed process finds the modules in the compile cache (bin/content-site.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { missingServerEnv, missingServerFlags, SERVER_ENV, serverV8Flags } from '../../src/server/v8-flags.ts';
-import { killChild, seededDb, startChild } from './child-server.ts';
+import { killChild, seededDb, startChild, type ChildServer } from './child-server.ts';
 
 const SQLITE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=160'];
 
@@ -73,5 +76,66 @@ test('a value given by the user is kept', { skip: process.platform !== 'linux' }
   } finally {
     await killChild(server);
     await t.close();
+  }
+});
+
+/** Node's debug lines of the compile cache: each process and thread says where its cache is, then what it found there. */
+const CACHE_DEBUG = { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+const START_TS_FOUND = /retrieving transpile cache for StrippedTypeScript \S+\/src\/server\/start\.ts\.\.\.success/;
+
+/** The debug lines from the `nth` start of a process or thread on (0: the first). */
+async function cacheLines(server: ChildServer, nth: number): Promise<string> {
+  const lines = () =>
+    server
+      .output()
+      .split('[compile cache] resolved path')
+      .slice(nth + 1)
+      .join('');
+  for (let waited = 0; !START_TS_FOUND.test(lines()) && waited < 5_000; waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
+  return lines();
+}
+
+test('the re-executed server finds every module in the compile cache, on the first start too', {
+  skip: process.platform !== 'linux',
+}, async () => {
+  const { t } = await seededDb({ name: 'sqlite' });
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
+  const server = await startChild(t, { NODE_COMPILE_CACHE: cache, ...CACHE_DEBUG });
+  try {
+    // The command's process comes first; the serving process (and its threads) after it.
+    const serving = await cacheLines(server, 1);
+    assert.match(server.output(), /no transpile cache for StrippedTypeScript/, 'the first process strips the types');
+    assert.match(serving, START_TS_FOUND);
+    // A worker thread's entry (a template worker's) is first loaded by the serving process.
+    const stripped = [...serving.matchAll(/no transpile cache for StrippedTypeScript (\S+)/g)].map((m) => m[1]!);
+    assert.deepEqual(
+      stripped.filter((file) => !file.endsWith('-worker.ts')),
+      [],
+      'the serving process strips none of its modules',
+    );
+  } finally {
+    await killChild(server);
+    await t.close();
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('a server started with the flags given (not re-executed) writes the compile cache once it listens', {
+  skip: process.platform !== 'linux',
+}, async () => {
+  const { t } = await seededDb({ name: 'sqlite' });
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
+  const given = { NODE_OPTIONS: SQLITE_FLAGS.join(' '), ...SERVER_ENV, NODE_COMPILE_CACHE: cache, ...CACHE_DEBUG };
+  try {
+    const first = await startChild(t, given);
+    await killChild(first); // SIGKILL: no exit of any kind, so only a write while it ran counts
+    assert.doesNotMatch(first.output(), START_TS_FOUND, 'started with nothing in the cache');
+    const second = await startChild(t, given);
+    await killChild(second);
+    assert.match(await cacheLines(second, 0), START_TS_FOUND);
+  } finally {
+    await t.close();
+    fs.rmSync(cache, { recursive: true, force: true });
   }
 });

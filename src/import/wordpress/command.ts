@@ -95,10 +95,11 @@ export const importWordPressCommand: CliCommand = {
     const uploads = strings.uploads;
     if (uploads !== undefined && !fs.statSync(uploads, { throwIfNoEntry: false })?.isDirectory())
       throw new CliError(`--uploads: ${uploads} is not a folder`);
+    // Loaded here so that the other commands (serve above all) start without the importer's
+    // modules; before the re-execution, which then finds them in the compile cache (bin/content-site.js).
+    const { importWordPress } = await import('./run.ts');
     // As the command itself (not run in-process by tests): the server's V8 memory caps keep a long import's RSS bounded.
     if (ctx.stdout === process.stdout) reexecWithServerFlags();
-    // Loaded here so that the other commands (serve above all) start without the importer's modules.
-    const { importWordPress } = await import('./run.ts');
     let from = strings.from!;
     let dropScratch: (() => Promise<void>) | null = null;
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) {
