@@ -1,6 +1,7 @@
 // Fills Node's compile cache (bin/compile-cache.js) with the modules the server and the
 // importer load, so that their processes strip no types even when they may not write the cache
-// (a service whose code is read-only to it). Run by `npm install` and `npm start`.
+// (a service whose code is read-only to it). Run by `npm install`; a start that may write the
+// cache needs none of this (`serve` fills it before it re-executes itself).
 import module from 'node:module';
 import { enableCompileCache } from '../bin/compile-cache.js';
 
