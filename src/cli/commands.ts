@@ -1,4 +1,5 @@
 // Every command of the `content-site` CLI: the host's own, then the modules' (src/modules.ts).
+import module from 'node:module';
 import { openDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { appPasswordCommands } from './app-password-commands.ts';
@@ -9,7 +10,6 @@ import { firstStart, seedDemo } from './seed.ts';
 import { userCommands } from './user-commands.ts';
 import { MIGRATIONS, MODULE_COMMANDS } from '../modules.ts';
 import { reexecWithServerFlags } from '../server/v8-flags.ts';
-import module from 'node:module';
 
 const serve: CliCommand = {
   name: 'serve',
@@ -42,7 +42,8 @@ const serve: CliCommand = {
     });
     // The address to open is the site's (SITE_URL): pages, links and the login live there.
     const site = ctx.config.siteUrl;
-    // Started without re-executing (the flags given): the next start finds this one's modules.
+    // What this process stripped itself (started with the flags given, so not re-executed): written
+    // now, not at an exit that a SIGKILL never reaches, so the next start finds it.
     module.flushCompileCache();
     ctx.stdout.write(
       `Listening on ${running.address}\nSite: ${site}/en/ and ${site}/de/ · log in: ${site}/cms-login.php · health: ${site}/readyz\n`,

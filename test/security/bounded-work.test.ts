@@ -4,8 +4,9 @@
 // language roots, anonymously: the largest body the server reads (BODY_LIMIT) in the worst
 // shapes (many items, many keys, deep nesting, long and regex-hostile strings, unclosed markup),
 // as JSON and as a form, and the longest query a client's headers carry; meanwhile an unrelated
-// anonymous request must be answered within 200 ms (more on a slow machine: MEANWHILE_LIMIT_MS). Every answer is 2xx/4xx in the contract's
-// shape. The same shapes, doubled from 1 KB to 1 MiB, are the growth stage of `npm run soak`.
+// anonymous request must be answered within 200 ms (more on a slow machine: MEANWHILE_LIMIT_MS).
+// Every answer is 2xx/4xx in the contract's shape. The same shapes, doubled from 1 KB to 1 MiB,
+// are the growth stage of `npm run soak`.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';

@@ -1,8 +1,8 @@
+// "Meanwhile" checks (issue 25): while one heavy request runs, an unrelated anonymous request
+// is sent over and over; a heavy request that holds the event loop shows as the slowest of them.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { BODY_LIMIT } from '../../src/server/http.ts';
 import { BODY_SHAPES, bodyOf } from './shapes.ts';
-// "Meanwhile" checks (issue 25): while one heavy request runs, an unrelated anonymous request
-// is sent over and over; a heavy request that holds the event loop shows as the slowest of them.
 
 /** The unrelated request: a public list answered from the database. */
 export const UNRELATED: InjectOptions = { method: 'GET', url: '/en/cms-json/sliderx/sliders' };
