@@ -10,7 +10,8 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
-import { countTemplateEventsBeside, indexPlan } from '../../src/namespaces/history/read/plan.ts';
+import { countTemplateEventsBeside, FEW_CANDIDATES, indexPlan } from '../../src/namespaces/history/read/plan.ts';
+import { MAX_COLUMN_ROWS } from '../../src/namespaces/history/columns/sync.ts';
 import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
 import {
   catchUpFtsIndex,
@@ -741,5 +742,56 @@ describe('migration 0028 on a big PostgreSQL log (postgres)', {
     );
     assert.ok((await held()) > contexts / 2, 'filled');
     for (const search of ['numbat', 'contact', 'example.com']) await exact(search);
+  });
+});
+
+describe('search index on a log too large for the columns (sqlite)', () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  before(async () => {
+    t = await createTestApp({ name: 'sqlite' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    // The ids a log of more than MAX_COLUMN_ROWS events has, without writing them all.
+    await sql`insert or replace into sqlite_sequence (name, seq) values ('history_events', ${MAX_COLUMN_ROWS})`.execute(
+      t.app.db,
+    );
+    await generateEvents(t.app, { count: FEW_CANDIDATES + 500, days: 5 });
+  });
+  after(() => t.close());
+
+  test('a word in more events than a page is led by is counted, not gathered; the answers stay exact', async () => {
+    // Every search text holds its logger's slug ("SimplePostLogger").
+    const filter = eventFilterFromParams(
+      { search: 'logger' },
+      { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: 'sqlite' },
+    );
+    const newest = await newestEventId(t.app.db);
+    assert.ok(newest > MAX_COLUMN_ROWS);
+    const holding = await t.app.db
+      .selectFrom('history_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('search_text', 'like', '%logger%')
+      .executeTakeFirstOrThrow();
+    assert.ok(Number(holding.n) > FEW_CANDIDATES);
+    const plan = await indexPlan(t.app.db, filter, newest);
+    assert.equal(plan.searchIndex?.matches, Number(holding.n));
+    assert.equal(plan.searchIndex?.ids, undefined, 'no ids gathered');
+    const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+      query: { search: 'logger', per_page: 10, page: 3, ungrouped: true },
+      user: admin,
+    });
+    assert.equal(res.status, 200);
+    assert.equal(Number(res.headers['x-wp-total']), Number(holding.n));
+    // A word in few events still names them, for a page to list.
+    const rare = await indexPlan(
+      t.app.db,
+      eventFilterFromParams(
+        { search: 'contact' },
+        { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: 'sqlite' },
+      ),
+      newest,
+    );
+    assert.ok(rare.searchIndex!.matches > 0 && rare.searchIndex!.matches <= FEW_CANDIDATES);
+    assert.equal(rare.searchIndex!.named?.split(',').length, rare.searchIndex!.matches);
   });
 });

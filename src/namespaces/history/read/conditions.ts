@@ -200,7 +200,18 @@ export function pgValueContainsPattern(word: string): string {
 
 type ColumnRef = (name: string) => RawBuilder<unknown>;
 
-function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef): Cond {
+/**
+ * The event's (logger, message key) is one of the pairs. SQLite: as one row value in a list, which
+ * it reads through the (logger, message_key) index pair by pair; written as an OR of pairs, it
+ * gathered the rowids of every pair's events in memory first (a search for `updated`, whose
+ * 23 templates hold 2,926,829 of 10,000,000 events: 441 ms and 74 MB, as a list 137 ms and none).
+ * Both forms are NULL for a row without a key whose logger is named, so NOT reads them alike.
+ */
+function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef, dialect: DialectName): Cond {
+  if (dialect === 'sqlite') {
+    const pairs = [...byLogger].flatMap(([logger, keys]) => keys.map((key) => sql`(${logger}, ${key})`));
+    if (pairs.length) return sql<SqlBool>`(${ref('logger')}, ${ref('message_key')}) in (values ${sql.join(pairs)})`;
+  }
   return eb.or(
     [...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])),
   );
@@ -224,7 +235,7 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
     ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
   if (!terms.templateMatches.size) return anyField;
-  return eb.or([anyField, messagesCondition(terms.templateMatches, ref)]);
+  return eb.or([anyField, messagesCondition(terms.templateMatches, ref, dialect)]);
 }
 
 /** The dates the filter's rows lie within, as far as its date conditions say (a walk by date reads no further). */
@@ -311,7 +322,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   }
   if (f.loglevels) c.push(eb(ref('level'), 'in', f.loglevels));
   if (f.loggers) c.push(eb(ref('logger'), 'in', f.loggers));
-  if (f.messages) c.push(messagesCondition(f.messages, ref));
+  if (f.messages) c.push(messagesCondition(f.messages, ref, dialect));
   if (f.users) c.push(eb(ref('user_id'), 'in', f.users));
   if (f.initiators) c.push(eb(ref('initiator'), 'in', f.initiators));
   if (f.ip?.like) {
