@@ -11,7 +11,7 @@ import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { countTemplateEventsBeside, FEW_CANDIDATES, indexPlan } from '../../src/namespaces/history/read/plan.ts';
-import { MAX_COLUMN_ROWS } from '../../src/namespaces/history/columns/sync.ts';
+import { MAX_COLUMN_ROWS } from '../../src/namespaces/history/columns/bound.ts';
 import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
 import {
   catchUpFtsIndex,

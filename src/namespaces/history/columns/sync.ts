@@ -9,6 +9,7 @@ import type { AppServices } from '../../../site/services.ts';
 import { posAndDate } from '../model/runs.ts';
 import { appendedSince, logState, sameState, type LogState } from '../read/caches.ts';
 import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsView } from './store.ts';
+import { MAX_COLUMN_ROWS } from './bound.ts';
 
 /**
  * Rows read per statement while building: few, so that few are in flight and each statement's
@@ -19,11 +20,6 @@ import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsView } from './st
 const BUILD_CHUNK = 1_000;
 /** Logs up to which a request builds the columns itself rather than in the background. */
 const BUILD_INLINE_ROWS = 50_000;
-/**
- * Events up to which the columns are kept (about 28 bytes each; 56 MB at this bound): a larger
- * log is read as before, within the server's memory budget.
- */
-export const MAX_COLUMN_ROWS = 2_000_000;
 const PROGRESS_EVERY_MS = 5_000;
 /**
  * Earlier states kept: requests read the log's state before their count, so under writes one

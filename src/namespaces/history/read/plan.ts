@@ -28,7 +28,7 @@ import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
 import { rareSearchCandidates } from './search-candidates.ts';
-import { MAX_COLUMN_ROWS } from '../columns/sync.ts';
+import { MAX_COLUMN_ROWS } from '../columns/bound.ts';
 import { COUNTER_CHANGES, readCounter } from '../model/counters.ts';
 
 /** Rows in an `ip_address` prefix's range up to which the range is read through the address index. */
