@@ -209,6 +209,21 @@ describe('SQLite read workers', () => {
 });
 
 describe('PostgreSQL read limits (pg-read.ts)', { skip: !PG_URL && 'TEST_DATABASE_URL is not set' }, () => {
+  test('the reads keep their time limit when the connection string gives server options (a schema)', async () => {
+    const url = new URL(PG_URL!);
+    url.searchParams.set('options', '-c search_path=read_limit_schema,public');
+    const pool = new pg.Pool({ ...readPoolConfig({ connectionString: url.toString() }, 7_000), max: 1 });
+    try {
+      const { rows } = await pool.query<{ t: string; path: string }>(
+        `select current_setting('statement_timeout') as t, current_setting('search_path') as path`,
+      );
+      assert.equal(rows[0]!.t, '7s');
+      assert.equal(rows[0]!.path, 'read_limit_schema,public', "the string's options still apply");
+    } finally {
+      await pool.end();
+    }
+  });
+
   test("a request's reads set statement_timeout only when what is left of its time moves away from the limit", async () => {
     const timeoutMs = 10_000;
     const pool = new pg.Pool({ ...readPoolConfig({ connectionString: PG_URL! }, timeoutMs), max: 1 });
