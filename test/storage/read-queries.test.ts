@@ -51,8 +51,21 @@ const probeNamespace = namespace('probe/v1', [
 ]);
 
 /** Threads of this process (Linux), to see the read workers come and go. */
-function threadCount(): number {
-  return fs.readdirSync('/proc/self/task').length;
+/**
+ * The ids of this process's worker threads (Node names them WorkerThread). By id rather than
+ * counted: a worker an earlier test terminated runs on until its statement ends, and its end
+ * would change a count.
+ */
+function workerThreadIds(): Set<string> {
+  const ids = new Set<string>();
+  for (const id of fs.readdirSync('/proc/self/task')) {
+    try {
+      if (fs.readFileSync(`/proc/self/task/${id}/comm`, 'utf8').trim() === 'WorkerThread') ids.add(id);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return ids;
 }
 
 for (const target of dbTargets()) {
@@ -147,11 +160,17 @@ describe('SQLite read workers', () => {
     skip: !fs.existsSync('/proc/self/task') && 'needs /proc (Linux)',
   }, async () => {
     const t = await createTestApp({ name: 'sqlite' }, { DB_READ_WORKERS: '2' });
-    const before = threadCount();
+    const before = workerThreadIds();
     await Promise.all([sql`select 1`.execute(t.app.readDb), sql`select 2`.execute(t.app.readDb)]);
-    assert.ok(threadCount() >= before + 2, 'two read threads run');
+    const started = [...workerThreadIds()].filter((id) => !before.has(id));
+    assert.equal(started.length, 2, 'two read threads run');
     await t.close();
-    assert.equal(threadCount(), before);
+    const running = workerThreadIds();
+    assert.deepEqual(
+      started.filter((id) => running.has(id)),
+      [],
+      'they end with the app',
+    );
     await assert.rejects(sql`select 1`.execute(t.app.readDb), /destroyed/);
   });
 
