@@ -25,14 +25,8 @@ import { QueryTimeoutError, queryBudget } from './deadline.ts';
  */
 export function readPoolConfig(config: pg.PoolConfig, timeoutMs: number): pg.PoolConfig {
   const { connectionString, fromString } = withoutOptions(config.connectionString);
-  const given = fromString ?? config.options;
-  const options = [
-    fromString,
-    config.options ?? (given === undefined ? process.env.PGOPTIONS : undefined),
-    `-c statement_timeout=${timeoutMs}`,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const given = fromString === undefined ? (config.options ?? process.env.PGOPTIONS) : config.options;
+  const options = [fromString, given, `-c statement_timeout=${timeoutMs}`].filter(Boolean).join(' ');
   return { ...config, connectionString, options };
 }
 
