@@ -18,6 +18,7 @@ import type { Database } from './schema.ts';
 import { errorCode, isPostgresUrl } from '../util.ts';
 import { ReadPool, ReadPoolDialect } from './read-pool.ts';
 import { PgReadDialect, readPoolConfig } from './pg-read.ts';
+import { postgresConnection } from './pg-connection.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -222,10 +223,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
 function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
   const schema = options.pgSchema;
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  const connection: pg.PoolConfig = {
-    connectionString: url,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  };
+  const connection = postgresConnection(url, schema && `-c search_path=${schema}`);
   const pool = newPool({ ...connection, max: options.poolSize ?? 10 });
   const pipelinePool = newPool({ ...connection, max: 2, pipeline: true });
   const timeoutMs = (options.reads ?? DEFAULT_READS).timeoutMs;

@@ -15,34 +15,11 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { QueryTimeoutError, queryBudget } from './deadline.ts';
+import { withServerOption } from './pg-connection.ts';
 
-/**
- * The read pool's config: `config` with the time limit among the server options. node-postgres
- * lets an `options` parameter of the connection string replace the config's `options` (a
- * DATABASE_URL selecting the schema that way dropped the limit: reads of 50 s and more, and
- * requests cut off by the server's request timeout with no answer), so it is taken out of the
- * string and kept first. Given options replace PGOPTIONS (which may select the schema): keep it.
- */
+/** The read pool's config: `config` (postgresConnection) with the time limit among the server options. */
 export function readPoolConfig(config: pg.PoolConfig, timeoutMs: number): pg.PoolConfig {
-  const { connectionString, fromString } = withoutOptions(config.connectionString);
-  const given = fromString === undefined ? (config.options ?? process.env.PGOPTIONS) : config.options;
-  const options = [fromString, given, `-c statement_timeout=${timeoutMs}`].filter(Boolean).join(' ');
-  return { ...config, connectionString, options };
-}
-
-/** A connection string without its `options` parameter, and that parameter (undefined: none, or not a URL). */
-function withoutOptions(connectionString: string | undefined): { connectionString?: string; fromString?: string } {
-  if (!connectionString) return { connectionString };
-  let url: URL;
-  try {
-    url = new URL(connectionString);
-  } catch {
-    return { connectionString };
-  }
-  const fromString = url.searchParams.get('options');
-  if (fromString === null) return { connectionString };
-  url.searchParams.delete('options');
-  return { connectionString: url.toString(), fromString };
+  return withServerOption(config, `-c statement_timeout=${timeoutMs}`);
 }
 
 export class PgReadDialect extends PostgresDialect {

@@ -16,6 +16,7 @@ import { endpoint, namespace, PUBLIC, route } from '../../src/rest/define.ts';
 import type { AppServices } from '../../src/site/services.ts';
 import { dbTargets, createTestApp, PG_URL } from '../support/db.ts';
 import { PgReadDialect, readPoolConfig } from '../../src/db/pg-read.ts';
+import { postgresConnection } from '../../src/db/pg-connection.ts';
 import { withDeadline } from '../../src/db/deadline.ts';
 
 /**
@@ -228,16 +229,19 @@ describe('SQLite read workers', () => {
 });
 
 describe('PostgreSQL read limits (pg-read.ts)', { skip: !PG_URL && 'TEST_DATABASE_URL is not set' }, () => {
-  test('the reads keep their time limit when the connection string gives server options (a schema)', async () => {
+  test('the reads keep their time limit and the schema when the connection string gives server options', async () => {
     const url = new URL(PG_URL!);
-    url.searchParams.set('options', '-c search_path=read_limit_schema,public');
-    const pool = new pg.Pool({ ...readPoolConfig({ connectionString: url.toString() }, 7_000), max: 1 });
+    url.searchParams.set('options', '-c search_path=read_limit_schema,public -c application_name=from_url');
+    const connection = postgresConnection(url.toString(), '-c search_path=test_schema');
+    const pool = new pg.Pool({ ...readPoolConfig(connection, 7_000), max: 1 });
     try {
-      const { rows } = await pool.query<{ t: string; path: string }>(
-        `select current_setting('statement_timeout') as t, current_setting('search_path') as path`,
+      const { rows } = await pool.query<{ t: string; path: string; app: string }>(
+        `select current_setting('statement_timeout') as t, current_setting('search_path') as path,
+          current_setting('application_name') as app`,
       );
       assert.equal(rows[0]!.t, '7s');
-      assert.equal(rows[0]!.path, 'read_limit_schema,public', "the string's options still apply");
+      assert.equal(rows[0]!.path, 'test_schema', 'the schema given beside the string is not replaced by it');
+      assert.equal(rows[0]!.app, 'from_url', "the string's other options still apply");
     } finally {
       await pool.end();
     }
@@ -245,7 +249,7 @@ describe('PostgreSQL read limits (pg-read.ts)', { skip: !PG_URL && 'TEST_DATABAS
 
   test("a request's reads set statement_timeout only when what is left of its time moves away from the limit", async () => {
     const timeoutMs = 10_000;
-    const pool = new pg.Pool({ ...readPoolConfig({ connectionString: PG_URL! }, timeoutMs), max: 1 });
+    const pool = new pg.Pool({ ...readPoolConfig(postgresConnection(PG_URL!), timeoutMs), max: 1 });
     const sets: string[] = [];
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
