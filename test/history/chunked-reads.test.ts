@@ -261,32 +261,43 @@ for (const target of dbTargets()) {
       ];
       assert.deepEqual(access('SCAN history_events USING INDEX history_events_date'), {
         dateIndex: true,
+        inOrderIndex: false,
         testsEveryRow: true,
       });
       assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date (date>?)', ...exists), {
         dateIndex: true,
+        inOrderIndex: false,
         testsEveryRow: false,
       });
-      assert.deepEqual(access('SCAN history_events'), { dateIndex: false, testsEveryRow: true });
+      assert.deepEqual(
+        access('SEARCH history_events USING COVERING INDEX history_events_filters_in_order (date>? AND date<?)'),
+        { dateIndex: false, inOrderIndex: true, testsEveryRow: false },
+        "the index of the filters in the log's order",
+      );
+      assert.deepEqual(access('SCAN history_events'), { dateIndex: false, inOrderIndex: false, testsEveryRow: true });
       assert.deepEqual(access('SCAN history_events USING COVERING INDEX history_events_user', ...exists), {
         dateIndex: false,
+        inOrderIndex: false,
         testsEveryRow: true,
       });
       assert.deepEqual(
         access('SCAN history_events USING COVERING INDEX history_events_user'),
-        { dateIndex: false, testsEveryRow: false },
+        { dateIndex: false, inOrderIndex: false, testsEveryRow: false },
         'a plain index scan',
       );
       assert.deepEqual(access('SEARCH history_events USING INDEX history_events_level (level=?)', ...exists), {
         dateIndex: false,
+        inOrderIndex: false,
         testsEveryRow: false,
       });
       assert.deepEqual(access('SEARCH history_events USING INDEX history_events_date_x (date>?)'), {
         dateIndex: false,
+        inOrderIndex: false,
         testsEveryRow: false,
       });
       assert.deepEqual(access('SCAN n', 'SEARCH history_events USING INTEGER PRIMARY KEY (rowid=?)'), {
         dateIndex: false,
+        inOrderIndex: false,
         testsEveryRow: false,
       });
     });

@@ -9,7 +9,7 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { countMatching, loadRows, newestFirstRows, selectEventPage } from '../../src/namespaces/history/read/paging.ts';
 import { pageFromColumns, type ColumnsPage } from '../../src/namespaces/history/columns/page.ts';
-import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { dateWindow, filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns } from '../../src/namespaces/history/columns/count.ts';
@@ -24,6 +24,8 @@ import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
 
 const ALL = { all: true, slugs: [] };
+/** Slices of one to three rows: a walk by dates crosses its ranges' ends within a few rows. */
+const TINY_SLICES = { walkFirst: 1, walkMost: 3, countFirst: 1, countMost: 3, ms: 10 };
 import { ipFilterCondition } from '../../src/namespaces/history/model/ip.ts';
 
 const LEVELS = ['info', 'notice', 'warning'];
@@ -61,6 +63,17 @@ const bound = fc.option(
   fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 })).map(([d, m]) => day(d, m)),
   { nil: undefined },
 );
+/** `dates` or `months`: ranges in order (an open end now and then), often apart, whose reads then go range by range. */
+const rangesArb = (minLength: number) =>
+  fc.array(
+    fc
+      .tuple(
+        bound.map((b) => b ?? day(1, 0)),
+        bound.map((b) => b ?? null),
+      )
+      .map(([from, to]) => (to === null || from <= to ? [from, to] : [to, from])),
+    { minLength, maxLength: 3 },
+  );
 const CONDITIONS = {
   loglevels: list(LEVELS),
   loggers: list(LOGGERS),
@@ -77,18 +90,9 @@ const CONDITIONS = {
   dateFrom: bound,
   dateTo: bound,
   lastdaysFrom: bound,
-  ranges: fc.option(
-    fc.array(
-      fc.tuple(
-        bound.map((b) => b ?? day(1, 0)),
-        bound.map((b) => b ?? null),
-      ),
-      { maxLength: 2 },
-    ),
-    {
-      nil: undefined,
-    },
-  ),
+  ranges: fc.option(rangesArb(0), {
+    nil: undefined,
+  }),
   maxIdBack: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
   slugs: fc.option(fc.subarray(LOGGERS), { nil: undefined }),
   /** exclude_search's and search's events holding their words, as offsets from the first id logged. */
@@ -106,6 +110,8 @@ const CONDITIONS = {
 const filterArb = fc
   .tuple(fc.record(CONDITIONS), fc.shuffledSubarray(Object.keys(CONDITIONS), { minLength: 1, maxLength: 3 }))
   .map(([all, keys]) => Object.fromEntries(keys.map((k) => [k, all[k as keyof typeof all]])) as Partial<typeof all>);
+
+type DrawnFilter = typeof filterArb extends fc.Arbitrary<infer T> ? T : never;
 
 for (const target of dbTargets()) {
   describe(`the log's columns (${target.name})`, () => {
@@ -154,6 +160,7 @@ for (const target of dbTargets()) {
       const state = await logState(t.app);
       const view = await columnsAt(t.app, state);
       assert.ok(view, 'a small log has its columns at once');
+      const dates = dateWindow(f);
       const { search, excludeSearch, contextFilters, ...plain } = f;
       const plainCond = filterCondition(plain);
       if (!plainCond) return;
@@ -173,6 +180,14 @@ for (const target of dbTargets()) {
         const got = countFromColumns(view, f, mode, matches);
         assert.ok(got, 'the columns count this filter');
         assert.equal(got.value, await countMatching(t.app, where, mode), `${label} ${mode} ${JSON.stringify(f)}`);
+        // Read by the filter's dates (several ranges: range by range), in slices of a row or
+        // three, and grouped in the log's order from the first matching row on.
+        for (const how of [{ slices: TINY_SLICES, chunkRows: 2 }, { inOrderFrom: 1 }])
+          assert.equal(
+            await countMatching(t.app, where, mode, { dates, ...how }),
+            got.value,
+            `${label} ${mode} by its dates ${JSON.stringify(how)} ${JSON.stringify(f)}`,
+          );
         const newest = await t.app.db
           .selectFrom('history_events')
           .select(['id', 'date', 'occasions_id'])
@@ -195,6 +210,14 @@ for (const target of dbTargets()) {
           [1, 50],
         ] as const) {
           const walked = await selectEventPage(t.app, cond, { grouped, page, perPage, countTotal: true });
+          const byDates = await selectEventPage(t.app, cond, {
+            grouped,
+            page,
+            perPage,
+            countTotal: true,
+            dates,
+            slices: TINY_SLICES,
+          });
           const served: ColumnsPage = pageFromColumns(
             view,
             f,
@@ -211,7 +234,42 @@ for (const target of dbTargets()) {
           );
           assert.deepEqual([...served.counts], grouped ? [...walked.counts] : [], what);
           assert.equal(served.total, walked.total, what);
+          assert.deepEqual(byDates, walked, `${what} by its dates`);
         }
+    };
+
+    /** The EventFilter a drawn filter stands for over the events `ids`, and the events its words name. */
+    const filterOf = (g: DrawnFilter, ids: number[]) => {
+      const {
+        maxIdBack,
+        slugs,
+        excludedOffsets,
+        includedOffsets,
+        contextOffsets,
+        searchTemplates,
+        messages,
+        excludeMessages,
+        ranges,
+        ...rest
+      } = g;
+      const f: EventFilter = {
+        ...rest,
+        scope: slugs ? { all: false, slugs } : { all: true },
+        messages: messages && new Map(messages),
+        excludeMessages: excludeMessages && new Map(excludeMessages),
+        ranges: ranges as [string, string | null][] | undefined,
+        maxId: maxIdBack === undefined ? undefined : Math.max(...ids) - maxIdBack,
+        search: includedOffsets && { words: ['w'], templateMatches: new Map(searchTemplates) },
+        excludeSearch: excludedOffsets && { words: ['w'], templateMatches: new Map() },
+        contextFilters: contextOffsets && [['k', 'v']],
+        dialect: target.name,
+      };
+      const words = {
+        included: includedOffsets?.map((k) => ids[0]! + k),
+        excluded: excludedOffsets?.map((k) => ids[0]! + k),
+        context: contextOffsets?.map((k) => ids[0]! + k),
+      };
+      return { f, words };
     };
 
     test('a request at a state the columns have moved past gets the rows of its state, without their being read again', async () => {
@@ -253,35 +311,7 @@ for (const target of dbTargets()) {
             await t.app.db.deleteFrom('history_counters').execute();
             const ids: number[] = [];
             for (const r of rows) ids.push(await log(r));
-            const {
-              maxIdBack,
-              slugs,
-              excludedOffsets,
-              includedOffsets,
-              contextOffsets,
-              searchTemplates,
-              messages,
-              excludeMessages,
-              ranges,
-              ...rest
-            } = g;
-            const f: EventFilter = {
-              ...rest,
-              scope: slugs ? { all: false, slugs } : { all: true },
-              messages: messages && new Map(messages),
-              excludeMessages: excludeMessages && new Map(excludeMessages),
-              ranges: ranges as [string, string | null][] | undefined,
-              maxId: maxIdBack === undefined ? undefined : Math.max(...ids) - maxIdBack,
-              search: includedOffsets && { words: ['w'], templateMatches: new Map(searchTemplates) },
-              excludeSearch: excludedOffsets && { words: ['w'], templateMatches: new Map() },
-              contextFilters: contextOffsets && [['k', 'v']],
-              dialect: target.name,
-            };
-            const words = {
-              included: includedOffsets?.map((k) => ids[0]! + k),
-              excluded: excludedOffsets?.map((k) => ids[0]! + k),
-              context: contextOffsets?.map((k) => ids[0]! + k),
-            };
+            const { f, words } = filterOf(g, ids);
             await agree(f, words, 'built');
             // Appended (and, when dated before the newest, back-dated: read again).
             for (const r of later) ids.push(await log({ ...r, day: 4 }));
@@ -293,6 +323,25 @@ for (const target of dbTargets()) {
           },
         ),
         { numRuns: target.name === 'postgres' ? 25 : 150 },
+      );
+    });
+
+    test('several ranges of dates, alone or beside other filters: read range by range, as the columns count and page them', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(row, { minLength: 1, maxLength: 25 }),
+          fc.option(filterArb, { nil: {} }),
+          rangesArb(2),
+          async (rows, g, ranges) => {
+            await t.app.db.deleteFrom('history_events').execute();
+            await t.app.db.deleteFrom('history_counters').execute();
+            const ids: number[] = [];
+            for (const r of rows) ids.push(await log(r));
+            const { f, words } = filterOf({ ...g, ranges }, ids);
+            await agree(f, words, 'ranges');
+          },
+        ),
+        { numRuns: target.name === 'postgres' ? 15 : 80 },
       );
     });
   });

@@ -7,7 +7,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { AppServices } from '../../../site/services.ts';
 import { COUNTER_CHANGES, COUNTER_STICKS, COUNTER_TOTAL } from '../model/counters.ts';
 import { countMatching, countRunsInWorker, loadRows, type CountMode, type PageResult } from './paging.ts';
-import type { DateWindow, MatchRow } from './slices.ts';
+import { withinDates, type DateWindow, type MatchRow } from './slices.ts';
 
 const eb = expressionBuilder<Database, 'history_events'>();
 
@@ -250,11 +250,12 @@ async function countTotal(
   const counted = quick && quick.maxId === state.maxId ? quick : null;
   if (mode === 'rows')
     return { ...state, value: counted?.value ?? (await countMatching(app, upTo, mode, { dates })), newest: null };
+  // Several ranges of dates: the walk for it starts at their window's top (read/date-ranges.ts).
   const newestRow = async () =>
     (await app.readDb
       .selectFrom('history_events')
       .select(['id', 'date', 'occasions_id'])
-      .where(upTo)
+      .where(dates?.ranges ? eb.and([...withinDates(dates), upTo]) : upTo)
       .orderBy('date', 'desc')
       .orderBy('id', 'desc')
       .limit(1)

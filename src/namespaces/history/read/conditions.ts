@@ -9,6 +9,8 @@ import { contextPairs } from '../model/context.ts';
 import type { EventFilter, SearchTerms } from './query.ts';
 import type { BlockCandidates, ContextCandidates, PairListing } from '../index/lookup.ts';
 import type { DateWindow } from './slices.ts';
+import type { DateRange } from './heads.ts';
+import { dateRanges } from './date-ranges.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
 import { contextValuesHold } from '../index/context-values.ts';
@@ -253,7 +255,22 @@ export function dateWindow(f: EventFilter): DateWindow {
       );
   }
   const known = (dates: (string | undefined)[]) => dates.filter((d): d is string => d !== undefined).sort();
-  return { from: known(lower).at(-1), to: known(upper)[0] };
+  const window: DateWindow = { from: known(lower).at(-1), to: known(upper)[0] };
+  const ranges = f.ranges && f.ranges.length > 1 ? dateRanges(f) : [];
+  return ranges.length > 1 ? { ...window, ranges } : window;
+}
+
+/**
+ * The rows lie in one of the ranges (dateRanges). Several ranges: on SQLite, the date written
+ * so that no index serves the OR (`+date`), which it would read as a MULTI-INDEX OR, gathering
+ * every range's rowids first; the reads go range by range instead (dateWindow's `ranges`).
+ */
+function inDateRanges(ranges: DateRange[], dialect: DialectName, ref: (name: string) => RawBuilder<unknown>): Cond {
+  if (!ranges.length) return sql<SqlBool>`1 = 0`;
+  const date = ranges.length > 1 && dialect === 'sqlite' ? sql`+${sql.ref('date')}` : ref('date');
+  const within = ({ from, to }: DateRange) =>
+    eb.and([...(from !== undefined ? [eb(date, '>=', from)] : []), ...(to !== undefined ? [eb(date, '<=', to)] : [])]);
+  return ranges.length === 1 ? within(ranges[0]!) : eb.or(ranges.map(within));
 }
 
 /**
@@ -311,15 +328,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   if (f.dateFrom) c.push(eb(ref('date'), '>=', f.dateFrom));
   if (f.dateTo) c.push(eb(ref('date'), '<=', f.dateTo));
   if (f.lastdaysFrom) c.push(eb(ref('date'), '>=', f.lastdaysFrom));
-  if (f.ranges) {
-    c.push(
-      eb.or(
-        f.ranges.map(([from, to]) =>
-          to ? eb.and([eb(ref('date'), '>=', from), eb(ref('date'), '<=', to)]) : eb(ref('date'), '>=', from),
-        ),
-      ),
-    );
-  }
+  if (f.ranges) c.push(inDateRanges(dateRanges(f), dialect, ref));
   if (f.loglevels) c.push(eb(ref('level'), 'in', f.loglevels));
   if (f.loggers) c.push(eb(ref('logger'), 'in', f.loggers));
   if (f.messages) c.push(messagesCondition(f.messages, ref, dialect));

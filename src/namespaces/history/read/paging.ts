@@ -10,6 +10,7 @@ import {
   countUpTo,
   newestFirst,
   tallyRows,
+  withinDates,
   type DateWindow,
   type MatchRow,
   type Position,
@@ -245,7 +246,7 @@ export async function countMatching(
     inOrderFrom,
   }: { chunkRows?: number; slices?: Slices; dates?: DateWindow; inOrderFrom?: number } = {},
 ): Promise<number> {
-  if (mode === 'rows') return countRows(app, cond, slices);
+  if (mode === 'rows') return countRows(app, cond, slices, dates);
   if (app.dialect === 'postgres') return countGroups(app, cond);
   if (app.dbHandle.readsInWorkers) return (await countRunsInWorker(app, cond, { inOrderFrom, dates })).groups;
   let n = 0;
@@ -291,18 +292,18 @@ export async function countRunsInWorker(
   cond: Expression<SqlBool>,
   { inOrderFrom, dates }: { inOrderFrom?: number; dates?: DateWindow },
 ): Promise<{ groups: number; newest: MatchRow | null }> {
-  const matching =
-    inOrderFrom === undefined
-      ? undefined
-      : await countUpTo(app, sql`select 1 from history_events where ${cond}`, inOrderFrom);
+  const matching = inOrderFrom === undefined ? undefined : await matchingUpTo(app, cond, inOrderFrom, dates);
   if (matching === 0) return { groups: 0, newest: null };
   const inOrder = matching !== undefined && matching >= inOrderFrom!;
   const index = inOrder ? sql`indexed by ${sql.ref(FILTERS_IN_ORDER_INDEX)}` : sql``;
-  const seam = inOrder ? await middleDate(app, dates) : null;
+  // Several ranges of dates: a stretch each, read through its range of the index.
+  const seam = inOrder && !dates?.ranges ? await middleDate(app, dates) : null;
   const date = sql.ref('date');
-  const stretches = seam
-    ? [eb.and([cond, sql<SqlBool>`${date} >= ${seam}`]), eb.and([cond, sql<SqlBool>`${date} < ${seam}`])]
-    : [cond];
+  const stretches = dates?.ranges
+    ? dates.ranges.map((range) => eb.and([...withinDates(range), cond]))
+    : seam
+      ? [eb.and([cond, sql<SqlBool>`${date} >= ${seam}`]), eb.and([cond, sql<SqlBool>`${date} < ${seam}`])]
+      : [cond];
   const edges = await Promise.all(
     stretches.map(async (where) => {
       // The first row's date is read by its id: handing every row's date to the aggregate costs more.
@@ -316,6 +317,21 @@ export async function countRunsInWorker(
     }),
   );
   return { groups: joinRuns(edges), newest: edges.find((s) => s.first)?.first ?? null };
+}
+
+/** Rows matching `cond`, counted up to `most`; several ranges of dates one after the other, each through its range of the date index. */
+async function matchingUpTo(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  most: number,
+  dates: DateWindow = {},
+): Promise<number> {
+  let n = 0;
+  for (const where of dates.ranges?.map((range) => eb.and([...withinDates(range), cond])) ?? [cond]) {
+    if (n >= most) break;
+    n += await countUpTo(app, sql`select 1 from history_events where ${where}`, most - n);
+  }
+  return n;
 }
 
 /** `run_edges` of a stretch: its runs, its first row (occasions id, id) and its last occasions id (null: no rows). */

@@ -33,6 +33,8 @@ import type { AppServices } from '../../../site/services.ts';
 import type { Database } from '../../../db/schema.ts';
 import { pos } from '../model/runs.ts';
 import { newestEventId } from '../model/counters.ts';
+import type { DateRange } from './heads.ts';
+import { FILTERS_IN_ORDER_INDEX } from '../migrations/0026_history_filters_in_order.ts';
 
 /** Slice sizes: rows of the date index for walks, ids for counts. */
 export interface Slices {
@@ -68,6 +70,16 @@ export interface MatchRow {
 export interface DateWindow {
   from?: string;
   to?: string;
+  /**
+   * Several ranges, disjoint and newest first (read/date-ranges.ts), when the rows lie in one of
+   * them: SQLite's reads go range by range, and a walk skips the dates between them.
+   */
+  ranges?: readonly DateRange[];
+}
+
+/** The conditions of a range of dates on `date`, before any other: SQLite reads that range of the date index. */
+export function withinDates({ from, to }: DateRange): Expression<SqlBool>[] {
+  return [...(to !== undefined ? [eb('date', '<=', to)] : []), ...(from !== undefined ? [eb('date', '>=', from)] : [])];
 }
 
 /** A position in the log's order (date desc, id desc); a read starts below it, or at it when `inclusive`. */
@@ -113,8 +125,16 @@ export async function newestFirst(
         .limit(n);
     return q.orderBy('date', 'desc').orderBy('id', 'desc').limit(n);
   };
-  const whole = read(cond, after, limit).$if(offset > 0, (q) => q.offset(offset));
-  if (!sqlite || few || oneStatement || !(await accessOf(app, whole)).dateIndex) return whole.execute();
+  // Several ranges of dates: their window bounds a read in one statement, which no index of the
+  // date serves otherwise (read/date-ranges.ts).
+  const windowed = dates.ranges && sqlite ? eb.and([...withinDates(dates), cond]) : cond;
+  const whole = read(windowed, after, limit).$if(offset > 0, (q) => q.offset(offset));
+  // Several ranges are walked along either index in the log's order: the walk skips the dates between them.
+  const walks = async () => {
+    const access = await accessOf(app, whole);
+    return access.dateIndex || (dates.ranges !== undefined && access.inOrderIndex);
+  };
+  if (!sqlite || few || oneStatement || !(await walks())) return whole.execute();
   const rows: MatchRow[] = [];
   let skip = offset;
   // The walk starts at the newest date a row may match, not at the top of the log.
@@ -123,9 +143,20 @@ export async function newestFirst(
       ? { date: dates.to, id: Number.MAX_SAFE_INTEGER, inclusive: true }
       : after;
   const first = Math.min(slices.walkFirst, slices.walkMost);
+  // The window's range the walk is in or comes to next (a start below a row: from a row's position).
+  let rangeIndex =
+    dates.ranges && from ? dates.ranges.findIndex((r) => r.from === undefined || r.from <= from!.date) : 0;
   for (let size = first; ; ) {
     const started = performance.now();
-    const last = await nthRow(app, from, size);
+    // Between two ranges of the window, the walk goes on at the top of the next; a slice ends
+    // at its range's first date.
+    const range = dates.ranges?.[rangeIndex];
+    if (dates.ranges && !range) return rows;
+    if (range?.to !== undefined && (!from || from.date > range.to))
+      from = { date: range.to, id: Number.MAX_SAFE_INTEGER, inclusive: true };
+    let last = await nthRow(app, from, size);
+    const rangeEnds = range?.from !== undefined && (!last || last.date < range.from);
+    if (rangeEnds) last = { date: range.from!, id: 0 };
     const inSlice = sliceCondition(cond, from, last);
     // Rows before the page are counted, not read: a deep page skips most slices in the index.
     const skipped = skip > 0 ? await countBelow(app, inSlice) : 0;
@@ -141,6 +172,7 @@ export async function newestFirst(
     // Below the oldest date a row may match, nothing is left to find.
     if (rows.length >= limit || !last || (dates.from !== undefined && last.date < dates.from)) return rows;
     from = { date: last.date, id: last.id };
+    if (rangeEnds) rangeIndex++;
     size = nextSize(size, performance.now() - started, first, slices.walkMost, slices.ms);
     await nextTurn();
   }
@@ -188,17 +220,32 @@ export async function countUpTo(app: AppServices, rows: RawBuilder<unknown>, mos
   return Number(counted[0]!.n);
 }
 
-/** Rows matching `cond`. */
-export async function countRows(app: AppServices, cond: Expression<SqlBool>, slices: Slices = SLICES): Promise<number> {
-  return (await tallyRows(app, cond, { slices })).n;
+/** Rows matching `cond`, which lie within `dates`. */
+export async function countRows(
+  app: AppServices,
+  cond: Expression<SqlBool>,
+  slices: Slices = SLICES,
+  dates: DateWindow = {},
+): Promise<number> {
+  return (await tallyRows(app, cond, { slices, dates })).n;
 }
 
 /** Rows matching `cond` and, with `maxId`, the highest id among them (0 when none) in the same read. */
 export async function tallyRows(
   app: AppServices,
   cond: Expression<SqlBool>,
-  { slices = SLICES, maxId = false }: { slices?: Slices; maxId?: boolean } = {},
+  { slices = SLICES, maxId = false, dates = {} }: { slices?: Slices; maxId?: boolean; dates?: DateWindow } = {},
 ): Promise<{ n: number; maxId: number }> {
+  if (dates.ranges && app.dialect === 'sqlite') {
+    // Range by range, each read through the date index.
+    const total = { n: 0, maxId: 0 };
+    for (const range of dates.ranges) {
+      const part = await tallyRows(app, eb.and([...withinDates(range), cond]), { slices, maxId });
+      total.n += part.n;
+      total.maxId = Math.max(total.maxId, part.maxId);
+    }
+    return total;
+  }
   const tally = (where: Expression<SqlBool>) =>
     app.readDb
       .selectFrom('history_events')
@@ -232,6 +279,8 @@ export async function tallyRows(
 export interface Access {
   /** Along the date index, all of it or a range. */
   dateIndex: boolean;
+  /** Along the index of the filters in the log's order, which starts with the date too (FILTERS_IN_ORDER_INDEX). */
+  inOrderIndex: boolean;
   /** Every row of the table (directly or through an index), or every entry of an index with a sub-query for each. */
   testsEveryRow: boolean;
 }
@@ -262,6 +311,9 @@ export function accessFromPlan(details: string[]): Access {
   const subQueries = details.some((d) => /\bSUBQUERY\b|\bEXISTS\b/.test(d));
   return {
     dateIndex: /^(SCAN|SEARCH) history_events USING (COVERING )?INDEX history_events_date\b/.test(outer),
+    inOrderIndex: new RegExp(`^(SCAN|SEARCH) history_events USING (COVERING )?INDEX ${FILTERS_IN_ORDER_INDEX}\\b`).test(
+      outer,
+    ),
     testsEveryRow: outer.startsWith('SCAN ') && (subQueries || !outer.includes(' USING COVERING INDEX ')),
   };
 }

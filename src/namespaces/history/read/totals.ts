@@ -7,6 +7,7 @@ import type { EventFilter } from './query.ts';
 import type { TotalShortcut } from './caches.ts';
 import type { DateRange } from './heads.ts';
 import { groupsInDateRanges, groupsWithout } from './run-counts.ts';
+import { dateRanges } from './date-ranges.ts';
 import { filterCondition, indexMatches, type QueryPlan, type SearchMatches } from './conditions.ts';
 import { countUpTo } from './slices.ts';
 import { SEARCH_FTS } from '../index/fts.ts';
@@ -87,27 +88,7 @@ const DATE_CONDITIONS = new Set(['dateFrom', 'dateTo', 'lastdaysFrom', 'ranges']
 export function onlyDateRanges(f: EventFilter): DateRange[] | null {
   const conditions = conditionsOf(f);
   if (!conditions.length || !conditions.every((c) => DATE_CONDITIONS.has(c))) return null;
-  const later = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);
-  const earlier = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a < b ? a : b);
-  const from = later(f.dateFrom, f.lastdaysFrom);
-  const to = f.dateTo;
-  const wanted: DateRange[] = (f.ranges ?? [[undefined, undefined]]).map(([start, end]) => ({
-    from: later(start, from),
-    to: earlier(end ?? undefined, to),
-  }));
-  const nonEmpty = wanted.filter((r) => r.from === undefined || r.to === undefined || r.from <= r.to);
-  // Newest first (an open end is the newest), then overlapping ranges joined.
-  nonEmpty.sort((a, b) =>
-    a.to === b.to ? 0 : a.to === undefined ? -1 : b.to === undefined ? 1 : a.to > b.to ? -1 : 1,
-  );
-  const joined: DateRange[] = [];
-  for (const r of nonEmpty) {
-    const newer = joined.at(-1);
-    if (newer && (newer.from === undefined || r.to === undefined || r.to >= newer.from))
-      newer.from = newer.from === undefined || r.from === undefined ? undefined : earlier(newer.from, r.from);
-    else joined.push({ ...r });
-  }
-  return joined;
+  return dateRanges(f);
 }
 
 /** When the filter asks for one range of dates and nothing else: that range. */
