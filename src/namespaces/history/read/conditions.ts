@@ -240,8 +240,22 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref, dialect)]);
 }
 
-/** The dates the filter's rows lie within, as far as its date conditions say (a walk by date reads no further). */
-export function dateWindow(f: EventFilter): DateWindow {
+/** Whether the plan's candidates or index matches (a bounded number of look-ups by id) lead the read. */
+function indexLeads(plan: QueryPlan): boolean {
+  return !!(
+    plan.contextIndex ||
+    plan.metadataIndex ||
+    plan.searchIndex?.exact ||
+    (plan.metadataSearch && !plan.metadataSearch.tested)
+  );
+}
+
+/**
+ * The dates the filter's rows lie within, as far as its date conditions say (a walk by date reads
+ * no further), read as `plan` says: its several ranges are read one by one unless candidates lead
+ * (bounds on the date would lure SQLite away from them).
+ */
+export function dateWindow(f: EventFilter, plan: QueryPlan = {}): DateWindow {
   const lower = [f.dateFrom, f.lastdaysFrom, f.sinceId !== undefined ? f.sinceDate : undefined];
   const upper = [f.dateTo];
   if (f.ranges?.length) {
@@ -256,7 +270,7 @@ export function dateWindow(f: EventFilter): DateWindow {
   }
   const known = (dates: (string | undefined)[]) => dates.filter((d): d is string => d !== undefined).sort();
   const window: DateWindow = { from: known(lower).at(-1), to: known(upper)[0] };
-  const ranges = f.ranges && f.ranges.length > 1 ? dateRanges(f) : [];
+  const ranges = f.ranges && f.ranges.length > 1 && !indexLeads(plan) ? dateRanges(f) : [];
   return ranges.length > 1 ? { ...window, ranges } : window;
 }
 
@@ -303,11 +317,7 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
   // narrowContextLimit), SQLite, which has no statistics, would still read an index of
   // `logger = ?` or a date range instead: a `+` keeps it from using the other columns' indexes.
   const ref =
-    (plan.contextIndex ||
-      plan.metadataIndex ||
-      plan.searchIndex?.exact ||
-      (plan.metadataSearch && !plan.metadataSearch.tested)) &&
-    dialect === 'sqlite'
+    indexLeads(plan) && dialect === 'sqlite'
       ? (name: string) => sql`+${sql.ref(name)}`
       : (name: string) => sql.ref(name);
   if (!f.scope.all) {

@@ -89,15 +89,15 @@ export async function listEvents(
       const forPage = pagePlan(plan, state.maxId, page * perPage, grouped);
       const cond = filterCondition(effective, forPage)!;
       const totalCond = filterCondition(effectiveTotal, plan)!;
-      // The cut aside, both filters have the same dates.
-      const dates = dateWindow(filter);
+      // The cut aside, both filters have the same dates; read as the page's or the total's plan says.
+      const dates = dateWindow(filter, forPage);
       // Asked only when the total is counted (not for skip_count_query). The indexes know the
       // total of the filter itself, not of one cut at max_id_first_page.
       const indexed = totalFilter === filter;
       const count = async (mode: CountMode) =>
         (mode === 'rows' && indexed ? await totalFromIndexes(app, plan, filter) : undefined) ??
         cachedTotal(app, state, totalKey, totalCond, mode, {
-          dates,
+          dates: dateWindow(filter, plan),
           // The log's columns first; while they are read, the runs maintained on write.
           shortcut: firstShortcut(
             mode === 'rows' && indexed && plan.metadataValues?.alone
