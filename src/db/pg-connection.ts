@@ -18,7 +18,7 @@ export function postgresConnection(url: string, extra?: string): pg.PoolConfig {
 
 /** `config` with `extra` after its server options (`config` from postgresConnection). */
 export function withServerOption(config: pg.PoolConfig, extra: string): pg.PoolConfig {
-  return { ...config, options: serverOptions(config.options ?? process.env.PGOPTIONS, extra) };
+  return { ...config, options: serverOptions(config.options, extra) };
 }
 
 function serverOptions(...parts: (string | undefined)[]): string | undefined {

@@ -10,7 +10,7 @@ import {
   countUpTo,
   newestFirst,
   tallyRows,
-  withinDates,
+  inEachRange,
   type DateWindow,
   type MatchRow,
   type Position,
@@ -300,7 +300,7 @@ export async function countRunsInWorker(
   const seam = inOrder && !dates?.ranges ? await middleDate(app, dates) : null;
   const date = sql.ref('date');
   const stretches = dates?.ranges
-    ? dates.ranges.map((range) => eb.and([...withinDates(range), cond]))
+    ? inEachRange(cond, dates)
     : seam
       ? [eb.and([cond, sql<SqlBool>`${date} >= ${seam}`]), eb.and([cond, sql<SqlBool>`${date} < ${seam}`])]
       : [cond];
@@ -327,7 +327,7 @@ async function matchingUpTo(
   dates: DateWindow = {},
 ): Promise<number> {
   let n = 0;
-  for (const where of dates.ranges?.map((range) => eb.and([...withinDates(range), cond])) ?? [cond]) {
+  for (const where of inEachRange(cond, dates)) {
     if (n >= most) break;
     n += await countUpTo(app, sql`select 1 from history_events where ${where}`, most - n);
   }

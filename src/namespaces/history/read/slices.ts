@@ -82,6 +82,11 @@ export function withinDates({ from, to }: DateRange): Expression<SqlBool>[] {
   return [...(to !== undefined ? [eb('date', '<=', to)] : []), ...(from !== undefined ? [eb('date', '>=', from)] : [])];
 }
 
+/** `cond` in each of the window's several ranges, newest first (each read through its range of the date index); else `cond` alone. */
+export function inEachRange(cond: Expression<SqlBool>, dates: DateWindow = {}): Expression<SqlBool>[] {
+  return dates.ranges?.map((range) => eb.and([...withinDates(range), cond])) ?? [cond];
+}
+
 /** A position in the log's order (date desc, id desc); a read starts below it, or at it when `inclusive`. */
 export interface Position {
   date: string;
@@ -237,10 +242,9 @@ export async function tallyRows(
   { slices = SLICES, maxId = false, dates = {} }: { slices?: Slices; maxId?: boolean; dates?: DateWindow } = {},
 ): Promise<{ n: number; maxId: number }> {
   if (dates.ranges && app.dialect === 'sqlite') {
-    // Range by range, each read through the date index.
     const total = { n: 0, maxId: 0 };
-    for (const range of dates.ranges) {
-      const part = await tallyRows(app, eb.and([...withinDates(range), cond]), { slices, maxId });
+    for (const inRange of inEachRange(cond, dates)) {
+      const part = await tallyRows(app, inRange, { slices, maxId });
       total.n += part.n;
       total.maxId = Math.max(total.maxId, part.maxId);
     }

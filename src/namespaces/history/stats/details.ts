@@ -142,7 +142,6 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
   // The latest attempt of names last seen on a whole day: from that day's events. The days are
   // read side by side, each on a read worker or connection of its own: a range of a year has
   // rare names last seen on twenty days and more, about 1,000 failed logins each to read.
-  const latest = new Map<string, string>();
   const dayOf = (row: (typeof rows)[number]) =>
     row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null;
   const lastDays = [...new Set(rows.map(dayOf).filter((d) => d !== null))];
@@ -157,7 +156,7 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
       return found.map((f) => [`${day}|${attemptedKey(f.value)}`, f.last] as const);
     }),
   );
-  for (const [key, last] of lastOnDay.flat()) latest.set(key, last);
+  const latest = new Map(lastOnDay.flat());
   return rows.map((row) => {
     const day = dayOf(row);
     return {
