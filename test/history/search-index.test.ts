@@ -9,7 +9,7 @@ import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
-import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { dateWindow, filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { countTemplateEventsBeside, FEW_CANDIDATES, indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { MAX_COLUMN_ROWS } from '../../src/namespaces/history/columns/bound.ts';
 import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
@@ -31,6 +31,7 @@ import { historyContextValuesMigration } from '../../src/namespaces/history/migr
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
+import { COUNTER_TOTAL } from '../../src/namespaces/history/model/counters.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
@@ -800,5 +801,79 @@ describe('search index on a log too large for the columns (sqlite)', () => {
     const rare = await indexPlan(t.app.db, searchFor('contact'), newest);
     assert.ok(rare.searchIndex!.matches > 0 && rare.searchIndex!.matches <= FEW_CANDIDATES);
     assert.equal(rare.searchIndex!.named?.split(',').length, rare.searchIndex!.matches);
+  });
+});
+
+describe('several ranges of dates on a log the columns do not take (sqlite)', () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  before(async () => {
+    t = await createTestApp({ name: 'sqlite' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    await generateEvents(t.app, { count: 3000, days: 3 });
+    // The count of events the columns weigh (columns/sync.ts), as on a log past their bound: reads go to SQL.
+    await t.app.db
+      .updateTable('history_counters')
+      .set({ value: MAX_COLUMN_ROWS + 1 })
+      .where('name', '=', COUNTER_TOTAL)
+      .execute();
+  });
+  after(() => t.close());
+
+  test('several ranges of dates beside a level, read range by range: totals and pages over HTTP as the rows say', async () => {
+    // Yesterday and today (lastdays:1 starts at today's midnight): two ranges apart by a second.
+    const dates = ['yesterday', 'lastdays:1'];
+    const zone = t.app.options.get('timezone_string');
+    // With a level, so that the shortcuts of dates alone (the runs' heads, the counts by hour) do not answer.
+    const loglevels = ['info'];
+    const filter = eventFilterFromParams(
+      { dates, loglevels },
+      { loggers: t.app.loggers, scope: ALL, zone, lang: 'en', dialect: 'sqlite' },
+    );
+    const ranges = dateWindow(filter).ranges;
+    assert.equal(ranges?.length, 2, 'two ranges, read one by one');
+    const inRanges = await t.app.db
+      .selectFrom('history_events')
+      .select(['id', 'date', 'occasions_id'])
+      .where('level', 'in', loglevels)
+      .where((eb) =>
+        eb.or(
+          ranges!.map((r) =>
+            eb.and([...(r.from ? [eb('date', '>=', r.from)] : []), ...(r.to ? [eb('date', '<=', r.to)] : [])]),
+          ),
+        ),
+      )
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    assert.ok(inRanges.length > 0);
+    for (const [page, perPage] of [
+      [1, 7],
+      [3, 50],
+    ] as const) {
+      const flat = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { dates, loglevels, ungrouped: true, page, per_page: perPage },
+        user: admin,
+      });
+      assert.equal(flat.status, 200);
+      assert.equal(Number(flat.headers['x-wp-total']), inRanges.length);
+      assert.deepEqual(
+        (flat.body as { id: number }[]).map((e) => e.id),
+        inRanges.slice((page - 1) * perPage, page * perPage).map((r) => r.id),
+        `ungrouped page ${page}`,
+      );
+      const grouped = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { dates, loglevels, page, per_page: perPage },
+        user: admin,
+      });
+      assert.equal(grouped.status, 200);
+      const want = referenceOverview(inRanges, page, perPage);
+      assert.equal(Number(grouped.headers['x-wp-total']), want.total, `grouped total, page ${page}`);
+      const shown = (grouped.body as { id: number; subsequent_occasions_count: number }[]).map(
+        (e) => [e.id, e.subsequent_occasions_count] as [number, number],
+      );
+      const byId = (a: [number, number], b: [number, number]) => a[0] - b[0];
+      assert.deepEqual(shown.sort(byId), [...want.items].sort(byId), `grouped page ${page}`);
+    }
   });
 });
