@@ -52,7 +52,7 @@ const statements = new Map();
  * A dropped statement's SQLite memory (its compiled program: tens of KB for a search's) is freed
  * only when this thread's collector finalizes it, which V8 is not told to hurry: under a cold
  * workload, where most SQL is new, it piled up by tens of MB (1,000,000 events, the bench's mixed
- * workload: the C heap 20 → 44 MB in a minute, peak RSS 258–265 MB). So after every
+ * workload: the C heap 18 → 42 MB in a minute, peak RSS 258–265 MB). So after every
  * DROPPED_PER_RECONNECT of them the thread closes its connection, which finalizes all its
  * statements at once, and opens another (about a millisecond; the kept statements are prepared
  * again as they are asked for).
