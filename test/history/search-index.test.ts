@@ -28,10 +28,9 @@ import {
 import { asciiLower } from '../../src/util.ts';
 import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
 import { historyContextValuesMigration } from '../../src/namespaces/history/migrations/0028_history_context_values.ts';
-import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
+import { COUNTER_TOTAL, newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
-import { COUNTER_TOTAL } from '../../src/namespaces/history/model/counters.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];

@@ -91,13 +91,14 @@ export async function listEvents(
       const totalCond = filterCondition(effectiveTotal, plan)!;
       // The cut aside, both filters have the same dates; read as the page's or the total's plan says.
       const dates = dateWindow(filter, forPage);
+      const totalDates = dateWindow(filter, plan);
       // Asked only when the total is counted (not for skip_count_query). The indexes know the
       // total of the filter itself, not of one cut at max_id_first_page.
       const indexed = totalFilter === filter;
       const count = async (mode: CountMode) =>
         (mode === 'rows' && indexed ? await totalFromIndexes(app, plan, filter) : undefined) ??
         cachedTotal(app, state, totalKey, totalCond, mode, {
-          dates: dateWindow(filter, plan),
+          dates: totalDates,
           // The log's columns first; while they are read, the runs maintained on write.
           shortcut: firstShortcut(
             mode === 'rows' && indexed && plan.metadataValues?.alone
