@@ -108,6 +108,13 @@ const shifted = (utc: string, delta: number) =>
   new Date(Date.parse(`${utc.replace(' ', 'T')}Z`) + delta * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
+ * Days whose failed logins failedLogins reads at once: as many as the SQLite read workers by
+ * default. All at once (up to `limit` reads) would queue ahead of every other request's reads in
+ * the read pool.
+ */
+const DAYS_AT_ONCE = 2;
+
+/**
  * Failed logins per attempted name, most first: whole UTC days from their daily counts
  * (migration 0022), the partial days at the ends from the events, added up and ordered in one
  * statement (so that ties are ordered as the database orders the names). A name's latest
@@ -139,24 +146,27 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
   const { rows } = await sql<{ value: string | null; n: number; last: string | null; last_day: string | null }>`
     select value, sum(n) as n, max(last) as last, max(last_day) as last_day from (${sql.join(parts, sql` union all `)}) as u
     group by value having sum(n) > 0 order by sum(n) desc, value asc limit ${limit}`.execute(app.readDb);
-  // The latest attempt of names last seen on a whole day: from that day's events. The days are
-  // read side by side, each on a read worker or connection of its own: a range of a year has
-  // rare names last seen on twenty days and more, about 1,000 failed logins each to read.
+  // The latest attempt of names last seen on a whole day: from that day's events. A range of a
+  // year has rare names last seen on twenty days and more, about 1,000 failed logins each to
+  // read: DAYS_AT_ONCE of them side by side, each on a read worker or connection of its own.
   const dayOf = (row: (typeof rows)[number]) =>
     row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null;
   const lastDays = [...new Set(rows.map(dayOf).filter((d) => d !== null))];
-  const lastOnDay = await Promise.all(
-    lastDays.map(async (day) => {
-      const { rows: found } = await sql<{
-        value: string | null;
-        last: string;
-      }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(
-        app.readDb,
-      );
-      return found.map((f) => [`${day}|${attemptedKey(f.value)}`, f.last] as const);
+  const latest = new Map<string, string>();
+  const readDay = async (day: string) => {
+    const { rows: found } = await sql<{
+      value: string | null;
+      last: string;
+    }>`select c.value as value, max(e.date) as last ${failed(`${day} 00:00:00`, `${day} 23:59:59`)} group by c.value`.execute(
+      app.readDb,
+    );
+    for (const f of found) latest.set(`${day}|${attemptedKey(f.value)}`, f.last);
+  };
+  await Promise.all(
+    Array.from({ length: DAYS_AT_ONCE }, async (_, lane) => {
+      for (let i = lane; i < lastDays.length; i += DAYS_AT_ONCE) await readDay(lastDays[i]!);
     }),
   );
-  const latest = new Map(lastOnDay.flat());
   return rows.map((row) => {
     const day = dayOf(row);
     return {
