@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
 import {
   countInRange,
   countsByMessage,
@@ -291,6 +292,7 @@ for (const target of dbTargets()) {
       await t.app.options.set('timezone_string', 'Europe/Berlin');
       // Around the change of 30 March 2025 (01:00 UTC).
       await generateEvents(t.app, { count: 1500, days: 4, now: new Date('2025-04-01T06:00:00Z'), seed: 11 });
+      const admin = (await userWithRole(t.app, 'administrator')).user;
       const first = utcToUnix('2025-03-28 00:00:00');
       const last = utcToUnix('2025-04-01 06:00:00');
       let state = 5;
@@ -304,6 +306,17 @@ for (const target of dbTargets()) {
         const got = (await statsUsers(t.app, { date_from: from, date_to: to, include_details: true, limit } as never))
           .details as Record<string, Record<string, string>[]>;
         const want = await usersFromEvents(fromUtc, toUtc, limit);
+        // Over HTTP too: the failed logins' latest dates read day by day, as the route answers them.
+        const res = await callRoute(t.app, 'GET', '/history/v1/stats/users', {
+          query: { date_from: from, date_to: to, include_details: true, limit },
+          user: admin,
+        });
+        assert.equal(res.status, 200);
+        assert.deepEqual(
+          (res.body as { details: { failed_logins: unknown } }).details.failed_logins,
+          want.failed,
+          `GET stats/users failed ${fromUtc} … ${toUtc}`,
+        );
         assert.deepEqual(got.failed_logins, want.failed, `failed ${fromUtc} … ${toUtc}`);
         assert.deepEqual(
           got.successful_logins!.map((u) => ({ date: u.date, user_id: u.user_id, n: u.login_count })),
