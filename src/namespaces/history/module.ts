@@ -58,6 +58,7 @@ import { historySearchWriteBehindMigration } from './migrations/0025_history_sea
 import { historyFiltersInOrderMigration } from './migrations/0026_history_filters_in_order.ts';
 import { historyContextPairChecksMigration } from './migrations/0027_history_context_pair_checks.ts';
 import { historyContextValuesMigration } from './migrations/0028_history_context_values.ts';
+import { historySearchHeadsMigration } from './migrations/0029_history_search_heads.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -114,6 +115,7 @@ export const historyModule: SiteModule = {
     historyFiltersInOrderMigration,
     historyContextPairChecksMigration,
     historyContextValuesMigration,
+    historySearchHeadsMigration,
   ],
   seed: seedDemo,
   background: (app) => {

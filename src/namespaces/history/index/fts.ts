@@ -21,6 +21,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { newestEventId, readCounter } from '../model/counters.ts';
+import { addHeadsSql, CREATE_HEADS_TABLE, indexedText, TOKEN_MARK } from './search-heads.ts';
 
 export interface FtsIndex {
   table: string;
@@ -36,6 +37,10 @@ export interface FtsIndex {
   fields: string;
   /** Their values from a row of the source table (as `new`/`old` in triggers, unqualified in fills). */
   values: (row: string) => string;
+  /** A table the values read, created with the index. */
+  setup?: string;
+  /** SQL to run before the index takes rows: the row `new.` (triggers), or those within `bounds` (fills, `row` empty). */
+  prepare?: (row: string, bounds: string[]) => string;
 }
 
 /** Values one per line, lower-cased (ASCII, as SQLite's lower() does). */
@@ -48,7 +53,10 @@ export const SEARCH_FTS: FtsIndex = {
   columns: `search_text, date unindexed, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1'`,
   source: { table: 'history_events', id: 'id' },
   fields: 'search_text, date',
-  values: (row) => `${row}search_text, ${row}date`,
+  // Each head a token of its own (index/search-heads.ts).
+  values: (row) => `${indexedText(row)}, ${row}date`,
+  setup: CREATE_HEADS_TABLE,
+  prepare: addHeadsSql,
 };
 
 export const CONTEXT_FTS: FtsIndex = {
@@ -86,7 +94,7 @@ function keptByTriggers(index: FtsIndex, id: string): string {
 function keepingTriggers(index: FtsIndex): { name: string; sql: string }[] {
   const { table, source } = index;
   const insert = (row: string) =>
-    `insert into ${table} (rowid, ${index.fields}) values (${row}${source.id}, ${index.values(row)});`;
+    `${index.prepare ? `${index.prepare(row, [])}; ` : ''}insert into ${table} (rowid, ${index.fields}) values (${row}${source.id}, ${index.values(row)});`;
   const triggers = [
     {
       name: `${table}_insert`,
@@ -111,22 +119,31 @@ export async function createKeepingTriggers(db: Kysely<any>, index: FtsIndex): P
 }
 
 /** Indexes the source rows with ids from `from` (and below `below`; numbers or SQL expressions), or all of them. */
-function fillSql(index: FtsIndex, from?: number | string, below?: number | string): string {
+function fillSql(index: FtsIndex, from?: number | string, below?: number | string): string[] {
   const { table, source } = index;
   const bounds = [
     ...(from !== undefined ? [`${source.id} >= ${from}`] : []),
     ...(below !== undefined ? [`${source.id} < ${below}`] : []),
   ];
   const where = bounds.length ? ` where ${bounds.join(' and ')}` : '';
-  return `insert into ${table} (rowid, ${index.fields}) select ${source.id}, ${index.values('')} from ${source.table}${where}`;
+  return [
+    ...(index.prepare ? [index.prepare('', bounds)] : []),
+    `insert into ${table} (rowid, ${index.fields}) select ${source.id}, ${index.values('')} from ${source.table}${where}`,
+  ];
 }
 
 /** Creates the FTS5 table and its triggers, indexing the rows already there when `fill`. */
 export async function createFtsIndex(db: Kysely<any>, index: FtsIndex, fill: boolean): Promise<void> {
+  if (index.setup) await sql.raw(index.setup).execute(db);
   await sql.raw(`create virtual table ${index.table} using fts5(${index.columns})`).execute(db);
   await createKeepingTriggers(db, index);
   await createDeleteTrigger(index).execute(db);
-  if (fill) await sql.raw(fillSql(index)).execute(db);
+  if (fill) await fillFtsIndex(db, index);
+}
+
+/** Indexes every row of the index's source table. */
+export async function fillFtsIndex(db: Kysely<any>, index: FtsIndex): Promise<void> {
+  for (const statement of fillSql(index)) await sql.raw(statement).execute(db);
 }
 
 /**
@@ -140,7 +157,7 @@ export function newEventsStatements(index: FtsIndex, limit?: number): string[] {
   const newestBelow = '(select coalesce(max(id), 0) + 1 from history_events)';
   const below = limit === undefined ? newestBelow : `min(${newestBelow}, ${from} + ${limit})`;
   return [
-    fillSql(index, from, below),
+    ...fillSql(index, from, below),
     `update history_counters set value = max(value, ${below}) where name = '${index.tailFrom}'`,
   ];
 }
@@ -239,7 +256,8 @@ export async function catchUpFtsIndex(db: Kysely<Database>, index: FtsIndex, eve
     if (below === 0) return 0;
     const from = Math.max(0, below - events);
     // Never the new ids (indexNewEvents takes them): indexed twice, an FTS5 row would outlive its delete.
-    await sql.raw(fillSql(index, from, Math.min(below, await readCounter(tx, index.tailFrom)))).execute(tx);
+    for (const statement of fillSql(index, from, Math.min(below, await readCounter(tx, index.tailFrom))))
+      await sql.raw(statement).execute(tx);
     await tx.updateTable('history_counters').set({ value: from }).where('name', '=', index.pending).execute();
     return from;
   });
@@ -271,21 +289,34 @@ export async function ftsIndexComplete(db: Kysely<Database>, index: FtsIndex, ne
  */
 export const FTS_WORD_MAX = 64;
 
-/** Whether the index's phrase of `word` matches exactly where LIKE does (not too short, not cut). */
+/**
+ * Whether the index's phrase of `word` matches exactly where LIKE does (not too short, not cut,
+ * and without the mark of the heads' tokens, which the indexed texts do not hold).
+ */
 export function ftsFindsExactly(word: string): boolean {
   const length = [...word].length;
-  return length >= 3 && length <= FTS_WORD_MAX;
+  return length >= 3 && length <= FTS_WORD_MAX && !word.includes(TOKEN_MARK);
 }
 
 /**
  * The FTS5 query of the words of three characters or more (a phrase each: their trigrams in a
- * row, of the first FTS_WORD_MAX characters); null: none.
+ * row, of the first FTS_WORD_MAX characters), each or the tokens of the heads holding it
+ * (`headTokens`, the search index: index/search-heads.ts); null: none. Words holding the
+ * tokens' mark are left to the rows' test.
  */
-export function ftsQuery(words: readonly string[]): string | null {
-  const long = words.map((w) => [...w]).filter((chars) => chars.length >= 3);
-  return long.length
-    ? long.map((chars) => `"${chars.slice(0, FTS_WORD_MAX).join('').replaceAll('"', '""')}"`).join(' ')
-    : null;
+export function ftsQuery(words: readonly string[], headTokens?: (word: string) => string[]): string | null {
+  const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  // A word holding the mark is not in the indexed texts as it is (U+FFFD stands for the mark there).
+  const long = words
+    .filter((w) => !w.includes(TOKEN_MARK))
+    .map((w) => [...w])
+    .filter((chars) => chars.length >= 3);
+  const terms = long.map((chars) => {
+    const word = chars.slice(0, FTS_WORD_MAX).join('');
+    const tokens = headTokens?.(word) ?? [];
+    return tokens.length ? `(${[word, ...tokens].map(phrase).join(' OR ')})` : phrase(word);
+  });
+  return terms.length ? terms.join(' AND ') : null;
 }
 
 /**

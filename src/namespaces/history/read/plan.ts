@@ -28,6 +28,7 @@ import { asciiLower } from '../../../util.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
 import { rareSearchCandidates } from './search-candidates.ts';
+import { headTokens } from '../index/search-heads.ts';
 import { MAX_COLUMN_ROWS } from '../columns/bound.ts';
 import { COUNTER_CHANGES, readCounter } from '../model/counters.ts';
 
@@ -195,8 +196,10 @@ async function searchMatches(
   nothingElse: boolean,
   newestId: number,
 ): Promise<SearchMatches | undefined> {
-  const query = ftsQuery(search.words);
-  if (!query || !(await ftsIndexComplete(db, SEARCH_FTS, newestId))) return undefined;
+  if (!(await ftsIndexComplete(db, SEARCH_FTS, newestId))) return undefined;
+  // The heads read after the index is known complete: those of every event up to newestId are there.
+  const query = ftsQuery(search.words, await headTokens(db));
+  if (!query) return undefined;
   const exact = !search.templateMatches.size;
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
   const everyWord = search.words.every(ftsFindsExactly);

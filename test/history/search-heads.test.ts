@@ -1,0 +1,164 @@
+// SQLite's search index holds each keyed event's head (template, logger, level) as a token of
+// its own (index/search-heads.ts, migration 0029): a word's phrase alone no longer finds it in a
+// template, its query finds it through the heads' tokens, and searches stay exactly what the
+// stored search texts say, whatever the texts hold (tokens' characters, line breaks, no key).
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../support/db.ts';
+import { callRoute, userWithRole } from '../support/http.ts';
+import type { AuthUser } from '../../src/auth/types.ts';
+import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { prepareEvent } from '../../src/namespaces/history/model/event.ts';
+import { insertEvents } from '../../src/namespaces/history/write/insert.ts';
+import { countFtsMatches, ftsQuery, indexNewEvents, SEARCH_FTS } from '../../src/namespaces/history/index/fts.ts';
+import { headToken, headTokens, HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
+import { historySearchHeadsMigration } from '../../src/namespaces/history/migrations/0029_history_search_heads.ts';
+import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
+import { readCounter } from '../../src/namespaces/history/model/counters.ts';
+
+describe('search index: heads as tokens (sqlite)', () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  /** A head's token written into a value of an event whose text holds none of the head's words. */
+  let forgedToken = '';
+
+  const logOne = async (logger: string, messageKey: string, context: Record<string, string>) => {
+    const event = prepareEvent(
+      t.app.loggers,
+      { logger, messageKey, context },
+      { initiator: 'other', user: null, ip: '' },
+    );
+    await insertEvents(t.app.db, [event]);
+  };
+
+  before(async () => {
+    t = await createTestApp({ name: 'sqlite' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    await generateEvents(t.app, { count: 3000, days: 30, deferIndexes: false });
+    const { rows } = await sql<{ id: number; head: string }>`select id, head from ${sql.table(HEADS_TABLE)}
+      where head like '%incorrect password%'`.execute(t.app.db);
+    assert.ok(rows.length > 0, 'the generated log has a head of failed logins');
+    forgedToken = headToken(Number(rows[0]!.id));
+    // A template of two lines (an unknown key is its own template), a value holding a head's
+    // token, and an event without a key (indexed whole).
+    await logOne('PluginX', 'Line one\nsecond line {what}', { what: 'quokka' });
+    await logOne('PluginX', 'plain {note}', { note: `quokka ${forgedToken} zz` });
+    await logOne('PluginX', '', { message: 'wombat loggedin' });
+    await indexNewEvents(t.app.db, SEARCH_FTS);
+  });
+  after(() => t.close());
+
+  /** The events whose stored search text holds every word (as `search` matches them, templates aside). */
+  const holding = async (words: string[]) => {
+    const rows = await t.app.db.selectFrom('history_events').select(['id', 'search_text']).execute();
+    return rows.filter((r) => words.every((w) => r.search_text.includes(w))).map((r) => r.id);
+  };
+  test('the texts hold what the cases below need', async () => {
+    assert.equal((await holding(['quokka', forgedToken])).length, 1);
+    assert.equal((await holding(['wombat'])).length, 1);
+    assert.equal((await holding(['second', 'quokka'])).length, 1);
+  });
+
+  const indexCount = async (words: string[]) => countFtsMatches(t.app.db, ftsQuery(words, await headTokens(t.app.db))!);
+
+  test('a template word is found through its heads, not in the indexed texts', async () => {
+    const incorrect = await holding(['incorrect']);
+    assert.ok(incorrect.length > 50);
+    const phraseAlone = await countFtsMatches(t.app.db, ftsQuery(['incorrect'])!);
+    assert.equal(phraseAlone, 0, 'the phrase alone finds "incorrect" in no value');
+    assert.equal(await indexCount(['incorrect']), incorrect.length);
+  });
+
+  test('the index names exactly the events whose texts hold the words', async () => {
+    for (const words of [
+      ['incorrect'],
+      ['incorrect', 'anna'],
+      ['login', 'hans'],
+      ['simpleuserlogger'],
+      ['serlog'],
+      ['info'],
+      ['warning'],
+      ['updated', 'page'],
+      ['line'],
+      ['second', 'quokka'],
+      ['pluginx', 'info'],
+      ['wombat'],
+      ['gedin'],
+      ['nowhere-at-all'],
+    ])
+      assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
+  });
+
+  test('over HTTP: totals and pages as the stored texts say, tokens in values and words holding their mark included', async () => {
+    for (const search of [
+      'Incorrect password',
+      'quokka',
+      `${forgedToken}`,
+      'second line',
+      'wombat',
+      'Failed username',
+    ]) {
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { search, per_page: 50, ungrouped: true },
+        user: admin,
+      });
+      assert.equal(res.status, 200);
+      const words = search.toLowerCase().split(' ');
+      const expected = await holding(words);
+      assert.equal(Number(res.headers['x-wp-total']), expected.length, search);
+      const ids = (res.body as { id: number }[]).map((e) => e.id);
+      assert.ok(
+        ids.every((id) => expected.includes(id)),
+        search,
+      );
+    }
+    // The forged token is only a value: the event holding it is not one of the head's.
+    const quokka = await holding(['quokka', 'incorrect']);
+    assert.equal(quokka.length, 0);
+  });
+
+  test('rows written among the indexed ids (an import keeping its ids) are indexed by the triggers, with their heads', async () => {
+    const { rows } = await sql<{ id: number }>`select id from history_events
+      where search_text like '%incorrect password%' order by id limit 2`.execute(t.app.db);
+    const [known, changed] = rows.map((r) => Number(r.id));
+    await sql`create temp table moved as select * from history_events where id in (${known}, ${changed})`.execute(
+      t.app.db,
+    );
+    // One keeps its head, the other gets a head no event had.
+    await sql`update moved set search_text = ${'brandnew heading\npluginx\ninfo\nquokka'}, message_key = 'brandnew'
+      where id = ${changed}`.execute(t.app.db);
+    await sql`delete from history_events where id in (${known}, ${changed})`.execute(t.app.db);
+    // As the writers insert (`or rollback`), whose conflict clause would override one in a trigger.
+    await sql`insert or rollback into history_events select * from moved`.execute(t.app.db);
+    await sql`drop table moved`.execute(t.app.db);
+    for (const words of [['incorrect'], ['brandnew'], ['heading', 'quokka']])
+      assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
+    assert.equal(await countFtsMatches(t.app.db, ftsQuery(['brandnew'])!), 0, 'the new head is a token');
+  });
+
+  test('migration 0029 empties the index of an older version and the serving process fills it again', async () => {
+    await sql`delete from ${sql.table(HEADS_TABLE)}`.execute(t.app.db);
+    await t.app.db.transaction().execute((tx) => historySearchHeadsMigration.up(tx, 'sqlite'));
+    const newest = await readCounter(t.app.db, SEARCH_FTS.tailFrom);
+    // A log this small is filled by the migration itself.
+    assert.equal(await readCounter(t.app.db, SEARCH_FTS.pending), 0);
+    assert.ok(newest > 3000);
+    assert.equal(await indexCount(['incorrect']), (await holding(['incorrect'])).length);
+    // A bigger one is left to the serving process, newest first.
+    await sql`insert into ${sql.table(SEARCH_FTS.table)} (${sql.table(SEARCH_FTS.table)}) values ('delete-all')`.execute(
+      t.app.db,
+    );
+    await sql`update history_counters set value = ${newest} where name = ${SEARCH_FTS.pending}`.execute(t.app.db);
+    const indexing = startSearchIndexing(t.app);
+    try {
+      for (let i = 0; i < 200 && (await readCounter(t.app.db, SEARCH_FTS.pending)) !== 0; i++)
+        await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await indexing.stop();
+    }
+    assert.equal(await readCounter(t.app.db, SEARCH_FTS.pending), 0);
+    for (const words of [['incorrect'], ['quokka'], ['updated', 'page']])
+      assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
+  });
+});
