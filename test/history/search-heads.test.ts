@@ -15,7 +15,9 @@ import { countFtsMatches, ftsQuery, indexNewEvents, SEARCH_FTS } from '../../src
 import { headToken, headTokens, HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
 import { historySearchHeadsMigration } from '../../src/namespaces/history/migrations/0029_history_search_heads.ts';
 import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
-import { readCounter } from '../../src/namespaces/history/model/counters.ts';
+import { newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
+import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
+import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 
 describe('search index: heads as tokens (sqlite)', () => {
   let t: TestApp;
@@ -45,6 +47,12 @@ describe('search index: heads as tokens (sqlite)', () => {
     await logOne('PluginX', 'Line one\nsecond line {what}', { what: 'quokka' });
     await logOne('PluginX', 'plain {note}', { note: `quokka ${forgedToken} zz` });
     await logOne('PluginX', '', { message: 'wombat loggedin' });
+    // A keyed event without values (its text is its head alone), and one whose stored text is
+    // not its template's (as an import may bring): `search` matches it by its template.
+    await logOne('PluginX', 'Zebrafish stood still', {});
+    await logOne('SimpleUserLogger', 'user_logged_in', {});
+    await sql`update history_events set search_text = ${'signed on\nsimpleuserlogger\ninfo'}
+      where id = (select max(id) from history_events)`.execute(t.app.db);
     await indexNewEvents(t.app.db, SEARCH_FTS);
   });
   after(() => t.close());
@@ -68,6 +76,37 @@ describe('search index: heads as tokens (sqlite)', () => {
     const phraseAlone = await countFtsMatches(t.app.db, ftsQuery(['incorrect'])!);
     assert.equal(phraseAlone, 0, 'the phrase alone finds "incorrect" in no value');
     assert.equal(await indexCount(['incorrect']), incorrect.length);
+  });
+
+  test('a keyed event without values is found through its head', async () => {
+    assert.equal(await countFtsMatches(t.app.db, ftsQuery(['zebrafish'])!), 0);
+    assert.equal(await indexCount(['zebrafish', 'still']), 1);
+  });
+
+  test("a template's events are named by the index through their heads, whatever their texts hold", async () => {
+    const newest = await newestEventId(t.app.db);
+    const filter = eventFilterFromParams(
+      { search: 'Logged' },
+      { loggers: t.app.loggers, scope: { all: true }, zone: 'UTC', lang: 'en', dialect: 'sqlite' },
+    );
+    const plan = await indexPlan(t.app.db, filter, newest);
+    assert.equal(plan.searchIndex?.exact, true, 'exact with the templates');
+    const expected = [...(await holding(['logged'])), newest];
+    assert.equal(plan.searchIndex?.matches, expected.length);
+    for (const ungrouped of [true, false]) {
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+        query: { search: 'Logged', per_page: 100, ungrouped },
+        user: admin,
+      });
+      assert.equal(res.status, 200);
+      const ids = (res.body as { id: number }[]).map((e) => e.id);
+      assert.ok(ids.includes(newest), 'the event of the template, its text aside');
+      if (ungrouped) {
+        assert.equal(Number(res.headers['x-wp-total']), expected.length);
+        assert.equal(ids.length, Math.min(100, expected.length));
+        assert.ok(ids.every((id) => expected.includes(id)));
+      }
+    }
   });
 
   test('the index names exactly the events whose texts hold the words', async () => {

@@ -25,6 +25,7 @@ import {
   newEvents,
   SEARCH_FTS,
 } from '../../src/namespaces/history/index/fts.ts';
+import { HEADS_TABLE, MAX_SEARCH_HEADS } from '../../src/namespaces/history/index/search-heads.ts';
 import { asciiLower } from '../../src/util.ts';
 import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
 import { historyContextValuesMigration } from '../../src/namespaces/history/migrations/0028_history_context_values.ts';
@@ -35,6 +36,77 @@ import { referenceOverview } from './occasions-model.ts';
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
 const META_WORDS = ['contact', 'EXAMPLE.com', 'demo-editor page', 'Produktübersicht', 'xyzzy-nowhere', '100'];
+
+/**
+ * SQLite: `exclude_search` alone of words only templates hold (German): totals from the index
+ * and the templates' events, as the rows say. `headsFull`: the heads table is full, so the
+ * templates' events are counted beside the index's matches (index/search-heads.ts).
+ */
+async function excludeOfTemplateWords(t: TestApp, admin: AuthUser, headsFull = false): Promise<void> {
+  // German words of two comment templates ("als Spam markiert", "freigegeben"): the search
+  // texts (English) do not hold them, so the events are the templates'.
+  for (const word of ['markiert', 'freigegeben']) {
+    const filter = eventFilterFromParams(
+      { exclude_search: word },
+      { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'de', dialect: t.app.dialect },
+    );
+    const plan = await indexPlan(t.app.db, filter, await newestEventId(t.app.db));
+    // The index names the templates' events through their heads, or, its heads table full, beside them.
+    const path = headsFull ? plan.excludeIndex?.templated : plan.excludeIndex?.withTemplates;
+    assert.equal(path, true, `${word}: the index and the templates`);
+    // The truth: the rows the condition keeps, tested without any index.
+    const kept = await t.app.db.selectFrom('history_events').selectAll().where(filterCondition(filter)!).execute();
+    assert.ok(kept.length > 0 && kept.length < (await newestEventId(t.app.db)), word);
+    const total = async (ungrouped: boolean) => {
+      const res = await callRoute(t.app, 'GET', '/de/cms-json/history/v1/events', {
+        query: { exclude_search: word, per_page: 5, ...(ungrouped ? { ungrouped: true } : {}) },
+        user: admin,
+      });
+      assert.equal(res.status, 200);
+      return Number(res.headers['x-wp-total']);
+    };
+    assert.equal(await total(true), kept.length, `ungrouped exclude_search=${word}`);
+    assert.equal(await total(false), referenceOverview(kept, 1, 5).total, `grouped exclude_search=${word}`);
+  }
+}
+
+/** SQLite: `search` of words templates hold: totals and pages as the rows say (`headsFull` as above). */
+async function searchOfTemplateWords(t: TestApp, admin: AuthUser, headsFull = false): Promise<void> {
+  // In German the templates' words are not in the (English) search texts: their events lie beside the index's matches.
+  for (const [search, lang] of [
+    ['logged', 'en'],
+    ['Logged out', 'en'],
+    ['angemeldet', 'de'],
+  ] as const) {
+    const f = eventFilterFromParams(
+      { search },
+      { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang, dialect: t.app.dialect },
+    );
+    const templates = f.search!.templateMatches;
+    assert.ok(templates.size > 0, `${search}: a template holds it`);
+    const plan = await indexPlan(t.app.db, f, await newestEventId(t.app.db));
+    assert.ok(headsFull ? plan.searchIndex?.templated : plan.searchIndex?.withTemplates, search);
+    const words = search.toLowerCase().split(' ');
+    const rows = await t.app.db.selectFrom('history_events').select(['search_text', 'logger', 'message_key']).execute();
+    const inText = (r: (typeof rows)[number]) => words.every((w) => r.search_text.includes(w));
+    const total = rows.filter((r) => inText(r) || (templates.get(r.logger) ?? []).includes(r.message_key ?? '')).length;
+    if (lang === 'de') assert.ok(total > rows.filter(inText).length, 'events beside the matches');
+    const beside = headsFull ? await countTemplateEventsBeside(t.app.db, f.search!, plan.searchIndex!) : 0;
+    assert.equal(plan.searchIndex!.matches + beside, total, search);
+    const res = await callRoute(t.app, 'GET', `/${lang}/cms-json/history/v1/events`, {
+      query: { search, per_page: 5, ungrouped: true },
+      user: admin,
+    });
+    assert.equal(Number(res.headers['x-wp-total']), total, `${search} over HTTP`);
+    // Without a total, the same rows and no total.
+    const skipped = await callRoute(t.app, 'GET', `/${lang}/cms-json/history/v1/events`, {
+      query: { search, per_page: 5, ungrouped: true, skip_count_query: true },
+      user: admin,
+    });
+    assert.equal(skipped.headers['x-wp-total'], '0');
+    assert.deepEqual(skipped.body, res.body);
+  }
+}
 
 for (const target of dbTargets()) {
   describe(`search index (${target.name})`, () => {
@@ -219,32 +291,10 @@ for (const target of dbTargets()) {
       assert.equal(await valuesAsStored(), held, 'and the contexts written again fill it');
     });
 
-    test('SQLite: an exclude_search alone of a word a template holds: its totals from the index and the templates, as the rows say', {
+    test('SQLite: an exclude_search alone of a word a template holds: its totals from the index, as the rows say', {
       skip: target.name !== 'sqlite' && 'PostgreSQL counts the rows',
     }, async () => {
-      // German words of two comment templates ("als Spam markiert", "freigegeben"): the search
-      // texts (English) do not hold them, so the events are the templates'.
-      for (const word of ['markiert', 'freigegeben']) {
-        const filter = eventFilterFromParams(
-          { exclude_search: word },
-          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'de', dialect: t.app.dialect },
-        );
-        const plan = await indexPlan(t.app.db, filter, await newestEventId(t.app.db));
-        assert.equal(plan.excludeIndex?.templated, true, `${word}: the index and the templates`);
-        // The truth: the rows the condition keeps, tested without any index.
-        const kept = await t.app.db.selectFrom('history_events').selectAll().where(filterCondition(filter)!).execute();
-        assert.ok(kept.length > 0 && kept.length < (await newestEventId(t.app.db)), word);
-        const total = async (ungrouped: boolean) => {
-          const res = await callRoute(t.app, 'GET', '/de/cms-json/history/v1/events', {
-            query: { exclude_search: word, per_page: 5, ...(ungrouped ? { ungrouped: true } : {}) },
-            user: admin,
-          });
-          assert.equal(res.status, 200);
-          return Number(res.headers['x-wp-total']);
-        };
-        assert.equal(await total(true), kept.length, `ungrouped exclude_search=${word}`);
-        assert.equal(await total(false), referenceOverview(kept, 1, 5).total, `grouped exclude_search=${word}`);
-      }
+      await excludeOfTemplateWords(t, admin);
     });
 
     test('SQLite: the index names exactly the events holding the words, written by the bulk load and every append', {
@@ -287,51 +337,10 @@ for (const target of dbTargets()) {
       assert.ok(await usesIndex('wombat'));
     });
 
-    test("a word a message template holds: the total is the index's matches and the templates' other events", {
+    test("a word a message template holds: the index names the templates' events too, as the rows say", {
       skip: target.name !== 'sqlite' && 'PostgreSQL counts the rows',
     }, async () => {
-      // In German the templates' words are not in the (English) search texts: their events lie beside the index's matches.
-      for (const [search, lang] of [
-        ['logged', 'en'],
-        ['Logged out', 'en'],
-        ['angemeldet', 'de'],
-      ] as const) {
-        const f = eventFilterFromParams(
-          { search },
-          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang, dialect: t.app.dialect },
-        );
-        const templates = f.search!.templateMatches;
-        assert.ok(templates.size > 0, `${search}: a template holds it`);
-        const plan = await indexPlan(t.app.db, f, await newestEventId(t.app.db));
-        assert.ok(plan.searchIndex?.templated, search);
-        const words = search.toLowerCase().split(' ');
-        const rows = await t.app.db
-          .selectFrom('history_events')
-          .select(['search_text', 'logger', 'message_key'])
-          .execute();
-        const inText = (r: (typeof rows)[number]) => words.every((w) => r.search_text.includes(w));
-        const total = rows.filter(
-          (r) => inText(r) || (templates.get(r.logger) ?? []).includes(r.message_key ?? ''),
-        ).length;
-        if (lang === 'de') assert.ok(total > rows.filter(inText).length, 'events beside the matches');
-        assert.equal(
-          plan.searchIndex.matches + (await countTemplateEventsBeside(t.app.db, f.search!, plan.searchIndex)),
-          total,
-          search,
-        );
-        const res = await callRoute(t.app, 'GET', `/${lang}/cms-json/history/v1/events`, {
-          query: { search, per_page: 5, ungrouped: true },
-          user: admin,
-        });
-        assert.equal(Number(res.headers['x-wp-total']), total, `${search} over HTTP`);
-        // Without a total, the same rows and no total.
-        const skipped = await callRoute(t.app, 'GET', `/${lang}/cms-json/history/v1/events`, {
-          query: { search, per_page: 5, ungrouped: true, skip_count_query: true },
-          user: admin,
-        });
-        assert.equal(skipped.headers['x-wp-total'], '0');
-        assert.deepEqual(skipped.body, res.body);
-      }
+      await searchOfTemplateWords(t, admin);
     });
 
     test('exclude_search of words no event holds excludes nothing: grouped pages and totals as without it', async () => {
@@ -874,5 +883,35 @@ describe('several ranges of dates on a log the columns do not take (sqlite)', ()
       const byId = (a: [number, number], b: [number, number]) => a[0] - b[0];
       assert.deepEqual(shown.sort(byId), [...want.items].sort(byId), `grouped page ${page}`);
     }
+  });
+});
+
+describe('search index with its heads table full (sqlite)', () => {
+  let t: TestApp;
+  let admin: AuthUser;
+  before(async () => {
+    t = await createTestApp({ name: 'sqlite' });
+    admin = (await userWithRole(t.app, 'administrator')).user;
+    await generateEvents(t.app, { count: 3000, days: 30, deferIndexes: false });
+    // Heads of no event, up to the bound: the templates' events are no longer all the heads'.
+    await sql`insert into ${sql.table(HEADS_TABLE)} (head, logger, message_key)
+      with recursive n(i) as (select 1 union all select i + 1 from n where i < ${MAX_SEARCH_HEADS})
+      select 'none ' || i, 'NoLogger', 'none' from n`.execute(t.app.db);
+    await t.app.activity.log(
+      { logger: 'SimpleUserLogger', messageKey: 'a message first logged now', context: {} },
+      { user: null, ip: '' },
+    );
+    await indexNewEvents(t.app.db, SEARCH_FTS);
+  });
+  after(() => t.close());
+
+  test('an event logged since has no head: its text is indexed whole', async () => {
+    assert.equal(await countFtsMatches(t.app.db, '"first logged now"'), 1);
+  });
+  test("search of words templates hold: the templates' events beside the index's matches", async () => {
+    await searchOfTemplateWords(t, admin, true);
+  });
+  test('exclude_search of words templates hold: the same', async () => {
+    await excludeOfTemplateWords(t, admin, true);
   });
 });

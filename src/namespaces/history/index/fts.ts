@@ -21,7 +21,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { newestEventId, readCounter } from '../model/counters.ts';
-import { addHeadsSql, CREATE_HEADS_TABLE, indexedText, TOKEN_MARK } from './search-heads.ts';
+import { addHeadsSql, CREATE_HEADS_TABLE, indexedText, TOKEN_MARK, type HeadTokens } from './search-heads.ts';
 
 export interface FtsIndex {
   table: string;
@@ -301,10 +301,15 @@ export function ftsFindsExactly(word: string): boolean {
 /**
  * The FTS5 query of the words of three characters or more (a phrase each: their trigrams in a
  * row, of the first FTS_WORD_MAX characters), each or the tokens of the heads holding it
- * (`headTokens`, the search index: index/search-heads.ts); null: none. Words holding the
- * tokens' mark are left to the rows' test.
+ * (`heads`, the search index: index/search-heads.ts), or else any of `alsoTokens` (the heads
+ * of the templates holding the words); null: none. Words holding the tokens' mark are left to
+ * the rows' test.
  */
-export function ftsQuery(words: readonly string[], headTokens?: (word: string) => string[]): string | null {
+export function ftsQuery(
+  words: readonly string[],
+  heads?: Pick<HeadTokens, 'holding'>,
+  alsoTokens: readonly string[] = [],
+): string | null {
   const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
   // A word holding the mark is not in the indexed texts as it is (U+FFFD stands for the mark there).
   const long = words
@@ -313,10 +318,12 @@ export function ftsQuery(words: readonly string[], headTokens?: (word: string) =
     .filter((chars) => chars.length >= 3);
   const terms = long.map((chars) => {
     const word = chars.slice(0, FTS_WORD_MAX).join('');
-    const tokens = headTokens?.(word) ?? [];
+    const tokens = heads?.holding(word) ?? [];
     return tokens.length ? `(${[word, ...tokens].map(phrase).join(' OR ')})` : phrase(word);
   });
-  return terms.length ? terms.join(' AND ') : null;
+  if (!terms.length) return null;
+  const every = terms.join(' AND ');
+  return alsoTokens.length ? `(${every}) OR ${alsoTokens.map(phrase).join(' OR ')}` : every;
 }
 
 /**

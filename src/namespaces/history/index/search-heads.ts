@@ -15,14 +15,14 @@
 //
 // Heads are rows of their own, never changed or removed (a head without events has no
 // matches), so a process may keep those it has read. An event without a message key (free text)
-// and any event once the table holds MAX_HEADS heads is indexed whole, which its phrase finds.
+// and any event once the table holds MAX_SEARCH_HEADS heads is indexed whole, which its phrase finds.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
 export const HEADS_TABLE = 'history_search_heads';
 
 /** Heads up to which new ones are added (a statement adding several may pass it by those). */
-const MAX_HEADS = 10_000;
+export const MAX_SEARCH_HEADS = 10_000;
 
 /** The first character of every token; a text's own is written as U+FFFD, so only tokens hold it. */
 export const TOKEN_MARK = '\ue000';
@@ -34,25 +34,32 @@ export function headToken(id: number): string {
   return TOKEN_MARK + String.fromCharCode(0xe001 + Math.floor(id / TOKEN_BASE), 0xe001 + (id % TOKEN_BASE));
 }
 
-export const CREATE_HEADS_TABLE = `create table if not exists ${HEADS_TABLE} (id integer primary key, head text not null unique)`;
+/** A head per text, logger and message key: a template's events are then the events of its heads (templateTokens). */
+export const CREATE_HEADS_TABLE = `create table if not exists ${HEADS_TABLE} (id integer primary key,
+  head text not null, logger text not null, message_key text not null, unique (head, logger, message_key))`;
 
 // The positions of the text's first three line breaks, relative to the one before.
 const text = (row: string) => `${row}search_text`;
 const nl1 = (row: string) => `instr(${text(row)}, char(10))`;
 const nl2 = (row: string) => `instr(substr(${text(row)}, ${nl1(row)} + 1), char(10))`;
 const nl3 = (row: string) => `instr(substr(${text(row)}, ${nl1(row)} + ${nl2(row)} + 1), char(10))`;
-/** Whether the row's head is indexed as a token: a keyed event whose text has three lines before its values. */
-const headed = (row: string) =>
-  `(${row}message_key is not null and ${nl1(row)} > 0 and ${nl2(row)} > 0 and ${nl3(row)} > 0)`;
-const headOf = (row: string) => `substr(${text(row)}, 1, ${nl1(row)} + ${nl2(row)} + ${nl3(row)} - 1)`;
-const restOf = (row: string) => `substr(${text(row)}, ${nl1(row)} + ${nl2(row)} + ${nl3(row)} + 1)`;
+/** Whether the row's head is indexed as a token: a keyed event whose text has its three lines (values or not after them). */
+const headed = (row: string) => `(${row}message_key is not null and ${nl1(row)} > 0 and ${nl2(row)} > 0)`;
+/** The first three lines; the whole text when nothing follows them. */
+const headOf = (row: string) =>
+  `(case when ${nl3(row)} > 0 then substr(${text(row)}, 1, ${nl1(row)} + ${nl2(row)} + ${nl3(row)} - 1) else ${text(row)} end)`;
+const restOf = (row: string) =>
+  `(case when ${nl3(row)} > 0 then substr(${text(row)}, ${nl1(row)} + ${nl2(row)} + ${nl3(row)} + 1) else '' end)`;
 const unmarked = (sqlText: string) => `replace(${sqlText}, char(${TOKEN_MARK.charCodeAt(0)}), char(65533))`;
 const tokenOf = (id: string) =>
   `char(${TOKEN_MARK.charCodeAt(0)}, 57345 + ${id} / ${TOKEN_BASE}, 57345 + ${id} % ${TOKEN_BASE})`;
+/** The row's head among the heads `h`. */
+const sameHead = (row: string) =>
+  `h.head = ${headOf(row)} and h.logger = ${row}logger and h.message_key = ${row}message_key`;
 
 /** The text the index holds for a row of history_events (`new.` in triggers, unqualified in fills). */
 export function indexedText(row: string): string {
-  const token = `(select ${tokenOf('h.id')} from ${HEADS_TABLE} h where h.head = ${headOf(row)} and ${headed(row)})`;
+  const token = `(select ${tokenOf('h.id')} from ${HEADS_TABLE} h where ${sameHead(row)} and ${headed(row)})`;
   return `coalesce(${token} || char(10) || ${unmarked(restOf(row))}, ${unmarked(text(row))})`;
 }
 
@@ -64,35 +71,62 @@ export function addHeadsSql(row: string, bounds: string[]): string {
   // Not `insert or ignore`: in a trigger, the conflict clause of the write that fired it wins.
   const conditions = [
     headed(row),
-    `(select count(*) from ${HEADS_TABLE}) < ${MAX_HEADS}`,
-    `not exists (select 1 from ${HEADS_TABLE} h where h.head = ${headOf(row)})`,
+    `(select count(*) from ${HEADS_TABLE}) < ${MAX_SEARCH_HEADS}`,
+    `not exists (select 1 from ${HEADS_TABLE} h where ${sameHead(row)})`,
     ...bounds,
   ];
   const from = row ? '' : ' from history_events';
-  return `insert into ${HEADS_TABLE} (head) select distinct ${headOf(row)}${from} where ${conditions.join(' and ')}`;
+  return `insert into ${HEADS_TABLE} (head, logger, message_key)
+    select distinct ${headOf(row)}, ${row}logger, ${row}message_key${from} where ${conditions.join(' and ')}`;
+}
+
+interface Head {
+  head: string;
+  logger: string;
+  messageKey: string;
 }
 
 interface HeadsRead {
   /** The heads read, by id. */
-  heads: Map<number, string>;
+  heads: Map<number, Head>;
   through: number;
 }
 
 /** Heads read per database (the reading handle): they never change, so only newer ones are read again. */
 const headsRead = new WeakMap<object, HeadsRead>();
 
-/** The tokens of the heads holding a word, for ftsQuery (the heads this process has not read yet read first). */
-export async function headTokens(db: Kysely<Database>): Promise<(word: string) => string[]> {
+/** The heads' tokens a search's FTS5 query names (ftsQuery). */
+export interface HeadTokens {
+  /** The tokens of the heads holding the word. */
+  holding(word: string): string[];
+  /**
+   * The tokens of the heads of these messages (logger → message keys): all their events. None
+   * when the table is full, since events logged since may have no head.
+   */
+  ofMessages(byLogger: ReadonlyMap<string, readonly string[]>): string[] | undefined;
+}
+
+/** The heads' tokens, for ftsQuery (the heads this process has not read yet read first). */
+export async function headTokens(db: Kysely<Database>): Promise<HeadTokens> {
   let read = headsRead.get(db);
   if (!read) headsRead.set(db, (read = { heads: new Map(), through: 0 }));
-  const { rows } = await sql<{ id: number; head: string }>`
-    select id, head from ${sql.table(HEADS_TABLE)} where id > ${read.through} order by id`.execute(db);
-  for (const { id, head } of rows) read.heads.set(Number(id), head);
+  const { rows } = await sql<{ id: number; head: string; logger: string; message_key: string }>`
+    select id, head, logger, message_key from ${sql.table(HEADS_TABLE)} where id > ${read.through} order by id`.execute(
+    db,
+  );
+  for (const r of rows) read.heads.set(Number(r.id), { head: r.head, logger: r.logger, messageKey: r.message_key });
   if (rows.length) read.through = Math.max(read.through, Number(rows.at(-1)!.id));
   const { heads } = read;
-  return (word) => {
-    const holding: string[] = [];
-    for (const [id, head] of heads) if (head.includes(word)) holding.push(headToken(id));
-    return holding;
+  const tokensWhere = (test: (head: Head) => boolean) => {
+    const tokens: string[] = [];
+    for (const [id, head] of heads) if (test(head)) tokens.push(headToken(id));
+    return tokens;
+  };
+  return {
+    holding: (word) => tokensWhere(({ head }) => head.includes(word)),
+    ofMessages: (byLogger) =>
+      heads.size < MAX_SEARCH_HEADS
+        ? tokensWhere(({ logger, messageKey }) => byLogger.get(logger)?.includes(messageKey) ?? false)
+        : undefined,
   };
 }

@@ -58,8 +58,13 @@ export interface SearchMatches {
   query: string;
   /** How many events it names. */
   matches: number;
-  /** No template matches the words: the events named, tested for the words it cannot find exactly, are all that match. */
+  /**
+   * No template matches the words, or the index names the templates' events too (`withTemplates`):
+   * the events named, tested for the words it cannot find exactly, are all that match.
+   */
   exact: boolean;
+  /** The query names the events of the templates holding the words as well (their heads' tokens, index/search-heads.ts). */
+  withTemplates?: boolean;
   /** Exact, and the filter has no other condition: the events named are its rows. */
   alone: boolean;
   /** When alone: only the newest this many matter (a page's), found in the index by date (pagePlan). */
@@ -236,7 +241,7 @@ function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectNam
     ...(fts ? [namedByIndex(SEARCH_FTS, fts)] : []),
     ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
-  if (!terms.templateMatches.size) return anyField;
+  if (!terms.templateMatches.size || fts?.withTemplates) return anyField;
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref, dialect)]);
 }
 

@@ -198,11 +198,15 @@ async function searchMatches(
 ): Promise<SearchMatches | undefined> {
   if (!(await ftsIndexComplete(db, SEARCH_FTS, newestId))) return undefined;
   // The heads read after the index is known complete: those of every event up to newestId are there.
-  const query = ftsQuery(search.words, await headTokens(db));
-  if (!query) return undefined;
-  const exact = !search.templateMatches.size;
+  const heads = await headTokens(db);
   // Shorter and longer words are tested on the rows (the index's matches then only bound them).
   const everyWord = search.words.every(ftsFindsExactly);
+  // Where it finds every word, the index names the templates' events too (their heads).
+  const templates = everyWord && search.templateMatches.size ? heads.ofMessages(search.templateMatches) : undefined;
+  const query = ftsQuery(search.words, heads, templates);
+  if (!query) return undefined;
+  const withTemplates = templates !== undefined;
+  const exact = !search.templateMatches.size || withTemplates;
   const named = nothingElse && everyWord;
   // The events holding every word, gathered with their count when the index finds them all: the
   // log's columns take them (columns/total.ts), and counting alone read the index as long. A log
@@ -217,6 +221,7 @@ async function searchMatches(
     query,
     matches,
     exact,
+    withTemplates,
     alone: exact && named,
     templated: !exact && named,
     ids,
