@@ -14,8 +14,9 @@
 // `username` 112 → 14 ms, `updated` 71 → 17 ms; `ser`, which is in many heads, 21 → 27 ms.
 //
 // Heads are rows of their own, never changed or removed (a head without events has no
-// matches), so a process may keep those it has read. An event without a message key (free text)
-// and any event once the table holds MAX_SEARCH_HEADS heads is indexed whole, which its phrase finds.
+// matches), so a process may keep those it has read. A text of fewer than three lines, an event
+// without a message key (free text) and any event once the table holds MAX_SEARCH_HEADS heads
+// are indexed whole, where the words' phrases find them.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
@@ -34,7 +35,7 @@ export function headToken(id: number): string {
   return TOKEN_MARK + String.fromCharCode(0xe001 + Math.floor(id / TOKEN_BASE), 0xe001 + (id % TOKEN_BASE));
 }
 
-/** A head per text, logger and message key: a template's events are then the events of its heads (templateTokens). */
+/** A head per text, logger and message key: a template's events are then the events of its heads (HeadTokens.ofMessages). */
 export const CREATE_HEADS_TABLE = `create table if not exists ${HEADS_TABLE} (id integer primary key,
   head text not null, logger text not null, message_key text not null, unique (head, logger, message_key))`;
 
