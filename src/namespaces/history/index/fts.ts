@@ -228,22 +228,28 @@ export async function newEvents(db: Kysely<Database>, index: FtsIndex): Promise<
 export async function removingEvents<T>(tx: Kysely<Database>, remove: () => Promise<T>): Promise<T> {
   for (const index of FTS_INDEXES) await sql.raw(`drop trigger ${deleteTrigger(index)}`).execute(tx);
   const result = await remove();
-  const newest = await newestEventId(tx);
   for (const index of FTS_INDEXES) {
     await createDeleteTrigger(index).execute(tx);
-    await sql.raw(`insert into ${index.table} (${index.table}) values ('delete-all')`).execute(tx);
-    await tx
-      .updateTable('history_counters')
-      .set({ value: newest ? newest + 1 : 0 })
-      .where('name', '=', index.pending)
-      .execute();
-    await tx
-      .updateTable('history_counters')
-      .set({ value: newest + 1 })
-      .where('name', '=', index.tailFrom)
-      .execute();
+    await startFtsIndexOver(tx, index, false);
   }
   return result;
+}
+
+/**
+ * Empties the index (at once, not entry by entry) and indexes the events logged so far again:
+ * here when `fill`, otherwise the serving process catches them up, newest first (reads test the
+ * rows meanwhile). No event is new to it afterwards.
+ */
+export async function startFtsIndexOver(db: Kysely<Database>, index: FtsIndex, fill: boolean): Promise<void> {
+  const newest = await newestEventId(db);
+  await sql.raw(`insert into ${index.table} (${index.table}) values ('delete-all')`).execute(db);
+  if (fill) await fillFtsIndex(db, index);
+  const counters = [
+    [index.pending, fill || !newest ? 0 : newest + 1],
+    [index.tailFrom, newest + 1],
+  ] as const;
+  for (const [name, value] of counters)
+    await db.updateTable('history_counters').set({ value }).where('name', '=', name).execute();
 }
 
 /**
