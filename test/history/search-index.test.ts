@@ -27,6 +27,7 @@ import {
 } from '../../src/namespaces/history/index/fts.ts';
 import { HEADS_TABLE, MAX_SEARCH_HEADS } from '../../src/namespaces/history/index/search-heads.ts';
 import { asciiLower } from '../../src/util.ts';
+import { SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
 import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
 import { historyContextValuesMigration } from '../../src/namespaces/history/migrations/0028_history_context_values.ts';
 import { COUNTER_TOTAL, newestEventId } from '../../src/namespaces/history/model/counters.ts';
@@ -155,13 +156,18 @@ for (const target of dbTargets()) {
       });
       return { total: hits.length, ids: hits.slice(100, 200).map((r) => r.id) };
     };
-    const metaPlan = async (metadata_search: string) =>
+    const metaPlan = (metadata_search: string) => paramsPlan({ metadata_search });
+    const searchPlan = (search: string) => paramsPlan({ search });
+    const paramsPlan = async (params: Record<string, string>) =>
       indexPlan(
         t.app.db,
-        eventFilterFromParams(
-          { metadata_search },
-          { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
-        ),
+        eventFilterFromParams(params, {
+          loggers: t.app.loggers,
+          scope: ALL,
+          zone: 'UTC',
+          lang: 'en',
+          dialect: t.app.dialect,
+        }),
         await newestEventId(t.app.db),
       );
     const usesIndex = async (search: string) => {
@@ -424,8 +430,14 @@ for (const target of dbTargets()) {
         for (const index of FTS_INDEXES) await sql`delete from ${sql.table(index.table)}`.execute(t.app.db);
       else {
         // As migration 0028 leaves one: the values table empty, the old index of the contexts' JSON.
-        for (const name of ['history_events_search_trgm', 'history_context_values_trgm'])
+        // And as migration 0030 leaves one: the index of the texts' rests to be built.
+        for (const name of [
+          'history_events_search_trgm',
+          'history_events_search_rest_trgm',
+          'history_context_values_trgm',
+        ])
           await sql`drop index ${sql.id(name)}`.execute(t.app.db);
+        pending.push(SEARCH_REST_PENDING);
         await sql`create index history_event_contexts_trgm on history_event_contexts using gin (context collate "C" public.gin_trgm_ops)`.execute(
           t.app.db,
         );
@@ -440,6 +452,8 @@ for (const target of dbTargets()) {
       for (const search of META_WORDS)
         assert.deepEqual(await answer(search, 'metadata_search'), await metaTruth(search), `meanwhile ${search}`);
       assert.equal((await metaPlan('contact')).metadataValues, undefined, 'the contexts tested meanwhile');
+      if (t.app.dialect === 'postgres')
+        assert.equal((await searchPlan('updated')).searchHeads, undefined, 'the whole texts tested meanwhile');
       const catchUp = startSearchIndexing(t.app);
       try {
         for (let waited = 0; ; waited += 50) {
@@ -463,7 +477,11 @@ for (const target of dbTargets()) {
         );
         assert.deepEqual(
           rows.map((r) => r.name),
-          ['history_context_values_trgm', 'history_events_search_trgm'],
+          ['history_context_values_trgm', 'history_events_search_rest_trgm', 'history_events_search_trgm'],
+        );
+        assert.ok(
+          (await searchPlan('updated')).searchHeads?.get('updated')?.all.size,
+          'the heads known once it is built',
         );
         assert.equal((await metaPlan('contact')).metadataValues?.alone, true);
       } else {

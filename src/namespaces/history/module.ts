@@ -59,6 +59,7 @@ import { historyFiltersInOrderMigration } from './migrations/0026_history_filter
 import { historyContextPairChecksMigration } from './migrations/0027_history_context_pair_checks.ts';
 import { historyContextValuesMigration } from './migrations/0028_history_context_values.ts';
 import { historySearchHeadsMigration } from './migrations/0029_history_search_heads.ts';
+import { historyPgSearchHeadsMigration } from './migrations/0030_history_pg_search_heads.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -116,6 +117,7 @@ export const historyModule: SiteModule = {
     historyContextPairChecksMigration,
     historyContextValuesMigration,
     historySearchHeadsMigration,
+    historyPgSearchHeadsMigration,
   ],
   seed: seedDemo,
   background: (app) => {

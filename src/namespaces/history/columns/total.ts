@@ -10,6 +10,7 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
+import { pgHeldBeyondMessages, pgTextHolds, type MessagePairs, type PgSearchHeads } from '../index/pg-search-heads.ts';
 import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
@@ -28,9 +29,11 @@ const FEW_SEARCH_MATCHES = 20_000;
 const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
 
 /**
- * Whether the columns hold every column `filter` tests. `search` not on PostgreSQL, which
- * finds a page's matches through its trigram index sooner than it gathers them all (100 one-word
- * searches: p50 34 → 48 ms). On SQLite `search` and
+ * Whether the columns hold every column `filter` tests. `search` on PostgreSQL only when the
+ * heads know every word (plan.searchHeads): the columns then name the events of the messages
+ * whose heads hold it, and only the rests' few matches are gathered (gathering every match
+ * through the whole texts' index was slower than a page read by date: 100 one-word searches,
+ * p50 34 → 48 ms). On SQLite `search` and
  * `exclude_search` only when its search index has the events of the words (plan.searchIndex,
  * plan.excludeWords), and `search` only for words it finds exactly, in many events: fewer are
  * read through the index at once, and a page of a word shorter than its trigrams is found
@@ -48,7 +51,9 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: num
     (!filter.contextFilters || (!!listing && maxId - listing.through <= TESTED_ABOVE_LISTING)) &&
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
     (!searchWords ||
-      (!pg && (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
+      (pg
+        ? searchWords.every((w) => plan.searchHeads?.has(w))
+        : (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
   );
 }
 
@@ -62,7 +67,10 @@ async function columnsFor(
   const view = await columnsAt(app, state);
   if (!view) return null;
   const holding = (words: string[] | undefined, matches: SearchMatches | undefined) =>
-    words && eventsHolding(app, words, matches, state.maxId);
+    words &&
+    (app.dialect === 'postgres'
+      ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
+      : eventsHolding(app, words, matches!, state.maxId));
   const pairs = filter.contextFilters;
   const [included, excluded, context] = await Promise.all([
     holding(filter.search?.words, plan.searchIndex),
@@ -99,31 +107,61 @@ async function eventsWithPairs(
 }
 
 /**
- * The events up to `maxId` holding every word. SQLite: those its search index names (`matches`)
+ * SQLite: the events up to `maxId` holding every word: those its search index names (`matches`)
  * for the words it finds exactly, tested for the shorter ones (LIKE, as the rows' condition
- * does; conditions.ts searchCondition). PostgreSQL: the rows' condition itself, which its
- * trigram index serves. One row: the ids as text, parsed here (a row per match costs more to
- * hand over).
+ * does; conditions.ts searchCondition). One row: the ids as text, parsed here (a row per match
+ * costs more to hand over).
  */
 async function eventsHolding(
   app: AppServices,
   words: string[],
-  matches: SearchMatches | undefined,
+  matches: SearchMatches,
   maxId: number,
 ): Promise<IdBits> {
-  if (app.dialect === 'postgres')
-    return idBits(
-      await idsWhere(
-        app,
-        filterCondition({ scope: { all: true }, search: { words, templateMatches: new Map() }, dialect: 'postgres' })!,
-      ),
+  // Gathered with the plan when the index finds every word.
+  if (matches.ids !== undefined) return idBits(matches.ids, maxId);
+  const { rows } = await sql<{ ids: string | null }>`
+    select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches)})`.execute(app.readDb);
+  return idBits(rows[0]?.ids ?? '', maxId);
+}
+
+/**
+ * PostgreSQL: the events up to `maxId` holding every word, word by word: those of the messages
+ * all of whose heads hold it from the columns (`updated`: 293,000 events, none read), and the
+ * others through the rests' index and their heads (index/pg-search-heads.ts); a word the heads
+ * do not know is tested on the whole texts.
+ */
+async function pgEventsHolding(
+  app: AppServices,
+  view: ColumnsView,
+  words: string[],
+  heads: PgSearchHeads | undefined,
+  maxId: number,
+): Promise<IdBits> {
+  let holding: IdBits | undefined;
+  for (const word of new Set(words)) {
+    const known = heads?.get(word);
+    const bits = idBits(
+      await idsWhere(app, known ? pgHeldBeyondMessages(word, known) : pgTextHolds(word, undefined)),
       maxId,
     );
-  // Gathered with the plan when the index finds every word.
-  if (matches!.ids !== undefined) return idBits(matches!.ids, maxId);
-  const { rows } = await sql<{ ids: string | null }>`
-    select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches!)})`.execute(app.readDb);
-  return idBits(rows[0]?.ids ?? '', maxId);
+    if (known?.all.size) markMessages(view, known.all, bits, maxId);
+    if (holding) for (let i = 0; i < holding.length; i++) holding[i]! &= bits[i]!;
+    else holding = bits;
+  }
+  return holding ?? idBitsUpTo(maxId);
+}
+
+/** Adds the events up to `maxId` of the messages (logger → keys) among the columns' rows to `bits`. */
+function markMessages(view: ColumnsView, messages: MessagePairs, bits: IdBits, maxId: number): void {
+  const { keyParts, keys, ids } = view.cols;
+  const marked = Uint8Array.from(keyParts, ({ logger, key }) =>
+    key !== null && messages.get(logger)?.includes(key) ? 1 : 0,
+  );
+  for (let i = 0; i < view.length; i++) {
+    const id = ids[i]!;
+    if (marked[keys[i]!] && id <= maxId) bits[id >>> 3]! |= 1 << (id & 7);
+  }
 }
 
 /**

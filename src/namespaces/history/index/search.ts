@@ -27,12 +27,13 @@ import {
   SEARCH_FTS,
   type FtsIndex,
 } from './fts.ts';
+import { SEARCH_REST_PENDING } from './pg-search-heads.ts';
 
 /** A PostgreSQL trigram index (pg_trgm, GIN), which the planner uses for LIKE and ILIKE by itself. */
 export interface PgTrigramIndex {
   name: string;
   table: 'history_events' | 'history_event_contexts' | 'history_context_values';
-  /** The indexed column, as the conditions test it. */
+  /** The indexed column or expression, as the conditions test it. */
   column: string;
   /** Its counter: while not 0, the serving process builds it (concurrently). */
   pending: string;
@@ -49,6 +50,17 @@ const PG_SEARCH: PgTrigramIndex = {
 };
 
 /**
+ * What follows the search texts' heads (migration 0030, index/pg-search-heads.ts): a template's
+ * words are found by their messages, this index finds the values'.
+ */
+export const PG_SEARCH_REST: PgTrigramIndex = {
+  name: 'history_events_search_rest_trgm',
+  table: 'history_events',
+  column: 'history_search_rest(search_text, message_key)',
+  pending: SEARCH_REST_PENDING,
+};
+
+/**
  * The contexts' values, for `metadata_search` (migration 0028, index/context-values.ts): built
  * once the serving process has filled the table for a log written before it; it replaces the
  * index of the contexts' JSON text of migration 0024 (`replaces`).
@@ -60,7 +72,7 @@ export const PG_CONTEXTS: PgTrigramIndex = {
   pending: CONTEXT_FTS.pending,
   replaces: 'history_event_contexts_trgm',
 };
-const PG_INDEXES = [PG_SEARCH, PG_CONTEXTS];
+const PG_INDEXES = [PG_SEARCH, PG_SEARCH_REST, PG_CONTEXTS];
 
 /**
  * Creates the search index (SQLite: the FTS5 table and its triggers; PostgreSQL: the pg_trgm

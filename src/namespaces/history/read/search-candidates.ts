@@ -5,9 +5,9 @@
 // rows (1 s) where the index finds their few events in 15–70 ms.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { likeContains } from '../../../db/like.ts';
 import type { ContextCandidates } from '../index/lookup.ts';
 import type { SearchTerms } from './query.ts';
+import { INDEXED_WORD, pgTextHolds, type PgSearchHeads } from '../index/pg-search-heads.ts';
 
 /** The newest events in which the words' density is sampled first. */
 const SAMPLE_EVENTS = 10_000;
@@ -38,9 +38,6 @@ const knownByDb = new WeakMap<Kysely<Database>, Map<string, Known>>();
 const KNOWN_KEPT = 200;
 const GATHERED_KEPT = 200_000;
 
-/** A word the trigram index serves: one holding three letters or digits in a row. */
-const INDEXED_WORD = /[\p{L}\p{N}]{3}/u;
-
 /**
  * The events up to `newestId` holding every search word, when the search has several words the
  * trigram index serves, no message template holds them all (whose events would match too),
@@ -53,7 +50,7 @@ export async function rareSearchCandidates(
   db: Kysely<Database>,
   search: SearchTerms,
   newestId: number,
-  { wanted, most, changes }: { wanted: number; most: number; changes: number },
+  { wanted, most, changes, heads }: { wanted: number; most: number; changes: number; heads?: PgSearchHeads },
 ): Promise<ContextCandidates | undefined> {
   const words = [...new Set(search.words.filter((w) => INDEXED_WORD.test(w)))];
   if (words.length < 2 || search.templateMatches.size) return undefined;
@@ -61,7 +58,7 @@ export async function rareSearchCandidates(
   if (!known) knownByDb.set(db, (known = new Map()));
   const key = JSON.stringify(words);
   const holds = sql.join(
-    words.map((w) => likeContains('postgres', sql.ref('search_text'), w)),
+    words.map((w) => pgTextHolds(w, heads)),
     sql` and `,
   );
   let entry = known.get(key);
@@ -105,7 +102,7 @@ function forgetOldest(known: Map<string, Known>): void {
 /** How many of the newest SAMPLE_EVENTS events hold the words. */
 async function countInSample(db: Kysely<Database>, holds: RawBuilder<unknown>, newestId: number): Promise<number> {
   const { rows } = await sql<{ n: string }>`select count(*) as n from (
-      select search_text from history_events where id + 0 <= ${newestId}
+      select search_text, logger, message_key from history_events where id + 0 <= ${newestId}
       order by date desc, id desc limit ${SAMPLE_EVENTS}) as newest where ${holds}`.execute(db);
   return Number(rows[0]!.n);
 }
