@@ -1,8 +1,5 @@
 // PostgreSQL: a search of several words seldom found together is read through the few events
-// holding them all (read/search-candidates.ts), and answers exactly as the rows say. Here while
-// the index of what follows the texts' heads is still to be built (its counter pending), as for
-// a log upgraded over migration 0030: the words are tested on the whole texts. (Once built, the
-// heads name a template's events, search-heads-pg.test.ts.)
+// holding them all (read/search-candidates.ts), and answers exactly as the rows say.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
@@ -15,7 +12,6 @@ import { sql } from 'kysely';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
-import { SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
 
 const ALL = { all: true, slugs: [] };
 
@@ -39,7 +35,6 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
         { user: null, ip: '' },
       );
     await sql`analyze history_events`.execute(t.app.db);
-    await t.app.db.updateTable('history_counters').set({ value: 1 }).where('name', '=', SEARCH_REST_PENDING).execute();
   });
   after(() => t.close());
 

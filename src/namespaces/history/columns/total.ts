@@ -10,7 +10,7 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { pgHeldBeyondMessages, pgTextHolds, type MessagePairs, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import { pgHeldBeyondWhole, pgWordsSplit, type MessagePairs, type PgSearchHeads } from '../index/pg-search-heads.ts';
 import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
@@ -30,10 +30,10 @@ const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
 
 /**
  * Whether the columns hold every column `filter` tests. `search` on PostgreSQL only when the
- * heads know every word (plan.searchHeads): the columns then name the events of the messages
- * whose heads hold it, and only the rests' few matches are gathered (gathering every match
- * through the whole texts' index was slower than a page read by date: 100 one-word searches,
- * p50 34 → 48 ms). On SQLite `search` and
+ * heads of some messages hold every word (pgWordsSplit): the columns name those events, and
+ * only the others are gathered. Words of values are found for a page by date through their
+ * index sooner than all their matches are gathered (100 one-word searches: p50 34 → 48 ms; a
+ * cold run of one to three words, 36 → 80, 12 → 92 and 10 → 139 ms). On SQLite `search` and
  * `exclude_search` only when its search index has the events of the words (plan.searchIndex,
  * plan.excludeWords), and `search` only for words it finds exactly, in many events: fewer are
  * read through the index at once, and a page of a word shorter than its trigrams is found
@@ -52,7 +52,7 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: num
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
     (!searchWords ||
       (pg
-        ? searchWords.every((w) => plan.searchHeads?.has(w))
+        ? pgWordsSplit(plan.searchHeads, searchWords).whole.size > 0
         : (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
   );
 }
@@ -126,10 +126,9 @@ async function eventsHolding(
 }
 
 /**
- * PostgreSQL: the events up to `maxId` holding every word, word by word: those of the messages
- * all of whose heads hold it from the columns (`updated`: 293,000 events, none read), and the
- * others through the rests' index and their heads (index/pg-search-heads.ts); a word the heads
- * do not know is tested on the whole texts.
+ * PostgreSQL: the events up to `maxId` holding every word: those of the messages whose heads
+ * hold them all from the columns (`updated`: 293,000 events, none read), the others through
+ * the rests' index and the heads (index/pg-search-heads.ts) in one statement.
  */
 async function pgEventsHolding(
   app: AppServices,
@@ -138,18 +137,11 @@ async function pgEventsHolding(
   heads: PgSearchHeads | undefined,
   maxId: number,
 ): Promise<IdBits> {
-  let holding: IdBits | undefined;
-  for (const word of new Set(words)) {
-    const known = heads?.get(word);
-    const bits = idBits(
-      await idsWhere(app, known ? pgHeldBeyondMessages(word, known) : pgTextHolds(word, undefined)),
-      maxId,
-    );
-    if (known?.all.size) markMessages(view, known.all, bits, maxId);
-    if (holding) for (let i = 0; i < holding.length; i++) holding[i]! &= bits[i]!;
-    else holding = bits;
-  }
-  return holding ?? idBitsUpTo(maxId);
+  const unique = [...new Set(words)];
+  const split = pgWordsSplit(heads, unique);
+  const bits = idBits(await idsWhere(app, pgHeldBeyondWhole(heads, unique, split)), maxId);
+  markMessages(view, split.whole, bits, maxId);
+  return bits;
 }
 
 /** Adds the events up to `maxId` of the messages (logger → keys) among the columns' rows to `bits`. */

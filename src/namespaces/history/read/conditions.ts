@@ -14,7 +14,7 @@ import { dateRanges } from './date-ranges.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
 import { contextValuesHold } from '../index/context-values.ts';
-import { pgMessagesCondition, pgTextHolds, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import type { PgSearchHeads } from '../index/pg-search-heads.ts';
 
 /** How a filter's rows are read, found by planQuery (read/plan.ts) and applied here. */
 export interface QueryPlan {
@@ -30,7 +30,12 @@ export interface QueryPlan {
   searchIndex?: SearchMatches;
   /** PostgreSQL: the few events holding every word of a search of several words (read/search-candidates.ts). */
   searchCandidates?: ContextCandidates;
-  /** PostgreSQL: the messages whose heads hold the search and exclude_search words (index/pg-search-heads.ts). */
+  /**
+   * PostgreSQL: the messages whose heads hold the search and exclude_search words
+   * (index/pg-search-heads.ts), for the log's columns (columns/total.ts): SQL tests the whole
+   * texts, whose index serves a page or a count as well (a head word's count rechecks its
+   * events either way).
+   */
   searchHeads?: PgSearchHeads;
   /** SQLite: the context values' index's query of the metadata_search words and the events it names, exactly (indexPlan). */
   metadataSearch?: SearchMatches;
@@ -218,11 +223,13 @@ type ColumnRef = (name: string) => RawBuilder<unknown>;
  * Both forms are NULL for a row without a key whose logger is named, so NOT reads them alike.
  */
 function messagesCondition(byLogger: Map<string, string[]>, ref: ColumnRef, dialect: DialectName): Cond {
-  if (dialect === 'postgres') return pgMessagesCondition(byLogger);
-  const pairs = [...byLogger].flatMap(([logger, keys]) => keys.map((key) => sql`(${logger}, ${key})`));
-  return pairs.length
-    ? sql<SqlBool>`(${ref('logger')}, ${ref('message_key')}) in (values ${sql.join(pairs)})`
-    : sql<SqlBool>`1 = 0`;
+  if (dialect === 'sqlite') {
+    const pairs = [...byLogger].flatMap(([logger, keys]) => keys.map((key) => sql`(${logger}, ${key})`));
+    if (pairs.length) return sql<SqlBool>`(${ref('logger')}, ${ref('message_key')}) in (values ${sql.join(pairs)})`;
+  }
+  return eb.or(
+    [...byLogger].map(([logger, keys]) => eb.and([eb(ref('logger'), '=', logger), eb(ref('message_key'), 'in', keys)])),
+  );
 }
 
 /**
@@ -236,14 +243,11 @@ export const contextIndexFinds = (word: string): boolean => ftsFindsExactly(word
  * query (`fts`), the events it names stand for the words of three characters or more (its
  * trigram phrases match exactly where LIKE does); shorter and cut words are still tested by LIKE.
  */
-function searchCondition(terms: SearchTerms, ref: ColumnRef, plan: QueryPlan, dialect: DialectName): Cond {
-  const fts = plan.searchIndex;
+function searchCondition(terms: SearchTerms, ref: ColumnRef, dialect: DialectName, fts?: SearchMatches): Cond {
   const liked = fts ? terms.words.filter((w) => !ftsFindsExactly(w)) : terms.words;
   const anyField = eb.and([
     ...(fts ? [namedByIndex(SEARCH_FTS, fts)] : []),
-    ...liked.map((w) =>
-      dialect === 'postgres' ? pgTextHolds(w, plan.searchHeads) : likeContains(dialect, sql.ref('search_text'), w),
-    ),
+    ...liked.map((w) => likeContains(dialect, sql.ref('search_text'), w)),
   ]);
   if (!terms.templateMatches.size || fts?.withTemplates) return anyField;
   return eb.or([anyField, messagesCondition(terms.templateMatches, ref, dialect)]);
@@ -372,10 +376,9 @@ export function filterCondition(f: EventFilter, plan: QueryPlan = {}): Cond | nu
       .map((w) => contextContains(dialect, w)),
   ];
   if (contextTests.length) c.push(contextPasses(contextTests));
-  if (f.search) c.push(searchCondition(f.search, ref, plan, dialect));
+  if (f.search) c.push(searchCondition(f.search, ref, dialect, plan.searchIndex));
   if (f.onlySticky) c.push(eb(ref('sticky'), '=', 1));
-  if (f.excludeSearch)
-    c.push(eb.not(searchCondition(f.excludeSearch, ref, { searchHeads: plan.searchHeads }, dialect)));
+  if (f.excludeSearch) c.push(eb.not(searchCondition(f.excludeSearch, ref, dialect)));
   if (f.excludeLoglevels) c.push(eb(ref('level'), 'not in', f.excludeLoglevels));
   if (f.excludeLoggers) c.push(eb(ref('logger'), 'not in', f.excludeLoggers));
   for (const [logger, keys] of f.excludeMessages ?? []) {

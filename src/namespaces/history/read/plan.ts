@@ -29,7 +29,7 @@ import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
 import { rareSearchCandidates } from './search-candidates.ts';
 import { headTokens } from '../index/search-heads.ts';
-import { pgSearchHeads, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import { pgSearchHeads } from '../index/pg-search-heads.ts';
 import { MAX_COLUMN_ROWS } from '../columns/bound.ts';
 import { COUNTER_CHANGES, readCounter } from '../model/counters.ts';
 
@@ -142,7 +142,6 @@ export async function indexPlan(
       wanted,
       most: FEW_CANDIDATES,
       changes: changes ?? (await readCounter(db, COUNTER_CHANGES)),
-      heads: plan.searchHeads,
     });
   if (f.excludeSearch && dialect === 'sqlite') {
     const exclude = await searchMatches(db, f.excludeSearch, true, newestId);
@@ -152,8 +151,7 @@ export async function indexPlan(
       plan.excludeIndex = exclude;
   }
   // PostgreSQL's trigram index finds a row holding the words at once, or that none does.
-  if (f.excludeSearch && dialect === 'postgres')
-    plan.excludesNothing = !(await anyEventHolds(db, f.excludeSearch, plan.searchHeads));
+  if (f.excludeSearch && dialect === 'postgres') plan.excludesNothing = !(await anyEventHolds(db, f.excludeSearch));
   return plan;
 }
 
@@ -168,12 +166,8 @@ const NEWEST_LOOKED_AT = 2_000;
  * apart from the LIMIT: with `limit 1` on the query itself, PostgreSQL expected a match within
  * the first rows and read the log in order, 0.3 s for words found nowhere; through the index 5 ms.
  */
-async function anyEventHolds(
-  db: Kysely<Database>,
-  search: SearchTerms,
-  searchHeads: PgSearchHeads | undefined,
-): Promise<boolean> {
-  const cond = filterCondition({ scope: { all: true }, search, dialect: 'postgres' }, { searchHeads })!;
+async function anyEventHolds(db: Kysely<Database>, search: SearchTerms): Promise<boolean> {
+  const cond = filterCondition({ scope: { all: true }, search, dialect: 'postgres' })!;
   const { rows: newest } = await sql`select 1 as found from (
       select search_text, logger, message_key from history_events
       order by date desc, id desc limit ${NEWEST_LOOKED_AT}) as history_events

@@ -5,9 +5,10 @@
 // rows (1 s) where the index finds their few events in 15–70 ms.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { likeContains } from '../../../db/like.ts';
 import type { ContextCandidates } from '../index/lookup.ts';
 import type { SearchTerms } from './query.ts';
-import { INDEXED_WORD, pgTextHolds, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import { INDEXED_WORD } from '../index/pg-search-heads.ts';
 
 /** The newest events in which the words' density is sampled first. */
 const SAMPLE_EVENTS = 10_000;
@@ -50,7 +51,7 @@ export async function rareSearchCandidates(
   db: Kysely<Database>,
   search: SearchTerms,
   newestId: number,
-  { wanted, most, changes, heads }: { wanted: number; most: number; changes: number; heads?: PgSearchHeads },
+  { wanted, most, changes }: { wanted: number; most: number; changes: number },
 ): Promise<ContextCandidates | undefined> {
   const words = [...new Set(search.words.filter((w) => INDEXED_WORD.test(w)))];
   if (words.length < 2 || search.templateMatches.size) return undefined;
@@ -58,7 +59,7 @@ export async function rareSearchCandidates(
   if (!known) knownByDb.set(db, (known = new Map()));
   const key = JSON.stringify(words);
   const holds = sql.join(
-    words.map((w) => pgTextHolds(w, heads)),
+    words.map((w) => likeContains('postgres', sql.ref('search_text'), w)),
     sql` and `,
   );
   let entry = known.get(key);
@@ -102,7 +103,7 @@ function forgetOldest(known: Map<string, Known>): void {
 /** How many of the newest SAMPLE_EVENTS events hold the words. */
 async function countInSample(db: Kysely<Database>, holds: RawBuilder<unknown>, newestId: number): Promise<number> {
   const { rows } = await sql<{ n: string }>`select count(*) as n from (
-      select search_text, logger, message_key from history_events where id + 0 <= ${newestId}
+      select search_text from history_events where id + 0 <= ${newestId}
       order by date desc, id desc limit ${SAMPLE_EVENTS}) as newest where ${holds}`.execute(db);
   return Number(rows[0]!.n);
 }
