@@ -16,7 +16,7 @@ import { eventFilterFromParams, type EventFilter } from '../../src/namespaces/hi
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
-import { SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
+import { MAX_PG_SEARCH_HEADS, SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
 import { historyPgSearchHeadsMigration } from '../../src/namespaces/history/migrations/0030_history_pg_search_heads.ts';
 
 describe('search heads (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not set' }, () => {
@@ -175,6 +175,29 @@ describe('search heads (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not
         );
       }
     }
+  });
+
+  test('beyond MAX_PG_SEARCH_HEADS heads the whole texts are tested, answers unchanged', async () => {
+    const params = { search: 'info updated', ungrouped: true, per_page: 100 };
+    const plan = async () => (await indexPlan(t.app.db, filterOf(params), await newestEventId(t.app.db))).searchHeads;
+    assert.ok(await plan());
+    await sql`insert into ${sql.table(HEADS_TABLE)} (logger, message_key, head)
+      select 'FreeText', 'm' || n, 'm' || n || E'\nfreetext\ninfo' from generate_series(1, ${MAX_PG_SEARCH_HEADS}) as n`.execute(
+      t.app.db,
+    );
+    try {
+      assert.equal(await plan(), undefined);
+      const res = await callRoute(t.app, 'GET', '/history/v1/events', { query: params, user: admin });
+      const expected = await truth({ search: 'info updated' });
+      assert.equal(Number(res.headers['x-wp-total']), expected.length);
+      assert.deepEqual(
+        (res.body as { id: number }[]).map((e) => e.id),
+        expected.slice(0, 100),
+      );
+    } finally {
+      await sql`delete from ${sql.table(HEADS_TABLE)} where logger = 'FreeText'`.execute(t.app.db);
+    }
+    assert.ok(await plan());
   });
 
   test('migration 0030 over a log written before it: heads read, the index built, searches as before', async () => {

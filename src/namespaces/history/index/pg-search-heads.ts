@@ -105,9 +105,18 @@ export interface WordHeads {
 export type PgSearchHeads = ReadonlyMap<string, WordHeads>;
 
 /**
+ * Heads up to which searches read them. A site whose messages are free text (an unknown message
+ * key is its own template) may have a head per event; beyond, the whole texts are tested as
+ * before (PostgreSQL aggregates 10,000 heads in about 3 ms, but a row per message is handed
+ * over per search, and the lists of messages a word's conditions name grow with them).
+ */
+export const MAX_PG_SEARCH_HEADS = 10_000;
+
+/**
  * The messages whose heads hold each of the words the trigram indexes serve, once the index of
- * the rests is built; undefined before (the whole texts are tested). One read of the heads
- * table, a row per message: it is not kept, since another process may add heads at any time.
+ * the rests is built and while there are at most MAX_PG_SEARCH_HEADS heads; undefined otherwise
+ * (the whole texts are tested). One read of the heads table, a row per message: it is not kept,
+ * since another process may add heads at any time.
  */
 export async function pgSearchHeads(
   db: Kysely<Database>,
@@ -115,6 +124,9 @@ export async function pgSearchHeads(
 ): Promise<PgSearchHeads | undefined> {
   const served = [...new Set(words.filter((w) => INDEXED_WORD.test(w)))];
   if (!served.length || (await readCounter(db, SEARCH_REST_PENDING)) !== 0) return undefined;
+  const { rows: counted } = await sql<{ n: string }>`select count(*) as n from (
+      select 1 from ${sql.table(HEADS_TABLE)} limit ${MAX_PG_SEARCH_HEADS + 1}) as h`.execute(db);
+  if (Number(counted[0]!.n) > MAX_PG_SEARCH_HEADS) return undefined;
   const holding = served.map(
     (w, i) => sql`count(*) filter (where ${likeContains('postgres', sql.ref('head'), w)}) as ${sql.id(`w${i}`)}`,
   );
