@@ -5,15 +5,13 @@ import assert from 'node:assert/strict';
 import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
-import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
+import { filterFromParams } from './support.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { sql } from 'kysely';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
-
-const ALL = { all: true, slugs: [] };
 
 describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not set' }, () => {
   let t: TestApp;
@@ -38,14 +36,7 @@ describe('search candidates (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL i
   });
   after(() => t.close());
 
-  const filter = (params: Record<string, unknown>) =>
-    eventFilterFromParams(params, {
-      loggers: t.app.loggers,
-      scope: ALL,
-      zone: 'UTC',
-      lang: 'en',
-      dialect: t.app.dialect,
-    });
+  const filter = (params: Record<string, unknown>) => filterFromParams(t.app, params);
   const plan = async (search: string, wanted?: number) =>
     indexPlan(t.app.db, filter({ search }), await newestEventId(t.app.db), { wanted });
   const holding = async (...words: string[]) =>

@@ -10,9 +10,8 @@ import { createTestApp, PG_URL, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
-import { prepareEvent } from '../../src/namespaces/history/model/event.ts';
-import { insertEvents } from '../../src/namespaces/history/write/insert.ts';
-import { eventFilterFromParams, type EventFilter } from '../../src/namespaces/history/read/query.ts';
+import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
+import { filterFromParams, logEvent } from './support.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
@@ -24,14 +23,8 @@ describe('search heads (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not
   let admin: AuthUser;
   let changed = 0;
 
-  const logOne = async (logger: string, messageKey: string, context: Record<string, string>) => {
-    const event = prepareEvent(
-      t.app.loggers,
-      { logger, messageKey, context },
-      { initiator: 'other', user: null, ip: '' },
-    );
-    await insertEvents(t.app.db, [event]);
-  };
+  const logOne = (logger: string, messageKey: string, context: Record<string, string>) =>
+    logEvent(t.app, logger, messageKey, context);
 
   before(async () => {
     t = await createTestApp({ name: 'postgres' });
@@ -54,14 +47,7 @@ describe('search heads (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not
   });
   after(() => t.close());
 
-  const filterOf = (params: Record<string, unknown>): EventFilter =>
-    eventFilterFromParams(params, {
-      loggers: t.app.loggers,
-      scope: { all: true },
-      zone: 'UTC',
-      lang: 'en',
-      dialect: 'postgres',
-    });
+  const filterOf = (params: Record<string, unknown>) => filterFromParams(t.app, params);
   /** The events `search` keeps, as the stored texts and the templates say, newest first. */
   const truth = async (params: { search?: string; exclude_search?: string; loglevels?: string[] }) => {
     const f = filterOf(params);

@@ -9,8 +9,7 @@ import { createTestApp, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
-import { prepareEvent } from '../../src/namespaces/history/model/event.ts';
-import { insertEvents } from '../../src/namespaces/history/write/insert.ts';
+import { logEvent } from './support.ts';
 import { countFtsMatches, ftsQuery, indexNewEvents, SEARCH_FTS } from '../../src/namespaces/history/index/fts.ts';
 import { headToken, headTokens, HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
 import { historySearchHeadsMigration } from '../../src/namespaces/history/migrations/0029_history_search_heads.ts';
@@ -25,14 +24,8 @@ describe('search index: heads as tokens (sqlite)', () => {
   /** A head's token written into a value of an event whose text holds none of the head's words. */
   let forgedToken = '';
 
-  const logOne = async (logger: string, messageKey: string, context: Record<string, string>) => {
-    const event = prepareEvent(
-      t.app.loggers,
-      { logger, messageKey, context },
-      { initiator: 'other', user: null, ip: '' },
-    );
-    await insertEvents(t.app.db, [event]);
-  };
+  const logOne = (logger: string, messageKey: string, context: Record<string, string>) =>
+    logEvent(t.app, logger, messageKey, context);
 
   before(async () => {
     t = await createTestApp({ name: 'sqlite' });

@@ -33,6 +33,7 @@ import { historyContextValuesMigration } from '../../src/namespaces/history/migr
 import { COUNTER_TOTAL, newestEventId } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
+import { filterFromParams } from './support.ts';
 
 const ALL = { all: true, slugs: [] };
 const WORDS = ['contact', 'händlerportal', 'anna logged', 'upd', 'xyzzy-nowhere', 'produktübersicht'];
@@ -159,17 +160,7 @@ for (const target of dbTargets()) {
     const metaPlan = (metadata_search: string) => paramsPlan({ metadata_search });
     const searchPlan = (search: string) => paramsPlan({ search });
     const paramsPlan = async (params: Record<string, string>) =>
-      indexPlan(
-        t.app.db,
-        eventFilterFromParams(params, {
-          loggers: t.app.loggers,
-          scope: ALL,
-          zone: 'UTC',
-          lang: 'en',
-          dialect: t.app.dialect,
-        }),
-        await newestEventId(t.app.db),
-      );
+      indexPlan(t.app.db, filterFromParams(t.app, params), await newestEventId(t.app.db));
     const usesIndex = async (search: string) => {
       const f = eventFilterFromParams(
         { search },
