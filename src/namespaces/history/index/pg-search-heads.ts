@@ -16,7 +16,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { likeContains } from '../../../db/like.ts';
-import { readCounter } from '../model/counters.ts';
 import { HEADS_TABLE } from './search-heads.ts';
 
 /** While not 0, the serving process builds the index of the rests (index/search.ts PG_SEARCH_REST). */
@@ -114,24 +113,27 @@ export const MAX_PG_SEARCH_HEADS = 10_000;
 
 /**
  * The messages whose heads hold each of the words the trigram indexes serve, once the index of
- * the rests is built and while there are at most MAX_PG_SEARCH_HEADS heads; undefined otherwise
- * (the whole texts are tested). One read of the heads table, a row per message: it is not kept,
- * since another process may add heads at any time.
+ * the rests is built and while there are at most MAX_PG_SEARCH_HEADS heads; undefined otherwise,
+ * and when there are none (the whole texts are tested). One read of the heads table, a row per
+ * message: it is not kept, since another process may add heads at any time.
  */
 export async function pgSearchHeads(
   db: Kysely<Database>,
   words: readonly string[],
 ): Promise<PgSearchHeads | undefined> {
   const served = [...new Set(words.filter((w) => INDEXED_WORD.test(w)))];
-  if (!served.length || (await readCounter(db, SEARCH_REST_PENDING)) !== 0) return undefined;
-  const { rows: counted } = await sql<{ n: string }>`select count(*) as n from (
-      select 1 from ${sql.table(HEADS_TABLE)} limit ${MAX_PG_SEARCH_HEADS + 1}) as h`.execute(db);
-  if (Number(counted[0]!.n) > MAX_PG_SEARCH_HEADS) return undefined;
+  if (!served.length) return undefined;
   const holding = served.map(
     (w, i) => sql`count(*) filter (where ${likeContains('postgres', sql.ref('head'), w)}) as ${sql.id(`w${i}`)}`,
   );
+  // One statement: no rows while the index is pending or beyond the bound.
   const { rows } = await sql<Record<string, string | number>>`select logger, message_key, count(*) as heads,
-    ${sql.join(holding)} from ${sql.table(HEADS_TABLE)} group by logger, message_key`.execute(db);
+    ${sql.join(holding)} from ${sql.table(HEADS_TABLE)}
+    where coalesce((select value from history_counters where name = ${SEARCH_REST_PENDING}), 0) = 0
+      and (select count(*) from (select 1 from ${sql.table(HEADS_TABLE)} limit ${MAX_PG_SEARCH_HEADS + 1}) as h)
+        <= ${MAX_PG_SEARCH_HEADS}
+    group by logger, message_key`.execute(db);
+  if (!rows.length) return undefined;
   const heads = new Map<string, WordHeads>();
   served.forEach((word, i) => {
     const all = new Map<string, string[]>();
