@@ -55,19 +55,37 @@ export class Dictionary {
 
 const NO_USER = -1;
 const NO_ADDR = -1;
-/** An address as stored for IPv4 (model/ip.ts anonymizeIp: the last octet `x`). */
-const IPV4_STORED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.x$/;
-
 /**
- * An IPv4 address as stored, `a.b.c.x` in canonical decimals, as the number a·2¹⁶ + b·2⁸ + c;
- * null for anything else.
+ * An IPv4 address as stored (model/ip.ts anonymizeIp: the last octet `x`), `a.b.c.x` in
+ * canonical decimals (no leading zero, at most 255), as the number a·2¹⁶ + b·2⁸ + c; null for
+ * anything else. Read character by character: a regular expression with its groups, checked
+ * by their numbers' strings, took 0.33 s of reading a log of 1,000,000 events into the columns.
  */
 export function ipv4Code(addr: string): number | null {
-  const m = IPV4_STORED.exec(addr);
-  if (!m) return null;
-  const octets = m.slice(1, 4).map(Number);
-  if (octets.some((o, i) => o > 255 || String(o) !== m[i + 1])) return null;
-  return (octets[0]! << 16) | (octets[1]! << 8) | octets[2]!;
+  const end = addr.length - 2;
+  if (end < 5 || addr.charCodeAt(end) !== 46 || addr.charCodeAt(end + 1) !== 120) return null;
+  let code = 0;
+  let octets = 0;
+  let octet = 0;
+  let digits = 0;
+  for (let i = 0; i <= end; i++) {
+    const c = i === end ? 46 : addr.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0) return null;
+      code = (code << 8) | octet;
+      octets++;
+      octet = 0;
+      digits = 0;
+      continue;
+    }
+    const digit = c - 48;
+    // A digit after a leading 0, a fourth digit, or beyond 255: not canonical.
+    if (digit < 0 || digit > 9 || (digits === 1 && octet === 0) || digits === 3) return null;
+    octet = octet * 10 + digit;
+    digits++;
+    if (octet > 255) return null;
+  }
+  return octets === 3 ? code : null;
 }
 const MAX_INT32 = 2 ** 31 - 1;
 
