@@ -13,6 +13,7 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import type { EventFilter } from '../../src/namespaces/history/read/query.ts';
 import { filterFromParams, logEvent } from './support.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
+import { MAX_COLUMN_ROWS } from '../../src/namespaces/history/columns/bound.ts';
 import { newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
 import { MAX_PG_SEARCH_HEADS, SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
@@ -128,6 +129,8 @@ describe('search heads (postgres)', { skip: !PG_URL && 'TEST_DATABASE_URL is not
     assert.ok(updated.searchHeads?.get('updated')?.all.get('SimplePostLogger')?.includes('post_updated'));
     const short = await indexPlan(t.app.db, filterOf({ search: 'in' }), await newestEventId(t.app.db));
     assert.equal(short.searchHeads, undefined, 'a word the trigram indexes do not serve is tested on the texts');
+    const large = await indexPlan(t.app.db, filterOf({ search: 'updated' }), MAX_COLUMN_ROWS + 1);
+    assert.equal(large.searchHeads, undefined, 'not read for a log the columns do not hold');
   });
 
   test('over HTTP (the log columns): totals and pages as the stored texts say', async () => {

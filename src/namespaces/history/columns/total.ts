@@ -144,7 +144,12 @@ async function pgEventsHolding(
   return bits;
 }
 
-/** Adds the events up to `maxId` of the messages (logger → keys) among the columns' rows to `bits`. */
+/**
+ * Adds the events up to `maxId` of the messages (logger → keys) among the columns' rows to
+ * `bits`. Not as template matches of the terms (count.ts), which an `exclude_search` reads as
+ * SQL does `not (logger = ? and message_key in (…))`: leaving out that logger's events without
+ * a key too, which hold no head.
+ */
 function markMessages(view: ColumnsView, messages: MessagePairs, bits: IdBits, maxId: number): void {
   const { keyParts, keys, ids } = view.cols;
   const marked = Uint8Array.from(keyParts, ({ logger, key }) =>

@@ -135,7 +135,8 @@ export async function indexPlan(
   // it may expect many rows where there are few (search-candidates.ts).
   if (f.search && dialect === 'sqlite')
     plan.searchIndex = await searchMatches(db, f.search, isUnfiltered({ ...f, search: undefined }), newestId);
-  if ((f.search || f.excludeSearch) && dialect === 'postgres')
+  // The heads serve the log's columns only, which do not hold a larger log.
+  if ((f.search || f.excludeSearch) && dialect === 'postgres' && newestId <= MAX_COLUMN_ROWS)
     plan.searchHeads = await pgSearchHeads(db, [...(f.search?.words ?? []), ...(f.excludeSearch?.words ?? [])]);
   if (f.search && dialect === 'postgres')
     plan.searchCandidates = await rareSearchCandidates(db, f.search, newestId, {
