@@ -39,6 +39,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** The SQLite file path, or the PostgreSQL URL without password. */
   location: string;
+  /**
+   * PostgreSQL: what a connection of another thread is opened with (its URL and server options,
+   * the schema's search_path among them), as every pool here is.
+   */
+  pgConnection?: { connectionString?: string; options?: string };
   /** The underlying PostgreSQL pool (for LISTEN/NOTIFY), when on PostgreSQL. */
   pgPool?: pg.Pool;
   /**
@@ -238,6 +243,7 @@ function openPostgres(url: string, options: OpenOptions): DatabaseHandle {
     readsInWorkers: false,
     dialect: 'postgres',
     location: u.toString(),
+    pgConnection: connection,
     pgPool: pool,
     pgPipelinePool: pipelinePool,
     destroy: async () => {

@@ -20,6 +20,19 @@ export interface ColumnRow {
   remote_addr: string | null;
 }
 
+/** The columns of history_events a ColumnRow holds. */
+export const ROW_COLUMNS = [
+  'id',
+  'date',
+  'occasions_id',
+  'level',
+  'logger',
+  'message_key',
+  'initiator',
+  'user_id',
+  'remote_addr',
+] as const satisfies readonly (keyof ColumnRow)[];
+
 /**
  * The columns as a count at one state reads them: the first `length` rows. Events appended
  * later go after them; a build replaces the columns rather than changing them.
@@ -32,16 +45,26 @@ export interface ColumnsView {
 /** Why the columns cannot hold a row: the caller reads the log as before. */
 export class ColumnsUnfit extends Error {}
 
+const FEW_VALUES = 8;
+
 /** Codes of a column's distinct values, at most `size` of them. */
 export class Dictionary {
-  readonly values: string[] = [];
-  readonly #codes = new Map<string, number>();
+  readonly values: string[];
+  readonly #codes: Map<string, number>;
   readonly size: number;
-  constructor(size: number) {
+  /** `values`: those of an earlier dictionary (one read in another thread), their codes their positions. */
+  constructor(size: number, values: string[] = []) {
     this.size = size;
+    this.values = values;
+    this.#codes = new Map(values.map((v, code) => [v, code]));
   }
 
   code(value: string): number {
+    // A few values (levels, initiators) are found sooner by comparing them than by hashing.
+    if (this.values.length <= FEW_VALUES) {
+      const at = this.values.indexOf(value);
+      if (at >= 0) return at;
+    }
     let code = this.#codes.get(value);
     if (code === undefined) {
       if (this.values.length >= this.size) throw new ColumnsUnfit(`more than ${this.size} distinct values`);
@@ -89,8 +112,19 @@ export function ipv4Code(addr: string): number | null {
 }
 const MAX_INT32 = 2 ** 31 - 1;
 
-/** A logger and message key as one value (a key may be absent). */
-export const loggerKey = (logger: string, key: string | null) => `${logger}\u0000${key ?? '\u0001'}`;
+/** The arrays a thread sends another (store.ts's typed arrays are transferred, not copied; columns/build-thread.ts). */
+export interface ColumnsParts {
+  length: number;
+  arrays: Pick<LogColumns, (typeof ARRAYS)[number]>;
+  dictionaries: Record<(typeof DICTIONARIES)[number], string[]>;
+  keyParts: LogColumns['keyParts'];
+}
+
+const ARRAYS = ['ids', 'dates', 'occasions', 'levels', 'keys', 'initiators', 'users', 'addrs'] as const;
+const DICTIONARIES = ['occasionCodes', 'levelCodes', 'initiatorCodes', 'addrCodes'] as const;
+
+/** Distinct (logger, message key) pairs the columns hold at most. */
+const MAX_KEYS = 65_535;
 
 export class LogColumns {
   length = 0;
@@ -105,14 +139,15 @@ export class LogColumns {
   users = new Int32Array(1024);
   /** Addresses: IPv4 as ipv4Code, NO_ADDR for none, others as −2 − their code in addrCodes. */
   addrs = new Int32Array(1024);
-  readonly occasionCodes = new Dictionary(MAX_INT32);
-  readonly levelCodes = new Dictionary(255);
-  readonly keyCodes = new Dictionary(65_535);
+  readonly occasionCodes: Dictionary;
+  readonly levelCodes: Dictionary;
+  /** Codes of (logger, message key) pairs, by logger and key (no text of the two made per row). */
+  readonly #keyCodes = new Map<string, Map<string | null, number>>();
   /** Per key code: its logger and message key. */
-  readonly keyParts: { logger: string; key: string | null }[] = [];
-  readonly initiatorCodes = new Dictionary(255);
+  readonly keyParts: { logger: string; key: string | null }[];
+  readonly initiatorCodes: Dictionary;
   /** Addresses other than stored IPv4 ones (IPv6 prefixes, imported values). */
-  readonly addrCodes = new Dictionary(MAX_INT32 - 2);
+  readonly addrCodes: Dictionary;
   /** The log's state the columns hold (read/caches.ts logState). */
   state: LogState = { maxId: 0, total: 0, changes: 0, sticks: 0 };
   /**
@@ -123,6 +158,33 @@ export class LogColumns {
 
   static readonly NO_USER = NO_USER;
   static readonly NO_ADDR = NO_ADDR;
+
+  /** Empty columns, or those another thread read (`parts`: its columns' parts()). */
+  constructor(parts?: ColumnsParts) {
+    const values = (name: (typeof DICTIONARIES)[number]) => parts?.dictionaries[name] ?? [];
+    this.occasionCodes = new Dictionary(MAX_INT32, values('occasionCodes'));
+    this.levelCodes = new Dictionary(255, values('levelCodes'));
+    this.keyParts = parts?.keyParts ?? [];
+    this.keyParts.forEach(({ logger, key }, code) => this.#keysOf(logger).set(key, code));
+    this.initiatorCodes = new Dictionary(255, values('initiatorCodes'));
+    this.addrCodes = new Dictionary(MAX_INT32 - 2, values('addrCodes'));
+    if (parts) {
+      Object.assign(this, parts.arrays);
+      this.length = parts.length;
+    }
+  }
+
+  /** What another thread needs to hold these columns, and the arrays' buffers to transfer to it (this object is unusable after). */
+  parts(): { parts: ColumnsParts; transfer: ArrayBuffer[] } {
+    const arrays = Object.fromEntries(ARRAYS.map((name) => [name, this[name]])) as ColumnsParts['arrays'];
+    const dictionaries = Object.fromEntries(
+      DICTIONARIES.map((name) => [name, this[name].values]),
+    ) as ColumnsParts['dictionaries'];
+    return {
+      parts: { length: this.length, arrays, dictionaries, keyParts: this.keyParts },
+      transfer: ARRAYS.map((name) => this[name].buffer as ArrayBuffer),
+    };
+  }
 
   /** Room for `size` rows at once (a build knows the log's size: no copies while growing). */
   reserve(size: number): void {
@@ -147,27 +209,47 @@ export class LogColumns {
    */
   append(rows: readonly ColumnRow[]): void {
     this.#reserve(this.length + rows.length);
-    for (const row of rows) {
-      const seconds = strictUtcSeconds(row.date);
-      if (seconds === null) throw new ColumnsUnfit(`a date of another form: ${row.date}`);
-      if (!this.#follows(seconds, row.id)) throw new ColumnsUnfit('rows out of the log order');
-      if (row.id > MAX_INT32 || (row.user_id !== null && (row.user_id < 0 || row.user_id > MAX_INT32)))
-        throw new ColumnsUnfit('an id beyond 32 bits');
-      const i = this.length;
-      const keyText = loggerKey(row.logger, row.message_key);
-      const key = this.keyCodes.code(keyText);
-      if (key === this.keyParts.length) this.keyParts.push({ logger: row.logger, key: row.message_key });
-      this.ids[i] = row.id;
-      this.dates[i] = seconds;
-      this.occasions[i] = this.occasionCodes.code(row.occasions_id);
-      this.levels[i] = this.levelCodes.code(row.level);
-      this.keys[i] = key;
-      this.initiators[i] = this.initiatorCodes.code(row.initiator);
-      this.users[i] = row.user_id ?? NO_USER;
-      this.addrs[i] =
-        row.remote_addr === null ? NO_ADDR : (ipv4Code(row.remote_addr) ?? -2 - this.addrCodes.code(row.remote_addr));
-      this.length++;
+    for (const row of rows) this.appendRow(row);
+  }
+
+  /** Appends one row (as append does; the row is not kept, so one object may carry every row). */
+  appendRow(row: ColumnRow): void {
+    if (this.length === this.ids.length) this.#reserve(this.length + 1);
+    const seconds = strictUtcSeconds(row.date);
+    if (seconds === null) throw new ColumnsUnfit(`a date of another form: ${row.date}`);
+    if (!this.#follows(seconds, row.id)) throw new ColumnsUnfit('rows out of the log order');
+    if (row.id > MAX_INT32 || (row.user_id !== null && (row.user_id < 0 || row.user_id > MAX_INT32)))
+      throw new ColumnsUnfit('an id beyond 32 bits');
+    const i = this.length;
+    const key = this.#keyCode(row.logger, row.message_key);
+    this.ids[i] = row.id;
+    this.dates[i] = seconds;
+    this.occasions[i] = this.occasionCodes.code(row.occasions_id);
+    this.levels[i] = this.levelCodes.code(row.level);
+    this.keys[i] = key;
+    this.initiators[i] = this.initiatorCodes.code(row.initiator);
+    this.users[i] = row.user_id ?? NO_USER;
+    this.addrs[i] =
+      row.remote_addr === null ? NO_ADDR : (ipv4Code(row.remote_addr) ?? -2 - this.addrCodes.code(row.remote_addr));
+    this.length++;
+  }
+
+  #keysOf(logger: string): Map<string | null, number> {
+    let keys = this.#keyCodes.get(logger);
+    if (!keys) this.#keyCodes.set(logger, (keys = new Map()));
+    return keys;
+  }
+
+  #keyCode(logger: string, key: string | null): number {
+    const keys = this.#keysOf(logger);
+    let code = keys.get(key);
+    if (code === undefined) {
+      if (this.keyParts.length >= MAX_KEYS) throw new ColumnsUnfit(`more than ${MAX_KEYS} distinct messages`);
+      code = this.keyParts.length;
+      this.keyParts.push({ logger, key });
+      keys.set(key, code);
     }
+    return code;
   }
 
   /** The first position below `length` whose date is at or after `seconds` (binary search; `length` when none). */
@@ -184,16 +266,7 @@ export class LogColumns {
 
   /** Bytes the arrays hold. */
   get bytes(): number {
-    return [
-      this.ids,
-      this.dates,
-      this.occasions,
-      this.levels,
-      this.keys,
-      this.initiators,
-      this.users,
-      this.addrs,
-    ].reduce((sum, a) => sum + a.byteLength, 0);
+    return ARRAYS.reduce((sum, name) => sum + this[name].byteLength, 0);
   }
 
   /** Room for `size` rows, growing by half again (not doubling: a million rows hold 28 MB). */

@@ -1,18 +1,19 @@
 // Keeping the log's columns (columns/store.ts) at the log's state. A count asks for them at the
 // state its request read (read/caches.ts logState): events appended since are read and added
 // (as the cached totals add them); anything else — a purge, an event dated before the newest, a
-// late insert — makes them be read again, in chunks in the log's order (a stick changes none of
-// their columns). A small log is read at once; a large one in the background while the counts
-// read the rows as before, and the server says in its log how far it is. Each process keeps its own, so on PostgreSQL several
-// processes may share the log.
+// late insert — makes them be read again (a stick changes none of their columns). A small log is
+// read at once; a large one in the background by a thread of its own while the counts read the
+// rows as before, and the server says in its log how far it is. Each process keeps its own, so on
+// PostgreSQL several processes may share the log.
 import type { AppServices } from '../../../site/services.ts';
 import { posAndDate } from '../model/runs.ts';
 import { appendedSince, logState, sameState, type LogState } from '../read/caches.ts';
-import { ColumnsUnfit, LogColumns, type ColumnRow, type ColumnsView } from './store.ts';
+import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow, type ColumnsView } from './store.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
+import { PROGRESS_EVERY_MS, readInThread, threadSource, type BuildOrder, type ColumnsThread } from './build-thread.ts';
 
 /**
- * Rows read per statement while building: few, so that few are in flight and each statement's
+ * Rows read per statement while building here (a small log): few, so that few are in flight and each statement's
  * rows die young (1,000,000 events: the server's RSS after it 299 MB reading 50,000 at a time,
  * 233 MB at 5,000; with a young generation of 4 MB the build took 4.8–7.4 s at 5,000 and
  * 3.5–4.6 s at this, most of it the collector's).
@@ -20,7 +21,6 @@ import { MAX_COLUMN_ROWS } from './bound.ts';
 const BUILD_CHUNK = 1_000;
 /** Logs up to which a request builds the columns itself rather than in the background. */
 const BUILD_INLINE_ROWS = 50_000;
-const PROGRESS_EVERY_MS = 5_000;
 /**
  * Earlier states kept: requests read the log's state before their count, so under writes one
  * may ask for the columns at a state they have moved past; without it, the columns were read
@@ -28,22 +28,12 @@ const PROGRESS_EVERY_MS = 5_000;
  */
 const EARLIER_STATES = 16;
 
-const COLUMNS = [
-  'id',
-  'date',
-  'occasions_id',
-  'level',
-  'logger',
-  'message_key',
-  'initiator',
-  'user_id',
-  'remote_addr',
-] as const;
-
 interface Holder {
   columns: LogColumns | null;
   /** A build under way. */
   building: Promise<void> | null;
+  /** Its thread, when it has one. */
+  thread: ColumnsThread | null;
   /**
    * The log's changes counter when the columns could not hold it (too many events, a value
    * beyond them): not tried again until something other than an append changes the log.
@@ -61,7 +51,15 @@ const holders = new WeakMap<AppServices, Holder>();
 function holderOf(app: AppServices): Holder {
   let h = holders.get(app);
   if (!h) {
-    h = { columns: null, building: null, unfitAt: null, catchingUp: Promise.resolve(), failedAt: 0, stopped: false };
+    h = {
+      columns: null,
+      building: null,
+      thread: null,
+      unfitAt: null,
+      catchingUp: Promise.resolve(),
+      failedAt: 0,
+      stopped: false,
+    };
     holders.set(app, h);
   }
   return h;
@@ -113,7 +111,7 @@ async function catchUp(app: AppServices, h: Holder, at: LogState): Promise<Colum
   if (added === null) return null;
   const rows = await app.readDb
     .selectFrom('history_events')
-    .select(COLUMNS)
+    .select(ROW_COLUMNS)
     .where('id', '>', cols.state.maxId)
     .where('id', '<=', state.maxId)
     .orderBy('date')
@@ -135,37 +133,26 @@ async function catchUp(app: AppServices, h: Holder, at: LogState): Promise<Colum
   return { cols, length: cols.length };
 }
 
-/** Reads the columns afresh, in chunks in the log's order, up to the newest id when it starts. */
+/**
+ * Reads the columns afresh up to the newest id when it starts: a large log in a thread of its
+ * own (columns/build-thread.ts), a small one (or one only this thread can read) here, in chunks
+ * in the log's order.
+ */
 async function buildColumns(app: AppServices, h: Holder): Promise<void> {
   let state: LogState = { maxId: 0, total: 0, changes: -1, sticks: 0 };
-  const cols = new LogColumns();
-  let said = Date.now();
   const started = performance.now();
   try {
     state = ofColumns(await logState(app));
-    if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total);
-    for (let after: ColumnRow | undefined; !h.stopped; ) {
-      let q = app.readDb.selectFrom('history_events').select(COLUMNS).where('id', '<=', state.maxId);
-      if (after) q = q.where(posAndDate('>', after));
-      const rows = await q.orderBy('date').orderBy('id').limit(BUILD_CHUNK).execute();
-      cols.append(rows);
-      if (cols.length > MAX_COLUMN_ROWS) throw new ColumnsUnfit(`more than ${MAX_COLUMN_ROWS} events`);
-      if (rows.length < BUILD_CHUNK) {
-        cols.state = state;
-        h.columns = cols;
-        if (state.total > BUILD_INLINE_ROWS)
-          app.log.info(
-            { events: cols.length, mb: Math.round(cols.bytes / 2 ** 20), ms: Math.round(performance.now() - started) },
-            'log columns: ready',
-          );
-        return;
-      }
-      after = rows.at(-1);
-      if (Date.now() - said >= PROGRESS_EVERY_MS) {
-        said = Date.now();
-        app.log.info({ read: cols.length, of: state.total }, 'log columns: reading the log');
-      }
-    }
+    const source = state.total > BUILD_INLINE_ROWS ? threadSource(app.dbHandle) : null;
+    const cols = source ? await readInOwnThread(app, h, source, state) : await readHere(app, h, state);
+    if (!cols) return;
+    cols.state = state;
+    h.columns = cols;
+    if (state.total > BUILD_INLINE_ROWS)
+      app.log.info(
+        { events: cols.length, mb: Math.round(cols.bytes / 2 ** 20), ms: Math.round(performance.now() - started) },
+        'log columns: ready',
+      );
   } catch (err) {
     if (err instanceof ColumnsUnfit) {
       app.log.info({ reason: err.message }, 'log columns: not kept (lists count the rows instead)');
@@ -176,6 +163,50 @@ async function buildColumns(app: AppServices, h: Holder): Promise<void> {
     }
     h.columns = null;
   }
+}
+
+const saysHowFar = (app: AppServices, of: number) => (read: number) =>
+  app.log.info({ read, of }, 'log columns: reading the log');
+
+/** The columns read by a thread of their own (null once the server stops). */
+async function readInOwnThread(
+  app: AppServices,
+  h: Holder,
+  source: BuildOrder['source'],
+  state: LogState,
+): Promise<LogColumns | null> {
+  const order = { source, maxId: state.maxId, total: state.total, maxRows: MAX_COLUMN_ROWS };
+  const thread = (h.thread = readInThread(order, saysHowFar(app, state.total)));
+  try {
+    return await thread.columns;
+  } catch (err) {
+    if (h.stopped) return null;
+    throw err;
+  } finally {
+    h.thread = null;
+  }
+}
+
+/** The columns read here, in chunks in the log's order (null once the server stops). */
+async function readHere(app: AppServices, h: Holder, state: LogState): Promise<LogColumns | null> {
+  const cols = new LogColumns();
+  const progress = saysHowFar(app, state.total);
+  let said = Date.now();
+  if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total);
+  for (let after: ColumnRow | undefined; !h.stopped; ) {
+    let q = app.readDb.selectFrom('history_events').select(ROW_COLUMNS).where('id', '<=', state.maxId);
+    if (after) q = q.where(posAndDate('>', after));
+    const rows = await q.orderBy('date').orderBy('id').limit(BUILD_CHUNK).execute();
+    cols.append(rows);
+    if (cols.length > MAX_COLUMN_ROWS) throw new ColumnsUnfit(`more than ${MAX_COLUMN_ROWS} events`);
+    if (rows.length < BUILD_CHUNK) return cols;
+    after = rows.at(-1);
+    if (Date.now() - said >= PROGRESS_EVERY_MS) {
+      said = Date.now();
+      progress(cols.length);
+    }
+  }
+  return null;
 }
 
 /** A build failed this recently: the next waits. */
@@ -198,6 +229,7 @@ export function startLogColumns(app: AppServices): { stop(): Promise<void> } {
   return {
     stop: async () => {
       h.stopped = true;
+      await h.thread?.stop();
       await started;
     },
   };
