@@ -8,7 +8,7 @@ import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { strictUtcSeconds, unixToUtc } from '../../../site/zone-time.ts';
-import { hasId as has, type IdBits } from '../model/id-bits.ts';
+import type { IdBits } from '../model/id-bits.ts';
 import { ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
@@ -79,27 +79,51 @@ export function matcher({ cols, length }: ColumnsView, f: EventFilter, sets: Eve
   const initiatorOk = valueTable(cols.initiatorCodes, f.initiators, f.excludeInitiators);
   const users = f.users && new Set(f.users);
   const notUsers = f.excludeUsers && new Set(f.excludeUsers);
-  const maxId = f.maxId ?? Infinity;
   const addrOk = f.ip && addressTest(cols, f.ip);
   const { ids, levels, keys, initiators, addrs } = cols;
+  // Which rows pass, a condition at a time over the spans, each a tight loop over typed arrays:
+  // one loop testing every condition row by row, its closure's values read from its context,
+  // took 1.3–2.7 times as long (a search's groups over 1,000,000 rows: 33–56 → 20–28 ms).
+  const passes = new Uint8Array(length);
+  // Tables that keep every value test nothing.
+  const testsNothing = [keyOk, levelOk, initiatorOk].every((table) => table.every((ok) => ok === 1));
+  for (const [from, below] of spans)
+    if (testsNothing) passes.fill(1, from, below);
+    else
+      for (let i = from; i < below; i++)
+        passes[i] = keyOk[keys[i]!]! & levelOk[levels[i]!]! & initiatorOk[initiators[i]!]!;
+  // The other conditions over all the spans' positions at once (none passes between them).
+  const lo = Math.min(...spans.map(([from]) => from));
+  const hi = Math.max(...spans.map(([, below]) => below));
+  if (f.maxId !== undefined) for (let i = lo, maxId = f.maxId; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
+  if (excluded)
+    for (let i = lo; i < hi; i++) {
+      const id = ids[i]!;
+      passes[i]! &= ~(excluded[id >>> 3]! >> (id & 7));
+    }
+  if (context)
+    for (let i = lo; i < hi; i++) {
+      const id = ids[i]!;
+      passes[i]! &= context[id >>> 3]! >> (id & 7);
+    }
+  if (included)
+    for (let i = lo; i < hi; i++) {
+      const id = ids[i]!;
+      passes[i]! &= (included[id >>> 3]! >> (id & 7)) | searchTemplate[keys[i]!]!;
+    }
+  // The rarer tests only on the rows still passing.
+  if (addrOk) for (let i = lo; i < hi; i++) if (passes[i] && !addrOk(addrs[i]!)) passes[i] = 0;
+  if (users || notUsers)
+    for (let i = lo; i < hi; i++) {
+      if (!passes[i]) continue;
+      const user = cols.users[i]!;
+      if (users && (user === LogColumns.NO_USER || !users.has(user))) passes[i] = 0;
+      else if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) passes[i] = 0;
+    }
   return {
     forEachNewestFirst(visit) {
       // Spans newest first: the rows of consecutive spans follow each other.
-      for (const [from, below] of spans) {
-        for (let i = below - 1; i >= from; i--) {
-          if (!keyOk[keys[i]!] || !levelOk[levels[i]!] || !initiatorOk[initiators[i]!]) continue;
-          const id = ids[i]!;
-          if (id > maxId || (excluded && has(excluded, id)) || (context && !has(context, id))) continue;
-          if (included && !has(included, id) && !searchTemplate[keys[i]!]) continue;
-          if (addrOk && !addrOk(addrs[i]!)) continue;
-          if (users || notUsers) {
-            const user = cols.users[i]!;
-            if (users && (user === LogColumns.NO_USER || !users.has(user))) continue;
-            if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) continue;
-          }
-          visit(i);
-        }
-      }
+      for (const [from, below] of spans) for (let i = below - 1; i >= from; i--) if (passes[i]! & 1) visit(i);
     },
   };
 }
