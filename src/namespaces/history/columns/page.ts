@@ -2,7 +2,7 @@
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
 // the reference's order), read from the database afterwards.
 import { isUnfiltered, type EventFilter } from '../read/query.ts';
-import { matcher, type EventSets } from './count.ts';
+import { visitMatches, type EventSets } from './count.ts';
 import { inReferenceOrder } from '../read/heads.ts';
 import type { ColumnsView } from './store.ts';
 
@@ -31,13 +31,11 @@ export function pageFromColumns(
   view: ColumnsView,
   f: EventFilter,
   { grouped, offset, limit }: { grouped: boolean; offset: number; limit: number },
-  sets?: EventSets,
+  sets: EventSets = {},
 ): ColumnsPage | null {
   // A cut at or above every id held cuts nothing.
   const cutsNothing = f.maxId === undefined || f.maxId >= view.cols.state.maxId;
   if (!grouped && cutsNothing && isUnfiltered({ ...f, maxId: undefined })) return wholeLogPage(view, offset, limit);
-  const match = matcher(view, f, sets);
-  if (!match) return null;
   const { ids, dates, occasions } = view.cols;
   const wanted = offset + limit;
   const page: number[] = [];
@@ -48,7 +46,7 @@ export function pageFromColumns(
   let from = 0; // walk index of kept[0]
   let current: Group | null = null;
   let collecting = grouped;
-  match.forEachNewestFirst((i) => {
+  const visited = visitMatches(view, f, sets, (i) => {
     rows++;
     if (!grouped) {
       if (rows > offset && rows <= wanted) page.push(ids[i]!);
@@ -73,6 +71,7 @@ export function pageFromColumns(
     current!.size++;
     if (ids[i]! > current!.maxId) current!.maxId = ids[i]!;
   });
+  if (!visited) return null;
   if (!grouped) return { ids: page, counts: new Map(), total: rows };
   const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
   return { ids: shown.map((g) => g.maxId), counts: new Map(shown.map((g) => [g.maxId, g.size])), total: groups };

@@ -13,10 +13,10 @@ import { MAX_COLUMN_ROWS } from './bound.ts';
 import { PROGRESS_EVERY_MS, readInThread, threadSource, type BuildOrder, type ColumnsThread } from './build-thread.ts';
 
 /**
- * Rows read per statement while building here (a small log): few, so that few are in flight and each statement's
- * rows die young (1,000,000 events: the server's RSS after it 299 MB reading 50,000 at a time,
- * 233 MB at 5,000; with a young generation of 4 MB the build took 4.8–7.4 s at 5,000 and
- * 3.5–4.6 s at this, most of it the collector's).
+ * Rows read per statement while building here (a small log): few, so that few are in flight
+ * and each statement's rows die young (when a million events were read so: the server's RSS
+ * after it 299 MB reading 50,000 at a time, 233 MB at 5,000; with a young generation of 4 MB
+ * the build took 4.8–7.4 s at 5,000 and 3.5–4.6 s at this, most of it the collector's).
  */
 const BUILD_CHUNK = 1_000;
 /** Logs up to which a request builds the columns itself rather than in the background. */
