@@ -451,6 +451,8 @@ describe("the log's columns over HTTP (sqlite)", () => {
       const filter = eventFilterFromParams({ search }, opts);
       const plan = await indexPlan(t.app.db, filter, await newestEventId(t.app.db));
       assert.ok((plan.searchIndex?.matches ?? 0) > 20_000, `${search}: ${plan.searchIndex?.matches} matches`);
+      // The events of the messages whose heads hold the word come from the columns (read/whole-messages.ts).
+      assert.ok(plan.searchIndex?.wholeMessages?.size, `${search}: messages whose heads hold it`);
       for (const [page, perPage] of [
         [1, 10],
         [7, 25],

@@ -9,9 +9,21 @@ import { createTestApp, type TestApp } from '../support/db.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
-import { logEvent } from './support.ts';
-import { countFtsMatches, ftsQuery, indexNewEvents, SEARCH_FTS } from '../../src/namespaces/history/index/fts.ts';
-import { headToken, headTokens, HEADS_TABLE } from '../../src/namespaces/history/index/search-heads.ts';
+import { filterFromParams, logEvent } from './support.ts';
+import {
+  countFtsMatches,
+  ftsMatchIds,
+  ftsQuery,
+  indexNewEvents,
+  SEARCH_FTS,
+} from '../../src/namespaces/history/index/fts.ts';
+import { matchesBesideWholeMessages } from '../../src/namespaces/history/read/whole-messages.ts';
+import {
+  headToken,
+  headTokens,
+  HEADS_TABLE,
+  MAX_SEARCH_HEADS,
+} from '../../src/namespaces/history/index/search-heads.ts';
 import { historySearchHeadsMigration } from '../../src/namespaces/history/migrations/0029_history_search_heads.ts';
 import { startSearchIndexing } from '../../src/namespaces/history/index/search.ts';
 import { newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
@@ -122,6 +134,69 @@ describe('search index: heads as tokens (sqlite)', () => {
       assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
   });
 
+  test("the matches beside the messages whose every head holds the words, with those messages' events, are the index's matches", async () => {
+    // An event of a whole message whose values hold the word too: counted once, as the message's.
+    await logOne('PluginX', 'plain {note}', { note: 'plainly pluginx' });
+    await indexNewEvents(t.app.db, SEARCH_FTS);
+    const newest = await newestEventId(t.app.db);
+    const heads = await headTokens(t.app.db);
+    const idsOf = (list: string) => (list ? list.split(',').map(Number) : []);
+    const { rows: unkeyed } = await sql<{ id: number }>`select id from history_events
+      where logger = 'PluginX' and message_key is null`.execute(t.app.db);
+    assert.equal(unkeyed.length, 1, 'an event of PluginX without a key');
+    let split = 0;
+    for (const words of [
+      ['incorrect'],
+      ['incorrect', 'anna'],
+      ['login', 'hans'],
+      ['simpleuserlogger'],
+      ['serlog'],
+      ['logged'],
+      ['updated', 'page'],
+      ['second', 'quokka'],
+      ['pluginx'],
+      ['pluginx', 'info'],
+      ['wombat'],
+      ['nowhere-at-all'],
+    ]) {
+      const search = filterFromParams(t.app, { search: words.join(' ') }).search!;
+      const templates = search.templateMatches.size ? heads.ofMessages(search.templateMatches) : undefined;
+      const expected = idsOf((await ftsMatchIds(t.app.db, ftsQuery(search.words, heads, templates)!, SEARCH_FTS))!.ids);
+      const beside = await matchesBesideWholeMessages(t.app.db, search, heads, newest, 0);
+      if (!beside) continue;
+      split++;
+      const ofWhole = await t.app.db
+        .selectFrom('history_events')
+        .select('id')
+        .where((eb) =>
+          eb.or(
+            [...beside.wholeMessages].map(([logger, keys]) =>
+              eb.and([eb('logger', '=', logger), eb('message_key', 'in', keys)]),
+            ),
+          ),
+        )
+        .execute();
+      const others = idsOf(beside.ids);
+      const what = words.join(' ');
+      assert.ok(ofWhole.length > 0, what);
+      assert.ok(
+        others.every((id) => !ofWhole.some((e) => e.id === id)),
+        `${what}: the others are of no whole message`,
+      );
+      assert.deepEqual(
+        [...others, ...ofWhole.map((e) => e.id)].sort((a, b) => a - b),
+        expected.sort((a, b) => a - b),
+        what,
+      );
+      assert.equal(beside.matches, expected.length, what);
+      if (words[0] === 'pluginx') {
+        assert.ok(others.includes(unkeyed[0]!.id), `${what}: the event without a key`);
+        assert.ok(!others.includes(newest) && ofWhole.some((e) => e.id === newest), `${what}: its values aside`);
+      }
+    }
+    assert.ok(split >= 5, `${split} searches had whole messages`);
+  });
+
   test('over HTTP: totals and pages as the stored texts say, tokens in values and words holding their mark included', async () => {
     for (const search of [
       'Incorrect password',
@@ -193,4 +268,23 @@ describe('search index: heads as tokens (sqlite)', () => {
     for (const words of [['incorrect'], ['quokka'], ['updated', 'page']])
       assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
   });
+});
+
+test('a full table of heads: no message is whole (events logged since may have no head)', async () => {
+  const t = await createTestApp({ name: 'sqlite' });
+  try {
+    for (const name of ['anna', 'ben']) await logEvent(t.app, 'SimpleUserLogger', 'user_login_failed', { login: name });
+    await indexNewEvents(t.app.db, SEARCH_FTS);
+    const search = filterFromParams(t.app, { search: 'failed' }).search!;
+    const newest = await newestEventId(t.app.db);
+    const split = await matchesBesideWholeMessages(t.app.db, search, await headTokens(t.app.db), newest, 0);
+    assert.equal(split?.matches, 2, 'whole while the table has room');
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${MAX_SEARCH_HEADS})
+      insert into ${sql.table(HEADS_TABLE)} (head, logger, message_key) select 'filler ' || i, 'Filler', 'filler' from n`.execute(
+      t.app.db,
+    );
+    assert.equal(await matchesBesideWholeMessages(t.app.db, search, await headTokens(t.app.db), newest, 0), undefined);
+  } finally {
+    await t.close();
+  }
 });

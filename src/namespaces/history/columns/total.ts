@@ -10,7 +10,8 @@ import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
 import { likeContains } from '../../../db/like.ts';
-import { pgHeldBeyondWhole, pgWordsSplit, type MessagePairs, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import { pgHeldBeyondWhole, pgWordsSplit, type PgSearchHeads } from '../index/pg-search-heads.ts';
+import type { MessagePairs } from '../index/search-heads.ts';
 import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
@@ -70,7 +71,7 @@ async function columnsFor(
     words &&
     (app.dialect === 'postgres'
       ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
-      : eventsHolding(app, words, matches!, state.maxId));
+      : eventsHolding(app, view, words, matches!, state.maxId));
   const pairs = filter.contextFilters;
   const [included, excluded, context] = await Promise.all([
     holding(filter.search?.words, plan.searchIndex),
@@ -114,12 +115,18 @@ async function eventsWithPairs(
  */
 async function eventsHolding(
   app: AppServices,
+  view: ColumnsView,
   words: string[],
   matches: SearchMatches,
   maxId: number,
 ): Promise<IdBits> {
-  // Gathered with the plan when the index finds every word.
-  if (matches.ids !== undefined) return idBits(matches.ids, maxId);
+  // Gathered with the plan when the index finds every word (beside the messages all of whose
+  // events hold them: here, from the columns).
+  if (matches.ids !== undefined) {
+    const bits = idBits(matches.ids, maxId);
+    if (matches.wholeMessages) markMessages(view, matches.wholeMessages, bits, maxId);
+    return bits;
+  }
   const { rows } = await sql<{ ids: string | null }>`
     select group_concat(rowid) as ids from (${sqliteHolding(app, words, matches)})`.execute(app.readDb);
   return idBits(rows[0]?.ids ?? '', maxId);

@@ -16,7 +16,7 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { likeContains } from '../../../db/like.ts';
-import { HEADS_TABLE } from './search-heads.ts';
+import { HEADS_TABLE, type MessagePairs } from './search-heads.ts';
 
 /** While not 0, the serving process builds the index of the rests (index/search.ts PG_SEARCH_REST). */
 export const SEARCH_REST_PENDING = 'search_rest_pending';
@@ -88,9 +88,6 @@ export async function createPgSearchHeads(db: Kysely<any>): Promise<void> {
     .execute(db);
   await sql.raw(addHeads('history_events')).execute(db);
 }
-
-/** Message keys by logger. */
-export type MessagePairs = ReadonlyMap<string, readonly string[]>;
 
 /** The messages whose heads hold a word. */
 export interface WordHeads {

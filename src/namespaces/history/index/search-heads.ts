@@ -96,10 +96,18 @@ interface HeadsRead {
 /** Heads read per database (the reading handle): they never change, so only newer ones are read again. */
 const headsRead = new WeakMap<object, HeadsRead>();
 
+/** Message keys by logger. */
+export type MessagePairs = ReadonlyMap<string, readonly string[]>;
+
 /** The heads' tokens a search's FTS5 query names (ftsQuery). */
 export interface HeadTokens {
-  /** The tokens of the heads holding the word. */
-  holding(word: string): string[];
+  /** The tokens of the heads holding the word (but those of the messages `except`). */
+  holding(word: string, except?: MessagePairs): string[];
+  /**
+   * The messages every head of which holds every word: all their events hold them. None when
+   * the table is full, since events logged since may have no head.
+   */
+  wholeMessages(words: readonly string[]): MessagePairs | undefined;
   /**
    * The tokens of the heads of these messages (logger → message keys): all their events. None
    * when the table is full, since events logged since may have no head.
@@ -123,11 +131,26 @@ export async function headTokens(db: Kysely<Database>): Promise<HeadTokens> {
     for (const [id, head] of heads) if (test(head)) tokens.push(headToken(id));
     return tokens;
   };
+  const among = (pairs: MessagePairs | undefined, { logger, messageKey }: Head) =>
+    pairs?.get(logger)?.includes(messageKey) ?? false;
+  const full = heads.size >= MAX_SEARCH_HEADS;
   return {
-    holding: (word) => tokensWhere(({ head }) => head.includes(word)),
-    ofMessages: (byLogger) =>
-      heads.size < MAX_SEARCH_HEADS
-        ? tokensWhere(({ logger, messageKey }) => byLogger.get(logger)?.includes(messageKey) ?? false)
-        : undefined,
+    holding: (word, except) => tokensWhere((head) => head.head.includes(word) && !among(except, head)),
+    wholeMessages: (words) => {
+      if (full) return undefined;
+      // Per message: whether each of its heads holds every word.
+      const byMessage = new Map<string, { logger: string; key: string; whole: boolean }>();
+      for (const { head, logger, messageKey } of heads.values()) {
+        const at = `${logger}\u0000${messageKey}`;
+        const message = byMessage.get(at) ?? { logger, key: messageKey, whole: true };
+        message.whole &&= words.every((w) => head.includes(w));
+        byMessage.set(at, message);
+      }
+      const whole = new Map<string, string[]>();
+      for (const { logger, key } of [...byMessage.values()].filter((m) => m.whole))
+        whole.set(logger, [...(whole.get(logger) ?? []), key]);
+      return whole;
+    },
+    ofMessages: (byLogger) => (full ? undefined : tokensWhere((head) => among(byLogger, head))),
   };
 }

@@ -15,6 +15,7 @@ import { BLOCK_EVENTS } from '../index/terms.ts';
 import { CONTEXT_FTS, ftsFindsExactly, SEARCH_FTS, type FtsIndex } from '../index/fts.ts';
 import { contextValuesHold } from '../index/context-values.ts';
 import type { PgSearchHeads } from '../index/pg-search-heads.ts';
+import type { MessagePairs } from '../index/search-heads.ts';
 
 /** How a filter's rows are read, found by planQuery (read/plan.ts) and applied here. */
 export interface QueryPlan {
@@ -86,9 +87,12 @@ export interface SearchMatches {
   tested?: boolean;
   /**
    * The ids of the events named, comma-separated, when the index finds every word exactly: the
-   * events holding them, which the log's columns take without asking the index again.
+   * events holding them, which the log's columns take without asking the index again (beside
+   * those of `wholeMessages`).
    */
   ids?: string;
+  /** SQLite: messages all of whose events hold every word, not among `ids` (read/whole-messages.ts). */
+  wholeMessages?: MessagePairs;
   /**
    * The same ids when they are few (plan.ts): a condition lists them rather than
    * asking the index again (a page of a 17-character word in 4,700 contexts: two FTS5 reads of

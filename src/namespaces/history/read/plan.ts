@@ -29,6 +29,7 @@ import { BLOCK_EVENTS } from '../index/terms.ts';
 import { contextValuesComplete } from '../index/context-values.ts';
 import { rareSearchCandidates } from './search-candidates.ts';
 import { headTokens } from '../index/search-heads.ts';
+import { matchesBesideWholeMessages } from './whole-messages.ts';
 import { pgSearchHeads } from '../index/pg-search-heads.ts';
 import { MAX_COLUMN_ROWS } from '../columns/bound.ts';
 import { COUNTER_CHANGES, readCounter } from '../model/counters.ts';
@@ -217,9 +218,16 @@ async function searchMatches(
   // too large for the columns has no use for more than a page leads (FEW_CANDIDATES): gathering
   // a common word's millions of ids held 100 MB at once (`ser` in 10,000,000 events: the
   // server's RSS 149 → 258 MB).
-  const gathered = everyWord
-    ? await ftsMatchIds(db, query, SEARCH_FTS, newestId > MAX_COLUMN_ROWS ? FEW_CANDIDATES : Infinity)
-    : undefined;
+  // Messages whose heads hold every word in many events are the columns' to name (whole-messages.ts).
+  const beside =
+    everyWord && newestId <= MAX_COLUMN_ROWS
+      ? await matchesBesideWholeMessages(db, search, heads, newestId, FEW_CANDIDATES)
+      : undefined;
+  const gathered =
+    beside ??
+    (everyWord
+      ? await ftsMatchIds(db, query, SEARCH_FTS, newestId > MAX_COLUMN_ROWS ? FEW_CANDIDATES : Infinity)
+      : undefined);
   const { matches, ids } = gathered ?? { matches: await countFtsMatches(db, query), ids: undefined };
   return {
     query,
@@ -229,7 +237,8 @@ async function searchMatches(
     alone: exact && named,
     templated: !exact && named,
     ids,
-    named: ids !== undefined && matches <= FEW_CANDIDATES ? ids : undefined,
+    wholeMessages: beside?.wholeMessages,
+    named: ids !== undefined && !beside && matches <= FEW_CANDIDATES ? ids : undefined,
   };
 }
 
