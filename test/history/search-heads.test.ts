@@ -73,6 +73,26 @@ describe('search index: heads as tokens (sqlite)', () => {
     assert.equal((await holding(['second', 'quokka'])).length, 1);
   });
 
+  /** Words searched for: in templates, values, loggers, levels, heads of a few lines, several or none. */
+  const SEARCHED = [
+    ['incorrect'],
+    ['incorrect', 'anna'],
+    ['login', 'hans'],
+    ['simpleuserlogger'],
+    ['serlog'],
+    ['info'],
+    ['warning'],
+    ['updated', 'page'],
+    ['line'],
+    ['second', 'quokka'],
+    ['pluginx', 'info'],
+    ['wombat'],
+    ['gedin'],
+    ['nowhere-at-all'],
+    ['logged'],
+    ['pluginx'],
+  ];
+
   const indexCount = async (words: string[]) => countFtsMatches(t.app.db, ftsQuery(words, await headTokens(t.app.db))!);
 
   test('a template word is found through its heads, not in the indexed texts', async () => {
@@ -115,23 +135,7 @@ describe('search index: heads as tokens (sqlite)', () => {
   });
 
   test('the index names exactly the events whose texts hold the words', async () => {
-    for (const words of [
-      ['incorrect'],
-      ['incorrect', 'anna'],
-      ['login', 'hans'],
-      ['simpleuserlogger'],
-      ['serlog'],
-      ['info'],
-      ['warning'],
-      ['updated', 'page'],
-      ['line'],
-      ['second', 'quokka'],
-      ['pluginx', 'info'],
-      ['wombat'],
-      ['gedin'],
-      ['nowhere-at-all'],
-    ])
-      assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
+    for (const words of SEARCHED) assert.equal(await indexCount(words), (await holding(words)).length, words.join(' '));
   });
 
   test("the matches beside the messages whose every head holds the words, with those messages' events, are the index's matches", async () => {
@@ -145,20 +149,7 @@ describe('search index: heads as tokens (sqlite)', () => {
       where logger = 'PluginX' and message_key is null`.execute(t.app.db);
     assert.equal(unkeyed.length, 1, 'an event of PluginX without a key');
     let split = 0;
-    for (const words of [
-      ['incorrect'],
-      ['incorrect', 'anna'],
-      ['login', 'hans'],
-      ['simpleuserlogger'],
-      ['serlog'],
-      ['logged'],
-      ['updated', 'page'],
-      ['second', 'quokka'],
-      ['pluginx'],
-      ['pluginx', 'info'],
-      ['wombat'],
-      ['nowhere-at-all'],
-    ]) {
+    for (const words of SEARCHED) {
       const search = filterFromParams(t.app, { search: words.join(' ') }).search!;
       const templates = search.templateMatches.size ? heads.ofMessages(search.templateMatches) : undefined;
       const expected = idsOf((await ftsMatchIds(t.app.db, ftsQuery(search.words, heads, templates)!, SEARCH_FTS))!.ids);
