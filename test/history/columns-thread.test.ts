@@ -101,8 +101,12 @@ for (const target of dbTargets()) {
       assert.equal(read.keyParts.length, pairs + 1, 'only the new pair has a new code');
     });
 
-    test('more rows than it may hold: unfit, not failed', async () => {
+    test('more rows than it may hold: unfit, not failed (and no row more appended later)', async () => {
       await assert.rejects(readInThread({ ...order, maxRows: 1_000 }, () => {}).columns, ColumnsUnfit);
+      const read = await readInThread({ ...order, maxRows: order.total }, () => {}).columns;
+      const [row] = await t.app.db.selectFrom('history_events').select(ROW_COLUMNS).limit(1).execute();
+      assert.throws(() => read.append([{ ...row!, id: order.maxId + 1, date: '2030-01-01 00:00:00' }]), ColumnsUnfit);
+      assert.equal(read.length, order.total);
     });
 
     test('a date the columns cannot compare: unfit', async () => {

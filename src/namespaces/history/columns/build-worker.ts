@@ -7,7 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { copyOut } from '../../../db/pg-copy-out.ts';
 import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow } from './store.ts';
-import { PROGRESS_EVERY_MS, type BuildOrder, type BuildReport } from './build-thread.ts';
+import { READ_REPORTED, type BuildOrder, type BuildReport } from './build-thread.ts';
 
 const order = workerData as BuildOrder;
 const report = (message: BuildReport, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
@@ -46,16 +46,11 @@ async function eachRow(row: (r: ColumnRow) => void): Promise<void> {
 }
 
 try {
-  const cols = new LogColumns();
-  cols.reserve(Math.min(order.total, order.maxRows));
-  let said = Date.now();
+  const cols = new LogColumns({ maxRows: order.maxRows });
+  cols.reserve(order.total);
   await eachRow((row) => {
     cols.appendRow(row);
-    if (cols.length > order.maxRows) throw new ColumnsUnfit(`more than ${order.maxRows} events`);
-    if (cols.length % 4096 === 0 && Date.now() - said >= PROGRESS_EVERY_MS) {
-      said = Date.now();
-      report({ read: cols.length });
-    }
+    if (cols.length % READ_REPORTED === 0) report({ read: cols.length });
   });
   const { parts, transfer } = cols.parts();
   report({ parts }, transfer);

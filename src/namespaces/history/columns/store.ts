@@ -6,6 +6,7 @@
 
 import type { LogState } from '../read/caches.ts';
 import { strictUtcSeconds } from '../../../site/zone-time.ts';
+import { MAX_COLUMN_ROWS } from './bound.ts';
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -120,6 +121,7 @@ const MAX_INT32 = 2 ** 31 - 1;
  */
 export interface ColumnsParts {
   length: number;
+  maxRows: number;
   arrays: Pick<LogColumns, (typeof ARRAYS)[number]>;
   dictionaries: Record<(typeof DICTIONARIES)[number], string[]>;
   keyParts: LogColumns['keyParts'];
@@ -164,8 +166,12 @@ export class LogColumns {
   static readonly NO_USER = NO_USER;
   static readonly NO_ADDR = NO_ADDR;
 
-  /** Empty columns, or those another thread read (`parts`: its columns' parts()). */
-  constructor(parts?: ColumnsParts) {
+  /** Rows beyond which they do not hold the log (ColumnsUnfit). */
+  readonly maxRows: number;
+
+  /** Empty columns, or those another thread read (`parts`: its columns' parts()), of at most `maxRows` rows. */
+  constructor({ parts, maxRows = MAX_COLUMN_ROWS }: { parts?: ColumnsParts; maxRows?: number } = {}) {
+    this.maxRows = parts?.maxRows ?? maxRows;
     const values = (name: (typeof DICTIONARIES)[number]) => parts?.dictionaries[name] ?? [];
     this.occasionCodes = new Dictionary(MAX_INT32, values('occasionCodes'));
     this.levelCodes = new Dictionary(255, values('levelCodes'));
@@ -186,14 +192,14 @@ export class LogColumns {
       DICTIONARIES.map((name) => [name, this[name].values]),
     ) as ColumnsParts['dictionaries'];
     return {
-      parts: { length: this.length, arrays, dictionaries, keyParts: this.keyParts },
+      parts: { length: this.length, maxRows: this.maxRows, arrays, dictionaries, keyParts: this.keyParts },
       transfer: ARRAYS.map((name) => this[name].buffer as ArrayBuffer),
     };
   }
 
-  /** Room for `size` rows at once (a build knows the log's size: no copies while growing). */
+  /** Room for `size` rows at once, as many as they may hold (a build knows the log's size: no copies while growing). */
   reserve(size: number): void {
-    this.#reserve(size);
+    this.#reserve(Math.min(size, this.maxRows));
   }
 
   /** Whether `row` comes after the columns' last row in the log's order. */
@@ -210,15 +216,16 @@ export class LogColumns {
   /**
    * Appends rows that follow the last one, in order (ColumnsUnfit when one does not fit: a date
    * of another form or one no calendar has, which the columns could not compare as SQL compares
-   * the text).
+   * the text; or one row more than they may hold).
    */
   append(rows: readonly ColumnRow[]): void {
-    this.#reserve(this.length + rows.length);
+    this.reserve(this.length + rows.length);
     for (const row of rows) this.appendRow(row);
   }
 
   /** Appends one row (as append does; the row is not kept, so one object may carry every row). */
   appendRow(row: ColumnRow): void {
+    if (this.length === this.maxRows) throw new ColumnsUnfit(`more than ${this.maxRows} events`);
     if (this.length === this.ids.length) this.#reserve(this.length + 1);
     const seconds = strictUtcSeconds(row.date);
     if (seconds === null) throw new ColumnsUnfit(`a date of another form: ${row.date}`);

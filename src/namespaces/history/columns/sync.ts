@@ -10,7 +10,7 @@ import { posAndDate } from '../model/runs.ts';
 import { appendedSince, logState, sameState, type LogState } from '../read/caches.ts';
 import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow, type ColumnsView } from './store.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
-import { PROGRESS_EVERY_MS, readInThread, threadSource, type BuildOrder, type ColumnsThread } from './build-thread.ts';
+import { readInThread, threadSource, type BuildOrder, type ColumnsThread } from './build-thread.ts';
 
 /**
  * Rows read per statement while building here (a small log): few, so that few are in flight
@@ -165,8 +165,17 @@ async function buildColumns(app: AppServices, h: Holder): Promise<void> {
   }
 }
 
-const saysHowFar = (app: AppServices, of: number) => (read: number) =>
-  app.log.info({ read, of }, 'log columns: reading the log');
+const PROGRESS_EVERY_MS = 5_000;
+
+/** Says in the server's log how far a build is, every few seconds (it hears of every chunk read). */
+function saysHowFar(app: AppServices, of: number): (read: number) => void {
+  let said = Date.now();
+  return (read) => {
+    if (Date.now() - said < PROGRESS_EVERY_MS) return;
+    said = Date.now();
+    app.log.info({ read, of }, 'log columns: reading the log');
+  };
+}
 
 /** The columns read by a thread of their own (null once the server stops). */
 async function readInOwnThread(
@@ -191,20 +200,15 @@ async function readInOwnThread(
 async function readHere(app: AppServices, h: Holder, state: LogState): Promise<LogColumns | null> {
   const cols = new LogColumns();
   const progress = saysHowFar(app, state.total);
-  let said = Date.now();
-  if (state.total <= MAX_COLUMN_ROWS) cols.reserve(state.total);
+  cols.reserve(state.total);
   for (let after: ColumnRow | undefined; !h.stopped; ) {
     let q = app.readDb.selectFrom('history_events').select(ROW_COLUMNS).where('id', '<=', state.maxId);
     if (after) q = q.where(posAndDate('>', after));
     const rows = await q.orderBy('date').orderBy('id').limit(BUILD_CHUNK).execute();
     cols.append(rows);
-    if (cols.length > MAX_COLUMN_ROWS) throw new ColumnsUnfit(`more than ${MAX_COLUMN_ROWS} events`);
     if (rows.length < BUILD_CHUNK) return cols;
     after = rows.at(-1);
-    if (Date.now() - said >= PROGRESS_EVERY_MS) {
-      said = Date.now();
-      progress(cols.length);
-    }
+    progress(cols.length);
   }
   return null;
 }
