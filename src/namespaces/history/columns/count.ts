@@ -8,7 +8,7 @@ import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { strictUtcSeconds, unixToUtc } from '../../../site/zone-time.ts';
-import type { IdBits } from '../model/id-bits.ts';
+import { idBit, type IdBits } from '../model/id-bits.ts';
 import { ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
@@ -80,9 +80,7 @@ export function visitMatches(
   if (!spans) return false;
   const keyOk = keyTable(cols, f);
   // As SQL reads `words or (logger = ? and message_key in (…))`: a row without a key is kept by its words alone.
-  const searchTemplate = Uint8Array.from(cols.keyParts, ({ logger, key }) =>
-    key !== null && f.search?.templateMatches.get(logger)?.includes(key) ? 1 : 0,
-  );
+  const searchTemplate = cols.messagesTable(f.search?.templateMatches);
   const levelOk = valueTable(cols.levelCodes, f.loglevels, f.excludeLoglevels);
   const initiatorOk = valueTable(cols.initiatorCodes, f.initiators, f.excludeInitiators);
   const users = f.users && new Set(f.users);
@@ -105,21 +103,9 @@ export function visitMatches(
   const lo = Math.min(...spans.map(([from]) => from));
   const hi = Math.max(...spans.map(([, below]) => below));
   if (f.maxId !== undefined) for (let i = lo, maxId = f.maxId; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
-  if (excluded)
-    for (let i = lo; i < hi; i++) {
-      const id = ids[i]!;
-      passes[i]! &= ~(excluded[id >>> 3]! >> (id & 7));
-    }
-  if (context)
-    for (let i = lo; i < hi; i++) {
-      const id = ids[i]!;
-      passes[i]! &= context[id >>> 3]! >> (id & 7);
-    }
-  if (included)
-    for (let i = lo; i < hi; i++) {
-      const id = ids[i]!;
-      passes[i]! &= (included[id >>> 3]! >> (id & 7)) | searchTemplate[keys[i]!]!;
-    }
+  if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
+  if (context) for (let i = lo; i < hi; i++) passes[i]! &= idBit(context, ids[i]!);
+  if (included) for (let i = lo; i < hi; i++) passes[i]! &= idBit(included, ids[i]!) | searchTemplate[keys[i]!]!;
   // The rarer tests only on the rows still passing.
   if (addrOk) for (let i = lo; i < hi; i++) if (passes[i] && !addrOk(addrs[i]!)) passes[i] = 0;
   if (users || notUsers)

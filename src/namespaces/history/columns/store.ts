@@ -7,6 +7,7 @@
 import type { LogState } from '../read/caches.ts';
 import { strictUtcSeconds } from '../../../site/zone-time.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
+import type { MessagePairs } from '../index/search-heads.ts';
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -262,6 +263,13 @@ export class LogColumns {
       keys.set(key, code);
     }
     return code;
+  }
+
+  /** Per key code: 1 when its (logger, message key) is one of `messages` (none without a key). */
+  messagesTable(messages: MessagePairs | undefined): Uint8Array {
+    return Uint8Array.from(this.keyParts, ({ logger, key }) =>
+      key !== null && messages?.get(logger)?.includes(key) ? 1 : 0,
+    );
   }
 
   /** The first position below `length` whose date is at or after `seconds` (binary search; `length` when none). */

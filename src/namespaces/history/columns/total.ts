@@ -13,7 +13,7 @@ import { likeContains } from '../../../db/like.ts';
 import { pgHeldBeyondWhole, pgWordsSplit, type PgSearchHeads } from '../index/pg-search-heads.ts';
 import type { MessagePairs } from '../index/search-heads.ts';
 import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
-import { idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
+import { addId, idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
@@ -158,14 +158,9 @@ async function pgEventsHolding(
  * a key too, which hold no head.
  */
 function markMessages(view: ColumnsView, messages: MessagePairs, bits: IdBits, maxId: number): void {
-  const { keyParts, keys, ids } = view.cols;
-  const marked = Uint8Array.from(keyParts, ({ logger, key }) =>
-    key !== null && messages.get(logger)?.includes(key) ? 1 : 0,
-  );
-  for (let i = 0; i < view.length; i++) {
-    const id = ids[i]!;
-    if (marked[keys[i]!] && id <= maxId) bits[id >>> 3]! |= 1 << (id & 7);
-  }
+  const { keys, ids } = view.cols;
+  const marked = view.cols.messagesTable(messages);
+  for (let i = 0; i < view.length; i++) if (marked[keys[i]!] && ids[i]! <= maxId) addId(bits, ids[i]!);
 }
 
 /**

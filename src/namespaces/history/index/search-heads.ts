@@ -107,7 +107,7 @@ export interface HeadTokens {
    * The messages every head of which holds every word: all their events hold them. None when
    * the table is full, since events logged since may have no head.
    */
-  wholeMessages(words: readonly string[]): MessagePairs | undefined;
+  wholeMessages(words: readonly string[]): Map<string, string[]> | undefined;
   /**
    * The tokens of the heads of these messages (logger → message keys): all their events. None
    * when the table is full, since events logged since may have no head.

@@ -34,11 +34,7 @@ export async function matchesBesideWholeMessages(
 ): Promise<MatchesBeside | undefined> {
   const whole = heads.wholeMessages(search.words);
   if (!whole?.size) return undefined;
-  const ofWhole = filterCondition({
-    scope: { all: true },
-    messages: new Map([...whole].map(([logger, keys]) => [logger, [...keys]])),
-    dialect: 'sqlite',
-  })!;
+  const ofWhole = filterCondition({ scope: { all: true }, messages: whole, dialect: 'sqlite' })!;
   const counted = await db
     .selectFrom('history_events')
     .select(sql<number>`count(*)`.as('n'))
