@@ -444,38 +444,47 @@ describe("the log's columns over HTTP (sqlite)", () => {
     assert.equal(view.length, 60_000);
   });
 
-  test('search of a word in more than 20,000 events (pages and total from the columns), as the rows walked say', async () => {
+  test('search and exclude_search of a word in more than 20,000 events (pages and totals from the columns, alone and beside another filter), as the rows walked say', async () => {
     await columnsReady();
     const opts = { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en' as const, dialect: t.app.dialect };
-    for (const search of ['ser', 'User']) {
-      const filter = eventFilterFromParams({ search }, opts);
+    const cases: { query: Record<string, string | number | string[]>; words: 'searchIndex' | 'excludeWords' }[] = [
+      ...['ser', 'User'].map((search) => ({ query: { search }, words: 'searchIndex' as const })),
+      { query: { search: 'User', loglevels: ['info'] }, words: 'searchIndex' },
+      { query: { exclude_search: 'User' }, words: 'excludeWords' },
+      { query: { exclude_search: 'ser', ungrouped: 1 }, words: 'excludeWords' },
+      { query: { exclude_search: 'User', loglevels: ['info', 'warning'] }, words: 'excludeWords' },
+    ];
+    for (const { query, words } of cases) {
+      const filter = eventFilterFromParams(query, opts);
+      const grouped = !query.ungrouped && !query.search;
       const plan = await indexPlan(t.app.db, filter, await newestEventId(t.app.db));
-      assert.ok((plan.searchIndex?.matches ?? 0) > 20_000, `${search}: ${plan.searchIndex?.matches} matches`);
+      const what = JSON.stringify(query);
+      assert.ok((plan[words]?.matches ?? 0) > 20_000, `${what}: ${plan[words]?.matches} matches`);
       // The events of the messages whose heads hold the word come from the columns (read/whole-messages.ts).
-      assert.ok(plan.searchIndex?.wholeMessages?.size, `${search}: messages whose heads hold it`);
+      assert.ok(plan[words]?.wholeMessages?.size, `${what}: messages whose heads hold it`);
       for (const [page, perPage] of [
         [1, 10],
         [7, 25],
         [400, 50],
       ] as const) {
         const res = await callRoute(t.app, 'GET', '/history/v1/events', {
-          query: { search, page, per_page: perPage },
+          query: { ...query, page, per_page: perPage },
           user: admin,
         });
         assert.equal(res.status, 200);
         const walked = await selectEventPage(t.app, filterCondition(filter)!, {
-          grouped: false,
+          grouped,
           page,
           perPage,
           countTotal: true,
         });
-        const what = `search=${search} page ${page}×${perPage}`;
+        const at = `${what} page ${page}×${perPage}`;
         assert.deepEqual(
           (res.body as { id: number }[]).map((e) => e.id),
           walked.rows.map((r) => r.id),
-          what,
+          at,
         );
-        assert.equal(Number(res.headers['x-wp-total']), walked.total, what);
+        assert.equal(Number(res.headers['x-wp-total']), walked.total, at);
       }
     }
   });

@@ -161,13 +161,7 @@ for (const target of dbTargets()) {
     const searchPlan = (search: string) => paramsPlan({ search });
     const paramsPlan = async (params: Record<string, string>) =>
       indexPlan(t.app.db, filterFromParams(t.app, params), await newestEventId(t.app.db));
-    const usesIndex = async (search: string) => {
-      const f = eventFilterFromParams(
-        { search },
-        { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en', dialect: t.app.dialect },
-      );
-      return (await indexPlan(t.app.db, f, await newestEventId(t.app.db))).searchIndex !== undefined;
-    };
+    const usesIndex = async (search: string) => (await searchPlan(search)).searchIndex !== undefined;
 
     /** PostgreSQL: the contexts' values table (index/context-values.ts) against the stored contexts; how many hold values. */
     const valuesAsStored = async () => {
