@@ -80,8 +80,9 @@ class CopyOut {
 const ESCAPED: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 
 /**
- * COPY's text format: `\\N` is null, and these are the backslash sequences COPY TO writes: a backslash and the control characters above as
- * those letters, `\\` for a backslash (the octal and hex forms are only read, never written).
+ * COPY's text format undone (`\N`, null, is taken apart before): the backslash sequences COPY
+ * TO writes, a control character above as its letter and `\\` for a backslash (the octal and
+ * hex forms are only read, never written).
  */
 function unescapeCopy(text: string): string {
   return text.replace(/\\(.)/gs, (_, escaped: string) => ESCAPED[escaped] ?? escaped);
