@@ -231,7 +231,10 @@ export async function benchCold(db: string, s: ColdSettings): Promise<void> {
       for (let round = 0; round < MIXED_ROUNDS; round++) {
         for (const [i, c] of [1, MIXED_CONNECTIONS].entries()) {
           resetPeakRss(pid);
-          results[i]!.push(await run(`mixed-${round}-c${c}`, c, 50_000, MIXED_SECONDS));
+          const r = await run(`mixed-${round}-c${c}`, c, 50_000, MIXED_SECONDS);
+          log(`         mixed round ${round + 1}, c=${c}: ${r.rps.toFixed(1)} req/s`);
+          logDetails(r);
+          results[i]!.push(r);
           peaks[i] = Math.max(peaks[i]!, peakNow());
         }
       }
