@@ -98,8 +98,9 @@ const CONDITIONS = {
   /** exclude_search's and search's events holding their words, as offsets from the first id logged. */
   excludedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
   includedOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
-  /** context_filters' events holding its pairs, likewise. */
+  /** context_filters' events holding its pairs, and metadata_search's holding its words in their values, likewise. */
   contextOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
+  metadataOffsets: fc.option(fc.array(fc.integer({ min: 0, max: 30 })), { nil: undefined }),
   /** Templates holding search's words. */
   searchTemplates: fc.subarray(LOGGERS.map((l, i) => [l, [KEYS[i]!]] as [string, string[]])),
   ip: fc.option(fc.constantFrom('10.0.x.x', '10.0.1.x', '10.0.1.5', '2001:db8::', '10.1.x.x').map(ipFilterCondition), {
@@ -149,19 +150,19 @@ for (const target of dbTargets()) {
 
     /**
      * Columns and SQL agree on rows, groups and the newest row of `f`, whose `search`,
-     * `exclude_search` and `context_filters` stand for the events given as holding their words
-     * and pairs.
+     * `exclude_search`, `context_filters` and `metadata_search` stand for the events given as
+     * holding their words and pairs.
      */
     const agree = async (
       f: EventFilter,
-      words: { included?: number[]; excluded?: number[]; context?: number[] },
+      words: { included?: number[]; excluded?: number[]; context?: number[]; metadata?: number[] },
       label: string,
     ) => {
       const state = await logState(t.app);
       const view = await columnsAt(t.app, state);
       assert.ok(view, 'a small log has its columns at once');
       const dates = dateWindow(f);
-      const { search, excludeSearch, contextFilters, ...plain } = f;
+      const { search, excludeSearch, contextFilters, metadataWords, ...plain } = f;
       const plainCond = filterCondition(plain);
       if (!plainCond) return;
       const id = sql.ref('id');
@@ -169,13 +170,22 @@ for (const target of dbTargets()) {
       const templates = search?.templateMatches.size
         ? filterCondition({ scope: { all: true }, messages: search.templateMatches })!
         : sql<boolean>`1 = 0`;
-      const cond = words.context ? sql<boolean>`${plainCond} and ${inList(words.context)}` : plainCond;
+      const cond = [words.context, words.metadata].reduce(
+        (c, ids) => (ids ? sql<boolean>`${c} and ${inList(ids)}` : c),
+        plainCond,
+      );
       const where = sql<boolean>`${cond}
         and ${words.excluded ? sql`not ${inList(words.excluded)}` : sql`1 = 1`}
         and ${words.included ? sql`(${inList(words.included)} or ${templates})` : sql`1 = 1`}`;
       const bits = (ids: number[] | undefined) => ids && idBits(ids.join(','), state.maxId);
-      const matches = { included: bits(words.included), excluded: bits(words.excluded), context: bits(words.context) };
+      const matches = {
+        included: bits(words.included),
+        excluded: bits(words.excluded),
+        context: bits(words.context),
+        metadata: bits(words.metadata),
+      };
       assert.equal(!!contextFilters, !!words.context);
+      assert.equal(!!metadataWords, !!words.metadata);
       for (const mode of ['rows', 'groups'] as const) {
         const got = countFromColumns(view, f, mode, matches);
         assert.ok(got, 'the columns count this filter');
@@ -246,6 +256,7 @@ for (const target of dbTargets()) {
         excludedOffsets,
         includedOffsets,
         contextOffsets,
+        metadataOffsets,
         searchTemplates,
         messages,
         excludeMessages,
@@ -262,12 +273,14 @@ for (const target of dbTargets()) {
         search: includedOffsets && { words: ['w'], templateMatches: new Map(searchTemplates) },
         excludeSearch: excludedOffsets && { words: ['w'], templateMatches: new Map() },
         contextFilters: contextOffsets && [['k', 'v']],
+        metadataWords: metadataOffsets && ['m'],
         dialect: target.name,
       };
       const words = {
         included: includedOffsets?.map((k) => ids[0]! + k),
         excluded: excludedOffsets?.map((k) => ids[0]! + k),
         context: contextOffsets?.map((k) => ids[0]! + k),
+        metadata: metadataOffsets?.map((k) => ids[0]! + k),
       };
       return { f, words };
     };

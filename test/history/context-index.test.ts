@@ -35,7 +35,7 @@ import {
 import { contextCandidates, pairListing, wordBlocks } from '../../src/namespaces/history/index/lookup.ts';
 import { idsOf } from '../../src/namespaces/history/model/id-bits.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
-import { CONTEXT_VALUES_PENDING } from '../../src/namespaces/history/index/context-values.ts';
+import { CONTEXT_VALUES_PENDING, contextValuesIds } from '../../src/namespaces/history/index/context-values.ts';
 import { CONTEXT_FTS, FTS_INDEXES, indexNewEvents } from '../../src/namespaces/history/index/fts.ts';
 
 const ALL: LoggerScope = { all: true };
@@ -591,6 +591,33 @@ for (const target of dbTargets()) {
           );
       }
     });
+
+    if (target.name === 'postgres')
+      test('PostgreSQL: the events whose values hold the words, gathered up to a bound (null beyond), up to the newest id', async () => {
+        const newest = await newestId();
+        const ids = (list: string | null) =>
+          list === null
+            ? null
+            : list
+                .split(',')
+                .filter(Boolean)
+                .map(Number)
+                .sort((a, b) => a - b);
+        for (const words of WORDS) {
+          const expected = await wordsTruth(searchWords(words.join(' '))!);
+          const gathered = async (most: number, maxId = newest) =>
+            ids(await contextValuesIds(t.app.db, words, maxId, most));
+          assert.deepEqual(await gathered(expected.length), expected, `${words}`);
+          if (!expected.length) continue;
+          assert.equal(await gathered(expected.length - 1), null, `${words}: more than gathered`);
+          const below = expected.at(-1)! - 1;
+          assert.deepEqual(
+            await gathered(expected.length, below),
+            expected.filter((id) => id <= below),
+            `${words}: up to ${below}`,
+          );
+        }
+      });
 
     test('the listing of pairs is their events exactly: a pair sharing the term is told apart by its check', async () => {
       const newest = await newestId();

@@ -52,6 +52,13 @@ const FILTERS: {
     grouped: true,
   },
   { name: 'search (flat)', params: { search: 'o1' }, match: (r) => r.search_text.includes('o1'), grouped: false },
+  // The option's name is the only value holding it (PostgreSQL: gathered once per state of the log, metadata-events.ts).
+  {
+    name: 'metadata_search (flat)',
+    params: { metadata_search: 'o1' },
+    match: (r) => r.search_text.includes('o1'),
+    grouped: false,
+  },
   {
     name: 'ungrouped loglevels',
     params: { loglevels: ['info'], ungrouped: true },

@@ -2,8 +2,8 @@
 // equal occasions ids among them, date desc, id desc), and the newest of them, in one pass over
 // the positions its dates allow. Only filters of the columns' values are counted here: levels,
 // loggers, messages, users, initiators, dates, a cut at an id, the viewer's loggers, and
-// `search`, `exclude_search` and `context_filters` when the events holding their words or
-// pairs are given (EventSets).
+// `search`, `exclude_search`, `context_filters` and `metadata_search` when the events holding
+// their words or pairs are given (EventSets).
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
@@ -33,6 +33,7 @@ const COUNTED = new Set([
   'excludeSearch',
   'search',
   'contextFilters',
+  'metadataWords',
   'ip',
 ]);
 
@@ -41,16 +42,20 @@ export interface ColumnsTotal {
   newest: MatchRow | null;
 }
 
-/** Whether the filter tests only what the columns hold (the events of `search`, `exclude_search` and `context_filters` given apart). */
+/** Whether the filter tests only what the columns hold (the events of `search`, `exclude_search`, `context_filters` and `metadata_search` given apart). */
 export function testsOnlyColumns(f: EventFilter): boolean {
   return Object.entries(f).every(([k, v]) => v === undefined || v === false || COUNTED.has(k));
 }
 
-/** The events holding every word of `search` and of `exclude_search` (their templates aside), and every pair of `context_filters`. */
+/**
+ * The events holding every word of `search` and of `exclude_search` (their templates aside),
+ * every pair of `context_filters`, and every word of `metadata_search` in their context's values.
+ */
 export interface EventSets {
   included?: IdBits;
   excluded?: IdBits;
   context?: IdBits;
+  metadata?: IdBits;
 }
 
 /**
@@ -63,9 +68,9 @@ let passing = new Uint8Array(0);
 /**
  * Visits the positions of the rows of `f` among the columns' rows, newest first (date desc,
  * id desc); false (none visited) when it tests something the columns do not hold. `sets`: the
- * events holding the words of `search` and `exclude_search` and the pairs of `context_filters`
- * (required for each the filter has); a template holding the words keeps (or leaves out) its
- * events as well.
+ * events holding the words of `search`, `exclude_search` and `metadata_search` and the pairs of
+ * `context_filters` (required for each the filter has); a template holding the search words
+ * keeps (or leaves out) its events as well.
  */
 export function visitMatches(
   { cols, length }: ColumnsView,
@@ -74,8 +79,14 @@ export function visitMatches(
   visit: (position: number) => void,
 ): boolean {
   if (!testsOnlyColumns(f)) return false;
-  const { included, excluded, context } = sets;
-  if ((f.excludeSearch && !excluded) || (f.search && !included) || (f.contextFilters && !context)) return false;
+  const { included, excluded, context, metadata } = sets;
+  if (
+    (f.excludeSearch && !excluded) ||
+    (f.search && !included) ||
+    (f.contextFilters && !context) ||
+    (f.metadataWords && !metadata)
+  )
+    return false;
   const spans = positionSpans(cols, length, f);
   if (!spans) return false;
   const keyOk = keyTable(cols, f);
@@ -105,6 +116,7 @@ export function visitMatches(
   if (f.maxId !== undefined) for (let i = lo, maxId = f.maxId; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
   if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
   if (context) for (let i = lo; i < hi; i++) passes[i]! &= idBit(context, ids[i]!);
+  if (metadata) for (let i = lo; i < hi; i++) passes[i]! &= idBit(metadata, ids[i]!);
   if (included) for (let i = lo; i < hi; i++) passes[i]! &= idBit(included, ids[i]!) | searchTemplate[keys[i]!]!;
   // The rarer tests only on the rows still passing.
   if (addrOk) for (let i = lo; i < hi; i++) if (passes[i] && !addrOk(addrs[i]!)) passes[i] = 0;

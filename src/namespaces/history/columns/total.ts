@@ -18,6 +18,7 @@ import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
 import { columnsAt } from './sync.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
+import { metadataEvents } from './metadata-events.ts';
 import type { ColumnsView } from './store.ts';
 
 /** Matches of `search` up to which its index's own paths serve it (plan.ts FEW_CANDIDATES). */
@@ -41,7 +42,8 @@ const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
  * within a few rows read by date, where testing it on every event the other words' matches
  * name took longer (`logged in`, 124,000 of them: 193 → 235 ms). `context_filters` when the
  * context index lists the events of its pairs exactly (plan.contextListing) and few events
- * lie above its blocks.
+ * lie above its blocks. `metadata_search` on PostgreSQL once the table of the contexts' values
+ * is complete (plan.metadataValues): the events it names, gathered in one statement.
  */
 function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: number): boolean {
   const pg = app.dialect === 'postgres';
@@ -51,6 +53,7 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: num
     testsOnlyColumns(filter) &&
     (!filter.contextFilters || (!!listing && maxId - listing.through <= TESTED_ABOVE_LISTING)) &&
     (!filter.excludeSearch || pg || !!plan.excludeWords) &&
+    (!filter.metadataWords || !!plan.metadataValues) &&
     (!searchWords ||
       (pg
         ? pgWordsSplit(plan.searchHeads, searchWords).whole.size > 0
@@ -58,7 +61,11 @@ function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: num
   );
 }
 
-/** The columns at `state`, and the events holding the words of `search` and `exclude_search` and the pairs of `context_filters`. */
+/**
+ * The columns at `state`, and the events holding the words of `search`, `exclude_search` and
+ * `metadata_search` and the pairs of `context_filters`; null while the columns are not ready,
+ * or when more events hold the `metadata_search` words than are gathered.
+ */
 async function columnsFor(
   app: AppServices,
   filter: EventFilter,
@@ -73,12 +80,15 @@ async function columnsFor(
       ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
       : eventsHolding(app, view, words, matches!, state.maxId));
   const pairs = filter.contextFilters;
-  const [included, excluded, context] = await Promise.all([
+  const metadataWords = filter.metadataWords;
+  const [included, excluded, context, metadata] = await Promise.all([
     holding(filter.search?.words, plan.searchIndex),
     holding(filter.excludeSearch?.words, plan.excludeWords),
     pairs && eventsWithPairs(app, pairs, plan.contextListing!, state.maxId),
+    metadataWords && metadataEvents(app, metadataWords, state),
   ]);
-  return { view, sets: { included, excluded, context } };
+  if (metadata === null) return null;
+  return { view, sets: { included, excluded, context, metadata } };
 }
 
 /** The ids of the events meeting a condition, as one row of text (a row per event costs more to hand over). */

@@ -110,6 +110,26 @@ export async function countContextValues(
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * The ids of the events up to `maxId` whose values hold every word, as one row of text (a row
+ * per event costs more to hand over), when there are at most `most`; null when there are more.
+ * A count of them reads as much, so the log's columns take a page and its total from these in
+ * one statement where a page read by date and a count took two. A word in many events is
+ * found within a few rows read by date, and gathering its ids took longer than that page and a
+ * count, which PostgreSQL's parallel workers share (`login`, 330,000 events: 250 → 380 ms).
+ */
+export async function contextValuesIds(
+  db: Kysely<Database>,
+  words: readonly string[],
+  maxId: number,
+  most: number,
+): Promise<string | null> {
+  const { rows } = await sql<{ ids: string | null; n: number }>`select string_agg(event_id::text, ',') as ids,
+    count(*) as n from (select v.event_id from history_context_values as v
+      where v.event_id <= ${maxId} and ${valuesHold(words)} limit ${most + 1}) as held`.execute(db);
+  return Number(rows[0]?.n ?? 0) > most ? null : (rows[0]?.ids ?? '');
+}
+
 const valuesHold = (words: readonly string[]) =>
   sql.join(
     words.map((w) => likeContains('postgres', sql.ref('v.context_values'), w, true)),
