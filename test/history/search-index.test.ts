@@ -30,7 +30,9 @@ import { asciiLower } from '../../src/util.ts';
 import { SEARCH_REST_PENDING } from '../../src/namespaces/history/index/pg-search-heads.ts';
 import { CONTEXT_VALUES_PENDING, fillContextValues } from '../../src/namespaces/history/index/context-values.ts';
 import { historyContextValuesMigration } from '../../src/namespaces/history/migrations/0028_history_context_values.ts';
-import { COUNTER_TOTAL, newestEventId } from '../../src/namespaces/history/model/counters.ts';
+import { historyContextValueWordsMigration } from '../../src/namespaces/history/migrations/0031_history_context_value_words.ts';
+import { valueWordsOf } from '../../src/namespaces/history/index/value-words.ts';
+import { COUNTER_TOTAL, newestEventId, readCounter } from '../../src/namespaces/history/model/counters.ts';
 import { EVENT_COLUMNS } from '../../src/namespaces/history/write/insert.ts';
 import { referenceOverview } from './occasions-model.ts';
 import { filterFromParams } from './support.ts';
@@ -173,7 +175,10 @@ for (const target of dbTargets()) {
       assert.equal(orphans.length, 0, 'no values without their context');
       for (const r of rows) {
         const values = Object.values(JSON.parse(r.context) as Record<string, string | null>).filter((v) => v !== null);
-        assert.equal(r.context_values ?? null, values.length ? values.join('\n') : null, `event ${r.event_id}`);
+        // As words (index/value-words.ts), followed by the values as written where they hold a stand-in letter.
+        const joined = values.join('\n');
+        const stored = valueWordsOf(joined) + (/[\u3105-\u3124]/u.test(joined) ? `#${joined}` : '');
+        assert.equal(r.context_values ?? null, values.length ? stored : null, `event ${r.event_id}`);
       }
       return rows.filter((r) => r.context_values !== null).length;
     };
@@ -662,7 +667,7 @@ for (const target of dbTargets()) {
   });
 }
 
-describe('migration 0028 on a big PostgreSQL log (postgres)', {
+describe('migrations 0028 and 0031 on a big PostgreSQL log (postgres)', {
   skip: !PG_URL && 'TEST_DATABASE_URL is not set',
 }, () => {
   let t: TestApp;
@@ -673,6 +678,25 @@ describe('migration 0028 on a big PostgreSQL log (postgres)', {
     await generateEvents(t.app, { count: 1500, days: 10, deferIndexes: false });
   });
   after(() => t.close());
+
+  /** metadata_search's total and first page, against the stored contexts. */
+  const exact = async (search: string) => {
+    const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+      query: { metadata_search: search, per_page: 50 },
+      user: admin,
+    });
+    assert.equal(res.status, 200);
+    const { rows } = await sql<{ id: number }>`select e.id from history_events e
+      join history_event_contexts x on x.event_id = e.id
+      where exists (select 1 from json_each_text(x.context::json) c where lower(c.value) like ${`%${search.toLowerCase()}%`})
+      order by e.date desc, e.id desc`.execute(t.app.db);
+    assert.equal(Number(res.headers['x-wp-total']), rows.length, search);
+    assert.deepEqual(
+      (res.body as { id: number }[]).map((e) => e.id),
+      rows.slice(0, 50).map((r) => r.id),
+      search,
+    );
+  };
 
   test('leaves the table to the serving process, which fills it and swaps the indexes; answers stay exact throughout', async () => {
     const db = t.app.db;
@@ -695,6 +719,7 @@ describe('migration 0028 on a big PostgreSQL log (postgres)', {
     );
     await db.deleteFrom('history_counters').where('name', '=', CONTEXT_VALUES_PENDING).execute();
     await historyContextValuesMigration.up(db, 'postgres');
+    await historyContextValueWordsMigration.up(db, 'postgres');
 
     const counter = async (name: string) =>
       Number(
@@ -705,24 +730,6 @@ describe('migration 0028 on a big PostgreSQL log (postgres)', {
     const held = async () =>
       Number((await sql<{ n: string }>`select count(*) as n from history_context_values`.execute(db)).rows[0]!.n);
     assert.equal(await held(), 0);
-    /** metadata_search's total and first page, against the stored contexts. */
-    const exact = async (search: string) => {
-      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
-        query: { metadata_search: search, per_page: 50 },
-        user: admin,
-      });
-      assert.equal(res.status, 200);
-      const { rows } = await sql<{ id: number }>`select e.id from history_events e
-        join history_event_contexts x on x.event_id = e.id
-        where exists (select 1 from json_each_text(x.context::json) c where lower(c.value) like ${`%${search.toLowerCase()}%`})
-        order by e.date desc, e.id desc`.execute(db);
-      assert.equal(Number(res.headers['x-wp-total']), rows.length, search);
-      assert.deepEqual(
-        (res.body as { id: number }[]).map((e) => e.id),
-        rows.slice(0, 50).map((r) => r.id),
-        search,
-      );
-    };
     for (const search of ['numbat', 'contact']) await exact(search);
     // A write before the fill is kept by the triggers.
     await t.app.activity.log(
@@ -754,6 +761,33 @@ describe('migration 0028 on a big PostgreSQL log (postgres)', {
     );
     assert.ok((await held()) > contexts / 2, 'filled');
     for (const search of ['numbat', 'contact', 'example.com']) await exact(search);
+  });
+
+  test('migration 0031 on a small log: the values written again as words, as the server reads words', async () => {
+    const db = t.app.db;
+    await sql`delete from history_events where id >= 60000`.execute(db);
+    // As migration 0028 wrote them: the values as they are.
+    await sql`update history_context_values v set context_values = s.v from (select event_id,
+      (select string_agg(value, E'\n') from json_each_text(context::json)) as v from history_event_contexts) s
+      where s.event_id = v.event_id`.execute(db);
+    await historyContextValueWordsMigration.up(db, 'postgres');
+    assert.equal(await readCounter(db, CONTEXT_VALUES_PENDING), 0, 'filled');
+    const { rows } = await sql<{ n: string }>`select count(*) as n from history_event_contexts x
+      full join history_context_values v on v.event_id = x.event_id
+      where v.context_values is distinct from history_context_values_of(x.context)`.execute(db);
+    assert.equal(Number(rows[0]!.n), 0, 'every row written again');
+    const values = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), 'ä', 'Ä', '😀'].join('');
+    const of = async (context: Record<string, string>) =>
+      (await sql<{ v: string }>`select history_context_values_of(${JSON.stringify(context)}) as v`.execute(db)).rows[0]!
+        .v;
+    assert.equal(
+      await of({ a: values, b: 'x' }),
+      `${valueWordsOf(values)}\nx`,
+      'the server writes words as the table does',
+    );
+    assert.equal(await of({ a: 'Aㄒ.' }), 'aㄒㄒ#Aㄒ.', 'values holding a stand-in letter are kept as written too');
+    assert.equal(valueWordsOf('A.b_C'), 'aㄒbㄟc');
+    for (const search of ['numbat', 'contact', 'example.com', 'EXAMPLE.COM']) await exact(search);
   });
 });
 

@@ -60,6 +60,7 @@ import { historyContextPairChecksMigration } from './migrations/0027_history_con
 import { historyContextValuesMigration } from './migrations/0028_history_context_values.ts';
 import { historySearchHeadsMigration } from './migrations/0029_history_search_heads.ts';
 import { historyPgSearchHeadsMigration } from './migrations/0030_history_pg_search_heads.ts';
+import { historyContextValueWordsMigration } from './migrations/0031_history_context_value_words.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -118,6 +119,7 @@ export const historyModule: SiteModule = {
     historyContextValuesMigration,
     historySearchHeadsMigration,
     historyPgSearchHeadsMigration,
+    historyContextValueWordsMigration,
   ],
   seed: seedDemo,
   background: (app) => {

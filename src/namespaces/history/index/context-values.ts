@@ -1,8 +1,9 @@
 // PostgreSQL's index of the contexts' values, for `metadata_search` (migration 0028): a narrow
 // table of each event's values, one per line, under collation "C", with a pg_trgm GIN index
-// (index/search.ts PG_CONTEXTS). A word (never white space) is in the text exactly when it is in
-// one of the values, never in a key, so ILIKE there (ASCII case folded under "C", as SQLite's
-// LIKE) is the whole test: no JSON is parsed per candidate. Counting a word in a fifth of
+// (index/search.ts PG_CONTEXTS); since migration 0031 written as words that index reads whole
+// (index/value-words.ts). A word (never white space) is in the text exactly when it is in one of
+// the values, never in a key, so LIKE there (ASCII case folded, as SQLite's LIKE) is the whole
+// test: no JSON is parsed per candidate. Counting a word in a fifth of
 // 1,000,000 events took 0.7–2.4 s on the contexts' JSON (a regular expression over the trigram
 // candidates), about 100 ms here (a table a fifth of the contexts' size).
 //
@@ -12,7 +13,7 @@
 // (index/search.ts); until every id below the counter is in it, reads test the contexts.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { likeContains } from '../../../db/like.ts';
+import { valuesHoldWord } from './value-words.ts';
 import { readCounter } from '../model/counters.ts';
 
 /** The counter (history_counters) below which event ids may not yet be in the table; 0 once all are. */
@@ -85,6 +86,13 @@ export async function fillContextValues(db: Kysely<Database>, slice: number): Pr
   });
 }
 
+/** Fills the table with the values of every context at once (a small log's migration). */
+export async function fillAllContextValues(db: Kysely<any>): Promise<void> {
+  await sql`insert into history_context_values (event_id, context_values)
+    select event_id, v from (select event_id, history_context_values_of(context) as v from history_event_contexts) s
+    where v is not null`.execute(db);
+}
+
 /** Whether every context's values are in the table (reads use it only then). */
 export async function contextValuesComplete(db: Kysely<Database>): Promise<boolean> {
   return (await readCounter(db, CONTEXT_VALUES_PENDING)) === 0;
@@ -130,8 +138,4 @@ export async function contextValuesIds(
   return Number(rows[0]?.n ?? 0) > most ? null : (rows[0]?.ids ?? '');
 }
 
-const valuesHold = (words: readonly string[]) =>
-  sql.join(
-    words.map((w) => likeContains('postgres', sql.ref('v.context_values'), w, true)),
-    sql` and `,
-  );
+const valuesHold = (words: readonly string[]) => sql.join(words.map(valuesHoldWord), sql` and `);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
 import { CONTEXT_FTS, indexingByMigration } from '../index/fts.ts';
-import { CONTEXT_VALUES_PENDING, createContextValues } from '../index/context-values.ts';
+import { CONTEXT_VALUES_PENDING, createContextValues, fillAllContextValues } from '../index/context-values.ts';
 import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
 
 // PostgreSQL: `metadata_search` reads a table of the contexts' values with its own trigram index
@@ -16,9 +16,7 @@ export const historyContextValuesMigration: SiteMigration = {
     await createContextValues(db);
     const { fill, pendingBelow } = await indexingByMigration(db);
     if (fill) {
-      await sql`insert into history_context_values (event_id, context_values)
-        select event_id, v from (select event_id, history_context_values_of(context) as v from history_event_contexts) s
-        where v is not null`.execute(db);
+      await fillAllContextValues(db);
       if (await createPgIndex(db, PG_CONTEXTS, false))
         await sql`drop index if exists history_event_contexts_trgm`.execute(db);
     }

@@ -25,6 +25,14 @@ export async function newestEventId(db: Kysely<any>): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+export async function setCounter(db: Kysely<any>, name: string, value: number): Promise<void> {
+  await db
+    .insertInto('history_counters')
+    .values({ name, value })
+    .onConflict((oc: any) => oc.column('name').doUpdateSet({ value }))
+    .execute();
+}
+
 export async function readCounter(db: Db, name: string): Promise<number> {
   const row = await db.selectFrom('history_counters').select('value').where('name', '=', name).executeTakeFirst();
   return row ? Number(row.value) : 0;
