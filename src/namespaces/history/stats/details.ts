@@ -177,20 +177,32 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
   });
 }
 
+/**
+ * The users' summary and, with details, its five lists, read side by side: each is a few reads
+ * in sequence, and one after another they took 130–390 ms over most of a year (1,000,000
+ * events), where the read workers (SQLite) or connections (PostgreSQL) could share them.
+ */
 export async function statsUsers(app: AppServices, params: StatsParams) {
   const r = statsRange(app, params);
-  const out: Record<string, unknown> = {
-    date_range: dateRangeInfo(app, r),
-    summary: usersSummary(await countsByMessage(app, r)),
-  };
-  if (!params.include_details) return out;
   const limit = params.limit;
-  const added = await eventsWithContext(app, r, U, ['user_created'], limit);
-  const removed = await eventsWithContext(app, r, U, ['user_deleted'], limit);
+  const [counts, details] = await Promise.all([
+    countsByMessage(app, r),
+    params.include_details &&
+      Promise.all([
+        eventsWithContext(app, r, U, ['user_created'], limit),
+        eventsWithContext(app, r, U, ['user_deleted'], limit),
+        perUser(app, r, U, LOGIN_KEYS, limit, 'login_count'),
+        failedLogins(app, r, limit),
+        perUser(app, r, U, ['user_updated_profile'], limit, 'update_count'),
+      ]),
+  ]);
+  const out: Record<string, unknown> = { date_range: dateRangeInfo(app, r), summary: usersSummary(counts) };
+  if (!details) return out;
+  const [added, removed, successfulLogins, failed, profileUpdates] = details;
   out.details = {
-    successful_logins: await perUser(app, r, U, LOGIN_KEYS, limit, 'login_count'),
-    failed_logins: await failedLogins(app, r, limit),
-    profile_updates: await perUser(app, r, U, ['user_updated_profile'], limit, 'update_count'),
+    successful_logins: successfulLogins,
+    failed_logins: failed,
+    profile_updates: profileUpdates,
     added_users: added.map(({ row, context }) => ({
       date: row.date,
       user_id: context.created_user_id ?? null,
