@@ -6,7 +6,7 @@
 // remembered as such, so that its later pages go straight to the rows read by date.
 import type { AppServices } from '../../../site/services.ts';
 import { contextValuesIds } from '../index/context-values.ts';
-import { sameState, type LogState } from '../read/caches.ts';
+import { remember, sameState, type LogState } from '../read/caches.ts';
 import { idBits, type IdBits } from '../model/id-bits.ts';
 
 /** Events holding the words up to which they are gathered (contextValuesIds). */
@@ -32,14 +32,8 @@ export async function metadataEvents(
   if (!searches) remembered.set(app, (searches = new Map()));
   const key = JSON.stringify(words);
   const known = searches.get(key);
-  searches.delete(key);
-  if (known && sameState(known.state, state)) {
-    searches.set(key, known);
-    return known.bits;
-  }
+  if (known && sameState(known.state, state)) return remember(searches, key, known, REMEMBERED).bits;
   const ids = await contextValuesIds(app.readDb, words, state.maxId, GATHERED_METADATA_MATCHES);
   const gathered: Gathered = { state, bits: ids === null ? null : idBits(ids, state.maxId) };
-  searches.set(key, gathered);
-  while (searches.size > REMEMBERED) searches.delete(searches.keys().next().value!);
-  return gathered.bits;
+  return remember(searches, key, gathered, REMEMBERED).bits;
 }

@@ -3,6 +3,7 @@ import type { SiteMigration } from '../../../db/migration.ts';
 import { CONTEXT_FTS, indexingByMigration } from '../index/fts.ts';
 import { CONTEXT_VALUES_PENDING, createContextValues, fillAllContextValues } from '../index/context-values.ts';
 import { createPgIndex, PG_CONTEXTS } from '../index/search.ts';
+import { setCounter } from '../model/counters.ts';
 
 // PostgreSQL: `metadata_search` reads a table of the contexts' values with its own trigram index
 // (index/context-values.ts) instead of testing the contexts' JSON. A small log is filled here and
@@ -22,11 +23,6 @@ export const historyContextValuesMigration: SiteMigration = {
     }
     await db.insertInto('history_counters').values({ name: CONTEXT_VALUES_PENDING, value: pendingBelow }).execute();
     // The values' index is built (concurrently) after the table is filled.
-    if (!fill)
-      await db
-        .insertInto('history_counters')
-        .values({ name: CONTEXT_FTS.pending, value: pendingBelow })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ value: pendingBelow }))
-        .execute();
+    if (!fill) await setCounter(db, CONTEXT_FTS.pending, pendingBelow);
   },
 };

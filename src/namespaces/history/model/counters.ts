@@ -25,11 +25,11 @@ export async function newestEventId(db: Kysely<any>): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function setCounter(db: Kysely<any>, name: string, value: number): Promise<void> {
+export async function setCounter(db: Db, name: string, value: number): Promise<void> {
   await db
     .insertInto('history_counters')
     .values({ name, value })
-    .onConflict((oc: any) => oc.column('name').doUpdateSet({ value }))
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
     .execute();
 }
 

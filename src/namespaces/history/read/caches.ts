@@ -60,11 +60,11 @@ function cachesOf(app: AppServices): Caches {
   return c;
 }
 
-/** Least recently used first: a hit moves the key last, the first keys go when the map is full. */
-function remember<V>(map: Map<string, V>, key: string, value: V): V {
+/** Least recently used first: a hit moves the key last, the first keys go when the map holds more than `size`. */
+export function remember<V>(map: Map<string, V>, key: string, value: V, size = CACHE_SIZE): V {
   map.delete(key);
   map.set(key, value);
-  while (map.size > CACHE_SIZE) map.delete(map.keys().next().value!);
+  while (map.size > size) map.delete(map.keys().next().value!);
   return value;
 }
 
