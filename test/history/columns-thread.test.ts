@@ -26,9 +26,15 @@ for (const target of dbTargets()) {
       // Values the thread's reading must carry as they are: COPY's separators and escapes,
       // multi-byte characters, an address other than IPv4, no key, no user.
       const odd = [
-        { logger: 'Lögger\tmit Tab', key: 'key\\with\nbreak', addr: '2001:db8:85a3::', user: null },
-        { logger: 'SimpleUserLogger', key: null, addr: null, user: 7 },
-        { logger: 'SimplePostLogger', key: '\\N', addr: '10.0.0.x', user: 2_000_000_000 },
+        {
+          logger: 'Lögger\tmit Tab',
+          key: 'key\\with\nbreak',
+          addr: '2001:db8:85a3::',
+          user: null,
+          text: 'tab\there\nbreak \\N ä',
+        },
+        { logger: 'SimpleUserLogger', key: null, addr: null, user: 7, text: '\\' },
+        { logger: 'SimplePostLogger', key: '\\N', addr: '10.0.0.x', user: 2_000_000_000, text: 'Groß\r\n' },
       ];
       for (const [i, o] of odd.entries()) {
         const id = await logAt(t.app, `2026-01-0${i + 1} 12:00:00`);
@@ -40,6 +46,7 @@ for (const target of dbTargets()) {
             remote_addr: o.addr,
             user_id: o.user,
             occasions_id: `occ\t${i}`,
+            search_text: o.text,
           })
           .where('id', '=', id)
           .execute();
@@ -65,8 +72,19 @@ for (const target of dbTargets()) {
 
     const assertSameColumns = (actual: LogColumns, expected: LogColumns) => {
       assert.equal(actual.length, expected.length);
-      for (const name of ['ids', 'dates', 'occasions', 'levels', 'keys', 'initiators', 'users', 'addrs'] as const)
+      for (const name of [
+        'ids',
+        'dates',
+        'occasions',
+        'levels',
+        'keys',
+        'initiators',
+        'users',
+        'addrs',
+        'texts',
+      ] as const)
         assert.deepEqual(actual[name].subarray(0, actual.length), expected[name].subarray(0, expected.length), name);
+      assert.deepEqual(actual.searchTexts.values, expected.searchTexts.values, 'searchTexts');
       for (const name of ['occasionCodes', 'levelCodes', 'initiatorCodes', 'addrCodes'] as const)
         assert.deepEqual(actual[name].values, expected[name].values, name);
       assert.deepEqual(actual.keyParts, expected.keyParts);
@@ -78,6 +96,8 @@ for (const target of dbTargets()) {
       assert.ok(read.keyParts.some((p) => p.logger === 'Lögger\tmit Tab' && p.key === 'key\\with\nbreak'));
       assert.ok(read.keyParts.some((p) => p.logger === 'SimplePostLogger' && p.key === '\\N'));
       assert.ok(read.occasionCodes.values.includes('occ\t0'));
+      for (const text of ['tab\there\nbreak \\N ä', '\\', 'Groß\r\n'])
+        assert.ok(read.searchTexts.values?.includes(text));
     });
 
     test('only the rows up to the id it is given', async () => {

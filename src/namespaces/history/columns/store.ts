@@ -1,13 +1,15 @@
 // The log's filter columns in memory, in the log's order (date, id): each event's id, date,
 // occasions id, level, logger and message key, initiator, user and address, as typed arrays, the strings
-// as codes of small dictionaries. A filter of those columns is then one pass over arrays
+// as codes of small dictionaries, and each event's search text as a code of the log's distinct
+// texts (columns/texts.ts). A filter of those columns is then one pass over arrays
 // (columns/count.ts): its total over a million events takes milliseconds, where reading its
-// rows in order took 0.1–0.6 s. About 28 bytes an event (columns/sync.ts keeps them current).
+// rows in order took 0.1–0.6 s. About 30 bytes an event (columns/sync.ts keeps them current).
 
 import type { LogState } from '../read/caches.ts';
 import { strictUtcSeconds } from '../../../site/zone-time.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
 import type { MessagePairs } from '../index/search-heads.ts';
+import { SearchTexts, type SearchTextsParts } from './texts.ts';
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -20,6 +22,7 @@ export interface ColumnRow {
   initiator: string;
   user_id: number | null;
   remote_addr: string | null;
+  search_text: string;
 }
 
 /** The columns of history_events a ColumnRow holds. */
@@ -33,6 +36,7 @@ export const ROW_COLUMNS = [
   'initiator',
   'user_id',
   'remote_addr',
+  'search_text',
 ] as const satisfies readonly (keyof ColumnRow)[];
 
 /**
@@ -126,9 +130,10 @@ export interface ColumnsParts {
   arrays: Pick<LogColumns, (typeof ARRAYS)[number]>;
   dictionaries: Record<(typeof DICTIONARIES)[number], string[]>;
   keyParts: LogColumns['keyParts'];
+  searchTexts: SearchTextsParts;
 }
 
-const ARRAYS = ['ids', 'dates', 'occasions', 'levels', 'keys', 'initiators', 'users', 'addrs'] as const;
+const ARRAYS = ['ids', 'dates', 'occasions', 'levels', 'keys', 'initiators', 'users', 'addrs', 'texts'] as const;
 const DICTIONARIES = ['occasionCodes', 'levelCodes', 'initiatorCodes', 'addrCodes'] as const;
 
 /** Distinct (logger, message key) pairs the columns hold at most. */
@@ -147,6 +152,8 @@ export class LogColumns {
   users = new Int32Array(1024);
   /** Addresses: IPv4 as ipv4Code, NO_ADDR for none, others as −2 − their code in addrCodes. */
   addrs = new Int32Array(1024);
+  /** Search texts, as codes of `searchTexts`. */
+  texts = new Uint16Array(1024);
   readonly occasionCodes: Dictionary;
   readonly levelCodes: Dictionary;
   /** Codes of (logger, message key) pairs, by logger and key (no text of the two made per row). */
@@ -156,6 +163,7 @@ export class LogColumns {
   readonly initiatorCodes: Dictionary;
   /** Addresses other than stored IPv4 ones (IPv6 prefixes, imported values). */
   readonly addrCodes: Dictionary;
+  readonly searchTexts: SearchTexts;
   /** The log's state the columns hold (read/caches.ts logState). */
   state: LogState = { maxId: 0, total: 0, changes: 0, sticks: 0 };
   /**
@@ -180,6 +188,7 @@ export class LogColumns {
     this.keyParts.forEach(({ logger, key }, code) => this.#keysOf(logger).set(key, code));
     this.initiatorCodes = new Dictionary(255, values('initiatorCodes'));
     this.addrCodes = new Dictionary(MAX_INT32 - 2, values('addrCodes'));
+    this.searchTexts = new SearchTexts(parts?.searchTexts);
     if (parts) {
       Object.assign(this, parts.arrays);
       this.length = parts.length;
@@ -193,7 +202,14 @@ export class LogColumns {
       DICTIONARIES.map((name) => [name, this[name].values]),
     ) as ColumnsParts['dictionaries'];
     return {
-      parts: { length: this.length, maxRows: this.maxRows, arrays, dictionaries, keyParts: this.keyParts },
+      parts: {
+        length: this.length,
+        maxRows: this.maxRows,
+        arrays,
+        dictionaries,
+        keyParts: this.keyParts,
+        searchTexts: this.searchTexts.parts(),
+      },
       transfer: ARRAYS.map((name) => this[name].buffer as ArrayBuffer),
     };
   }
@@ -244,6 +260,7 @@ export class LogColumns {
     this.users[i] = row.user_id ?? NO_USER;
     this.addrs[i] =
       row.remote_addr === null ? NO_ADDR : (ipv4Code(row.remote_addr) ?? -2 - this.addrCodes.code(row.remote_addr));
+    this.texts[i] = this.searchTexts.code(row.search_text);
     this.length++;
   }
 
@@ -306,5 +323,6 @@ export class LogColumns {
     this.initiators = grow(this.initiators, (n) => new Uint8Array(n));
     this.users = grow(this.users, (n) => new Int32Array(n));
     this.addrs = grow(this.addrs, (n) => new Int32Array(n));
+    this.texts = grow(this.texts, (n) => new Uint16Array(n));
   }
 }

@@ -238,3 +238,11 @@ export function startLogColumns(app: AppServices): { stop(): Promise<void> } {
     },
   };
 }
+
+/**
+ * Whether the columns are read and keep the log's search texts (columns/texts.ts): a search
+ * they can test is then served by them (they may yet be read afresh before it is).
+ */
+export function columnsKeepTexts(app: AppServices): boolean {
+  return !!holderOf(app).columns?.searchTexts.values;
+}

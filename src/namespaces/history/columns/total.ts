@@ -16,7 +16,8 @@ import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { addId, idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage } from './page.ts';
-import { columnsAt } from './sync.ts';
+import { columnsAt, columnsKeepTexts } from './sync.ts';
+import { textsHolding } from './texts.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { metadataEvents } from './metadata-events.ts';
 import type { ColumnsView } from './store.ts';
@@ -31,7 +32,24 @@ const FEW_SEARCH_MATCHES = 20_000;
 const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
 
 /**
- * Whether the columns hold every column `filter` tests. `search` on PostgreSQL only when the
+ * Whether `search` and `exclude_search` are served by the columns' search texts
+ * (columns/texts.ts) when the columns keep them: the filter tests nothing else they would need
+ * an index's plan for (`context_filters`, `metadata_search`). The plan then leaves the search
+ * indexes alone (read/plan.ts).
+ */
+export function searchByTexts(app: AppServices, filter: EventFilter): boolean {
+  return (
+    !!(filter.search || filter.excludeSearch) &&
+    !filter.contextFilters &&
+    !filter.metadataWords &&
+    testsOnlyColumns(filter) &&
+    columnsKeepTexts(app)
+  );
+}
+
+/**
+ * Whether the columns hold every column `filter` tests; `texts`: whether they keep the search
+ * texts, which hold every search's words. Without them, `search` on PostgreSQL only when the
  * heads of some messages hold every word (pgWordsSplit): the columns name those events, and
  * only the others are gathered. Words of values are found for a page by date through their
  * index sooner than all their matches are gathered (100 one-word searches: p50 34 → 48 ms; a
@@ -45,16 +63,17 @@ const TESTED_ABOVE_LISTING = 3 * BLOCK_EVENTS;
  * lie above its blocks. `metadata_search` on PostgreSQL once the table of the contexts' values
  * is complete (plan.metadataValues): the events it names, gathered in one statement.
  */
-function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: number): boolean {
+function fits(app: AppServices, filter: EventFilter, plan: QueryPlan, maxId: number, texts: boolean): boolean {
   const pg = app.dialect === 'postgres';
   const searchWords = filter.search?.words;
   const listing = plan.contextListing;
   return (
     testsOnlyColumns(filter) &&
     (!filter.contextFilters || (!!listing && maxId - listing.through <= TESTED_ABOVE_LISTING)) &&
-    (!filter.excludeSearch || pg || !!plan.excludeWords) &&
+    (!filter.excludeSearch || pg || texts || !!plan.excludeWords) &&
     (!filter.metadataWords || !!plan.metadataValues) &&
     (!searchWords ||
+      texts ||
       (pg
         ? pgWordsSplit(plan.searchHeads, searchWords).whole.size > 0
         : (plan.searchIndex?.matches ?? 0) > FEW_SEARCH_MATCHES && searchWords.every(ftsFindsExactly)))
@@ -74,11 +93,16 @@ async function columnsFor(
 ): Promise<{ view: ColumnsView; sets: EventSets } | null> {
   const view = await columnsAt(app, state);
   if (!view) return null;
+  // Read afresh since `fits` was asked, they may keep no texts now.
+  const texts = !!view.cols.searchTexts.values;
+  if (!texts && !fits(app, filter, plan, state.maxId, false)) return null;
   const holding = (words: string[] | undefined, matches: SearchMatches | undefined) =>
     words &&
-    (app.dialect === 'postgres'
-      ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
-      : eventsHolding(app, view, words, matches!, state.maxId));
+    (texts
+      ? textsHolding(view, words, app.dialect, state.maxId)!
+      : app.dialect === 'postgres'
+        ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
+        : eventsHolding(app, view, words, matches!, state.maxId));
   const pairs = filter.contextFilters;
   const metadataWords = filter.metadataWords;
   const [included, excluded, context, metadata] = await Promise.all([
@@ -195,7 +219,7 @@ export function columnsShortcut(
   state: LogState,
   mode: CountMode,
 ): TotalShortcut | undefined {
-  if (!fits(app, filter, plan, state.maxId)) return undefined;
+  if (!fits(app, filter, plan, state.maxId, columnsKeepTexts(app))) return undefined;
   return async () => {
     const columns = await columnsFor(app, filter, plan, state);
     const counted = columns && countFromColumns(columns.view, filter, mode, columns.sets);
@@ -216,7 +240,9 @@ export async function columnsPage(
   state: LogState,
   page: { grouped: boolean; offset: number; limit: number },
 ): Promise<ColumnsPage | null> {
-  if ((filter.excludeSearch && app.dialect === 'sqlite') || !fits(app, filter, plan, state.maxId)) return null;
+  const texts = columnsKeepTexts(app);
+  if ((filter.excludeSearch && app.dialect === 'sqlite' && !texts) || !fits(app, filter, plan, state.maxId, texts))
+    return null;
   const columns = await columnsFor(app, filter, plan, state);
   return columns && pageFromColumns(columns.view, filter, page, columns.sets);
 }

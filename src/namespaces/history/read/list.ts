@@ -11,7 +11,7 @@ import { newestFirstSlices } from './newest-slices.ts';
 import { posAndDate, type Pos } from '../model/runs.ts';
 import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
 import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
-import { columnsPage, columnsShortcut } from '../columns/total.ts';
+import { columnsPage, columnsShortcut, searchByTexts } from '../columns/total.ts';
 import { groupTotalShortcut, inOrderCountFrom, oneDateRange } from './totals.ts';
 import {
   candidateCount,
@@ -78,7 +78,9 @@ export async function listEvents(
       // Only a page computed anew reads the log: the size of an ip range and the context index's
       // candidates matter then, not on a cache hit. They change the plan, not the rows.
       await indexNewEventsFor(app.db, filter, state.maxId);
-      const plan = await planQuery(app.readDb, filter, state, page * perPage);
+      const plan = await planQuery(app.readDb, filter, state, page * perPage, {
+        searchByTexts: searchByTexts(app, filter),
+      });
       // exclude_search words no event up to the newest id holds exclude nothing: the filter reads
       // as if without them, cut there (alone, the whole log: its pages and total come from the
       // runs maintained on write); an event logged since may hold them.

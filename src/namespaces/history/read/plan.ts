@@ -48,9 +48,10 @@ export async function planQuery(
   f: EventFilter,
   state: { maxId: number; changes: number },
   wanted: number,
+  { searchByTexts = false }: { searchByTexts?: boolean } = {},
 ): Promise<QueryPlan> {
   const ipNarrow = await isNarrowIpRange(db, f.ip);
-  return { ipNarrow, ...(await indexPlan(db, f, state.maxId, { wanted, changes: state.changes })) };
+  return { ipNarrow, ...(await indexPlan(db, f, state.maxId, { wanted, changes: state.changes, searchByTexts })) };
 }
 
 export interface IndexPlanOptions {
@@ -60,6 +61,12 @@ export interface IndexPlanOptions {
   wanted?: number;
   /** The log's change counter (log_changes), when known: read otherwise. */
   changes?: number;
+  /**
+   * The log's columns test `search` and `exclude_search` on their search texts
+   * (columns/texts.ts): the search indexes are not asked (the rows' condition tests the words,
+   * should the columns be read afresh meanwhile).
+   */
+  searchByTexts?: boolean;
 }
 
 /**
@@ -107,10 +114,11 @@ export async function indexPlan(
   db: Kysely<Database>,
   f: EventFilter,
   newestId: number,
-  { limit, wanted = 100, changes }: IndexPlanOptions = {},
+  { limit, wanted = 100, changes, searchByTexts }: IndexPlanOptions = {},
 ): Promise<QueryPlan> {
   const plan: QueryPlan = {};
   const dialect = f.dialect ?? 'sqlite';
+  if (searchByTexts) f = { ...f, search: undefined, excludeSearch: undefined };
   const bound = limit ?? narrowContextLimit(dialect, newestId);
   const listing = f.contextFilters && (await pairListing(db, dialect, f.contextFilters, newestId, bound));
   if (listing) {
