@@ -10,6 +10,7 @@ import type { IpFilter } from '../model/ip.ts';
 import { strictUtcSeconds, unixToUtc } from '../../../site/zone-time.ts';
 import { idBit, type IdBits } from '../model/id-bits.ts';
 import { ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
+import type { TextTable } from './texts.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
 const COUNTED = new Set([
@@ -48,12 +49,13 @@ export function testsOnlyColumns(f: EventFilter): boolean {
 }
 
 /**
- * The events holding every word of `search` and of `exclude_search` (their templates aside),
- * every pair of `context_filters`, and every word of `metadata_search` in their context's values.
+ * The events holding every word of `search` and of `exclude_search` (their templates aside), as
+ * ids or by their search texts, every pair of `context_filters`, and every word of
+ * `metadata_search` in their context's values.
  */
 export interface EventSets {
-  included?: IdBits;
-  excluded?: IdBits;
+  included?: IdBits | TextTable;
+  excluded?: IdBits | TextTable;
   context?: IdBits;
   metadata?: IdBits;
 }
@@ -114,10 +116,18 @@ export function visitMatches(
   const lo = Math.min(...spans.map(([from]) => from));
   const hi = Math.max(...spans.map(([, below]) => below));
   if (f.maxId !== undefined) for (let i = lo, maxId = f.maxId; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
-  if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
+  // By text, one table read per row (testing a set of ids gathered from the texts first took
+  // three to six times as long over 1,000,000 rows).
+  const { texts } = cols;
+  if (excluded && 'byText' in excluded)
+    for (let i = lo, byText = excluded.byText; i < hi; i++) passes[i]! &= 1 - byText[texts[i]!]!;
+  else if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
   if (context) for (let i = lo; i < hi; i++) passes[i]! &= idBit(context, ids[i]!);
   if (metadata) for (let i = lo; i < hi; i++) passes[i]! &= idBit(metadata, ids[i]!);
-  if (included) for (let i = lo; i < hi; i++) passes[i]! &= idBit(included, ids[i]!) | searchTemplate[keys[i]!]!;
+  if (included && 'byText' in included)
+    for (let i = lo, byText = included.byText; i < hi; i++)
+      passes[i]! &= byText[texts[i]!]! | searchTemplate[keys[i]!]!;
+  else if (included) for (let i = lo; i < hi; i++) passes[i]! &= idBit(included, ids[i]!) | searchTemplate[keys[i]!]!;
   // The rarer tests only on the rows still passing.
   if (addrOk) for (let i = lo; i < hi; i++) if (passes[i] && !addrOk(addrs[i]!)) passes[i] = 0;
   if (users || notUsers)

@@ -1,13 +1,12 @@
 // The log's search texts in its columns (columns/store.ts): each event's text as a code of the
 // log's distinct texts. A text is a message's template, its logger, its level and its
 // placeholders' values, so a log repeats its texts (1,000,000 generated events hold 9,149 of
-// them). A search's words are then tested once per distinct text, and the events holding them
-// are one pass over the codes, where the databases tested them event by event: PostgreSQL
-// counting `anna` (47,000 events) rechecked 14,000 heap pages through its trigram index,
-// 200–520 ms.
+// them). A search's words are then tested once per distinct text, and its events are found in
+// the pass over the columns that counts or pages them (columns/count.ts), where the databases
+// tested them event by event: PostgreSQL counting `anna` (47,000 events) rechecked 14,000 heap
+// pages through its trigram index, 200–520 ms.
 import type { DialectName } from '../../../db/index.ts';
 import { asciiLower } from '../../../util.ts';
-import { addId, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 
 /** How many distinct texts are kept at most, and their characters in all. */
 export interface SearchTextLimits {
@@ -16,6 +15,14 @@ export interface SearchTextLimits {
 }
 /** Codes are 16 bits; up to 8 MB of strings. */
 const LIMITS: SearchTextLimits = { texts: 65_535, chars: 4_000_000 };
+
+/**
+ * The events whose search text holds a search's words, per code of the columns' search texts: 1
+ * where the text holds them.
+ */
+export interface TextTable {
+  byText: Uint8Array;
+}
 
 /** What another thread needs to hold the texts. */
 export interface SearchTextsParts {
@@ -63,27 +70,20 @@ export class SearchTexts {
 }
 
 /**
- * The events among the view's rows up to `maxId` whose search text holds every word, as the
- * SQL condition decides (read/conditions.ts, db/like.ts): SQLite's LIKE and `instr(lower())`
- * fold ASCII letters only; PostgreSQL's LIKE and `strpos` fold none. Null when the columns keep
- * no texts. A template holding the words is not tested here (count.ts takes its events).
+ * Per code of the columns' texts, whether the text holds every word, as the SQL condition decides
+ * (read/conditions.ts, db/like.ts): SQLite's LIKE and `instr(lower())` fold ASCII letters only;
+ * PostgreSQL's LIKE and `strpos` fold none. Null when the columns keep no texts. A template
+ * holding the words is not tested here (count.ts takes its events).
  */
-export function textsHolding(
-  { cols, length }: { cols: { searchTexts: SearchTexts; ids: Int32Array; texts: Uint16Array }; length: number },
-  words: readonly string[],
-  dialect: DialectName,
-  maxId: number,
-): IdBits | null {
-  const texts = cols.searchTexts.values;
-  if (!texts) return null;
+export function textsHolding(texts: SearchTexts, words: readonly string[], dialect: DialectName): TextTable | null {
+  const values = texts.values;
+  if (!values) return null;
   const fold = dialect === 'sqlite' ? asciiLower : (text: string) => text;
   const wanted = words.map(fold);
-  const holds = Uint8Array.from(texts, (text) => {
-    const folded = fold(text);
-    return wanted.every((word) => folded.includes(word)) ? 1 : 0;
-  });
-  const bits = idBitsUpTo(maxId);
-  const { ids, texts: codes } = cols;
-  for (let i = 0; i < length; i++) if (holds[codes[i]!] && ids[i]! <= maxId) addId(bits, ids[i]!);
-  return bits;
+  return {
+    byText: Uint8Array.from(values, (text) => {
+      const folded = fold(text);
+      return wanted.every((word) => folded.includes(word)) ? 1 : 0;
+    }),
+  };
 }

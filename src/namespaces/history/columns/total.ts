@@ -99,7 +99,7 @@ async function columnsFor(
   const holding = (words: string[] | undefined, matches: SearchMatches | undefined) =>
     words &&
     (texts
-      ? textsHolding(view, words, app.dialect, state.maxId)!
+      ? textsHolding(view.cols.searchTexts, words, app.dialect)!
       : app.dialect === 'postgres'
         ? pgEventsHolding(app, view, words, plan.searchHeads, state.maxId)
         : eventsHolding(app, view, words, matches!, state.maxId));
