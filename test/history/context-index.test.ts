@@ -36,6 +36,8 @@ import { contextCandidates, pairListing, wordBlocks } from '../../src/namespaces
 import { idsOf } from '../../src/namespaces/history/model/id-bits.ts';
 import { startContextIndexer } from '../../src/namespaces/history/index/indexer.ts';
 import { CONTEXT_VALUES_PENDING, contextValuesIds } from '../../src/namespaces/history/index/context-values.ts';
+import { metadataEvents } from '../../src/namespaces/history/columns/metadata-events.ts';
+import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { CONTEXT_FTS, FTS_INDEXES, indexNewEvents } from '../../src/namespaces/history/index/fts.ts';
 
 const ALL: LoggerScope = { all: true };
@@ -617,6 +619,32 @@ for (const target of dbTargets()) {
             `${words}: up to ${below}`,
           );
         }
+      });
+
+    if (target.name === 'postgres')
+      test('PostgreSQL: metadata_search words the newest events say are in more events than are gathered are not gathered; others are, exactly', async () => {
+        const state = await logState(t.app);
+        const newest = (await contexts()).reduce((a, b) => (a.id > b.id ? a : b));
+        // A fresh state each time: the gathered sets are kept per words and state.
+        let k = 0;
+        const events = (words: string[], options: { most: number; sampled: number }) =>
+          metadataEvents(t.app, words, { ...state, sticks: state.sticks + ++k }, options);
+        let skipped = 0;
+        for (const words of WORDS) {
+          const expected = await wordsTruth(searchWords(words.join(' '))!);
+          if (!expected.length) continue;
+          const most = expected.length;
+          // The whole log sampled: exactly as many as may be gathered.
+          const bits = await events(words, { most, sampled: state.total });
+          assert.deepEqual(bits && idsOf(bits), expected, `${words}`);
+          // Only the newest event sampled: when it holds the words, the log seems to hold them everywhere.
+          const byNewest = await events(words, { most, sampled: 1 });
+          if (expected.includes(newest.id)) {
+            skipped++;
+            assert.equal(byNewest, null, `${words}: the newest event holds them`);
+          } else assert.deepEqual(byNewest && idsOf(byNewest), expected, `${words}: the newest event holds none`);
+        }
+        assert.ok(skipped > 0, 'some words are in the newest event');
       });
 
     test('the listing of pairs is their events exactly: a pair sharing the term is told apart by its check', async () => {

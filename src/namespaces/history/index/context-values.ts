@@ -138,4 +138,17 @@ export async function contextValuesIds(
   return Number(rows[0]?.n ?? 0) > most ? null : (rows[0]?.ids ?? '');
 }
 
+/** How many of the `sampled` newest events up to `maxId` have values holding every word. */
+export async function contextValuesInNewest(
+  db: Kysely<Database>,
+  words: readonly string[],
+  maxId: number,
+  sampled: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (select event_id, context_values
+      from history_context_values where event_id <= ${maxId} order by event_id desc limit ${sampled}) as v
+    where ${valuesHold(words)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 const valuesHold = (words: readonly string[]) => sql.join(words.map(valuesHoldWord), sql` and `);
