@@ -156,5 +156,43 @@ for (const target of dbTargets()) {
       for (const q of queries) await check(q);
       assert.equal(await check({ search: 'gamma' }), 5, 'the appended events with a new text');
     });
+
+    test('columns that keep no texts (too many distinct ones): searches take the indexes, as exact', async () => {
+      await emptyLog();
+      for (let i = 0; i < 30; i++)
+        await logText(
+          t.app,
+          `option ${i % 2 ? 'alpha' : 'beta'} ${i}`,
+          `2025-01-01 10:${String(i).padStart(2, '0')}:00`,
+        );
+      const view = (await columnsAt(t.app, await logState(t.app)))!;
+      // As when the log outgrows the texts kept: the codes say nothing any more.
+      view.cols.searchTexts.values = null;
+      const opts = { loggers: t.app.loggers, scope: { all: true, slugs: [] }, zone: 'UTC', lang: 'en' as const };
+      for (const query of [{ search: 'alpha' }, { exclude_search: 'alpha' }, { search: 'beta 1' }] as Record<
+        string,
+        string
+      >[]) {
+        const filter = eventFilterFromParams(query, { ...opts, dialect: t.app.dialect });
+        assert.equal(searchByTexts(t.app, filter), false);
+        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
+          query: { ...query, per_page: '4', page: '2' },
+          user: admin,
+        });
+        const walked = await selectEventPage(t.app, filterCondition(filter)!, {
+          grouped: !query.search,
+          page: 2,
+          perPage: 4,
+          countTotal: true,
+        });
+        assert.equal(res.status, 200);
+        assert.deepEqual(
+          (res.body as { id: number }[]).map((e) => e.id),
+          walked.rows.map((r) => r.id),
+          JSON.stringify(query),
+        );
+        assert.equal(Number(res.headers['x-wp-total']), walked.total, JSON.stringify(query));
+      }
+    });
   });
 }
