@@ -645,6 +645,29 @@ for (const target of dbTargets()) {
           } else assert.deepEqual(byNewest && idsOf(byNewest), expected, `${words}: the newest event holds none`);
         }
         assert.ok(skipped > 0, 'some words are in the newest event');
+        // Over HTTP, words whose events are not gathered at this state (as the newest events or
+        // the bound decide) are read by date and counted: the same pages and totals.
+        for (const words of WORDS) {
+          const expected = await wordsTruth(searchWords(words.join(' '))!);
+          if (!expected.length) continue;
+          assert.equal(await metadataEvents(t.app, words, state, { most: 0, sampled: 1 }), null);
+          const newestFirst = [...expected].reverse();
+          for (const page of [1, 2]) {
+            const res = await server.inject({
+              method: 'GET',
+              url: `${BASE}/events?metadata_search=${encodeURIComponent(words.join(' '))}&per_page=3&page=${page}`,
+              headers: { authorization: admin.authorization },
+            });
+            assert.equal(res.statusCode, 200, res.body);
+            assert.equal(Number(res.headers['x-wp-total']), expected.length, `${words}: total`);
+            assert.equal(Number(res.headers['x-wp-totalpages']), Math.ceil(expected.length / 3), `${words}: pages`);
+            assert.deepEqual(
+              (res.json() as { id: number }[]).map((e) => e.id),
+              newestFirst.slice((page - 1) * 3, page * 3),
+              `${words}: page ${page}`,
+            );
+          }
+        }
       });
 
     test('the listing of pairs is their events exactly: a pair sharing the term is told apart by its check', async () => {
