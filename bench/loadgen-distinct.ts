@@ -8,7 +8,7 @@ import type { LoadJob, LoadResult, Percentiles } from './loadgen.ts';
 
 const TIMEOUT_MS = 60_000;
 
-function percentiles(ms: number[]): Percentiles {
+export function percentiles(ms: number[]): Percentiles {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q: number) =>
     sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100 : 0;

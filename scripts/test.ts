@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NEEDS_PREFIX } from '../test/support/environment.ts';
+import { enableCompileCache } from '../bin/compile-cache.js';
 
 interface Skip {
   file: string;
@@ -23,6 +24,10 @@ if (!withPostgres) {
   console.log('note: TEST_DATABASE_URL is not set — PostgreSQL tests are skipped; storage tests run on SQLite only.');
   console.log('      To include them: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test');
 }
+
+// Every test file is a process of its own: with the types stripped once, not in each, the whole
+// run takes about a minute less (a file importing the server starts in 0.9 s, not 1.4 s).
+enableCompileCache();
 
 const skipFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'content-site-test-')), 'skips.jsonl');
 const result = spawnSync(

@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { AppServices } from '../site/services.ts';
+import type { WarmUp } from '../site/module.ts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { authErrorIn } from '../auth/messages.ts';
 import { RestApi, normalizeRoute, parseQuery } from '../rest/api.ts';
@@ -62,6 +63,8 @@ const ANSWER_MARGIN_MS = 5000;
 export interface BuildOptions {
   /** The namespaces to serve (default: the site's); tests pass their own. */
   namespaces?: readonly NamespaceDef[];
+  /** Start-up work under way that readiness waits for (src/server/start.ts). */
+  warmUps?: readonly WarmUp[];
 }
 
 export async function buildServer(app: AppServices, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -277,7 +280,7 @@ export async function buildServer(app: AppServices, opts: BuildOptions = {}): Pr
   server.route({ method: ['GET', 'HEAD'], url: '/', handler: (_request, reply) => reply.redirect('/en/', 302) });
 
   await registerWebRoutes(server, app);
-  registerHealthRoutes(server, app);
+  registerHealthRoutes(server, app, opts.warmUps ?? []);
   registerApiDocs(server, app, restApi);
   await registerConsole(server, app);
 

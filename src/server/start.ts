@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { openApp } from '../app.ts';
 import type { AppServices } from '../site/services.ts';
+import type { BackgroundWork } from '../site/module.ts';
 import { buildServer } from './http.ts';
 import { readableStream, wantsReadable } from './console-log.ts';
 import { watchPeers } from './peers.ts';
@@ -66,18 +67,21 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   }
   let server: FastifyInstance | null = null;
   let address: string;
+  let background: BackgroundWork[] = [];
   try {
     if (opts.prepare) await opts.prepare(app);
-    server = await buildServer(app);
+    // Started before the HTTP server is built: a large log's columns (seconds) are read meanwhile.
+    background = MODULES.flatMap((m) => (m.background ? [m.background(app)] : []));
+    server = await buildServer(app, { warmUps: background.flatMap((w) => (w.warmUp ? [w.warmUp] : [])) });
     address = await server.listen({ port: config.port, host: config.host });
   } catch (err) {
     // Nothing may keep the process alive after a failed start (a port in use, a database gone).
     await server?.close();
+    for (const work of background) await work.stop();
     await app.close();
     throw err;
   }
   const listening = server;
-  const background = MODULES.flatMap((m) => (m.background ? [m.background(app)] : []));
   const peers = await watchPeers(app, address);
   const throttleSweeper = startLoginThrottleSweeper(app);
   let stopping: Promise<void> | null = null;

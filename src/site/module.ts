@@ -10,6 +10,16 @@ import type { AppServices } from './services.ts';
 /** Work a module runs in the server process beside the requests; stopped before the app closes. */
 export interface BackgroundWork {
   stop(): Promise<void>;
+  /** What it does first so that the server answers at its usual speed; the server is not ready until then. */
+  warmUp?: WarmUp;
+}
+
+/** Start-up work a server's readiness (GET /readyz) waits for. */
+export interface WarmUp {
+  /** What is under way, in the readiness answer (e.g. "log columns"). */
+  what: string;
+  /** Settles when it is done or has given up; it never keeps the server from serving. */
+  done: Promise<unknown>;
 }
 
 export interface SiteModule {

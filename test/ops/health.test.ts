@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { pino } from 'pino';
+import Database from 'better-sqlite3';
 import type { AppServices } from '../../src/site/services.ts';
 import { buildServer } from '../../src/server/http.ts';
 import { registerHealthRoutes } from '../../src/server/health.ts';
@@ -59,7 +60,7 @@ test('a database that fails, or does not answer within 2 s: readiness 503, liven
   ]) {
     const server = Fastify();
     const db = new Kysely<never>({ dialect: new SqliteDialect({ database }) });
-    registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices);
+    registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, []);
     try {
       const ready = await server.inject({ method: 'GET', url: '/readyz' });
       assert.equal(ready.statusCode, 503);
@@ -75,7 +76,7 @@ test('while the server shuts down, readiness is 503', async () => {
   // As buildServer: requests arriving while it closes are answered, not refused by Fastify.
   const server = Fastify({ return503OnClosing: false });
   const db = new Kysely<never>({ dialect: new SqliteDialect({ database: () => new Promise<never>(() => {}) }) });
-  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices);
+  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, []);
   await server.ready();
   // preClose runs first thing in close(); inject answers while the close goes on.
   const closing = server.close();
@@ -83,4 +84,52 @@ test('while the server shuts down, readiness is 503', async () => {
   await closing;
   assert.equal(ready.statusCode, 503);
   assert.deepEqual(ready.json(), { status: 'unavailable', reason: 'shutting down' });
+});
+
+test('while start-up work is under way readiness is 503 "starting", naming it; 200 once each has settled, even by failing', async () => {
+  const server = Fastify();
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+  const columns = Promise.withResolvers<void>();
+  const other = Promise.withResolvers<void>();
+  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, [
+    { what: 'log columns', done: columns.promise },
+    { what: 'another cache', done: other.promise },
+  ]);
+  const readiness = async () => {
+    const res = await server.inject({ method: 'GET', url: '/readyz' });
+    return { status: res.statusCode, body: res.json() as unknown };
+  };
+  try {
+    assert.deepEqual(await readiness(), {
+      status: 503,
+      body: { status: 'starting', database: 'ok', warming_up: 'log columns, another cache' },
+    });
+    columns.resolve();
+    await columns.promise;
+    assert.deepEqual(await readiness(), {
+      status: 503,
+      body: { status: 'starting', database: 'ok', warming_up: 'another cache' },
+    });
+    assert.equal((await server.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    other.reject(new Error('gave up'));
+    await other.promise.catch(() => undefined);
+    assert.deepEqual(await readiness(), { status: 200, body: { status: 'ok', database: 'ok' } });
+  } finally {
+    await server.close();
+  }
+});
+
+test('readiness waits for start-up work only so long: then 200, though it goes on', async () => {
+  const server = Fastify();
+  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+  const app = { db, log: pino({ level: 'silent' }) } as unknown as AppServices;
+  registerHealthRoutes(server, app, [{ what: 'log columns', done: new Promise(() => {}) }], 100);
+  try {
+    assert.equal((await server.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
+    await new Promise((r) => setTimeout(r, 150));
+    const ready = await server.inject({ method: 'GET', url: '/readyz' });
+    assert.deepEqual([ready.statusCode, ready.json()], [200, { status: 'ok', database: 'ok' }]);
+  } finally {
+    await server.close();
+  }
 });

@@ -123,8 +123,9 @@ export const historyModule: SiteModule = {
   ],
   seed: seedDemo,
   background: (app) => {
-    const work = [startContextIndexer(app), startSearchIndexing(app), startLogColumns(app)];
-    return { stop: async () => void (await Promise.all(work.map((w) => w.stop()))) };
+    const columns = startLogColumns(app);
+    const work = [startContextIndexer(app), startSearchIndexing(app), columns];
+    return { stop: async () => void (await Promise.all(work.map((w) => w.stop()))), warmUp: columns.warmUp };
   },
   activityLog: createActivityLog,
 };

@@ -6,6 +6,7 @@
 // rows as before, and the server says in its log how far it is. Each process keeps its own, so on
 // PostgreSQL several processes may share the log.
 import type { AppServices } from '../../../site/services.ts';
+import type { BackgroundWork, WarmUp } from '../../../site/module.ts';
 import { posAndDate } from '../model/runs.ts';
 import { appendedSince, logState, sameState, type LogState } from '../read/caches.ts';
 import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow, type ColumnsView } from './store.ts';
@@ -222,8 +223,11 @@ function build(app: AppServices, h: Holder): Promise<void> {
   return (h.building ??= buildColumns(app, h).finally(() => (h.building = null)));
 }
 
-/** Background work: the columns are read when the server starts, not on its first count. */
-export function startLogColumns(app: AppServices): { stop(): Promise<void> } {
+/**
+ * Background work: the columns are read when the server starts, not on its first count; the
+ * server is ready once they are (or cannot be), as lists are slower until then.
+ */
+export function startLogColumns(app: AppServices): BackgroundWork & { warmUp: WarmUp } {
   const h = holderOf(app);
   const started = (async () => {
     const state = await logState(app);
@@ -236,6 +240,7 @@ export function startLogColumns(app: AppServices): { stop(): Promise<void> } {
       await h.thread?.stop();
       await started;
     },
+    warmUp: { what: 'log columns', done: started },
   };
 }
 
