@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { dbTargets, createTestApp, type TestApp } from '../support/db.ts';
 import { runCli } from '../cli/run.ts';
 import { openApp } from '../../src/app.ts';
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, type Kysely, type KyselyPlugin } from 'kysely';
 import { openDatabase } from '../../src/db/index.ts';
 import { DatabaseTooNewError, failedBeforeMigrating, migrateToLatest } from '../../src/db/migrate.ts';
 import { MIGRATIONS } from '../../src/modules.ts';
@@ -105,6 +105,24 @@ for (const target of dbTargets()) {
         .select('name' as never)
         .execute()) as { name: string }[];
       assert.deepEqual(rows.map((r) => r.name).sort(), MIGRATIONS.map((m) => m.name).sort());
+    });
+
+    test('an up-to-date database: nothing applied, and nothing read but the applied migrations', async () => {
+      const read: string[] = [];
+      const recorder: KyselyPlugin = {
+        transformQuery: ({ node }) => {
+          read.push(JSON.stringify(node));
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      };
+      assert.deepEqual(await migrateToLatest(t.app.db.withPlugin(recorder), t.app.dialect, MIGRATIONS), []);
+      assert.ok(read.length > 0);
+      assert.deepEqual(
+        read.filter((node) => !/"kysely_migration"|current_schema\(\)/.test(node)),
+        [],
+        'the tables of the database were read',
+      );
     });
 
     test('a database migrated by a newer version is refused, by the server and by the CLI', async () => {
