@@ -187,7 +187,11 @@ async function untilReady(server: Server, requests: RequestShape[]) {
     ms.push(performance.now() - sent);
     if (!res.ok) failed++;
   }
-  while (!(await ready())) await new Promise((r) => setTimeout(r, 100));
+  while (!(await ready())) {
+    // The server's own bound is 30 s (src/server/health.ts): past twice that it is not starting.
+    if (performance.now() - started > 60_000) throw new Error(`${server.url}/readyz: not ready after 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return { ms, failed, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -11,8 +11,8 @@ import { searchByTexts } from '../../src/namespaces/history/columns/total.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
-import { selectEventPage } from '../../src/namespaces/history/read/paging.ts';
-import { callRoute, userWithRole } from '../support/http.ts';
+import { userWithRole } from '../support/http.ts';
+import { assertListedAsWalked } from './support.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { AppServices } from '../../src/site/services.ts';
 
@@ -73,27 +73,8 @@ for (const target of dbTargets()) {
       });
 
     /** Page `page` × `perPage` of the list over HTTP is the walked rows' (grouped but for a search); its total. */
-    const listedAsWalked = async (query: Record<string, string>, page: number, perPage: number) => {
-      const res = await callRoute(t.app, 'GET', '/history/v1/events', {
-        query: { ...query, per_page: String(perPage), page: String(page) },
-        user: admin,
-      });
-      const walked = await selectEventPage(t.app, filterCondition(filterOf(query))!, {
-        grouped: !query.search,
-        page,
-        perPage,
-        countTotal: true,
-      });
-      const what = JSON.stringify(query);
-      assert.equal(res.status, 200, what);
-      assert.deepEqual(
-        (res.body as { id: number }[]).map((e) => e.id),
-        walked.rows.map((r) => r.id),
-        what,
-      );
-      assert.equal(Number(res.headers['x-wp-total']), walked.total, what);
-      return walked.total!;
-    };
+    const listedAsWalked = (query: Record<string, string>, page: number, perPage: number) =>
+      assertListedAsWalked(t.app, admin, query, filterOf(query), { grouped: !query.search, page, perPage });
 
     const emptyLog = async () => {
       await t.app.db.deleteFrom('history_events').execute();

@@ -17,6 +17,7 @@ import { idBits } from '../../src/namespaces/history/model/id-bits.ts';
 import { strictUtcSeconds } from '../../src/site/zone-time.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
 import { callRoute, userWithRole } from '../support/http.ts';
+import { assertListedAsWalked } from './support.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
@@ -434,24 +435,11 @@ describe("the log's columns over HTTP (sqlite)", () => {
         // Past the last page: no rows, the same total.
         [6001, 10],
       ] as const) {
-        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
-          query: { ...params, ungrouped: 1, page, per_page: perPage },
-          user: admin,
-        });
-        const what = `max_id_first_page=${cut} page ${page}×${perPage}`;
-        const walked = await selectEventPage(t.app, filterCondition(filter)!, {
+        await assertListedAsWalked(t.app, admin, { ...params, ungrouped: 1 }, filter, {
           grouped: false,
           page,
           perPage,
-          countTotal: true,
         });
-        assert.equal(res.status, 200, what);
-        assert.deepEqual(
-          (res.body as { id: number }[]).map((e) => e.id),
-          walked.rows.map((r) => r.id),
-          what,
-        );
-        assert.equal(Number(res.headers['x-wp-total']), walked.total, what);
       }
     }
     assert.equal(view.length, 60_000);
@@ -480,24 +468,7 @@ describe("the log's columns over HTTP (sqlite)", () => {
         [7, 25],
         [400, 50],
       ] as const) {
-        const res = await callRoute(t.app, 'GET', '/history/v1/events', {
-          query: { ...query, page, per_page: perPage },
-          user: admin,
-        });
-        assert.equal(res.status, 200);
-        const walked = await selectEventPage(t.app, filterCondition(filter)!, {
-          grouped,
-          page,
-          perPage,
-          countTotal: true,
-        });
-        const at = `${what} page ${page}×${perPage}`;
-        assert.deepEqual(
-          (res.body as { id: number }[]).map((e) => e.id),
-          walked.rows.map((r) => r.id),
-          at,
-        );
-        assert.equal(Number(res.headers['x-wp-total']), walked.total, at);
+        await assertListedAsWalked(t.app, admin, query, filter, { grouped, page, perPage });
       }
     }
   });
