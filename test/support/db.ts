@@ -80,9 +80,8 @@ export async function tableNames(app: AppServices): Promise<string[]> {
     app.dialect === 'postgres'
       ? await sql<{
           name: string;
-        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`.execute(
-          app.db,
-        )
+        }>`select c.relname as name from pg_class as c join pg_namespace as n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind in ('r', 'p') order by 1`.execute(app.db)
       : await sql<{
           name: string;
         }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(
