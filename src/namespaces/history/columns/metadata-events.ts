@@ -7,7 +7,7 @@
 // the newest events say is in far more is not gathered at all (`Pro`, 86,000 events: the first
 // 50,001 gathered in 150 ms, 1.2 s on a server just started, before the count read them again).
 import type { AppServices } from '../../../site/services.ts';
-import { contextValuesIds, contextValuesInNewest } from '../index/context-values.ts';
+import { contextValuesIds, countContextValues } from '../index/context-values.ts';
 import { remember, sameState, type LogState } from '../read/caches.ts';
 import { idBits, type IdBits } from '../model/id-bits.ts';
 
@@ -48,10 +48,27 @@ export async function metadataEvents(
   const key = JSON.stringify(words);
   const known = searches.get(key);
   if (known && sameState(known.state, state)) return remember(searches, key, known, REMEMBERED).bits;
-  const sample = Math.min(sampled, state.total);
-  const inSample = sample && (await contextValuesInNewest(app.readDb, words, state.maxId, sample));
-  const likely = sample && (inSample / sample) * state.total;
-  const ids = likely > NOT_GATHERED_BEYOND * most ? null : await contextValuesIds(app.readDb, words, state.maxId, most);
+  const ids = (await seemsBeyond(app, words, state, most, sampled))
+    ? null
+    : await contextValuesIds(app.readDb, words, state.maxId, most);
   const gathered: Gathered = { state, bits: ids === null ? null : idBits(ids, state.maxId) };
   return remember(searches, key, gathered, REMEMBERED).bits;
+}
+
+/**
+ * Whether the `sampled` newest events say more than a quarter again as many events as `most`
+ * hold the words; never asked of a log that has no more events than that.
+ */
+async function seemsBeyond(
+  app: AppServices,
+  words: readonly string[],
+  state: LogState,
+  most: number,
+  sampled: number,
+): Promise<boolean> {
+  const beyond = NOT_GATHERED_BEYOND * most;
+  if (state.total <= beyond) return false;
+  const sample = Math.min(sampled, state.total);
+  const inSample = await countContextValues(app.readDb, words, state.maxId, sample);
+  return (inSample / sample) * state.total > beyond;
 }

@@ -107,15 +107,24 @@ export function contextValuesHold(words: readonly string[]): RawBuilder<SqlBool>
     where v.event_id = ${sql.ref('history_events.id')} and ${valuesHold(words)})`;
 }
 
-/** The events up to `maxId` whose values hold every word: the table's rows that do. */
+/**
+ * The events up to `maxId` whose values hold every word: the table's rows that do; with
+ * `newest`, among that many newest events only (a sample of the log).
+ */
 export async function countContextValues(
   db: Kysely<Database>,
   words: readonly string[],
   maxId: number,
+  newest?: number,
 ): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from history_context_values as v
+  const rows =
+    newest === undefined
+      ? sql`history_context_values`
+      : sql`(select event_id, context_values from history_context_values
+          where event_id <= ${maxId} order by event_id desc limit ${newest})`;
+  const { rows: counted } = await sql<{ n: number }>`select count(*) as n from ${rows} as v
     where v.event_id <= ${maxId} and ${valuesHold(words)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
+  return Number(counted[0]?.n ?? 0);
 }
 
 /**
@@ -136,19 +145,6 @@ export async function contextValuesIds(
     count(*) as n from (select v.event_id from history_context_values as v
       where v.event_id <= ${maxId} and ${valuesHold(words)} limit ${most + 1}) as held`.execute(db);
   return Number(rows[0]?.n ?? 0) > most ? null : (rows[0]?.ids ?? '');
-}
-
-/** How many of the `sampled` newest events up to `maxId` have values holding every word. */
-export async function contextValuesInNewest(
-  db: Kysely<Database>,
-  words: readonly string[],
-  maxId: number,
-  sampled: number,
-): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (select event_id, context_values
-      from history_context_values where event_id <= ${maxId} order by event_id desc limit ${sampled}) as v
-    where ${valuesHold(words)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
 }
 
 const valuesHold = (words: readonly string[]) => sql.join(words.map(valuesHoldWord), sql` and `);
