@@ -74,7 +74,8 @@ export class SearchTexts {
    * The values ASCII-folded, each folded once (folding every text per search was a twelfth of
    * the serving thread's time under the mixed cold workload on SQLite).
    */
-  asciiLowered(values: readonly string[]): readonly string[] {
+  asciiLowered(): readonly string[] {
+    const values = this.values ?? [];
     for (let code = this.#asciiLowered.length; code < values.length; code++)
       this.#asciiLowered.push(asciiLower(values[code]!));
     return this.#asciiLowered;
@@ -90,7 +91,7 @@ export class SearchTexts {
 export function textsHolding(texts: SearchTexts, words: readonly string[], dialect: DialectName): TextTable | null {
   const values = texts.values;
   if (!values) return null;
-  const folded = dialect === 'sqlite' ? texts.asciiLowered(values) : values;
+  const folded = dialect === 'sqlite' ? texts.asciiLowered() : values;
   const wanted = dialect === 'sqlite' ? words.map(asciiLower) : words;
   const byText = new Uint8Array(values.length);
   for (let code = 0; code < byText.length; code++)
