@@ -10,9 +10,8 @@ import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { searchByTexts } from '../../src/namespaces/history/columns/total.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
-import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { userWithRole } from '../support/http.ts';
-import { assertListedAsWalked } from './support.ts';
+import { assertListedAsWalked, filterFromParams } from './support.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import type { AppServices } from '../../src/site/services.ts';
 
@@ -63,18 +62,13 @@ for (const target of dbTargets()) {
     });
     after(() => t.close());
 
-    const filterOf = (query: Record<string, string>) =>
-      eventFilterFromParams(query, {
-        loggers: t.app.loggers,
-        scope: { all: true },
-        zone: 'UTC',
-        lang: 'en',
-        dialect: t.app.dialect,
-      });
-
     /** Page `page` × `perPage` of the list over HTTP is the walked rows' (grouped but for a search); its total. */
     const listedAsWalked = (query: Record<string, string>, page: number, perPage: number) =>
-      assertListedAsWalked(t.app, admin, query, filterOf(query), { grouped: !query.search, page, perPage });
+      assertListedAsWalked(t.app, admin, query, filterFromParams(t.app, query), {
+        grouped: !query.search,
+        page,
+        perPage,
+      });
 
     const emptyLog = async () => {
       await t.app.db.deleteFrom('history_events').execute();
@@ -125,7 +119,10 @@ for (const target of dbTargets()) {
       const check = async (query: Record<string, string>) => {
         // The columns are read: later lists take the texts.
         await columnsAt(t.app, await logState(t.app));
-        assert.ok(searchByTexts(t.app, filterOf(query)), `${JSON.stringify(query)} is served by the texts`);
+        assert.ok(
+          searchByTexts(t.app, filterFromParams(t.app, query)),
+          `${JSON.stringify(query)} is served by the texts`,
+        );
         return listedAsWalked(query, 2, 7);
       };
       const queries: Record<string, string>[] = [
@@ -167,7 +164,7 @@ for (const target of dbTargets()) {
         { search: 'beta 1' },
       ];
       for (const query of queries) {
-        assert.equal(searchByTexts(t.app, filterOf(query)), false);
+        assert.equal(searchByTexts(t.app, filterFromParams(t.app, query)), false);
         await listedAsWalked(query, 2, 4);
       }
     });

@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import { pino } from 'pino';
 import Database from 'better-sqlite3';
 import type { AppServices } from '../../src/site/services.ts';
@@ -53,14 +53,20 @@ for (const target of dbTargets()) {
   });
 }
 
+/** What the health routes read of the app: a database and a log. */
+const bareApp = (database: SqliteDialectConfig['database']) =>
+  ({
+    db: new Kysely<never>({ dialect: new SqliteDialect({ database }) }),
+    log: pino({ level: 'silent' }),
+  }) as unknown as AppServices;
+
 test('a database that fails, or does not answer within 2 s: readiness 503, liveness still 200', async () => {
   for (const database of [
     () => Promise.reject(new Error('the database is gone')),
     () => new Promise<never>(() => {}),
   ]) {
     const server = Fastify();
-    const db = new Kysely<never>({ dialect: new SqliteDialect({ database }) });
-    registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, []);
+    registerHealthRoutes(server, bareApp(database), []);
     try {
       const ready = await server.inject({ method: 'GET', url: '/readyz' });
       assert.equal(ready.statusCode, 503);
@@ -75,8 +81,11 @@ test('a database that fails, or does not answer within 2 s: readiness 503, liven
 test('while the server shuts down, readiness is 503', async () => {
   // As buildServer: requests arriving while it closes are answered, not refused by Fastify.
   const server = Fastify({ return503OnClosing: false });
-  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: () => new Promise<never>(() => {}) }) });
-  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, []);
+  registerHealthRoutes(
+    server,
+    bareApp(() => new Promise<never>(() => {})),
+    [],
+  );
   await server.ready();
   // preClose runs first thing in close(); inject answers while the close goes on.
   const closing = server.close();
@@ -88,10 +97,9 @@ test('while the server shuts down, readiness is 503', async () => {
 
 test('while start-up work is under way readiness is 503 "starting", naming it; 200 once each has settled, even by failing', async () => {
   const server = Fastify();
-  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
   const columns = Promise.withResolvers<void>();
   const other = Promise.withResolvers<void>();
-  registerHealthRoutes(server, { db, log: pino({ level: 'silent' }) } as unknown as AppServices, [
+  registerHealthRoutes(server, bareApp(new Database(':memory:')), [
     { what: 'log columns', done: columns.promise },
     { what: 'another cache', done: other.promise },
   ]);
@@ -104,6 +112,8 @@ test('while start-up work is under way readiness is 503 "starting", naming it; 2
       status: 503,
       body: { status: 'starting', database: 'ok', warming_up: 'log columns, another cache' },
     });
+    const head = await server.inject({ method: 'HEAD', url: '/readyz' });
+    assert.deepEqual([head.statusCode, head.body], [503, '']);
     columns.resolve();
     await columns.promise;
     assert.deepEqual(await readiness(), {
@@ -121,9 +131,12 @@ test('while start-up work is under way readiness is 503 "starting", naming it; 2
 
 test('readiness waits for start-up work only so long: then 200, though it goes on', async () => {
   const server = Fastify();
-  const db = new Kysely<never>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-  const app = { db, log: pino({ level: 'silent' }) } as unknown as AppServices;
-  registerHealthRoutes(server, app, [{ what: 'log columns', done: new Promise(() => {}) }], 100);
+  registerHealthRoutes(
+    server,
+    bareApp(new Database(':memory:')),
+    [{ what: 'log columns', done: new Promise(() => {}) }],
+    100,
+  );
   try {
     assert.equal((await server.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
     await new Promise((r) => setTimeout(r, 150));
