@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { userWithRole } from '../support/http.ts';
 import { buildServer } from '../../src/server/http.ts';
-import { mediaEventSlices, statsMedia } from '../../src/namespaces/history/stats/media.ts';
+import { mediaEventSlices, SLICE_EVENTS, statsMedia } from '../../src/namespaces/history/stats/media.ts';
+import { prepareEvent } from '../../src/namespaces/history/model/event.ts';
+import { insertEvents } from '../../src/namespaces/history/write/insert.ts';
 import { statsRange } from '../../src/namespaces/history/stats/range.ts';
 import { ListedBody, materialized } from '../../src/rest/json-list.ts';
 import { statsParams, storedMediaEvents } from './fixture.ts';
@@ -117,6 +119,32 @@ for (const target of dbTargets()) {
       const head = await server.inject({ method: 'HEAD', url: URL, headers: { authorization } });
       assert.equal(head.statusCode, 200);
       assert.equal(head.body, '');
+    });
+
+    // Last: it adds uploads the tests above do not expect.
+    test('over HTTP, more uploads than a statement reads: every one, in order, across the statements', async () => {
+      // All on one second: the statements go on within a date, by id.
+      const more = Array.from({ length: SLICE_EVENTS + 7 }, (_, i) =>
+        prepareEvent(
+          t.app.loggers,
+          {
+            logger: 'SimpleMediaLogger',
+            messageKey: 'attachment_created',
+            date: '2025-06-01 12:00:00',
+            context: { attachment_title: `Bulk ${i}` },
+          },
+          { initiator: 'other', user: null, ip: '' },
+        ),
+      );
+      await insertEvents(t.app.db, more);
+      const res = await server.inject({ method: 'GET', url: URL, headers: { authorization } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['transfer-encoding'], 'chunked');
+      const body = res.json() as { summary: { uploads: number }; details: { uploads: unknown[] } };
+      const uploads = await stored('attachment_created');
+      assert.equal(uploads.length, 23 + SLICE_EVENTS + 7);
+      assert.deepEqual(body.details.uploads, uploads);
+      assert.equal(body.summary.uploads, uploads.length);
     });
   });
 }

@@ -16,7 +16,7 @@ import { posAndDate, type Pos } from '../model/runs.ts';
  * year-long lists at once (27 MB each, 1,000,000 events, SQLite) took the server's peak RSS to
  * 284–287 MB at 2,000 a slice, 256 at 1,000, 235–241 at 500, for 5.4–5.6, 6.1 and 6.5–7.2 s.
  */
-const SLICE_EVENTS = 500;
+export const SLICE_EVENTS = 500;
 
 interface MediaEventRow {
   id: number;
