@@ -122,6 +122,8 @@ export interface HistoryStatsDailyFailedLoginsTable {
   day: string;
   attempted: string;
   n: number;
+  /** The latest failed login's date; null when n is 0 or a deletion left it unknown (migration 0032). */
+  last: string | null;
 }
 
 export interface Database {

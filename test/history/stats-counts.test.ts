@@ -1,7 +1,8 @@
 // The event counts behind the statistics (migrations 0009, 0010, 0022: per hour, day, level and
-// user): added by every writer of events (activity log, generators), taken off by triggers on
-// deletion and purge, and the ranges cut into whole days and hours (from the counts) and partial
-// hours (from the events); every count over random ranges agrees with counting the events.
+// user; 0032: the failed logins' latest dates): added by every writer of events (activity log,
+// generators), taken off by triggers on deletion and purge, and the ranges cut into whole days
+// and hours (from the counts) and partial hours (from the events); every count over random
+// ranges agrees with counting the events.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -18,6 +19,7 @@ import { statsUsers } from '../../src/namespaces/history/stats/details.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
 import { utcToZone } from '../../src/site/time.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { historyFailedLoginLatestMigration } from '../../src/namespaces/history/migrations/0032_history_failed_login_latest.ts';
 import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 
 const origin = { user: null, ip: '', initiator: 'cms' as const };
@@ -67,8 +69,11 @@ test('ranges split into whole days, whole hours and partial edges', () => {
   });
 });
 
-/** Each table of counts and the same counts computed from the events. */
-const TABLES = [
+/**
+ * Each table of counts and the same counts computed from the events; `latest`: the table keeps
+ * each key's latest date in `last`.
+ */
+const TABLES: { table: string; columns: string; events: string; where: string; latest?: boolean }[] = [
   {
     table: 'history_stats_hourly',
     columns: 'hour, logger, message_key',
@@ -94,6 +99,7 @@ const TABLES = [
     events: "substr(date, 1, 10), coalesce('s' || c.value, 'n')",
     where: `e join history_event_contexts x on x.event_id = e.id cross join PAIRS as c
       where e.logger = 'SimpleUserLogger' and e.message_key in ('user_login_failed', 'user_unknown_login_failed') and c.key in ('login', 'failed_username')`,
+    latest: true,
   },
 ];
 
@@ -139,15 +145,20 @@ for (const target of dbTargets()) {
       return new Map(rows.map((r) => [`${r.logger}:${r.message_key ?? ''}`, Number(r.n)]));
     }
 
-    async function storedMatchesEvents(): Promise<void> {
-      for (const { table, columns, events, where } of TABLES) {
+    /**
+     * Every stored count (and latest date) is the events'. A latest date may be unknown (null)
+     * only with `unknownLatest`: after deletions or updates, never after inserts.
+     */
+    async function storedMatchesEvents({ unknownLatest = false } = {}): Promise<void> {
+      for (const { table, columns, events, where, latest } of TABLES) {
+        const last = latest ? ', last' : '';
         const stored = await sql
-          .raw<Record<string, unknown>>(`select ${columns}, n from ${table} where n <> 0 order by ${columns}`)
+          .raw<Record<string, unknown>>(`select ${columns}, n${last} from ${table} where n <> 0 order by ${columns}`)
           .execute(t.app.db);
         const pairs = t.app.dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)';
         const fromEvents = await sql
           .raw<Record<string, unknown>>(
-            `select ${events}, count(*) as n from history_events ${where.replace('PAIRS', pairs)} group by ${columns
+            `select ${events}, count(*) as n${latest ? ', max(e.date) as last' : ''} from history_events ${where.replace('PAIRS', pairs)} group by ${columns
               .split(', ')
               .map((_, i) => i + 1)
               .join(', ')} order by ${columns
@@ -157,7 +168,15 @@ for (const target of dbTargets()) {
           )
           .execute(t.app.db);
         const values = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r).map(String));
-        assert.deepEqual(values(stored.rows), values(fromEvents.rows), table);
+        let unknown = 0;
+        // An unknown latest date stands for the events' own, counted.
+        const known = stored.rows.map((r, i) => {
+          if (!latest || r.last !== null) return r;
+          unknown++;
+          return { ...r, last: fromEvents.rows[i]?.last };
+        });
+        assert.deepEqual(values(known), values(fromEvents.rows), table);
+        if (!unknownLatest) assert.equal(unknown, 0, `${table}: latest dates unknown`);
       }
     }
 
@@ -371,6 +390,103 @@ for (const target of dbTargets()) {
       await t.app.options.set('timezone_string', zone);
     });
 
+    const FAILED_LOGINS = 'history_stats_daily_failed_logins';
+
+    /** stats/users' failed logins over HTTP, as an administrator. */
+    async function failedLoginsOverHttp(fromUtc: string, toUtc: string, limit: number) {
+      const res = await callRoute(t.app, 'GET', '/history/v1/stats/users', {
+        query: { date_from: utcToUnix(fromUtc), date_to: utcToUnix(toUtc), include_details: true, limit },
+        user: (await userWithRole(t.app, 'administrator')).user,
+      });
+      assert.equal(res.status, 200);
+      return (res.body as { details: { failed_logins: { date: string; attempted_username: string }[] } }).details
+        .failed_logins;
+    }
+
+    test("deleting a day's latest failed login of a name leaves its latest date unknown; stats/users reads that day", async () => {
+      // A name failing at least twice on one day, and the event of its latest attempt.
+      const row = await t.app.db
+        .selectFrom(FAILED_LOGINS)
+        .select(['day', 'attempted', 'n', 'last'])
+        .where('n', '>=', 2)
+        .where('attempted', 'like', 's%')
+        .orderBy('day')
+        .orderBy('attempted')
+        .executeTakeFirstOrThrow();
+      assert.ok(row.last, 'every latest date known after inserts');
+      const name = row.attempted.slice(1);
+      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      const { rows: latest } = await sql<{ id: number }>`select e.id from history_events e
+        join history_event_contexts x on x.event_id = e.id cross join ${pairs} as c
+        where e.date = ${row.last} and e.message_key in ('user_login_failed', 'user_unknown_login_failed')
+          and c.key in ('login', 'failed_username') and c.value = ${name}`.execute(t.app.db);
+      assert.ok(latest.length > 0);
+      await t.app.db.deleteFrom('history_events').where('id', '=', latest[0]!.id).execute();
+
+      const after = await t.app.db
+        .selectFrom(FAILED_LOGINS)
+        .select(['n', 'last'])
+        .where('day', '=', row.day)
+        .where('attempted', '=', row.attempted)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(after, { n: row.n - 1, last: null });
+      await storedMatchesEvents({ unknownLatest: true });
+      // The whole day: its count, and the latest date its events say.
+      const [fromUtc, toUtc] = [`${row.day} 00:00:00`, `${row.day} 23:59:59`];
+      const want = (await usersFromEvents(fromUtc, toUtc, 100)).failed;
+      assert.ok(want.some((f) => f.attempted_username === name && f.date <= row.last!));
+      assert.deepEqual(await failedLoginsOverHttp(fromUtc, toUtc, 100), want);
+
+      // Another failed login of the name that day: the latest stays unknown (the one not known
+      // may be later), and the route reads the day with it.
+      await t.app.activity.log(
+        {
+          logger: 'SimpleUserLogger',
+          messageKey: 'user_login_failed',
+          date: `${row.day} 23:59:58`,
+          context: { login: name },
+        },
+        origin,
+      );
+      await storedMatchesEvents({ unknownLatest: true });
+      assert.deepEqual(
+        await failedLoginsOverHttp(fromUtc, toUtc, 100),
+        (await usersFromEvents(fromUtc, toUtc, 100)).failed,
+      );
+    });
+
+    test('migration 0032 fills the latest dates of a log written before it; writers keep them after it', async () => {
+      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      const [someone] = (
+        await sql<{ value: string }>`select c.value from history_event_contexts x cross join ${pairs} as c
+          where c.key = 'login' limit 1`.execute(t.app.db)
+      ).rows;
+      const removed = (
+        await sql<{ id: number }>`select e.id from history_events e join history_event_contexts x on x.event_id = e.id
+          cross join ${pairs} as c where e.message_key = 'user_login_failed' and c.key = 'login' and c.value = ${someone!.value}
+          order by e.date desc limit 1`.execute(t.app.db)
+      ).rows[0]!;
+      await t.app.db.deleteFrom('history_events').where('id', '=', removed.id).execute();
+      // As the version before it left the table: no column of latest dates (SQLite's triggers read it).
+      if (t.app.dialect === 'sqlite')
+        for (const trigger of ['delete', 'update'])
+          await sql.raw(`drop trigger ${FAILED_LOGINS}_${trigger}`).execute(t.app.db);
+      await sql.raw(`alter table ${FAILED_LOGINS} drop column last`).execute(t.app.db);
+      await historyFailedLoginLatestMigration.up(t.app.db, t.app.dialect);
+      await storedMatchesEvents();
+
+      await t.app.activity.log(
+        {
+          logger: 'SimpleUserLogger',
+          messageKey: 'user_login_failed',
+          date: '2025-03-29 23:59:59',
+          context: { login: 'late' },
+        },
+        origin,
+      );
+      await storedMatchesEvents();
+    });
+
     test('updates, purges and clearing keep every count exact', async () => {
       const end = utcToUnix('2025-06-01 12:00:00');
       const some = await t.app.db.selectFrom('history_events').select('id').orderBy('id').limit(5).execute();
@@ -386,19 +502,19 @@ for (const target of dbTargets()) {
           .where('id', '=', id)
           .execute();
       }
-      await storedMatchesEvents();
+      await storedMatchesEvents({ unknownLatest: true });
       await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 8);
       assert.ok((await purgeEvents(t.app, { before: unixToUtc(end - 86400 - 1234) })) > 0);
-      await storedMatchesEvents();
+      await storedMatchesEvents({ unknownLatest: true });
       await randomRangesMatch(end - 4 * 86400, end + 3600, 10, 9);
       await t.app.activity.log(
         { logger: 'SimplePostLogger', messageKey: 'post_created', context: { _generated: '1' } },
         origin,
       );
       assert.ok((await purgeEvents(t.app, { generated: true })) > 0);
-      await storedMatchesEvents();
+      await storedMatchesEvents({ unknownLatest: true });
       await purgeEvents(t.app, {});
-      await storedMatchesEvents();
+      await storedMatchesEvents({ unknownLatest: true });
       for (const { table } of TABLES) {
         const left = await sql.raw<{ n: number }>(`select coalesce(sum(n), 0) as n from ${table}`).execute(t.app.db);
         assert.equal(Number(left.rows[0]!.n), 0, table);

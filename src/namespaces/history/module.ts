@@ -61,6 +61,7 @@ import { historyContextValuesMigration } from './migrations/0028_history_context
 import { historySearchHeadsMigration } from './migrations/0029_history_search_heads.ts';
 import { historyPgSearchHeadsMigration } from './migrations/0030_history_pg_search_heads.ts';
 import { historyContextValueWordsMigration } from './migrations/0031_history_context_value_words.ts';
+import { historyFailedLoginLatestMigration } from './migrations/0032_history_failed_login_latest.ts';
 import { startContextIndexer } from './index/indexer.ts';
 import { startSearchIndexing } from './index/search.ts';
 import { startLogColumns } from './columns/sync.ts';
@@ -120,6 +121,7 @@ export const historyModule: SiteModule = {
     historySearchHeadsMigration,
     historyPgSearchHeadsMigration,
     historyContextValueWordsMigration,
+    historyFailedLoginLatestMigration,
   ],
   seed: seedDemo,
   background: (app) => {

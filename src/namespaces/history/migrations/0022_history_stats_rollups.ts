@@ -53,12 +53,12 @@ function columnOf(column: string, row: string): string {
   return `${row}${column}`;
 }
 
-const FAILED = (row: string) =>
+export const FAILED = (row: string) =>
   `${row}logger = 'SimpleUserLogger' and ${row}message_key in ('user_login_failed', 'user_unknown_login_failed')`;
 /** The attempted names of the event `id` (an expression): (attempted) rows. */
-const PAIRS = (dialect: DialectName) =>
+export const PAIRS = (dialect: DialectName) =>
   dialect === 'postgres' ? 'json_each_text(x.context::json)' : 'json_each(x.context)';
-const ATTEMPTED = (dialect: DialectName, id: string) => `select coalesce('s' || c.value, 'n') as attempted
+export const ATTEMPTED = (dialect: DialectName, id: string) => `select coalesce('s' || c.value, 'n') as attempted
   from history_event_contexts as x cross join ${PAIRS(dialect)} as c
   where x.event_id = ${id} and c.key in ('login', 'failed_username')`;
 

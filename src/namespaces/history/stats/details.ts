@@ -115,10 +115,11 @@ const shifted = (utc: string, delta: number) =>
 const DAYS_AT_ONCE = 2;
 
 /**
- * Failed logins per attempted name, most first: whole UTC days from their daily counts
- * (migration 0022), the partial days at the ends from the events, added up and ordered in one
- * statement (so that ties are ordered as the database orders the names). A name's latest
- * attempt is its latest at the ends, unless a later whole day has it: then that day is read.
+ * Failed logins per attempted name, most first: whole UTC days from their daily counts and
+ * latest dates (migrations 0022, 0032), the partial days at the ends from the events, added up
+ * and ordered in one statement (so that ties are ordered as the database orders the names). A
+ * name's latest attempt is the latest of those, unless a later whole day does not know its
+ * latest (a deletion took it): then that day's events are read.
  */
 async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
   const { days } = coverRange(r);
@@ -139,16 +140,16 @@ async function failedLogins(app: AppServices, r: StatsRange, limit: number) {
       sql`select c.value as value, 1 as n, e.date as last, cast(null as varchar(10)) as last_day ${failed(from, to)}`,
   );
   if (days) {
-    parts.push(sql`select case when attempted = 'n' then null else substr(attempted, 2) end as value, n, cast(null as varchar(19)) as last,
-      case when n > 0 then day end as last_day from history_stats_daily_failed_logins where day >= ${days[0]} and day <= ${days[1]}`);
+    parts.push(sql`select case when attempted = 'n' then null else substr(attempted, 2) end as value, n, last,
+      case when n > 0 and last is null then day end as last_day from history_stats_daily_failed_logins where day >= ${days[0]} and day <= ${days[1]}`);
   }
   if (!parts.length) return [];
   const { rows } = await sql<{ value: string | null; n: number; last: string | null; last_day: string | null }>`
     select value, sum(n) as n, max(last) as last, max(last_day) as last_day from (${sql.join(parts, sql` union all `)}) as u
     group by value having sum(n) > 0 order by sum(n) desc, value asc limit ${limit}`.execute(app.readDb);
-  // The latest attempt of names last seen on a whole day: from that day's events. A range of a
-  // year has rare names last seen on twenty days and more, about 1,000 failed logins each to
-  // read: DAYS_AT_ONCE of them side by side, each on a read worker or connection of its own.
+  // The latest attempt of names last seen on a whole day that does not know it: from that day's
+  // events, about 1,000 failed logins a day of a generated log, DAYS_AT_ONCE days side by side,
+  // each on a read worker or connection of its own.
   const dayOf = (row: (typeof rows)[number]) =>
     row.last_day && (!row.last || row.last < `${row.last_day} 00:00:00`) ? row.last_day : null;
   const lastDays = [...new Set(rows.map(dayOf).filter((d) => d !== null))];

@@ -1,10 +1,12 @@
 // The event counts the statistics read instead of the events (history_stats_hourly, migration
-// 0009; the daily, per-level, per-user and failed-login counts, 0022): every writer of events adds its rows'
-// counts in the same transaction, one upsert per key of a whole group and table. Deletions and
-// updates are counted by the migrations' triggers.
+// 0009; the daily, per-level, per-user and failed-login counts, 0022, the failed logins' latest
+// dates, 0032): every writer of events adds its rows' counts in the same transaction, one upsert
+// per key of a whole group and table. Deletions and updates are counted by the migrations'
+// triggers.
 import { CompiledQuery } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { HistoryEventsTable } from '../../../db/schema.ts';
+import type { DialectName } from '../../../db/index.ts';
 import type { Db } from '../model/counters.ts';
 import type { PreparedEvent } from '../model/event.ts';
 import { isPostgres, pgArray } from './pg-values.ts';
@@ -22,6 +24,8 @@ interface Rollup {
   keys(event: PreparedEvent): Key[];
   /** PostgreSQL's conflict target, when not the columns. */
   pgConflict?: string;
+  /** Whether the table keeps its key's latest date in `last` (LATEST_DATE_KEPT). */
+  latest?: boolean;
 }
 
 /** A rollup counting each event under at most one key. */
@@ -78,45 +82,66 @@ const ROLLUPS: Rollup[] = [
     types: ['text', 'text'],
     keys: attemptedNames,
     pgConflict: '(day, (md5(attempted)))',
+    latest: true,
   },
 ];
+
+/**
+ * The `last` of a key (`table`'s row) that `added` (a date or column of dates) is added to: null
+ * while the row counts events but their latest date is not known (a deletion took the latest:
+ * migration 0032), else the later of both.
+ */
+export const LATEST_DATE_KEPT = (dialect: DialectName, table: string, added: string): string =>
+  `case when ${table}.n = 0 then ${added} when ${table}.last is null then null else ${dialect === 'sqlite' ? 'max' : 'greatest'}(${table}.last, ${added}) end`;
 
 /** The tables of counts (bulk loads analyze them afterwards). */
 export const STATS_COUNT_TABLES = ROLLUPS.map((r) => r.table);
 
-/** Per table of ROLLUPS: one array per key column, then the counts, in key order. */
+/** Per table of ROLLUPS: one array per key column, then the counts (and latest dates), in key order. */
 export type StatsCounts = unknown[][][];
 
 /** The counts a set of events adds. */
 export function statsCounts(events: readonly PreparedEvent[]): StatsCounts {
   return ROLLUPS.map((rollup) => {
-    const byKey = new Map<string, { key: Key; n: number }>();
+    const byKey = new Map<string, { key: Key; n: number; last: string }>();
     for (const event of events) {
       for (const key of rollup.keys(event)) {
         const name = key.join('\u0000');
         const entry = byKey.get(name);
-        if (entry) entry.n++;
-        else byKey.set(name, { key, n: 1 });
+        const { date } = event.row;
+        if (!entry) byKey.set(name, { key, n: 1, last: date });
+        else {
+          entry.n++;
+          if (date > entry.last) entry.last = date;
+        }
       }
     }
-    const out: unknown[][] = [...rollup.columns.map(() => []), []];
+    const out: unknown[][] = [...rollup.columns.map(() => []), [], ...(rollup.latest ? [[]] : [])];
     // In key order, so that concurrent writers lock the rows they update in the same order.
     for (const name of [...byKey.keys()].sort()) {
-      const { key, n } = byKey.get(name)!;
+      const { key, n, last } = byKey.get(name)!;
       key.forEach((value, i) => out[i]!.push(value));
       out[rollup.columns.length]!.push(n);
+      if (rollup.latest) out[rollup.columns.length + 1]!.push(last);
     }
     return out;
   });
 }
 
-const upsert = (r: Rollup) => `insert into ${r.table} (${r.columns.join(', ')}, n)`;
-const onConflict = (r: Rollup, target: string) => `on conflict ${target} do update set n = ${r.table}.n + excluded.n`;
+/** The columns a rollup's upsert writes: its key, n, and last where kept. */
+const written = (r: Rollup) => [...r.columns, 'n', ...(r.latest ? ['last'] : [])];
+const upsert = (r: Rollup) => `insert into ${r.table} (${written(r).join(', ')})`;
+const onConflict = (r: Rollup, target: string, dialect: DialectName) =>
+  `on conflict ${target} do update set n = ${r.table}.n + excluded.n${
+    r.latest ? `, last = ${LATEST_DATE_KEPT(dialect, r.table, 'excluded.last')}` : ''
+  }`;
 
-/** SQLite: per table of ROLLUPS, the statement that adds one key's count (key columns, then n). */
+/** SQLite: per table of ROLLUPS, the statement that adds one key's count (key columns, n, last where kept). */
 export const SQLITE_ADD_COUNTS: string[] = ROLLUPS.map(
   (r) =>
-    `${upsert(r)} values (${[...r.columns, 'n'].map(() => '?').join(', ')}) ${onConflict(r, `(${r.columns.join(', ')})`)}`,
+    `${upsert(r)} values (${written(r)
+      .map(() => '?')
+      .join(', ')}) ${onConflict(r, `(${r.columns.join(', ')})`, 'sqlite')}`,
 );
 
 /** Calls `add(table, values)` for each key of `counts` (values as SQLITE_ADD_COUNTS[table] takes them). */
@@ -130,12 +155,12 @@ export function forEachCount(counts: StatsCounts, add: (table: number, values: u
   });
 }
 
-/** PostgreSQL: one upsert per table of ROLLUPS, each taking its arrays (key columns, then n) from parameter $first on. */
+/** PostgreSQL: one upsert per table of ROLLUPS, each taking its arrays (key columns, n, last where kept) from parameter $first on. */
 export function pgAddCounts(first: number): string[] {
   let at = first;
   return ROLLUPS.map((r) => {
-    const params = [...r.types, 'int'].map((type) => `$${at++}::${type}[]`);
-    return `${upsert(r)} select * from unnest(${params.join(', ')}) ${onConflict(r, r.pgConflict ?? `(${r.columns.join(', ')})`)}`;
+    const params = [...r.types, 'int', ...(r.latest ? ['text'] : [])].map((type) => `$${at++}::${type}[]`);
+    return `${upsert(r)} select * from unnest(${params.join(', ')}) ${onConflict(r, r.pgConflict ?? `(${r.columns.join(', ')})`, 'postgres')}`;
   });
 }
 
