@@ -245,6 +245,20 @@ for (const target of dbTargets()) {
           );
           assert.deepEqual([...served.counts], grouped ? [...walked.counts] : [], what);
           assert.equal(served.total, walked.total, what);
+          // With the total known, a walk that stops at its page: a few positions tested at a
+          // time, so that the page crosses their borders.
+          for (const chunk of [1, 3, 7])
+            assert.deepEqual(
+              pageFromColumns(
+                view,
+                f,
+                { grouped, offset: (page - 1) * perPage, limit: perPage, knownTotal: served.total },
+                matches,
+                chunk,
+              ),
+              served,
+              `${what}, total known, ${chunk} positions at a time`,
+            );
           assert.deepEqual(byDates, walked, `${what} by its dates`);
         }
     };
@@ -471,6 +485,34 @@ describe("the log's columns over HTTP (sqlite)", () => {
         await assertListedAsWalked(t.app, admin, query, filter, { grouped, page, perPage });
       }
     }
+  });
+
+  test("a filter's pages grouped and ungrouped in turn, each walk stopping at its page once the total is known: each mode its own total", async () => {
+    await columnsReady();
+    const opts = { loggers: t.app.loggers, scope: ALL, zone: 'UTC', lang: 'en' as const, dialect: t.app.dialect };
+    const query = { loglevels: ['info', 'warning'] };
+    const filter = eventFilterFromParams(query, opts);
+    const totals = new Map<boolean, Set<number>>([
+      [true, new Set()],
+      [false, new Set()],
+    ]);
+    for (const [grouped, page, perPage] of [
+      [true, 1, 20],
+      [false, 2, 20],
+      [true, 3, 15],
+      [false, 1, 40],
+      [true, 250, 30],
+      [false, 900, 30],
+    ] as const) {
+      const total = await assertListedAsWalked(t.app, admin, grouped ? query : { ...query, ungrouped: 1 }, filter, {
+        grouped,
+        page,
+        perPage,
+      });
+      totals.get(grouped)!.add(total);
+    }
+    assert.equal(totals.get(true)!.size, 1);
+    assert.notDeepEqual(totals.get(true), totals.get(false), 'groups and rows are told apart');
   });
 
   test('sticking and unsticking an event keeps the columns (none of theirs changes); the answers follow it', async () => {

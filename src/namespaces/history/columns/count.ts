@@ -67,18 +67,24 @@ export interface EventSets {
  */
 let passing = new Uint8Array(0);
 
+/** Positions whose conditions are tested at a time, newest first, so that a walk told to stop tests no more. */
+export const CHUNK_POSITIONS = 32_768;
+
 /**
  * Visits the positions of the rows of `f` among the columns' rows, newest first (date desc,
- * id desc); false (none visited) when it tests something the columns do not hold. `sets`: the
- * events holding the words of `search`, `exclude_search` and `metadata_search` and the pairs of
- * `context_filters` (required for each the filter has); a template holding the search words
- * keeps (or leaves out) its events as well.
+ * id desc), until `visit` returns false; false (none visited) when it tests something the
+ * columns do not hold. `sets`: the events holding the words of `search`, `exclude_search` and
+ * `metadata_search` and the pairs of `context_filters` (required for each the filter has); a
+ * template holding the search words keeps (or leaves out) its events as well. The conditions
+ * are tested `chunk` positions at a time, newest first: a page whose total is known stops
+ * within the chunks that hold it.
  */
 export function visitMatches(
   { cols, length }: ColumnsView,
   f: EventFilter,
   sets: EventSets,
-  visit: (position: number) => void,
+  visit: (position: number) => boolean | void,
+  chunk = CHUNK_POSITIONS,
 ): boolean {
   if (!testsOnlyColumns(f)) return false;
   const { included, excluded, context, metadata } = sets;
@@ -99,26 +105,64 @@ export function visitMatches(
   const users = f.users && new Set(f.users);
   const notUsers = f.excludeUsers && new Set(f.excludeUsers);
   const addrOk = f.ip && addressTest(cols, f.ip);
-  const { ids, levels, keys, initiators, addrs } = cols;
-  // Which rows pass, a condition at a time over the spans, each a tight loop over typed arrays:
-  // one loop testing every condition row by row, its closure's values read from its context,
-  // took 1.3–2.7 times as long (a search's groups over 1,000,000 rows: 33–56 → 20–28 ms).
   if (passing.length < length) passing = new Uint8Array(cols.ids.length);
-  const passes = passing;
-  // Tables that keep every value test nothing.
-  const testsNothing = [keyOk, levelOk, initiatorOk].every((table) => table.every((ok) => ok === 1));
+  const tests: PassTests = {
+    cols,
+    passes: passing,
+    // Tables that keep every value test nothing.
+    testsNothing: [keyOk, levelOk, initiatorOk].every((table) => table.every((ok) => ok === 1)),
+    keyOk,
+    levelOk,
+    initiatorOk,
+    searchTemplate,
+    maxId: f.maxId,
+    sets,
+    addrOk,
+    users,
+    notUsers,
+  };
+  const passes = tests.passes;
+  // Spans newest first: the rows of consecutive spans follow each other.
   for (const [from, below] of spans)
-    if (testsNothing) passes.fill(1, from, below);
-    else
-      for (let i = from; i < below; i++)
-        passes[i] = keyOk[keys[i]!]! & levelOk[levels[i]!]! & initiatorOk[initiators[i]!]!;
-  // The other conditions over all the spans' positions at once (none passes between them).
-  const lo = Math.min(...spans.map(([from]) => from));
-  const hi = Math.max(...spans.map(([, below]) => below));
-  if (f.maxId !== undefined) for (let i = lo, maxId = f.maxId; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
+    for (let hi = below; hi > from; hi -= chunk) {
+      const lo = Math.max(from, hi - chunk);
+      markPassing(tests, lo, hi);
+      for (let i = hi - 1; i >= lo; i--) if (passes[i]! & 1 && visit(i) === false) return true;
+    }
+  return true;
+}
+
+/** What markPassing tests, made once per walk. */
+interface PassTests {
+  cols: LogColumns;
+  passes: Uint8Array;
+  testsNothing: boolean;
+  keyOk: Uint8Array;
+  levelOk: Uint8Array;
+  initiatorOk: Uint8Array;
+  searchTemplate: Uint8Array;
+  maxId: number | undefined;
+  sets: EventSets;
+  addrOk: ((code: number) => boolean) | undefined;
+  users: Set<number> | undefined;
+  notUsers: Set<number> | undefined;
+}
+
+/**
+ * Which positions of [lo, hi) pass, `passes` a byte each: a condition at a time, each a tight
+ * loop over typed arrays held in locals. One loop testing every condition row by row, its
+ * closure's values read from its context, took 1.3–2.7 times as long (a search's groups over
+ * 1,000,000 rows: 33–56 → 20–28 ms).
+ */
+function markPassing(t: PassTests, lo: number, hi: number): void {
+  const { passes, keyOk, levelOk, initiatorOk, searchTemplate, maxId, addrOk, users, notUsers } = t;
+  const { ids, levels, keys, initiators, addrs, texts } = t.cols;
+  const { included, excluded, context, metadata } = t.sets;
+  if (t.testsNothing) passes.fill(1, lo, hi);
+  else for (let i = lo; i < hi; i++) passes[i] = keyOk[keys[i]!]! & levelOk[levels[i]!]! & initiatorOk[initiators[i]!]!;
+  if (maxId !== undefined) for (let i = lo; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
   // By text, one table read per row (testing a set of ids gathered from the texts first took
   // three to six times as long over 1,000,000 rows).
-  const { texts } = cols;
   if (excluded && 'byText' in excluded)
     for (let i = lo, byText = excluded.byText; i < hi; i++) passes[i]! &= 1 - byText[texts[i]!]!;
   else if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
@@ -133,13 +177,10 @@ export function visitMatches(
   if (users || notUsers)
     for (let i = lo; i < hi; i++) {
       if (!passes[i]) continue;
-      const user = cols.users[i]!;
+      const user = t.cols.users[i]!;
       if (users && (user === LogColumns.NO_USER || !users.has(user))) passes[i] = 0;
       else if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) passes[i] = 0;
     }
-  // Spans newest first: the rows of consecutive spans follow each other.
-  for (const [from, below] of spans) for (let i = below - 1; i >= from; i--) if (passes[i]! & 1) visit(i);
-  return true;
 }
 
 /** The filter's rows (`mode` rows) or groups among the columns' rows, and the newest of them (null: see visitMatches). */

@@ -20,18 +20,28 @@ interface Group {
   size: number;
 }
 
+/** A page of a filter: its rows (grouped: groups) `offset … offset + limit`, newest first. */
+export interface PageWanted {
+  grouped: boolean;
+  offset: number;
+  limit: number;
+  /** The filter's total, when known: the walk stops once it has the page. */
+  knownTotal?: number;
+}
+
 /**
  * Rows `offset … offset + limit` of the filter's (grouped: groups), newest first, and the
  * total; null when the filter tests something the columns do not hold. A grouped page keeps
  * the groups from the tie (of equal first dates) that holds its first group on, until one starts
  * past it at another date, as read/paging.ts walkGroups does: sorting moves groups within a tie
- * only.
+ * only. `chunk`: visitMatches' (tests cross its borders with small ones).
  */
 export function pageFromColumns(
   view: ColumnsView,
   f: EventFilter,
-  { grouped, offset, limit }: { grouped: boolean; offset: number; limit: number },
+  { grouped, offset, limit, knownTotal }: PageWanted,
   sets: EventSets = {},
+  chunk?: number,
 ): ColumnsPage | null {
   // A cut at or above every id held cuts nothing.
   const cutsNothing = f.maxId === undefined || f.maxId >= view.cols.state.maxId;
@@ -46,35 +56,46 @@ export function pageFromColumns(
   let from = 0; // walk index of kept[0]
   let current: Group | null = null;
   let collecting = grouped;
-  const visited = visitMatches(view, f, sets, (i) => {
-    rows++;
-    if (!grouped) {
-      if (rows > offset && rows <= wanted) page.push(ids[i]!);
-      return;
-    }
-    if (occasions[i] !== last) {
-      const walk = groups++;
-      last = occasions[i]!;
-      if (!collecting) return;
-      if (walk >= wanted && dates[i] !== kept[wanted - 1 - from]!.first.date) {
-        collecting = false;
-        return;
+  const counting = knownTotal === undefined;
+  const visited = visitMatches(
+    view,
+    f,
+    sets,
+    (i) => {
+      rows++;
+      if (!grouped) {
+        if (rows > offset && rows <= wanted) page.push(ids[i]!);
+        return counting || rows < wanted;
       }
-      if (walk < offset && current && dates[i] !== current.first.date) {
-        kept = [];
-        from = walk;
+      if (occasions[i] !== last) {
+        const walk = groups++;
+        last = occasions[i]!;
+        if (!collecting) return counting;
+        if (walk >= wanted && dates[i] !== kept[wanted - 1 - from]!.first.date) {
+          collecting = false;
+          return counting;
+        }
+        if (walk < offset && current && dates[i] !== current.first.date) {
+          kept = [];
+          from = walk;
+        }
+        current = { first: { date: dates[i]! }, maxId: ids[i]!, size: 0 };
+        kept.push(current);
       }
-      current = { first: { date: dates[i]! }, maxId: ids[i]!, size: 0 };
-      kept.push(current);
-    }
-    if (!collecting) return;
-    current!.size++;
-    if (ids[i]! > current!.maxId) current!.maxId = ids[i]!;
-  });
+      if (!collecting) return counting;
+      current!.size++;
+      if (ids[i]! > current!.maxId) current!.maxId = ids[i]!;
+    },
+    chunk,
+  );
   if (!visited) return null;
-  if (!grouped) return { ids: page, counts: new Map(), total: rows };
+  if (!grouped) return { ids: page, counts: new Map(), total: knownTotal ?? rows };
   const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
-  return { ids: shown.map((g) => g.maxId), counts: new Map(shown.map((g) => [g.maxId, g.size])), total: groups };
+  return {
+    ids: shown.map((g) => g.maxId),
+    counts: new Map(shown.map((g) => [g.maxId, g.size])),
+    total: knownTotal ?? groups,
+  };
 }
 
 /** Rows `offset … offset + limit` of the whole log, newest first: those at these positions from the end. */

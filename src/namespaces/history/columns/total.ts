@@ -1,11 +1,12 @@
 // A list's page and first total from the log's columns (columns/count.ts, columns/page.ts): at
 // the request's state of the log, or null while the columns are not ready (the rows are read
-// instead). The total is a shortcut of the cached totals (read/caches.ts).
+// instead). The total is a shortcut of the cached totals (read/caches.ts); a page's total is
+// kept for the filter's other pages at the same state, whose walks then stop at their page.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from '../read/query.ts';
 import type { QueryPlan, SearchMatches } from '../read/conditions.ts';
-import type { LogState, TotalShortcut } from '../read/caches.ts';
+import { jsonMaps, remember, sameState, type LogState, type TotalShortcut } from '../read/caches.ts';
 import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
@@ -227,6 +228,9 @@ export function columnsShortcut(
   };
 }
 
+/** Totals of the filters whose pages the columns served, per process, at a state of the log. */
+const pageTotals = new WeakMap<AppServices, Map<string, { state: LogState; total: number }>>();
+
 /**
  * A page of `filter` and its total from the columns, when they hold what it tests. On SQLite not
  * for `exclude_search`, whose matches would be gathered for every page, while its page is found
@@ -244,5 +248,13 @@ export async function columnsPage(
   if ((filter.excludeSearch && app.dialect === 'sqlite' && !texts) || !fits(app, filter, plan, state.maxId, texts))
     return null;
   const columns = await columnsFor(app, filter, plan, state);
-  return columns && pageFromColumns(columns.view, filter, page, columns.sets);
+  if (!columns) return null;
+  let totals = pageTotals.get(app);
+  if (!totals) pageTotals.set(app, (totals = new Map()));
+  const key = JSON.stringify([filter, page.grouped], jsonMaps);
+  const known = totals.get(key);
+  const knownTotal = known && sameState(known.state, state) ? known.total : undefined;
+  const served = pageFromColumns(columns.view, filter, { ...page, knownTotal }, columns.sets);
+  if (served) remember(totals, key, { state, total: served.total });
+  return served;
 }
