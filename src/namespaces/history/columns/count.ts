@@ -70,23 +70,38 @@ let passing = new Uint8Array(0);
 /** Positions whose conditions are tested at a time, newest first, so that a walk told to stop tests no more. */
 export const CHUNK_POSITIONS = 32_768;
 
+/** The rows, and groups (runs of equal occasions ids), that a walk counted after its visits ended. */
+export interface CountedRest {
+  rows: number;
+  groups: number;
+}
+
+/** How a walk goes on once `visit` returns false. */
+export interface WalkOptions {
+  /** Count the rows and groups left (a total not known yet) instead of stopping. */
+  countRest?: boolean;
+  /** Positions tested at a time (tests cross their borders with small ones). */
+  chunk?: number;
+}
+
 /**
  * Visits the positions of the rows of `f` among the columns' rows, newest first (date desc,
- * id desc), until `visit` returns false; false (none visited) when it tests something the
- * columns do not hold. `sets`: the events holding the words of `search`, `exclude_search` and
+ * id desc), until `visit` returns false; then stops, or with `countRest` counts the rows and
+ * groups left (returned; a group goes on from the last row visited), a tight loop where a
+ * visit per row cost a call. Null (none visited) when it tests something the columns do not
+ * hold. `sets`: the events holding the words of `search`, `exclude_search` and
  * `metadata_search` and the pairs of `context_filters` (required for each the filter has); a
  * template holding the search words keeps (or leaves out) its events as well. The conditions
- * are tested `chunk` positions at a time, newest first: a page whose total is known stops
- * within the chunks that hold it.
+ * are tested `chunk` positions at a time, newest first: a walk that stops tests no more.
  */
 export function visitMatches(
   { cols, length }: ColumnsView,
   f: EventFilter,
   sets: EventSets,
   visit: (position: number) => boolean | void,
-  chunk = CHUNK_POSITIONS,
-): boolean {
-  if (!testsOnlyColumns(f)) return false;
+  { countRest = false, chunk = CHUNK_POSITIONS }: WalkOptions = {},
+): CountedRest | null {
+  if (!testsOnlyColumns(f)) return null;
   const { included, excluded, context, metadata } = sets;
   if (
     (f.excludeSearch && !excluded) ||
@@ -94,9 +109,9 @@ export function visitMatches(
     (f.contextFilters && !context) ||
     (f.metadataWords && !metadata)
   )
-    return false;
+    return null;
   const spans = positionSpans(cols, length, f);
-  if (!spans) return false;
+  if (!spans) return null;
   const keyOk = keyTable(cols, f);
   // As SQL reads `words or (logger = ? and message_key in (…))`: a row without a key is kept by its words alone.
   const searchTemplate = cols.messagesTable(f.search?.templateMatches);
@@ -121,15 +136,33 @@ export function visitMatches(
     users,
     notUsers,
   };
-  const passes = tests.passes;
+  const { passes } = tests;
+  const { occasions } = cols;
+  const rest: CountedRest = { rows: 0, groups: 0 };
+  let visiting = true;
+  let last = -1;
   // Spans newest first: the rows of consecutive spans follow each other.
   for (const [from, below] of spans)
     for (let hi = below; hi > from; hi -= chunk) {
       const lo = Math.max(from, hi - chunk);
       markPassing(tests, lo, hi);
-      for (let i = hi - 1; i >= lo; i--) if (passes[i]! & 1 && visit(i) === false) return true;
+      let i = hi - 1;
+      for (; visiting && i >= lo; i--)
+        if (passes[i]! & 1 && visit(i) === false) {
+          if (!countRest) return rest;
+          visiting = false;
+          last = occasions[i]!;
+        }
+      for (; i >= lo; i--)
+        if (passes[i]! & 1) {
+          rest.rows++;
+          if (occasions[i] !== last) {
+            rest.groups++;
+            last = occasions[i]!;
+          }
+        }
     }
-  return true;
+  return rest;
 }
 
 /** What markPassing tests, made once per walk. */
@@ -191,19 +224,22 @@ export function countFromColumns(
   sets: EventSets = {},
 ): ColumnsTotal | null {
   const { ids, dates, occasions, occasionCodes } = view.cols;
-  let rows = 0;
-  let groups = 0;
-  let last = -1;
   let newest = -1;
-  const visited = visitMatches(view, f, sets, (i) => {
-    if (newest < 0) newest = i;
-    rows++;
-    if (occasions[i] !== last) groups++;
-    last = occasions[i]!;
-  });
-  if (!visited) return null;
+  // The newest row visited, the rest counted.
+  const rest = visitMatches(
+    view,
+    f,
+    sets,
+    (i) => {
+      newest = i;
+      return false;
+    },
+    { countRest: true },
+  );
+  if (!rest) return null;
+  const found = newest < 0 ? 0 : 1;
   return {
-    value: mode === 'rows' ? rows : groups,
+    value: found + (mode === 'rows' ? rest.rows : rest.groups),
     newest:
       newest < 0
         ? null

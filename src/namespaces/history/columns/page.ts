@@ -55,26 +55,21 @@ export function pageFromColumns(
   let kept: Group[] = [];
   let from = 0; // walk index of kept[0]
   let current: Group | null = null;
-  let collecting = grouped;
-  const counting = knownTotal === undefined;
-  const visited = visitMatches(
+  const rest = visitMatches(
     view,
     f,
     sets,
     (i) => {
       rows++;
       if (!grouped) {
-        if (rows > offset && rows <= wanted) page.push(ids[i]!);
-        return counting || rows < wanted;
+        if (rows > offset) page.push(ids[i]!);
+        return rows < wanted;
       }
       if (occasions[i] !== last) {
         const walk = groups++;
         last = occasions[i]!;
-        if (!collecting) return counting;
-        if (walk >= wanted && dates[i] !== kept[wanted - 1 - from]!.first.date) {
-          collecting = false;
-          return counting;
-        }
+        // Past the page and its tie: the walk has the page.
+        if (walk >= wanted && dates[i] !== kept[wanted - 1 - from]!.first.date) return false;
         if (walk < offset && current && dates[i] !== current.first.date) {
           kept = [];
           from = walk;
@@ -82,19 +77,18 @@ export function pageFromColumns(
         current = { first: { date: dates[i]! }, maxId: ids[i]!, size: 0 };
         kept.push(current);
       }
-      if (!collecting) return counting;
       current!.size++;
       if (ids[i]! > current!.maxId) current!.maxId = ids[i]!;
     },
-    chunk,
+    { countRest: knownTotal === undefined, chunk },
   );
-  if (!visited) return null;
-  if (!grouped) return { ids: page, counts: new Map(), total: knownTotal ?? rows };
+  if (!rest) return null;
+  if (!grouped) return { ids: page, counts: new Map(), total: knownTotal ?? rows + rest.rows };
   const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
   return {
     ids: shown.map((g) => g.maxId),
     counts: new Map(shown.map((g) => [g.maxId, g.size])),
-    total: knownTotal ?? groups,
+    total: knownTotal ?? groups + rest.groups,
   };
 }
 
