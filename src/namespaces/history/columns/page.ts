@@ -25,7 +25,7 @@ export interface PageWanted {
   grouped: boolean;
   offset: number;
   limit: number;
-  /** The filter's total, when known: the walk stops once it has the page. */
+  /** The filter's total, when known: nothing past the page is counted. */
   knownTotal?: number;
 }
 

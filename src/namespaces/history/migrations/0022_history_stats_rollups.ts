@@ -62,6 +62,28 @@ export const ATTEMPTED = (dialect: DialectName, id: string) => `select coalesce(
   from history_event_contexts as x cross join ${PAIRS(dialect)} as c
   where x.event_id = ${id} and c.key in ('login', 'failed_username')`;
 
+/**
+ * SQLite: the triggers that take a deleted failed login off its counts and move an updated one,
+ * by the statements `remove` and `add` make of the row (`old.`, `new.`).
+ */
+export async function createSqliteFailedLoginTriggers(
+  db: Kysely<any>,
+  remove: (row: string) => string,
+  add: (row: string) => string,
+): Promise<void> {
+  const T = 'history_stats_daily_failed_logins';
+  await sql
+    .raw(
+      `create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${T}_update after update of date, logger, message_key on history_events begin ${remove('old.')}; ${add('new.')}; end`,
+    )
+    .execute(db);
+}
+
 async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const T = 'history_stats_daily_failed_logins';
   let table = db.schema
@@ -88,20 +110,7 @@ async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise
     row: string,
   ) => `update ${T} set n = n - (select count(*) from (${ATTEMPTED(dialect, `${row}id`)}) as a where a.attempted = ${T}.attempted)
     where ${FAILED(row)} and day = substr(${row}date, 1, 10) and attempted in (select attempted from (${ATTEMPTED(dialect, `${row}id`)}) as a)`;
-  const moved = 'date, logger, message_key';
-  if (dialect === 'sqlite') {
-    await sql
-      .raw(
-        `create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger ${T}_update after update of ${moved} on history_events begin ${remove('old.')}; ${add('new.')}; end`,
-      )
-      .execute(db);
-    return;
-  }
+  if (dialect === 'sqlite') return createSqliteFailedLoginTriggers(db, remove, add);
   await sql
     .raw(`create function ${T}_removed() returns trigger language plpgsql as $$
     begin
@@ -129,7 +138,7 @@ async function failedLoginCounts(db: Kysely<any>, dialect: DialectName): Promise
     .execute(db);
   await sql
     .raw(
-      `create trigger ${T}_update after update of ${moved} on history_events for each row execute function ${T}_moved()`,
+      `create trigger ${T}_update after update of date, logger, message_key on history_events for each row execute function ${T}_moved()`,
     )
     .execute(db);
   await sql

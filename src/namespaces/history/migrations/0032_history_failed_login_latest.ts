@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { SiteMigration } from '../../../db/migration.ts';
-import { ATTEMPTED, FAILED, PAIRS } from './0022_history_stats_rollups.ts';
+import { ATTEMPTED, createSqliteFailedLoginTriggers, FAILED, PAIRS } from './0022_history_stats_rollups.ts';
 import { LATEST_DATE_KEPT } from '../write/stats-counts.ts';
 
 // The failed logins' daily counts (0022) keep each attempted name's latest date of the day in
@@ -38,17 +38,7 @@ export const historyFailedLoginLatestMigration: SiteMigration = {
     if (dialect === 'sqlite') {
       await sql.raw(`drop trigger if exists ${T}_delete`).execute(db);
       await sql.raw(`drop trigger if exists ${T}_update`).execute(db);
-      await sql
-        .raw(
-          `create trigger ${T}_delete after delete on history_events when ${FAILED('old.')} begin ${remove('old.')}; end`,
-        )
-        .execute(db);
-      await sql
-        .raw(
-          `create trigger ${T}_update after update of date, logger, message_key on history_events begin ${remove('old.')}; ${add('new.')}; end`,
-        )
-        .execute(db);
-      return;
+      return createSqliteFailedLoginTriggers(db, remove, add);
     }
     // The triggers of 0022 call these functions by name.
     await sql
