@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { sql, type SqlBool } from 'kysely';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -17,6 +18,10 @@ import { createTestApp, dbTargets, type TestApp } from '../support/db.ts';
 import { fixtureUser, listParams } from './fixture.ts';
 import { referenceOverview } from './occasions-model.ts';
 import { listEvents } from '../../src/namespaces/history/read/list.ts';
+import { cachedTotal, jsonMaps, keptTotal, logState } from '../../src/namespaces/history/read/caches.ts';
+import { filterCondition } from '../../src/namespaces/history/read/conditions.ts';
+import { countMatching } from '../../src/namespaces/history/read/paging.ts';
+import { filterFromParams } from './support.ts';
 import type { AuthUser } from '../../src/auth/types.ts';
 import { stickEvent, unstickEvent } from '../../src/namespaces/history/write/sticky.ts';
 
@@ -254,6 +259,31 @@ for (const target of dbTargets()) {
         );
       },
     );
+
+    test("a grouped total a page of the log's columns counted is kept, and the rows' count brings it up to date after appends", async () => {
+      for (let i = 0; i < 12; i++) await log(i % 3, false, nextDate());
+      const params = { loglevels: ['info'] };
+      const filter = filterFromParams(t.app, params);
+      const key = JSON.stringify(filter, jsonMaps);
+      const cond = filterCondition(filter)!;
+      const before = await logState(t.app);
+      const listed = await listEvents(t.app, listParams({ ...params, per_page: 2 }), { user: admin, lang: 'en' });
+      assert.equal(keptTotal(t.app, before, key, 'groups'), Number(listed.headers['X-WP-Total']), 'kept');
+      // One more event of the newest info event's option: it goes on that group.
+      const newest = await t.app.db
+        .selectFrom('history_event_contexts')
+        .select('context')
+        .where('event_id', '=', Number(listed.items[0]!.id))
+        .executeTakeFirstOrThrow();
+      await log(Number(JSON.parse(newest.context).option.slice(1)), false, nextDate());
+      const after = await logState(t.app);
+      const upTo = (state: typeof after) => sql<SqlBool>`${cond} and id <= ${state.maxId}`;
+      assert.equal(
+        await cachedTotal(t.app, after, key, upTo(after), 'groups'),
+        await countMatching(t.app, upTo(after), 'groups'),
+      );
+      assert.equal(await countMatching(t.app, upTo(after), 'groups'), Number(listed.headers['X-WP-Total']));
+    });
 
     test('answers after appends, back-dated events and stick/unstick equal a fresh computation', async () => {
       for (let i = 0; i < 12; i++) await log(i % 2, i % 5 === 0, nextDate());

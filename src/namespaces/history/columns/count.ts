@@ -223,7 +223,6 @@ export function countFromColumns(
   mode: 'rows' | 'groups',
   sets: EventSets = {},
 ): ColumnsTotal | null {
-  const { ids, dates, occasions, occasionCodes } = view.cols;
   let newest = -1;
   // The newest row visited, the rest counted.
   const rest = visitMatches(
@@ -238,17 +237,18 @@ export function countFromColumns(
   );
   if (!rest) return null;
   const found = newest < 0 ? 0 : 1;
-  return {
-    value: found + (mode === 'rows' ? rest.rows : rest.groups),
-    newest:
-      newest < 0
-        ? null
-        : {
-            id: ids[newest]!,
-            date: unixToUtc(dates[newest]!),
-            occasions_id: occasionCodes.values[occasions[newest]!]!,
-          },
-  };
+  return { value: found + (mode === 'rows' ? rest.rows : rest.groups), newest: matchRowAt(view.cols, newest) };
+}
+
+/** The row at a position of the columns, as a walk of the rows reports it (null: none, -1). */
+export function matchRowAt({ ids, dates, occasions, occasionCodes }: LogColumns, position: number): MatchRow | null {
+  return position < 0
+    ? null
+    : {
+        id: ids[position]!,
+        date: unixToUtc(dates[position]!),
+        occasions_id: occasionCodes.values[occasions[position]!]!,
+      };
 }
 
 /**

@@ -2,7 +2,8 @@
 // over them: the ids of the page's rows (grouped: each group's highest id and size, groups in
 // the reference's order), read from the database afterwards.
 import { isUnfiltered, type EventFilter } from '../read/query.ts';
-import { visitMatches, type EventSets } from './count.ts';
+import { matchRowAt, visitMatches, type EventSets } from './count.ts';
+import type { MatchRow } from '../read/slices.ts';
 import { inReferenceOrder } from '../read/heads.ts';
 import type { ColumnsView } from './store.ts';
 
@@ -11,6 +12,8 @@ export interface ColumnsPage {
   /** Grouped: each shown row's group size. */
   counts: Map<number, number>;
   total: number;
+  /** Grouped, the total counted: the newest matching row (read/caches.ts keepTotal); else null. */
+  newest: MatchRow | null;
 }
 
 /** A group as the walk meets it: its first row's date (seconds), highest id and size. */
@@ -55,12 +58,13 @@ export function pageFromColumns(
   let kept: Group[] = [];
   let from = 0; // walk index of kept[0]
   let current: Group | null = null;
+  let newest = -1;
   const rest = visitMatches(
     view,
     f,
     sets,
     (i) => {
-      rows++;
+      if (rows++ === 0) newest = i;
       if (!grouped) {
         if (rows > offset) page.push(ids[i]!);
         return rows < wanted;
@@ -83,12 +87,13 @@ export function pageFromColumns(
     { countRest: knownTotal === undefined, chunk },
   );
   if (!rest) return null;
-  if (!grouped) return { ids: page, counts: new Map(), total: knownTotal ?? rows + rest.rows };
+  if (!grouped) return { ids: page, counts: new Map(), total: knownTotal ?? rows + rest.rows, newest: null };
   const shown = inReferenceOrder(kept).slice(offset - from, wanted - from);
   return {
     ids: shown.map((g) => g.maxId),
     counts: new Map(shown.map((g) => [g.maxId, g.size])),
     total: knownTotal ?? groups + rest.groups,
+    newest: matchRowAt(view.cols, newest),
   };
 }
 
@@ -96,5 +101,5 @@ export function pageFromColumns(
 function wholeLogPage({ cols, length }: ColumnsView, offset: number, limit: number): ColumnsPage {
   const ids: number[] = [];
   for (let i = length - 1 - offset; i >= 0 && ids.length < limit; i--) ids.push(cols.ids[i]!);
-  return { ids, counts: new Map(), total: length };
+  return { ids, counts: new Map(), total: length, newest: null };
 }

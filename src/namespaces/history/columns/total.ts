@@ -1,12 +1,11 @@
 // A list's page and first total from the log's columns (columns/count.ts, columns/page.ts): at
 // the request's state of the log, or null while the columns are not ready (the rows are read
-// instead). The total is a shortcut of the cached totals (read/caches.ts); a page's total is
-// kept for the filter's other pages at the same state, whose walks then stop at their page.
+// instead). The total is a shortcut of the cached totals (read/caches.ts).
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { AppServices } from '../../../site/services.ts';
 import type { EventFilter } from '../read/query.ts';
 import type { QueryPlan, SearchMatches } from '../read/conditions.ts';
-import { jsonMaps, remember, sameState, type LogState, type TotalShortcut } from '../read/caches.ts';
+import type { LogState, TotalShortcut } from '../read/caches.ts';
 import type { CountMode } from '../read/paging.ts';
 import { filterCondition, indexMatches } from '../read/conditions.ts';
 import { ftsFindsExactly, SEARCH_FTS } from '../index/fts.ts';
@@ -16,7 +15,7 @@ import type { MessagePairs } from '../index/search-heads.ts';
 import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { addId, idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
-import { pageFromColumns, type ColumnsPage } from './page.ts';
+import { pageFromColumns, type ColumnsPage, type PageWanted } from './page.ts';
 import { columnsAt, columnsKeepTexts } from './sync.ts';
 import { textsHolding } from './texts.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
@@ -228,9 +227,6 @@ export function columnsShortcut(
   };
 }
 
-/** Totals of the filters whose pages the columns served, per process, at a state of the log. */
-const pageTotals = new WeakMap<AppServices, Map<string, { state: LogState; total: number }>>();
-
 /**
  * A page of `filter` and its total from the columns, when they hold what it tests. On SQLite not
  * for `exclude_search`, whose matches would be gathered for every page, while its page is found
@@ -242,19 +238,11 @@ export async function columnsPage(
   filter: EventFilter,
   plan: QueryPlan,
   state: LogState,
-  page: { grouped: boolean; offset: number; limit: number },
+  page: PageWanted,
 ): Promise<ColumnsPage | null> {
   const texts = columnsKeepTexts(app);
   if ((filter.excludeSearch && app.dialect === 'sqlite' && !texts) || !fits(app, filter, plan, state.maxId, texts))
     return null;
   const columns = await columnsFor(app, filter, plan, state);
-  if (!columns) return null;
-  let totals = pageTotals.get(app);
-  if (!totals) pageTotals.set(app, (totals = new Map()));
-  const key = JSON.stringify([filter, page.grouped], jsonMaps);
-  const known = totals.get(key);
-  const knownTotal = known && sameState(known.state, state) ? known.total : undefined;
-  const served = pageFromColumns(columns.view, filter, { ...page, knownTotal }, columns.sets);
-  if (served) remember(totals, key, { state, total: served.total });
-  return served;
+  return columns && pageFromColumns(columns.view, filter, page, columns.sets);
 }

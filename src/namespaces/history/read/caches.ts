@@ -149,6 +149,30 @@ export interface CountOptions {
   inOrderFrom?: number;
 }
 
+const totalKey = (mode: CountMode, key: string) => `${mode}:${key}`;
+
+/** The filter's total counted at exactly `state`, when kept: no statement is sent. */
+export function keptTotal(app: AppServices, state: LogState, key: string, mode: CountMode): number | undefined {
+  const hit = cachesOf(app).totals.get(totalKey(mode, key));
+  return hit && sameState(hit, state) ? hit.value : undefined;
+}
+
+/**
+ * Keeps a total counted at `state` without cachedTotal (a page of the log's columns counts its
+ * filter's total in the same pass), for cachedTotal and keptTotal; `newest`: the newest matching
+ * row, which counting groups on after appends needs (null for rows).
+ */
+export function keepTotal(
+  app: AppServices,
+  state: LogState,
+  key: string,
+  mode: CountMode,
+  value: number,
+  newest: MatchRow | null,
+): void {
+  remember(cachesOf(app).totals, totalKey(mode, key), { ...state, value, newest });
+}
+
 /**
  * The total for a filter, from the cache when only appends happened since it was counted: the
  * appended rows that match are counted (as groups: continuing the newest counted group or
@@ -166,7 +190,7 @@ export async function cachedTotal(
   how: CountOptions = {},
 ): Promise<number> {
   const { totals, counting } = cachesOf(app);
-  const cacheKey = `${mode}:${key}`;
+  const cacheKey = totalKey(mode, key);
   const fromCache = async (): Promise<number | null> => {
     const hit = totals.get(cacheKey);
     const current = hit && (await bringUpToDate(app, state, hit, cond, mode));

@@ -10,7 +10,7 @@ import { renderEvents, type EventItem, type Viewer } from './render.ts';
 import { newestFirstSlices } from './newest-slices.ts';
 import { posAndDate, type Pos } from '../model/runs.ts';
 import { loadRows, newestFirstRows, selectEventPage, type CountMode, type PageResult } from './paging.ts';
-import { cachedPage, cachedTotal, firstShortcut, jsonMaps, logState } from './caches.ts';
+import { cachedPage, cachedTotal, firstShortcut, jsonMaps, keepTotal, keptTotal, logState } from './caches.ts';
 import { columnsPage, columnsShortcut, searchByTexts } from '../columns/total.ts';
 import { groupTotalShortcut, inOrderCountFrom, oneDateRange } from './totals.ts';
 import {
@@ -115,14 +115,23 @@ export async function listEvents(
           inOrderFrom: inOrderCountFrom(app, effectiveTotal, plan, state.maxId),
         });
       // A filter the log's columns hold (but one range of dates, or none, whose pages come from
-      // the runs maintained on write): page and total in one pass over them.
+      // the runs maintained on write): page and total in one pass over them, which stops at the
+      // page when the total is kept (the filter's other pages, or its count by the rows).
       const unfiltered = isUnfiltered({ ...effective, maxId: undefined });
       const dateSlice = grouped ? oneDateRange(effective) : undefined;
+      const mode = grouped ? 'groups' : 'rows';
+      const knownTotal = keptTotal(app, state, totalKey, mode);
       const served =
         (unfiltered && grouped) || dateSlice
           ? null
-          : await columnsPage(app, effective, plan, state, { grouped, offset: (page - 1) * perPage, limit: perPage });
+          : await columnsPage(app, effective, plan, state, {
+              grouped,
+              offset: (page - 1) * perPage,
+              limit: perPage,
+              knownTotal,
+            });
       if (served) {
+        if (knownTotal === undefined) keepTotal(app, state, totalKey, mode, served.total, served.newest);
         const rows = await loadRows(app, served.ids);
         return {
           rows: grouped ? newestFirstRows(rows) : rows,
