@@ -19,6 +19,7 @@ import { statsUsers } from '../../src/namespaces/history/stats/details.ts';
 import { statsActivityOverview, statsPeakDays, statsPeakTimes } from '../../src/namespaces/history/stats/times.ts';
 import { utcToZone } from '../../src/site/time.ts';
 import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
+import { contextPairs } from '../../src/namespaces/history/model/context.ts';
 import { historyFailedLoginLatestMigration } from '../../src/namespaces/history/migrations/0032_history_failed_login_latest.ts';
 import { unixToUtc, utcToUnix } from '../../src/site/zone-time.ts';
 
@@ -280,7 +281,7 @@ for (const target of dbTargets()) {
 
     /** stats/users' details as they were counted from the events alone. */
     async function usersFromEvents(fromUtc: string, toUtc: string, limit: number) {
-      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      const pairs = contextPairs(t.app.dialect, 'x.context');
       const failed = await sql<{ last: string; attempted: string | null; n: number }>`
         select max(e.date) as last, c.value as attempted, count(*) as n from history_events e join history_event_contexts x on x.event_id = e.id cross join ${pairs} as c
         where e.date >= ${fromUtc} and e.date <= ${toUtc} and e.logger = 'SimpleUserLogger' and e.message_key in ('user_login_failed', 'user_unknown_login_failed')
@@ -415,7 +416,7 @@ for (const target of dbTargets()) {
         .executeTakeFirstOrThrow();
       assert.ok(row.last, 'every latest date known after inserts');
       const name = row.attempted.slice(1);
-      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      const pairs = contextPairs(t.app.dialect, 'x.context');
       const { rows: latest } = await sql<{ id: number }>`select e.id from history_events e
         join history_event_contexts x on x.event_id = e.id cross join ${pairs} as c
         where e.date = ${row.last} and e.message_key in ('user_login_failed', 'user_unknown_login_failed')
@@ -456,7 +457,8 @@ for (const target of dbTargets()) {
     });
 
     test('migration 0032 fills the latest dates of a log written before it; writers keep them after it', async () => {
-      const pairs = t.app.dialect === 'postgres' ? sql`json_each_text(x.context::json)` : sql`json_each(x.context)`;
+      // A name's latest failed login deleted first: the migration fills what the events say then.
+      const pairs = contextPairs(t.app.dialect, 'x.context');
       const [someone] = (
         await sql<{ value: string }>`select c.value from history_event_contexts x cross join ${pairs} as c
           where c.key = 'login' limit 1`.execute(t.app.db)

@@ -108,11 +108,10 @@ export function statsCounts(events: readonly PreparedEvent[]): StatsCounts {
       for (const key of rollup.keys(event)) {
         const name = key.join('\u0000');
         const entry = byKey.get(name);
-        const { date } = event.row;
-        if (!entry) byKey.set(name, { key, n: 1, last: date });
+        if (!entry) byKey.set(name, { key, n: 1, last: event.row.date });
         else {
           entry.n++;
-          if (date > entry.last) entry.last = date;
+          if (rollup.latest && event.row.date > entry.last) entry.last = event.row.date;
         }
       }
     }
