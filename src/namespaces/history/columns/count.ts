@@ -68,16 +68,16 @@ export interface EventSets {
 let passing = new Uint8Array(0);
 
 /** Positions whose conditions are tested at a time, newest first, so that a walk told to stop tests no more. */
-export const CHUNK_POSITIONS = 32_768;
+const CHUNK_POSITIONS = 32_768;
 
 /** The rows, and groups (runs of equal occasions ids), that a walk counted after its visits ended. */
-export interface CountedRest {
+interface CountedRest {
   rows: number;
   groups: number;
 }
 
 /** How a walk goes on once `visit` returns false. */
-export interface WalkOptions {
+interface WalkOptions {
   /** Count the rows and groups left (a total not known yet) instead of stopping. */
   countRest?: boolean;
   /** Positions tested at a time (tests cross their borders with small ones). */
