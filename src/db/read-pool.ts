@@ -50,8 +50,8 @@ interface ReadWorker {
 /** JavaScript, not TypeScript: a thread that loads TypeScript loads Node's type stripper too (read-worker.js). */
 export const READ_WORKER_URL = new URL('./read-worker.js', import.meta.url);
 /**
- * A worker's JavaScript heap: rows pass through it on their way out, nothing stays. The young
- * generation is bounded too: the server's --max-semi-space-size applies to every isolate.
+ * A worker's JavaScript heap: rows pass through it on their way out, nothing stays. Its young
+ * generation is its own, not the serving thread's (v8-flags.ts threadsSizeTheirYoungGeneration).
  */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 4 };
 /** How long a closing pool waits for an idle thread to end by itself before terminating it. */

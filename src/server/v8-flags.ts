@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { isPostgresUrl } from '../util.ts';
 
 // The server's V8 memory settings (and the C allocator's), which can only be set when the process starts. On a machine with
@@ -51,12 +52,28 @@ export function missingServerFlags(execArgv: string[], nodeOptions: string, data
   return serverV8Flags(databaseUrl).filter((flag) => !given.includes(flag.split('=')[0]));
 }
 
-/** Replaces this process with one started with the server's V8 flags and allocator setting (no-op when set or unsupported). */
+/**
+ * The young generation set by flag is the serving thread's. V8 reads the flag as each isolate
+ * starts and lets it override a worker thread's own limit (resourceLimits), so every thread got
+ * the serving thread's 16 MB semi-spaces on PostgreSQL: the thread reading the log's columns
+ * grew a 32 MB young generation, which V8 keeps pooled for 8 s after the thread ends (peak RSS
+ * of the first cold scenario 277 MB, 58 MB of it such pages). Cleared once this thread's heap is
+ * configured, threads started later size theirs by their own limits.
+ */
+export function threadsSizeTheirYoungGeneration(): void {
+  v8.setFlagsFromString('--max-semi-space-size=0');
+}
+
+/**
+ * Replaces this process with one started with the server's V8 flags and allocator setting
+ * (no-op when set or unsupported); the process that goes on lets its threads size their own
+ * young generation.
+ */
 export function reexecWithServerFlags(): void {
-  if (process.env[APPLIED] || typeof process.execve !== 'function') return;
   const flags = missingServerFlags(process.execArgv, process.env.NODE_OPTIONS ?? '', process.env.DATABASE_URL);
   const env = missingServerEnv(process.env);
-  if (!flags.length && !Object.keys(env).length) return;
+  if (process.env[APPLIED] || typeof process.execve !== 'function' || (!flags.length && !Object.keys(env).length))
+    return threadsSizeTheirYoungGeneration();
   process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     ...env,

@@ -3,6 +3,7 @@
 // re-executed process finds the modules in the compile cache (bin/content-site.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,34 @@ test('missingServerEnv: only the allocator settings the environment does not giv
   assert.deepEqual(missingServerEnv({}), { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
   assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8' }), { MALLOC_MMAP_THRESHOLD_: '131072' });
   assert.deepEqual(missingServerEnv({ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '0' }), {});
+});
+
+/**
+ * In a process started with 16 MB semi-spaces: the young generation of a thread asking for 4 MB
+ * (resourceLimits), and the serving thread's, in MB, once both have filled theirs.
+ */
+function youngGenerations(sizedByThreads: boolean): { thread: number; serving: number } {
+  // Run in either thread: fills the young generation, then says its size.
+  const filled = `(() => { const kept = []; for (let i = 0; i < 2e6; i++) kept.push({ i, s: 'v' + i });
+    return Math.round(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576); })()`;
+  const script = `
+    import v8 from 'node:v8';
+    import { Worker } from 'node:worker_threads';
+    import { threadsSizeTheirYoungGeneration } from ${JSON.stringify(new URL('../../src/server/v8-flags.ts', import.meta.url).href)};
+    if (${sizedByThreads}) threadsSizeTheirYoungGeneration();
+    const code = "const v8 = await import('node:v8'); (await import('node:worker_threads')).parentPort.postMessage(" + ${JSON.stringify(filled)} + ")";
+    const thread = await new Promise((resolve, reject) =>
+      new Worker(code, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4 } }).once('message', resolve).once('error', reject));
+    console.log(JSON.stringify({ thread, serving: ${filled} }));`;
+  const out = execFileSync(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', script]);
+  return JSON.parse(String(out));
+}
+
+test("worker threads size their own young generation; the serving thread keeps the flag's", () => {
+  assert.ok(youngGenerations(false).thread > 16, 'the flag sizes every thread until cleared');
+  const { thread, serving } = youngGenerations(true);
+  assert.ok(thread <= 4, `a thread asking for 4 MB: ${thread} MB`);
+  assert.ok(serving > 16, `the serving thread: ${serving} MB`);
 });
 
 /** The environment of a running process, from /proc. */
