@@ -13,6 +13,7 @@ import { dateWindow, filterCondition } from '../../src/namespaces/history/read/c
 import { logState } from '../../src/namespaces/history/read/caches.ts';
 import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns } from '../../src/namespaces/history/columns/count.ts';
+import { LogColumns } from '../../src/namespaces/history/columns/store.ts';
 import { idBits } from '../../src/namespaces/history/model/id-bits.ts';
 import { strictUtcSeconds } from '../../src/site/zone-time.ts';
 import { purgeEvents } from '../../src/namespaces/history/write/maintenance.ts';
@@ -23,6 +24,15 @@ import { generateEvents } from '../../src/namespaces/history/bulk/generate.ts';
 import { eventFilterFromParams } from '../../src/namespaces/history/read/query.ts';
 import { indexPlan } from '../../src/namespaces/history/read/plan.ts';
 import { newestEventId } from '../../src/namespaces/history/model/counters.ts';
+import { WalkThread, walkHere, type Walker } from '../../src/namespaces/history/columns/walk-thread.ts';
+
+/** A walk thread of the tests' own: every walk is checked here and in it, over the same shared arrays. */
+const walkThread = new WalkThread((err) => assert.fail(`the walk thread failed: ${err.message}`));
+after(() => walkThread.stop());
+const WALKERS: [string, Walker][] = [
+  ['here', walkHere],
+  ['in the walk thread', walkThread.walk],
+];
 
 const ALL = { all: true, slugs: [] };
 /** Slices of one to three rows: a walk by dates crosses its ranges' ends within a few rows. */
@@ -188,8 +198,9 @@ for (const target of dbTargets()) {
       assert.equal(!!contextFilters, !!words.context);
       assert.equal(!!metadataWords, !!words.metadata);
       for (const mode of ['rows', 'groups'] as const) {
-        const got = countFromColumns(view, f, mode, matches);
+        const got = await countFromColumns(view, f, mode, matches, walkHere);
         assert.ok(got, 'the columns count this filter');
+        assert.deepEqual(await countFromColumns(view, f, mode, matches, walkThread.walk), got, 'walked in the thread');
         assert.equal(got.value, await countMatching(t.app, where, mode), `${label} ${mode} ${JSON.stringify(f)}`);
         // Read by the filter's dates (several ranges: range by range), in slices of a row or
         // three, and grouped in the log's order from the first matching row on.
@@ -229,12 +240,13 @@ for (const target of dbTargets()) {
             dates,
             slices: TINY_SLICES,
           });
-          const served: ColumnsPage = pageFromColumns(
+          const served: ColumnsPage = (await pageFromColumns(
             view,
             f,
             { grouped, offset: (page - 1) * perPage, limit: perPage },
             matches,
-          )!;
+            walkHere,
+          ))!;
           const what = `${label} page ${page}×${perPage}${grouped ? ' grouped' : ''} ${JSON.stringify(f)}`;
           // A grouped page's rows are shown by date, then id (list.ts sorts them as paging.ts does).
           const rows = await loadRows(t.app, served.ids);
@@ -247,19 +259,21 @@ for (const target of dbTargets()) {
           assert.equal(served.total, walked.total, what);
           // A few positions tested at a time, so that the page and the rows counted after it
           // cross their borders; with the total known, the walk stops at the page.
-          for (const chunk of [1, 3, 7])
-            for (const knownTotal of [undefined, served.total])
-              assert.deepEqual(
-                pageFromColumns(
-                  view,
-                  f,
-                  { grouped, offset: (page - 1) * perPage, limit: perPage, knownTotal },
-                  matches,
-                  chunk,
-                ),
-                served,
-                `${what}, ${chunk} positions at a time, total ${knownTotal === undefined ? 'counted' : 'known'}`,
-              );
+          for (const [where, walker] of WALKERS)
+            for (const chunk of [1, 3, 7])
+              for (const knownTotal of [undefined, served.total])
+                assert.deepEqual(
+                  await pageFromColumns(
+                    view,
+                    f,
+                    { grouped, offset: (page - 1) * perPage, limit: perPage, knownTotal },
+                    matches,
+                    walker,
+                    chunk,
+                  ),
+                  served,
+                  `${what}, walked ${where}, ${chunk} positions at a time, total ${knownTotal === undefined ? 'counted' : 'known'}`,
+                );
           assert.deepEqual(byDates, walked, `${what} by its dates`);
         }
     };
@@ -326,7 +340,8 @@ for (const target of dbTargets()) {
       const again = await columnsAt(t.app, before);
       assert.equal(again?.cols, moved.cols, 'not read again');
       assert.equal(again?.length, first.length);
-      assert.equal(countFromColumns(again!, { scope: { all: true } }, 'rows')?.value, 3);
+      for (const [where, walker] of WALKERS)
+        assert.equal((await countFromColumns(again!, { scope: { all: true } }, 'rows', {}, walker))?.value, 3, where);
     });
 
     test('count every filter of their columns as the SQL condition does, while events are appended, back-dated and purged', async () => {
@@ -375,6 +390,31 @@ for (const target of dbTargets()) {
     });
   });
 }
+
+test('the columns are in shared memory as they grow; a walk thread that has ended leaves its walks to this one', async () => {
+  const cols = new LogColumns();
+  const event = (id: number) => ({
+    id,
+    date: `2025-01-01 10:${String(Math.floor(id / 60)).padStart(2, '0')}:${String(id % 60).padStart(2, '0')}`,
+    occasions_id: `o${id % 7}`,
+    level: 'info',
+    logger: 'SimpleUserLogger',
+    message_key: 'user_logged_in',
+    initiator: 'cms_user',
+    user_id: 1,
+    remote_addr: null,
+    search_text: 'logged in',
+  });
+  for (let id = 1; id <= 3000; id++) cols.appendRow(event(id));
+  for (const [name, array] of Object.entries(cols.arrays()))
+    assert.ok(array.buffer instanceof SharedArrayBuffer, `${name} grown to ${array.length} is shared`);
+  const view = { cols, length: cols.length };
+  const thread = new WalkThread((err) => assert.fail(err.message));
+  const total = (walker: Walker) => countFromColumns(view, { scope: ALL, maxId: 2000 }, 'rows', {}, walker);
+  assert.deepEqual(await total(thread.walk), await total(walkHere));
+  await thread.stop();
+  assert.equal((await total(thread.walk))?.value, 2000, 'walked here once the thread has ended');
+});
 
 test('the columns take dates that SQL compares as text, and no other', () => {
   assert.equal(strictUtcSeconds('2024-02-29 01:00:00'), Date.UTC(2024, 1, 29, 1) / 1000);

@@ -10,7 +10,7 @@ import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow } from './store.t
 import { READ_REPORTED, type BuildOrder, type BuildReport } from './build-thread.ts';
 
 const order = workerData as BuildOrder;
-const report = (message: BuildReport, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
+const report = (message: BuildReport) => parentPort!.postMessage(message);
 
 function selectUpTo(maxId: number): string {
   if (!Number.isSafeInteger(maxId)) throw new Error(`not an event id: ${maxId}`);
@@ -52,8 +52,7 @@ try {
     cols.appendRow(row);
     if (cols.length % READ_REPORTED === 0) report({ read: cols.length });
   });
-  const { parts, transfer } = cols.parts();
-  report({ parts }, transfer);
+  report({ parts: cols.parts() });
 } catch (err) {
   report(
     err instanceof ColumnsUnfit

@@ -1,16 +1,18 @@
-// A filter's total from the log's columns (columns/store.ts): its rows, or its groups (runs of
-// equal occasions ids among them, date desc, id desc), and the newest of them, in one pass over
-// the positions its dates allow. Only filters of the columns' values are counted here: levels,
-// loggers, messages, users, initiators, dates, a cut at an id, the viewer's loggers, and
-// `search`, `exclude_search`, `context_filters` and `metadata_search` when the events holding
-// their words or pairs are given (EventSets).
+// A filter's walk over the log's columns (columns/walk.ts), planned from the filter and the
+// columns' dictionaries: its rows, or its groups (runs of equal occasions ids among them, date
+// desc, id desc), and the newest of them, in one pass over the positions its dates allow. Only
+// filters of the columns' values are walked: levels, loggers, messages, users, initiators,
+// dates, a cut at an id, the viewer's loggers, and `search`, `exclude_search`, `context_filters`
+// and `metadata_search` when the events holding their words or pairs are given (EventSets).
 import type { EventFilter } from '../read/query.ts';
 import type { MatchRow } from '../read/slices.ts';
 import type { IpFilter } from '../model/ip.ts';
 import { strictUtcSeconds, unixToUtc } from '../../../site/zone-time.ts';
-import { idBit, type IdBits } from '../model/id-bits.ts';
-import { ipv4Code, LogColumns, type ColumnsView, type Dictionary } from './store.ts';
-import type { TextTable } from './texts.ts';
+import { ipv4Code, type ColumnsView, type Dictionary, type LogColumns } from './store.ts';
+import type { AddressTable, CountWalked, EventSets, WalkJob, WalkPlan } from './walk.ts';
+import type { Walker } from './walk-thread.ts';
+
+export type { EventSets } from './walk.ts';
 
 /** The filter's keys the columns can test (the rest make countFromColumns decline). */
 const COUNTED = new Set([
@@ -49,58 +51,12 @@ export function testsOnlyColumns(f: EventFilter): boolean {
 }
 
 /**
- * The events holding every word of `search` and of `exclude_search` (their templates aside), as
- * ids or by their search texts, every pair of `context_filters`, and every word of
- * `metadata_search` in their context's values.
+ * What a walk of `f` over the columns' first `length` rows tests; null when it tests something
+ * the columns do not hold. `sets`: the events holding the words of `search`, `exclude_search`
+ * and `metadata_search` and the pairs of `context_filters` (required for each the filter has);
+ * a template holding the search words keeps (or leaves out) its events as well.
  */
-export interface EventSets {
-  included?: IdBits | TextTable;
-  excluded?: IdBits | TextTable;
-  context?: IdBits;
-  metadata?: IdBits;
-}
-
-/**
- * Which positions pass, a byte each: one array for every walk (a walk ends before the next
- * begins), where one per walk left up to 64 MB of them to the collector under concurrent
- * requests (the server's RSS 237 → 254 MB in the mixed cold workload).
- */
-let passing = new Uint8Array(0);
-
-/** Positions whose conditions are tested at a time, newest first, so that a walk told to stop tests no more. */
-const CHUNK_POSITIONS = 32_768;
-
-/** The rows, and groups (runs of equal occasions ids), that a walk counted after its visits ended. */
-interface CountedRest {
-  rows: number;
-  groups: number;
-}
-
-/** How a walk goes on once `visit` returns false. */
-interface WalkOptions {
-  /** Count the rows and groups left (a total not known yet) instead of stopping. */
-  countRest?: boolean;
-  /** Positions tested at a time (tests cross their borders with small ones). */
-  chunk?: number;
-}
-
-/**
- * Visits the positions of the rows of `f` among the columns' rows, newest first (date desc,
- * id desc), until `visit` returns false; then stops, or with `countRest` counts the rows and
- * groups left (returned; a group goes on from the last row visited), a tight loop where a
- * visit per row cost a call. Null (none visited) when it tests something the columns do not
- * hold. `sets`: the events holding the words of `search`, `exclude_search` and
- * `metadata_search` and the pairs of `context_filters` (required for each the filter has); a
- * template holding the search words keeps (or leaves out) its events as well. The conditions
- * are tested `chunk` positions at a time, newest first: a walk that stops tests no more.
- */
-export function visitMatches(
-  { cols, length }: ColumnsView,
-  f: EventFilter,
-  sets: EventSets,
-  visit: (position: number) => boolean | void,
-  { countRest = false, chunk = CHUNK_POSITIONS }: WalkOptions = {},
-): CountedRest | null {
+export function walkPlan({ cols, length }: ColumnsView, f: EventFilter, sets: EventSets): WalkPlan | null {
   if (!testsOnlyColumns(f)) return null;
   const { included, excluded, context, metadata } = sets;
   if (
@@ -113,131 +69,40 @@ export function visitMatches(
   const spans = positionSpans(cols, length, f);
   if (!spans) return null;
   const keyOk = keyTable(cols, f);
-  // As SQL reads `words or (logger = ? and message_key in (…))`: a row without a key is kept by its words alone.
-  const searchTemplate = cols.messagesTable(f.search?.templateMatches);
   const levelOk = valueTable(cols.levelCodes, f.loglevels, f.excludeLoglevels);
   const initiatorOk = valueTable(cols.initiatorCodes, f.initiators, f.excludeInitiators);
-  const users = f.users && new Set(f.users);
-  const notUsers = f.excludeUsers && new Set(f.excludeUsers);
-  const addrOk = f.ip && addressTest(cols, f.ip);
-  if (passing.length < length) passing = new Uint8Array(cols.ids.length);
-  const tests: PassTests = {
-    cols,
-    passes: passing,
-    // Tables that keep every value test nothing.
-    testsNothing: [keyOk, levelOk, initiatorOk].every((table) => table.every((ok) => ok === 1)),
+  return {
+    spans,
     keyOk,
     levelOk,
     initiatorOk,
-    searchTemplate,
+    testsNothing: [keyOk, levelOk, initiatorOk].every((table) => table.every((ok) => ok === 1)),
+    // As SQL reads `words or (logger = ? and message_key in (…))`: a row without a key is kept by its words alone.
+    searchTemplate: cols.messagesTable(f.search?.templateMatches),
     maxId: f.maxId,
     sets,
-    addrOk,
-    users,
-    notUsers,
+    addr: f.ip && addressTable(cols, f.ip),
+    users: f.users,
+    notUsers: f.excludeUsers,
   };
-  const { passes } = tests;
-  const { occasions } = cols;
-  const rest: CountedRest = { rows: 0, groups: 0 };
-  let visiting = true;
-  let last = -1;
-  // Spans newest first: the rows of consecutive spans follow each other.
-  for (const [from, below] of spans)
-    for (let hi = below; hi > from; hi -= chunk) {
-      const lo = Math.max(from, hi - chunk);
-      markPassing(tests, lo, hi);
-      let i = hi - 1;
-      for (; visiting && i >= lo; i--)
-        if (passes[i]! & 1 && visit(i) === false) {
-          if (!countRest) return rest;
-          visiting = false;
-          last = occasions[i]!;
-        }
-      for (; i >= lo; i--)
-        if (passes[i]! & 1) {
-          rest.rows++;
-          if (occasions[i] !== last) {
-            rest.groups++;
-            last = occasions[i]!;
-          }
-        }
-    }
-  return rest;
-}
-
-/** What markPassing tests, made once per walk. */
-interface PassTests {
-  cols: LogColumns;
-  passes: Uint8Array;
-  testsNothing: boolean;
-  keyOk: Uint8Array;
-  levelOk: Uint8Array;
-  initiatorOk: Uint8Array;
-  searchTemplate: Uint8Array;
-  maxId: number | undefined;
-  sets: EventSets;
-  addrOk: ((code: number) => boolean) | undefined;
-  users: Set<number> | undefined;
-  notUsers: Set<number> | undefined;
 }
 
 /**
- * Which positions of [lo, hi) pass, `passes` a byte each: a condition at a time, each a tight
- * loop over typed arrays held in locals. One loop testing every condition row by row, its
- * closure's values read from its context, took 1.3–2.7 times as long (a search's groups over
- * 1,000,000 rows: 33–56 → 20–28 ms).
+ * The filter's rows (`mode` rows) or groups among the columns' rows, and the newest of them
+ * (null: see walkPlan), walked by `walker`.
  */
-function markPassing(t: PassTests, lo: number, hi: number): void {
-  const { passes, keyOk, levelOk, initiatorOk, searchTemplate, maxId, addrOk, users, notUsers } = t;
-  const { ids, levels, keys, initiators, addrs, texts } = t.cols;
-  const { included, excluded, context, metadata } = t.sets;
-  if (t.testsNothing) passes.fill(1, lo, hi);
-  else for (let i = lo; i < hi; i++) passes[i] = keyOk[keys[i]!]! & levelOk[levels[i]!]! & initiatorOk[initiators[i]!]!;
-  if (maxId !== undefined) for (let i = lo; i < hi; i++) passes[i]! &= ids[i]! <= maxId ? 1 : 0;
-  // By text, one table read per row (testing a set of ids gathered from the texts first took
-  // three to six times as long over 1,000,000 rows).
-  if (excluded && 'byText' in excluded)
-    for (let i = lo, byText = excluded.byText; i < hi; i++) passes[i]! &= 1 - byText[texts[i]!]!;
-  else if (excluded) for (let i = lo; i < hi; i++) passes[i]! &= 1 - idBit(excluded, ids[i]!);
-  if (context) for (let i = lo; i < hi; i++) passes[i]! &= idBit(context, ids[i]!);
-  if (metadata) for (let i = lo; i < hi; i++) passes[i]! &= idBit(metadata, ids[i]!);
-  if (included && 'byText' in included)
-    for (let i = lo, byText = included.byText; i < hi; i++)
-      passes[i]! &= byText[texts[i]!]! | searchTemplate[keys[i]!]!;
-  else if (included) for (let i = lo; i < hi; i++) passes[i]! &= idBit(included, ids[i]!) | searchTemplate[keys[i]!]!;
-  // The rarer tests only on the rows still passing.
-  if (addrOk) for (let i = lo; i < hi; i++) if (passes[i] && !addrOk(addrs[i]!)) passes[i] = 0;
-  if (users || notUsers)
-    for (let i = lo; i < hi; i++) {
-      if (!passes[i]) continue;
-      const user = t.cols.users[i]!;
-      if (users && (user === LogColumns.NO_USER || !users.has(user))) passes[i] = 0;
-      else if (notUsers && user !== LogColumns.NO_USER && notUsers.has(user)) passes[i] = 0;
-    }
-}
-
-/** The filter's rows (`mode` rows) or groups among the columns' rows, and the newest of them (null: see visitMatches). */
-export function countFromColumns(
+export async function countFromColumns(
   view: ColumnsView,
   f: EventFilter,
   mode: 'rows' | 'groups',
-  sets: EventSets = {},
-): ColumnsTotal | null {
-  let newest = -1;
-  // The newest row visited, the rest counted.
-  const rest = visitMatches(
-    view,
-    f,
-    sets,
-    (i) => {
-      newest = i;
-      return false;
-    },
-    { countRest: true },
-  );
-  if (!rest) return null;
-  const found = newest < 0 ? 0 : 1;
-  return { value: found + (mode === 'rows' ? rest.rows : rest.groups), newest: matchRowAt(view.cols, newest) };
+  sets: EventSets,
+  walker: Walker,
+): Promise<ColumnsTotal | null> {
+  const plan = walkPlan(view, f, sets);
+  if (!plan) return null;
+  const job: WalkJob = { kind: 'count', plan, mode };
+  const { value, newest } = (await walker(view, job)) as CountWalked;
+  return { value, newest: matchRowAt(view.cols, newest) };
 }
 
 /** The row at a position of the columns, as a walk of the rows reports it (null: none, -1). */
@@ -311,13 +176,13 @@ function valueTable(codes: Dictionary, keep: string[] | undefined, leave: string
 }
 
 /**
- * Whether a row's address (its code in the columns) passes the `ip_address` filter, as SQL
- * compares it: an exact address byte for byte; a pattern (`a.b.%.%`, `a.b.c.%`) by LIKE, whose
+ * Which rows' addresses (their codes in the columns) pass the `ip_address` filter, as SQL
+ * compares them: an exact address byte for byte; a pattern (`a.b.%.%`, `a.b.c.%`) by LIKE, whose
  * literal parts are digits and dots. A stored IPv4 address `a.b.c.x` passes a pattern when its
  * octets spell the pattern's (no exact address ends in `x`: `a.b.c.x` is a pattern); other
  * addresses are tested as text, once each; none passes when there is none.
  */
-function addressTest(cols: LogColumns, ip: IpFilter): (code: number) => boolean {
+function addressTable(cols: LogColumns, ip: IpFilter): AddressTable {
   const test = ip.like
     ? (() => {
         const re = new RegExp(
@@ -333,7 +198,7 @@ function addressTest(cols: LogColumns, ip: IpFilter): (code: number) => boolean 
   const others = Uint8Array.from(cols.addrCodes.values, (addr) => (test(addr) ? 1 : 0));
   // Stored IPv4 codes passing: a range of them (`a.b.%.%`: every c; `a.b.c.%`: one), or none.
   const [lo, hi] = ipv4Range(ip);
-  return (code) => (code >= 0 ? code >= lo && code <= hi : code <= -2 && others[-2 - code] === 1);
+  return { lo, hi, others };
 }
 
 /** The codes (ipv4Code) of the stored IPv4 addresses an `ip_address` filter passes, as [lo, hi] (empty: lo > hi). */

@@ -10,6 +10,7 @@ import { strictUtcSeconds } from '../../../site/zone-time.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
 import type { MessagePairs } from '../index/search-heads.ts';
 import { SearchTexts, type SearchTextsParts } from './texts.ts';
+import { NO_USER, type ColumnArrays } from './walk.ts';
 
 /** A row as the columns take it. */
 export interface ColumnRow {
@@ -84,7 +85,6 @@ export class Dictionary {
   }
 }
 
-const NO_USER = -1;
 const NO_ADDR = -1;
 /**
  * An IPv4 address as stored (model/ip.ts anonymizeIp: the last octet `x`), `a.b.c.x` in
@@ -122,12 +122,12 @@ const MAX_INT32 = 2 ** 31 - 1;
 
 /**
  * What a thread sends another of its columns (columns/build-thread.ts): the typed arrays
- * (transferred, not copied), the dictionaries' values and the messages.
+ * (shared, not copied), the dictionaries' values and the messages.
  */
 export interface ColumnsParts {
   length: number;
   maxRows: number;
-  arrays: Pick<LogColumns, (typeof ARRAYS)[number]>;
+  arrays: ColumnArrays;
   dictionaries: Record<(typeof DICTIONARIES)[number], string[]>;
   keyParts: LogColumns['keyParts'];
   searchTexts: SearchTextsParts;
@@ -139,21 +139,31 @@ const DICTIONARIES = ['occasionCodes', 'levelCodes', 'initiatorCodes', 'addrCode
 /** Distinct (logger, message key) pairs the columns hold at most. */
 const MAX_KEYS = 65_535;
 
+type SharedArray = Int32Array | Float64Array | Uint8Array | Uint16Array;
+
+/** A typed array of `n` elements in shared memory (a row once written below `length` never changes: appends go after it, a build makes new columns). */
+function shared<T extends SharedArray>(
+  Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  n: number,
+): T {
+  return new Kind(new SharedArrayBuffer(n * Kind.BYTES_PER_ELEMENT));
+}
+
 export class LogColumns {
   length = 0;
-  ids = new Int32Array(1024);
-  dates = new Float64Array(1024);
-  occasions = new Int32Array(1024);
-  levels = new Uint8Array(1024);
+  ids: Int32Array = shared(Int32Array, 1024);
+  dates: Float64Array = shared(Float64Array, 1024);
+  occasions: Int32Array = shared(Int32Array, 1024);
+  levels: Uint8Array = shared(Uint8Array, 1024);
   /** (logger, message key) pairs. */
-  keys = new Uint16Array(1024);
-  initiators = new Uint8Array(1024);
+  keys: Uint16Array = shared(Uint16Array, 1024);
+  initiators: Uint8Array = shared(Uint8Array, 1024);
   /** User ids; NO_USER for none. */
-  users = new Int32Array(1024);
+  users: Int32Array = shared(Int32Array, 1024);
   /** Addresses: IPv4 as ipv4Code, NO_ADDR for none, others as −2 − their code in addrCodes. */
-  addrs = new Int32Array(1024);
+  addrs: Int32Array = shared(Int32Array, 1024);
   /** Search texts, as codes of `searchTexts`. */
-  texts = new Uint16Array(1024);
+  texts: Uint16Array = shared(Uint16Array, 1024);
   readonly occasionCodes: Dictionary;
   readonly levelCodes: Dictionary;
   /** Codes of (logger, message key) pairs, by logger and key (no text of the two made per row). */
@@ -195,23 +205,24 @@ export class LogColumns {
     }
   }
 
-  /** What another thread needs to hold these columns, and the arrays' buffers to transfer to it (this object is unusable after). */
-  parts(): { parts: ColumnsParts; transfer: ArrayBuffer[] } {
-    const arrays = Object.fromEntries(ARRAYS.map((name) => [name, this[name]])) as ColumnsParts['arrays'];
+  /** What another thread needs to hold these columns (their arrays are shared with it, not copied). */
+  parts(): ColumnsParts {
     const dictionaries = Object.fromEntries(
       DICTIONARIES.map((name) => [name, this[name].values]),
     ) as ColumnsParts['dictionaries'];
     return {
-      parts: {
-        length: this.length,
-        maxRows: this.maxRows,
-        arrays,
-        dictionaries,
-        keyParts: this.keyParts,
-        searchTexts: this.searchTexts.parts(),
-      },
-      transfer: ARRAYS.map((name) => this[name].buffer as ArrayBuffer),
+      length: this.length,
+      maxRows: this.maxRows,
+      arrays: this.arrays(),
+      dictionaries,
+      keyParts: this.keyParts,
+      searchTexts: this.searchTexts.parts(),
     };
+  }
+
+  /** The arrays, as a walk reads them (columns/walk.ts); shared memory, so that another thread walks them without a copy. */
+  arrays(): ColumnArrays {
+    return Object.fromEntries(ARRAYS.map((name) => [name, this[name]])) as unknown as ColumnArrays;
   }
 
   /** Room for `size` rows at once, as many as they may hold (a build knows the log's size: no copies while growing). */
@@ -310,19 +321,19 @@ export class LogColumns {
   #reserve(size: number): void {
     if (size <= this.ids.length) return;
     const capacity = Math.max(size, Math.ceil(this.ids.length * 1.5));
-    const grow = <T extends Int32Array | Float64Array | Uint8Array | Uint16Array>(a: T, make: (n: number) => T): T => {
+    const grow = <T extends SharedArray>(a: T, make: (n: number) => T): T => {
       const b = make(capacity);
       b.set(a.subarray(0, this.length) as never);
       return b;
     };
-    this.ids = grow(this.ids, (n) => new Int32Array(n));
-    this.dates = grow(this.dates, (n) => new Float64Array(n));
-    this.occasions = grow(this.occasions, (n) => new Int32Array(n));
-    this.levels = grow(this.levels, (n) => new Uint8Array(n));
-    this.keys = grow(this.keys, (n) => new Uint16Array(n));
-    this.initiators = grow(this.initiators, (n) => new Uint8Array(n));
-    this.users = grow(this.users, (n) => new Int32Array(n));
-    this.addrs = grow(this.addrs, (n) => new Int32Array(n));
-    this.texts = grow(this.texts, (n) => new Uint16Array(n));
+    this.ids = grow(this.ids, (n) => shared(Int32Array, n));
+    this.dates = grow(this.dates, (n) => shared(Float64Array, n));
+    this.occasions = grow(this.occasions, (n) => shared(Int32Array, n));
+    this.levels = grow(this.levels, (n) => shared(Uint8Array, n));
+    this.keys = grow(this.keys, (n) => shared(Uint16Array, n));
+    this.initiators = grow(this.initiators, (n) => shared(Uint8Array, n));
+    this.users = grow(this.users, (n) => shared(Int32Array, n));
+    this.addrs = grow(this.addrs, (n) => shared(Int32Array, n));
+    this.texts = grow(this.texts, (n) => shared(Uint16Array, n));
   }
 }

@@ -12,6 +12,7 @@ import { appendedSince, logState, sameState, type LogState } from '../read/cache
 import { ColumnsUnfit, LogColumns, ROW_COLUMNS, type ColumnRow, type ColumnsView } from './store.ts';
 import { MAX_COLUMN_ROWS } from './bound.ts';
 import { readInThread, threadSource, type BuildOrder, type ColumnsThread } from './build-thread.ts';
+import { WalkThread, walkHere, type Walker } from './walk-thread.ts';
 
 /**
  * Rows read per statement while building here (a small log): few, so that few are in flight
@@ -44,6 +45,8 @@ interface Holder {
   catchingUp: Promise<unknown>;
   /** When a build last failed (a database error): none is started again for a while. */
   failedAt: number;
+  /** The thread walking large views of the columns, once one was walked. */
+  walks: WalkThread | null;
   stopped: boolean;
 }
 
@@ -59,6 +62,7 @@ function holderOf(app: AppServices): Holder {
       unfitAt: null,
       catchingUp: Promise.resolve(),
       failedAt: 0,
+      walks: null,
       stopped: false,
     };
     holders.set(app, h);
@@ -238,10 +242,22 @@ export function startLogColumns(app: AppServices): BackgroundWork & { warmUp: Wa
     stop: async () => {
       h.stopped = true;
       await h.thread?.stop();
+      await h.walks?.stop();
       await started;
     },
     warmUp: { what: 'log columns', done: started },
   };
+}
+
+/** Views of fewer rows are walked on the serving thread: sending the walk costs more than it takes. */
+const WALKED_HERE_ROWS = 50_000;
+
+/** What walks `view`: the walk thread for a large one (while the server runs), else the serving thread. */
+export function columnsWalker(app: AppServices, view: ColumnsView): Walker {
+  const h = holderOf(app);
+  if (view.length < WALKED_HERE_ROWS || h.stopped) return walkHere;
+  h.walks ??= new WalkThread((err) => app.log.warn({ err }, 'log columns: the walk thread failed (walks run here)'));
+  return h.walks.walk;
 }
 
 /**

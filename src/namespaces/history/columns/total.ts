@@ -16,7 +16,7 @@ import { countFromColumns, testsOnlyColumns, type EventSets } from './count.ts';
 import { addId, idBits, idBitsUpTo, type IdBits } from '../model/id-bits.ts';
 import type { PairListing } from '../index/lookup.ts';
 import { pageFromColumns, type ColumnsPage, type PageWanted } from './page.ts';
-import { columnsAt, columnsKeepTexts } from './sync.ts';
+import { columnsAt, columnsKeepTexts, columnsWalker } from './sync.ts';
 import { textsHolding } from './texts.ts';
 import { BLOCK_EVENTS } from '../index/terms.ts';
 import { metadataEvents } from './metadata-events.ts';
@@ -222,7 +222,8 @@ export function columnsShortcut(
   if (!fits(app, filter, plan, state.maxId, columnsKeepTexts(app))) return undefined;
   return async () => {
     const columns = await columnsFor(app, filter, plan, state);
-    const counted = columns && countFromColumns(columns.view, filter, mode, columns.sets);
+    const counted =
+      columns && (await countFromColumns(columns.view, filter, mode, columns.sets, columnsWalker(app, columns.view)));
     return counted && { value: counted.value, maxId: state.maxId, newest: counted.newest };
   };
 }
@@ -244,5 +245,5 @@ export async function columnsPage(
   if ((filter.excludeSearch && app.dialect === 'sqlite' && !texts) || !fits(app, filter, plan, state.maxId, texts))
     return null;
   const columns = await columnsFor(app, filter, plan, state);
-  return columns && pageFromColumns(columns.view, filter, page, columns.sets);
+  return columns && pageFromColumns(columns.view, filter, page, columns.sets, columnsWalker(app, columns.view));
 }
