@@ -70,10 +70,10 @@ export function threadsSizeTheirYoungGeneration(): void {
  * young generation.
  */
 export function reexecWithServerFlags(): void {
+  if (process.env[APPLIED] || typeof process.execve !== 'function') return threadsSizeTheirYoungGeneration();
   const flags = missingServerFlags(process.execArgv, process.env.NODE_OPTIONS ?? '', process.env.DATABASE_URL);
   const env = missingServerEnv(process.env);
-  if (process.env[APPLIED] || typeof process.execve !== 'function' || (!flags.length && !Object.keys(env).length))
-    return threadsSizeTheirYoungGeneration();
+  if (!flags.length && !Object.keys(env).length) return threadsSizeTheirYoungGeneration();
   process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     ...env,

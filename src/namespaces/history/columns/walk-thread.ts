@@ -41,16 +41,15 @@ export class WalkThread {
   }
 
   walk: Walker = (view, job) => {
-    const cols = view.cols.arrays();
-    // Arrays not in shared memory would be copied whole for every walk.
-    if (this.#gone || !(cols.ids.buffer instanceof SharedArrayBuffer)) return walkHere(view, job);
+    if (this.#gone) return walkHere(view, job);
     const worker = this.#worker ?? this.#start();
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { view, job, resolve, reject });
       // Only a thread with walks under way keeps the process alive.
       worker.ref();
-      worker.postMessage({ id, cols, job });
+      // The arrays are in shared memory (store.ts): sent, not copied.
+      worker.postMessage({ id, cols: view.cols.arrays(), job });
     });
   };
 
@@ -66,11 +65,8 @@ export class WalkThread {
     });
     const gone = (err: Error) => {
       if (this.#gone) return;
-      this.#gone = true;
-      this.#worker = null;
+      this.#end();
       this.#failed(err);
-      for (const { view, job, resolve, reject } of this.#pending.values()) walkHere(view, job).then(resolve, reject);
-      this.#pending.clear();
     };
     worker.on('error', gone);
     worker.on('exit', (code) => gone(new Error(`the walk thread ended (exit code ${code})`)));
@@ -80,11 +76,16 @@ export class WalkThread {
 
   /** Ends the thread; walks asked later are walked here. */
   async stop(): Promise<void> {
+    await this.#end()?.terminate();
+  }
+
+  /** Marks the thread gone and walks here those it had not answered; returns it (null when none was started). */
+  #end(): Worker | null {
     const worker = this.#worker;
     this.#gone = true;
     this.#worker = null;
     for (const { view, job, resolve, reject } of this.#pending.values()) walkHere(view, job).then(resolve, reject);
     this.#pending.clear();
-    await worker?.terminate();
+    return worker;
   }
 }
