@@ -11,7 +11,7 @@ import { countMatching, loadRows, newestFirstRows, selectEventPage } from '../..
 import { pageFromColumns, type ColumnsPage } from '../../src/namespaces/history/columns/page.ts';
 import { dateWindow, filterCondition } from '../../src/namespaces/history/read/conditions.ts';
 import { logState } from '../../src/namespaces/history/read/caches.ts';
-import { columnsAt } from '../../src/namespaces/history/columns/sync.ts';
+import { columnsAt, columnsWalker } from '../../src/namespaces/history/columns/sync.ts';
 import { countFromColumns } from '../../src/namespaces/history/columns/count.ts';
 import { LogColumns } from '../../src/namespaces/history/columns/store.ts';
 import { idBits } from '../../src/namespaces/history/model/id-bits.ts';
@@ -498,6 +498,8 @@ describe("the log's columns over HTTP (sqlite)", () => {
       }
     }
     assert.equal(view.length, 60_000);
+    // A log this size is walked in the walk thread: the pages above came from it.
+    assert.notEqual(columnsWalker(t.app, view), walkHere);
   });
 
   test('search and exclude_search of a word in more than 20,000 events (pages and totals from the columns, alone and beside another filter), as the rows walked say', async () => {
